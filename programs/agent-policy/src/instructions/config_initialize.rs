@@ -1,0 +1,128 @@
+//! `config_initialize` — creates the program's config PDA. Only the program's upgrade authority may
+//! call it, so nobody can front-run a fresh deployment and make themselves admin.
+//!
+//! Data (40 bytes): discriminator `sha256("global:config_initialize")[..8]`, `registrar: [u8; 32]`.
+//!
+//! Accounts:
+//! 0. `config`         writable — PDA `["config"]`, must not exist yet (lamports alone are fine)
+//! 1. `admin`          signer, writable — pays rent; must be the upgrade authority
+//! 2. `program_data`   read-only — the upgradeable loader's ProgramData account of this program
+//! 3. `system_program` read-only — `11111111111111111111111111111111`
+//!
+//! Emits `ConfigInitialized { admin, registrar }`.
+
+use crate::error::{PolicyError, ProgramResult};
+use crate::event;
+use crate::runtime::account::AccountView;
+use crate::runtime::cpi::{Seed, Signer};
+use crate::runtime::system::create_pda_account;
+use crate::runtime::input::AccountList;
+use crate::runtime::{pda, rent, Pubkey, BPF_LOADER_UPGRADEABLE_ID, SYSTEM_PROGRAM_ID};
+use crate::state::config::{self, CONFIG_SEED};
+
+pub const DATA_LEN: usize = 40;
+
+struct Accounts {
+    config: AccountView,
+    admin: AccountView,
+    program_data: AccountView,
+    system_program: AccountView,
+}
+
+fn accounts(list: &AccountList) -> Result<Accounts, PolicyError> {
+    let get = |index| list.get(index).ok_or(PolicyError::NotEnoughAccounts);
+    Ok(Accounts { config: get(0)?, admin: get(1)?, program_data: get(2)?, system_program: get(3)? })
+}
+
+/// The upgrade authority recorded in a ProgramData account: `u32` tag 3, `u64` slot,
+/// `Option<Pubkey>` (1 byte + 32).
+pub fn upgrade_authority(program_data: &[u8]) -> Option<&[u8]> {
+    const PROGRAM_DATA_TAG: [u8; 4] = [3, 0, 0, 0];
+    if program_data.len() < 45 || program_data[..4] != PROGRAM_DATA_TAG || program_data[12] != 1 {
+        return None;
+    }
+    Some(&program_data[13..45])
+}
+
+fn validate(accounts: &Accounts, program_id: &Pubkey) -> Result<u8, PolicyError> {
+    if !accounts.admin.is_signer() {
+        return Err(PolicyError::MissingSigner);
+    }
+    if !accounts.admin.is_writable() || !accounts.config.is_writable() {
+        return Err(PolicyError::AccountNotWritable);
+    }
+    if accounts.system_program.key() != &SYSTEM_PROGRAM_ID {
+        return Err(PolicyError::WrongProgram);
+    }
+    let (expected_config, bump) = pda::find_program_address(&[CONFIG_SEED], program_id)?;
+    if accounts.config.key() != &expected_config {
+        return Err(PolicyError::WrongPda);
+    }
+    // Lamports alone (someone pre-funding the address) do not make it initialized.
+    if accounts.config.owner() != &SYSTEM_PROGRAM_ID || accounts.config.data_len() != 0 {
+        return Err(PolicyError::AccountAlreadyInitialized);
+    }
+    if accounts.program_data.owner() != &BPF_LOADER_UPGRADEABLE_ID {
+        return Err(PolicyError::WrongAccountOwner);
+    }
+    let (expected_program_data, _) = pda::find_program_address(&[program_id], &BPF_LOADER_UPGRADEABLE_ID)?;
+    if accounts.program_data.key() != &expected_program_data {
+        return Err(PolicyError::WrongPda);
+    }
+    match upgrade_authority(accounts.program_data.data()) {
+        Some(authority) if authority == accounts.admin.key() => Ok(bump),
+        _ => Err(PolicyError::NotUpgradeAuthority),
+    }
+}
+
+pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramResult {
+    if data.len() < DATA_LEN {
+        return Err(PolicyError::InvalidInstructionData);
+    }
+    let mut registrar = [0u8; 32];
+    registrar.copy_from_slice(&data[8..40]);
+    let accounts = accounts(list)?;
+    let bump = validate(&accounts, program_id)?;
+
+    let lamports = rent::minimum_balance(config::LEN as u64)?;
+    let bump_seed = [bump];
+    let seeds = [Seed::new(CONFIG_SEED), Seed::new(&bump_seed)];
+    create_pda_account(
+        accounts.admin,
+        accounts.config,
+        accounts.system_program,
+        lamports,
+        config::LEN as u64,
+        program_id,
+        &Signer::new(&seeds),
+    )?;
+    config::write_new(accounts.config.data_mut(), accounts.admin.key(), &registrar, bump);
+    event::config_initialized(accounts.admin.key(), &registrar);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_upgrade_authority_of_a_program_data_account() {
+        let mut data = [0u8; 45];
+        data[0] = 3;
+        data[12] = 1;
+        data[13..45].copy_from_slice(&[7; 32]);
+        assert_eq!(upgrade_authority(&data), Some(&[7u8; 32][..]));
+    }
+
+    #[test]
+    fn an_immutable_program_or_another_account_kind_has_no_authority() {
+        let mut immutable = [0u8; 45];
+        immutable[0] = 3;
+        assert_eq!(upgrade_authority(&immutable), None);
+        let mut buffer_account = [0u8; 45];
+        buffer_account[0] = 1;
+        buffer_account[12] = 1;
+        assert_eq!(upgrade_authority(&buffer_account), None);
+        assert_eq!(upgrade_authority(&[3, 0, 0, 0]), None);
+    }
+}

@@ -1,0 +1,137 @@
+//! Cross-program invocation through `sol_invoke_signed_c` (the C ABI: plain structs, no Rust
+//! `AccountInfo` with `Rc<RefCell>`), plus the System program instructions the program needs.
+
+use super::account::AccountView;
+use super::{syscalls, Pubkey};
+use crate::error::PolicyError;
+
+#[repr(C)]
+struct SolAccountMeta {
+    pubkey: *const Pubkey,
+    is_writable: bool,
+    is_signer: bool,
+}
+
+#[repr(C)]
+struct SolInstruction {
+    program_id: *const Pubkey,
+    accounts: *const SolAccountMeta,
+    account_len: u64,
+    data: *const u8,
+    data_len: u64,
+}
+
+#[repr(C)]
+struct SolAccountInfo {
+    key: *const Pubkey,
+    lamports: *mut u64,
+    data_len: u64,
+    data: *mut u8,
+    owner: *const Pubkey,
+    rent_epoch: u64,
+    is_signer: bool,
+    is_writable: bool,
+    executable: bool,
+}
+
+/// One seed of a PDA signature (C ABI `SolSignerSeed`).
+#[repr(C)]
+pub struct Seed {
+    addr: *const u8,
+    len: u64,
+}
+
+impl Seed {
+    pub fn new(bytes: &[u8]) -> Self {
+        Self { addr: bytes.as_ptr(), len: bytes.len() as u64 }
+    }
+}
+
+/// The seeds (bump included) of one PDA that signs the invocation (C ABI `SolSignerSeeds`).
+#[repr(C)]
+pub struct Signer {
+    addr: *const Seed,
+    len: u64,
+}
+
+impl Signer {
+    pub fn new(seeds: &[Seed]) -> Self {
+        Self { addr: seeds.as_ptr(), len: seeds.len() as u64 }
+    }
+}
+
+/// An account passed to a CPI: the view plus the privileges the callee gets.
+pub struct CpiAccount {
+    pub view: AccountView,
+    pub is_writable: bool,
+    pub is_signer: bool,
+}
+
+const MAX_CPI_ACCOUNTS: usize = 8;
+
+/// Invokes `program_id` with `accounts` (metas and infos in the same order) and `data`, signed by
+/// the PDAs in `signers`. A failure of the callee aborts the whole transaction (runtime semantics),
+/// so an `Err` here only reports a malformed call.
+pub fn invoke_signed(
+    program_id: &Pubkey,
+    accounts: &[CpiAccount],
+    data: &[u8],
+    signers: &[Signer],
+) -> Result<(), PolicyError> {
+    if accounts.len() > MAX_CPI_ACCOUNTS {
+        return Err(PolicyError::NotEnoughAccounts);
+    }
+    let mut metas: [SolAccountMeta; MAX_CPI_ACCOUNTS] = core::array::from_fn(|_| SolAccountMeta {
+        pubkey: core::ptr::null(),
+        is_writable: false,
+        is_signer: false,
+    });
+    let mut infos: [SolAccountInfo; MAX_CPI_ACCOUNTS] = core::array::from_fn(|_| SolAccountInfo {
+        key: core::ptr::null(),
+        lamports: core::ptr::null_mut(),
+        data_len: 0,
+        data: core::ptr::null_mut(),
+        owner: core::ptr::null(),
+        rent_epoch: 0,
+        is_signer: false,
+        is_writable: false,
+        executable: false,
+    });
+    for (index, account) in accounts.iter().enumerate() {
+        let view = &account.view;
+        metas[index] =
+            SolAccountMeta { pubkey: view.key_ptr(), is_writable: account.is_writable, is_signer: account.is_signer };
+        infos[index] = SolAccountInfo {
+            key: view.key_ptr(),
+            lamports: view.lamports_ptr(),
+            data_len: view.data_len() as u64,
+            data: view.data_ptr(),
+            owner: view.owner_ptr(),
+            rent_epoch: 0,
+            is_signer: view.is_signer(),
+            is_writable: view.is_writable(),
+            executable: view.executable(),
+        };
+    }
+    let instruction = SolInstruction {
+        program_id,
+        accounts: metas.as_ptr(),
+        account_len: accounts.len() as u64,
+        data: data.as_ptr(),
+        data_len: data.len() as u64,
+    };
+    let status = unsafe {
+        syscalls::sol_invoke_signed_c(
+            &instruction as *const SolInstruction as *const u8,
+            infos.as_ptr() as *const u8,
+            accounts.len() as u64,
+            signers.as_ptr() as *const u8,
+            signers.len() as u64,
+        )
+    };
+    if status == 0 {
+        Ok(())
+    } else {
+        Err(PolicyError::WrongProgram)
+    }
+}

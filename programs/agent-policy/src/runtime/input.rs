@@ -1,0 +1,193 @@
+//! Parses the loader's serialized input (aligned format of BPF loader v2 and the upgradeable loader):
+//!
+//! ```text
+//! u64 account count
+//! per account: u8 duplicate marker (0xff = first occurrence, else the index it duplicates)
+//!   first occurrence: u8 is_signer, u8 is_writable, u8 executable, 4 bytes padding, [u8;32] key,
+//!     [u8;32] owner, u64 lamports, u64 data_len, data, 10 KiB growth room, padding to 8, u64 rent_epoch
+//!   duplicate: 7 bytes padding
+//! u64 instruction data length, instruction data, [u8;32] program id
+//! ```
+
+use super::account::{offset, AccountView, MAX_PERMITTED_DATA_INCREASE};
+use super::Pubkey;
+
+/// Accounts beyond this many are skipped over but not exposed (no instruction takes more).
+pub const MAX_ACCOUNTS: usize = 32;
+
+const NON_DUPLICATE: u8 = u8::MAX;
+
+pub struct Input<'a> {
+    accounts: [Option<AccountView>; MAX_ACCOUNTS],
+    account_count: usize,
+    pub data: &'a [u8],
+    pub program_id: &'a Pubkey,
+}
+
+impl<'a> Input<'a> {
+    /// The accounts in instruction order; a duplicate is the same view as its first occurrence.
+    pub fn accounts(&self) -> AccountList<'_> {
+        AccountList { accounts: &self.accounts[..self.account_count] }
+    }
+}
+
+/// The instruction's accounts, fetched by position with a clear error when one is missing.
+pub struct AccountList<'a> {
+    accounts: &'a [Option<AccountView>],
+}
+
+impl AccountList<'_> {
+    pub fn len(&self) -> usize {
+        self.accounts.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.accounts.is_empty()
+    }
+
+    pub fn get(&self, index: usize) -> Option<AccountView> {
+        self.accounts.get(index).copied().flatten()
+    }
+}
+
+/// # Safety
+/// `input` must point at a serialized input produced by the loader (or a test buffer with the same
+/// layout) that stays valid and unaliased for `'a`.
+pub unsafe fn parse<'a>(input: *mut u8) -> Input<'a> {
+    let mut cursor = input;
+    let count = core::ptr::read_unaligned(cursor as *const u64) as usize;
+    cursor = cursor.add(8);
+    let mut accounts: [Option<AccountView>; MAX_ACCOUNTS] = [None; MAX_ACCOUNTS];
+    for index in 0..count {
+        let marker = *cursor;
+        if marker == NON_DUPLICATE {
+            let view = AccountView::new(cursor);
+            let data_len = view.data_len();
+            if index < MAX_ACCOUNTS {
+                accounts[index] = Some(view);
+            }
+            let unaligned = offset::DATA + data_len + MAX_PERMITTED_DATA_INCREASE;
+            let aligned = (unaligned + 7) & !7;
+            cursor = cursor.add(aligned + 8); // + rent_epoch
+        } else {
+            if index < MAX_ACCOUNTS {
+                accounts[index] = accounts.get(marker as usize).copied().flatten();
+            }
+            cursor = cursor.add(8);
+        }
+    }
+    let data_len = core::ptr::read_unaligned(cursor as *const u64) as usize;
+    cursor = cursor.add(8);
+    let data = core::slice::from_raw_parts(cursor, data_len);
+    cursor = cursor.add(data_len);
+    let program_id = &*(cursor as *const Pubkey);
+    Input { accounts, account_count: count.min(MAX_ACCOUNTS), data, program_id }
+}
+
+#[cfg(test)]
+pub(crate) mod test_support {
+    //! Builds serialized inputs on the host, byte for byte as the loader lays them out.
+    use super::*;
+
+    pub struct TestAccount {
+        pub key: Pubkey,
+        pub owner: Pubkey,
+        pub lamports: u64,
+        pub data: Vec<u8>,
+        pub is_signer: bool,
+        pub is_writable: bool,
+    }
+
+    pub enum Entry {
+        Account(TestAccount),
+        DuplicateOf(u8),
+    }
+
+    pub fn serialize(entries: &[Entry], data: &[u8], program_id: &Pubkey) -> Vec<u8> {
+        let mut out = Vec::new();
+        out.extend_from_slice(&(entries.len() as u64).to_le_bytes());
+        for entry in entries {
+            match entry {
+                Entry::Account(a) => {
+                    out.extend_from_slice(&[NON_DUPLICATE, a.is_signer as u8, a.is_writable as u8, 0]);
+                    out.extend_from_slice(&(a.data.len() as u32).to_le_bytes());
+                    out.extend_from_slice(&a.key);
+                    out.extend_from_slice(&a.owner);
+                    out.extend_from_slice(&a.lamports.to_le_bytes());
+                    out.extend_from_slice(&(a.data.len() as u64).to_le_bytes());
+                    out.extend_from_slice(&a.data);
+                    out.resize(out.len() + MAX_PERMITTED_DATA_INCREASE, 0);
+                    while out.len() % 8 != 0 {
+                        out.push(0);
+                    }
+                    out.extend_from_slice(&u64::MAX.to_le_bytes());
+                }
+                Entry::DuplicateOf(index) => {
+                    out.push(*index);
+                    out.extend_from_slice(&[0; 7]);
+                }
+            }
+        }
+        out.extend_from_slice(&(data.len() as u64).to_le_bytes());
+        out.extend_from_slice(data);
+        out.extend_from_slice(program_id);
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::test_support::*;
+    use super::*;
+
+    fn account(key: u8, data_len: usize, signer: bool, writable: bool) -> TestAccount {
+        TestAccount {
+            key: [key; 32],
+            owner: [9; 32],
+            lamports: 1_000 + key as u64,
+            data: (0..data_len).map(|i| i as u8).collect(),
+            is_signer: signer,
+            is_writable: writable,
+        }
+    }
+
+    #[test]
+    fn parses_accounts_duplicates_data_and_program_id() {
+        // Given three accounts (the third a duplicate of the first) with odd data lengths
+        let mut buffer = serialize(
+            &[
+                Entry::Account(account(1, 3, true, false)),
+                Entry::Account(account(2, 13, false, true)),
+                Entry::DuplicateOf(0),
+            ],
+            &[7, 8, 9],
+            &[5; 32],
+        );
+        // When it is parsed
+        let input = unsafe { parse(buffer.as_mut_ptr()) };
+        // Then every field reads back, and the duplicate is the first account
+        let accounts = input.accounts();
+        assert_eq!(accounts.len(), 3);
+        let first = accounts.get(0).unwrap();
+        assert_eq!(first.key(), &[1; 32]);
+        assert!(first.is_signer() && !first.is_writable());
+        assert_eq!(first.data(), &[0, 1, 2]);
+        let second = accounts.get(1).unwrap();
+        assert_eq!(second.lamports(), 1_002);
+        assert_eq!(second.data_len(), 13);
+        assert!(second.is_writable());
+        assert_eq!(accounts.get(2).unwrap().key(), &[1; 32]);
+        assert!(accounts.get(3).is_none());
+        assert_eq!(input.data, &[7, 8, 9]);
+        assert_eq!(input.program_id, &[5; 32]);
+    }
+
+    #[test]
+    fn parses_an_instruction_with_no_accounts() {
+        let mut buffer = serialize(&[], &[], &[3; 32]);
+        let input = unsafe { parse(buffer.as_mut_ptr()) };
+        assert!(input.accounts().is_empty());
+        assert!(input.data.is_empty());
+        assert_eq!(input.program_id, &[3; 32]);
+    }
+}

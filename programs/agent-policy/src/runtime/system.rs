@@ -1,0 +1,60 @@
+//! System program instructions the program invokes, and PDA account creation that cannot be
+//! griefed: anyone can send lamports to a PDA address before it exists (its address is public), which
+//! makes a plain `CreateAccount` fail forever. A pre-funded PDA is topped up, allocated and assigned
+//! instead — the same outcome, signed by the PDA's seeds.
+
+use super::account::AccountView;
+use super::cpi::{invoke_signed, CpiAccount, Signer};
+use super::{Pubkey, SYSTEM_PROGRAM_ID};
+use crate::error::PolicyError;
+
+const CREATE_ACCOUNT: u32 = 0;
+const ASSIGN: u32 = 1;
+const TRANSFER: u32 = 2;
+const ALLOCATE: u32 = 8;
+
+/// Creates `new_account` (a PDA of the calling program, signing through `signer`) with `space`
+/// bytes owned by `owner`, rent-exempt with `lamports`, paid by `payer`.
+pub fn create_pda_account(
+    payer: AccountView,
+    new_account: AccountView,
+    system_program: AccountView,
+    lamports: u64,
+    space: u64,
+    owner: &Pubkey,
+    signer: &Signer,
+) -> Result<(), PolicyError> {
+    if system_program.key() != &SYSTEM_PROGRAM_ID {
+        return Err(PolicyError::WrongProgram);
+    }
+    let signers = core::slice::from_ref(signer);
+    let payer_and_new = [
+        CpiAccount { view: payer, is_writable: true, is_signer: true },
+        CpiAccount { view: new_account, is_writable: true, is_signer: true },
+    ];
+    let existing = new_account.lamports();
+    if existing == 0 {
+        let mut data = [0u8; 52];
+        data[0..4].copy_from_slice(&CREATE_ACCOUNT.to_le_bytes());
+        data[4..12].copy_from_slice(&lamports.to_le_bytes());
+        data[12..20].copy_from_slice(&space.to_le_bytes());
+        data[20..52].copy_from_slice(owner);
+        return invoke_signed(&SYSTEM_PROGRAM_ID, &payer_and_new, &data, signers);
+    }
+    let shortfall = lamports.saturating_sub(existing);
+    if shortfall > 0 {
+        let mut data = [0u8; 12];
+        data[0..4].copy_from_slice(&TRANSFER.to_le_bytes());
+        data[4..12].copy_from_slice(&shortfall.to_le_bytes());
+        invoke_signed(&SYSTEM_PROGRAM_ID, &payer_and_new, &data, &[])?;
+    }
+    let only_new = [CpiAccount { view: new_account, is_writable: true, is_signer: true }];
+    let mut allocate = [0u8; 12];
+    allocate[0..4].copy_from_slice(&ALLOCATE.to_le_bytes());
+    allocate[4..12].copy_from_slice(&space.to_le_bytes());
+    invoke_signed(&SYSTEM_PROGRAM_ID, &only_new, &allocate, signers)?;
+    let mut assign = [0u8; 36];
+    assign[0..4].copy_from_slice(&ASSIGN.to_le_bytes());
+    assign[4..36].copy_from_slice(owner);
+    invoke_signed(&SYSTEM_PROGRAM_ID, &only_new, &assign, signers)
+}
