@@ -48,8 +48,26 @@ export interface TransactionRecord extends ExecutionOutcome {
   readonly wire: Uint8Array;
   /** Every account key the message references (static keys), in message order. */
   readonly accountKeys: readonly string[];
+  /** v0 only: the keys loaded from address lookup tables (empty otherwise), as in Solana's meta. */
+  readonly loadedAddresses: { readonly writable: readonly string[]; readonly readonly: readonly string[] };
+  /** Lamports per key before/after, in `accountKeys` then `loadedAddresses` (writable, readonly) order. */
   readonly preBalances: readonly bigint[];
   readonly postBalances: readonly bigint[];
+  /** CPIs made by each top-level instruction (only instructions that made some), as in Solana's meta. */
+  readonly innerInstructions: readonly InnerInstructionGroup[];
+}
+
+/** The instructions invoked (CPI) while top-level instruction `index` ran. */
+export interface InnerInstructionGroup {
+  readonly index: number;
+  readonly instructions: readonly {
+    /** Index into `accountKeys` followed by the loaded addresses. */
+    readonly programIdIndex: number;
+    readonly accounts: readonly number[];
+    readonly data: Uint8Array;
+    /** 2 for a CPI from a top-level instruction, 3 for one level deeper, ... */
+    readonly stackHeight: number;
+  }[];
 }
 
 export interface SignatureStatus {
@@ -71,11 +89,24 @@ export interface SignatureInfo {
 
 /**
  * Why a submission was refused before it executed (not a failed transaction: nothing landed).
- * `kind` lets the RPC layer map it to the right JSON-RPC error.
+ * `kind` lets the RPC layer map it to the right JSON-RPC error; `outcome`, when present, carries
+ * Solana's error JSON (and the simulation's logs for `preflight_failed`).
  */
 export class SubmissionRejected extends Error {
   constructor(
-    readonly kind: "malformed" | "blockhash_not_found" | "already_processed" | "signature_failure" | "preflight_failed",
+    readonly kind:
+      | "malformed"
+      | "blockhash_not_found"
+      | "already_processed"
+      | "signature_failure"
+      | "preflight_failed"
+      /**
+       * Valid and signed, but it could not be loaded for execution, so it never landed and paid no fee:
+       * fee payer missing or unable to pay, program missing or not executable, bad compute-budget
+       * instructions, lookup table missing, ... `outcome.err` has Solana's error (e.g.
+       * "InsufficientFundsForFee"). A validator drops these too (RPC reports them at preflight).
+       */
+      | "load_failed",
     message: string,
     readonly outcome?: ExecutionOutcome,
   ) {
@@ -92,6 +123,10 @@ export interface ClusterEvents {
   slot: (update: { readonly slot: bigint; readonly confirmed: bigint; readonly finalized: bigint }) => void;
 }
 
+/**
+ * Reads take an optional commitment; omitted means `processed` (the newest state, what an in-process
+ * caller wants). The RPC layer passes its request's commitment (RPC's own default is `finalized`).
+ */
 export interface ClusterPort {
   /** The agent-policy program id deployed on this cluster. */
   readonly programId: string;
@@ -122,10 +157,15 @@ export interface ClusterPort {
     wire: Uint8Array,
     options?: { readonly sigVerify?: boolean; readonly replaceRecentBlockhash?: boolean },
   ): ExecutionOutcome & { readonly replacementBlockhash: string | null };
-  /** Credits lamports from the faucet; returns the signature of a real System transfer. */
+  /**
+   * Credits lamports from the faucet; returns the signature of a real System transfer. Preflighted:
+   * throws SubmissionRejected (`preflight_failed`) and lands nothing when the transfer would fail
+   * (e.g. less than the rent-exempt minimum to a new account).
+   */
   requestAirdrop(address: string, lamports: bigint): string;
 
   getSignatureStatus(signature: string): SignatureStatus | null;
+  /** The landed transaction, or null if unknown or not yet at `commitment`. */
   getTransaction(signature: string, commitment?: Commitment): TransactionRecord | null;
   getSignaturesForAddress(
     address: string,

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Starts the service with the README start command, waits until its JSON-RPC answers getHealth and
+# the agent-policy program is deployed, then stops it. Fails if it does not come up within 120 s.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+log=$(mktemp)
+bash scripts/start.sh >"$log" 2>&1 &
+pid=$!
+trap 'kill $pid 2>/dev/null || true; wait $pid 2>/dev/null || true; rm -f "$log"' EXIT
+rpc() { curl -s -m 5 -H 'content-type: application/json' -d "$1" http://127.0.0.1:8899; }
+for _ in $(seq 1 120); do
+  if ! kill -0 $pid 2>/dev/null; then
+    echo "smoke-start: the service exited early:"; cat "$log"; exit 1
+  fi
+  if rpc '{"jsonrpc":"2.0","id":1,"method":"getHealth"}' | grep -q '"result":"ok"'; then
+    program=$(rpc '{"jsonrpc":"2.0","id":2,"method":"getAccountInfo","params":["8Nw3ycbiD91Z5xsgaUEQr8k7KzEkf5HQiTVWRAMkaYLf",{"encoding":"base64"}]}')
+    if echo "$program" | grep -q '"executable":true'; then
+      echo "smoke-start: localnet is serving and the program is deployed"
+      exit 0
+    fi
+    echo "smoke-start: getAccountInfo(program) did not show an executable account: $program"; exit 1
+  fi
+  sleep 1
+done
+echo "smoke-start: no answer on 127.0.0.1:8899 within 120 s:"; cat "$log"; exit 1

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Runs every test of the project, from a fresh clone on a fresh Debian 12 machine:
+#   system packages -> npm packages -> lint + types -> program host tests -> reproducible program
+#   rebuild -> every vitest suite (toolchain, sdk, program in LiteSVM, localnet, end to end).
+# The suites run on the freshly built .so (AGENT_POLICY_SO), never only on the committed one.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n== %s\n' "$*"; }
+
+step "system packages"
+bash scripts/install-system-deps.sh
+
+step "npm packages"
+bash scripts/ensure-node-deps.sh
+
+step "lint and types"
+npx biome check .
+npx tsc -p tsconfig.json --noEmit
+
+step "program: host unit tests (cargo test --offline)"
+(cd programs/agent-policy && /usr/bin/cargo test --offline --quiet)
+
+step "program: rebuild and compare with the committed target/deploy/agent_policy.so"
+fresh=$(npx tsx programs/toolchain/src/cli.ts verify)
+export AGENT_POLICY_SO="$fresh"
+echo "suites run on $AGENT_POLICY_SO"
+
+step "test suites (vitest)"
+npx vitest run

@@ -1,0 +1,41 @@
+/**
+ * `@cpay/sdk/cluster`: the chain port and its embedded (in-process LiteSVM) implementation.
+ */
+
+export {
+  type BlockhashEntry,
+  type BlockhashQueue,
+  createBlockhashQueue,
+  MAX_PROCESSING_AGE,
+} from "./blockhash-queue";
+export * from "./cluster-port";
+export {
+  CONFIRMATION_DEPTH,
+  commitmentOfSlot,
+  FINALITY_DEPTH,
+  highestSlotAt,
+  meetsCommitment,
+} from "./commitment";
+export type { ProgramDeployment } from "./deploy-program";
+export {
+  keyFromSeed,
+  LOCALNET_KEY_LABELS,
+  type LocalnetKey,
+  localnetKey,
+  localnetSeed,
+} from "./deterministic-keys";
+export {
+  createEmbeddedCluster,
+  type EmbeddedCluster,
+  type EmbeddedClusterKeys,
+  type EmbeddedClusterOptions,
+} from "./embedded-cluster";
+export { agentPolicyProgramPath, DEFAULT_AGENT_POLICY_SO } from "./program-path";
+export { DEFAULT_MS_PER_SLOT, type SlotClock, type SlotTick } from "./slot-clock";
+export { LAMPORTS_PER_SIGNATURE } from "./transaction-fee";
+export {
+  BPF_LOADER_UPGRADEABLE_ADDRESS,
+  findProgramDataAddress,
+  PROGRAMDATA_METADATA_SIZE,
+} from "./upgradeable-loader";
+export { USDG_DECIMALS } from "./usdg-mint";

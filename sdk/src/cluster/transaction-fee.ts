@@ -1,0 +1,68 @@
+/**
+ * The fee a transaction pays, computed the way the runtime does (`solana_fee::calculate_fee`):
+ * LiteSVM charges it but does not report it through its JS binding, and history needs it.
+ *
+ * fee = 5000 lamports x (transaction signatures + signatures verified by the ed25519 / secp256k1 /
+ * secp256r1 precompiles, whose count is the first data byte of each of their instructions)
+ *     + prioritization fee.
+ * Prioritization fee: legacy/v0 = ceil(compute-unit price (micro-lamports) x compute-unit limit / 1e6);
+ * v1 = the `priority fee lamports` of the message config.
+ * Without SetComputeUnitLimit the limit is the SIMD-0170 default: 3,000 per builtin instruction
+ * (compute budget included) + 200,000 per other instruction, capped at 1,400,000.
+ *
+ * Tests check the result against what LiteSVM actually debits from the fee payer.
+ */
+import type { DecodedTransaction } from "./wire-transaction";
+
+export const LAMPORTS_PER_SIGNATURE = 5000n;
+
+const COMPUTE_BUDGET_PROGRAM = "ComputeBudget111111111111111111111111111111";
+const PRECOMPILES = new Set([
+  "Ed25519SigVerify111111111111111111111111111",
+  "KeccakSecp256k11111111111111111111111111111",
+  "Secp256r1SigVerify1111111111111111111111111",
+]);
+// Builtins that are not (yet) BPF programs: they reserve 3,000 CU each by default (SIMD-0170).
+const BUILTINS = new Set([
+  "11111111111111111111111111111111",
+  COMPUTE_BUDGET_PROGRAM,
+  "Vote111111111111111111111111111111111111111",
+  "BPFLoader1111111111111111111111111111111111",
+  "BPFLoader2111111111111111111111111111111111",
+  "BPFLoaderUpgradeab1e11111111111111111111111",
+  "LoaderV411111111111111111111111111111111111",
+  "ZkE1Gama1Proof11111111111111111111111111111",
+  ...PRECOMPILES,
+]);
+
+const MAX_COMPUTE_UNIT_LIMIT = 1_400_000n;
+const DEFAULT_INSTRUCTION_COMPUTE_UNIT_LIMIT = 200_000n;
+const MAX_BUILTIN_ALLOCATION_COMPUTE_UNIT_LIMIT = 3_000n;
+
+/** The fee (lamports) the runtime charges `tx`'s fee payer, success or failure alike. */
+export function transactionFee(tx: DecodedTransaction): bigint {
+  let signatures = BigInt(tx.numSigners);
+  let computeUnitLimit: bigint | null = tx.v1ComputeUnitLimit === null ? null : BigInt(tx.v1ComputeUnitLimit);
+  let computeUnitPrice = 0n;
+  let defaultLimit = 0n;
+  for (const ix of tx.instructions) {
+    const program = tx.staticAccounts[ix.programIndex] ?? "";
+    if (PRECOMPILES.has(program)) signatures += BigInt(ix.data[0] ?? 0);
+    defaultLimit += BUILTINS.has(program)
+      ? MAX_BUILTIN_ALLOCATION_COMPUTE_UNIT_LIMIT
+      : DEFAULT_INSTRUCTION_COMPUTE_UNIT_LIMIT;
+    if (program !== COMPUTE_BUDGET_PROGRAM || ix.data.length === 0) continue;
+    const view = new DataView(ix.data.buffer, ix.data.byteOffset, ix.data.byteLength);
+    // ComputeBudgetInstruction (borsh): 2 = SetComputeUnitLimit(u32), 3 = SetComputeUnitPrice(u64).
+    if (ix.data[0] === 2 && ix.data.length >= 5) computeUnitLimit = BigInt(view.getUint32(1, true));
+    if (ix.data[0] === 3 && ix.data.length >= 9) computeUnitPrice = view.getBigUint64(1, true);
+  }
+  const baseFee = signatures * LAMPORTS_PER_SIGNATURE;
+  if (tx.version === 1) return baseFee + (tx.v1PriorityFeeLamports ?? 0n);
+  const limit = min(computeUnitLimit ?? defaultLimit, MAX_COMPUTE_UNIT_LIMIT);
+  return baseFee + (computeUnitPrice * limit + 999_999n) / 1_000_000n;
+}
+
+function min(a: bigint, b: bigint): bigint {
+  return a < b ? a : b;
+}

@@ -1,0 +1,82 @@
+/**
+ * Every transaction that landed on the embedded cluster, success or failure, in landing order, with
+ * an index by account so getSignaturesForAddress does not scan. LiteSVM keeps only a small ring of
+ * results for its own duplicate check; this is the cluster's ledger. It is unbounded (a dev cluster
+ * lives for one process).
+ */
+import type { TransactionRecord } from "./cluster-port";
+
+/** getSignaturesForAddress's default and maximum page, as on Solana RPC. */
+export const MAX_SIGNATURES_PAGE = 1000;
+
+export interface SignaturePage {
+  /** Newer bound, exclusive: start with the transaction just older than this one. */
+  readonly before?: string;
+  /** Older bound, exclusive: stop before reaching this one. */
+  readonly until?: string;
+  /** 1..1000, default 1000. */
+  readonly limit?: number;
+}
+
+export interface TransactionHistory {
+  readonly size: number;
+  add(record: TransactionRecord): void;
+  get(signature: string): TransactionRecord | null;
+  has(signature: string): boolean;
+  /**
+   * Transactions that reference `address` (static or loaded key), newest first. An unknown `before`
+   * or `until` signature yields an empty page / no bound respectively, so paging never restarts.
+   */
+  forAddress(address: string, page?: SignaturePage): TransactionRecord[];
+}
+
+export function createTransactionHistory(): TransactionHistory {
+  const records: TransactionRecord[] = [];
+  const bySignature = new Map<string, number>();
+  const byAddress = new Map<string, number[]>();
+  return {
+    get size() {
+      return records.length;
+    },
+    add(record) {
+      if (bySignature.has(record.signature)) throw new Error(`duplicate history entry ${record.signature}`);
+      const position = records.push(record) - 1;
+      bySignature.set(record.signature, position);
+      const keys = new Set([
+        ...record.accountKeys,
+        ...record.loadedAddresses.writable,
+        ...record.loadedAddresses.readonly,
+      ]);
+      for (const key of keys) {
+        const list = byAddress.get(key);
+        if (list === undefined) byAddress.set(key, [position]);
+        else list.push(position);
+      }
+    },
+    get(signature) {
+      const position = bySignature.get(signature);
+      return position === undefined ? null : (records[position] ?? null);
+    },
+    has: (signature) => bySignature.has(signature),
+    forAddress(address, page = {}) {
+      const positions = byAddress.get(address) ?? [];
+      const limit = Math.min(Math.max(Math.trunc(page.limit ?? MAX_SIGNATURES_PAGE), 1), MAX_SIGNATURES_PAGE);
+      // Positions are global landing order, so comparing them orders across addresses too.
+      let start = positions.length - 1;
+      if (page.before !== undefined) {
+        const before = bySignature.get(page.before);
+        if (before === undefined) return [];
+        while (start >= 0 && (positions[start] ?? -1) >= before) start--;
+      }
+      const until = page.until === undefined ? undefined : bySignature.get(page.until);
+      const out: TransactionRecord[] = [];
+      for (let i = start; i >= 0 && out.length < limit; i--) {
+        const position = positions[i] ?? -1;
+        if (until !== undefined && position <= until) break;
+        const record = records[position];
+        if (record !== undefined) out.push(record);
+      }
+      return out;
+    },
+  };
+}

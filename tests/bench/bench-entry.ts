@@ -1,0 +1,38 @@
+/**
+ * One benchmark entry: a measured quantity next to a baseline measured in the same run, reported
+ * as a ratio (lower is better unless `higherIsBetter`). Absolute numbers vary by machine; the ratio
+ * against a baseline taken side by side is what the project tracks.
+ */
+export interface BenchResult {
+  readonly name: string;
+  readonly unit: string;
+  readonly value: number;
+  readonly baselineName: string;
+  readonly baseline: number;
+  /** The ratio the project aims for (value / baseline at most this), when it has one. */
+  readonly goal?: number;
+  readonly higherIsBetter?: boolean;
+}
+
+export interface BenchEntry {
+  readonly name: string;
+  run(): Promise<BenchResult[]>;
+}
+
+export function ratio(result: BenchResult): number {
+  return result.value / result.baseline;
+}
+
+export function formatResults(results: readonly BenchResult[]): string {
+  const rows = results.map((r) => [
+    r.name,
+    `${r.value.toLocaleString("en-US")} ${r.unit}`,
+    `${r.baselineName}: ${r.baseline.toLocaleString("en-US")} ${r.unit}`,
+    `${ratio(r).toFixed(2)}x`,
+    r.goal === undefined ? "" : ratio(r) <= r.goal ? `<= ${r.goal}x goal met` : `> ${r.goal}x GOAL MISSED`,
+  ]);
+  const header = ["measure", "value", "baseline (same run)", "ratio", "goal"];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]?.length ?? 0)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join("  ");
+  return [line(header), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)].join("\n");
+}

@@ -1,0 +1,93 @@
+/**
+ * Compute units of the agent-policy program's instructions against a bare Token-2022
+ * `TransferChecked` of USDG, both executed in the same embedded cluster run.
+ */
+import {
+  appendTransactionMessageInstructions,
+  createTransactionMessage,
+  generateKeyPairSigner,
+  getTransactionEncoder,
+  type Instruction,
+  type KeyPairSigner,
+  pipe,
+  setTransactionMessageFeePayerSigner,
+  setTransactionMessageLifetimeUsingBlockhash,
+  signTransactionMessageWithSigners,
+  type Address,
+  type Blockhash,
+} from "@solana/kit";
+import { getTransferCheckedInstruction } from "@solana-program/token-2022";
+import { createEmbeddedCluster, type EmbeddedCluster, USDG_DECIMALS } from "@cpay/sdk/cluster";
+import { configInitializeInstruction } from "../support/agent-policy-program";
+import type { BenchEntry, BenchResult } from "./bench-entry";
+
+async function computeUnitsOf(
+  cluster: EmbeddedCluster,
+  payer: KeyPairSigner,
+  instructions: readonly Instruction[],
+): Promise<number> {
+  const message = pipe(
+    createTransactionMessage({ version: 0 }),
+    (m) => setTransactionMessageFeePayerSigner(payer, m),
+    (m) =>
+      setTransactionMessageLifetimeUsingBlockhash(
+        { blockhash: cluster.getLatestBlockhash().blockhash as Blockhash, lastValidBlockHeight: 0n },
+        m,
+      ),
+    (m) => appendTransactionMessageInstructions(instructions, m),
+  );
+  const signed = await signTransactionMessageWithSigners(message);
+  const signature = cluster.sendTransaction(new Uint8Array(getTransactionEncoder().encode(signed)));
+  const record = cluster.getTransaction(signature);
+  if (record === null || record.err !== null) {
+    throw new Error(`bench transaction failed: ${JSON.stringify(record?.err)}\n${record?.logs.join("\n")}`);
+  }
+  return Number(record.computeUnitsConsumed);
+}
+
+async function bareTransferChecked(cluster: EmbeddedCluster): Promise<number> {
+  const sender = await generateKeyPairSigner();
+  const receiver = await generateKeyPairSigner();
+  cluster.requestAirdrop(sender.address, 1_000_000_000n);
+  const from = await cluster.mintUsdgToOwner(sender.address, 1_000_000n);
+  const to = await cluster.mintUsdgToOwner(receiver.address, 0n);
+  return computeUnitsOf(cluster, sender, [
+    getTransferCheckedInstruction({
+      source: from.tokenAccount as Address,
+      mint: cluster.usdgMint as Address,
+      destination: to.tokenAccount as Address,
+      authority: sender,
+      amount: 1n,
+      decimals: USDG_DECIMALS,
+    }),
+  ]);
+}
+
+export const programComputeUnits: BenchEntry = {
+  name: "program compute units",
+  async run(): Promise<BenchResult[]> {
+    const cluster = await createEmbeddedCluster({ slotMs: 0 });
+    try {
+      const baseline = await bareTransferChecked(cluster);
+      const admin = await cluster.keys.programUpgradeAuthority.toSigner();
+      const configInitialize = await computeUnitsOf(cluster, admin, [
+        await configInitializeInstruction({
+          programId: cluster.programId as Address,
+          admin: admin.address,
+          registrar: admin.address,
+        }),
+      ]);
+      return [
+        {
+          name: "config_initialize (2 PDA finds + CreateAccount CPI)",
+          unit: "CU",
+          value: configInitialize,
+          baselineName: "Token-2022 TransferChecked",
+          baseline,
+        },
+      ];
+    } finally {
+      cluster.stop();
+    }
+  },
+};

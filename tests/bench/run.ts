@@ -1,0 +1,14 @@
+/**
+ * `npm run bench`: every benchmark entry, each measured against its baseline in the same run,
+ * printed as ratios. Compute units are deterministic, so one execution each is exact.
+ */
+import { type BenchResult, formatResults } from "./bench-entry";
+import { programComputeUnits } from "./program-compute-units";
+
+const entries = [programComputeUnits];
+
+const results: BenchResult[] = [];
+for (const entry of entries) {
+  results.push(...(await entry.run()));
+}
+console.log(formatResults(results));

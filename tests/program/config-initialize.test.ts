@@ -1,0 +1,123 @@
+/**
+ * The agent-policy program, built by our offline toolchain, deployed through the BPF Upgradeable
+ * Loader, running its first instruction. Runs on the embedded cluster by default and on a real
+ * validator under `anchor test --skip-build` (see tests/support/test-cluster.ts).
+ */
+import { readFileSync } from "node:fs";
+import { getTransferSolInstruction } from "@solana-program/system";
+import { type Address, getAddressDecoder, lamports } from "@solana/kit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { agentPolicyProgramPath, findProgramDataAddress } from "@cpay/sdk/cluster";
+import {
+  CONFIG_LEN,
+  configInitializeInstruction,
+  decodeConfig,
+  eventsNamed,
+  findConfigAddress,
+} from "../support/agent-policy-program";
+import { customErrorCode, sendInstructions } from "../support/send";
+import { connectTestCluster, type TestCluster } from "../support/test-cluster";
+
+const NOT_UPGRADE_AUTHORITY = 6009;
+const ACCOUNT_ALREADY_INITIALIZED = 6007;
+const WRONG_PDA = 6005;
+
+describe("agent-policy program on a cluster", () => {
+  let cluster: TestCluster;
+  let config: Address;
+
+  beforeAll(async () => {
+    cluster = await connectTestCluster();
+    config = await findConfigAddress(cluster.programId);
+  });
+  afterAll(async () => {
+    await cluster?.close();
+  });
+
+  it("is deployed through the upgradeable loader with the bytes of the built .so", async () => {
+    const program = await cluster.rpc.getAccountInfo(cluster.programId, { encoding: "base64" }).send();
+    expect(program.value?.executable).toBe(true);
+    expect(program.value?.owner).toBe("BPFLoaderUpgradeab1e11111111111111111111111");
+    const programData = await findProgramDataAddress(cluster.programId);
+    const data = await cluster.rpc.getAccountInfo(programData, { encoding: "base64" }).send();
+    const bytes = Buffer.from(data.value?.data[0] ?? "", "base64");
+    const built = readFileSync(agentPolicyProgramPath());
+    // ProgramData: 45 bytes of metadata, then the ELF (padded up to the max data length).
+    expect(Buffer.compare(bytes.subarray(45, 45 + built.length), built)).toBe(0);
+  });
+
+  it("refuses config_initialize from anyone but the upgrade authority, even on a pre-funded PDA", async () => {
+    // Given the config address was pre-funded by a griefer (its address is public)
+    const griefer = await cluster.fundedSigner();
+    const prefund = await sendInstructions(cluster, griefer, [
+      getTransferSolInstruction({ source: griefer, destination: config, amount: lamports(1_000_000n) }),
+    ]);
+    expect(prefund.err).toBeNull();
+    // When the griefer tries to initialize the config and make itself admin
+    const attempt = await sendInstructions(cluster, griefer, [
+      await configInitializeInstruction({
+        programId: cluster.programId,
+        admin: griefer.address,
+        registrar: griefer.address,
+      }),
+    ]);
+    // Then the program refuses it and the config still does not exist
+    expect(customErrorCode(attempt.err)).toBe(NOT_UPGRADE_AUTHORITY);
+    expect(attempt.logs.join("\n")).toContain("Error Code: NotUpgradeAuthority. Error Number: 6009.");
+    const account = await cluster.rpc.getAccountInfo(config, { encoding: "base64" }).send();
+    expect(account.value?.owner).toBe("11111111111111111111111111111111");
+  });
+
+  it("refuses a config account that is not the config PDA", async () => {
+    const admin = cluster.upgradeAuthority;
+    const impostor = await cluster.fundedSigner(1);
+    const attempt = await sendInstructions(
+      cluster,
+      admin,
+      [
+        await configInitializeInstruction({
+          programId: cluster.programId,
+          admin: admin.address,
+          registrar: admin.address,
+          config: impostor.address,
+        }),
+      ],
+      [impostor],
+    );
+    expect(customErrorCode(attempt.err)).toBe(WRONG_PDA);
+  });
+
+  it("creates the config for the upgrade authority and emits ConfigInitialized", async () => {
+    const admin = cluster.upgradeAuthority;
+    const registrar = await cluster.fundedSigner(1);
+    const landed = await sendInstructions(cluster, admin, [
+      await configInitializeInstruction({
+        programId: cluster.programId,
+        admin: admin.address,
+        registrar: registrar.address,
+      }),
+    ]);
+    expect(landed.err).toBeNull();
+
+    const account = await cluster.rpc.getAccountInfo(config, { encoding: "base64" }).send();
+    expect(account.value?.owner).toBe(cluster.programId);
+    const decoded = decodeConfig(new Uint8Array(Buffer.from(account.value?.data[0] ?? "", "base64")));
+    expect(decoded).toMatchObject({ admin: admin.address, registrar: registrar.address, layoutVersion: 1 });
+    const rent = await cluster.rpc.getMinimumBalanceForRentExemption(BigInt(CONFIG_LEN)).send();
+    expect(account.value?.lamports).toBeGreaterThanOrEqual(rent);
+
+    const [event] = eventsNamed(landed.logs, "ConfigInitialized");
+    expect(event).toBeDefined();
+    const decoder = getAddressDecoder();
+    expect(decoder.decode(event?.subarray(0, 32) ?? new Uint8Array())).toBe(admin.address);
+    expect(decoder.decode(event?.subarray(32, 64) ?? new Uint8Array())).toBe(registrar.address);
+  });
+
+  it("refuses to initialize the config twice", async () => {
+    const admin = cluster.upgradeAuthority;
+    const again = await sendInstructions(cluster, admin, [
+      await configInitializeInstruction({ programId: cluster.programId, admin: admin.address, registrar: admin.address }),
+    ]);
+    expect(customErrorCode(again.err)).toBe(ACCOUNT_ALREADY_INITIALIZED);
+  });
+});
