@@ -97,7 +97,7 @@ describe("agent-policy program on a cluster", () => {
         registrar: registrar.address,
       }),
     ]);
-    expect(landed.err).toBeNull();
+    expect(landed.err, landed.logs.join("\n")).toBeNull();
 
     const account = await cluster.rpc.getAccountInfo(config, { encoding: "base64" }).send();
     expect(account.value?.owner).toBe(cluster.programId);

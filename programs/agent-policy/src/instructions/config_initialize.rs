@@ -15,7 +15,7 @@ use crate::error::{PolicyError, ProgramResult};
 use crate::event;
 use crate::runtime::account::AccountView;
 use crate::runtime::cpi::{Seed, Signer};
-use crate::runtime::system::create_pda_account;
+use crate::runtime::system::{create_pda_account, CreatePda};
 use crate::runtime::input::AccountList;
 use crate::runtime::{pda, rent, Pubkey, BPF_LOADER_UPGRADEABLE_ID, SYSTEM_PROGRAM_ID};
 use crate::state::config::{self, CONFIG_SEED};
@@ -87,15 +87,15 @@ pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramR
     let lamports = rent::minimum_balance(config::LEN as u64)?;
     let bump_seed = [bump];
     let seeds = [Seed::new(CONFIG_SEED), Seed::new(&bump_seed)];
-    create_pda_account(
-        accounts.admin,
-        accounts.config,
-        accounts.system_program,
+    create_pda_account(&CreatePda {
+        payer: accounts.admin,
+        new_account: accounts.config,
+        system_program: accounts.system_program,
         lamports,
-        config::LEN as u64,
-        program_id,
-        &Signer::new(&seeds),
-    )?;
+        space: config::LEN as u64,
+        owner: program_id,
+        signer: &Signer::new(&seeds),
+    })?;
     config::write_new(accounts.config.data_mut(), accounts.admin.key(), &registrar, bump);
     event::config_initialized(accounts.admin.key(), &registrar);
     Ok(())

@@ -69,15 +69,20 @@ pub struct CpiAccount {
 
 const MAX_CPI_ACCOUNTS: usize = 8;
 
-/// Invokes `program_id` with `accounts` (metas and infos in the same order) and `data`, signed by
-/// the PDAs in `signers`. A failure of the callee aborts the whole transaction (runtime semantics),
-/// so an `Err` here only reports a malformed call.
-pub fn invoke_signed(
-    program_id: &Pubkey,
-    accounts: &[CpiAccount],
-    data: &[u8],
-    signers: &[Signer],
-) -> Result<(), PolicyError> {
+/// One cross-program call: the callee, its accounts (metas and infos in the same order), its data,
+/// and the PDAs that sign it. A struct, because SBF passes at most 5 arguments in registers and
+/// upstream llc cannot spill more to the stack.
+pub struct Call<'a> {
+    pub program_id: &'a Pubkey,
+    pub accounts: &'a [CpiAccount],
+    pub data: &'a [u8],
+    pub signers: &'a [Signer],
+}
+
+/// Invokes `call`. A failure of the callee aborts the whole transaction (runtime semantics), so an
+/// `Err` here only reports a malformed call.
+pub fn invoke_signed(call: &Call) -> Result<(), PolicyError> {
+    let Call { program_id, accounts, data, signers } = *call;
     if accounts.len() > MAX_CPI_ACCOUNTS {
         return Err(PolicyError::NotEnoughAccounts);
     }

@@ -4,7 +4,7 @@
 //! instead — the same outcome, signed by the PDA's seeds.
 
 use super::account::AccountView;
-use super::cpi::{invoke_signed, CpiAccount, Signer};
+use super::cpi::{invoke_signed, Call, CpiAccount, Signer};
 use super::{Pubkey, SYSTEM_PROGRAM_ID};
 use crate::error::PolicyError;
 
@@ -13,17 +13,21 @@ const ASSIGN: u32 = 1;
 const TRANSFER: u32 = 2;
 const ALLOCATE: u32 = 8;
 
-/// Creates `new_account` (a PDA of the calling program, signing through `signer`) with `space`
-/// bytes owned by `owner`, rent-exempt with `lamports`, paid by `payer`.
-pub fn create_pda_account(
-    payer: AccountView,
-    new_account: AccountView,
-    system_program: AccountView,
-    lamports: u64,
-    space: u64,
-    owner: &Pubkey,
-    signer: &Signer,
-) -> Result<(), PolicyError> {
+/// What [`create_pda_account`] creates: `new_account` (a PDA of the calling program, signing
+/// through `signer`) with `space` bytes owned by `owner`, rent-exempt with `lamports`, paid by `payer`.
+pub struct CreatePda<'a> {
+    pub payer: AccountView,
+    pub new_account: AccountView,
+    pub system_program: AccountView,
+    pub lamports: u64,
+    pub space: u64,
+    pub owner: &'a Pubkey,
+    pub signer: &'a Signer,
+}
+
+/// Creates the account `create` describes, whether or not its address was pre-funded.
+pub fn create_pda_account(create: &CreatePda) -> Result<(), PolicyError> {
+    let CreatePda { payer, new_account, system_program, lamports, space, owner, signer } = *create;
     if system_program.key() != &SYSTEM_PROGRAM_ID {
         return Err(PolicyError::WrongProgram);
     }
@@ -39,22 +43,27 @@ pub fn create_pda_account(
         data[4..12].copy_from_slice(&lamports.to_le_bytes());
         data[12..20].copy_from_slice(&space.to_le_bytes());
         data[20..52].copy_from_slice(owner);
-        return invoke_signed(&SYSTEM_PROGRAM_ID, &payer_and_new, &data, signers);
+        return invoke_signed(&Call { program_id: &SYSTEM_PROGRAM_ID, accounts: &payer_and_new, data: &data, signers });
     }
     let shortfall = lamports.saturating_sub(existing);
     if shortfall > 0 {
         let mut data = [0u8; 12];
         data[0..4].copy_from_slice(&TRANSFER.to_le_bytes());
         data[4..12].copy_from_slice(&shortfall.to_le_bytes());
-        invoke_signed(&SYSTEM_PROGRAM_ID, &payer_and_new, &data, &[])?;
+        // Only the payer signs a transfer; the PDA is just the recipient here.
+        let payer_to_new = [
+            CpiAccount { view: payer, is_writable: true, is_signer: true },
+            CpiAccount { view: new_account, is_writable: true, is_signer: false },
+        ];
+        invoke_signed(&Call { program_id: &SYSTEM_PROGRAM_ID, accounts: &payer_to_new, data: &data, signers: &[] })?;
     }
     let only_new = [CpiAccount { view: new_account, is_writable: true, is_signer: true }];
     let mut allocate = [0u8; 12];
     allocate[0..4].copy_from_slice(&ALLOCATE.to_le_bytes());
     allocate[4..12].copy_from_slice(&space.to_le_bytes());
-    invoke_signed(&SYSTEM_PROGRAM_ID, &only_new, &allocate, signers)?;
+    invoke_signed(&Call { program_id: &SYSTEM_PROGRAM_ID, accounts: &only_new, data: &allocate, signers })?;
     let mut assign = [0u8; 36];
     assign[0..4].copy_from_slice(&ASSIGN.to_le_bytes());
     assign[4..36].copy_from_slice(owner);
-    invoke_signed(&SYSTEM_PROGRAM_ID, &only_new, &assign, signers)
+    invoke_signed(&Call { program_id: &SYSTEM_PROGRAM_ID, accounts: &only_new, data: &assign, signers })
 }

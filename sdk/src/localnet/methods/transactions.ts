@@ -1,0 +1,225 @@
+/**
+ * Writes and dry runs: sendTransaction, simulateTransaction, requestAirdrop, getFeeForMessage.
+ *
+ * sendTransaction mirrors agave's split between preflight and submission. With preflight, anything
+ * that would keep the transaction from landing is an error now (-32002 with the simulation result in
+ * `data`, -32003 for bad signatures). With `skipPreflight` a validator returns the signature and
+ * drops what cannot land; so does this localnet, which is what makes a resend of an already-landed
+ * transaction (the retry loop of every client) answer with its signature instead of failing.
+ */
+import { type ExecutionOutcome, SubmissionRejected } from "../../cluster/cluster-port";
+import { encodeBase64 } from "../base64";
+import { invalidParams, RpcError, RpcErrorCode } from "../json-rpc-errors";
+import {
+  type Config,
+  optionalBoolean,
+  optionalConfig,
+  optionalU64,
+  positional,
+  readCommitment,
+  readEnum,
+  requireAddress,
+  requireString,
+  requireU64,
+} from "../params";
+import { type RpcMethod, resolveContextSlot, withContext } from "../rpc-context";
+import { transactionErrorText } from "../transaction-error-text";
+import { type BinaryEncoding, decodeMessageParam, decodeTransactionParam } from "../transaction-param";
+import type { WireMessage } from "../wire-transaction";
+
+/** LiteSVM's (and mainnet's) fee per signature. */
+const LAMPORTS_PER_SIGNATURE = 5_000n;
+const COMPUTE_BUDGET_PROGRAM_ID = "ComputeBudget111111111111111111111111111111";
+const DEFAULT_INSTRUCTION_COMPUTE_UNIT_LIMIT = 200_000n;
+const MAX_COMPUTE_UNIT_LIMIT = 1_400_000n;
+
+/** `config.encoding` for a transaction payload: agave accepts binary (= base58), base58, base64. */
+function readBinaryEncoding(config: Config): BinaryEncoding {
+  const encoding = readEnum(
+    config,
+    "encoding",
+    ["binary", "base64", "base58", "json", "jsonParsed"],
+    "base58",
+  );
+  if (encoding === "json" || encoding === "jsonParsed") {
+    throw invalidParams(`unsupported encoding: ${encoding}. Supported encodings: base58, base64`);
+  }
+  return encoding === "base64" ? "base64" : "base58";
+}
+
+/** Agave's `RpcSimulateTransactionResult`, as simulateTransaction returns and -32002 carries. */
+function simulationResult(
+  outcome: ExecutionOutcome,
+  replacementBlockhash: unknown = null,
+): Record<string, unknown> {
+  return {
+    err: outcome.err,
+    logs: outcome.logs,
+    accounts: null,
+    unitsConsumed: outcome.computeUnitsConsumed,
+    returnData: outcome.returnData
+      ? { programId: outcome.returnData.programId, data: [encodeBase64(outcome.returnData.data), "base64"] }
+      : null,
+    innerInstructions: null,
+    replacementBlockhash,
+    fee: outcome.fee,
+  };
+}
+
+/** The outcome of a transaction that was refused before executing, in simulation terms. */
+function refusedOutcome(err: string): ExecutionOutcome {
+  return { err, logs: [], computeUnitsConsumed: 0n, fee: 0n, returnData: null };
+}
+
+function preflightFailure(outcome: ExecutionOutcome): RpcError {
+  const text = outcome.err === null ? "unknown error" : transactionErrorText(outcome.err);
+  return new RpcError(
+    RpcErrorCode.SEND_TRANSACTION_PREFLIGHT_FAILURE,
+    `Transaction simulation failed: ${text}`,
+    simulationResult(outcome),
+  );
+}
+
+const signatureVerificationFailure = (): RpcError =>
+  new RpcError(
+    RpcErrorCode.TRANSACTION_SIGNATURE_VERIFICATION_FAILURE,
+    "Transaction signature verification failure",
+  );
+
+const sendTransaction: RpcMethod = (params, { cluster }) => {
+  const [encoded, rawConfig] = positional(params, 1, 2);
+  const text = requireString(encoded, "param 0 (transaction)");
+  const config = optionalConfig(rawConfig, "param 1 (config)");
+  const encoding = readBinaryEncoding(config);
+  const skipPreflight = optionalBoolean(config, "skipPreflight") ?? false;
+  optionalU64(config, "maxRetries");
+  const preflightCommitment = readCommitment(config, "finalized", "preflightCommitment");
+  resolveContextSlot(cluster, { ...config, commitment: preflightCommitment });
+  const { wire, transaction } = decodeTransactionParam(text, encoding);
+  const signature = transaction.signatures[0] as string;
+  try {
+    return cluster.sendTransaction(wire, { preflight: !skipPreflight });
+  } catch (error) {
+    if (!(error instanceof SubmissionRejected)) throw error;
+    if (error.kind === "malformed") throw invalidParams(`invalid transaction: ${error.message}`);
+    // Without preflight a validator answers with the signature and drops what cannot land.
+    if (skipPreflight) return signature;
+    switch (error.kind) {
+      case "signature_failure":
+        throw signatureVerificationFailure();
+      case "blockhash_not_found":
+        throw preflightFailure(error.outcome ?? refusedOutcome("BlockhashNotFound"));
+      case "already_processed":
+        throw preflightFailure(error.outcome ?? refusedOutcome("AlreadyProcessed"));
+      case "preflight_failed":
+      case "load_failed":
+        throw preflightFailure(error.outcome ?? refusedOutcome("SanitizeFailure"));
+    }
+  }
+};
+
+const simulateTransaction: RpcMethod = (params, { cluster }) => {
+  const [encoded, rawConfig] = positional(params, 1, 2);
+  const text = requireString(encoded, "param 0 (transaction)");
+  const config = optionalConfig(rawConfig, "param 1 (config)");
+  const encoding = readBinaryEncoding(config);
+  const sigVerify = optionalBoolean(config, "sigVerify") ?? false;
+  const replaceRecentBlockhash = optionalBoolean(config, "replaceRecentBlockhash") ?? false;
+  optionalBoolean(config, "innerInstructions");
+  if (sigVerify && replaceRecentBlockhash) {
+    throw invalidParams("sigVerify may not be used with replaceRecentBlockhash");
+  }
+  const accounts = optionalConfig(config.accounts, "accounts");
+  if (Array.isArray(accounts.addresses) && accounts.addresses.length > 0) {
+    throw invalidParams(
+      "Invalid params: accounts: returning post-simulation account states is not supported by this localnet",
+    );
+  }
+  const { slot } = resolveContextSlot(cluster, config);
+  const { wire } = decodeTransactionParam(text, encoding);
+  try {
+    const result = cluster.simulateTransaction(wire, { sigVerify, replaceRecentBlockhash });
+    const latest = cluster.getLatestBlockhash();
+    const replacement =
+      result.replacementBlockhash === null
+        ? null
+        : {
+            blockhash: result.replacementBlockhash,
+            lastValidBlockHeight:
+              latest.blockhash === result.replacementBlockhash ? latest.lastValidBlockHeight : null,
+          };
+    return withContext(slot, simulationResult(result, replacement));
+  } catch (error) {
+    if (!(error instanceof SubmissionRejected)) throw error;
+    switch (error.kind) {
+      case "malformed":
+        throw invalidParams(`invalid transaction: ${error.message}`);
+      case "signature_failure":
+        throw signatureVerificationFailure();
+      case "blockhash_not_found":
+        return withContext(slot, simulationResult(error.outcome ?? refusedOutcome("BlockhashNotFound")));
+      case "already_processed":
+        return withContext(slot, simulationResult(error.outcome ?? refusedOutcome("AlreadyProcessed")));
+      case "preflight_failed":
+      case "load_failed":
+        return withContext(slot, simulationResult(error.outcome ?? refusedOutcome("SanitizeFailure")));
+    }
+  }
+};
+
+const requestAirdrop: RpcMethod = (params, { cluster }) => {
+  const [address, lamports, rawConfig] = positional(params, 2, 3);
+  const key = requireAddress(address, "param 0 (address)");
+  const amount = requireU64(lamports, "param 1 (lamports)");
+  readCommitment(optionalConfig(rawConfig, "param 2 (config)"));
+  try {
+    return cluster.requestAirdrop(key, amount);
+  } catch (error) {
+    // Agave answers any faucet failure with -32603; the reason is worth passing on locally.
+    throw new RpcError(
+      RpcErrorCode.INTERNAL_ERROR,
+      `airdrop failed: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`,
+    );
+  }
+};
+
+/**
+ * Agave's fee: 5,000 lamports per required signature plus the priority fee, ceil(compute-unit price
+ * in micro-lamports * compute-unit limit / 10^6). The limit defaults to 200,000 per instruction that
+ * is not a ComputeBudget instruction (agave reserves less for builtins, so this can overestimate a
+ * priority fee when no limit is set). Null when the blockhash is unknown, as on a validator.
+ */
+export function feeForMessage(message: WireMessage, blockhashValid: boolean): bigint | null {
+  if (!blockhashValid) return null;
+  let price = 0n;
+  let limit: bigint | null = null;
+  let otherInstructions = 0n;
+  for (const ix of message.instructions) {
+    if (message.accountKeys[ix.programIdIndex] !== COMPUTE_BUDGET_PROGRAM_ID) {
+      otherInstructions += 1n;
+      continue;
+    }
+    const view = new DataView(ix.data.buffer, ix.data.byteOffset, ix.data.byteLength);
+    if (ix.data[0] === 2 && ix.data.length >= 5) limit = BigInt(view.getUint32(1, true));
+    if (ix.data[0] === 3 && ix.data.length >= 9) price = view.getBigUint64(1, true);
+  }
+  const units = limit ?? otherInstructions * DEFAULT_INSTRUCTION_COMPUTE_UNIT_LIMIT;
+  const cappedUnits = units > MAX_COMPUTE_UNIT_LIMIT ? MAX_COMPUTE_UNIT_LIMIT : units;
+  const priorityFee = (price * cappedUnits + 999_999n) / 1_000_000n;
+  return LAMPORTS_PER_SIGNATURE * BigInt(message.header.numRequiredSignatures) + priorityFee;
+}
+
+const getFeeForMessage: RpcMethod = (params, { cluster }) => {
+  const [encoded, rawConfig] = positional(params, 1, 2);
+  const text = requireString(encoded, "param 0 (message)");
+  const { slot } = resolveContextSlot(cluster, optionalConfig(rawConfig, "param 1 (config)"));
+  const message = decodeMessageParam(text);
+  return withContext(slot, feeForMessage(message, cluster.isBlockhashValid(message.recentBlockhash)));
+};
+
+export const transactionMethods: Readonly<Record<string, RpcMethod>> = {
+  sendTransaction,
+  simulateTransaction,
+  requestAirdrop,
+  getFeeForMessage,
+};

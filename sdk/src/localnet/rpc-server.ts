@@ -1,0 +1,149 @@
+/**
+ * Solana JSON-RPC over HTTP (node:http): POST a JSON-RPC 2.0 request or batch to any path; GET
+ * /health answers "ok" like a validator. CORS is open so browser tools can talk to it.
+ *
+ * Bodies are capped (agave's 50 KiB by default) and an oversized body is answered 413 with a JSON-RPC
+ * error as soon as the cap is crossed, without buffering the rest. The server binds to the host it
+ * is given; startLocalnet only ever passes loopback.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { stringifyJson } from "./json-bigint";
+import { dispatchJsonRpc } from "./json-rpc-dispatch";
+import { invalidRequest, RpcError, RpcErrorCode } from "./json-rpc-errors";
+import { rpcMethods } from "./methods/index";
+import type { MethodContext } from "./rpc-context";
+
+/** Agave's MAX_REQUEST_BODY_SIZE. */
+export const DEFAULT_MAX_BODY_BYTES = 50 * 1024;
+
+export interface RpcServerOptions {
+  readonly context: MethodContext;
+  readonly host: string;
+  readonly port: number;
+  readonly maxBodyBytes?: number;
+  readonly onInternalError?: (error: unknown, method: string) => void;
+}
+
+export interface RpcServer {
+  readonly url: string;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+const CORS_HEADERS = {
+  "access-control-allow-origin": "*",
+  "access-control-allow-methods": "POST, GET, OPTIONS",
+  "access-control-allow-headers": "content-type, solana-client",
+  "access-control-max-age": "86400",
+};
+
+function send(res: ServerResponse, status: number, body: string, contentType = "application/json"): void {
+  if (res.headersSent) return;
+  res.writeHead(status, {
+    ...CORS_HEADERS,
+    "content-type": contentType,
+    "content-length": Buffer.byteLength(body),
+  });
+  res.end(body);
+}
+
+function errorBody(error: RpcError): string {
+  return stringifyJson({ jsonrpc: "2.0", error: error.toJson(), id: null });
+}
+
+function tooLarge(res: ServerResponse, limit: number): void {
+  send(res, 413, errorBody(invalidRequest(`request body exceeds the ${limit}-byte limit`)));
+}
+
+function handle(req: IncomingMessage, res: ServerResponse, options: RpcServerOptions, limit: number): void {
+  if (req.method === "OPTIONS") {
+    res.writeHead(204, CORS_HEADERS).end();
+    return;
+  }
+  if (req.method === "GET" && req.url?.split("?")[0] === "/health") {
+    send(res, 200, "ok", "text/plain");
+    return;
+  }
+  if (req.method !== "POST") {
+    res.setHeader("allow", "POST, OPTIONS");
+    send(
+      res,
+      405,
+      errorBody(
+        new RpcError(
+          RpcErrorCode.INVALID_REQUEST,
+          "Used HTTP Method is not allowed. POST or OPTIONS is required",
+        ),
+      ),
+    );
+    return;
+  }
+  const declared = Number(req.headers["content-length"] ?? 0);
+  if (declared > limit) {
+    tooLarge(res, limit);
+    req.resume();
+    return;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let rejected = false;
+  req.on("data", (chunk: Buffer) => {
+    if (rejected) return;
+    size += chunk.length;
+    if (size > limit) {
+      rejected = true;
+      chunks.length = 0;
+      tooLarge(res, limit);
+      return;
+    }
+    chunks.push(chunk);
+  });
+  req.on("end", () => {
+    if (rejected) return;
+    const body = Buffer.concat(chunks).toString("utf8");
+    const response = dispatchJsonRpc(body, {
+      resolve: (method) => {
+        const handler = rpcMethods.get(method);
+        return handler && ((params) => handler(params, options.context));
+      },
+      onInternalError: options.onInternalError,
+    });
+    send(res, 200, response ?? "");
+  });
+  req.on("error", () => res.destroy());
+}
+
+/** Starts the HTTP JSON-RPC server; resolves once it listens (port 0 picks a free port). */
+export function startRpcServer(options: RpcServerOptions): Promise<RpcServer> {
+  const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const server: Server = createServer((req, res) => {
+    try {
+      handle(req, res, options, limit);
+    } catch (error) {
+      options.onInternalError?.(error, "<http>");
+      send(res, 500, errorBody(new RpcError(RpcErrorCode.INTERNAL_ERROR, "Internal error")));
+    }
+  });
+  // A malformed HTTP request gets a 400 and a closed socket instead of an unhandled error.
+  server.on("clientError", (_error, socket) => {
+    if (socket.writable) socket.end("HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n");
+    else socket.destroy();
+  });
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.host, () => {
+      server.off("error", reject);
+      const { port } = server.address() as AddressInfo;
+      resolve({
+        url: `http://${options.host}:${port}`,
+        port,
+        close: () =>
+          new Promise<void>((done) => {
+            server.close(() => done());
+            server.closeAllConnections();
+          }),
+      });
+    });
+  });
+}
