@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Starts the service with the README start command, waits until its JSON-RPC answers getHealth and
-# the agent-policy program is deployed, then stops it. Fails if it does not come up within 120 s.
+# the agent-policy program is deployed, runs the program suite against it over RPC the way
+# `anchor test --skip-build` runs it against a validator, then stops it. Fails if the service does
+# not come up within 120 s or the suite fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 log=$(mktemp)
@@ -16,6 +18,10 @@ for _ in $(seq 1 120); do
     program=$(rpc '{"jsonrpc":"2.0","id":2,"method":"getAccountInfo","params":["8Nw3ycbiD91Z5xsgaUEQr8k7KzEkf5HQiTVWRAMkaYLf",{"encoding":"base64"}]}')
     if echo "$program" | grep -q '"executable":true'; then
       echo "smoke-start: localnet is serving and the program is deployed"
+      wallet=$(mktemp)
+      npx tsx tests/support/write-localnet-wallet.ts "$wallet" >/dev/null
+      ANCHOR_PROVIDER_URL=http://127.0.0.1:8899 ANCHOR_WALLET="$wallet" npx vitest run tests/program
+      rm -f "$wallet"
       exit 0
     fi
     echo "smoke-start: getAccountInfo(program) did not show an executable account: $program"; exit 1

@@ -2,8 +2,12 @@
  * Compute units of the agent-policy program's instructions against a bare Token-2022
  * `TransferChecked` of USDG, both executed in the same embedded cluster run.
  */
+
+import { createEmbeddedCluster, type EmbeddedCluster, USDG_DECIMALS } from "@cpay/sdk/cluster";
 import {
+  type Address,
   appendTransactionMessageInstructions,
+  type Blockhash,
   createTransactionMessage,
   generateKeyPairSigner,
   getTransactionEncoder,
@@ -13,11 +17,8 @@ import {
   setTransactionMessageFeePayerSigner,
   setTransactionMessageLifetimeUsingBlockhash,
   signTransactionMessageWithSigners,
-  type Address,
-  type Blockhash,
 } from "@solana/kit";
 import { getTransferCheckedInstruction } from "@solana-program/token-2022";
-import { createEmbeddedCluster, type EmbeddedCluster, USDG_DECIMALS } from "@cpay/sdk/cluster";
 import { configInitializeInstruction } from "../support/agent-policy-program";
 import type { BenchEntry, BenchResult } from "./bench-entry";
 

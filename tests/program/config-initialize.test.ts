@@ -4,10 +4,10 @@
  * validator under `anchor test --skip-build` (see tests/support/test-cluster.ts).
  */
 import { readFileSync } from "node:fs";
-import { getTransferSolInstruction } from "@solana-program/system";
-import { type Address, getAddressDecoder, lamports } from "@solana/kit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { agentPolicyProgramPath, findProgramDataAddress } from "@cpay/sdk/cluster";
+import { type Address, getAddressDecoder, lamports } from "@solana/kit";
+import { getTransferSolInstruction } from "@solana-program/system";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   CONFIG_LEN,
   configInitializeInstruction,
@@ -116,7 +116,11 @@ describe("agent-policy program on a cluster", () => {
   it("refuses to initialize the config twice", async () => {
     const admin = cluster.upgradeAuthority;
     const again = await sendInstructions(cluster, admin, [
-      await configInitializeInstruction({ programId: cluster.programId, admin: admin.address, registrar: admin.address }),
+      await configInitializeInstruction({
+        programId: cluster.programId,
+        admin: admin.address,
+        registrar: admin.address,
+      }),
     ]);
     expect(customErrorCode(again.err)).toBe(ACCOUNT_ALREADY_INITIALIZED);
   });

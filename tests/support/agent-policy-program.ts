@@ -4,6 +4,7 @@
  * Layouts are documented in programs/agent-policy/src/instructions/*.rs and state/*.rs.
  */
 import { createHash } from "node:crypto";
+import { findProgramDataAddress } from "@cpay/sdk/cluster";
 import {
   AccountRole,
   type Address,
@@ -12,7 +13,6 @@ import {
   getProgramDerivedAddress,
   type Instruction,
 } from "@solana/kit";
-import { findProgramDataAddress } from "@cpay/sdk/cluster";
 
 const SYSTEM_PROGRAM = "11111111111111111111111111111111" as Address;
 
@@ -42,7 +42,10 @@ export async function configInitializeInstruction(input: {
     accounts: [
       { address: input.config ?? (await findConfigAddress(input.programId)), role: AccountRole.WRITABLE },
       { address: input.admin, role: AccountRole.WRITABLE_SIGNER },
-      { address: input.programData ?? (await findProgramDataAddress(input.programId)), role: AccountRole.READONLY },
+      {
+        address: input.programData ?? (await findProgramDataAddress(input.programId)),
+        role: AccountRole.READONLY,
+      },
       { address: SYSTEM_PROGRAM, role: AccountRole.READONLY },
     ],
     data,

@@ -3,18 +3,18 @@
  * program did — logs, compute units and the error, if any — read back with getTransaction.
  */
 import {
+  addSignersToTransactionMessage,
   appendTransactionMessageInstructions,
   createTransactionMessage,
   getSignatureFromTransaction,
   type Instruction,
   type KeyPairSigner,
   pipe,
+  type Signature,
   sendTransactionWithoutConfirmingFactory,
   setTransactionMessageFeePayerSigner,
   setTransactionMessageLifetimeUsingBlockhash,
   signTransactionMessageWithSigners,
-  type Signature,
-  addSignersToTransactionMessage,
 } from "@solana/kit";
 import type { TestCluster } from "./test-cluster";
 
@@ -28,7 +28,8 @@ export interface Landed {
 
 /** `{ InstructionError: [index, { Custom: code }] }` -> code, else null. */
 export function customErrorCode(err: unknown): number | null {
-  const detail = (err as { InstructionError?: [number, { Custom?: number | bigint }] } | null)?.InstructionError?.[1];
+  const detail = (err as { InstructionError?: [number, { Custom?: number | bigint }] } | null)
+    ?.InstructionError?.[1];
   return detail?.Custom === undefined ? null : Number(detail.Custom);
 }
 
@@ -48,7 +49,7 @@ export async function sendInstructions(
     (m) => setTransactionMessageFeePayerSigner(payer, m),
     (m) => setTransactionMessageLifetimeUsingBlockhash(blockhash, m),
     (m) => appendTransactionMessageInstructions(instructions, m),
-    (m) => addSignersToTransactionMessage(signers, m),
+    (m) => addSignersToTransactionMessage([...signers], m),
   );
   const transaction = await signTransactionMessageWithSigners(message);
   const signature = getSignatureFromTransaction(transaction);
@@ -64,7 +65,11 @@ async function waitForTransaction(cluster: TestCluster, signature: Signature): P
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     const tx = await cluster.rpc
-      .getTransaction(signature, { commitment: "confirmed", encoding: "json", maxSupportedTransactionVersion: 0 })
+      .getTransaction(signature, {
+        commitment: "confirmed",
+        encoding: "json",
+        maxSupportedTransactionVersion: 0,
+      })
       .send();
     if (tx !== null) {
       return {

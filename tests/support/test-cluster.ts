@@ -10,6 +10,8 @@
  * So the same suite proves the program on LiteSVM in CI and on a real solana-test-validator.
  */
 import { readFileSync } from "node:fs";
+import { createEmbeddedCluster, type EmbeddedCluster } from "@cpay/sdk/cluster";
+import { startLocalnet } from "@cpay/sdk/localnet";
 import {
   type Address,
   address,
@@ -25,8 +27,6 @@ import {
   type SolanaRpcApi,
   type SolanaRpcSubscriptionsApi,
 } from "@solana/kit";
-import { createEmbeddedCluster, type EmbeddedCluster } from "@cpay/sdk/cluster";
-import { startLocalnet } from "@cpay/sdk/localnet";
 
 export const AGENT_POLICY_PROGRAM_ID = address("8Nw3ycbiD91Z5xsgaUEQr8k7KzEkf5HQiTVWRAMkaYLf");
 
@@ -69,7 +69,9 @@ async function connectEmbedded(): Promise<TestCluster> {
 async function connectExternal(rpcUrl: string): Promise<TestCluster> {
   const walletPath = process.env.ANCHOR_WALLET;
   if (walletPath === undefined) {
-    throw new Error("ANCHOR_WALLET (the program's upgrade authority keypair file) must be set with ANCHOR_PROVIDER_URL");
+    throw new Error(
+      "ANCHOR_WALLET (the program's upgrade authority keypair file) must be set with ANCHOR_PROVIDER_URL",
+    );
   }
   const secret = Uint8Array.from(JSON.parse(readFileSync(walletPath, "utf8")) as number[]);
   const url = new URL(rpcUrl);

@@ -7,8 +7,8 @@
  * Usage: npx tsx tests/support/write-localnet-wallet.ts <path>
  */
 import { writeFileSync } from "node:fs";
-import { getAddressEncoder } from "@solana/kit";
 import { LOCALNET_KEY_LABELS, localnetKey } from "@cpay/sdk/cluster";
+import { getAddressEncoder } from "@solana/kit";
 
 const path = process.argv[2];
 if (path === undefined) {

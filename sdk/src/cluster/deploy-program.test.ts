@@ -1,5 +1,4 @@
 import { createHash } from "node:crypto";
-import { existsSync } from "node:fs";
 import {
   AccountRole,
   address,
@@ -87,7 +86,7 @@ describe("deploying through the BPF Upgradeable Loader (SPL Memo as the program)
 
 // The lead's program, once `target/deploy/agent_policy.so` exists (the toolchain builds it).
 const agentPolicySo = agentPolicyProgramPath();
-describe.skipIf(!existsSync(agentPolicySo))(`agent-policy from ${agentPolicySo}`, () => {
+describe(`agent-policy from ${agentPolicySo}`, () => {
   let cluster: EmbeddedCluster;
   beforeAll(async () => {
     cluster = await createEmbeddedCluster({ slotMs: 0 });
