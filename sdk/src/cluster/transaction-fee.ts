@@ -12,7 +12,7 @@
  *
  * Tests check the result against what LiteSVM actually debits from the fee payer.
  */
-import type { DecodedTransaction } from "./wire-transaction";
+import type { DecodedMessage } from "./wire-transaction";
 
 export const LAMPORTS_PER_SIGNATURE = 5000n;
 
@@ -40,8 +40,8 @@ const DEFAULT_INSTRUCTION_COMPUTE_UNIT_LIMIT = 200_000n;
 const MAX_BUILTIN_ALLOCATION_COMPUTE_UNIT_LIMIT = 3_000n;
 
 /** The fee (lamports) the runtime charges `tx`'s fee payer, success or failure alike. */
-export function transactionFee(tx: DecodedTransaction): bigint {
-  let signatures = BigInt(tx.numSigners);
+export function transactionFee(tx: DecodedMessage): bigint {
+  let signatures = BigInt(tx.header.numRequiredSignatures);
   let computeUnitLimit: bigint | null = tx.v1ComputeUnitLimit === null ? null : BigInt(tx.v1ComputeUnitLimit);
   let computeUnitPrice = 0n;
   let defaultLimit = 0n;

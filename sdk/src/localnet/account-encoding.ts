@@ -8,12 +8,14 @@
  * base64 exactly like a validator does for programs it has no parser for. `base64+zstd` is refused
  * with a clear error rather than answered in another encoding a client would misread.
  */
+import { getBase58Decoder, getBase64Decoder } from "@solana/kit";
 import type { AccountRecord, ClusterPort } from "../cluster/cluster-port";
-import { encodeBase58 } from "./base58";
-import { encodeBase64 } from "./base64";
 import { invalidParams, RpcError, RpcErrorCode } from "./json-rpc-errors";
 import { type Config, optionalConfig, readEnum, requireUsize } from "./params";
 import { parseTokenAccountJson } from "./token-layout";
+
+const base58 = getBase58Decoder();
+const base64 = getBase64Decoder();
 
 export type AccountEncoding = "binary" | "base58" | "base64" | "jsonParsed";
 
@@ -90,10 +92,10 @@ function encodeAccountData(
           `Encoded binary (base 58) data should be less than ${MAX_BASE58_BYTES} bytes, please use Base64 encoding.`,
         );
       }
-      return encoding === "binary" ? encodeBase58(data) : [encodeBase58(data), "base58"];
+      return encoding === "binary" ? base58.decode(data) : [base58.decode(data), "base58"];
     case "base64":
-      return [encodeBase64(data), "base64"];
+      return [base64.decode(data), "base64"];
     case "jsonParsed":
-      return parseTokenAccountJson(cluster, account) ?? [encodeBase64(data), "base64"];
+      return parseTokenAccountJson(cluster, account) ?? [base64.decode(data), "base64"];
   }
 }

@@ -1,11 +1,14 @@
 /**
- * Strict standard base64 (padded, canonical) with the error vocabulary of Rust's `base64` crate.
+ * Strict standard base64 decoding of RPC parameters (padded, canonical) with the error vocabulary of
+ * Rust's `base64` crate.
  *
- * Node's `Buffer.from(text, "base64")` silently skips invalid characters, which would let a garbled
- * transaction reach the cluster as different bytes. Agave rejects it instead, with e.g.
- * `invalid base64 encoding: InvalidByte(4, 33)`; this decoder validates first and reports the same
- * way, then lets Buffer do the actual decoding.
+ * Kit's codec does the conversion (and all encoding: `getBase64Decoder().decode(bytes)`), but on
+ * Node it decodes like `Buffer.from(text, "base64")`: padding is not checked and a non-canonical last
+ * symbol passes, which would let a garbled transaction reach the cluster as different bytes. Agave
+ * rejects those instead, with e.g. `invalid base64 encoding: InvalidByte(4, 33)`; this decoder
+ * validates first and reports the same way, then lets kit do the decoding.
  */
+import { getBase64Decoder, getBase64Encoder } from "@solana/kit";
 
 /** A base64 decode failure; `message` is the base64-crate Debug form (without a prefix). */
 export class Base64Error extends Error {
@@ -13,6 +16,8 @@ export class Base64Error extends Error {
 }
 
 const PAD = 0x3d;
+const fromBase64 = getBase64Encoder();
+const toBase64 = getBase64Decoder();
 
 function isAlphabet(byte: number): boolean {
   return (
@@ -22,10 +27,6 @@ function isAlphabet(byte: number): boolean {
     byte === 0x2b || // +
     byte === 0x2f // /
   );
-}
-
-export function encodeBase64(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
 }
 
 export function decodeBase64(text: string): Uint8Array {
@@ -44,10 +45,10 @@ export function decodeBase64(text: string): Uint8Array {
   if (symbols % 4 === 1) throw new Base64Error(`InvalidLength(${symbols})`);
   const padding = input.length - symbols;
   if (padding !== (4 - (symbols % 4)) % 4) throw new Base64Error("InvalidPadding");
-  const decoded = Buffer.from(text, "base64");
+  const decoded = Uint8Array.from(fromBase64.encode(text));
   // Canonical form: the last symbol may not carry bits beyond the decoded bytes.
-  if (symbols > 0 && decoded.toString("base64") !== text) {
+  if (symbols > 0 && toBase64.decode(decoded) !== text) {
     throw new Base64Error(`InvalidLastSymbol(${symbols - 1}, ${input[symbols - 1]})`);
   }
-  return new Uint8Array(decoded.buffer, decoded.byteOffset, decoded.byteLength);
+  return decoded;
 }

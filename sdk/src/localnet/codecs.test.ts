@@ -1,7 +1,7 @@
-import { getBase58Decoder, getBase58Encoder } from "@solana/kit";
+import { getBase58Decoder, getBase58Encoder, getBase64Decoder } from "@solana/kit";
 import { describe, expect, it } from "vitest";
-import { Base58Error, decodeBase58, encodeBase58 } from "./base58";
-import { Base64Error, decodeBase64, encodeBase64 } from "./base64";
+import { Base58Error, decodeBase58 } from "./base58";
+import { Base64Error, decodeBase64 } from "./base64";
 import { stringifyJson } from "./json-bigint";
 
 /** Deterministic pseudo-random bytes, with leading zeros now and then (base58's edge case). */
@@ -21,10 +21,9 @@ function samples(): Uint8Array[] {
 }
 
 describe("base58", () => {
-  it("Given random byte strings, When encoded and decoded, Then they match @solana/kit's codec and round-trip", () => {
+  it("Given random byte strings, When encoded with @solana/kit and decoded strictly, Then they match kit's codec and round-trip", () => {
     for (const bytes of samples()) {
-      const text = encodeBase58(bytes);
-      expect(text).toBe(getBase58Decoder().decode(bytes));
+      const text = getBase58Decoder().decode(bytes);
       expect(decodeBase58(text)).toEqual(bytes);
       expect(decodeBase58(text)).toEqual(new Uint8Array(getBase58Encoder().encode(text)));
     }
@@ -39,8 +38,8 @@ describe("base58", () => {
 });
 
 describe("base64", () => {
-  it("Given random byte strings, When encoded and decoded, Then they round-trip", () => {
-    for (const bytes of samples()) expect(decodeBase64(encodeBase64(bytes))).toEqual(bytes);
+  it("Given random byte strings, When encoded with @solana/kit and decoded strictly, Then they round-trip", () => {
+    for (const bytes of samples()) expect(decodeBase64(getBase64Decoder().decode(bytes))).toEqual(bytes);
   });
 
   it("Given malformed base64, When decoded strictly, Then each fault is named like the base64 crate", () => {

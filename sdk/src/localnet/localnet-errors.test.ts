@@ -1,22 +1,10 @@
 import { getBase64EncodedWireTransaction, getSignatureFromTransaction } from "@solana/kit";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { openRawSocket } from "./raw-socket";
 import { startLocalnet } from "./start-localnet";
-import {
-  fundedSigner,
-  signedTransaction,
-  startTestLocalnet,
-  type TestLocalnet,
-  transfer,
-} from "./test-support";
+import { fundedSigner, signedTransaction, transfer, useTestLocalnet } from "./test-support";
 
-let net: TestLocalnet;
-beforeAll(async () => {
-  net = await startTestLocalnet();
-});
-afterAll(async () => {
-  await net?.close();
-});
+const net = useTestLocalnet();
 
 const call = (method: string, params?: unknown) => JSON.stringify({ jsonrpc: "2.0", id: 1, method, params });
 

@@ -1,36 +1,32 @@
 import { createHash } from "node:crypto";
 import {
   AccountRole,
+  type Address,
   address,
   generateKeyPairSigner,
   getBase64EncodedWireTransaction,
   getProgramDerivedAddress,
   getSignatureFromTransaction,
   type Instruction,
+  type KeyPairSigner,
   sendAndConfirmTransactionFactory,
 } from "@solana/kit";
-import { LiteSVM } from "litesvm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { findProgramDataAddress } from "../cluster/index";
+import { memoInstruction, memoProgramElf } from "../cluster/test-helpers";
 import { openRawSocket } from "./raw-socket";
 import {
-  agentPolicyBuilt,
   fundedSigner,
   signedTransaction,
   startTestLocalnet,
   type TestLocalnet,
   transfer,
+  useTestLocalnet,
 } from "./test-support";
 
 const SYSTEM_PROGRAM = address("11111111111111111111111111111111");
 
-let net: TestLocalnet;
-beforeAll(async () => {
-  net = await startTestLocalnet();
-});
-afterAll(async () => {
-  await net?.close();
-});
+const net = useTestLocalnet();
 
 /** Collects notifications from a kit subscription until `done` accepts one (or the timeout). */
 async function firstMatching<T>(
@@ -47,6 +43,29 @@ async function firstMatching<T>(
     clearTimeout(timer);
     abort.abort();
   }
+}
+
+/**
+ * Subscribes to the logs mentioning `mention`, then sends and confirms `instructions` paid by `payer`:
+ * the transaction's signature and its logs notification.
+ */
+async function logsOfTransaction(
+  net: TestLocalnet,
+  mention: Address,
+  payer: KeyPairSigner,
+  instructions: readonly Instruction[],
+) {
+  const abort = new AbortController();
+  const logs = await net.rpcSubscriptions
+    .logsNotifications({ mentions: [mention] }, { commitment: "confirmed" })
+    .subscribe({ abortSignal: abort.signal });
+  const transaction = await signedTransaction(net, payer, instructions);
+  const signature = getSignatureFromTransaction(transaction);
+  const [notification] = await Promise.all([
+    firstMatching(logs, (item) => item.value.signature === signature, abort),
+    sendAndConfirmTransactionFactory(net)(transaction, { commitment: "confirmed" }),
+  ]);
+  return { signature, notification };
 }
 
 /** agent-policy `config_initialize` (programs/agent-policy/src/instructions/config_initialize.rs). */
@@ -71,18 +90,8 @@ async function configInitialize(programId: string, admin: string) {
 describe("localnet PubSub with @solana/kit", () => {
   it("Given logsSubscribe mentioning the System program, When a transfer confirms, Then its logs are notified", async () => {
     const payer = await fundedSigner(net, 1n);
-    const abort = new AbortController();
-    const logs = await net.rpcSubscriptions
-      .logsNotifications({ mentions: [SYSTEM_PROGRAM] }, { commitment: "confirmed" })
-      .subscribe({ abortSignal: abort.signal });
-    const transaction = await signedTransaction(net, payer, [
+    const { signature, notification } = await logsOfTransaction(net, SYSTEM_PROGRAM, payer, [
       transfer(payer, (await generateKeyPairSigner()).address, 1_000_000n),
-    ]);
-    const signature = getSignatureFromTransaction(transaction);
-
-    const [notification] = await Promise.all([
-      firstMatching(logs, (item) => item.value.signature === signature, abort),
-      sendAndConfirmTransactionFactory(net)(transaction, { commitment: "confirmed" }),
     ]);
 
     expect(notification.value).toEqual({
@@ -93,52 +102,27 @@ describe("localnet PubSub with @solana/kit", () => {
     expect(notification.context.slot).toBeTypeOf("bigint");
   });
 
-  it.skipIf(!agentPolicyBuilt)(
-    "Given logsSubscribe mentioning the agent-policy program, When config_initialize runs, Then the program's logs are notified",
-    async () => {
-      const admin = await net.cluster.keys.programUpgradeAuthority.toSigner();
-      const abort = new AbortController();
-      const logs = await net.rpcSubscriptions
-        .logsNotifications({ mentions: [address(net.cluster.programId)] }, { commitment: "confirmed" })
-        .subscribe({ abortSignal: abort.signal });
-      const transaction = await signedTransaction(net, admin, [
-        await configInitialize(net.cluster.programId, admin.address),
-      ]);
-      const signature = getSignatureFromTransaction(transaction);
+  it("Given logsSubscribe mentioning the agent-policy program, When config_initialize runs, Then the program's logs are notified", async () => {
+    const admin = await net.cluster.keys.programUpgradeAuthority.toSigner();
+    const { notification } = await logsOfTransaction(net, address(net.cluster.programId), admin, [
+      await configInitialize(net.cluster.programId, admin.address),
+    ]);
 
-      const [notification] = await Promise.all([
-        firstMatching(logs, (item) => item.value.signature === signature, abort),
-        sendAndConfirmTransactionFactory(net)(transaction, { commitment: "confirmed" }),
-      ]);
-
-      expect(notification.value.err).toBeNull();
-      expect(notification.value.logs[0]).toBe(`Program ${net.cluster.programId} invoke [1]`);
-      // Anchor events are emitted as `Program data: <base64>` lines.
-      expect(notification.value.logs.some((line) => line.startsWith("Program data: "))).toBe(true);
-    },
-  );
+    expect(notification.value.err).toBeNull();
+    expect(notification.value.logs[0]).toBe(`Program ${net.cluster.programId} invoke [1]`);
+    // Anchor events are emitted as `Program data: <base64>` lines.
+    expect(notification.value.logs.some((line) => line.startsWith("Program data: "))).toBe(true);
+  });
 
   it("Given the cluster's program id deployed with a stand-in ELF (SPL Memo), When it runs, Then logsSubscribe on the program id is notified", async () => {
     // Independent of target/deploy/agent_policy.so: the same upgradeable-loader deploy under the
     // same program id, so the `mentions: [programId]` path is covered even before the program is built.
-    const memo = new LiteSVM().getAccount(address("MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr"));
-    if (!memo.exists) throw new Error("LiteSVM ships the SPL Memo program");
-    const standIn = await startTestLocalnet({ programBytes: Uint8Array.from(memo.data) });
+    const standIn = await startTestLocalnet({ programBytes: memoProgramElf() });
     try {
       const programId = address(standIn.cluster.programId);
       const payer = await fundedSigner(standIn, 1n);
-      const abort = new AbortController();
-      const logs = await standIn.rpcSubscriptions
-        .logsNotifications({ mentions: [programId] }, { commitment: "confirmed" })
-        .subscribe({ abortSignal: abort.signal });
-      const transaction = await signedTransaction(standIn, payer, [
-        { programAddress: programId, data: new TextEncoder().encode("cpay") },
-      ]);
-      const signature = getSignatureFromTransaction(transaction);
-
-      const [notification] = await Promise.all([
-        firstMatching(logs, (item) => item.value.signature === signature, abort),
-        sendAndConfirmTransactionFactory(standIn)(transaction, { commitment: "confirmed" }),
+      const { notification } = await logsOfTransaction(standIn, programId, payer, [
+        memoInstruction(programId, "cpay"),
       ]);
 
       expect(notification.value.err).toBeNull();

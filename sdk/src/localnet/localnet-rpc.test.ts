@@ -15,19 +15,13 @@ import {
   setTransactionMessageLifetimeUsingBlockhash,
   signTransactionMessageWithSigners,
 } from "@solana/kit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  fundedSigner,
-  signedTransaction,
-  startTestLocalnet,
-  type TestLocalnet,
-  transfer,
-} from "./test-support";
+import { describe, expect, it } from "vitest";
+import { fundedSigner, signedTransaction, transfer, useTestLocalnet } from "./test-support";
 
 const SYSTEM_PROGRAM = "11111111111111111111111111111111";
 const TOKEN_2022 = "TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb";
 
-let net: TestLocalnet;
+const net = useTestLocalnet();
 
 /** Polls getSignatureStatuses until `signature` is confirmed (for transactions sent with raw fetch). */
 async function waitForConfirmed(signature: Signature): Promise<void> {
@@ -38,12 +32,6 @@ async function waitForConfirmed(signature: Signature): Promise<void> {
   }
   throw new Error(`${signature} did not confirm`);
 }
-beforeAll(async () => {
-  net = await startTestLocalnet();
-});
-afterAll(async () => {
-  await net?.close();
-});
 
 describe("localnet JSON-RPC with @solana/kit", () => {
   it("Given a new address, When an airdrop is requested and confirmed, Then its balance holds the lamports", async () => {

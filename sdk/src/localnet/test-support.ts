@@ -2,7 +2,6 @@
  * Test support for the localnet suites: a real embedded cluster served on ephemeral loopback ports,
  * kit clients pointed at it, and a funded signer. Not exported from the package.
  */
-import { existsSync } from "node:fs";
 import {
   type Address,
   airdropFactory,
@@ -25,11 +24,9 @@ import {
   signTransactionMessageWithSigners,
 } from "@solana/kit";
 import { getTransferSolInstruction } from "@solana-program/system";
-import { agentPolicyProgramPath, createEmbeddedCluster, type EmbeddedCluster } from "../cluster/index";
+import { afterAll, beforeAll } from "vitest";
+import { createEmbeddedCluster, type EmbeddedCluster } from "../cluster/index";
 import { type Localnet, startLocalnet } from "./start-localnet";
-
-/** Whether target/deploy/agent_policy.so exists (it is built by the toolchain, not by these tests). */
-export const agentPolicyBuilt = existsSync(agentPolicyProgramPath());
 
 export interface TestLocalnet {
   readonly cluster: EmbeddedCluster;
@@ -42,13 +39,12 @@ export interface TestLocalnet {
 }
 
 /**
- * A fast-clock embedded cluster behind a localnet on port 0. The agent-policy program is deployed
- * when it is built, unless `programBytes` deploys another ELF under its id.
+ * A fast-clock embedded cluster behind a localnet on port 0, with the agent-policy program deployed
+ * (the committed or freshly built .so), unless `programBytes` deploys another ELF under its id.
  */
 export async function startTestLocalnet(options: { programBytes?: Uint8Array } = {}): Promise<TestLocalnet> {
   const cluster = await createEmbeddedCluster({
     slotMs: 50,
-    programPath: agentPolicyBuilt ? undefined : null,
     programBytes: options.programBytes,
   });
   const localnet = await startLocalnet({ cluster, rpcPort: 0, wsPort: 0 });
@@ -70,6 +66,41 @@ export async function startTestLocalnet(options: { programBytes?: Uint8Array } =
       cluster.stop();
       await localnet.close();
     },
+  };
+}
+
+/**
+ * The suite's test localnet: started before the calling suite's tests (beforeAll) and closed after
+ * them (afterAll). The object returned stands for it from the first hook on.
+ */
+export function useTestLocalnet(): TestLocalnet {
+  let started: TestLocalnet | undefined;
+  beforeAll(async () => {
+    started = await startTestLocalnet();
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  const current = (): TestLocalnet => {
+    if (started === undefined)
+      throw new Error("the test localnet is started in beforeAll: use it in tests and hooks");
+    return started;
+  };
+  return {
+    get cluster() {
+      return current().cluster;
+    },
+    get localnet() {
+      return current().localnet;
+    },
+    get rpc() {
+      return current().rpc;
+    },
+    get rpcSubscriptions() {
+      return current().rpcSubscriptions;
+    },
+    post: (body) => current().post(body),
+    close: () => current().close(),
   };
 }
 

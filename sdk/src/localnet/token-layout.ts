@@ -7,8 +7,10 @@
  * cannot parse, so clients already handle it). Balances work for every token account, extensions
  * or not, since the base layout is a prefix of the extended one.
  */
+import { getBase58Decoder } from "@solana/kit";
 import type { AccountRecord, ClusterPort } from "../cluster/cluster-port";
-import { encodeBase58 } from "./base58";
+
+const base58 = getBase58Decoder();
 
 export const TOKEN_PROGRAM_ID = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA";
 export const TOKEN_2022_PROGRAM_ID = "TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb";
@@ -47,7 +49,7 @@ function view(data: Uint8Array): DataView {
 
 function optionalKey(data: Uint8Array, offset: number): string | null {
   return view(data).getUint32(offset, true) === 1
-    ? encodeBase58(data.subarray(offset + 4, offset + 36))
+    ? base58.decode(data.subarray(offset + 4, offset + 36))
     : null;
 }
 
@@ -61,8 +63,8 @@ export function readTokenAccount(account: AccountRecord): TokenAccountState | nu
   if (state !== 1 && state !== 2) return null;
   const dv = view(data);
   return {
-    mint: encodeBase58(data.subarray(0, 32)),
-    owner: encodeBase58(data.subarray(32, 64)),
+    mint: base58.decode(data.subarray(0, 32)),
+    owner: base58.decode(data.subarray(32, 64)),
     amount: dv.getBigUint64(64, true),
     delegate: optionalKey(data, 72),
     state: state === 1 ? "initialized" : "frozen",

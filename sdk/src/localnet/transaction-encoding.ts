@@ -8,25 +8,36 @@
  * (signer/writable/source) but instructions, inner ones included, are left partially decoded
  * (programId, accounts, base58 data): the shape a validator uses for programs it has no parser for.
  */
+import { getBase58Decoder, getBase64Decoder } from "@solana/kit";
 import type { InnerInstructionGroup, TransactionRecord } from "../cluster/cluster-port";
-import { encodeBase58 } from "./base58";
-import { encodeBase64 } from "./base64";
+import { type DecodedMessage, readWireTransaction } from "../cluster/wire-transaction";
 import { unsupportedTransactionVersion } from "./json-rpc-errors";
-import { readWireTransaction, type WireMessage } from "./wire-transaction";
+
+const base58 = getBase58Decoder();
+const base64 = getBase64Decoder();
 
 export type TransactionEncoding = "json" | "jsonParsed" | "base64" | "base58";
 
 type LoadedAddresses = TransactionRecord["loadedAddresses"];
 
-function isWritableStatic(message: WireMessage, index: number): boolean {
+function isWritableStatic(message: DecodedMessage, index: number): boolean {
   const { numRequiredSignatures, numReadonlySignedAccounts, numReadonlyUnsignedAccounts } = message.header;
   if (index < numRequiredSignatures) return index < numRequiredSignatures - numReadonlySignedAccounts;
-  return index < message.accountKeys.length - numReadonlyUnsignedAccounts;
+  return index < message.staticAccounts.length - numReadonlyUnsignedAccounts;
 }
 
 /** Every key an instruction index can point at: static keys, then loaded writable, then readonly. */
-function allKeys(message: WireMessage, loaded: LoadedAddresses): string[] {
-  return [...message.accountKeys, ...loaded.writable, ...loaded.readonly];
+function allKeys(message: DecodedMessage, loaded: LoadedAddresses): string[] {
+  return [...message.staticAccounts, ...loaded.writable, ...loaded.readonly];
+}
+
+/** The message's address-table lookups as RPC `json` shows them. */
+function lookupsJson(message: DecodedMessage): unknown[] {
+  return message.lookups.map((lookup) => ({
+    accountKey: lookup.table,
+    writableIndexes: lookup.writableIndexes,
+    readonlyIndexes: lookup.readonlyIndexes,
+  }));
 }
 
 function innerInstructionsJson(
@@ -40,47 +51,47 @@ function innerInstructionsJson(
         ? {
             programIdIndex: ix.programIdIndex,
             accounts: ix.accounts,
-            data: encodeBase58(ix.data),
+            data: base58.decode(ix.data),
             stackHeight: ix.stackHeight,
           }
         : {
             programId: keys[ix.programIdIndex],
             accounts: ix.accounts.map((index) => keys[index]),
-            data: encodeBase58(ix.data),
+            data: base58.decode(ix.data),
             stackHeight: ix.stackHeight,
           },
     ),
   }));
 }
 
-function messageJson(message: WireMessage, withLookups: boolean): Record<string, unknown> {
+function messageJson(message: DecodedMessage, withLookups: boolean): Record<string, unknown> {
   return {
-    accountKeys: message.accountKeys,
+    accountKeys: message.staticAccounts,
     header: message.header,
     recentBlockhash: message.recentBlockhash,
     instructions: message.instructions.map((ix) => ({
-      programIdIndex: ix.programIdIndex,
-      accounts: ix.accounts,
-      data: encodeBase58(ix.data),
+      programIdIndex: ix.programIndex,
+      accounts: ix.accountIndices,
+      data: base58.decode(ix.data),
       stackHeight: null,
     })),
-    addressTableLookups: withLookups ? message.addressTableLookups : undefined,
+    addressTableLookups: withLookups ? lookupsJson(message) : undefined,
   };
 }
 
 function messageJsonParsed(
-  message: WireMessage,
+  message: DecodedMessage,
   loaded: LoadedAddresses,
   withLookups: boolean,
 ): Record<string, unknown> {
   const keys = allKeys(message, loaded);
   const accountKeys = keys.map((pubkey, index) => {
-    const isStatic = index < message.accountKeys.length;
+    const isStatic = index < message.staticAccounts.length;
     return {
       pubkey,
       writable: isStatic
         ? isWritableStatic(message, index)
-        : index < message.accountKeys.length + loaded.writable.length,
+        : index < message.staticAccounts.length + loaded.writable.length,
       signer: index < message.header.numRequiredSignatures,
       source: isStatic ? "transaction" : "lookupTable",
     };
@@ -89,12 +100,12 @@ function messageJsonParsed(
     accountKeys,
     recentBlockhash: message.recentBlockhash,
     instructions: message.instructions.map((ix) => ({
-      programId: keys[ix.programIdIndex],
-      accounts: ix.accounts.map((index) => keys[index]),
-      data: encodeBase58(ix.data),
+      programId: keys[ix.programIndex],
+      accounts: ix.accountIndices.map((index) => keys[index]),
+      data: base58.decode(ix.data),
       stackHeight: null,
     })),
-    addressTableLookups: withLookups ? message.addressTableLookups : undefined,
+    addressTableLookups: withLookups ? lookupsJson(message) : undefined,
   };
 }
 
@@ -107,20 +118,23 @@ export function encodeTransactionRecord(
   encoding: TransactionEncoding,
   maxSupportedTransactionVersion: number | undefined,
 ): Record<string, unknown> {
-  const parsed = readWireTransaction(record.wire);
-  const { message } = parsed;
+  // Read as agave's RPC reads transactions (legacy and v0); a v1 record has no RPC form there yet.
+  const decoded = readWireTransaction(record.wire, { v1: false });
   const versioned = maxSupportedTransactionVersion !== undefined;
-  if (message.version === 0 && !versioned) throw unsupportedTransactionVersion(0);
+  if (decoded.version === 0 && !versioned) throw unsupportedTransactionVersion(0);
   const loaded = record.loadedAddresses;
-  const showLookups = versioned && message.version === 0;
+  const showLookups = versioned && decoded.version === 0;
 
   let transaction: unknown;
-  if (encoding === "base64") transaction = [encodeBase64(record.wire), "base64"];
-  else if (encoding === "base58") transaction = [encodeBase58(record.wire), "base58"];
+  if (encoding === "base64") transaction = [base64.decode(record.wire), "base64"];
+  else if (encoding === "base58") transaction = [base58.decode(record.wire), "base58"];
   else if (encoding === "json") {
-    transaction = { signatures: parsed.signatures, message: messageJson(message, showLookups) };
+    transaction = { signatures: decoded.signatures, message: messageJson(decoded, showLookups) };
   } else {
-    transaction = { signatures: parsed.signatures, message: messageJsonParsed(message, loaded, showLookups) };
+    transaction = {
+      signatures: decoded.signatures,
+      message: messageJsonParsed(decoded, loaded, showLookups),
+    };
   }
 
   const meta = {
@@ -131,7 +145,7 @@ export function encodeTransactionRecord(
     postBalances: record.postBalances,
     innerInstructions: innerInstructionsJson(
       record.innerInstructions,
-      encoding === "jsonParsed" ? allKeys(message, loaded) : null,
+      encoding === "jsonParsed" ? allKeys(decoded, loaded) : null,
     ),
     logMessages: record.logs,
     preTokenBalances: [],
@@ -139,7 +153,7 @@ export function encodeTransactionRecord(
     rewards: [],
     loadedAddresses: versioned && encoding !== "jsonParsed" ? loaded : undefined,
     returnData: record.returnData
-      ? { programId: record.returnData.programId, data: [encodeBase64(record.returnData.data), "base64"] }
+      ? { programId: record.returnData.programId, data: [base64.decode(record.returnData.data), "base64"] }
       : undefined,
     computeUnitsConsumed: record.computeUnitsConsumed,
   };
@@ -149,6 +163,6 @@ export function encodeTransactionRecord(
     blockTime: record.blockTime,
     transaction,
     meta,
-    version: versioned ? message.version : undefined,
+    version: versioned ? decoded.version : undefined,
   };
 }

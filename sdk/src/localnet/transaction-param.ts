@@ -7,16 +7,16 @@
  * solana_transaction::versioned::VersionedTransaction too large: 1708 bytes (max: encoded/raw
  * 1644/1232)`.
  */
-import { Base58Error, decodeBase58 } from "./base58";
-import { Base64Error, decodeBase64 } from "./base64";
-import { invalidParams } from "./json-rpc-errors";
 import {
+  type DecodedMessage,
+  type DecodedTransaction,
   readWireMessage,
   readWireTransaction,
   WireFormatError,
-  type WireMessage,
-  type WireTransaction,
-} from "./wire-transaction";
+} from "../cluster/wire-transaction";
+import { Base58Error, decodeBase58 } from "./base58";
+import { Base64Error, decodeBase64 } from "./base64";
+import { invalidParams } from "./json-rpc-errors";
 
 export type BinaryEncoding = "base58" | "base64";
 
@@ -53,17 +53,20 @@ function decodeBinary(encoded: string, encoding: BinaryEncoding, typeName: strin
   return raw;
 }
 
-export interface DecodedTransaction {
+export interface TransactionParam {
   /** The exact bytes to hand to the cluster. */
   readonly wire: Uint8Array;
-  readonly transaction: WireTransaction;
+  readonly transaction: DecodedTransaction;
 }
 
-/** Decodes and parses a `sendTransaction`/`simulateTransaction` payload. */
-export function decodeTransactionParam(encoded: string, encoding: BinaryEncoding): DecodedTransaction {
+/**
+ * Decodes and parses a `sendTransaction`/`simulateTransaction` payload, as agave's RPC reads it:
+ * legacy and v0 only, trailing bytes tolerated (the cluster refuses them after).
+ */
+export function decodeTransactionParam(encoded: string, encoding: BinaryEncoding): TransactionParam {
   const wire = decodeBinary(encoded, encoding, TRANSACTION_TYPE);
   try {
-    const transaction = readWireTransaction(wire);
+    const transaction = readWireTransaction(wire, { v1: false });
     if (transaction.signatures.length === 0) {
       throw new WireFormatError("a transaction needs at least one signature");
     }
@@ -77,10 +80,10 @@ export function decodeTransactionParam(encoded: string, encoding: BinaryEncoding
 }
 
 /** Decodes and parses a `getFeeForMessage` payload (a base64 message without signatures). */
-export function decodeMessageParam(encoded: string): WireMessage {
+export function decodeMessageParam(encoded: string): DecodedMessage {
   const bytes = decodeBinary(encoded, "base64", MESSAGE_TYPE);
   try {
-    return readWireMessage(bytes);
+    return readWireMessage(bytes, { v1: false });
   } catch (error) {
     if (error instanceof WireFormatError)
       throw invalidParams(`failed to deserialize ${MESSAGE_TYPE}: ${error.message}`);

@@ -7,8 +7,9 @@
  * drops what cannot land; so does this localnet, which is what makes a resend of an already-landed
  * transaction (the retry loop of every client) answer with its signature instead of failing.
  */
+import { getBase64Decoder } from "@solana/kit";
 import { type ExecutionOutcome, SubmissionRejected } from "../../cluster/cluster-port";
-import { encodeBase64 } from "../base64";
+import type { DecodedMessage } from "../../cluster/wire-transaction";
 import { invalidParams, RpcError, RpcErrorCode } from "../json-rpc-errors";
 import {
   type Config,
@@ -25,7 +26,8 @@ import {
 import { type RpcMethod, resolveContextSlot, withContext } from "../rpc-context";
 import { transactionErrorText } from "../transaction-error-text";
 import { type BinaryEncoding, decodeMessageParam, decodeTransactionParam } from "../transaction-param";
-import type { WireMessage } from "../wire-transaction";
+
+const base64 = getBase64Decoder();
 
 /** LiteSVM's (and mainnet's) fee per signature. */
 const LAMPORTS_PER_SIGNATURE = 5_000n;
@@ -58,7 +60,7 @@ function simulationResult(
     accounts: null,
     unitsConsumed: outcome.computeUnitsConsumed,
     returnData: outcome.returnData
-      ? { programId: outcome.returnData.programId, data: [encodeBase64(outcome.returnData.data), "base64"] }
+      ? { programId: outcome.returnData.programId, data: [base64.decode(outcome.returnData.data), "base64"] }
       : null,
     innerInstructions: null,
     replacementBlockhash,
@@ -96,7 +98,7 @@ const sendTransaction: RpcMethod = (params, { cluster }) => {
   const preflightCommitment = readCommitment(config, "finalized", "preflightCommitment");
   resolveContextSlot(cluster, { ...config, commitment: preflightCommitment });
   const { wire, transaction } = decodeTransactionParam(text, encoding);
-  const signature = transaction.signatures[0] as string;
+  const { signature } = transaction;
   try {
     return cluster.sendTransaction(wire, { preflight: !skipPreflight });
   } catch (error) {
@@ -189,13 +191,13 @@ const requestAirdrop: RpcMethod = (params, { cluster }) => {
  * is not a ComputeBudget instruction (agave reserves less for builtins, so this can overestimate a
  * priority fee when no limit is set). Null when the blockhash is unknown, as on a validator.
  */
-export function feeForMessage(message: WireMessage, blockhashValid: boolean): bigint | null {
+export function feeForMessage(message: DecodedMessage, blockhashValid: boolean): bigint | null {
   if (!blockhashValid) return null;
   let price = 0n;
   let limit: bigint | null = null;
   let otherInstructions = 0n;
   for (const ix of message.instructions) {
-    if (message.accountKeys[ix.programIdIndex] !== COMPUTE_BUDGET_PROGRAM_ID) {
+    if (message.staticAccounts[ix.programIndex] !== COMPUTE_BUDGET_PROGRAM_ID) {
       otherInstructions += 1n;
       continue;
     }
