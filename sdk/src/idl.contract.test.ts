@@ -234,7 +234,7 @@ describe("idl/agent_policy.json", () => {
     }));
     const messageBody = errorRs.slice(errorRs.indexOf("pub const fn message"));
     const messages = new Map(
-      [...messageBody.matchAll(/Self::([A-Za-z]+) => "((?:[^"\\]|\\.)*)"/g)].map(([, name, message]) => [
+      [...messageBody.matchAll(/Self::([A-Za-z]+) =>\s*\{?\s*"((?:[^"\\]|\\.)*)"/g)].map(([, name, message]) => [
         name,
         message,
       ]),

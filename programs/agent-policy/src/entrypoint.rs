@@ -1,8 +1,8 @@
 //! The SBF entrypoint and panic handler (compiled only for the chain).
 
 use crate::error::PolicyError;
-use crate::runtime::{input, log, syscalls};
 use crate::processor;
+use crate::runtime::{input, log, syscalls};
 
 /// Called by the loader with the serialized input; returns 0 or `Custom(code)`.
 ///

@@ -7,14 +7,20 @@
 // no_std only on the chain: host builds (cargo test, tooling) link std normally.
 #![cfg_attr(target_arch = "bpf", no_std)]
 
+pub mod borsh;
 pub mod discriminator;
 pub mod error;
 pub mod event;
 pub mod instructions;
 pub mod processor;
+pub mod rules;
 pub mod runtime;
 pub mod sha256_const;
 pub mod state;
+pub mod token;
+
+#[cfg(test)]
+mod idl_contract;
 
 #[cfg(target_arch = "bpf")]
 mod entrypoint;

@@ -293,7 +293,7 @@ describe("instruction builders", () => {
     const instruction = await buildTransferRecordInstruction(input);
     expect(metas(instruction)).toEqual([
       [OWNER.address, S],
-      [(await findReceiptPda({ transferId: TRANSFER_ID }))[0], W],
+      [(await findReceiptPda({ sender: OWNER.address, transferId: TRANSFER_ID }))[0], W],
       [PAYER.address, WS],
       [USDG, R],
       [DESTINATION, R],

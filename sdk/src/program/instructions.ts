@@ -300,7 +300,10 @@ export async function buildTransferRecordInstruction(
     throw new RangeError(`a memo is at most ${MAX_MEMO_BYTES} bytes, got ${input.memo.length}`);
   }
   const config = programOf(input);
-  const [receipt] = await findReceiptPda({ transferId: input.transferId }, config);
+  const [receipt] = await findReceiptPda(
+    { sender: input.sender.address, transferId: input.transferId },
+    config,
+  );
   return getTransferRecordInstruction(
     {
       sender: input.sender,

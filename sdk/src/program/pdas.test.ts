@@ -31,7 +31,9 @@ describe("program-derived addresses", () => {
       await derive(["policy", new Uint8Array(getAddressEncoder().encode(AGENT))]),
     );
     const transferId = Uint8Array.from({ length: 16 }, (_, i) => i);
-    expect(await findReceiptPda({ transferId })).toEqual(await derive(["receipt", transferId]));
+    expect(await findReceiptPda({ sender: AGENT, transferId })).toEqual(
+      await derive(["receipt", new Uint8Array(getAddressEncoder().encode(AGENT)), transferId]),
+    );
   });
 
   it("hashes the normalised handle for Handle and Agent PDAs", async () => {
@@ -59,8 +61,12 @@ describe("program-derived addresses", () => {
   });
 
   it("refuses a transfer id that is not 16 bytes", async () => {
-    await expect(findReceiptPda({ transferId: new Uint8Array(15) })).rejects.toThrow(RangeError);
-    await expect(findReceiptPda({ transferId: new Uint8Array(17) })).rejects.toThrow(RangeError);
+    await expect(findReceiptPda({ sender: AGENT, transferId: new Uint8Array(15) })).rejects.toThrow(
+      RangeError,
+    );
+    await expect(findReceiptPda({ sender: AGENT, transferId: new Uint8Array(17) })).rejects.toThrow(
+      RangeError,
+    );
   });
 
   it("derives the ProgramData account under the upgradeable loader", async () => {

@@ -11,7 +11,7 @@
  * | Agent | `"agent", sha256(normalised agent handle)` |
  * | Policy | `"policy", agent` |
  * | PendingTransaction | `"pending", agent, nonce as u64 little-endian` |
- * | Receipt | `"receipt", transfer id (16 bytes)` |
+ * | Receipt | `"receipt", sender, transfer id (16 bytes)` |
  * | ProgramData (loader) | `program id`, under the BPF Upgradeable Loader |
  */
 import {
@@ -97,13 +97,16 @@ export function assertTransferId(transferId: ReadonlyUint8Array): void {
   }
 }
 
-/** The Receipt PDA of a transfer id: `["receipt", transfer_id]`; refuses ids that are not 16 bytes. */
+/**
+ * The Receipt PDA of a sender's transfer id: `["receipt", sender, transfer_id]` (the sender is in the
+ * seeds so nobody else can record a transfer id first); refuses ids that are not 16 bytes.
+ */
 export async function findReceiptPda(
-  seeds: { readonly transferId: ReadonlyUint8Array },
+  seeds: { readonly sender: Address; readonly transferId: ReadonlyUint8Array },
   config: PdaConfig = {},
 ): Promise<ProgramDerivedAddress> {
   assertTransferId(seeds.transferId);
-  return findReceiptPdaUnchecked({ transferId: seeds.transferId }, config);
+  return findReceiptPdaUnchecked({ sender: seeds.sender, transferId: seeds.transferId }, config);
 }
 
 /** The upgradeable loader's ProgramData account of the program: `[program id]` under the loader. */

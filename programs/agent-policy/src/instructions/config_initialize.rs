@@ -15,8 +15,8 @@ use crate::error::{PolicyError, ProgramResult};
 use crate::event;
 use crate::runtime::account::AccountView;
 use crate::runtime::cpi::{Seed, Signer};
-use crate::runtime::system::{create_pda_account, CreatePda};
 use crate::runtime::input::AccountList;
+use crate::runtime::system::{create_pda_account, CreatePda};
 use crate::runtime::{pda, rent, Pubkey, BPF_LOADER_UPGRADEABLE_ID, SYSTEM_PROGRAM_ID};
 use crate::state::config::{self, CONFIG_SEED};
 
@@ -31,7 +31,12 @@ struct Accounts {
 
 fn accounts(list: &AccountList) -> Result<Accounts, PolicyError> {
     let get = |index| list.get(index).ok_or(PolicyError::NotEnoughAccounts);
-    Ok(Accounts { config: get(0)?, admin: get(1)?, program_data: get(2)?, system_program: get(3)? })
+    Ok(Accounts {
+        config: get(0)?,
+        admin: get(1)?,
+        program_data: get(2)?,
+        system_program: get(3)?,
+    })
 }
 
 /// The upgrade authority recorded in a ProgramData account: `u32` tag 3, `u64` slot,

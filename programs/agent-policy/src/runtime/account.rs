@@ -4,6 +4,7 @@
 //! length, lamports, owner of a freshly created account) are always current.
 
 use super::Pubkey;
+use crate::error::PolicyError;
 
 /// Offsets inside one serialized (non-duplicate) account, aligned input format (loader v2/v3).
 pub(crate) mod offset {
@@ -57,6 +58,17 @@ impl AccountView {
         unsafe { *self.base.add(offset::EXECUTABLE) != 0 }
     }
 
+    /// The loader's raw 0/1 privilege bytes, for the C-ABI `SolAccountInfo`.
+    pub(crate) fn is_signer_byte(&self) -> u8 {
+        unsafe { *self.base.add(offset::IS_SIGNER) }
+    }
+    pub(crate) fn is_writable_byte(&self) -> u8 {
+        unsafe { *self.base.add(offset::IS_WRITABLE) }
+    }
+    pub(crate) fn executable_byte(&self) -> u8 {
+        unsafe { *self.base.add(offset::EXECUTABLE) }
+    }
+
     pub fn lamports(&self) -> u64 {
         self.read_u64(offset::LAMPORTS)
     }
@@ -74,6 +86,36 @@ impl AccountView {
     #[allow(clippy::mut_from_ref)]
     pub fn data_mut(&self) -> &mut [u8] {
         unsafe { core::slice::from_raw_parts_mut(self.base.add(offset::DATA), self.data_len()) }
+    }
+
+    /// Sets the account's lamports. The runtime accepts the change only if the program owns a
+    /// debited account and the instruction's lamport total is unchanged.
+    pub fn set_lamports(&self, lamports: u64) {
+        unsafe { core::ptr::write_unaligned(self.base.add(offset::LAMPORTS) as *mut u64, lamports) }
+    }
+
+    /// Closes an account this program owns: every lamport to `receiver`, data zeroed and
+    /// truncated, owner the System program. Nothing is left to read back as the old type, and the
+    /// address can only be reused by creating a fresh account. `receiver` must be a different,
+    /// writable account (the caller checks both).
+    pub fn close_to(&self, receiver: &AccountView) -> Result<(), PolicyError> {
+        if self.key() == receiver.key() {
+            return Err(PolicyError::WrongRentReceiver);
+        }
+        let total = receiver
+            .lamports()
+            .checked_add(self.lamports())
+            .ok_or(PolicyError::ArithmeticOverflow)?;
+        receiver.set_lamports(total);
+        self.set_lamports(0);
+        self.data_mut().fill(0);
+        // The loader reads the new length back (a shrink is always allowed) and then the new owner;
+        // an owner change is accepted because the data is now empty (zeroed).
+        unsafe {
+            core::ptr::write_unaligned(self.base.add(offset::DATA_LEN) as *mut u64, 0);
+            core::ptr::write_bytes(self.base.add(offset::OWNER), 0, 32);
+        }
+        Ok(())
     }
 
     /// Pointers the C-ABI CPI needs (`SolAccountInfo`).

@@ -4,6 +4,7 @@
 use super::account::AccountView;
 use super::{syscalls, Pubkey};
 use crate::error::PolicyError;
+use core::mem::MaybeUninit;
 
 #[repr(C)]
 struct SolAccountMeta {
@@ -29,9 +30,10 @@ struct SolAccountInfo {
     data: *mut u8,
     owner: *const Pubkey,
     rent_epoch: u64,
-    is_signer: bool,
-    is_writable: bool,
-    executable: bool,
+    // C `bool`s: copied as the loader's 0/1 bytes (no re-normalisation on the hot path).
+    is_signer: u8,
+    is_writable: u8,
+    executable: u8,
 }
 
 /// One seed of a PDA signature (C ABI `SolSignerSeed`).
@@ -43,7 +45,10 @@ pub struct Seed {
 
 impl Seed {
     pub fn new(bytes: &[u8]) -> Self {
-        Self { addr: bytes.as_ptr(), len: bytes.len() as u64 }
+        Self {
+            addr: bytes.as_ptr(),
+            len: bytes.len() as u64,
+        }
     }
 }
 
@@ -56,7 +61,10 @@ pub struct Signer {
 
 impl Signer {
     pub fn new(seeds: &[Seed]) -> Self {
-        Self { addr: seeds.as_ptr(), len: seeds.len() as u64 }
+        Self {
+            addr: seeds.as_ptr(),
+            len: seeds.len() as u64,
+        }
     }
 }
 
@@ -81,46 +89,44 @@ pub struct Call<'a> {
 
 /// Invokes `call`. A failure of the callee aborts the whole transaction (runtime semantics), so an
 /// `Err` here only reports a malformed call.
+#[inline]
 pub fn invoke_signed(call: &Call) -> Result<(), PolicyError> {
-    let Call { program_id, accounts, data, signers } = *call;
+    let Call {
+        program_id,
+        accounts,
+        data,
+        signers,
+    } = *call;
     if accounts.len() > MAX_CPI_ACCOUNTS {
         return Err(PolicyError::NotEnoughAccounts);
     }
-    let mut metas: [SolAccountMeta; MAX_CPI_ACCOUNTS] = core::array::from_fn(|_| SolAccountMeta {
-        pubkey: core::ptr::null(),
-        is_writable: false,
-        is_signer: false,
-    });
-    let mut infos: [SolAccountInfo; MAX_CPI_ACCOUNTS] = core::array::from_fn(|_| SolAccountInfo {
-        key: core::ptr::null(),
-        lamports: core::ptr::null_mut(),
-        data_len: 0,
-        data: core::ptr::null_mut(),
-        owner: core::ptr::null(),
-        rent_epoch: 0,
-        is_signer: false,
-        is_writable: false,
-        executable: false,
-    });
-    for (index, account) in accounts.iter().enumerate() {
+    // Only the first `accounts.len()` entries are written, and only those are handed to the runtime.
+    let mut metas: [MaybeUninit<SolAccountMeta>; MAX_CPI_ACCOUNTS] =
+        [const { MaybeUninit::uninit() }; MAX_CPI_ACCOUNTS];
+    let mut infos: [MaybeUninit<SolAccountInfo>; MAX_CPI_ACCOUNTS] =
+        [const { MaybeUninit::uninit() }; MAX_CPI_ACCOUNTS];
+    for ((account, meta), info) in accounts.iter().zip(metas.iter_mut()).zip(infos.iter_mut()) {
         let view = &account.view;
-        metas[index] =
-            SolAccountMeta { pubkey: view.key_ptr(), is_writable: account.is_writable, is_signer: account.is_signer };
-        infos[index] = SolAccountInfo {
+        meta.write(SolAccountMeta {
+            pubkey: view.key_ptr(),
+            is_writable: account.is_writable,
+            is_signer: account.is_signer,
+        });
+        info.write(SolAccountInfo {
             key: view.key_ptr(),
             lamports: view.lamports_ptr(),
             data_len: view.data_len() as u64,
             data: view.data_ptr(),
             owner: view.owner_ptr(),
             rent_epoch: 0,
-            is_signer: view.is_signer(),
-            is_writable: view.is_writable(),
-            executable: view.executable(),
-        };
+            is_signer: view.is_signer_byte(),
+            is_writable: view.is_writable_byte(),
+            executable: view.executable_byte(),
+        });
     }
     let instruction = SolInstruction {
         program_id,
-        accounts: metas.as_ptr(),
+        accounts: metas.as_ptr() as *const SolAccountMeta,
         account_len: accounts.len() as u64,
         data: data.as_ptr(),
         data_len: data.len() as u64,

@@ -11,14 +11,27 @@
 
 use super::account::{offset, AccountView, MAX_PERMITTED_DATA_INCREASE};
 use super::Pubkey;
+use crate::error::PolicyError;
+use core::mem::MaybeUninit;
 
 /// Accounts beyond this many are skipped over but not exposed (no instruction takes more).
 pub const MAX_ACCOUNTS: usize = 32;
 
 const NON_DUPLICATE: u8 = u8::MAX;
+/// A duplicate entry: the marker and 7 bytes of padding.
+const DUPLICATE_STRIDE: usize = 8;
+
+/// Bytes one non-duplicate account takes: header, data, growth room, padding to 8, rent_epoch.
+/// Wrapping arithmetic: the runtime bounds `data_len` (10 MiB), far from overflow, and this runs
+/// for every account of every instruction.
+#[inline(always)]
+fn account_stride(data_len: usize) -> usize {
+    (offset::DATA + MAX_PERMITTED_DATA_INCREASE + 7 + 8).wrapping_add(data_len) & !7
+}
 
 pub struct Input<'a> {
-    accounts: [Option<AccountView>; MAX_ACCOUNTS],
+    /// The first `account_count` entries are initialized.
+    accounts: [MaybeUninit<AccountView>; MAX_ACCOUNTS],
     account_count: usize,
     pub data: &'a [u8],
     pub program_id: &'a Pubkey,
@@ -26,14 +39,18 @@ pub struct Input<'a> {
 
 impl<'a> Input<'a> {
     /// The accounts in instruction order; a duplicate is the same view as its first occurrence.
+    #[inline]
     pub fn accounts(&self) -> AccountList<'_> {
-        AccountList { accounts: &self.accounts[..self.account_count] }
+        // The first `account_count` entries were written by `parse`.
+        let accounts =
+            unsafe { core::slice::from_raw_parts(self.accounts.as_ptr() as *const AccountView, self.account_count) };
+        AccountList { accounts }
     }
 }
 
 /// The instruction's accounts, fetched by position with a clear error when one is missing.
 pub struct AccountList<'a> {
-    accounts: &'a [Option<AccountView>],
+    accounts: &'a [AccountView],
 }
 
 impl AccountList<'_> {
@@ -45,35 +62,57 @@ impl AccountList<'_> {
         self.accounts.is_empty()
     }
 
+    #[inline]
     pub fn get(&self, index: usize) -> Option<AccountView> {
-        self.accounts.get(index).copied().flatten()
+        self.accounts.get(index).copied()
+    }
+
+    /// The first `N` accounts, or `NotEnoughAccounts`: one length check for a whole instruction.
+    #[inline]
+    pub fn first<const N: usize>(&self) -> Result<&[AccountView; N], PolicyError> {
+        match self.accounts.get(..N) {
+            // Exactly N elements.
+            Some(head) => Ok(unsafe { &*(head.as_ptr() as *const [AccountView; N]) }),
+            None => Err(PolicyError::NotEnoughAccounts),
+        }
     }
 }
 
 /// # Safety
 /// `input` must point at a serialized input produced by the loader (or a test buffer with the same
-/// layout) that stays valid and unaliased for `'a`.
+/// layout) that stays valid and unaliased for `'a`. The loader guarantees a duplicate marker
+/// names an earlier account.
+#[inline]
 pub unsafe fn parse<'a>(input: *mut u8) -> Input<'a> {
     let mut cursor = input;
     let count = core::ptr::read_unaligned(cursor as *const u64) as usize;
     cursor = cursor.add(8);
-    let mut accounts: [Option<AccountView>; MAX_ACCOUNTS] = [None; MAX_ACCOUNTS];
-    for index in 0..count {
-        let marker = *cursor;
-        if marker == NON_DUPLICATE {
+    // Left uninitialized: only the first `count` entries (at most MAX_ACCOUNTS) are written and read.
+    let mut accounts: [MaybeUninit<AccountView>; MAX_ACCOUNTS] = [const { MaybeUninit::uninit() }; MAX_ACCOUNTS];
+    let stored = count.min(MAX_ACCOUNTS);
+    // A pointer walk over the output slots: ~10 instructions per account on the path every
+    // instruction takes.
+    let first = accounts.as_mut_ptr() as *mut AccountView;
+    let mut out = first;
+    let end = first.add(stored);
+    while out < end {
+        if *cursor == NON_DUPLICATE {
             let view = AccountView::new(cursor);
-            let data_len = view.data_len();
-            if index < MAX_ACCOUNTS {
-                accounts[index] = Some(view);
-            }
-            let unaligned = offset::DATA + data_len + MAX_PERMITTED_DATA_INCREASE;
-            let aligned = (unaligned + 7) & !7;
-            cursor = cursor.add(aligned + 8); // + rent_epoch
+            out.write(view);
+            cursor = cursor.add(account_stride(view.data_len()));
         } else {
-            if index < MAX_ACCOUNTS {
-                accounts[index] = accounts.get(marker as usize).copied().flatten();
-            }
-            cursor = cursor.add(8);
+            // The marker names an earlier account, already written.
+            out.write(first.add(*cursor as usize).read());
+            cursor = cursor.add(DUPLICATE_STRIDE);
+        }
+        out = out.add(1);
+    }
+    // Accounts past MAX_ACCOUNTS are skipped, not exposed.
+    for _ in stored..count {
+        if *cursor == NON_DUPLICATE {
+            cursor = cursor.add(account_stride(AccountView::new(cursor).data_len()));
+        } else {
+            cursor = cursor.add(DUPLICATE_STRIDE);
         }
     }
     let data_len = core::ptr::read_unaligned(cursor as *const u64) as usize;
@@ -81,7 +120,12 @@ pub unsafe fn parse<'a>(input: *mut u8) -> Input<'a> {
     let data = core::slice::from_raw_parts(cursor, data_len);
     cursor = cursor.add(data_len);
     let program_id = &*(cursor as *const Pubkey);
-    Input { accounts, account_count: count.min(MAX_ACCOUNTS), data, program_id }
+    Input {
+        accounts,
+        account_count: stored,
+        data,
+        program_id,
+    }
 }
 
 #[cfg(test)]

@@ -29,6 +29,20 @@ pub fn log_data(parts: &[&[u8]]) {
         buffer[len..end].copy_from_slice(part);
         len = end;
     }
-    let slice = SolBytes { addr: buffer.as_ptr(), len: len as u64 };
+    let slice = SolBytes {
+        addr: buffer.as_ptr(),
+        len: len as u64,
+    };
+    unsafe { syscalls::sol_log_data(&slice as *const SolBytes as *const u8, 1) }
+}
+
+/// Emits one contiguous buffer as a `Program data:` entry, without copying it: for events laid out
+/// as a `#[repr(C)]` byte struct on the hot path.
+#[inline]
+pub fn log_bytes(bytes: &[u8]) {
+    let slice = SolBytes {
+        addr: bytes.as_ptr(),
+        len: bytes.len() as u64,
+    };
     unsafe { syscalls::sol_log_data(&slice as *const SolBytes as *const u8, 1) }
 }

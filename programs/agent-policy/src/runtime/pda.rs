@@ -17,9 +17,15 @@ fn seed_slices(seeds: &[&[u8]]) -> Result<([SeedSlice; MAX_SEEDS], usize), Polic
     if seeds.len() > MAX_SEEDS {
         return Err(PolicyError::WrongPda);
     }
-    let mut slices = [SeedSlice { addr: core::ptr::null(), len: 0 }; MAX_SEEDS];
+    let mut slices = [SeedSlice {
+        addr: core::ptr::null(),
+        len: 0,
+    }; MAX_SEEDS];
     for (slot, seed) in slices.iter_mut().zip(seeds) {
-        *slot = SeedSlice { addr: seed.as_ptr(), len: seed.len() as u64 };
+        *slot = SeedSlice {
+            addr: seed.as_ptr(),
+            len: seed.len() as u64,
+        };
     }
     Ok((slices, seeds.len()))
 }

@@ -85,6 +85,9 @@ mod tests {
 
     #[test]
     fn reports_overflow_instead_of_wrapping() {
-        assert_eq!(minimum_balance_for(u64::MAX - 10, 3480, 2.0f64.to_bits()), Err(PolicyError::ArithmeticOverflow));
+        assert_eq!(
+            minimum_balance_for(u64::MAX - 10, 3480, 2.0f64.to_bits()),
+            Err(PolicyError::ArithmeticOverflow)
+        );
     }
 }

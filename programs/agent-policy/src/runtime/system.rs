@@ -27,14 +27,30 @@ pub struct CreatePda<'a> {
 
 /// Creates the account `create` describes, whether or not its address was pre-funded.
 pub fn create_pda_account(create: &CreatePda) -> Result<(), PolicyError> {
-    let CreatePda { payer, new_account, system_program, lamports, space, owner, signer } = *create;
+    let CreatePda {
+        payer,
+        new_account,
+        system_program,
+        lamports,
+        space,
+        owner,
+        signer,
+    } = *create;
     if system_program.key() != &SYSTEM_PROGRAM_ID {
         return Err(PolicyError::WrongProgram);
     }
     let signers = core::slice::from_ref(signer);
     let payer_and_new = [
-        CpiAccount { view: payer, is_writable: true, is_signer: true },
-        CpiAccount { view: new_account, is_writable: true, is_signer: true },
+        CpiAccount {
+            view: payer,
+            is_writable: true,
+            is_signer: true,
+        },
+        CpiAccount {
+            view: new_account,
+            is_writable: true,
+            is_signer: true,
+        },
     ];
     let existing = new_account.lamports();
     if existing == 0 {
@@ -43,7 +59,12 @@ pub fn create_pda_account(create: &CreatePda) -> Result<(), PolicyError> {
         data[4..12].copy_from_slice(&lamports.to_le_bytes());
         data[12..20].copy_from_slice(&space.to_le_bytes());
         data[20..52].copy_from_slice(owner);
-        return invoke_signed(&Call { program_id: &SYSTEM_PROGRAM_ID, accounts: &payer_and_new, data: &data, signers });
+        return invoke_signed(&Call {
+            program_id: &SYSTEM_PROGRAM_ID,
+            accounts: &payer_and_new,
+            data: &data,
+            signers,
+        });
     }
     let shortfall = lamports.saturating_sub(existing);
     if shortfall > 0 {
@@ -52,18 +73,45 @@ pub fn create_pda_account(create: &CreatePda) -> Result<(), PolicyError> {
         data[4..12].copy_from_slice(&shortfall.to_le_bytes());
         // Only the payer signs a transfer; the PDA is just the recipient here.
         let payer_to_new = [
-            CpiAccount { view: payer, is_writable: true, is_signer: true },
-            CpiAccount { view: new_account, is_writable: true, is_signer: false },
+            CpiAccount {
+                view: payer,
+                is_writable: true,
+                is_signer: true,
+            },
+            CpiAccount {
+                view: new_account,
+                is_writable: true,
+                is_signer: false,
+            },
         ];
-        invoke_signed(&Call { program_id: &SYSTEM_PROGRAM_ID, accounts: &payer_to_new, data: &data, signers: &[] })?;
+        invoke_signed(&Call {
+            program_id: &SYSTEM_PROGRAM_ID,
+            accounts: &payer_to_new,
+            data: &data,
+            signers: &[],
+        })?;
     }
-    let only_new = [CpiAccount { view: new_account, is_writable: true, is_signer: true }];
+    let only_new = [CpiAccount {
+        view: new_account,
+        is_writable: true,
+        is_signer: true,
+    }];
     let mut allocate = [0u8; 12];
     allocate[0..4].copy_from_slice(&ALLOCATE.to_le_bytes());
     allocate[4..12].copy_from_slice(&space.to_le_bytes());
-    invoke_signed(&Call { program_id: &SYSTEM_PROGRAM_ID, accounts: &only_new, data: &allocate, signers })?;
+    invoke_signed(&Call {
+        program_id: &SYSTEM_PROGRAM_ID,
+        accounts: &only_new,
+        data: &allocate,
+        signers,
+    })?;
     let mut assign = [0u8; 36];
     assign[0..4].copy_from_slice(&ASSIGN.to_le_bytes());
     assign[4..36].copy_from_slice(owner);
-    invoke_signed(&Call { program_id: &SYSTEM_PROGRAM_ID, accounts: &only_new, data: &assign, signers })
+    invoke_signed(&Call {
+        program_id: &SYSTEM_PROGRAM_ID,
+        accounts: &only_new,
+        data: &assign,
+        signers,
+    })
 }

@@ -41,6 +41,7 @@ import {
 } from "@solana/kit";
 import {
   getAccountMetaFactory,
+  getAddressFromResolvedInstructionAccount,
   getNonNullResolvedInstructionInput,
   type ResolvedInstructionAccount,
 } from "@solana/kit/program-client-core";
@@ -220,6 +221,10 @@ export async function getTransferRecordInstructionAsync<
   // Resolve default values.
   if (!accounts.receipt.value) {
     accounts.receipt.value = await findReceiptPda({
+      sender: getAddressFromResolvedInstructionAccount(
+        "sender",
+        accounts.sender.value,
+      ),
       transferId: getNonNullResolvedInstructionInput(
         "transferId",
         args.transferId,

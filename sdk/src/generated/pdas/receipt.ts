@@ -8,6 +8,7 @@
 
 import {
   fixEncoderSize,
+  getAddressEncoder,
   getBytesEncoder,
   getProgramDerivedAddress,
   type Address,
@@ -16,6 +17,7 @@ import {
 } from "@solana/kit";
 
 export type ReceiptSeeds = {
+  sender: Address;
   transferId: ReadonlyUint8Array;
 };
 
@@ -32,6 +34,7 @@ export async function findReceiptPda(
       getBytesEncoder().encode(
         new Uint8Array([114, 101, 99, 101, 105, 112, 116]),
       ),
+      getAddressEncoder().encode(seeds.sender),
       fixEncoderSize(getBytesEncoder(), 16).encode(seeds.transferId),
     ],
   });

@@ -1,0 +1,329 @@
+//! `agent_create` — the owner of a registered account handle creates an agent under it: the
+//! `Agent` PDA (the agent's address, owner of its token accounts), its `Policy`, and the agent's
+//! own `Handle` (`owner handle/name`, kind agent, wallet = the agent PDA) so it can be paid and
+//! matched by name like anyone else.
+//!
+//! Data: discriminator `sha256("global:agent_create")[..8]`, `name: string` (1-32 bytes of
+//! `[a-z0-9_-]`), `agent_signer: [u8; 32]`, `policy: PolicyArgs` (Borsh, see `policy_args`).
+//!
+//! Accounts:
+//! 0. `owner`           signer — the agent's owner: approves holds and edits the policy
+//! 1. `owner_handle`    `Handle` of this program (personal or business) whose wallet is `owner`
+//! 2. `agent`           writable — PDA `["agent", sha256("<owner handle>/<name>")]`, must not exist
+//! 3. `policy`          writable — PDA `["policy", agent]`, must not exist
+//! 4. `agent_handle`    writable — PDA `["handle", sha256("<owner handle>/<name>")]`, must not exist
+//! 5. `payer`           signer, writable — pays the three accounts' rent
+//! 6. `system_program`  `11111111111111111111111111111111`
+//!
+//! Checks, in order: the arguments (`policy_args` errors, then `Policy::validate`), `MissingSigner`,
+//! `AccountNotWritable`, the owner handle (`WrongAccountOwner`/`WrongAccountData`;
+//! `HandleKindNotAllowed` for an agent's handle; `NotAgentOwner` when its wallet is not `owner`),
+//! `AgentSignerIsOwner`, `InvalidHandle` (name, or the whole agent handle over 64 bytes),
+//! `WrongProgram`, `WrongPda`, `AccountAlreadyInitialized`.
+//!
+//! Emits `AgentCreated { agent, owner, agent_signer, policy, handle }`.
+
+use crate::borsh::Reader;
+use crate::error::{PolicyError, ProgramResult};
+use crate::event;
+use crate::instructions::policy_args::read_policy_args;
+use crate::rules::handle::{join_agent_handle, MAX_AGENT_HANDLE_LEN};
+use crate::rules::limits::day_index;
+use crate::runtime::account::AccountView;
+use crate::runtime::cpi::{Seed, Signer};
+use crate::runtime::input::AccountList;
+use crate::runtime::system::{create_pda_account, CreatePda};
+use crate::runtime::{clock, hash, keys_eq, pda, rent, Pubkey, SYSTEM_PROGRAM_ID};
+use crate::state::agent::{self, Agent, NewAgent, AGENT_SEED};
+use crate::state::handle::{self, Handle, NewHandle, HANDLE_SEED, KIND_AGENT};
+use crate::state::policy::{self, Policy, POLICY_SEED};
+use crate::state::{init, is_uninitialized, load};
+
+struct Accounts {
+    owner: AccountView,
+    owner_handle: AccountView,
+    agent: AccountView,
+    policy: AccountView,
+    agent_handle: AccountView,
+    payer: AccountView,
+    system_program: AccountView,
+}
+
+fn accounts(list: &AccountList) -> Result<Accounts, PolicyError> {
+    let get = |index| list.get(index).ok_or(PolicyError::NotEnoughAccounts);
+    Ok(Accounts {
+        owner: get(0)?,
+        owner_handle: get(1)?,
+        agent: get(2)?,
+        policy: get(3)?,
+        agent_handle: get(4)?,
+        payer: get(5)?,
+        system_program: get(6)?,
+    })
+}
+
+/// The agent handle, its hash, and the three PDAs' bumps, once everything checked out.
+struct Derived {
+    handle: [u8; MAX_AGENT_HANDLE_LEN],
+    handle_len: usize,
+    handle_hash: [u8; 32],
+    agent_bump: u8,
+    policy_bump: u8,
+    handle_bump: u8,
+}
+
+/// The arguments besides the policy.
+struct Args<'a> {
+    name: &'a [u8],
+    agent_signer: &'a Pubkey,
+}
+
+/// Signers, the owner's handle, the agent signer, and the three PDAs (found, so verified here).
+fn validate(accounts: &Accounts, args: &Args, program_id: &Pubkey) -> Result<Derived, PolicyError> {
+    let Args { name, agent_signer } = *args;
+    if !accounts.owner.is_signer() || !accounts.payer.is_signer() {
+        return Err(PolicyError::MissingSigner);
+    }
+    if !accounts.payer.is_writable()
+        || !accounts.agent.is_writable()
+        || !accounts.policy.is_writable()
+        || !accounts.agent_handle.is_writable()
+    {
+        return Err(PolicyError::AccountNotWritable);
+    }
+    let owner_handle = load::<Handle>(&accounts.owner_handle, program_id)?;
+    if owner_handle.kind == KIND_AGENT {
+        return Err(PolicyError::HandleKindNotAllowed);
+    }
+    if !keys_eq(&owner_handle.wallet, accounts.owner.key()) {
+        return Err(PolicyError::NotAgentOwner);
+    }
+    if keys_eq(agent_signer, accounts.owner.key()) {
+        return Err(PolicyError::AgentSignerIsOwner);
+    }
+    let mut handle = [0u8; MAX_AGENT_HANDLE_LEN];
+    let handle_len = join_agent_handle(owner_handle.handle(), name, &mut handle)?;
+    if !keys_eq(accounts.system_program.key(), &SYSTEM_PROGRAM_ID) {
+        return Err(PolicyError::WrongProgram);
+    }
+
+    let handle_hash = hash::sha256(&[&handle[..handle_len]]);
+    let (agent_key, agent_bump) = pda::find_program_address(&[AGENT_SEED, &handle_hash], program_id)?;
+    let (policy_key, policy_bump) = pda::find_program_address(&[POLICY_SEED, &agent_key], program_id)?;
+    let (handle_key, handle_bump) = pda::find_program_address(&[HANDLE_SEED, &handle_hash], program_id)?;
+    if !keys_eq(accounts.agent.key(), &agent_key)
+        || !keys_eq(accounts.policy.key(), &policy_key)
+        || !keys_eq(accounts.agent_handle.key(), &handle_key)
+    {
+        return Err(PolicyError::WrongPda);
+    }
+    if !is_uninitialized(&accounts.agent)
+        || !is_uninitialized(&accounts.policy)
+        || !is_uninitialized(&accounts.agent_handle)
+    {
+        return Err(PolicyError::AccountAlreadyInitialized);
+    }
+    Ok(Derived {
+        handle,
+        handle_len,
+        handle_hash,
+        agent_bump,
+        policy_bump,
+        handle_bump,
+    })
+}
+
+/// One PDA of this program to create: `space` bytes, signed by `seeds`.
+struct NewPda<'a> {
+    account: AccountView,
+    space: usize,
+    seeds: &'a [Seed],
+}
+
+#[inline(never)]
+fn create(accounts: &Accounts, new: &NewPda, program_id: &Pubkey) -> ProgramResult {
+    create_pda_account(&CreatePda {
+        payer: accounts.payer,
+        new_account: new.account,
+        system_program: accounts.system_program,
+        lamports: rent::minimum_balance(new.space as u64)?,
+        space: new.space as u64,
+        owner: program_id,
+        signer: &Signer::new(new.seeds),
+    })
+}
+
+/// Creates the agent, its policy and its handle (see the module doc for data, accounts and checks).
+pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramResult {
+    // Arguments first, the policy into a scratch copy: validated before anything is created.
+    let mut reader = Reader::new(&data[8..]);
+    let args = Args {
+        name: reader.string()?,
+        agent_signer: reader.pubkey()?,
+    };
+    // All-zero bytes are a valid `Policy` (byte arrays only).
+    let mut settings: Policy = unsafe { core::mem::zeroed() };
+    read_policy_args(&mut reader, &mut settings)?;
+    reader.finish()?;
+
+    settings.validate()?;
+    let accounts = accounts(list)?;
+    let derived = validate(&accounts, &args, program_id)?;
+    let handle = &derived.handle[..derived.handle_len];
+    let now = clock::unix_timestamp();
+
+    let agent_bump = [derived.agent_bump];
+    let agent_seeds = [
+        Seed::new(AGENT_SEED),
+        Seed::new(&derived.handle_hash),
+        Seed::new(&agent_bump),
+    ];
+    create(
+        &accounts,
+        &NewPda {
+            account: accounts.agent,
+            space: agent::LEN,
+            seeds: &agent_seeds,
+        },
+        program_id,
+    )?;
+    let policy_bump = [derived.policy_bump];
+    let policy_seeds = [
+        Seed::new(POLICY_SEED),
+        Seed::new(accounts.agent.key()),
+        Seed::new(&policy_bump),
+    ];
+    create(
+        &accounts,
+        &NewPda {
+            account: accounts.policy,
+            space: policy::LEN,
+            seeds: &policy_seeds,
+        },
+        program_id,
+    )?;
+    let handle_bump = [derived.handle_bump];
+    let handle_seeds = [
+        Seed::new(HANDLE_SEED),
+        Seed::new(&derived.handle_hash),
+        Seed::new(&handle_bump),
+    ];
+    create(
+        &accounts,
+        &NewPda {
+            account: accounts.agent_handle,
+            space: handle::LEN,
+            seeds: &handle_seeds,
+        },
+        program_id,
+    )?;
+
+    init::<Agent>(&accounts.agent).write_new(&NewAgent {
+        owner: accounts.owner.key(),
+        agent_signer: args.agent_signer,
+        handle_hash: &derived.handle_hash,
+        bump: derived.agent_bump,
+        policy_bump: derived.policy_bump,
+        handle,
+        created_at: now,
+    });
+    let policy = init::<Policy>(&accounts.policy);
+    settings.discriminator = policy.discriminator;
+    settings.agent = *accounts.agent.key();
+    settings.version = 1u32.to_le_bytes();
+    settings.bump = derived.policy_bump;
+    settings.day_index = day_index(now).to_le_bytes();
+    settings.updated_at = now.to_le_bytes();
+    *policy = settings;
+    init::<Handle>(&accounts.agent_handle).write_new(&NewHandle {
+        wallet: accounts.agent.key(),
+        kind: KIND_AGENT,
+        bump: derived.handle_bump,
+        handle,
+    });
+
+    event::agent_created(&event::AgentCreated {
+        agent: accounts.agent.key(),
+        owner: accounts.owner.key(),
+        agent_signer: args.agent_signer,
+        policy: accounts.policy.key(),
+        handle,
+    });
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::discriminator::instruction;
+    use crate::instructions::policy_args::tests::encode_policy_args;
+    use crate::instructions::test_fixtures::*;
+    use crate::runtime::input::test_support::TestAccount;
+
+    fn data(name: &[u8], agent_signer: Pubkey, start_minute: u16) -> Vec<u8> {
+        let mut data = instruction::AGENT_CREATE.to_vec();
+        data.extend_from_slice(&(name.len() as u32).to_le_bytes());
+        data.extend_from_slice(name);
+        data.extend_from_slice(&agent_signer);
+        data.extend_from_slice(&encode_policy_args(
+            (100, 250, 50),
+            (start_minute, 0),
+            3600,
+            &[MINT],
+            &[],
+        ));
+        data
+    }
+
+    fn accounts(owner_handle: &[u8], handle_wallet: Pubkey, kind: u8) -> Vec<TestAccount> {
+        vec![
+            signer(wallet(OWNER)),
+            account(HANDLE, PROGRAM, handle_data(owner_handle, handle_wallet, kind)),
+            writable(wallet(AGENT)),
+            writable(wallet(POLICY)),
+            writable(wallet([13; 32])),
+            signer(writable(wallet(PAYER))),
+            program_account(SYSTEM),
+        ]
+    }
+
+    #[test]
+    fn refuses_before_deriving_anything() {
+        let ok = || accounts(b"acme", OWNER, 1);
+        assert_eq!(
+            run(ok(), &data(b"bot", SIGNER, 1440), NOON).result,
+            Err(PolicyError::InvalidActiveHours)
+        );
+        assert_eq!(
+            run(ok(), &data(b"bot", OWNER, 0), NOON).result,
+            Err(PolicyError::AgentSignerIsOwner)
+        );
+        assert_eq!(
+            run(ok(), &data(b"Bot", SIGNER, 0), NOON).result,
+            Err(PolicyError::InvalidHandle)
+        );
+        assert_eq!(
+            run(ok(), &data(b"my.bot", SIGNER, 0), NOON).result,
+            Err(PolicyError::InvalidHandle)
+        );
+        assert_eq!(
+            run(accounts(b"acme", PAYER, 1), &data(b"bot", SIGNER, 0), NOON).result,
+            Err(PolicyError::NotAgentOwner)
+        );
+        let agent_owner = accounts(b"acme/bot", OWNER, 2);
+        assert_eq!(
+            run(agent_owner, &data(b"sub", SIGNER, 0), NOON).result,
+            Err(PolicyError::HandleKindNotAllowed)
+        );
+        // 32 + 1 + 32 bytes: both parts valid, the agent handle too long
+        let long_owner = [b'a'; 32];
+        let long = run(accounts(&long_owner, OWNER, 0), &data(&[b'b'; 32], SIGNER, 0), NOON);
+        assert_eq!(long.result, Err(PolicyError::InvalidHandle));
+        let mut unsigned = ok();
+        unsigned[0].is_signer = false;
+        assert_eq!(
+            run(unsigned, &data(b"bot", SIGNER, 0), NOON).result,
+            Err(PolicyError::MissingSigner)
+        );
+    }
+}

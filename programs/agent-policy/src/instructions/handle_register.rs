@@ -1,0 +1,200 @@
+//! `handle_register` — the config's registrar records a personal or business handle and the wallet
+//! it resolves to, at PDA `["handle", sha256(handle)]`. Agent handles are not registered here:
+//! `agent_create` makes them, so an agent's name always resolves to its own PDA.
+//!
+//! Data: discriminator `sha256("global:handle_register")[..8]`, `handle: string` (u32 LE length +
+//! normalised bytes, 1-32), `kind: u8` (0 personal, 1 business), `wallet: [u8; 32]`.
+//!
+//! Accounts:
+//! 0. `config`          `Config` of this program
+//! 1. `registrar`       signer — must be `config.registrar`
+//! 2. `payer`           signer, writable — pays the handle account's rent
+//! 3. `handle`          writable — PDA `["handle", sha256(handle)]`, must not exist yet
+//! 4. `system_program`  `11111111111111111111111111111111`
+//!
+//! Errors: `NotRegistrar`, `MissingSigner`, `AccountNotWritable`, `HandleKindNotAllowed` (kind 2
+//! or unknown), `InvalidHandle`, `WrongProgram`, `WrongPda`, `AccountAlreadyInitialized` (the
+//! handle is taken).
+//!
+//! Emits `HandleRegistered { handle, wallet, kind }`.
+
+use crate::borsh::Reader;
+use crate::discriminator::account::CONFIG;
+use crate::error::{PolicyError, ProgramResult};
+use crate::event;
+use crate::rules::handle::is_account_handle;
+use crate::runtime::account::AccountView;
+use crate::runtime::cpi::{Seed, Signer};
+use crate::runtime::input::AccountList;
+use crate::runtime::system::{create_pda_account, CreatePda};
+use crate::runtime::{hash, keys_eq, pda, rent, Pubkey, SYSTEM_PROGRAM_ID};
+use crate::state::config::{self, ConfigView};
+use crate::state::handle::{self, Handle, NewHandle, HANDLE_SEED, KIND_BUSINESS, KIND_PERSONAL};
+use crate::state::{check_account, init, is_uninitialized};
+
+struct Accounts {
+    config: AccountView,
+    registrar: AccountView,
+    payer: AccountView,
+    handle: AccountView,
+    system_program: AccountView,
+}
+
+fn accounts(list: &AccountList) -> Result<Accounts, PolicyError> {
+    let get = |index| list.get(index).ok_or(PolicyError::NotEnoughAccounts);
+    Ok(Accounts {
+        config: get(0)?,
+        registrar: get(1)?,
+        payer: get(2)?,
+        handle: get(3)?,
+        system_program: get(4)?,
+    })
+}
+
+struct Args<'a> {
+    handle: &'a [u8],
+    kind: u8,
+    wallet: &'a Pubkey,
+}
+
+fn parse(data: &[u8]) -> Result<Args<'_>, PolicyError> {
+    let mut reader = Reader::new(&data[8..]);
+    let args = Args {
+        handle: reader.string()?,
+        kind: reader.u8()?,
+        wallet: reader.pubkey()?,
+    };
+    reader.finish()?;
+    Ok(args)
+}
+
+/// The registrar's authority, the handle's grammar and kind, and the PDA; returns the handle
+/// hash and bump.
+fn validate(accounts: &Accounts, args: &Args, program_id: &Pubkey) -> Result<([u8; 32], u8), PolicyError> {
+    check_account(&accounts.config, program_id, &CONFIG, config::LEN)?;
+    let config = ConfigView(accounts.config.data());
+    if accounts.registrar.key()[..] != *config.registrar() {
+        return Err(PolicyError::NotRegistrar);
+    }
+    if !accounts.registrar.is_signer() || !accounts.payer.is_signer() {
+        return Err(PolicyError::MissingSigner);
+    }
+    if !accounts.payer.is_writable() || !accounts.handle.is_writable() {
+        return Err(PolicyError::AccountNotWritable);
+    }
+    if args.kind != KIND_PERSONAL && args.kind != KIND_BUSINESS {
+        return Err(PolicyError::HandleKindNotAllowed);
+    }
+    if !is_account_handle(args.handle) {
+        return Err(PolicyError::InvalidHandle);
+    }
+    if !keys_eq(accounts.system_program.key(), &SYSTEM_PROGRAM_ID) {
+        return Err(PolicyError::WrongProgram);
+    }
+    let handle_hash = hash::sha256(&[args.handle]);
+    let (expected, bump) = pda::find_program_address(&[HANDLE_SEED, &handle_hash], program_id)?;
+    if !keys_eq(accounts.handle.key(), &expected) {
+        return Err(PolicyError::WrongPda);
+    }
+    if !is_uninitialized(&accounts.handle) {
+        return Err(PolicyError::AccountAlreadyInitialized);
+    }
+    Ok((handle_hash, bump))
+}
+
+/// Registers one account handle (see the module doc for data, accounts and checks).
+pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramResult {
+    let args = parse(data)?;
+    let accounts = accounts(list)?;
+    let (handle_hash, bump) = validate(&accounts, &args, program_id)?;
+
+    let bump_seed = [bump];
+    let seeds = [Seed::new(HANDLE_SEED), Seed::new(&handle_hash), Seed::new(&bump_seed)];
+    create_pda_account(&CreatePda {
+        payer: accounts.payer,
+        new_account: accounts.handle,
+        system_program: accounts.system_program,
+        lamports: rent::minimum_balance(handle::LEN as u64)?,
+        space: handle::LEN as u64,
+        owner: program_id,
+        signer: &Signer::new(&seeds),
+    })?;
+    init::<Handle>(&accounts.handle).write_new(&NewHandle {
+        wallet: args.wallet,
+        kind: args.kind,
+        bump,
+        handle: args.handle,
+    });
+    event::handle_registered(args.handle, args.wallet, args.kind);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::instructions::test_fixtures::*;
+    use crate::runtime::input::test_support::TestAccount;
+
+    const REGISTRAR: Pubkey = [14; 32];
+
+    fn data(handle: &[u8], kind: u8) -> Vec<u8> {
+        let mut data = crate::discriminator::instruction::HANDLE_REGISTER.to_vec();
+        data.extend_from_slice(&(handle.len() as u32).to_le_bytes());
+        data.extend_from_slice(handle);
+        data.push(kind);
+        data.extend_from_slice(&OWNER);
+        data
+    }
+
+    fn accounts(registrar: Pubkey) -> Vec<TestAccount> {
+        let mut config = vec![0u8; config::LEN];
+        config::write_new(&mut config, &[15; 32], &REGISTRAR, 255);
+        vec![
+            account([16; 32], PROGRAM, config),
+            signer(wallet(registrar)),
+            signer(writable(wallet(PAYER))),
+            writable(wallet(HANDLE)),
+            program_account(SYSTEM),
+        ]
+    }
+
+    #[test]
+    fn only_the_registrar_registers_well_formed_account_handles() {
+        assert_eq!(
+            run(accounts(PAYER), &data(b"acme", 1), NOON).result,
+            Err(PolicyError::NotRegistrar)
+        );
+        assert_eq!(
+            run(accounts(REGISTRAR), &data(b"acme", 2), NOON).result,
+            Err(PolicyError::HandleKindNotAllowed)
+        );
+        assert_eq!(
+            run(accounts(REGISTRAR), &data(b"acme", 3), NOON).result,
+            Err(PolicyError::HandleKindNotAllowed)
+        );
+        assert_eq!(
+            run(accounts(REGISTRAR), &data(b"Acme", 0), NOON).result,
+            Err(PolicyError::InvalidHandle)
+        );
+        assert_eq!(
+            run(accounts(REGISTRAR), &data(b"acme/bot", 0), NOON).result,
+            Err(PolicyError::InvalidHandle)
+        );
+        assert_eq!(
+            run(accounts(REGISTRAR), &data(&[b'a'; 33], 0), NOON).result,
+            Err(PolicyError::InvalidHandle)
+        );
+        let mut forged_config = accounts(REGISTRAR);
+        forged_config[0].owner = [0x99; 32];
+        assert_eq!(
+            run(forged_config, &data(b"acme", 0), NOON).result,
+            Err(PolicyError::WrongAccountOwner)
+        );
+        let mut truncated = data(b"acme", 0);
+        truncated.pop();
+        assert_eq!(
+            run(accounts(REGISTRAR), &truncated, NOON).result,
+            Err(PolicyError::InvalidInstructionData)
+        );
+    }
+}

@@ -1,0 +1,298 @@
+//! `pending_approve` — the agent's owner approves a held spend before it expires. The policy in
+//! force is re-checked (per-transaction, daily counted on the day of approval, asset, recipient;
+//! not active hours nor HITL — the owner is the human in the loop), the transfer executes, and the
+//! hold is closed with its rent returned to whoever paid it.
+//!
+//! Data (8 bytes): discriminator `sha256("global:pending_approve")[..8]`.
+//!
+//! Accounts:
+//! 0. `owner`            signer — must be `agent.owner` (never the agent signer: enforced at creation)
+//! 1. `agent`            writable — `Agent` of this program
+//! 2. `policy`           writable — `Policy` with `policy.agent == agent`
+//! 3. `pending`          writable — `PendingTransaction` with `pending.agent == agent`
+//! 4. `source`           writable — must be `pending.source` (and still the agent's, of `mint`)
+//! 5. `mint`             must be `pending.mint`
+//! 6. `destination`      writable — must be `pending.destination`
+//! 7. `recipient_handle` optional (program id = none) — `Handle` whose wallet owns `destination`;
+//!    proves the recipient for name/suffix patterns as in `agent_transfer`
+//! 8. `rent_receiver`    writable — must be `pending.rent_payer`
+//! 9. `token_program`    `TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb`
+//!
+//! Errors beyond the account checks: `WrongPendingTransaction` (another agent's hold, other
+//! accounts than the held ones, a confidential hold), `TransactionExpired` (now >= expires_at),
+//! `WrongRentReceiver`, and the rules' own errors.
+//!
+//! Emits `TransferExecuted { from_hold: true }` and `TransactionApproved`.
+
+use crate::error::{PolicyError, ProgramResult};
+use crate::event;
+use crate::instructions::spend::{self, SpendAccounts};
+use crate::rules::limits;
+use crate::runtime::account::AccountView;
+use crate::runtime::input::AccountList;
+use crate::runtime::{clock, keys_eq, Pubkey};
+use crate::state::agent::Agent;
+use crate::state::load_mut;
+use crate::state::pending::PendingTransaction;
+use crate::state::policy::Policy;
+
+pub const DATA_LEN: usize = 8;
+
+struct Accounts {
+    owner: AccountView,
+    policy: AccountView,
+    pending: AccountView,
+    rent_receiver: AccountView,
+    spend: SpendAccounts,
+}
+
+fn accounts(list: &AccountList, program_id: &Pubkey) -> Result<Accounts, PolicyError> {
+    let get = |index| list.get(index).ok_or(PolicyError::NotEnoughAccounts);
+    Ok(Accounts {
+        owner: get(0)?,
+        policy: get(2)?,
+        pending: get(3)?,
+        rent_receiver: get(8)?,
+        spend: SpendAccounts {
+            agent: get(1)?,
+            source: get(4)?,
+            mint: get(5)?,
+            destination: get(6)?,
+            recipient_handle: spend::optional(get(7)?, program_id),
+            token_program: get(9)?,
+        },
+    })
+}
+
+/// The owner's signature and every stored link: policy and hold are this agent's, the accounts
+/// passed are the held ones, the rent goes back to its payer, and the hold has not expired.
+fn validate(
+    accounts: &Accounts,
+    agent: &Agent,
+    policy: &Policy,
+    pending: &PendingTransaction,
+    now: i64,
+) -> ProgramResult {
+    let owner = accounts.owner.key();
+    // The agent signer can never approve: it is never the owner (agent_create refuses that).
+    if !keys_eq(owner, &agent.owner) || keys_eq(owner, &agent.agent_signer) {
+        return Err(PolicyError::NotAgentOwner);
+    }
+    if !accounts.owner.is_signer() {
+        return Err(PolicyError::MissingSigner);
+    }
+    let agent_key = accounts.spend.agent.key();
+    if !keys_eq(&policy.agent, agent_key) {
+        return Err(PolicyError::WrongPda);
+    }
+    let spend = &accounts.spend;
+    if !keys_eq(&pending.agent, agent_key)
+        || !keys_eq(&pending.source, spend.source.key())
+        || !keys_eq(&pending.destination, spend.destination.key())
+        || !keys_eq(&pending.mint, spend.mint.key())
+        || pending.confidential != 0
+    {
+        return Err(PolicyError::WrongPendingTransaction);
+    }
+    if !accounts.rent_receiver.is_writable() {
+        return Err(PolicyError::AccountNotWritable);
+    }
+    if !keys_eq(&pending.rent_payer, accounts.rent_receiver.key()) {
+        return Err(PolicyError::WrongRentReceiver);
+    }
+    if pending.is_expired(now) {
+        return Err(PolicyError::TransactionExpired);
+    }
+    if !agent.is_active() {
+        return Err(PolicyError::AgentNotActive);
+    }
+    Ok(())
+}
+
+/// Approves and executes one hold (see the module doc for data, accounts and checks).
+pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramResult {
+    if data.len() != DATA_LEN {
+        return Err(PolicyError::InvalidInstructionData);
+    }
+    let accounts = accounts(list, program_id)?;
+    let agent = load_mut::<Agent>(&accounts.spend.agent, program_id)?;
+    let policy = load_mut::<Policy>(&accounts.policy, program_id)?;
+    let pending = load_mut::<PendingTransaction>(&accounts.pending, program_id)?;
+    let now = clock::unix_timestamp();
+    validate(&accounts, agent, policy, pending, now)?;
+    let checked = spend::check_accounts(&accounts.spend, program_id)?;
+    spend::check_asset_and_recipient(policy, &accounts.spend, &checked)?;
+    let amount = pending.amount();
+    let spent = limits::evaluate_approval(&policy.limits(), policy.daily_spend(), amount, limits::day_index(now))?;
+
+    policy.set_daily_spend(spent);
+    spend::execute(&accounts.spend, agent, amount, checked.decimals)?;
+    let transfer_id = pending.transfer_id;
+    agent.close_hold()?;
+    accounts.pending.close_to(&accounts.rent_receiver)?;
+
+    let agent_key = accounts.spend.agent.key();
+    event::transfer_executed(&event::TransferExecuted {
+        agent: agent_key,
+        transfer_id: &transfer_id,
+        source: accounts.spend.source.key(),
+        destination: accounts.spend.destination.key(),
+        mint: accounts.spend.mint.key(),
+        from_hold: true,
+    });
+    event::transaction_approved(agent_key, accounts.pending.key(), &transfer_id);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::discriminator::{event as event_disc, instruction};
+    use crate::instructions::test_fixtures::*;
+    use crate::runtime::input::test_support::TestAccount;
+    use crate::runtime::TOKEN_2022_PROGRAM_ID;
+
+    /// The 10 accounts approving a hold of 80 (above the HITL threshold of 50) with one open hold.
+    fn accounts() -> Vec<TestAccount> {
+        let mut agent = agent_data();
+        agent[180..184].copy_from_slice(&1u32.to_le_bytes());
+        vec![
+            signer(wallet(OWNER)),
+            writable(account(AGENT, PROGRAM, agent)),
+            writable(account(POLICY, PROGRAM, policy_data())),
+            writable(account(PENDING, PROGRAM, pending_data(80))),
+            writable(token(SOURCE, token_account_data(MINT, AGENT, 1_000))),
+            token(MINT, mint_data(6)),
+            writable(token(DESTINATION, token_account_data(MINT, DESTINATION_OWNER, 0))),
+            program_account(PROGRAM),
+            writable(wallet(PAYER)),
+            program_account(TOKEN_2022_PROGRAM_ID),
+        ]
+    }
+
+    fn approve(accounts: Vec<TestAccount>, now: i64) -> Run {
+        run(accounts, &instruction::PENDING_APPROVE, now)
+    }
+
+    fn with(index: usize, change: impl FnOnce(&mut TestAccount)) -> Vec<TestAccount> {
+        let mut all = accounts();
+        change(&mut all[index]);
+        all
+    }
+
+    #[test]
+    fn the_owner_approves_a_hold_it_executes_and_the_hold_is_closed_to_its_payer() {
+        let run = approve(accounts(), NOON + 60);
+        assert_eq!(run.result, Ok(()));
+        // The held amount moved, from the held accounts
+        let [cpi] = &run.invocations[..] else {
+            panic!("expected one CPI")
+        };
+        assert_eq!(cpi.data[1..9], 80u64.to_le_bytes());
+        assert_eq!(cpi.accounts[0].0, SOURCE);
+        assert_eq!(cpi.accounts[2].0, DESTINATION);
+        // It counts towards today, the hold count drops
+        assert_eq!(u64_at(run.data(2), 88), 80);
+        assert_eq!(u32::from_le_bytes(run.data(1)[180..184].try_into().unwrap()), 0);
+        // The pending account is closed: lamports to the payer, no data, System-owned
+        let pending = run.views[3];
+        assert_eq!(
+            (pending.lamports(), pending.data_len(), *pending.owner()),
+            (0, 0, SYSTEM)
+        );
+        assert_eq!(run.views[8].lamports(), 2_000_000);
+        // TransferExecuted { from_hold: true } then TransactionApproved
+        assert_eq!(run.events.len(), 2);
+        assert_eq!(run.events[0][..8], event_disc::TRANSFER_EXECUTED);
+        assert_eq!(run.events[0].last(), Some(&1));
+        let mut approved = event_disc::TRANSACTION_APPROVED.to_vec();
+        approved.extend_from_slice(&AGENT);
+        approved.extend_from_slice(&PENDING);
+        approved.extend_from_slice(&[0x77; 16]);
+        assert_eq!(run.events[1], approved);
+    }
+
+    #[test]
+    fn approval_is_possible_strictly_before_expires_at() {
+        assert_eq!(approve(accounts(), NOON + 3599).result, Ok(()));
+        assert_eq!(
+            approve(accounts(), NOON + 3600).result,
+            Err(PolicyError::TransactionExpired)
+        );
+    }
+
+    #[test]
+    fn the_agent_signer_or_a_stranger_cannot_approve() {
+        assert_eq!(
+            approve(with(0, |o| o.key = SIGNER), NOON).result,
+            Err(PolicyError::NotAgentOwner)
+        );
+        assert_eq!(
+            approve(with(0, |o| o.key = PAYER), NOON).result,
+            Err(PolicyError::NotAgentOwner)
+        );
+        assert_eq!(
+            approve(with(0, |o| o.is_signer = false), NOON).result,
+            Err(PolicyError::MissingSigner)
+        );
+    }
+
+    #[test]
+    fn the_accounts_must_be_the_held_ones() {
+        let other_agent = |p: &mut TestAccount| p.data[8..40].copy_from_slice(&[0x31; 32]);
+        assert_eq!(
+            approve(with(3, other_agent), NOON).result,
+            Err(PolicyError::WrongPendingTransaction)
+        );
+        let other_destination = |p: &mut TestAccount| p.data[80..112].copy_from_slice(&[0x31; 32]);
+        assert_eq!(
+            approve(with(3, other_destination), NOON).result,
+            Err(PolicyError::WrongPendingTransaction)
+        );
+        let other_mint = |p: &mut TestAccount| p.data[112..144].copy_from_slice(&[0x31; 32]);
+        assert_eq!(
+            approve(with(3, other_mint), NOON).result,
+            Err(PolicyError::WrongPendingTransaction)
+        );
+        let confidential = |p: &mut TestAccount| p.data[202] = 1;
+        assert_eq!(
+            approve(with(3, confidential), NOON).result,
+            Err(PolicyError::WrongPendingTransaction)
+        );
+        assert_eq!(
+            approve(with(8, |r| r.key = OWNER), NOON).result,
+            Err(PolicyError::WrongRentReceiver)
+        );
+        assert_eq!(
+            approve(with(8, |r| r.is_writable = false), NOON).result,
+            Err(PolicyError::AccountNotWritable)
+        );
+    }
+
+    #[test]
+    fn limits_are_rechecked_against_the_policy_in_force_on_the_day_of_approval() {
+        // A per-transaction limit lowered below the held amount
+        let lowered = |p: &mut TestAccount| p.data[48..56].copy_from_slice(&79u64.to_le_bytes());
+        assert_eq!(
+            approve(with(2, lowered), NOON).result,
+            Err(PolicyError::PerTransactionLimitExceeded)
+        );
+        // 171 spent today: 80 more is over 250
+        let spent = |p: &mut TestAccount| p.data[88..96].copy_from_slice(&171u64.to_le_bytes());
+        assert_eq!(
+            approve(with(2, spent), NOON).result,
+            Err(PolicyError::DailyLimitExceeded)
+        );
+        // The same, approved the next day (within the window's reach of a longer window)
+        let mut next_day = with(2, spent);
+        next_day[3].data[160..168].copy_from_slice(&(NOON + 86_400 * 2).to_le_bytes());
+        let run = approve(next_day, NOON + 86_400);
+        assert_eq!(run.result, Ok(()));
+        assert_eq!(u64_at(run.data(2), 88), 80);
+        // A mint removed from the policy since the hold
+        assert_eq!(
+            approve(with(2, |p| p.data[76] = 0), NOON).result,
+            Err(PolicyError::MintNotAllowed)
+        );
+    }
+}

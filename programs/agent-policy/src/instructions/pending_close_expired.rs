@@ -1,0 +1,139 @@
+//! `pending_close_expired` — anyone closes a hold at or after its `expires_at`: nothing moves, the
+//! rent returns to whoever paid it (so a hold can never lock the payer's lamports for good).
+//!
+//! Data (8 bytes): discriminator `sha256("global:pending_close_expired")[..8]`.
+//!
+//! Accounts:
+//! 0. `agent`          writable — `Agent` of this program (its open-hold count drops)
+//! 1. `pending`        writable — `PendingTransaction` with `pending.agent == agent`
+//! 2. `rent_receiver`  writable — must be `pending.rent_payer`
+//!
+//! Errors: `WrongPendingTransaction`, `WrongRentReceiver`, `TransactionNotExpired`
+//! (now < expires_at).
+//!
+//! Emits `TransactionExpired`.
+
+use crate::error::{PolicyError, ProgramResult};
+use crate::event;
+use crate::runtime::account::AccountView;
+use crate::runtime::input::AccountList;
+use crate::runtime::{clock, keys_eq, Pubkey};
+use crate::state::agent::Agent;
+use crate::state::load_mut;
+use crate::state::pending::PendingTransaction;
+
+pub const DATA_LEN: usize = 8;
+
+struct Accounts {
+    agent: AccountView,
+    pending: AccountView,
+    rent_receiver: AccountView,
+}
+
+fn accounts(list: &AccountList) -> Result<Accounts, PolicyError> {
+    let get = |index| list.get(index).ok_or(PolicyError::NotEnoughAccounts);
+    Ok(Accounts {
+        agent: get(0)?,
+        pending: get(1)?,
+        rent_receiver: get(2)?,
+    })
+}
+
+/// The links every way of closing a hold checks: the hold is this agent's, and the rent goes back
+/// (writable) to the account that paid it.
+pub(crate) fn check_hold_links(
+    agent: &Pubkey,
+    pending: &PendingTransaction,
+    rent_receiver: &AccountView,
+) -> ProgramResult {
+    if !keys_eq(&pending.agent, agent) {
+        return Err(PolicyError::WrongPendingTransaction);
+    }
+    if !rent_receiver.is_writable() {
+        return Err(PolicyError::AccountNotWritable);
+    }
+    if !keys_eq(&pending.rent_payer, rent_receiver.key()) {
+        return Err(PolicyError::WrongRentReceiver);
+    }
+    Ok(())
+}
+
+/// Closes one expired hold (see the module doc for data, accounts and checks).
+pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramResult {
+    if data.len() != DATA_LEN {
+        return Err(PolicyError::InvalidInstructionData);
+    }
+    let accounts = accounts(list)?;
+    let agent = load_mut::<Agent>(&accounts.agent, program_id)?;
+    let pending = load_mut::<PendingTransaction>(&accounts.pending, program_id)?;
+    check_hold_links(accounts.agent.key(), pending, &accounts.rent_receiver)?;
+    if !pending.is_expired(clock::unix_timestamp()) {
+        return Err(PolicyError::TransactionNotExpired);
+    }
+
+    let transfer_id = pending.transfer_id;
+    agent.close_hold()?;
+    accounts.pending.close_to(&accounts.rent_receiver)?;
+    event::transaction_expired(accounts.agent.key(), accounts.pending.key(), &transfer_id);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::discriminator::{event as event_disc, instruction};
+    use crate::instructions::test_fixtures::*;
+    use crate::runtime::input::test_support::TestAccount;
+
+    fn accounts() -> Vec<TestAccount> {
+        let mut agent = agent_data();
+        agent[180..184].copy_from_slice(&1u32.to_le_bytes());
+        vec![
+            writable(account(AGENT, PROGRAM, agent)),
+            writable(account(PENDING, PROGRAM, pending_data(80))),
+            writable(wallet(PAYER)),
+        ]
+    }
+
+    fn close(accounts: Vec<TestAccount>, now: i64) -> Run {
+        run(accounts, &instruction::PENDING_CLOSE_EXPIRED, now)
+    }
+
+    #[test]
+    fn anyone_closes_a_hold_from_expires_at_with_the_rent_to_its_payer() {
+        assert_eq!(
+            close(accounts(), NOON + 3599).result,
+            Err(PolicyError::TransactionNotExpired)
+        );
+        let run = close(accounts(), NOON + 3600);
+        assert_eq!(run.result, Ok(()));
+        assert_eq!(
+            (run.views[1].lamports(), run.views[1].data_len(), *run.views[1].owner()),
+            (0, 0, SYSTEM)
+        );
+        assert!(run.data(1).is_empty());
+        assert_eq!(run.views[2].lamports(), 2_000_000);
+        assert_eq!(u32::from_le_bytes(run.data(0)[180..184].try_into().unwrap()), 0);
+        assert_eq!(run.events[0][..8], event_disc::TRANSACTION_EXPIRED);
+    }
+
+    #[test]
+    fn the_rent_goes_only_to_the_payer_and_the_hold_must_be_the_agents() {
+        let mut elsewhere = accounts();
+        elsewhere[2].key = OWNER;
+        assert_eq!(
+            close(elsewhere, NOON + 3600).result,
+            Err(PolicyError::WrongRentReceiver)
+        );
+        let mut other_agent = accounts();
+        other_agent[1].data[8..40].copy_from_slice(&[0x31; 32]);
+        assert_eq!(
+            close(other_agent, NOON + 3600).result,
+            Err(PolicyError::WrongPendingTransaction)
+        );
+        // A closed (System-owned, empty) account cannot be closed again
+        let mut closed = accounts();
+        closed[1] = writable(wallet(PENDING));
+        assert_eq!(close(closed, NOON + 3600).result, Err(PolicyError::WrongAccountOwner));
+    }
+}

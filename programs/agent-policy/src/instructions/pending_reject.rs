@@ -1,0 +1,132 @@
+//! `pending_reject` — the agent's owner discards a held spend before it expires: nothing moves,
+//! the hold is closed and its rent returns to whoever paid it.
+//!
+//! Data (8 bytes): discriminator `sha256("global:pending_reject")[..8]`.
+//!
+//! Accounts:
+//! 0. `owner`          signer — must be `agent.owner`
+//! 1. `agent`          writable — `Agent` of this program (its open-hold count drops)
+//! 2. `pending`        writable — `PendingTransaction` with `pending.agent == agent`
+//! 3. `rent_receiver`  writable — must be `pending.rent_payer`
+//!
+//! Errors: `NotAgentOwner`, `MissingSigner`, `WrongPendingTransaction`, `WrongRentReceiver`,
+//! `TransactionExpired` (now >= expires_at: use `pending_close_expired`).
+//!
+//! Emits `TransactionRejected`.
+
+use crate::error::{PolicyError, ProgramResult};
+use crate::event;
+use crate::runtime::account::AccountView;
+use crate::runtime::input::AccountList;
+use crate::runtime::{clock, keys_eq, Pubkey};
+use crate::state::agent::Agent;
+use crate::state::load_mut;
+use crate::state::pending::PendingTransaction;
+
+pub const DATA_LEN: usize = 8;
+
+struct Accounts {
+    owner: AccountView,
+    agent: AccountView,
+    pending: AccountView,
+    rent_receiver: AccountView,
+}
+
+fn accounts(list: &AccountList) -> Result<Accounts, PolicyError> {
+    let get = |index| list.get(index).ok_or(PolicyError::NotEnoughAccounts);
+    Ok(Accounts {
+        owner: get(0)?,
+        agent: get(1)?,
+        pending: get(2)?,
+        rent_receiver: get(3)?,
+    })
+}
+
+fn validate(accounts: &Accounts, agent: &Agent, pending: &PendingTransaction, now: i64) -> ProgramResult {
+    if !keys_eq(accounts.owner.key(), &agent.owner) || keys_eq(accounts.owner.key(), &agent.agent_signer) {
+        return Err(PolicyError::NotAgentOwner);
+    }
+    if !accounts.owner.is_signer() {
+        return Err(PolicyError::MissingSigner);
+    }
+    super::pending_close_expired::check_hold_links(accounts.agent.key(), pending, &accounts.rent_receiver)?;
+    if pending.is_expired(now) {
+        return Err(PolicyError::TransactionExpired);
+    }
+    Ok(())
+}
+
+/// Rejects one hold (see the module doc for data, accounts and checks).
+pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramResult {
+    if data.len() != DATA_LEN {
+        return Err(PolicyError::InvalidInstructionData);
+    }
+    let accounts = accounts(list)?;
+    let agent = load_mut::<Agent>(&accounts.agent, program_id)?;
+    let pending = load_mut::<PendingTransaction>(&accounts.pending, program_id)?;
+    validate(&accounts, agent, pending, clock::unix_timestamp())?;
+
+    let transfer_id = pending.transfer_id;
+    agent.close_hold()?;
+    accounts.pending.close_to(&accounts.rent_receiver)?;
+    event::transaction_rejected(accounts.agent.key(), accounts.pending.key(), &transfer_id);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::discriminator::{event as event_disc, instruction};
+    use crate::instructions::test_fixtures::*;
+    use crate::runtime::input::test_support::TestAccount;
+
+    fn accounts() -> Vec<TestAccount> {
+        let mut agent = agent_data();
+        agent[180..184].copy_from_slice(&1u32.to_le_bytes());
+        vec![
+            signer(wallet(OWNER)),
+            writable(account(AGENT, PROGRAM, agent)),
+            writable(account(PENDING, PROGRAM, pending_data(80))),
+            writable(wallet(PAYER)),
+        ]
+    }
+
+    fn reject(accounts: Vec<TestAccount>, now: i64) -> Run {
+        run(accounts, &instruction::PENDING_REJECT, now)
+    }
+
+    #[test]
+    fn the_owner_rejects_nothing_moves_and_the_rent_goes_back() {
+        let run = reject(accounts(), NOON + 3599);
+        assert_eq!(run.result, Ok(()));
+        assert!(run.invocations.is_empty());
+        assert_eq!(
+            (run.views[2].lamports(), run.views[2].data_len(), *run.views[2].owner()),
+            (0, 0, SYSTEM)
+        );
+        assert_eq!(run.views[3].lamports(), 2_000_000);
+        assert_eq!(u32::from_le_bytes(run.data(1)[180..184].try_into().unwrap()), 0);
+        assert_eq!(run.events.len(), 1);
+        assert_eq!(run.events[0][..8], event_disc::TRANSACTION_REJECTED);
+    }
+
+    #[test]
+    fn rejecting_fails_from_expires_at_and_for_anyone_but_the_owner() {
+        assert_eq!(
+            reject(accounts(), NOON + 3600).result,
+            Err(PolicyError::TransactionExpired)
+        );
+        let mut by_signer = accounts();
+        by_signer[0].key = SIGNER;
+        assert_eq!(reject(by_signer, NOON).result, Err(PolicyError::NotAgentOwner));
+        let mut to_owner = accounts();
+        to_owner[3].key = OWNER;
+        assert_eq!(reject(to_owner, NOON).result, Err(PolicyError::WrongRentReceiver));
+        let mut read_only_agent = accounts();
+        read_only_agent[1].is_writable = false;
+        assert_eq!(
+            reject(read_only_agent, NOON).result,
+            Err(PolicyError::AccountNotWritable)
+        );
+    }
+}

@@ -1,0 +1,124 @@
+//! The part of a spend `agent_transfer` and `pending_approve` share: checking the token side of
+//! the transfer, the asset and recipient rules, and the `TransferChecked` CPI signed by the agent
+//! PDA. Not an instruction.
+//!
+//! Token side (every failure `WrongTokenAccount` unless noted):
+//! - `token_program` is Token-2022 (`WrongProgram`);
+//! - `mint` is an initialized Token-2022 mint (its decimals go into `TransferChecked`);
+//! - `source` (writable, else `AccountNotWritable`) is an initialized, unfrozen Token-2022
+//!   account of `mint` owned by the agent PDA;
+//! - `destination` (writable) is an initialized, unfrozen Token-2022 account of `mint`;
+//! - `recipient_handle`, when passed (not the program id), is a `Handle` of this program
+//!   (`WrongAccountOwner` / `WrongAccountData`) whose wallet owns `destination`.
+
+use crate::error::PolicyError;
+use crate::rules::recipients::{self, Recipient};
+use crate::runtime::account::AccountView;
+use crate::runtime::cpi::{Seed, Signer};
+use crate::runtime::{keys_eq, Pubkey, TOKEN_2022_PROGRAM_ID};
+use crate::state::agent::{Agent, AGENT_SEED};
+use crate::state::handle::Handle;
+use crate::state::load;
+use crate::state::policy::Policy;
+use crate::token::{self, TransferChecked};
+
+/// The accounts of one spend, in no particular instruction's order.
+pub struct SpendAccounts {
+    pub agent: AccountView,
+    pub source: AccountView,
+    pub mint: AccountView,
+    pub destination: AccountView,
+    pub recipient_handle: Option<AccountView>,
+    pub token_program: AccountView,
+}
+
+/// What the checks proved, borrowed from the accounts.
+pub struct CheckedSpend<'a> {
+    pub decimals: u8,
+    pub destination_owner: &'a Pubkey,
+    pub recipient_handle: Option<&'a [u8]>,
+}
+
+/// Anchor's optional-account convention: the program id in an optional slot means "none".
+#[inline]
+pub fn optional(account: AccountView, program_id: &Pubkey) -> Option<AccountView> {
+    if keys_eq(account.key(), program_id) {
+        None
+    } else {
+        Some(account)
+    }
+}
+
+/// Checks the token side of the spend (see the module doc).
+#[inline]
+pub fn check_accounts<'a>(accounts: &'a SpendAccounts, program_id: &Pubkey) -> Result<CheckedSpend<'a>, PolicyError> {
+    if !keys_eq(accounts.token_program.key(), &TOKEN_2022_PROGRAM_ID) {
+        return Err(PolicyError::WrongProgram);
+    }
+    if !accounts.source.is_writable() || !accounts.destination.is_writable() {
+        return Err(PolicyError::AccountNotWritable);
+    }
+    let decimals = token::mint_decimals(&accounts.mint)?;
+    let mint = accounts.mint.key();
+    let source = token::token_account(&accounts.source)?;
+    if !keys_eq(source.mint(), mint) || !keys_eq(source.owner(), accounts.agent.key()) {
+        return Err(PolicyError::WrongTokenAccount);
+    }
+    let destination = token::token_account(&accounts.destination)?;
+    if !keys_eq(destination.mint(), mint) {
+        return Err(PolicyError::WrongTokenAccount);
+    }
+    let destination_owner = destination.owner();
+    let recipient_handle = match &accounts.recipient_handle {
+        None => None,
+        Some(account) => {
+            let handle = load::<Handle>(account, program_id)?;
+            if !keys_eq(&handle.wallet, destination_owner) {
+                return Err(PolicyError::WrongTokenAccount);
+            }
+            Some(handle.handle())
+        }
+    };
+    Ok(CheckedSpend {
+        decimals,
+        destination_owner,
+        recipient_handle,
+    })
+}
+
+/// The asset rule, then the recipient rule, against the policy in force.
+#[inline]
+pub fn check_asset_and_recipient(
+    policy: &Policy,
+    accounts: &SpendAccounts,
+    checked: &CheckedSpend,
+) -> Result<(), PolicyError> {
+    policy.check_mint(accounts.mint.key())?;
+    recipients::check(
+        policy.recipient_patterns(),
+        &Recipient {
+            handle: checked.recipient_handle,
+            destination: accounts.destination.key(),
+            destination_owner: checked.destination_owner,
+        },
+    )
+}
+
+/// Moves `amount` from the agent's source to the destination: Token-2022 `TransferChecked`
+/// signed by the agent PDA with its stored seeds `["agent", handle_hash, bump]` (no derivation:
+/// the runtime checks the seeds produce the signer's address).
+#[inline]
+pub fn execute(accounts: &SpendAccounts, agent: &Agent, amount: u64, decimals: u8) -> Result<(), PolicyError> {
+    let bump = [agent.bump];
+    let seeds = [Seed::new(AGENT_SEED), Seed::new(&agent.handle_hash), Seed::new(&bump)];
+    token::transfer_checked(&TransferChecked {
+        token_program: &accounts.token_program,
+        source: &accounts.source,
+        mint: &accounts.mint,
+        destination: &accounts.destination,
+        authority: &accounts.agent,
+        amount,
+        decimals,
+        signer: &Signer::new(&seeds),
+    })
+}

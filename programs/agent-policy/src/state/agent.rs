@@ -1,0 +1,198 @@
+//! `Agent` — PDA `["agent", sha256(agent handle)]`. Its address is the agent's `public_key`: it
+//! owns the agent's Token-2022 accounts and signs their transfers through the program, only after
+//! the policy allowed them.
+//!
+//! ```text
+//! offset size field
+//!      0    8 discriminator    sha256("account:Agent")[..8]
+//!      8   32 owner            the wallet that approves holds and edits the policy
+//!     40   32 agent_signer     the key that initiates spends; never the owner
+//!     72   32 handle_hash      sha256(agent handle): the PDA seed, kept to sign without hashing
+//!    104    1 bump             canonical bump of the agent PDA
+//!    105    1 policy_bump      canonical bump of ["policy", agent]
+//!    106    1 status           1 active
+//!    107    1 handle_len       bytes of `handle`
+//!    108   64 handle           `owner handle/name`, zero padded
+//!    172    8 next_hold_nonce  u64 LE: seed of the next PendingTransaction
+//!    180    4 open_holds       u32 LE: pending transactions not yet closed
+//!    184    8 created_at       i64 LE unix seconds
+//!    192   32 reserved         zero
+//! ```
+
+use core::mem::offset_of;
+
+use super::{prefix, AccountType};
+use crate::discriminator::account::AGENT;
+use crate::error::PolicyError;
+use crate::runtime::Pubkey;
+
+pub const AGENT_SEED: &[u8] = b"agent";
+pub const LEN: usize = 224;
+pub const STATUS_ACTIVE: u8 = 1;
+
+#[repr(C)]
+pub struct Agent {
+    pub discriminator: [u8; 8],
+    pub owner: Pubkey,
+    pub agent_signer: Pubkey,
+    pub handle_hash: [u8; 32],
+    pub bump: u8,
+    pub policy_bump: u8,
+    pub status: u8,
+    pub handle_len: u8,
+    pub handle: [u8; 64],
+    pub next_hold_nonce: [u8; 8],
+    pub open_holds: [u8; 4],
+    pub created_at: [u8; 8],
+    pub reserved: [u8; 32],
+}
+
+unsafe impl AccountType for Agent {
+    const DISCRIMINATOR: [u8; 8] = AGENT;
+}
+
+const _: () = {
+    assert!(core::mem::size_of::<Agent>() == LEN);
+    assert!(core::mem::align_of::<Agent>() == 1);
+    assert!(offset_of!(Agent, owner) == 8);
+    assert!(offset_of!(Agent, agent_signer) == 40);
+    assert!(offset_of!(Agent, handle_hash) == 72);
+    assert!(offset_of!(Agent, bump) == 104);
+    assert!(offset_of!(Agent, policy_bump) == 105);
+    assert!(offset_of!(Agent, status) == 106);
+    assert!(offset_of!(Agent, handle_len) == 107);
+    assert!(offset_of!(Agent, handle) == 108);
+    assert!(offset_of!(Agent, next_hold_nonce) == 172);
+    assert!(offset_of!(Agent, open_holds) == 180);
+    assert!(offset_of!(Agent, created_at) == 184);
+    assert!(offset_of!(Agent, reserved) == 192);
+};
+
+/// What `agent_create` stores besides the discriminator.
+pub struct NewAgent<'a> {
+    pub owner: &'a Pubkey,
+    pub agent_signer: &'a Pubkey,
+    pub handle_hash: &'a [u8; 32],
+    pub bump: u8,
+    pub policy_bump: u8,
+    pub handle: &'a [u8],
+    pub created_at: i64,
+}
+
+impl Agent {
+    #[inline]
+    pub fn handle(&self) -> &[u8] {
+        prefix(&self.handle, self.handle_len)
+    }
+
+    #[inline]
+    pub fn is_active(&self) -> bool {
+        self.status == STATUS_ACTIVE
+    }
+
+    #[inline]
+    pub fn next_hold_nonce(&self) -> u64 {
+        u64::from_le_bytes(self.next_hold_nonce)
+    }
+
+    #[inline]
+    pub fn open_holds(&self) -> u32 {
+        u32::from_le_bytes(self.open_holds)
+    }
+
+    #[inline]
+    pub fn created_at(&self) -> i64 {
+        i64::from_le_bytes(self.created_at)
+    }
+
+    /// Takes the next hold nonce and counts one more open hold.
+    pub fn open_hold(&mut self) -> Result<u64, PolicyError> {
+        let nonce = self.next_hold_nonce();
+        let next = nonce.checked_add(1).ok_or(PolicyError::ArithmeticOverflow)?;
+        let open = self
+            .open_holds()
+            .checked_add(1)
+            .ok_or(PolicyError::ArithmeticOverflow)?;
+        self.next_hold_nonce = next.to_le_bytes();
+        self.open_holds = open.to_le_bytes();
+        Ok(nonce)
+    }
+
+    /// Counts one hold fewer (approved, rejected or closed after expiry).
+    pub fn close_hold(&mut self) -> Result<(), PolicyError> {
+        let open = self
+            .open_holds()
+            .checked_sub(1)
+            .ok_or(PolicyError::ArithmeticOverflow)?;
+        self.open_holds = open.to_le_bytes();
+        Ok(())
+    }
+
+    /// Fills a just-created agent account (`state::init` wrote the discriminator).
+    pub fn write_new(&mut self, new: &NewAgent) {
+        self.owner = *new.owner;
+        self.agent_signer = *new.agent_signer;
+        self.handle_hash = *new.handle_hash;
+        self.bump = new.bump;
+        self.policy_bump = new.policy_bump;
+        self.status = STATUS_ACTIVE;
+        self.handle_len = new.handle.len() as u8;
+        self.handle[..new.handle.len()].copy_from_slice(new.handle);
+        self.created_at = new.created_at.to_le_bytes();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn blank() -> Box<[u8; LEN]> {
+        let mut data = Box::new([0u8; LEN]);
+        data[..8].copy_from_slice(&AGENT);
+        data
+    }
+
+    fn view(data: &mut [u8; LEN]) -> &mut Agent {
+        unsafe { &mut *(data.as_mut_ptr() as *mut Agent) }
+    }
+
+    #[test]
+    fn writes_every_field_at_its_documented_offset() {
+        let mut data = blank();
+        view(&mut data).write_new(&NewAgent {
+            owner: &[1; 32],
+            agent_signer: &[2; 32],
+            handle_hash: &[3; 32],
+            bump: 250,
+            policy_bump: 249,
+            handle: b"acme/bot",
+            created_at: -2,
+        });
+        assert_eq!(&data[8..40], &[1; 32]);
+        assert_eq!(&data[40..72], &[2; 32]);
+        assert_eq!(&data[72..104], &[3; 32]);
+        assert_eq!(&data[104..108], &[250, 249, STATUS_ACTIVE, 8]);
+        assert_eq!(&data[108..116], b"acme/bot");
+        assert_eq!(&data[172..184], &[0; 12]);
+        assert_eq!(&data[184..192], &(-2i64).to_le_bytes());
+        assert!(data[192..].iter().all(|b| *b == 0));
+        assert_eq!(view(&mut data).handle(), b"acme/bot");
+    }
+
+    #[test]
+    fn hold_counters_are_checked() {
+        let mut data = blank();
+        let agent = view(&mut data);
+        assert_eq!(agent.open_hold(), Ok(0));
+        assert_eq!(agent.open_hold(), Ok(1));
+        assert_eq!((agent.next_hold_nonce(), agent.open_holds()), (2, 2));
+        assert_eq!(&data[172..180], &2u64.to_le_bytes());
+        assert_eq!(&data[180..184], &2u32.to_le_bytes());
+        let agent = view(&mut data);
+        assert_eq!(agent.close_hold(), Ok(()));
+        assert_eq!(agent.close_hold(), Ok(()));
+        assert_eq!(agent.close_hold(), Err(PolicyError::ArithmeticOverflow));
+        agent.next_hold_nonce = u64::MAX.to_le_bytes();
+        assert_eq!(agent.open_hold(), Err(PolicyError::ArithmeticOverflow));
+    }
+}

@@ -1,0 +1,291 @@
+//! `Policy` — PDA `["policy", agent]`: the rules the agent's spends must pass, and today's spend.
+//! Only the agent's owner edits it (`policy_update`); `agent_transfer` and `pending_approve`
+//! update the day's spend.
+//!
+//! ```text
+//! offset size field
+//!      0    8 discriminator            sha256("account:Policy")[..8]
+//!      8   32 agent                    the Agent this policy governs
+//!     40    4 version                  u32 LE: 1 at creation, +1 per update
+//!     44    2 active_start_minute      u16 LE, minute of the UTC day, inclusive
+//!     46    2 active_end_minute        u16 LE, exclusive; start > end wraps; start == end all day
+//!     48    8 per_transaction_limit    u64 LE base units
+//!     56    8 daily_limit              u64 LE base units per UTC day
+//!     64    8 hitl_threshold           u64 LE: amounts above are held for the owner
+//!     72    4 approval_window_seconds  u32 LE, 1..=604800
+//!     76    1 mint_count               0..=4
+//!     77    1 pattern_count            0..=16
+//!     78    1 bump                     canonical bump of the policy PDA
+//!     79    1 reserved
+//!     80    8 day_index                i64 LE: UTC day (unix_timestamp.div_euclid(86400)) of spent_today
+//!     88    8 spent_today              u64 LE base units (public path)
+//!     96    8 updated_at               i64 LE unix seconds of creation or last update
+//!    104  128 allowed_mints            4 x 32, the first mint_count used, the rest zero
+//!    232 1056 recipient_patterns       16 x 66 (kind u8 [0 name, 1 suffix, 2 address], len u8, value [u8; 64])
+//!   1288  256 reserved                 the confidential path (spend commitment, prover state; issue 5)
+//! ```
+
+use core::mem::offset_of;
+
+use super::AccountType;
+use crate::discriminator::account::POLICY;
+use crate::error::PolicyError;
+use crate::rules::limits::{DailySpend, Limits};
+use crate::rules::policy_validation::{self, Settings, MAX_MINTS, MAX_RECIPIENT_PATTERNS};
+use crate::rules::recipients::RecipientPattern;
+use crate::runtime::{keys_eq, Pubkey};
+
+pub const POLICY_SEED: &[u8] = b"policy";
+pub const LEN: usize = 1544;
+
+#[repr(C)]
+pub struct Policy {
+    pub discriminator: [u8; 8],
+    pub agent: Pubkey,
+    pub version: [u8; 4],
+    pub active_start_minute: [u8; 2],
+    pub active_end_minute: [u8; 2],
+    pub per_transaction_limit: [u8; 8],
+    pub daily_limit: [u8; 8],
+    pub hitl_threshold: [u8; 8],
+    pub approval_window_seconds: [u8; 4],
+    pub mint_count: u8,
+    pub pattern_count: u8,
+    pub bump: u8,
+    pub reserved0: u8,
+    pub day_index: [u8; 8],
+    pub spent_today: [u8; 8],
+    pub updated_at: [u8; 8],
+    pub allowed_mints: [Pubkey; MAX_MINTS],
+    pub recipient_patterns: [RecipientPattern; MAX_RECIPIENT_PATTERNS],
+    pub reserved: [u8; 256],
+}
+
+unsafe impl AccountType for Policy {
+    const DISCRIMINATOR: [u8; 8] = POLICY;
+}
+
+const _: () = {
+    assert!(core::mem::size_of::<Policy>() == LEN);
+    assert!(core::mem::align_of::<Policy>() == 1);
+    assert!(offset_of!(Policy, agent) == 8);
+    assert!(offset_of!(Policy, version) == 40);
+    assert!(offset_of!(Policy, active_start_minute) == 44);
+    assert!(offset_of!(Policy, active_end_minute) == 46);
+    assert!(offset_of!(Policy, per_transaction_limit) == 48);
+    assert!(offset_of!(Policy, daily_limit) == 56);
+    assert!(offset_of!(Policy, hitl_threshold) == 64);
+    assert!(offset_of!(Policy, approval_window_seconds) == 72);
+    assert!(offset_of!(Policy, mint_count) == 76);
+    assert!(offset_of!(Policy, pattern_count) == 77);
+    assert!(offset_of!(Policy, bump) == 78);
+    assert!(offset_of!(Policy, day_index) == 80);
+    assert!(offset_of!(Policy, spent_today) == 88);
+    assert!(offset_of!(Policy, updated_at) == 96);
+    assert!(offset_of!(Policy, allowed_mints) == 104);
+    assert!(offset_of!(Policy, recipient_patterns) == 232);
+    assert!(offset_of!(Policy, reserved) == 1288);
+};
+
+impl Policy {
+    #[inline]
+    pub fn version(&self) -> u32 {
+        u32::from_le_bytes(self.version)
+    }
+
+    #[inline]
+    pub fn active_start_minute(&self) -> u16 {
+        u16::from_le_bytes(self.active_start_minute)
+    }
+
+    #[inline]
+    pub fn active_end_minute(&self) -> u16 {
+        u16::from_le_bytes(self.active_end_minute)
+    }
+
+    #[inline]
+    pub fn approval_window_seconds(&self) -> u32 {
+        u32::from_le_bytes(self.approval_window_seconds)
+    }
+
+    #[inline]
+    pub fn updated_at(&self) -> i64 {
+        i64::from_le_bytes(self.updated_at)
+    }
+
+    #[inline]
+    pub fn limits(&self) -> Limits {
+        Limits {
+            per_transaction: u64::from_le_bytes(self.per_transaction_limit),
+            daily: u64::from_le_bytes(self.daily_limit),
+            hitl_threshold: u64::from_le_bytes(self.hitl_threshold),
+        }
+    }
+
+    #[inline]
+    pub fn daily_spend(&self) -> DailySpend {
+        DailySpend {
+            day_index: i64::from_le_bytes(self.day_index),
+            spent: u64::from_le_bytes(self.spent_today),
+        }
+    }
+
+    #[inline]
+    pub fn set_daily_spend(&mut self, spend: DailySpend) {
+        self.day_index = spend.day_index.to_le_bytes();
+        self.spent_today = spend.spent.to_le_bytes();
+    }
+
+    /// The mints in use (a corrupt count is clamped to the array, never trusted past it).
+    #[inline]
+    pub fn allowed_mints(&self) -> &[Pubkey] {
+        &self.allowed_mints[..(self.mint_count as usize).min(MAX_MINTS)]
+    }
+
+    /// The patterns in use (clamped like `allowed_mints`).
+    #[inline]
+    pub fn recipient_patterns(&self) -> &[RecipientPattern] {
+        &self.recipient_patterns[..(self.pattern_count as usize).min(MAX_RECIPIENT_PATTERNS)]
+    }
+
+    /// The asset rule: the mint must be one of the allowed mints (an empty list allows none).
+    #[inline]
+    pub fn check_mint(&self, mint: &Pubkey) -> Result<(), PolicyError> {
+        if self.allowed_mints().iter().any(|allowed| keys_eq(allowed, mint)) {
+            Ok(())
+        } else {
+            Err(PolicyError::MintNotAllowed)
+        }
+    }
+
+    /// Validates the owner-chosen settings as stored (after create or update wrote them).
+    pub fn validate(&self) -> Result<(), PolicyError> {
+        // Counts are checked before the slices that clamp them are taken.
+        if self.mint_count as usize > MAX_MINTS {
+            return Err(PolicyError::TooManyMints);
+        }
+        if self.pattern_count as usize > MAX_RECIPIENT_PATTERNS {
+            return Err(PolicyError::TooManyRecipientPatterns);
+        }
+        policy_validation::validate(&Settings {
+            active_start_minute: self.active_start_minute(),
+            active_end_minute: self.active_end_minute(),
+            approval_window_seconds: self.approval_window_seconds(),
+            allowed_mints: self.allowed_mints(),
+            recipient_patterns: self.recipient_patterns(),
+        })
+    }
+
+    /// Replaces the allowed mints; slots past the new list are zeroed.
+    pub fn set_allowed_mints(&mut self, mints: &[Pubkey]) -> Result<(), PolicyError> {
+        if mints.len() > MAX_MINTS {
+            return Err(PolicyError::TooManyMints);
+        }
+        self.allowed_mints = [[0; 32]; MAX_MINTS];
+        self.allowed_mints[..mints.len()].copy_from_slice(mints);
+        self.mint_count = mints.len() as u8;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::recipients::{KIND_ADDRESS, KIND_SUFFIX};
+
+    fn blank() -> Box<[u8; LEN]> {
+        let mut data = Box::new([0u8; LEN]);
+        data[..8].copy_from_slice(&POLICY);
+        data
+    }
+
+    fn view(data: &mut [u8; LEN]) -> &mut Policy {
+        unsafe { &mut *(data.as_mut_ptr() as *mut Policy) }
+    }
+
+    #[test]
+    fn fields_read_from_their_documented_offsets() {
+        let mut data = blank();
+        data[40..44].copy_from_slice(&7u32.to_le_bytes());
+        data[44..46].copy_from_slice(&1320u16.to_le_bytes());
+        data[46..48].copy_from_slice(&360u16.to_le_bytes());
+        data[48..56].copy_from_slice(&100u64.to_le_bytes());
+        data[56..64].copy_from_slice(&250u64.to_le_bytes());
+        data[64..72].copy_from_slice(&50u64.to_le_bytes());
+        data[72..76].copy_from_slice(&3600u32.to_le_bytes());
+        data[76] = 1;
+        data[77] = 2;
+        data[80..88].copy_from_slice(&(-3i64).to_le_bytes());
+        data[88..96].copy_from_slice(&9u64.to_le_bytes());
+        data[104..136].copy_from_slice(&[4; 32]);
+        data[232] = KIND_SUFFIX;
+        data[233] = 4;
+        data[234..238].copy_from_slice(b"acme");
+        data[232 + 66] = KIND_ADDRESS;
+        data[232 + 67] = 32;
+        data[232 + 68..232 + 100].copy_from_slice(&[5; 32]);
+        let policy = view(&mut data);
+        assert_eq!(policy.version(), 7);
+        assert_eq!((policy.active_start_minute(), policy.active_end_minute()), (1320, 360));
+        let limits = policy.limits();
+        assert_eq!(
+            (limits.per_transaction, limits.daily, limits.hitl_threshold),
+            (100, 250, 50)
+        );
+        assert_eq!(policy.approval_window_seconds(), 3600);
+        assert_eq!(
+            policy.daily_spend(),
+            DailySpend {
+                day_index: -3,
+                spent: 9
+            }
+        );
+        assert_eq!(policy.allowed_mints(), &[[4; 32]]);
+        assert_eq!(policy.recipient_patterns()[0].value(), b"acme");
+        assert_eq!(policy.recipient_patterns()[1].value(), &[5; 32]);
+        assert_eq!(policy.validate(), Ok(()));
+        assert_eq!(policy.check_mint(&[4; 32]), Ok(()));
+        assert_eq!(policy.check_mint(&[5; 32]), Err(PolicyError::MintNotAllowed));
+    }
+
+    #[test]
+    fn an_empty_mint_list_allows_no_mint() {
+        let mut data = blank();
+        assert_eq!(view(&mut data).check_mint(&[4; 32]), Err(PolicyError::MintNotAllowed));
+    }
+
+    #[test]
+    fn corrupt_counts_are_refused_by_validation_and_clamped_by_readers() {
+        let mut data = blank();
+        data[72..76].copy_from_slice(&60u32.to_le_bytes());
+        data[76] = 5;
+        assert_eq!(view(&mut data).validate(), Err(PolicyError::TooManyMints));
+        assert_eq!(view(&mut data).allowed_mints().len(), 4);
+        data[76] = 0;
+        data[77] = 17;
+        assert_eq!(view(&mut data).validate(), Err(PolicyError::TooManyRecipientPatterns));
+        assert_eq!(view(&mut data).recipient_patterns().len(), 16);
+    }
+
+    #[test]
+    fn set_daily_spend_writes_day_and_total() {
+        let mut data = blank();
+        view(&mut data).set_daily_spend(DailySpend {
+            day_index: 19_723,
+            spent: 42,
+        });
+        assert_eq!(&data[80..88], &19_723i64.to_le_bytes());
+        assert_eq!(&data[88..96], &42u64.to_le_bytes());
+    }
+
+    #[test]
+    fn replacing_mints_zeroes_the_unused_slots() {
+        let mut data = blank();
+        let policy = view(&mut data);
+        policy.set_allowed_mints(&[[1; 32], [2; 32], [3; 32]]).unwrap();
+        policy.set_allowed_mints(&[[9; 32]]).unwrap();
+        assert_eq!(data[76], 1);
+        assert_eq!(&data[104..136], &[9; 32]);
+        assert!(data[136..232].iter().all(|b| *b == 0));
+    }
+}
