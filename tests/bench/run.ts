@@ -2,10 +2,12 @@
  * `npm run bench`: every benchmark entry, each measured against its baseline in the same run,
  * printed as ratios. Compute units are deterministic, so one execution each is exact.
  */
+import { agentTransferComputeUnits } from "./agent-transfer-compute-units";
 import { type BenchResult, formatResults } from "./bench-entry";
+import { confidentialTransfer } from "./confidential-transfer";
 import { programComputeUnits } from "./program-compute-units";
 
-const entries = [programComputeUnits];
+const entries = [programComputeUnits, agentTransferComputeUnits];
 
 const results: BenchResult[] = [];
 for (const entry of entries) {

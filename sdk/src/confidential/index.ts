@@ -1,0 +1,62 @@
+/**
+ * `@cpay/sdk/confidential`: Token-2022 confidential transfers over the ClusterPort — keys, account
+ * setup, deposit / apply / transfer / withdraw, balances and balance proofs, encrypted memos.
+ * Formats and guarantees are documented in this folder's README.md.
+ */
+
+export {
+  type ConfidentialReadiness,
+  confidentialReadiness,
+  DEFAULT_MAXIMUM_PENDING_CREDITS,
+  isConfidentialReady,
+  type SetupConfidentialAccountInput,
+  setupConfidentialAccount,
+} from "./account-setup";
+export { MAX_CONFIDENTIAL_AMOUNT } from "./amounts";
+export { applyPendingBalance, applyPendingBalanceInstruction } from "./apply-pending-balance";
+export { availableBalance, decryptAeBalance, decryptElGamal, decryptPendingBalance } from "./balance";
+export {
+  BALANCE_PROOF_VERSION,
+  createBalanceProof,
+  verifyBalanceProof,
+  verifyBalanceProofOnChain,
+} from "./balance-proof";
+export { closeProofContexts } from "./close-proof-contexts";
+export { type DepositInput, depositConfidential } from "./deposit";
+export {
+  ConfidentialError,
+  type ConfidentialErrorCode,
+  type ConfidentialStep,
+  type ContextAccountOutcome,
+  isConfidentialError,
+} from "./errors";
+export { exportConfidentialSecret, importConfidentialSecret, KEY_EXPORT_VERSION } from "./key-export";
+export {
+  AE_KDF_INFO,
+  type ConfidentialKeyset,
+  deriveConfidentialKeys,
+  ELGAMAL_KDF_INFO,
+  generateConfidentialSecret,
+} from "./keys";
+export { decryptMemo, encryptMemo, MAX_MEMO_BYTES, MEMO_KDF_INFO, type MemoParties } from "./memo";
+export { type PublicTransferInput, transferPublic } from "./public-transfer";
+export {
+  type ConfidentialAccountState,
+  findTokenAccount,
+  readConfidentialMint,
+  readConfidentialState,
+} from "./token-account";
+export {
+  loadTokenConfidentialHelpers,
+  useZkSdkNodeBuildForBundlerImports,
+} from "./token-confidential-helpers";
+export {
+  type ConfidentialTransferInput,
+  type ConfidentialTransferResult,
+  TRANSFER_STEPS,
+  transferConfidential,
+} from "./transfer";
+export { buildTransferProofs, type TransferProofInput, type TransferProofs } from "./transfer-proofs";
+export { type WithdrawInput, withdrawConfidential } from "./withdraw";
+/** The zk-sdk classes of the one instance this SDK uses (pass only these to the SDK and token-2022). */
+export * as zk from "./zk-sdk";

@@ -1,0 +1,74 @@
+/**
+ * Per-account confidential keys, derived deterministically from one 32-byte secret (DESIGN 6).
+ *
+ * The vault stores only the secret; the ElGamal keypair (encrypts balances, proves statements about
+ * them) and the AE key (the owner's fast, 16-byte authenticated encryption of the available balance)
+ * are re-derived on demand, so rotating storage or exporting to the holder moves one value.
+ *
+ * Derivation (versioned; changing it changes every account's keys, so a new scheme gets a new info
+ * string, never an edit):
+ * - ElGamal: HKDF-SHA256(ikm = secret, salt = "", info = "cpay/confidential/elgamal/v1", L = 64),
+ *   read little-endian and reduced modulo the Ristretto group order l (64 bytes make the bias
+ *   ~2^-260); a zero scalar is rejected (probability ~2^-252). zk-sdk `ElGamalSecretKey.fromBytes`.
+ * - AE: HKDF-SHA256(ikm = secret, salt = "", info = "cpay/confidential/ae/v1", L = 16), zk-sdk
+ *   `AeKey.fromBytes`.
+ * The two info strings make the keys independent: knowing one says nothing about the other.
+ */
+import { hkdfSync, randomBytes } from "node:crypto";
+import { ConfidentialError } from "./errors";
+import { AeKey, ElGamalKeypair, ElGamalSecretKey } from "./zk-sdk";
+
+export const CONFIDENTIAL_SECRET_LENGTH = 32;
+export const ELGAMAL_KDF_INFO = "cpay/confidential/elgamal/v1";
+export const AE_KDF_INFO = "cpay/confidential/ae/v1";
+
+/** The Ristretto255 group order l = 2^252 + 27742317777372353535851937790883648493. */
+export const RISTRETTO_GROUP_ORDER = 2n ** 252n + 27742317777372353535851937790883648493n;
+
+/** The keys of one confidential token account. Holds secrets: never log or serialise it. */
+export interface ConfidentialKeyset {
+  readonly elgamal: ElGamalKeypair;
+  readonly ae: AeKey;
+  /** The ElGamal public key as stored in the token account's extension (32 bytes). */
+  readonly elgamalPubkey: Uint8Array;
+}
+
+/** A fresh random per-account secret, for the vault. */
+export function generateConfidentialSecret(): Uint8Array {
+  return new Uint8Array(randomBytes(CONFIDENTIAL_SECRET_LENGTH));
+}
+
+/** Derives the ElGamal keypair and AE key of one account from its 32-byte secret (see file doc). */
+export function deriveConfidentialKeys(secret: Uint8Array): ConfidentialKeyset {
+  if (!(secret instanceof Uint8Array) || secret.length !== CONFIDENTIAL_SECRET_LENGTH) {
+    throw new ConfidentialError(
+      "invalid_secret",
+      `the confidential secret must be ${CONFIDENTIAL_SECRET_LENGTH} bytes`,
+    );
+  }
+  const scalar = littleEndianToBigInt(hkdf(secret, ELGAMAL_KDF_INFO, 64)) % RISTRETTO_GROUP_ORDER;
+  if (scalar === 0n) throw new ConfidentialError("invalid_secret", "the secret derives a zero ElGamal key");
+  const elgamal = ElGamalKeypair.fromSecretKey(ElGamalSecretKey.fromBytes(bigIntToLittleEndian(scalar, 32)));
+  const ae = AeKey.fromBytes(hkdf(secret, AE_KDF_INFO, 16));
+  return { elgamal, ae, elgamalPubkey: elgamal.pubkey().toBytes() };
+}
+
+function hkdf(secret: Uint8Array, info: string, length: number): Uint8Array {
+  return new Uint8Array(hkdfSync("sha256", secret, new Uint8Array(0), info, length));
+}
+
+export function littleEndianToBigInt(bytes: Uint8Array): bigint {
+  let value = 0n;
+  for (let i = bytes.length - 1; i >= 0; i--) value = (value << 8n) | BigInt(bytes[i] ?? 0);
+  return value;
+}
+
+export function bigIntToLittleEndian(value: bigint, length: number): Uint8Array {
+  const bytes = new Uint8Array(length);
+  let rest = value;
+  for (let i = 0; i < length; i++) {
+    bytes[i] = Number(rest & 0xffn);
+    rest >>= 8n;
+  }
+  return bytes;
+}

@@ -1,0 +1,136 @@
+/**
+ * Reading confidential state from chain bytes (a trust boundary: the account's owner, length and
+ * layout are checked before anything is used). Plain data out, so the operations never hold
+ * decoder-specific shapes.
+ */
+import { type Address, address, getAddressEncoder, isSome } from "@solana/kit";
+import {
+  AccountState,
+  findAssociatedTokenPda,
+  getMintDecoder,
+  getTokenDecoder,
+  TOKEN_2022_PROGRAM_ADDRESS,
+} from "@solana-program/token-2022";
+import type { ClusterPort } from "../cluster/cluster-port";
+
+/** Token-2022 base account length; a mint with extensions is padded past it, a token account too. */
+const BASE_ACCOUNT_LENGTH = 165;
+
+/** The ConfidentialTransferAccount extension of a Token-2022 account, plus the base fields we use. */
+export interface ConfidentialAccountState {
+  readonly address: Address;
+  readonly owner: Address;
+  readonly mint: Address;
+  /** The public (non-confidential) balance. */
+  readonly publicAmount: bigint;
+  readonly frozen: boolean;
+  readonly approved: boolean;
+  readonly elgamalPubkey: Uint8Array;
+  readonly pendingBalanceLow: Uint8Array;
+  readonly pendingBalanceHigh: Uint8Array;
+  readonly availableBalance: Uint8Array;
+  readonly decryptableAvailableBalance: Uint8Array;
+  readonly allowConfidentialCredits: boolean;
+  readonly allowNonConfidentialCredits: boolean;
+  readonly pendingBalanceCreditCounter: bigint;
+  readonly maximumPendingBalanceCreditCounter: bigint;
+  readonly expectedPendingBalanceCreditCounter: bigint;
+  readonly actualPendingBalanceCreditCounter: bigint;
+}
+
+/** The owner's Token-2022 associated token account for `mint`. */
+export async function findTokenAccount(owner: string, mint: string): Promise<Address> {
+  const [ata] = await findAssociatedTokenPda({
+    owner: address(owner),
+    mint: address(mint),
+    tokenProgram: TOKEN_2022_PROGRAM_ADDRESS,
+  });
+  return ata;
+}
+
+/**
+ * The token account's base fields and confidential extension; `null` when the account does not
+ * exist. `confidential` is `null` when the account exists but was never configured.
+ */
+export function readTokenAccount(
+  cluster: ClusterPort,
+  tokenAccount: string,
+): {
+  readonly owner: Address;
+  readonly mint: Address;
+  readonly confidential: ConfidentialAccountState | null;
+} | null {
+  const record = cluster.getAccount(tokenAccount);
+  if (record === null) return null;
+  if (record.owner !== TOKEN_2022_PROGRAM_ADDRESS || record.data.length < BASE_ACCOUNT_LENGTH) {
+    throw new Error(`${tokenAccount} is not a Token-2022 token account`);
+  }
+  const token = getTokenDecoder().decode(record.data);
+  const extension = isSome(token.extensions)
+    ? token.extensions.value.find((entry) => entry.__kind === "ConfidentialTransferAccount")
+    : undefined;
+  if (extension === undefined || extension.__kind !== "ConfidentialTransferAccount") {
+    return { owner: token.owner, mint: token.mint, confidential: null };
+  }
+  const bytes = (value: ArrayLike<number>) => Uint8Array.from(value);
+  return {
+    owner: token.owner,
+    mint: token.mint,
+    confidential: {
+      address: address(tokenAccount),
+      owner: token.owner,
+      mint: token.mint,
+      publicAmount: token.amount,
+      frozen: token.state === AccountState.Frozen,
+      approved: extension.approved,
+      elgamalPubkey: addressBytes(extension.elgamalPubkey),
+      pendingBalanceLow: bytes(extension.pendingBalanceLow),
+      pendingBalanceHigh: bytes(extension.pendingBalanceHigh),
+      availableBalance: bytes(extension.availableBalance),
+      decryptableAvailableBalance: bytes(extension.decryptableAvailableBalance),
+      allowConfidentialCredits: extension.allowConfidentialCredits,
+      allowNonConfidentialCredits: extension.allowNonConfidentialCredits,
+      pendingBalanceCreditCounter: extension.pendingBalanceCreditCounter,
+      maximumPendingBalanceCreditCounter: extension.maximumPendingBalanceCreditCounter,
+      expectedPendingBalanceCreditCounter: extension.expectedPendingBalanceCreditCounter,
+      actualPendingBalanceCreditCounter: extension.actualPendingBalanceCreditCounter,
+    },
+  };
+}
+
+/** The confidential state of an account that must be configured, else `null`. */
+export function readConfidentialState(
+  cluster: ClusterPort,
+  tokenAccount: string,
+): ConfidentialAccountState | null {
+  return readTokenAccount(cluster, tokenAccount)?.confidential ?? null;
+}
+
+/** A mint's decimals and its confidential-transfer auditor ElGamal key (null when none). */
+export function readConfidentialMint(
+  cluster: ClusterPort,
+  mint: string,
+): { readonly decimals: number; readonly auditorElgamalPubkey: Uint8Array | null } {
+  const record = cluster.getAccount(mint);
+  if (record === null || record.owner !== TOKEN_2022_PROGRAM_ADDRESS || record.data.length < 82) {
+    throw new Error(`${mint} is not a Token-2022 mint`);
+  }
+  const decoded = getMintDecoder().decode(record.data);
+  const extension = isSome(decoded.extensions)
+    ? decoded.extensions.value.find((entry) => entry.__kind === "ConfidentialTransferMint")
+    : undefined;
+  if (extension === undefined || extension.__kind !== "ConfidentialTransferMint") {
+    throw new Error(`${mint} has no ConfidentialTransferMint extension`);
+  }
+  return {
+    decimals: decoded.decimals,
+    auditorElgamalPubkey: isSome(extension.auditorElgamalPubkey)
+      ? addressBytes(extension.auditorElgamalPubkey.value)
+      : null,
+  };
+}
+
+/** Token-2022 stores ElGamal public keys in address-typed (32-byte) fields. */
+function addressBytes(value: Address): Uint8Array {
+  return Uint8Array.from(getAddressEncoder().encode(value));
+}

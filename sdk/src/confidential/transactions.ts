@@ -1,0 +1,122 @@
+/**
+ * Building and submitting the transactions of confidential operations over the ClusterPort.
+ *
+ * Every transaction is signed before anything is sent, so its signature is known up front: a
+ * submission that throws can still be checked ("did it land after all?") before the operation
+ * decides nothing moved. Submissions run with preflight so a failing transaction does not land
+ * (and costs no fee); a landed one is confirmed by its signature status.
+ */
+import {
+  appendTransactionMessageInstructions,
+  type Blockhash,
+  createTransactionMessage,
+  getSignatureFromTransaction,
+  getTransactionEncoder,
+  type Instruction,
+  pipe,
+  setTransactionMessageFeePayerSigner,
+  setTransactionMessageLifetimeUsingBlockhash,
+  signTransactionMessageWithSigners,
+  type TransactionSigner,
+} from "@solana/kit";
+import type { ClusterPort, TransactionErrorJson } from "../cluster/cluster-port";
+import { SubmissionRejected } from "../cluster/cluster-port";
+import { ConfidentialError, type ConfidentialStep } from "./errors";
+
+/** Solana's packet limit for one transaction's wire bytes. */
+export const MAX_TRANSACTION_BYTES = 1232;
+
+/** A signed transaction ready to send, with the step it performs. */
+export interface SignedTransaction {
+  readonly step: ConfidentialStep;
+  readonly signature: string;
+  readonly wire: Uint8Array;
+  /** The blockhash it was signed with: once invalid, the transaction can no longer land. */
+  readonly blockhash: string;
+}
+
+/** Signs `instructions` (v0 message) with the fee payer and every signer the instructions carry. */
+export async function signTransaction(input: {
+  readonly step: ConfidentialStep;
+  readonly feePayer: TransactionSigner;
+  readonly instructions: readonly Instruction[];
+  readonly blockhash: { readonly blockhash: string; readonly lastValidBlockHeight: bigint };
+}): Promise<SignedTransaction> {
+  const message = pipe(
+    createTransactionMessage({ version: 0 }),
+    (m) => setTransactionMessageFeePayerSigner(input.feePayer, m),
+    (m) =>
+      setTransactionMessageLifetimeUsingBlockhash(
+        {
+          blockhash: input.blockhash.blockhash as Blockhash,
+          lastValidBlockHeight: input.blockhash.lastValidBlockHeight,
+        },
+        m,
+      ),
+    (m) => appendTransactionMessageInstructions(input.instructions, m),
+  );
+  const signed = await signTransactionMessageWithSigners(message);
+  const wire = new Uint8Array(getTransactionEncoder().encode(signed));
+  if (wire.length > MAX_TRANSACTION_BYTES) {
+    throw new RangeError(
+      `${input.step} transaction is ${wire.length} bytes (limit ${MAX_TRANSACTION_BYTES})`,
+    );
+  }
+  return {
+    step: input.step,
+    signature: getSignatureFromTransaction(signed),
+    wire,
+    blockhash: input.blockhash.blockhash,
+  };
+}
+
+/** Whether `signature` has landed successfully, failed, or is not known to the cluster. */
+export function landedStatus(cluster: ClusterPort, signature: string): "succeeded" | "failed" | "unknown" {
+  const status = cluster.getSignatureStatus(signature);
+  if (status === null) return "unknown";
+  return status.err === null ? "succeeded" : "failed";
+}
+
+/**
+ * Sends and confirms one transaction; throws ConfidentialError(`step_failed`, step) when it is
+ * rejected, fails, or does not land before its blockhash expires.
+ */
+export async function submit(
+  cluster: ClusterPort,
+  transaction: SignedTransaction,
+  options: { readonly pollMs?: number } = {},
+): Promise<string> {
+  try {
+    cluster.sendTransaction(transaction.wire, { preflight: true });
+  } catch (error) {
+    // A duplicate means an earlier attempt with these exact bytes got there first.
+    const alreadyLanded = error instanceof SubmissionRejected && error.kind === "already_processed";
+    if (!alreadyLanded) throw stepFailed(transaction.step, describeRejection(error), error);
+  }
+  const pollMs = options.pollMs ?? 200;
+  for (;;) {
+    const status = cluster.getSignatureStatus(transaction.signature);
+    if (status !== null) {
+      if (status.err !== null) {
+        throw stepFailed(transaction.step, `transaction failed: ${JSON.stringify(status.err)}`, status.err);
+      }
+      return transaction.signature;
+    }
+    if (!cluster.isBlockhashValid(transaction.blockhash)) {
+      throw stepFailed(transaction.step, "transaction did not land before its blockhash expired", null);
+    }
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+  }
+}
+
+function describeRejection(error: unknown): string {
+  if (error instanceof SubmissionRejected) {
+    const err: TransactionErrorJson | undefined = error.outcome?.err ?? undefined;
+    return `rejected (${error.kind})${err === undefined ? "" : `: ${JSON.stringify(err)}`}`;
+  }
+  return `could not be sent: ${error instanceof Error ? error.message : String(error)}`;
+}
+
+function stepFailed(step: ConfidentialStep, detail: string, cause: unknown): ConfidentialError {
+  return new ConfidentialError("step_failed", `${step} ${detail}`, { step, cause });
+}

@@ -1,0 +1,133 @@
+/**
+ * Confidential transfer between two configured accounts (no transfer fee): proofs built locally
+ * (transfer-proofs.ts), verified into context accounts, consumed by Token-2022's
+ * ConfidentialTransfer, contexts closed in the same transaction (proof-contexts.ts). The recipient
+ * is credited in its pending balance and applies it later.
+ *
+ * Runs in the sender account's queue (account-queue.ts): the proofs are made against the
+ * available balance read inside the queue, so two transfers from one account never race.
+ */
+import { address, type TransactionSigner } from "@solana/kit";
+import { getConfidentialTransferInstruction } from "@solana-program/token-2022";
+import {
+  BATCHED_GROUPED_CIPHERTEXT_3_HANDLES_VALIDITY_CONTEXT_ACCOUNT_SIZE,
+  BATCHED_RANGE_PROOF_CONTEXT_ACCOUNT_SIZE,
+  CIPHERTEXT_COMMITMENT_EQUALITY_CONTEXT_ACCOUNT_SIZE,
+  ZkElGamalProofInstruction,
+} from "@solana-program/zk-elgamal-proof";
+import type { ClusterPort } from "../cluster/cluster-port";
+import { runExclusive } from "./account-queue";
+import { confidentialReadiness } from "./account-setup";
+import { assertAmount } from "./amounts";
+import { availableBalance } from "./balance";
+import { ConfidentialError, type ConfidentialStep } from "./errors";
+import type { ConfidentialKeyset } from "./keys";
+import { runWithProofContexts } from "./proof-contexts";
+import { findTokenAccount, readConfidentialMint, readConfidentialState } from "./token-account";
+import { buildTransferProofs } from "./transfer-proofs";
+
+export interface ConfidentialTransferInput {
+  /** The sending wallet (owner of the source token account). */
+  readonly owner: TransactionSigner;
+  readonly keys: ConfidentialKeyset;
+  readonly mint: string;
+  /** The receiving wallet; its associated token account must be confidential-ready. */
+  readonly recipient: string;
+  readonly amount: bigint;
+  /** Pays fees and the context accounts' rent (returned at the end); defaults to the owner. */
+  readonly payer?: TransactionSigner;
+}
+
+export interface ConfidentialTransferResult {
+  readonly sourceTokenAccount: string;
+  readonly destinationTokenAccount: string;
+  /** Every transaction signature, in submission order; the last one moved the funds. */
+  readonly signatures: readonly string[];
+}
+
+/** The steps of a confidential transfer, in order. */
+export const TRANSFER_STEPS: readonly ConfidentialStep[] = [
+  "equality_proof",
+  "ciphertext_validity_proof",
+  "range_proof",
+  "transfer",
+];
+
+/**
+ * Transfers `amount` confidentially. Throws `recipient_not_confidential_ready`,
+ * `insufficient_confidential_balance`, `invalid_amount` before submitting anything, and
+ * `step_failed` (naming the step; nothing moved, contexts closed) when a transaction fails.
+ */
+export async function transferConfidential(
+  cluster: ClusterPort,
+  input: ConfidentialTransferInput,
+): Promise<ConfidentialTransferResult> {
+  assertAmount(input.amount);
+  const [source, destination] = await Promise.all([
+    findTokenAccount(input.owner.address, input.mint),
+    findTokenAccount(input.recipient, input.mint),
+  ]);
+  return runExclusive(cluster, source, async () => {
+    const sender = readConfidentialState(cluster, source);
+    if (sender === null)
+      throw new ConfidentialError("account_not_confidential_ready", `${source} is not configured`);
+    const readiness = await confidentialReadiness(cluster, input.recipient, input.mint);
+    const recipient = readConfidentialState(cluster, destination);
+    if (readiness !== "ready" || recipient === null) {
+      throw new ConfidentialError("recipient_not_confidential_ready", `recipient account is ${readiness}`);
+    }
+    const mint = readConfidentialMint(cluster, input.mint);
+    const proofs = buildTransferProofs({
+      keys: input.keys,
+      availableCiphertext: sender.availableBalance,
+      availableBalance: availableBalance(sender, input.keys),
+      amount: input.amount,
+      recipientPubkey: recipient.elgamalPubkey,
+      auditorPubkey: mint.auditorElgamalPubkey ?? new Uint8Array(32),
+    });
+    const { signatures } = await runWithProofContexts({
+      cluster,
+      payer: input.payer ?? input.owner,
+      proofs: [
+        {
+          step: "equality_proof",
+          instruction: ZkElGamalProofInstruction.VerifyCiphertextCommitmentEquality,
+          accountSize: CIPHERTEXT_COMMITMENT_EQUALITY_CONTEXT_ACCOUNT_SIZE,
+          data: proofs.equalityProof,
+        },
+        {
+          step: "ciphertext_validity_proof",
+          instruction: ZkElGamalProofInstruction.VerifyBatchedGroupedCiphertext3HandlesValidity,
+          accountSize: BATCHED_GROUPED_CIPHERTEXT_3_HANDLES_VALIDITY_CONTEXT_ACCOUNT_SIZE,
+          data: proofs.ciphertextValidityProof,
+        },
+        {
+          step: "range_proof",
+          instruction: ZkElGamalProofInstruction.VerifyBatchedRangeProofU128,
+          accountSize: BATCHED_RANGE_PROOF_CONTEXT_ACCOUNT_SIZE,
+          data: proofs.rangeProof,
+        },
+      ],
+      finalStep: "transfer",
+      finalInstructions: (contexts) => [
+        getConfidentialTransferInstruction({
+          sourceToken: source,
+          mint: address(input.mint),
+          destinationToken: destination,
+          equalityRecord: contexts.get("equality_proof"),
+          ciphertextValidityRecord: contexts.get("ciphertext_validity_proof"),
+          rangeRecord: contexts.get("range_proof"),
+          authority: input.owner,
+          newSourceDecryptableAvailableBalance: proofs.newDecryptableAvailableBalance,
+          transferAmountAuditorCiphertextLo: proofs.auditorCiphertextLo,
+          transferAmountAuditorCiphertextHi: proofs.auditorCiphertextHi,
+          // Offsets 0: the proofs are read from the context accounts, not from this transaction.
+          equalityProofInstructionOffset: 0,
+          ciphertextValidityProofInstructionOffset: 0,
+          rangeProofInstructionOffset: 0,
+        }),
+      ],
+    });
+    return { sourceTokenAccount: source, destinationTokenAccount: destination, signatures };
+  });
+}

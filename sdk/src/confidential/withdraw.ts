@@ -1,0 +1,112 @@
+/**
+ * Withdraw: available confidential balance -> public balance. The amount becomes public (it lands
+ * in the public balance); the remaining balance stays private: an equality proof ties the new
+ * available ciphertext (available - amount*G) to a commitment, a U64 range proof shows it is not
+ * negative. Same context-account machinery and failure guarantees as a transfer.
+ */
+import { address, type TransactionSigner } from "@solana/kit";
+import { getConfidentialWithdrawInstruction } from "@solana-program/token-2022";
+import {
+  BATCHED_RANGE_PROOF_CONTEXT_ACCOUNT_SIZE,
+  CIPHERTEXT_COMMITMENT_EQUALITY_CONTEXT_ACCOUNT_SIZE,
+  ZkElGamalProofInstruction,
+} from "@solana-program/zk-elgamal-proof";
+import type { ClusterPort } from "../cluster/cluster-port";
+import { runExclusive } from "./account-queue";
+import { assertAmount, MAX_U64 } from "./amounts";
+import { availableBalance } from "./balance";
+import { subtractAmount } from "./ciphertext-arithmetic";
+import { ConfidentialError } from "./errors";
+import type { ConfidentialKeyset } from "./keys";
+import { runWithProofContexts } from "./proof-contexts";
+import { findTokenAccount, readConfidentialMint, readConfidentialState } from "./token-account";
+import {
+  BatchedRangeProofU64Data,
+  CiphertextCommitmentEqualityProofData,
+  ElGamalCiphertext,
+  PedersenCommitment,
+  PedersenOpening,
+} from "./zk-sdk";
+
+export interface WithdrawInput {
+  readonly owner: TransactionSigner;
+  readonly keys: ConfidentialKeyset;
+  readonly mint: string;
+  readonly amount: bigint;
+  readonly payer?: TransactionSigner;
+}
+
+/** Moves `amount` from the owner's available confidential balance to its public balance. */
+export async function withdrawConfidential(
+  cluster: ClusterPort,
+  input: WithdrawInput,
+): Promise<{ readonly signatures: readonly string[] }> {
+  assertAmount(input.amount, MAX_U64);
+  const tokenAccount = await findTokenAccount(input.owner.address, input.mint);
+  return runExclusive(cluster, tokenAccount, async () => {
+    const state = readConfidentialState(cluster, tokenAccount);
+    if (state === null) {
+      throw new ConfidentialError("account_not_confidential_ready", `${tokenAccount} is not configured`);
+    }
+    const newBalance = availableBalance(state, input.keys) - input.amount;
+    if (newBalance < 0n) {
+      throw new ConfidentialError(
+        "insufficient_confidential_balance",
+        "the available balance is smaller than the amount",
+      );
+    }
+    const newBalanceCiphertext = ElGamalCiphertext.fromBytes(
+      subtractAmount(state.availableBalance, input.amount),
+    );
+    if (newBalanceCiphertext === undefined) throw new Error("invalid available-balance ciphertext");
+    const opening = new PedersenOpening();
+    const commitment = PedersenCommitment.from(newBalance, opening);
+    const equalityProof = new CiphertextCommitmentEqualityProofData(
+      input.keys.elgamal,
+      newBalanceCiphertext,
+      commitment,
+      opening,
+      newBalance,
+    ).toBytes();
+    const rangeProof = new BatchedRangeProofU64Data(
+      [commitment],
+      new BigUint64Array([newBalance]),
+      Uint8Array.from([64]),
+      [opening],
+    ).toBytes();
+    const { decimals } = readConfidentialMint(cluster, input.mint);
+    return runWithProofContexts({
+      cluster,
+      payer: input.payer ?? input.owner,
+      proofs: [
+        {
+          step: "equality_proof",
+          instruction: ZkElGamalProofInstruction.VerifyCiphertextCommitmentEquality,
+          accountSize: CIPHERTEXT_COMMITMENT_EQUALITY_CONTEXT_ACCOUNT_SIZE,
+          data: equalityProof,
+        },
+        {
+          step: "range_proof",
+          instruction: ZkElGamalProofInstruction.VerifyBatchedRangeProofU64,
+          accountSize: BATCHED_RANGE_PROOF_CONTEXT_ACCOUNT_SIZE,
+          data: rangeProof,
+        },
+      ],
+      finalStep: "withdraw",
+      finalInstructions: (contexts) => [
+        getConfidentialWithdrawInstruction({
+          token: tokenAccount,
+          mint: address(input.mint),
+          equalityRecord: contexts.get("equality_proof"),
+          rangeRecord: contexts.get("range_proof"),
+          authority: input.owner,
+          amount: input.amount,
+          decimals,
+          newDecryptableAvailableBalance: input.keys.ae.encrypt(newBalance).toBytes(),
+          equalityProofInstructionOffset: 0,
+          rangeProofInstructionOffset: 0,
+        }),
+      ],
+    });
+  });
+}

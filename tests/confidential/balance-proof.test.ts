@@ -1,0 +1,163 @@
+/**
+ * Balance decryption proofs against the on-chain ciphertext: a correct proof returns the amount;
+ * a wrong amount, another key, another ciphertext, a stale balance, or garbage is rejected with
+ * the typed `decryption_proof_invalid`.
+ */
+import type { EmbeddedCluster } from "@cpay/sdk/cluster";
+import {
+  createBalanceProof,
+  deriveConfidentialKeys,
+  generateConfidentialSecret,
+  isConfidentialError,
+  readConfidentialState,
+  transferConfidential,
+  verifyBalanceProofOnChain,
+} from "@cpay/sdk/confidential";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { confidentialParty, fundConfidential, type Party, startCluster } from "./support";
+
+let cluster: EmbeddedCluster;
+let holder: Party;
+let other: Party;
+const BALANCE = 73_000_019n;
+
+beforeAll(async () => {
+  cluster = await startCluster();
+  holder = await confidentialParty(cluster);
+  other = await confidentialParty(cluster);
+  await fundConfidential(cluster, holder, BALANCE);
+  await fundConfidential(cluster, other, 5n);
+});
+afterAll(() => cluster.stop());
+
+const ciphertextOf = (party: Party) => {
+  const state = readConfidentialState(cluster, party.tokenAccount);
+  if (state === null) throw new Error("not configured");
+  return state.availableBalance;
+};
+const rejected = (proof: string, account = holder.tokenAccount) => {
+  try {
+    verifyBalanceProofOnChain(cluster, account, proof);
+    return false;
+  } catch (error) {
+    return isConfidentialError(error, "decryption_proof_invalid");
+  }
+};
+const flip = (proof: string, index: number) => {
+  const bytes = Buffer.from(proof, "base64");
+  bytes[index] = (bytes[index] ?? 0) ^ 0x01;
+  return bytes.toString("base64");
+};
+
+describe("balance decryption proof", () => {
+  it("Given the holder proves its balance, when the service verifies it against the chain, then it gets the amount", () => {
+    const proof = createBalanceProof({
+      keys: holder.keys,
+      availableCiphertext: ciphertextOf(holder),
+      amount: BALANCE,
+    });
+    expect(Buffer.from(proof, "base64")).toHaveLength(201);
+    expect(verifyBalanceProofOnChain(cluster, holder.tokenAccount, proof)).toBe(BALANCE);
+  });
+
+  it("Given a wrong amount, then the holder cannot even make the proof", () => {
+    expect(() =>
+      createBalanceProof({
+        keys: holder.keys,
+        availableCiphertext: ciphertextOf(holder),
+        amount: BALANCE + 1n,
+      }),
+    ).toThrow(expect.objectContaining({ code: "decryption_proof_invalid" }));
+  });
+
+  it("Given a correct proof whose stated amount was edited, then it is rejected", () => {
+    const proof = createBalanceProof({
+      keys: holder.keys,
+      availableCiphertext: ciphertextOf(holder),
+      amount: BALANCE,
+    });
+    expect(rejected(flip(proof, 1))).toBe(true);
+  });
+
+  it("Given a valid proof made with another key, then it is rejected, also with this account's key pasted in", () => {
+    const stranger = deriveConfidentialKeys(generateConfidentialSecret());
+    const strangerCiphertext = stranger.elgamal.pubkey().encryptU64(BALANCE).toBytes();
+    const proof = createBalanceProof({
+      keys: stranger,
+      availableCiphertext: strangerCiphertext,
+      amount: BALANCE,
+    });
+    expect(rejected(proof)).toBe(true);
+    const pasted = Buffer.from(proof, "base64");
+    pasted.set(holder.keys.elgamalPubkey, 9);
+    pasted.set(
+      Buffer.from(
+        createBalanceProof({ keys: holder.keys, availableCiphertext: ciphertextOf(holder), amount: BALANCE }),
+        "base64",
+      ).subarray(41, 105),
+      41,
+    );
+    expect(rejected(pasted.toString("base64"))).toBe(true);
+  });
+
+  it("Given a proof made for another account's ciphertext, then it is rejected for this account", () => {
+    const proof = createBalanceProof({
+      keys: other.keys,
+      availableCiphertext: ciphertextOf(other),
+      amount: 5n,
+    });
+    expect(verifyBalanceProofOnChain(cluster, other.tokenAccount, proof)).toBe(5n);
+    expect(rejected(proof, holder.tokenAccount)).toBe(true);
+  });
+
+  it("Given a proof whose zero-ciphertext proof bytes were altered, then it is rejected", () => {
+    const proof = createBalanceProof({
+      keys: holder.keys,
+      availableCiphertext: ciphertextOf(holder),
+      amount: BALANCE,
+    });
+    expect(rejected(flip(proof, 150))).toBe(true);
+    expect(rejected(flip(proof, 200))).toBe(true);
+  });
+
+  it("Given garbage, truncated, non-canonical or wrong-version input, then it is rejected", () => {
+    const proof = createBalanceProof({
+      keys: holder.keys,
+      availableCiphertext: ciphertextOf(holder),
+      amount: BALANCE,
+    });
+    for (const garbage of [
+      "",
+      "not base64!",
+      "AAAA",
+      proof.slice(0, -4),
+      `${proof}AAAA`,
+      ` ${proof}`,
+      flip(proof, 0),
+    ]) {
+      expect(rejected(garbage)).toBe(true);
+    }
+  });
+
+  it("Given the balance changed after the proof was made, then the stale proof is rejected", async () => {
+    const proof = createBalanceProof({
+      keys: holder.keys,
+      availableCiphertext: ciphertextOf(holder),
+      amount: BALANCE,
+    });
+    await transferConfidential(cluster, {
+      owner: holder.wallet,
+      keys: holder.keys,
+      mint: cluster.usdgMint,
+      recipient: other.wallet.address,
+      amount: 1n,
+    });
+    expect(rejected(proof)).toBe(true);
+    const fresh = createBalanceProof({
+      keys: holder.keys,
+      availableCiphertext: ciphertextOf(holder),
+      amount: BALANCE - 1n,
+    });
+    expect(verifyBalanceProofOnChain(cluster, holder.tokenAccount, fresh)).toBe(BALANCE - 1n);
+  });
+});

@@ -1,0 +1,110 @@
+/**
+ * Plaintext canary: a transfer of a distinctive amount, then a search of everything the flow
+ * produced — every landed transaction's wire bytes, logs and return data, the final account data,
+ * and every value the SDK returned — for the amount's encodings. None may appear. A positive
+ * control (the deposit, public by nature) proves the search finds what is there.
+ */
+import type { EmbeddedCluster } from "@cpay/sdk/cluster";
+import { applyPendingBalance, depositConfidential, transferConfidential } from "@cpay/sdk/confidential";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { available, confidentialParty, type Party, startCluster } from "./support";
+
+const DEPOSIT = 9_000_000_000_000n;
+const CANARY = 3_141_592_653_589n; // > 2^32, so both lo and hi halves carry data
+const REMAINDER = DEPOSIT - CANARY;
+
+let cluster: EmbeddedCluster;
+let alice: Party;
+let bob: Party;
+const returned: unknown[] = [];
+
+beforeAll(async () => {
+  cluster = await startCluster();
+  alice = await confidentialParty(cluster);
+  bob = await confidentialParty(cluster);
+  await cluster.mintUsdgToOwner(alice.wallet.address, DEPOSIT);
+  returned.push(
+    await depositConfidential(cluster, { owner: alice.wallet, mint: cluster.usdgMint, amount: DEPOSIT }),
+  );
+  returned.push(
+    await applyPendingBalance(cluster, { owner: alice.wallet, mint: cluster.usdgMint, keys: alice.keys }),
+  );
+  returned.push(
+    await transferConfidential(cluster, {
+      owner: alice.wallet,
+      keys: alice.keys,
+      mint: cluster.usdgMint,
+      recipient: bob.wallet.address,
+      amount: CANARY,
+    }),
+  );
+  returned.push(
+    await applyPendingBalance(cluster, { owner: bob.wallet, mint: cluster.usdgMint, keys: bob.keys }),
+  );
+});
+afterAll(() => cluster.stop());
+
+function u64le(value: bigint): Buffer {
+  const bytes = Buffer.alloc(8);
+  bytes.writeBigUInt64LE(value);
+  return bytes;
+}
+
+/** Every byte blob and text the flow produced. */
+function everything(): { blobs: Buffer[]; texts: string[] } {
+  const addresses = [alice.wallet.address, bob.wallet.address, alice.tokenAccount, bob.tokenAccount];
+  const signatures = new Set(
+    addresses.flatMap((address) => cluster.getSignaturesForAddress(address).map((s) => s.signature)),
+  );
+  const blobs: Buffer[] = [];
+  const texts: string[] = [];
+  for (const signature of signatures) {
+    const record = cluster.getTransaction(signature);
+    if (record === null) throw new Error(`missing ${signature}`);
+    blobs.push(Buffer.from(record.wire));
+    if (record.returnData !== null) blobs.push(Buffer.from(record.returnData.data));
+    texts.push(...record.logs);
+  }
+  for (const address of [alice.tokenAccount, bob.tokenAccount]) {
+    blobs.push(Buffer.from(cluster.getAccount(address)?.data ?? []));
+  }
+  texts.push(
+    JSON.stringify(returned, (_key, value) => (typeof value === "bigint" ? value.toString() : value)),
+  );
+  return { blobs, texts };
+}
+
+function leaks(value: bigint): string[] {
+  const { blobs, texts } = everything();
+  const found: string[] = [];
+  if (blobs.some((blob) => blob.includes(u64le(value)))) found.push("u64 LE bytes");
+  const decimal = value.toString();
+  const ui = `${value / 1_000_000n}.${(value % 1_000_000n).toString().padStart(6, "0")}`;
+  for (const [name, needle] of [
+    ["decimal", decimal],
+    ["ui amount", ui],
+    ["hex", value.toString(16)],
+  ] as const) {
+    if (texts.some((text) => text.includes(needle))) found.push(name);
+  }
+  return found;
+}
+
+describe("plaintext canary", () => {
+  it("Given the flow ran, then both sides decrypt the distinctive amount", () => {
+    expect(available(cluster, bob)).toBe(CANARY);
+    expect(available(cluster, alice)).toBe(REMAINDER);
+  });
+
+  it("Given the public deposit (positive control), then the search finds its u64 bytes", () => {
+    expect(leaks(DEPOSIT)).toContain("u64 LE bytes");
+  });
+
+  it("Given everything the flow produced, then the transferred amount appears in no encoding", () => {
+    expect(leaks(CANARY)).toEqual([]);
+  });
+
+  it("Given everything the flow produced, then the sender's remaining balance appears in no encoding", () => {
+    expect(leaks(REMAINDER)).toEqual([]);
+  });
+});
