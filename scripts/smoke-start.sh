@@ -20,7 +20,7 @@ for _ in $(seq 1 120); do
       echo "smoke-start: localnet is serving and the program is deployed"
       wallet=$(mktemp)
       npx tsx tests/support/write-localnet-wallet.ts "$wallet" >/dev/null
-      ANCHOR_PROVIDER_URL=http://127.0.0.1:8899 ANCHOR_WALLET="$wallet" npx vitest run tests/program
+      ANCHOR_PROVIDER_URL=http://127.0.0.1:8899 ANCHOR_WALLET="$wallet" npx vitest run tests/validator
       rm -f "$wallet"
       exit 0
     fi

@@ -1,8 +1,10 @@
 /**
  * Compute units of the agent-policy program's instructions against a bare Token-2022
- * `TransferChecked` of USDG, both executed in the same embedded cluster run.
+ * `TransferChecked` of USDG, both executed in the same embedded cluster run. Instructions are built
+ * with the SDK (`@cpay/sdk`), as clients build them.
  */
 
+import { buildConfigInitializeInstruction } from "@cpay/sdk";
 import { createEmbeddedCluster, type EmbeddedCluster, USDG_DECIMALS } from "@cpay/sdk/cluster";
 import {
   type Address,
@@ -19,7 +21,6 @@ import {
   signTransactionMessageWithSigners,
 } from "@solana/kit";
 import { getTransferCheckedInstruction } from "@solana-program/token-2022";
-import { configInitializeInstruction } from "../support/agent-policy-program";
 import type { BenchEntry, BenchResult } from "./bench-entry";
 
 async function computeUnitsOf(
@@ -72,11 +73,7 @@ export const programComputeUnits: BenchEntry = {
       const baseline = await bareTransferChecked(cluster);
       const admin = await cluster.keys.programUpgradeAuthority.toSigner();
       const configInitialize = await computeUnitsOf(cluster, admin, [
-        await configInitializeInstruction({
-          programId: cluster.programId as Address,
-          admin: admin.address,
-          registrar: admin.address,
-        }),
+        await buildConfigInitializeInstruction({ admin, registrar: admin.address }),
       ]);
       return [
         {

@@ -1,13 +1,14 @@
 /**
  * `npm run bench`: every benchmark entry, each measured against its baseline in the same run,
- * printed as ratios. Compute units are deterministic, so one execution each is exact.
+ * printed as ratios. Compute units are deterministic, so one execution each is exact; timings are
+ * medians of repeated runs, taken side by side with their baseline.
  */
 import { agentTransferComputeUnits } from "./agent-transfer-compute-units";
 import { type BenchResult, formatResults } from "./bench-entry";
 import { confidentialTransfer } from "./confidential-transfer";
 import { programComputeUnits } from "./program-compute-units";
 
-const entries = [programComputeUnits, agentTransferComputeUnits];
+const entries = [programComputeUnits, agentTransferComputeUnits, confidentialTransfer];
 
 const results: BenchResult[] = [];
 for (const entry of entries) {

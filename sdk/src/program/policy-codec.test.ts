@@ -158,7 +158,7 @@ describe("spend policy codec", () => {
       B: { mint: EURC, decimals: 6 },
       C: { mint: WALLET, decimals: 6 },
     };
-    const table = { ...assets, D: { mint: address("11111111111111111111111111111111"), decimals: 6 } };
+    const table = { ...assets, D: { mint: address("11111111111111111111111111111112"), decimals: 6 } };
     const input = {
       ...BASE,
       daily_limit_usdg: "18446744073709.551615",
@@ -171,6 +171,13 @@ describe("spend policy codec", () => {
     expect(
       encodeSpendPolicy({ ...input, approval_window_seconds: 604_800 }, { assets: table }).dailyLimit,
     ).toBe(2n ** 64n - 1n);
+  });
+
+  it("refuses an asset whose mint is the zero address (a misconfigured table; the program refuses it)", () => {
+    const table = { USDG: { mint: address("11111111111111111111111111111111"), decimals: 6 } };
+    expect(refusal(() => encodeSpendPolicy({ ...BASE, assets: ["USDG"] }, { assets: table }))?.code).toBe(
+      "unsupported_asset",
+    );
   });
 
   it("encodes a partial update with only the fields present", () => {

@@ -354,6 +354,9 @@ function requireList(value: unknown, field: string): readonly unknown[] {
   return value;
 }
 
+/** The program refuses the all-zero mint (InvalidMint); only a misconfigured asset table holds it. */
+const ZERO_MINT = "11111111111111111111111111111111";
+
 function encodeAssets(value: unknown, table: AssetTable): Address[] {
   const symbols = requireList(value, "assets");
   if (symbols.length > MAX_ALLOWED_ASSETS) {
@@ -375,6 +378,9 @@ function encodeAssets(value: unknown, table: AssetTable): Address[] {
         field,
         `has ${asset.decimals} decimals; policy limits are ${LIMIT_DECIMALS}-decimal base units`,
       );
+    }
+    if (asset.mint === ZERO_MINT) {
+      throw new PolicyValidationError("unsupported_asset", field, "has the zero address as its mint");
     }
     if (mints.includes(asset.mint))
       throw new PolicyValidationError("duplicate_asset", field, "is listed twice");

@@ -21,10 +21,14 @@ describe("recipient patterns", () => {
   });
 
   it("treats a string that is a valid address as an address, even if it also fits the handle grammar", () => {
-    expect(parseRecipientPattern("11111111111111111111111111111111")).toEqual({
+    expect(parseRecipientPattern("11111111111111111111111111111112")).toEqual({
       __kind: "Address",
-      fields: ["11111111111111111111111111111111"],
+      fields: ["11111111111111111111111111111112"],
     });
+  });
+
+  it("refuses the zero address, which the program refuses as a pattern", () => {
+    expect(() => parseRecipientPattern("11111111111111111111111111111111")).toThrow(RecipientPatternError);
   });
 
   it("refuses malformed patterns", () => {

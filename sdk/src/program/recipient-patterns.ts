@@ -18,6 +18,7 @@ export class RecipientPatternError extends Error {
 }
 
 const SUFFIX_PREFIX = "*.";
+const ZERO_ADDRESS = "11111111111111111111111111111111";
 
 /**
  * Parses one API pattern into the program's enum. Throws a `RecipientPatternError` for a
@@ -26,7 +27,13 @@ const SUFFIX_PREFIX = "*.";
 export function parseRecipientPattern(value: unknown): RecipientPattern {
   if (typeof value !== "string") throw new RecipientPatternError("a recipient pattern is a string");
   const text = value.trim();
-  if (isAddress(text)) return { __kind: "Address", fields: [text as Address] };
+  if (isAddress(text)) {
+    // The all-zero address (the System program) can own no token account and the program refuses
+    // it as a pattern (InvalidRecipientPattern): refuse it here, before anything is sent.
+    if (text === ZERO_ADDRESS)
+      throw new RecipientPatternError(`${JSON.stringify(value)}: the zero address is not a recipient`);
+    return { __kind: "Address", fields: [text as Address] };
+  }
   try {
     if (text.startsWith(SUFFIX_PREFIX)) {
       // The suffix is compared byte for byte by the program: lower-case it, strip nothing else.

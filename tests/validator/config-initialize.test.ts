@@ -4,23 +4,24 @@
  * validator under `anchor test --skip-build` (see tests/support/test-cluster.ts).
  */
 import { readFileSync } from "node:fs";
+import {
+  AGENT_POLICY_ERROR__ACCOUNT_ALREADY_INITIALIZED,
+  AGENT_POLICY_ERROR__NOT_UPGRADE_AUTHORITY,
+  AGENT_POLICY_ERROR__WRONG_PDA,
+  buildConfigInitializeInstruction,
+  findConfigPda,
+  findProgramDataPda,
+  getConfigDecoder,
+  getConfigInitializeInstruction,
+  getConfigSize,
+  parseAgentPolicyEvents,
+} from "@cpay/sdk";
 import { agentPolicyProgramPath, findProgramDataAddress } from "@cpay/sdk/cluster";
-import { type Address, getAddressDecoder, lamports } from "@solana/kit";
+import { type Address, lamports } from "@solana/kit";
 import { getTransferSolInstruction } from "@solana-program/system";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  CONFIG_LEN,
-  configInitializeInstruction,
-  decodeConfig,
-  eventsNamed,
-  findConfigAddress,
-} from "../support/agent-policy-program";
 import { customErrorCode, sendInstructions } from "../support/send";
 import { connectTestCluster, type TestCluster } from "../support/test-cluster";
-
-const NOT_UPGRADE_AUTHORITY = 6009;
-const ACCOUNT_ALREADY_INITIALIZED = 6007;
-const WRONG_PDA = 6005;
 
 describe("agent-policy program on a cluster", () => {
   let cluster: TestCluster;
@@ -28,7 +29,7 @@ describe("agent-policy program on a cluster", () => {
 
   beforeAll(async () => {
     cluster = await connectTestCluster();
-    config = await findConfigAddress(cluster.programId);
+    [config] = await findConfigPda({ programAddress: cluster.programId });
   });
   afterAll(async () => {
     await cluster?.close();
@@ -55,14 +56,14 @@ describe("agent-policy program on a cluster", () => {
     expect(prefund.err).toBeNull();
     // When the griefer tries to initialize the config and make itself admin
     const attempt = await sendInstructions(cluster, griefer, [
-      await configInitializeInstruction({
-        programId: cluster.programId,
-        admin: griefer.address,
+      await buildConfigInitializeInstruction({
+        admin: griefer,
         registrar: griefer.address,
+        programAddress: cluster.programId,
       }),
     ]);
     // Then the program refuses it and the config still does not exist
-    expect(customErrorCode(attempt.err)).toBe(NOT_UPGRADE_AUTHORITY);
+    expect(customErrorCode(attempt.err)).toBe(AGENT_POLICY_ERROR__NOT_UPGRADE_AUTHORITY);
     expect(attempt.logs.join("\n")).toContain("Error Code: NotUpgradeAuthority. Error Number: 6009.");
     const account = await cluster.rpc.getAccountInfo(config, { encoding: "base64" }).send();
     expect(account.value?.owner).toBe("11111111111111111111111111111111");
@@ -71,57 +72,56 @@ describe("agent-policy program on a cluster", () => {
   it("refuses a config account that is not the config PDA", async () => {
     const admin = cluster.upgradeAuthority;
     const impostor = await cluster.fundedSigner(1);
-    const attempt = await sendInstructions(
-      cluster,
-      admin,
-      [
-        await configInitializeInstruction({
-          programId: cluster.programId,
-          admin: admin.address,
-          registrar: admin.address,
-          config: impostor.address,
-        }),
-      ],
-      [impostor],
-    );
-    expect(customErrorCode(attempt.err)).toBe(WRONG_PDA);
+    const [programData] = await findProgramDataPda({ programAddress: cluster.programId });
+    const attempt = await sendInstructions(cluster, admin, [
+      getConfigInitializeInstruction(
+        { config: impostor.address, admin, programData, registrar: admin.address },
+        { programAddress: cluster.programId },
+      ),
+    ]);
+    expect(customErrorCode(attempt.err)).toBe(AGENT_POLICY_ERROR__WRONG_PDA);
   });
 
   it("creates the config for the upgrade authority and emits ConfigInitialized", async () => {
     const admin = cluster.upgradeAuthority;
     const registrar = await cluster.fundedSigner(1);
     const landed = await sendInstructions(cluster, admin, [
-      await configInitializeInstruction({
-        programId: cluster.programId,
-        admin: admin.address,
+      await buildConfigInitializeInstruction({
+        admin,
         registrar: registrar.address,
+        programAddress: cluster.programId,
       }),
     ]);
     expect(landed.err, landed.logs.join("\n")).toBeNull();
 
     const account = await cluster.rpc.getAccountInfo(config, { encoding: "base64" }).send();
     expect(account.value?.owner).toBe(cluster.programId);
-    const decoded = decodeConfig(new Uint8Array(Buffer.from(account.value?.data[0] ?? "", "base64")));
+    const bytes = new Uint8Array(Buffer.from(account.value?.data[0] ?? "", "base64"));
+    expect(bytes.length).toBe(getConfigSize());
+    const decoded = getConfigDecoder().decode(bytes);
     expect(decoded).toMatchObject({ admin: admin.address, registrar: registrar.address, layoutVersion: 1 });
-    const rent = await cluster.rpc.getMinimumBalanceForRentExemption(BigInt(CONFIG_LEN)).send();
+    const rent = await cluster.rpc.getMinimumBalanceForRentExemption(BigInt(getConfigSize())).send();
     expect(account.value?.lamports).toBeGreaterThanOrEqual(rent);
 
-    const [event] = eventsNamed(landed.logs, "ConfigInitialized");
-    expect(event).toBeDefined();
-    const decoder = getAddressDecoder();
-    expect(decoder.decode(event?.subarray(0, 32) ?? new Uint8Array())).toBe(admin.address);
-    expect(decoder.decode(event?.subarray(32, 64) ?? new Uint8Array())).toBe(registrar.address);
+    const { events } = parseAgentPolicyEvents(landed.logs, { programAddress: cluster.programId });
+    expect(events).toEqual([
+      {
+        name: "ConfigInitialized",
+        instructionIndex: 0,
+        data: { admin: admin.address, registrar: registrar.address },
+      },
+    ]);
   });
 
   it("refuses to initialize the config twice", async () => {
     const admin = cluster.upgradeAuthority;
     const again = await sendInstructions(cluster, admin, [
-      await configInitializeInstruction({
-        programId: cluster.programId,
-        admin: admin.address,
+      await buildConfigInitializeInstruction({
+        admin,
         registrar: admin.address,
+        programAddress: cluster.programId,
       }),
     ]);
-    expect(customErrorCode(again.err)).toBe(ACCOUNT_ALREADY_INITIALIZED);
+    expect(customErrorCode(again.err)).toBe(AGENT_POLICY_ERROR__ACCOUNT_ALREADY_INITIALIZED);
   });
 });

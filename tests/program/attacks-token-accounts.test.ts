@@ -1,0 +1,102 @@
+/**
+ * Attacks on the token side of a spend, on the real program: a source the agent does not own or of
+ * another mint, a destination of another mint, a mint that is not the accounts', a token program
+ * that is not Token-2022, a recipient handle whose wallet does not own the destination, and an
+ * approval redirected to other accounts than the held ones. Each fails AND changes nothing.
+ */
+import { type Address, address } from "@solana/kit";
+import { beforeEach, describe, expect, it } from "vitest";
+import {
+  createPolicyWorld,
+  type PolicyWorld,
+  usdg,
+  type WorldMint,
+  withAccount,
+} from "../support/policy-world";
+
+const LEGACY_TOKEN_PROGRAM = address("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA");
+
+describe("attacks: token accounts", () => {
+  let world: PolicyWorld;
+  let other: WorldMint;
+  let agentOther: Address;
+  let bobOther: Address;
+
+  beforeEach(async () => {
+    // Given alice/bot (USDG only) also holds 100 of another mint; bob has an account of it
+    world = await createPolicyWorld();
+    other = await world.createMint("other");
+    agentOther = await other.fund(world.agent.address, usdg(100));
+    bobOther = await other.fund(world.recipients.bob.wallet.address, 0n);
+  });
+
+  it("refuses a source owned by someone else: alice's own USDG (WrongTokenAccount)", async () => {
+    const { outcome, changes } = await world.attempt(() =>
+      world.transfer({ amount: 1n, source: world.alice.usdg }),
+    );
+    expect(outcome.error).toBe("WrongTokenAccount");
+    expect(changes).toEqual([]);
+  });
+
+  it("refuses a source of another mint than the one named (WrongTokenAccount)", async () => {
+    const { outcome, changes } = await world.attempt(() =>
+      world.transfer({ amount: 1n, source: agentOther, destination: world.recipients.bob.usdg }),
+    );
+    expect(outcome.error).toBe("WrongTokenAccount");
+    expect(changes).toEqual([]);
+  });
+
+  it("refuses a destination whose mint differs (WrongTokenAccount)", async () => {
+    const { outcome, changes } = await world.attempt(() =>
+      world.transfer({ amount: 1n, destination: bobOther }),
+    );
+    expect(outcome.error).toBe("WrongTokenAccount");
+    expect(changes).toEqual([]);
+  });
+
+  it("refuses a mint that is not the accounts' mint (WrongTokenAccount)", async () => {
+    const { outcome, changes } = await world.attempt(() => world.transfer({ amount: 1n, mint: other.mint }));
+    expect(outcome.error).toBe("WrongTokenAccount");
+    expect(changes).toEqual([]);
+  });
+
+  it("refuses the legacy token program in place of Token-2022 (WrongProgram)", async () => {
+    const transfer = withAccount(await world.transferInstruction({ amount: 1n }), 9, {
+      address: LEGACY_TOKEN_PROGRAM,
+    });
+    const { outcome, changes } = await world.attempt(() => world.send([transfer]));
+    expect(outcome.error).toBe("WrongProgram");
+    expect(changes).toEqual([]);
+  });
+
+  it("refuses a recipient handle that does not own the destination: claiming pay.acme to pay bob", async () => {
+    expect((await world.updatePolicy({ allowed_recipients: ["*.acme"] })).err).toBeNull();
+    const { outcome, changes } = await world.attempt(() =>
+      world.transfer({ amount: 1n, to: "bob", recipientHandle: "pay.acme" }),
+    );
+    expect(outcome.error).toBe("WrongTokenAccount");
+    expect(changes).toEqual([]);
+  });
+
+  describe("an approval redirected away from the held accounts", () => {
+    let pending: Address;
+
+    beforeEach(async () => {
+      pending = await world.pendingAddress(0n);
+      expect((await world.transfer({ amount: usdg(60), to: "bob" })).err).toBeNull();
+    });
+
+    it.each([
+      ["another destination (the owner's own account)", 6, (w: PolicyWorld) => w.alice.usdg],
+      ["another source", 4, (w: PolicyWorld) => w.alice.usdg],
+      ["another mint", 5, () => other.mint],
+    ] as const)("refuses %s (WrongPendingTransaction)", async (_, index, replacement) => {
+      const approve = withAccount(await world.approveInstruction(pending), index, {
+        address: replacement(world),
+      });
+      const { outcome, changes } = await world.attempt(() => world.send([approve]), { extra: [pending] });
+      expect(outcome.error).toBe("WrongPendingTransaction");
+      expect(changes).toEqual([]);
+    });
+  });
+});

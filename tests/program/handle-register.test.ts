@@ -1,0 +1,119 @@
+/**
+ * handle_register on the real program: only the config's registrar registers account handles
+ * (personal or business, normalised bytes only), each at its PDA `["handle", sha256(handle)]`,
+ * once. Refusals change nothing.
+ */
+import {
+  buildHandleRegisterInstruction,
+  findHandlePda,
+  getHandleDecoder,
+  getHandleRegisterInstructionAsync,
+} from "@cpay/sdk";
+import { beforeEach, describe, expect, it } from "vitest";
+import { accountBytes } from "../support/plant-account";
+import { createPolicyWorld, type PolicyWorld, withAccount } from "../support/policy-world";
+
+describe("handle_register", () => {
+  let world: PolicyWorld;
+
+  beforeEach(async () => {
+    world = await createPolicyWorld();
+  });
+
+  it("registers a normalised handle for a wallet and emits HandleRegistered", async () => {
+    const [handle] = await findHandlePda({ handle: "carol" });
+    const outcome = await world.send([
+      await buildHandleRegisterInstruction({
+        registrar: world.registrar,
+        payer: world.feePayer,
+        handle: "@Carol",
+        kind: "business",
+        wallet: world.stranger.address,
+      }),
+    ]);
+    expect(outcome.err, outcome.logs.join("\n")).toBeNull();
+    const stored = getHandleDecoder().decode(accountBytes(world.cluster, handle));
+    expect(stored).toMatchObject({ wallet: world.stranger.address, kind: 1, handleLen: 5 });
+    expect(Buffer.from(stored.handle.slice(0, 5)).toString()).toBe("carol");
+    expect(outcome.events).toEqual([
+      {
+        name: "HandleRegistered",
+        instructionIndex: 0,
+        data: { handle: "carol", wallet: world.stranger.address, kind: 1 },
+      },
+    ]);
+  });
+
+  it("refuses anyone but the registrar (NotRegistrar)", async () => {
+    const [handle] = await findHandlePda({ handle: "carol" });
+    const { outcome, changes } = await world.attempt(
+      async () =>
+        world.send([
+          await buildHandleRegisterInstruction({
+            registrar: world.stranger,
+            payer: world.feePayer,
+            handle: "carol",
+            kind: "personal",
+            wallet: world.stranger.address,
+          }),
+        ]),
+      { extra: [handle] },
+    );
+    expect(outcome.error).toBe("NotRegistrar");
+    expect(changes).toEqual([]);
+  });
+
+  it("refuses a handle that is taken (AccountAlreadyInitialized)", async () => {
+    const { outcome, changes } = await world.attempt(async () =>
+      world.send([
+        await buildHandleRegisterInstruction({
+          registrar: world.registrar,
+          payer: world.feePayer,
+          handle: "bob",
+          kind: "personal",
+          wallet: world.stranger.address,
+        }),
+      ]),
+    );
+    expect(outcome.error).toBe("AccountAlreadyInitialized");
+    expect(changes).toEqual([]);
+  });
+
+  it.each([
+    ["not normalised (upper case)", "Carol", 0, "InvalidHandle"],
+    ["an agent handle", "carol/bot", 0, "InvalidHandle"],
+    ["kind agent", "carol", 2, "HandleKindNotAllowed"],
+    ["an unknown kind", "carol", 3, "HandleKindNotAllowed"],
+  ] as const)("refuses %s", async (_, text, kind, error) => {
+    const [handle] = await findHandlePda({ handle: text.toLowerCase() });
+    const raw = await getHandleRegisterInstructionAsync({
+      registrar: world.registrar,
+      payer: world.feePayer,
+      handle,
+      handleArg: text,
+      kind,
+      wallet: world.stranger.address,
+    });
+    const { outcome, changes } = await world.attempt(() => world.send([raw]), { extra: [handle] });
+    expect(outcome.error).toBe(error);
+    expect(changes).toEqual([]);
+  });
+
+  it("refuses a handle account that is not the handle's PDA (WrongPda)", async () => {
+    const [dave] = await findHandlePda({ handle: "dave" });
+    const register = withAccount(
+      await buildHandleRegisterInstruction({
+        registrar: world.registrar,
+        payer: world.feePayer,
+        handle: "carol",
+        kind: "personal",
+        wallet: world.stranger.address,
+      }),
+      3,
+      { address: dave },
+    );
+    const { outcome, changes } = await world.attempt(() => world.send([register]), { extra: [dave] });
+    expect(outcome.error).toBe("WrongPda");
+    expect(changes).toEqual([]);
+  });
+});
