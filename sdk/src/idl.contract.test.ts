@@ -234,10 +234,9 @@ describe("idl/agent_policy.json", () => {
     }));
     const messageBody = errorRs.slice(errorRs.indexOf("pub const fn message"));
     const messages = new Map(
-      [...messageBody.matchAll(/Self::([A-Za-z]+) =>\s*\{?\s*"((?:[^"\\]|\\.)*)"/g)].map(([, name, message]) => [
-        name,
-        message,
-      ]),
+      [...messageBody.matchAll(/Self::([A-Za-z]+) =>\s*\{?\s*"((?:[^"\\]|\\.)*)"/g)].map(
+        ([, name, message]) => [name, message],
+      ),
     );
     expect(codes.length).toBeGreaterThanOrEqual(12);
     for (const { name, code } of codes) {
