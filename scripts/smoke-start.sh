@@ -5,11 +5,17 @@
 # not come up within 120 s or the suite fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-log=$(mktemp)
-bash scripts/start.sh >"$log" 2>&1 &
-pid=$!
-trap 'kill $pid 2>/dev/null || true; wait $pid 2>/dev/null || true; rm -f "$log"' EXIT
 rpc() { curl -s -m 5 -H 'content-type: application/json' -d "$1" http://127.0.0.1:8899; }
+# Something already answering on 8899 would be tested instead of the service started here.
+if rpc '{"jsonrpc":"2.0","id":0,"method":"getHealth"}' >/dev/null; then
+  echo "smoke-start: 127.0.0.1:8899 is already in use; stop that process first" >&2
+  exit 1
+fi
+log=$(mktemp)
+# Its own session, so the whole tree (npx -> tsx -> node) is stopped at the end, not just bash.
+setsid bash scripts/start.sh >"$log" 2>&1 &
+pid=$!
+trap 'kill -TERM -- -$pid 2>/dev/null || true; wait $pid 2>/dev/null || true; rm -f "$log"' EXIT
 for _ in $(seq 1 120); do
   if ! kill -0 $pid 2>/dev/null; then
     echo "smoke-start: the service exited early:"; cat "$log"; exit 1
