@@ -25,7 +25,15 @@ export type ConfidentialErrorCode =
   /** A balance decryption proof did not verify against the on-chain ciphertext. */
   | "decryption_proof_invalid"
   /** An encrypted memo is malformed, tampered with, or not addressed to these keys. */
-  | "memo_undecryptable";
+  | "memo_undecryptable"
+  /** A transfer record's plaintext memo is longer than MAX_TRANSFER_MEMO_BYTES; nothing was submitted. */
+  | "memo_too_long"
+  /** A transfer record request is malformed (transfer id not 16 bytes, recipient key missing or not 32 bytes). */
+  | "invalid_transfer_record"
+  /** The sender already recorded this transfer id (its receipt exists); the transfer did not move funds. */
+  | "transfer_already_recorded"
+  /** The transaction carries no (matching) ServiceTransferRecorded event, or it failed. */
+  | "transfer_record_not_found";
 
 /** The transactions a confidential operation is made of, named for errors and results. */
 export type ConfidentialStep =

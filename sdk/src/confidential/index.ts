@@ -38,8 +38,23 @@ export {
   ELGAMAL_KDF_INFO,
   generateConfidentialSecret,
 } from "./keys";
-export { decryptMemo, encryptMemo, MAX_MEMO_BYTES, MEMO_KDF_INFO, type MemoParties } from "./memo";
+export {
+  decryptMemo,
+  encryptMemo,
+  MAX_MEMO_BYTES,
+  MEMO_ENVELOPE_OVERHEAD,
+  MEMO_KDF_INFO,
+  type MemoParties,
+} from "./memo";
 export { type PublicTransferInput, transferPublic } from "./public-transfer";
+export {
+  findTransferRecords,
+  readTransferMemo,
+  type TransactionLogs,
+  type TransferMemo,
+  type TransferRecordEvent,
+  transferMemoPartiesOnChain,
+} from "./read-transfer-memo";
 export {
   type ConfidentialAccountState,
   findTokenAccount,
@@ -57,6 +72,13 @@ export {
   transferConfidential,
 } from "./transfer";
 export { buildTransferProofs, type TransferProofInput, type TransferProofs } from "./transfer-proofs";
+export {
+  MAX_TRANSFER_MEMO_BYTES,
+  TRANSFER_MEMO_AAD_DOMAIN,
+  type TransferRecordFields,
+  type TransferRecordRequest,
+  transferMemoAssociatedData,
+} from "./transfer-record";
 export { type WithdrawInput, withdrawConfidential } from "./withdraw";
 /** The zk-sdk classes of the one instance this SDK uses (pass only these to the SDK and token-2022). */
 export * as zk from "./zk-sdk";

@@ -24,6 +24,8 @@ export const MAX_MEMO_BYTES = 512;
 const SALT_LENGTH = 16;
 const TAG_LENGTH = 16;
 const HEADER_LENGTH = 1 + SALT_LENGTH;
+/** Envelope bytes beyond the plaintext: version, salt, GCM tag. */
+export const MEMO_ENVELOPE_OVERHEAD = HEADER_LENGTH + TAG_LENGTH;
 
 export interface MemoParties {
   readonly senderPubkey: Uint8Array;

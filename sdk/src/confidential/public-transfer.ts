@@ -2,6 +2,9 @@
  * The public (non-confidential) path: a Token-2022 TransferChecked between the owners' associated
  * accounts. The amount is visible on-chain; used where confidentiality is not wanted or the
  * recipient cannot receive confidentially. The recipient's account is created if missing.
+ *
+ * With `record`, the same transaction also carries the agent-policy program's `transfer_record`
+ * (confidential = false, transfer-record.ts): record and funds land together or not at all.
  */
 import { address, type TransactionSigner } from "@solana/kit";
 import {
@@ -11,8 +14,15 @@ import {
 } from "@solana-program/token-2022";
 import type { ClusterPort } from "../cluster/cluster-port";
 import { assertAmount, MAX_U64 } from "./amounts";
-import { findTokenAccount, readConfidentialMint } from "./token-account";
+import type { ConfidentialKeyset } from "./keys";
+import { findTokenAccount, readConfidentialMint, readConfidentialState } from "./token-account";
 import { signTransaction, submit } from "./transactions";
+import {
+  asAlreadyRecorded,
+  buildTransferRecord,
+  checkTransferRecord,
+  type TransferRecordRequest,
+} from "./transfer-record";
 
 export interface PublicTransferInput {
   readonly owner: TransactionSigner;
@@ -21,14 +31,30 @@ export interface PublicTransferInput {
   readonly recipient: string;
   readonly amount: bigint;
   readonly payer?: TransactionSigner;
+  /**
+   * Records the transfer on the agent-policy program (confidential = false) in the same
+   * transaction. A memo is encrypted to `keys` and the recipient's ElGamal key, which defaults to
+   * its confidential account's key when it has one.
+   */
+  readonly record?: TransferRecordRequest;
+  /** The owner's confidential keys: needed only to encrypt a record's memo. */
+  readonly keys?: ConfidentialKeyset;
 }
 
-/** Transfers `amount` of the owner's public balance to the recipient's public balance. */
+/** Index of `transfer_record` in the transaction (after CreateATA-idempotent and TransferChecked). */
+const RECORD_INSTRUCTION_INDEX = 2;
+
+/**
+ * Transfers `amount` of the owner's public balance to the recipient's public balance. With a
+ * record: `memo_too_long`, `invalid_transfer_record`, `transfer_already_recorded` before sending;
+ * `transfer_already_recorded` (step `public_transfer`) when the program refused the record.
+ */
 export async function transferPublic(
   cluster: ClusterPort,
   input: PublicTransferInput,
 ): Promise<{ readonly signature: string }> {
   assertAmount(input.amount, MAX_U64);
+  const record = input.record === undefined ? null : checkTransferRecord(input.record);
   const payer = input.payer ?? input.owner;
   const mint = address(input.mint);
   const [source, destination] = await Promise.all([
@@ -36,6 +62,26 @@ export async function transferPublic(
     findTokenAccount(input.recipient, input.mint),
   ]);
   const { decimals } = readConfidentialMint(cluster, input.mint);
+  const recordInstructions =
+    record === null
+      ? []
+      : [
+          await buildTransferRecord(cluster, {
+            record,
+            sender: input.owner,
+            payer,
+            source,
+            destination,
+            mint,
+            confidential: false,
+            senderKeys: input.keys,
+            recipientElgamalPubkey:
+              record.memo === null
+                ? undefined
+                : (record.recipientElgamalPubkey ??
+                  readConfidentialState(cluster, destination)?.elgamalPubkey),
+          }),
+        ];
   const transaction = await signTransaction({
     step: "public_transfer",
     feePayer: payer,
@@ -56,7 +102,12 @@ export async function transferPublic(
         amount: input.amount,
         decimals,
       }),
+      ...recordInstructions,
     ],
   });
-  return { signature: await submit(cluster, transaction) };
+  try {
+    return { signature: await submit(cluster, transaction) };
+  } catch (error) {
+    throw asAlreadyRecorded(cluster, error, RECORD_INSTRUCTION_INDEX) ?? error;
+  }
 }

@@ -6,6 +6,10 @@
  *
  * Runs in the sender account's queue (account-queue.ts): the proofs are made against the
  * available balance read inside the queue, so two transfers from one account never race.
+ *
+ * With `record`, the final transaction also carries the agent-policy program's `transfer_record`
+ * (transfer-record.ts) right after the Transfer: the record, its receipt and its encrypted memo land
+ * atomically with the funds, and a retry of the transfer id fails as a whole.
  */
 import { address, type TransactionSigner } from "@solana/kit";
 import { getConfidentialTransferInstruction } from "@solana-program/token-2022";
@@ -25,6 +29,12 @@ import type { ConfidentialKeyset } from "./keys";
 import { runWithProofContexts } from "./proof-contexts";
 import { findTokenAccount, readConfidentialMint, readConfidentialState } from "./token-account";
 import { buildTransferProofs } from "./transfer-proofs";
+import {
+  asAlreadyRecorded,
+  buildTransferRecord,
+  checkTransferRecord,
+  type TransferRecordRequest,
+} from "./transfer-record";
 
 export interface ConfidentialTransferInput {
   /** The sending wallet (owner of the source token account). */
@@ -36,6 +46,12 @@ export interface ConfidentialTransferInput {
   readonly amount: bigint;
   /** Pays fees and the context accounts' rent (returned at the end); defaults to the owner. */
   readonly payer?: TransactionSigner;
+  /**
+   * Records the transfer on the agent-policy program (confidential = true) in the final
+   * transaction, with the memo encrypted to the owner's and the recipient's ElGamal keys. The
+   * payer also pays the receipt's rent (72 bytes).
+   */
+  readonly record?: TransferRecordRequest;
 }
 
 export interface ConfidentialTransferResult {
@@ -55,14 +71,19 @@ export const TRANSFER_STEPS: readonly ConfidentialStep[] = [
 
 /**
  * Transfers `amount` confidentially. Throws `recipient_not_confidential_ready`,
- * `insufficient_confidential_balance`, `invalid_amount` before submitting anything, and
- * `step_failed` (naming the step; nothing moved, contexts closed) when a transaction fails.
+ * `insufficient_confidential_balance`, `invalid_amount` before submitting anything (with a record
+ * also `memo_too_long`, `invalid_transfer_record`, `account_key_mismatch` and
+ * `transfer_already_recorded`), and `step_failed` (naming the step; nothing moved, contexts closed)
+ * when a transaction fails — `transfer_already_recorded` with step `transfer` when the program
+ * refused the record because the id was recorded meanwhile.
  */
 export async function transferConfidential(
   cluster: ClusterPort,
   input: ConfidentialTransferInput,
 ): Promise<ConfidentialTransferResult> {
   assertAmount(input.amount);
+  const record = input.record === undefined ? null : checkTransferRecord(input.record);
+  const payer = input.payer ?? input.owner;
   const [source, destination] = await Promise.all([
     findTokenAccount(input.owner.address, input.mint),
     findTokenAccount(input.recipient, input.mint),
@@ -76,6 +97,20 @@ export async function transferConfidential(
     if (readiness !== "ready" || recipient === null) {
       throw new ConfidentialError("recipient_not_confidential_ready", `recipient account is ${readiness}`);
     }
+    const recordInstruction =
+      record === null
+        ? null
+        : await buildTransferRecord(cluster, {
+            record,
+            sender: input.owner,
+            payer,
+            source,
+            destination,
+            mint: address(input.mint),
+            confidential: true,
+            senderKeys: input.keys,
+            recipientElgamalPubkey: recipientKeyFor(record.recipientElgamalPubkey, recipient.elgamalPubkey),
+          });
     const mint = readConfidentialMint(cluster, input.mint);
     const proofs = buildTransferProofs({
       keys: input.keys,
@@ -85,9 +120,9 @@ export async function transferConfidential(
       recipientPubkey: recipient.elgamalPubkey,
       auditorPubkey: mint.auditorElgamalPubkey ?? new Uint8Array(32),
     });
-    const { signatures } = await runWithProofContexts({
+    const run = runWithProofContexts({
       cluster,
-      payer: input.payer ?? input.owner,
+      payer,
       proofs: [
         {
           step: "equality_proof",
@@ -126,8 +161,27 @@ export async function transferConfidential(
           ciphertextValidityProofInstructionOffset: 0,
           rangeProofInstructionOffset: 0,
         }),
+        // Index 1 of the final transaction (asAlreadyRecorded below relies on it).
+        ...(recordInstruction === null ? [] : [recordInstruction]),
       ],
+    });
+    const { signatures } = await run.catch((error: unknown) => {
+      throw asAlreadyRecorded(cluster, error, 1) ?? error;
     });
     return { sourceTokenAccount: source, destinationTokenAccount: destination, signatures };
   });
+}
+
+/** The key a record's memo is encrypted to: the recipient account's, which a given key must equal. */
+function recipientKeyFor(given: Uint8Array | undefined, onChain: Uint8Array): Uint8Array {
+  if (
+    given !== undefined &&
+    !(given.length === onChain.length && given.every((byte, i) => byte === onChain[i]))
+  ) {
+    throw new ConfidentialError(
+      "account_key_mismatch",
+      "the recipient's ElGamal key given for the memo is not its confidential account's key",
+    );
+  }
+  return onChain;
 }
