@@ -19,32 +19,32 @@ import { createPolicyWorld, DEFAULT_POLICY, transferId, usdg, utc } from "../sup
 import { testSigner } from "../support/test-keys";
 
 const CEILINGS = {
-  // last measured 9761
-  config_initialize: 10_250,
-  // last measured 3859
-  handle_register: 4_060,
-  // last measured 15160
-  agent_create: 15_920,
-  // last measured 865
-  "policy_update (one field)": 910,
-  // last measured 9939
-  "policy_update (16 recipient patterns)": 10_440,
-  // last measured 4606
-  "agent_transfer (executes, no recipient handle)": 4_840,
-  // last measured 4651
-  "agent_transfer (executes, recipient handle)": 4_890,
-  // last measured 5310
-  "agent_transfer (executes, 16 suffix patterns, the last one matching)": 5_580,
-  // last measured 4441
-  "agent_transfer (held: creates the pending PDA)": 4_670,
-  // last measured 5146
-  pending_approve: 5_410,
-  // last measured 733
-  pending_reject: 770,
-  // last measured 707
-  pending_close_expired: 745,
-  // last measured 4250
-  "transfer_record (256-byte memo)": 4_470,
+  // last measured 9638
+  config_initialize: 10_120,
+  // last measured 3806
+  handle_register: 4_000,
+  // last measured 15087
+  agent_create: 15_850,
+  // last measured 852
+  "policy_update (one field)": 900,
+  // last measured 9926
+  "policy_update (16 recipient patterns)": 10_430,
+  // last measured 4500
+  "agent_transfer (executes, no recipient handle)": 4_730,
+  // last measured 4538
+  "agent_transfer (executes, recipient handle)": 4_770,
+  // last measured 4934
+  "agent_transfer (executes, 16 suffix patterns, the last one matching)": 5_190,
+  // last measured 4359
+  "agent_transfer (held: creates the pending PDA)": 4_580,
+  // last measured 5029
+  pending_approve: 5_290,
+  // last measured 718
+  pending_reject: 760,
+  // last measured 678
+  pending_close_expired: 720,
+  // last measured 4223
+  "transfer_record (256-byte memo)": 4_440,
 } as const;
 
 type Measured = keyof typeof CEILINGS;

@@ -93,7 +93,7 @@ struct TransferExecutedBytes {
 const _: () = assert!(core::mem::size_of::<TransferExecutedBytes>() == 8 + 32 + 16 + 3 * 32 + 1);
 
 /// Emits `TransferExecuted`.
-#[inline]
+#[inline(always)]
 pub fn transfer_executed(e: &TransferExecuted) {
     let bytes = TransferExecutedBytes {
         discriminator: event::TRANSFER_EXECUTED,

@@ -101,11 +101,13 @@ pub struct TransferChecked<'a> {
 
 /// Invokes Token-2022 `TransferChecked` (tag 12; accounts source w, mint, destination w,
 /// authority s). The token program re-checks balances, mints, decimals and the authority itself.
+///
+/// The callee is always the Token-2022 id (a constant, never `token_program`'s key); the only
+/// caller, `spend::execute`, runs after `spend::check_accounts` proved `token_program` is
+/// Token-2022 (`WrongProgram` otherwise), so that check is not repeated on the hot path.
 #[inline]
 pub fn transfer_checked(transfer: &TransferChecked) -> Result<(), PolicyError> {
-    if !keys_eq(transfer.token_program.key(), &TOKEN_2022_PROGRAM_ID) {
-        return Err(PolicyError::WrongProgram);
-    }
+    debug_assert!(keys_eq(transfer.token_program.key(), &TOKEN_2022_PROGRAM_ID));
     let mut data = [0u8; 10];
     data[0] = TRANSFER_CHECKED;
     data[1..9].copy_from_slice(&transfer.amount.to_le_bytes());

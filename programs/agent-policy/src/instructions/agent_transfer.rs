@@ -54,7 +54,7 @@ struct Accounts {
 }
 
 #[inline(always)]
-fn accounts(list: &AccountList, program_id: &Pubkey) -> Result<Accounts, PolicyError> {
+fn accounts(list: &AccountList) -> Result<Accounts, PolicyError> {
     let [agent_signer, agent, policy, source, mint, destination, recipient_handle, pending, payer, token_program, system_program] =
         *list.first::<11>()?;
     Ok(Accounts {
@@ -65,7 +65,7 @@ fn accounts(list: &AccountList, program_id: &Pubkey) -> Result<Accounts, PolicyE
             source,
             mint,
             destination,
-            recipient_handle: spend::optional(recipient_handle, program_id),
+            recipient_handle,
             token_program,
         },
         pending,
@@ -112,7 +112,7 @@ fn validate(accounts: &Accounts, agent: &Agent, policy: &Policy) -> ProgramResul
 /// Runs one agent spend: refuse, execute or hold (see the module doc for data, accounts and checks).
 pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramResult {
     let args = parse(data)?;
-    let accounts = accounts(list, program_id)?;
+    let accounts = accounts(list)?;
     let agent = load_mut::<Agent>(&accounts.spend.agent, program_id)?;
     let policy = load_mut::<Policy>(&accounts.policy, program_id)?;
     validate(&accounts, agent, policy)?;

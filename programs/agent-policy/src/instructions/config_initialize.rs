@@ -17,7 +17,7 @@ use crate::runtime::account::AccountView;
 use crate::runtime::cpi::{Seed, Signer};
 use crate::runtime::input::AccountList;
 use crate::runtime::system::{create_pda_account, CreatePda};
-use crate::runtime::{pda, rent, Pubkey, BPF_LOADER_UPGRADEABLE_ID, SYSTEM_PROGRAM_ID};
+use crate::runtime::{keys_eq, pda, rent, Pubkey, BPF_LOADER_UPGRADEABLE_ID, SYSTEM_PROGRAM_ID};
 use crate::state::config::{self, CONFIG_SEED};
 
 pub const DATA_LEN: usize = 40;
@@ -56,26 +56,27 @@ fn validate(accounts: &Accounts, program_id: &Pubkey) -> Result<u8, PolicyError>
     if !accounts.admin.is_writable() || !accounts.config.is_writable() {
         return Err(PolicyError::AccountNotWritable);
     }
-    if accounts.system_program.key() != &SYSTEM_PROGRAM_ID {
+    if !keys_eq(accounts.system_program.key(), &SYSTEM_PROGRAM_ID) {
         return Err(PolicyError::WrongProgram);
     }
     let (expected_config, bump) = pda::find_program_address(&[CONFIG_SEED], program_id)?;
-    if accounts.config.key() != &expected_config {
+    if !keys_eq(accounts.config.key(), &expected_config) {
         return Err(PolicyError::WrongPda);
     }
     // Lamports alone (someone pre-funding the address) do not make it initialized.
-    if accounts.config.owner() != &SYSTEM_PROGRAM_ID || accounts.config.data_len() != 0 {
+    if !keys_eq(accounts.config.owner(), &SYSTEM_PROGRAM_ID) || accounts.config.data_len() != 0 {
         return Err(PolicyError::AccountAlreadyInitialized);
     }
-    if accounts.program_data.owner() != &BPF_LOADER_UPGRADEABLE_ID {
+    if !keys_eq(accounts.program_data.owner(), &BPF_LOADER_UPGRADEABLE_ID) {
         return Err(PolicyError::WrongAccountOwner);
     }
     let (expected_program_data, _) = pda::find_program_address(&[program_id], &BPF_LOADER_UPGRADEABLE_ID)?;
-    if accounts.program_data.key() != &expected_program_data {
+    if !keys_eq(accounts.program_data.key(), &expected_program_data) {
         return Err(PolicyError::WrongPda);
     }
     match upgrade_authority(accounts.program_data.data()) {
-        Some(authority) if authority == accounts.admin.key() => Ok(bump),
+        // The authority is a 32-byte field: a word compare.
+        Some(authority) if <&Pubkey>::try_from(authority).is_ok_and(|a| keys_eq(a, accounts.admin.key())) => Ok(bump),
         _ => Err(PolicyError::NotUpgradeAuthority),
     }
 }

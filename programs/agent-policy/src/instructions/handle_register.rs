@@ -73,7 +73,9 @@ fn parse(data: &[u8]) -> Result<Args<'_>, PolicyError> {
 fn validate(accounts: &Accounts, args: &Args, program_id: &Pubkey) -> Result<([u8; 32], u8), PolicyError> {
     check_account(&accounts.config, program_id, &CONFIG, config::LEN)?;
     let config = ConfigView(accounts.config.data());
-    if accounts.registrar.key()[..] != *config.registrar() {
+    // `registrar()` is the 32-byte field, so the conversion always succeeds: a word compare.
+    let registered = <&Pubkey>::try_from(config.registrar()).map_err(|_| PolicyError::NotRegistrar)?;
+    if !keys_eq(accounts.registrar.key(), registered) {
         return Err(PolicyError::NotRegistrar);
     }
     if !accounts.registrar.is_signer() || !accounts.payer.is_signer() {

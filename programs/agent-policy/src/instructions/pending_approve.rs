@@ -46,7 +46,7 @@ struct Accounts {
     spend: SpendAccounts,
 }
 
-fn accounts(list: &AccountList, program_id: &Pubkey) -> Result<Accounts, PolicyError> {
+fn accounts(list: &AccountList) -> Result<Accounts, PolicyError> {
     let get = |index| list.get(index).ok_or(PolicyError::NotEnoughAccounts);
     Ok(Accounts {
         owner: get(0)?,
@@ -58,7 +58,7 @@ fn accounts(list: &AccountList, program_id: &Pubkey) -> Result<Accounts, PolicyE
             source: get(4)?,
             mint: get(5)?,
             destination: get(6)?,
-            recipient_handle: spend::optional(get(7)?, program_id),
+            recipient_handle: get(7)?,
             token_program: get(9)?,
         },
     })
@@ -114,7 +114,7 @@ pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramR
     if data.len() != DATA_LEN {
         return Err(PolicyError::InvalidInstructionData);
     }
-    let accounts = accounts(list, program_id)?;
+    let accounts = accounts(list)?;
     let agent = load_mut::<Agent>(&accounts.spend.agent, program_id)?;
     let policy = load_mut::<Policy>(&accounts.policy, program_id)?;
     let pending = load_mut::<PendingTransaction>(&accounts.pending, program_id)?;

@@ -28,7 +28,9 @@ pub struct SpendAccounts {
     pub source: AccountView,
     pub mint: AccountView,
     pub destination: AccountView,
-    pub recipient_handle: Option<AccountView>,
+    /// The optional `Handle` slot as passed: the program id means "none" (see [`optional`]),
+    /// resolved where it is read, in [`check_accounts`].
+    pub recipient_handle: AccountView,
     pub token_program: AccountView,
 }
 
@@ -41,7 +43,7 @@ pub struct CheckedSpend<'a> {
 
 /// Anchor's optional-account convention: the program id in an optional slot means "none".
 #[inline]
-pub fn optional(account: AccountView, program_id: &Pubkey) -> Option<AccountView> {
+pub fn optional<'a>(account: &'a AccountView, program_id: &Pubkey) -> Option<&'a AccountView> {
     if keys_eq(account.key(), program_id) {
         None
     } else {
@@ -69,7 +71,7 @@ pub fn check_accounts<'a>(accounts: &'a SpendAccounts, program_id: &Pubkey) -> R
         return Err(PolicyError::WrongTokenAccount);
     }
     let destination_owner = destination.owner();
-    let recipient_handle = match &accounts.recipient_handle {
+    let recipient_handle = match optional(&accounts.recipient_handle, program_id) {
         None => None,
         Some(account) => {
             let handle = load::<Handle>(account, program_id)?;

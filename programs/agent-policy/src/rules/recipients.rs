@@ -73,16 +73,61 @@ pub struct Recipient<'a> {
     pub destination_owner: &'a Pubkey,
 }
 
+/// `a[..len] == b[..len]`, by 8-byte words then a 4/2/1-byte tail. Slice `==` becomes a call to
+/// the builtin `memcmp` (a byte loop, ~10 instructions a byte); handles and patterns are at most
+/// 64 bytes. Out of line, like the call it replaces: inlined, it costs the pattern loop registers.
+/// (With no variable-length caller left, LTO specialises `memcmp` to its 32-byte callers, which
+/// then escape llc's inline expansion: every key compare in the program uses `keys_eq` instead.)
+///
+/// # Safety
+/// `a` and `b` must be valid for reads of `len` bytes.
+#[inline(never)]
+unsafe fn same_bytes(mut a: *const u8, mut b: *const u8, mut len: usize) -> bool {
+    use core::ptr::read_unaligned as read;
+    while len >= 8 {
+        if read(a as *const u64) != read(b as *const u64) {
+            return false;
+        }
+        (a, b, len) = (a.add(8), b.add(8), len - 8);
+    }
+    if len >= 4 {
+        if read(a as *const u32) != read(b as *const u32) {
+            return false;
+        }
+        (a, b, len) = (a.add(4), b.add(4), len - 4);
+    }
+    if len >= 2 {
+        if read(a as *const u16) != read(b as *const u16) {
+            return false;
+        }
+        (a, b, len) = (a.add(2), b.add(2), len - 2);
+    }
+    len == 0 || *a == *b
+}
+
+/// `handle == name`.
+#[inline]
+fn name_matches(handle: &[u8], name: &[u8]) -> bool {
+    // Equal lengths: both slices are valid for `name.len()` bytes.
+    handle.len() == name.len() && unsafe { same_bytes(handle.as_ptr(), name.as_ptr(), name.len()) }
+}
+
 /// `*.suffix` semantics: `handle` is `<at least one byte>.<suffix>`.
 #[inline]
 pub fn suffix_matches(handle: &[u8], suffix: &[u8]) -> bool {
-    handle.len() > suffix.len() + 1 && handle.ends_with(suffix) && handle[handle.len() - suffix.len() - 1] == b'.'
+    handle.len() > suffix.len() + 1 && {
+        let dot = handle.len() - suffix.len() - 1;
+        // `handle[dot + 1..]` is exactly `suffix.len()` bytes.
+        handle[dot] == b'.' && unsafe { same_bytes(handle.as_ptr().add(dot + 1), suffix.as_ptr(), suffix.len()) }
+    }
 }
 
 /// Whether one pattern matches the recipient (see the module doc); an unknown kind never matches.
 pub fn matches(pattern: &RecipientPattern, recipient: &Recipient) -> bool {
     match pattern.kind {
-        KIND_NAME => recipient.handle.is_some_and(|handle| handle == pattern.value()),
+        KIND_NAME => recipient
+            .handle
+            .is_some_and(|handle| name_matches(handle, pattern.value())),
         KIND_SUFFIX => recipient
             .handle
             .is_some_and(|handle| suffix_matches(handle, pattern.value())),
@@ -173,6 +218,20 @@ mod tests {
         assert!(matches(&deeper, &to(Some("x.pay.acme"))));
         assert!(!matches(&deeper, &to(Some("pay.acme"))));
         assert!(!matches(&deeper, &to(Some("xpay.acme"))));
+    }
+
+    #[test]
+    fn same_bytes_is_slice_equality_at_every_length() {
+        let a: Vec<u8> = (0..64u8).map(|i| b'a' + i % 26).collect();
+        for len in 0..=64 {
+            let same = a[..len].to_vec();
+            assert!(unsafe { same_bytes(a.as_ptr(), same.as_ptr(), len) }, "{len}");
+            for at in 0..len {
+                let mut b = a[..len].to_vec();
+                b[at] ^= 0x20;
+                assert!(!unsafe { same_bytes(a.as_ptr(), b.as_ptr(), len) }, "{len} {at}");
+            }
+        }
     }
 
     #[test]

@@ -58,15 +58,11 @@ impl AccountView {
         unsafe { *self.base.add(offset::EXECUTABLE) != 0 }
     }
 
-    /// The loader's raw 0/1 privilege bytes, for the C-ABI `SolAccountInfo`.
-    pub(crate) fn is_signer_byte(&self) -> u8 {
-        unsafe { *self.base.add(offset::IS_SIGNER) }
-    }
-    pub(crate) fn is_writable_byte(&self) -> u8 {
-        unsafe { *self.base.add(offset::IS_WRITABLE) }
-    }
-    pub(crate) fn executable_byte(&self) -> u8 {
-        unsafe { *self.base.add(offset::EXECUTABLE) }
+    /// The loader's raw 0/1 bytes `is_signer`, `is_writable`, `executable` (offsets 1, 2, 3) and
+    /// the byte after them, as one little-endian word: the C-ABI `SolAccountInfo` stores the same
+    /// three bytes in the same order (then a padding byte), so one load and one store copy them.
+    pub(crate) fn flag_bytes(&self) -> u32 {
+        unsafe { core::ptr::read_unaligned(self.base.add(offset::IS_SIGNER) as *const u32) }
     }
 
     pub fn lamports(&self) -> u64 {
@@ -99,7 +95,7 @@ impl AccountView {
     /// address can only be reused by creating a fresh account. `receiver` must be a different,
     /// writable account (the caller checks both).
     pub fn close_to(&self, receiver: &AccountView) -> Result<(), PolicyError> {
-        if self.key() == receiver.key() {
+        if super::keys_eq(self.key(), receiver.key()) {
             return Err(PolicyError::WrongRentReceiver);
         }
         let total = receiver

@@ -30,11 +30,14 @@ struct SolAccountInfo {
     data: *mut u8,
     owner: *const Pubkey,
     rent_epoch: u64,
-    // C `bool`s: copied as the loader's 0/1 bytes (no re-normalisation on the hot path).
-    is_signer: u8,
-    is_writable: u8,
-    executable: u8,
+    /// The C `bool`s `is_signer`, `is_writable`, `executable` (offsets 48, 49, 50) and the struct's
+    /// padding byte, copied as one word of the loader's 0/1 bytes (no re-normalisation on the hot
+    /// path; the runtime never reads the padding byte).
+    flags: u32,
 }
+
+const _: () = assert!(core::mem::size_of::<SolAccountInfo>() == 56);
+const _: () = assert!(core::mem::offset_of!(SolAccountInfo, flags) == 48);
 
 /// One seed of a PDA signature (C ABI `SolSignerSeed`).
 #[repr(C)]
@@ -119,9 +122,7 @@ pub fn invoke_signed(call: &Call) -> Result<(), PolicyError> {
             data: view.data_ptr(),
             owner: view.owner_ptr(),
             rent_epoch: 0,
-            is_signer: view.is_signer_byte(),
-            is_writable: view.is_writable_byte(),
-            executable: view.executable_byte(),
+            flags: view.flag_bytes(),
         });
     }
     let instruction = SolInstruction {

@@ -5,7 +5,7 @@
 
 use super::account::AccountView;
 use super::cpi::{invoke_signed, Call, CpiAccount, Signer};
-use super::{Pubkey, SYSTEM_PROGRAM_ID};
+use super::{keys_eq, Pubkey, SYSTEM_PROGRAM_ID};
 use crate::error::PolicyError;
 
 const CREATE_ACCOUNT: u32 = 0;
@@ -36,7 +36,7 @@ pub fn create_pda_account(create: &CreatePda) -> Result<(), PolicyError> {
         owner,
         signer,
     } = *create;
-    if system_program.key() != &SYSTEM_PROGRAM_ID {
+    if !keys_eq(system_program.key(), &SYSTEM_PROGRAM_ID) {
         return Err(PolicyError::WrongProgram);
     }
     let signers = core::slice::from_ref(signer);

@@ -83,7 +83,7 @@ pub fn init<T: AccountType>(account: &AccountView) -> &mut T {
 /// data (a lamport pre-funding by anyone does not count as initialized).
 #[inline]
 pub fn is_uninitialized(account: &AccountView) -> bool {
-    account.owner() == &crate::runtime::SYSTEM_PROGRAM_ID && account.data_len() == 0
+    keys_eq(account.owner(), &crate::runtime::SYSTEM_PROGRAM_ID) && account.data_len() == 0
 }
 
 /// `(value, slot)` -> the value, clamped to the slot: stored lengths are trusted only up to their
