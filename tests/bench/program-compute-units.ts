@@ -6,45 +6,24 @@
 
 import { buildConfigInitializeInstruction } from "@cpay/sdk";
 import { createEmbeddedCluster, type EmbeddedCluster, USDG_DECIMALS } from "@cpay/sdk/cluster";
-import {
-  type Address,
-  appendTransactionMessageInstructions,
-  type Blockhash,
-  createTransactionMessage,
-  generateKeyPairSigner,
-  getTransactionEncoder,
-  type Instruction,
-  type KeyPairSigner,
-  pipe,
-  setTransactionMessageFeePayerSigner,
-  setTransactionMessageLifetimeUsingBlockhash,
-  signTransactionMessageWithSigners,
-} from "@solana/kit";
+import { type Address, generateKeyPairSigner, type Instruction, type KeyPairSigner } from "@solana/kit";
 import { getTransferCheckedInstruction } from "@solana-program/token-2022";
+import { sendToCluster } from "../support/cluster-send";
 import type { BenchEntry, BenchResult } from "./bench-entry";
 
+/** Lands `instructions` and returns their compute units; a failure aborts the bench. */
 async function computeUnitsOf(
   cluster: EmbeddedCluster,
   payer: KeyPairSigner,
   instructions: readonly Instruction[],
 ): Promise<number> {
-  const message = pipe(
-    createTransactionMessage({ version: 0 }),
-    (m) => setTransactionMessageFeePayerSigner(payer, m),
-    (m) =>
-      setTransactionMessageLifetimeUsingBlockhash(
-        { blockhash: cluster.getLatestBlockhash().blockhash as Blockhash, lastValidBlockHeight: 0n },
-        m,
-      ),
-    (m) => appendTransactionMessageInstructions(instructions, m),
-  );
-  const signed = await signTransactionMessageWithSigners(message);
-  const signature = cluster.sendTransaction(new Uint8Array(getTransactionEncoder().encode(signed)));
-  const record = cluster.getTransaction(signature);
-  if (record === null || record.err !== null) {
-    throw new Error(`bench transaction failed: ${JSON.stringify(record?.err)}\n${record?.logs.join("\n")}`);
+  const outcome = await sendToCluster(cluster, { payer, instructions });
+  if (outcome.err !== null || outcome.rejected !== null) {
+    throw new Error(
+      `bench transaction failed: ${JSON.stringify(outcome.err ?? outcome.rejected)}\n${outcome.logs.join("\n")}`,
+    );
   }
-  return Number(record.computeUnitsConsumed);
+  return outcome.computeUnits;
 }
 
 async function bareTransferChecked(cluster: EmbeddedCluster): Promise<number> {
