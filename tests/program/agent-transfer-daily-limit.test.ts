@@ -62,4 +62,19 @@ describe("agent_transfer: daily limit", () => {
     expect(policy.dayIndex).toBe(utc(1, 0) / 86_400n);
     expect(policy.spentToday).toBe(usdg(100));
   });
+
+  it("grants no second allowance when the cluster clock steps back across midnight", async () => {
+    // Given the whole 250 USDG spent at 00:00:00 on day 1
+    world.at(utc(1, 0));
+    for (const amount of [usdg(100), usdg(100), usdg(50)])
+      expect((await world.transfer({ amount })).err).toBeNull();
+    // When the clock steps back to 23:59:59 on day 0 and the agent asks for 1 base unit
+    world.at(utc(0, 23, 59, 59));
+    const before = world.snapshot();
+    const back = await world.transfer({ amount: 1n });
+    // Then day 1's total still counts: refused, nothing moved, the counted day stays day 1
+    expect(back.error).toBe("DailyLimitExceeded");
+    expect(world.changesSince(before, back)).toEqual([]);
+    expect(world.readPolicy().dayIndex).toBe(utc(1, 0) / 86_400n);
+  });
 });

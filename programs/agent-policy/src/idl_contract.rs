@@ -58,7 +58,10 @@ fn account_discriminators_and_sizes_match_the_idl() {
     let idl = rows("account");
     assert_eq!(idl.len(), expected.len(), "account count");
     for (name, disc, len) in expected {
-        let row = idl.iter().find(|row| row[1] == name).unwrap_or_else(|| panic!("{name} missing from the IDL"));
+        let row = idl
+            .iter()
+            .find(|row| row[1] == name)
+            .unwrap_or_else(|| panic!("{name} missing from the IDL"));
         assert_eq!(bytes(row[2]), disc, "{name}");
         assert_eq!(row[3].parse::<usize>().unwrap(), len, "{name} LEN");
     }
@@ -81,7 +84,10 @@ fn event_discriminators_match_the_idl() {
     let idl = rows("event");
     assert_eq!(idl.len(), expected.len(), "event count");
     for (name, disc) in expected {
-        let row = idl.iter().find(|row| row[1] == name).unwrap_or_else(|| panic!("{name} missing from the IDL"));
+        let row = idl
+            .iter()
+            .find(|row| row[1] == name)
+            .unwrap_or_else(|| panic!("{name} missing from the IDL"));
         assert_eq!(bytes(row[2]), disc, "{name}");
     }
 }

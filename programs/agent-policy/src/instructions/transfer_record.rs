@@ -99,7 +99,8 @@ fn validate(accounts: &Accounts, args: &Args, program_id: &Pubkey) -> Result<u8,
     if !keys_eq(accounts.system_program.key(), &SYSTEM_PROGRAM_ID) {
         return Err(PolicyError::WrongProgram);
     }
-    let (expected, bump) = pda::find_program_address(&[RECEIPT_SEED, accounts.sender.key(), args.transfer_id], program_id)?;
+    let (expected, bump) =
+        pda::find_program_address(&[RECEIPT_SEED, accounts.sender.key(), args.transfer_id], program_id)?;
     if !keys_eq(accounts.receipt.key(), &expected) {
         return Err(PolicyError::WrongPda);
     }

@@ -39,13 +39,15 @@ pub struct DailySpend {
 }
 
 impl DailySpend {
-    /// The spend that counts on `today`: a total stored for any other day is stale.
+    /// The spend that counts on `today`: a total stored for an earlier day is stale. A stored day
+    /// after `today` can only come from a cluster clock that stepped backwards; that total is kept
+    /// (never reset), so a clock step back across midnight cannot grant a second daily allowance.
     #[inline]
     pub fn on(self, today: i64) -> u64 {
-        if self.day_index == today {
-            self.spent
-        } else {
+        if today > self.day_index {
             0
+        } else {
+            self.spent
         }
     }
 }
@@ -81,7 +83,12 @@ pub fn add_daily(stored: DailySpend, amount: u64, daily_limit: u64, today: i64) 
         return Err(PolicyError::DailyLimitExceeded);
     }
     Ok(DailySpend {
-        day_index: today,
+        // Never move the counted day backwards (see `DailySpend::on`).
+        day_index: if today > stored.day_index {
+            today
+        } else {
+            stored.day_index
+        },
         spent,
     })
 }
@@ -235,15 +242,14 @@ mod tests {
     }
 
     #[test]
-    fn a_stale_day_counts_as_zero_even_in_the_past() {
+    fn a_total_from_an_earlier_day_counts_as_zero() {
         let stored = DailySpend {
             day_index: DAY,
             spent: 250,
         };
         assert_eq!(stored.on(DAY), 250);
         assert_eq!(stored.on(DAY + 1), 0);
-        // A clock that went backwards is still another day, not a continuation
-        assert_eq!(stored.on(DAY - 1), 0);
+        assert_eq!(stored.on(DAY + 1000), 0);
     }
 
     #[test]
@@ -312,6 +318,35 @@ mod tests {
         assert_eq!(
             evaluate_approval(&lowered, fresh(), 80, DAY),
             Err(PolicyError::PerTransactionLimitExceeded)
+        );
+    }
+
+    #[test]
+    fn a_clock_stepping_back_across_midnight_grants_no_second_allowance() {
+        // Given 200 of a 250 limit spent on day 10
+        let stored = DailySpend {
+            day_index: 10,
+            spent: 200,
+        };
+        // When the clock reads day 9 (stepped back), Then the day-10 total still counts
+        assert_eq!(stored.on(9), 200);
+        assert_eq!(add_daily(stored, 51, 250, 9), Err(PolicyError::DailyLimitExceeded));
+        // And a spend that fits is stored on day 10, not moved back to day 9
+        assert_eq!(
+            add_daily(stored, 50, 250, 9),
+            Ok(DailySpend {
+                day_index: 10,
+                spent: 250
+            })
+        );
+        // While day 11 starts afresh
+        assert_eq!(stored.on(11), 0);
+        assert_eq!(
+            add_daily(stored, 250, 250, 11),
+            Ok(DailySpend {
+                day_index: 11,
+                spent: 250
+            })
         );
     }
 }
