@@ -11,20 +11,8 @@ import {
   parseAgentPolicyEvents,
 } from "@cpay/sdk";
 import type { EmbeddedCluster, TransactionErrorJson } from "@cpay/sdk/cluster";
-import { SubmissionRejected } from "@cpay/sdk/cluster";
-import {
-  addSignersToTransactionMessage,
-  appendTransactionMessageInstructions,
-  type Blockhash,
-  createTransactionMessage,
-  getTransactionEncoder,
-  type Instruction,
-  type KeyPairSigner,
-  pipe,
-  setTransactionMessageFeePayerSigner,
-  setTransactionMessageLifetimeUsingBlockhash,
-  signTransactionMessageWithSigners,
-} from "@solana/kit";
+import { SubmissionRejected, signTransactionToWire } from "@cpay/sdk/cluster";
+import type { Instruction, KeyPairSigner } from "@solana/kit";
 
 /** What one transaction did. */
 export interface Outcome {
@@ -62,19 +50,12 @@ export async function sendToCluster(cluster: EmbeddedCluster, input: SendInput):
   const now = cluster.clock.unixTimestamp;
   cluster.clock.advance(1);
   cluster.clock.setUnixTime(now);
-  const message = pipe(
-    createTransactionMessage({ version: 0 }),
-    (m) => setTransactionMessageFeePayerSigner(input.payer, m),
-    (m) =>
-      setTransactionMessageLifetimeUsingBlockhash(
-        { blockhash: cluster.getLatestBlockhash().blockhash as Blockhash, lastValidBlockHeight: 0n },
-        m,
-      ),
-    (m) => appendTransactionMessageInstructions(input.instructions, m),
-    (m) => addSignersToTransactionMessage([...(input.signers ?? [])], m),
-  );
-  const signed = await signTransactionMessageWithSigners(message);
-  const wire = new Uint8Array(getTransactionEncoder().encode(signed));
+  const { wire } = await signTransactionToWire({
+    feePayer: input.payer,
+    instructions: input.instructions,
+    blockhash: cluster.getLatestBlockhash().blockhash,
+    signers: input.signers,
+  });
   let signature: string;
   try {
     signature = cluster.sendTransaction(wire);

@@ -11,6 +11,7 @@ import { getCreateAccountInstruction } from "@solana-program/system";
 import type { TransactionRecord } from "./cluster-port";
 import type { LocalnetKey } from "./deterministic-keys";
 import { buildLocalTransaction, type LocalTarget, type LocalTransactionRequest } from "./local-transaction";
+import { PACKET_DATA_SIZE } from "./sign-transaction";
 import {
   BPF_LOADER_UPGRADEABLE_ADDRESS,
   BUFFER_METADATA_SIZE,
@@ -21,7 +22,6 @@ import {
   PROGRAM_ACCOUNT_SIZE,
 } from "./upgradeable-loader";
 
-const PACKET_DATA_SIZE = 1232;
 const PLACEHOLDER_BLOCKHASH = "11111111111111111111111111111111";
 
 export interface DeployProgramInput {

@@ -7,21 +7,14 @@
 import {
   type Address,
   address,
-  appendTransactionMessageInstructions,
-  type Blockhash,
-  createTransactionMessage,
   generateKeyPairSigner,
-  getTransactionEncoder,
   type Instruction,
   type KeyPairSigner,
-  pipe,
-  setTransactionMessageFeePayerSigner,
-  setTransactionMessageLifetimeUsingBlockhash,
-  signTransactionMessageWithSigners,
 } from "@solana/kit";
 import { getTransferSolInstruction } from "@solana-program/system";
 import { LiteSVM } from "litesvm";
 import type { ClusterPort } from "./cluster-port";
+import { signTransactionToWire } from "./sign-transaction";
 
 export const MEMO_PROGRAM = address("MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr");
 
@@ -46,18 +39,12 @@ export async function buildWire(input: {
   readonly instructions: readonly Instruction[];
   readonly blockhash: string;
 }): Promise<Uint8Array> {
-  const message = pipe(
-    createTransactionMessage({ version: 0 }),
-    (m) => setTransactionMessageFeePayerSigner(input.payer, m),
-    (m) =>
-      setTransactionMessageLifetimeUsingBlockhash(
-        { blockhash: input.blockhash as Blockhash, lastValidBlockHeight: 0n },
-        m,
-      ),
-    (m) => appendTransactionMessageInstructions(input.instructions, m),
-  );
-  const signed = await signTransactionMessageWithSigners(message);
-  return new Uint8Array(getTransactionEncoder().encode(signed));
+  const { wire } = await signTransactionToWire({
+    feePayer: input.payer,
+    instructions: input.instructions,
+    blockhash: input.blockhash,
+  });
+  return wire;
 }
 
 /** A fresh keypair funded by the cluster's faucet. */

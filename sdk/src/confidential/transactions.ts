@@ -6,25 +6,11 @@
  * decides nothing moved. Submissions run with preflight so a failing transaction does not land
  * (and costs no fee); a landed one is confirmed by its signature status.
  */
-import {
-  appendTransactionMessageInstructions,
-  type Blockhash,
-  createTransactionMessage,
-  getSignatureFromTransaction,
-  getTransactionEncoder,
-  type Instruction,
-  pipe,
-  setTransactionMessageFeePayerSigner,
-  setTransactionMessageLifetimeUsingBlockhash,
-  signTransactionMessageWithSigners,
-  type TransactionSigner,
-} from "@solana/kit";
+import type { Instruction, TransactionSigner } from "@solana/kit";
 import type { ClusterPort, TransactionErrorJson } from "../cluster/cluster-port";
 import { SubmissionRejected } from "../cluster/cluster-port";
+import { PACKET_DATA_SIZE, signTransactionToWire } from "../cluster/sign-transaction";
 import { ConfidentialError, type ConfidentialStep } from "./errors";
-
-/** Solana's packet limit for one transaction's wire bytes. */
-export const MAX_TRANSACTION_BYTES = 1232;
 
 /** A signed transaction ready to send, with the step it performs. */
 export interface SignedTransaction {
@@ -42,29 +28,18 @@ export async function signTransaction(input: {
   readonly instructions: readonly Instruction[];
   readonly blockhash: { readonly blockhash: string; readonly lastValidBlockHeight: bigint };
 }): Promise<SignedTransaction> {
-  const message = pipe(
-    createTransactionMessage({ version: 0 }),
-    (m) => setTransactionMessageFeePayerSigner(input.feePayer, m),
-    (m) =>
-      setTransactionMessageLifetimeUsingBlockhash(
-        {
-          blockhash: input.blockhash.blockhash as Blockhash,
-          lastValidBlockHeight: input.blockhash.lastValidBlockHeight,
-        },
-        m,
-      ),
-    (m) => appendTransactionMessageInstructions(input.instructions, m),
-  );
-  const signed = await signTransactionMessageWithSigners(message);
-  const wire = new Uint8Array(getTransactionEncoder().encode(signed));
-  if (wire.length > MAX_TRANSACTION_BYTES) {
-    throw new RangeError(
-      `${input.step} transaction is ${wire.length} bytes (limit ${MAX_TRANSACTION_BYTES})`,
-    );
+  const { signature, wire } = await signTransactionToWire({
+    feePayer: input.feePayer,
+    instructions: input.instructions,
+    blockhash: input.blockhash.blockhash,
+    lastValidBlockHeight: input.blockhash.lastValidBlockHeight,
+  });
+  if (wire.length > PACKET_DATA_SIZE) {
+    throw new RangeError(`${input.step} transaction is ${wire.length} bytes (limit ${PACKET_DATA_SIZE})`);
   }
   return {
     step: input.step,
-    signature: getSignatureFromTransaction(signed),
+    signature,
     wire,
     blockhash: input.blockhash.blockhash,
   };

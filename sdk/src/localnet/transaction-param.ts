@@ -7,6 +7,8 @@
  * solana_transaction::versioned::VersionedTransaction too large: 1708 bytes (max: encoded/raw
  * 1644/1232)`.
  */
+
+import { PACKET_DATA_SIZE } from "../cluster/sign-transaction";
 import {
   type DecodedMessage,
   type DecodedTransaction,
@@ -20,8 +22,7 @@ import { invalidParams } from "./json-rpc-errors";
 
 export type BinaryEncoding = "base58" | "base64";
 
-/** The largest transaction a validator accepts (one UDP packet's payload). */
-export const PACKET_DATA_SIZE = 1232;
+/** The encoded lengths of a PACKET_DATA_SIZE transaction, as agave's RPC limits them. */
 const MAX_BASE58_SIZE = 1683;
 const MAX_BASE64_SIZE = 1644;
 
