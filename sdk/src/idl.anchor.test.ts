@@ -194,7 +194,7 @@ describe("anchor 0.32 coder against our IDL", () => {
     expect(decoded.recipient_patterns[0]).toMatchObject({ kind: 1, len: 4 });
     expect(Buffer.from(decoded.recipient_patterns[0].value.slice(0, 4)).toString()).toBe("acme");
     expect(decoded.recipient_patterns[1]).toMatchObject({ kind: 2, len: 32 });
-    expect(decoded.reserved[0]).toBe(0xee);
+    expect(decoded.spend_ciphertext[0]).toBe(0xee);
     const generated = getPolicyDecoder().decode(policy.data);
     expect(generated).toMatchObject({
       dailyLimit: 1_000_000_000n,

@@ -130,7 +130,7 @@ describe("idl/agent_policy.json", () => {
       next_hold_nonce: 172,
       open_holds: 180,
       created_at: 184,
-      reserved: 192,
+      confidential_hold: 192,
     });
     expect(offsets("Policy")).toMatchObject({
       agent: 8,
@@ -150,7 +150,10 @@ describe("idl/agent_policy.json", () => {
       updated_at: 96,
       allowed_mints: 104,
       recipient_patterns: 232,
-      reserved: 1288,
+      spend_ciphertext: 1288,
+      spend_pubkey: 1352,
+      spend_decryptable: 1384,
+      reserved: 1420,
     });
     expect(offsets("PendingTransaction")).toMatchObject({
       agent: 8,
@@ -168,7 +171,10 @@ describe("idl/agent_policy.json", () => {
       padding: 203,
       recipient_handle: 208,
       transfer_id: 272,
-      reserved: 288,
+      equality_proof: 288,
+      ciphertext_validity_proof: 320,
+      range_proof: 352,
+      confidential_tail: 384,
     });
     expect(offsets("Receipt")).toMatchObject({
       transfer_id: 8,
@@ -217,7 +223,7 @@ describe("idl/agent_policy.json", () => {
   it("numbers errors from 6000 without gaps, named as the README lists them", () => {
     const errors = idl.errors ?? [];
     expect(errors.map((error) => error.code)).toEqual(errors.map((_, index) => 6000 + index));
-    expect(errors).toHaveLength(36);
+    expect(errors).toHaveLength(43);
     const readmeNames = Object.fromEntries(
       [...readme.matchAll(/(60\d\d) ([A-Z][A-Za-z]+)/g)].map(([, code, name]) => [Number(code), name]),
     );

@@ -19,32 +19,32 @@ import { createPolicyWorld, DEFAULT_POLICY, transferId, usdg, utc } from "../sup
 import { testSigner } from "../support/test-keys";
 
 const CEILINGS = {
-  // last measured 9638
-  config_initialize: 10_120,
-  // last measured 3806
-  handle_register: 4_000,
-  // last measured 15087
-  agent_create: 15_850,
-  // last measured 852
-  "policy_update (one field)": 900,
-  // last measured 9926
-  "policy_update (16 recipient patterns)": 10_430,
-  // last measured 4500
-  "agent_transfer (executes, no recipient handle)": 4_730,
-  // last measured 4538
-  "agent_transfer (executes, recipient handle)": 4_770,
-  // last measured 4934
-  "agent_transfer (executes, 16 suffix patterns, the last one matching)": 5_190,
-  // last measured 4359
-  "agent_transfer (held: creates the pending PDA)": 4_580,
-  // last measured 5029
-  pending_approve: 5_290,
-  // last measured 718
-  pending_reject: 760,
-  // last measured 678
-  pending_close_expired: 720,
-  // last measured 4223
-  "transfer_record (256-byte memo)": 4_440,
+  // last measured 9693
+  config_initialize: 10_180,
+  // last measured 3855
+  handle_register: 4_050,
+  // last measured 15136
+  agent_create: 15_890,
+  // last measured 909
+  "policy_update (one field)": 950,
+  // last measured 9984
+  "policy_update (16 recipient patterns)": 10_480,
+  // last measured 4551
+  "agent_transfer (executes, no recipient handle)": 4_780,
+  // last measured 4589
+  "agent_transfer (executes, recipient handle)": 4_820,
+  // last measured 4988
+  "agent_transfer (executes, 16 suffix patterns, the last one matching)": 5_240,
+  // last measured 4417
+  "agent_transfer (held: creates the pending PDA)": 4_640,
+  // last measured 5088
+  pending_approve: 5_340,
+  // last measured 831
+  pending_reject: 870,
+  // last measured 781
+  pending_close_expired: 820,
+  // last measured 4297
+  "transfer_record (256-byte memo)": 4_510,
 } as const;
 
 type Measured = keyof typeof CEILINGS;

@@ -27,8 +27,15 @@ pub mod instruction {
     pub const PENDING_REJECT: [u8; 8] = discriminator(b"global:pending_reject");
     pub const PENDING_CLOSE_EXPIRED: [u8; 8] = discriminator(b"global:pending_close_expired");
     pub const TRANSFER_RECORD: [u8; 8] = discriminator(b"global:transfer_record");
+    pub const AGENT_CONFIDENTIAL_CONFIGURE: [u8; 8] = discriminator(b"global:agent_confidential_configure");
+    pub const AGENT_CONFIDENTIAL_DEPOSIT: [u8; 8] = discriminator(b"global:agent_confidential_deposit");
+    pub const AGENT_CONFIDENTIAL_APPLY: [u8; 8] = discriminator(b"global:agent_confidential_apply");
+    pub const AGENT_CONFIDENTIAL_WITHDRAW: [u8; 8] = discriminator(b"global:agent_confidential_withdraw");
+    pub const AGENT_CONFIDENTIAL_CLOSE_CONTEXTS: [u8; 8] = discriminator(b"global:agent_confidential_close_contexts");
+    pub const AGENT_CONFIDENTIAL_TRANSFER: [u8; 8] = discriminator(b"global:agent_confidential_transfer");
+    pub const CONFIDENTIAL_PENDING_APPROVE: [u8; 8] = discriminator(b"global:confidential_pending_approve");
 
-    pub const ALL: [[u8; 8]; 9] = [
+    pub const ALL: [[u8; 8]; 16] = [
         CONFIG_INITIALIZE,
         HANDLE_REGISTER,
         AGENT_CREATE,
@@ -38,6 +45,13 @@ pub mod instruction {
         PENDING_REJECT,
         PENDING_CLOSE_EXPIRED,
         TRANSFER_RECORD,
+        AGENT_CONFIDENTIAL_CONFIGURE,
+        AGENT_CONFIDENTIAL_DEPOSIT,
+        AGENT_CONFIDENTIAL_APPLY,
+        AGENT_CONFIDENTIAL_WITHDRAW,
+        AGENT_CONFIDENTIAL_CLOSE_CONTEXTS,
+        AGENT_CONFIDENTIAL_TRANSFER,
+        CONFIDENTIAL_PENDING_APPROVE,
     ];
 }
 
@@ -65,8 +79,9 @@ pub mod event {
     pub const TRANSACTION_REJECTED: [u8; 8] = discriminator(b"event:TransactionRejected");
     pub const TRANSACTION_EXPIRED: [u8; 8] = discriminator(b"event:TransactionExpired");
     pub const SERVICE_TRANSFER_RECORDED: [u8; 8] = discriminator(b"event:ServiceTransferRecorded");
+    pub const CONFIDENTIAL_TRANSFER_EXECUTED: [u8; 8] = discriminator(b"event:ConfidentialTransferExecuted");
 
-    pub const ALL: [[u8; 8]; 10] = [
+    pub const ALL: [[u8; 8]; 11] = [
         CONFIG_INITIALIZED,
         HANDLE_REGISTERED,
         AGENT_CREATED,
@@ -77,6 +92,7 @@ pub mod event {
         TRANSACTION_REJECTED,
         TRANSACTION_EXPIRED,
         SERVICE_TRANSFER_RECORDED,
+        CONFIDENTIAL_TRANSFER_EXECUTED,
     ];
 }
 

@@ -77,6 +77,20 @@ pub enum PolicyError {
     MemoTooLong = 6034, // 6034
     /// The agent is not active.
     AgentNotActive = 6035, // 6035
+    /// A ZK proof context account is not owned by the ZK ElGamal Proof program, has the wrong size or proof type, or another authority.
+    WrongProofContext = 6036, // 6036
+    /// A limit proof's context does not prove the value the program computed (ciphertext, key or commitment differs).
+    LimitProofMismatch = 6037, // 6037
+    /// The agent has an open confidential hold: its confidential balance must not change until the hold is closed.
+    ConfidentialHoldOpen = 6038, // 6038
+    /// The transfer's source ElGamal key is not the key today's confidential spend is encrypted under.
+    ConfidentialKeyMismatch = 6039, // 6039
+    /// The agent already spent confidentially today: a public spend cannot be added to a total the program cannot see.
+    PublicSpendAfterConfidential = 6040, // 6040
+    /// The policy in force is tighter than the limits the held confidential transfer was proved against.
+    ConfidentialHoldPolicyTightened = 6041, // 6041
+    /// Bytes that must encode a Ristretto255 point do not (or a curve operation failed).
+    InvalidCurvePoint = 6042, // 6042
 }
 
 impl PolicyError {
@@ -123,6 +137,13 @@ impl PolicyError {
             Self::WrongRentReceiver => "WrongRentReceiver",
             Self::MemoTooLong => "MemoTooLong",
             Self::AgentNotActive => "AgentNotActive",
+            Self::WrongProofContext => "WrongProofContext",
+            Self::LimitProofMismatch => "LimitProofMismatch",
+            Self::ConfidentialHoldOpen => "ConfidentialHoldOpen",
+            Self::ConfidentialKeyMismatch => "ConfidentialKeyMismatch",
+            Self::PublicSpendAfterConfidential => "PublicSpendAfterConfidential",
+            Self::ConfidentialHoldPolicyTightened => "ConfidentialHoldPolicyTightened",
+            Self::InvalidCurvePoint => "InvalidCurvePoint",
         }
     }
 
@@ -165,12 +186,21 @@ impl PolicyError {
             Self::WrongRentReceiver => "The rent receiver is not the hold's rent payer",
             Self::MemoTooLong => "The memo is longer than 256 bytes",
             Self::AgentNotActive => "The agent is not active",
+            Self::WrongProofContext => "A proof context account has the wrong owner, size, proof type or authority",
+            Self::LimitProofMismatch => "A limit proof does not prove the value the program computed",
+            Self::ConfidentialHoldOpen => "The agent has an open confidential hold",
+            Self::ConfidentialKeyMismatch => "The source key is not the key of today's confidential spend",
+            Self::PublicSpendAfterConfidential => "The agent already spent confidentially today",
+            Self::ConfidentialHoldPolicyTightened => {
+                "The policy is tighter than the limits the hold was proved against"
+            }
+            Self::InvalidCurvePoint => "Bytes that must be a Ristretto255 point are not one",
         }
     }
 }
 
 /// Every error, in code order (the IDL test walks this list).
-pub const ALL_ERRORS: [PolicyError; 36] = [
+pub const ALL_ERRORS: [PolicyError; 43] = [
     PolicyError::InvalidInstructionData,
     PolicyError::NotEnoughAccounts,
     PolicyError::MissingSigner,
@@ -207,6 +237,13 @@ pub const ALL_ERRORS: [PolicyError; 36] = [
     PolicyError::WrongRentReceiver,
     PolicyError::MemoTooLong,
     PolicyError::AgentNotActive,
+    PolicyError::WrongProofContext,
+    PolicyError::LimitProofMismatch,
+    PolicyError::ConfidentialHoldOpen,
+    PolicyError::ConfidentialKeyMismatch,
+    PolicyError::PublicSpendAfterConfidential,
+    PolicyError::ConfidentialHoldPolicyTightened,
+    PolicyError::InvalidCurvePoint,
 ];
 
 pub type ProgramResult = Result<(), PolicyError>;
@@ -251,6 +288,13 @@ mod tests {
             (6033, "WrongRentReceiver"),
             (6034, "MemoTooLong"),
             (6035, "AgentNotActive"),
+            (6036, "WrongProofContext"),
+            (6037, "LimitProofMismatch"),
+            (6038, "ConfidentialHoldOpen"),
+            (6039, "ConfidentialKeyMismatch"),
+            (6040, "PublicSpendAfterConfidential"),
+            (6041, "ConfidentialHoldPolicyTightened"),
+            (6042, "InvalidCurvePoint"),
         ];
         // Then each error carries exactly that code and name, and the messages are distinct enough to log
         for (code, name) in published {

@@ -114,6 +114,29 @@ pub fn transfer_executed(e: &TransferExecuted) {
     log_bytes(raw);
 }
 
+/// `ConfidentialTransferExecuted { agent, transfer_id: [u8; 16], source, destination, mint,
+/// from_hold: bool }` — the same fields as `TransferExecuted`; no amount, not even a ciphertext.
+#[inline(never)]
+pub fn confidential_transfer_executed(e: &TransferExecuted) {
+    let bytes = TransferExecutedBytes {
+        discriminator: event::CONFIDENTIAL_TRANSFER_EXECUTED,
+        agent: *e.agent,
+        transfer_id: *e.transfer_id,
+        source: *e.source,
+        destination: *e.destination,
+        mint: *e.mint,
+        from_hold: e.from_hold as u8,
+    };
+    // A #[repr(C)] struct of byte arrays: no padding, every byte initialized.
+    let raw = unsafe {
+        core::slice::from_raw_parts(
+            &bytes as *const TransferExecutedBytes as *const u8,
+            core::mem::size_of_val(&bytes),
+        )
+    };
+    log_bytes(raw);
+}
+
 /// `TransactionHeld { agent, pending: pubkey, nonce: u64, transfer_id: [u8; 16], expires_at: i64 }`
 pub struct TransactionHeld<'a> {
     pub agent: &'a Pubkey,

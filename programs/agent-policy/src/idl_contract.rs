@@ -36,6 +36,13 @@ fn instruction_discriminators_match_the_idl() {
         ("pending_reject", instruction::PENDING_REJECT),
         ("pending_close_expired", instruction::PENDING_CLOSE_EXPIRED),
         ("transfer_record", instruction::TRANSFER_RECORD),
+        ("agent_confidential_configure", instruction::AGENT_CONFIDENTIAL_CONFIGURE),
+        ("agent_confidential_deposit", instruction::AGENT_CONFIDENTIAL_DEPOSIT),
+        ("agent_confidential_apply", instruction::AGENT_CONFIDENTIAL_APPLY),
+        ("agent_confidential_withdraw", instruction::AGENT_CONFIDENTIAL_WITHDRAW),
+        ("agent_confidential_close_contexts", instruction::AGENT_CONFIDENTIAL_CLOSE_CONTEXTS),
+        ("agent_confidential_transfer", instruction::AGENT_CONFIDENTIAL_TRANSFER),
+        ("confidential_pending_approve", instruction::CONFIDENTIAL_PENDING_APPROVE),
     ];
     let idl = rows("instruction");
     assert_eq!(idl.len(), expected.len(), "instruction count");
@@ -80,6 +87,7 @@ fn event_discriminators_match_the_idl() {
         ("TransactionRejected", event::TRANSACTION_REJECTED),
         ("TransactionExpired", event::TRANSACTION_EXPIRED),
         ("ServiceTransferRecorded", event::SERVICE_TRANSFER_RECORDED),
+        ("ConfidentialTransferExecuted", event::CONFIDENTIAL_TRANSFER_EXECUTED),
     ];
     let idl = rows("event");
     assert_eq!(idl.len(), expected.len(), "event count");

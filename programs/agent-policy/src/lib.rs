@@ -18,6 +18,8 @@ pub mod runtime;
 pub mod sha256_const;
 pub mod state;
 pub mod token;
+pub mod token_confidential;
+pub mod zk_context;
 
 #[cfg(test)]
 mod idl_contract;

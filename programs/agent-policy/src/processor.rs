@@ -15,9 +15,19 @@ const POLICY_UPDATE: u64 = as_u64(instruction::POLICY_UPDATE);
 const AGENT_CREATE: u64 = as_u64(instruction::AGENT_CREATE);
 const HANDLE_REGISTER: u64 = as_u64(instruction::HANDLE_REGISTER);
 const CONFIG_INITIALIZE: u64 = as_u64(instruction::CONFIG_INITIALIZE);
+const AGENT_CONFIDENTIAL_CONFIGURE: u64 = as_u64(instruction::AGENT_CONFIDENTIAL_CONFIGURE);
+const AGENT_CONFIDENTIAL_DEPOSIT: u64 = as_u64(instruction::AGENT_CONFIDENTIAL_DEPOSIT);
+const AGENT_CONFIDENTIAL_APPLY: u64 = as_u64(instruction::AGENT_CONFIDENTIAL_APPLY);
+const AGENT_CONFIDENTIAL_WITHDRAW: u64 = as_u64(instruction::AGENT_CONFIDENTIAL_WITHDRAW);
+const AGENT_CONFIDENTIAL_CLOSE_CONTEXTS: u64 = as_u64(instruction::AGENT_CONFIDENTIAL_CLOSE_CONTEXTS);
+const AGENT_CONFIDENTIAL_TRANSFER: u64 = as_u64(instruction::AGENT_CONFIDENTIAL_TRANSFER);
+const CONFIDENTIAL_PENDING_APPROVE: u64 = as_u64(instruction::CONFIDENTIAL_PENDING_APPROVE);
 
 /// Routes the instruction to its handler by the first 8 bytes of data; anything shorter or
-/// unknown is `InvalidInstructionData`.
+/// unknown is `InvalidInstructionData`. Inlined into the entrypoint, with every other instruction
+/// behind one out-of-line call (`process_other`), so the instructions added later do not share a
+/// function (and its register allocation) with the hot path (measured: `agent_transfer` 15 CU less).
+#[inline(always)]
 pub fn process(input: &Input) -> ProgramResult {
     let data = input.data;
     if data.len() < 8 {
@@ -30,6 +40,15 @@ pub fn process(input: &Input) -> ProgramResult {
     if discriminator == AGENT_TRANSFER {
         return instructions::agent_transfer::process(program_id, &accounts, data);
     }
+    process_other(discriminator, input)
+}
+
+/// Every instruction but `agent_transfer`.
+#[inline(never)]
+fn process_other(discriminator: u64, input: &Input) -> ProgramResult {
+    let data = input.data;
+    let accounts = input.accounts();
+    let program_id = input.program_id;
     match discriminator {
         PENDING_APPROVE => instructions::pending_approve::process(program_id, &accounts, data),
         TRANSFER_RECORD => instructions::transfer_record::process(program_id, &accounts, data),
@@ -39,6 +58,19 @@ pub fn process(input: &Input) -> ProgramResult {
         AGENT_CREATE => instructions::agent_create::process(program_id, &accounts, data),
         HANDLE_REGISTER => instructions::handle_register::process(program_id, &accounts, data),
         CONFIG_INITIALIZE => instructions::config_initialize::process(program_id, &accounts, data),
+        AGENT_CONFIDENTIAL_CONFIGURE => {
+            instructions::agent_confidential_configure::process(program_id, &accounts, data)
+        }
+        AGENT_CONFIDENTIAL_DEPOSIT => instructions::agent_confidential_deposit::process(program_id, &accounts, data),
+        AGENT_CONFIDENTIAL_APPLY => instructions::agent_confidential_apply::process(program_id, &accounts, data),
+        AGENT_CONFIDENTIAL_WITHDRAW => instructions::agent_confidential_withdraw::process(program_id, &accounts, data),
+        AGENT_CONFIDENTIAL_CLOSE_CONTEXTS => {
+            instructions::agent_confidential_close_contexts::process(program_id, &accounts, data)
+        }
+        AGENT_CONFIDENTIAL_TRANSFER => instructions::agent_confidential_transfer::process(program_id, &accounts, data),
+        CONFIDENTIAL_PENDING_APPROVE => {
+            instructions::confidential_pending_approve::process(program_id, &accounts, data)
+        }
         _ => Err(PolicyError::InvalidInstructionData),
     }
 }

@@ -2,7 +2,9 @@
  * Instructions of the BPF Upgradeable Loader (`BPFLoaderUpgradeab1e11111111111111111111111`), built by
  * hand: no kit client package exists for it. The loader reads its instruction data with bincode, so
  * each one is a little-endian u32 variant tag followed by the variant's fields (u32/u64 little-endian,
- * `Vec<u8>` as a u64 length then the bytes). Only the three a first deploy needs are here.
+ * `Vec<u8>` as a u64 length then the bytes). The three a first deploy needs are here, and Close,
+ * with which a buffer used as scratch space (staged proof data, confidential/proof-staging.ts) is
+ * given back.
  *
  * Account layouts (`UpgradeableLoaderState`, bincode, u32 tag first):
  * - Buffer      tag 1, authority `Option<Pubkey>` (1 + 32), then the program bytes: 37 + len
@@ -31,6 +33,7 @@ export const PROGRAMDATA_METADATA_SIZE = 45;
 const TAG_INITIALIZE_BUFFER = 0;
 const TAG_WRITE = 1;
 const TAG_DEPLOY_WITH_MAX_DATA_LEN = 2;
+const TAG_CLOSE = 5;
 
 /** The ProgramData account of `programId`: PDA with the single seed `programId`, owned by the loader. */
 export async function findProgramDataAddress(programId: Address): Promise<Address> {
@@ -122,4 +125,24 @@ function u32(value: number): Uint8Array {
   const data = new Uint8Array(4);
   new DataView(data.buffer).setUint32(0, value, true);
   return data;
+}
+
+/**
+ * Close (tag 5) of a buffer: its lamports go to `recipient` and the account is emptied. Accounts:
+ * [0] buffer (writable), [1] recipient (writable), [2] buffer authority (signer).
+ */
+export function getCloseBufferInstruction(
+  buffer: Address,
+  recipient: Address,
+  authority: Address,
+): Instruction {
+  return {
+    programAddress: BPF_LOADER_UPGRADEABLE_ADDRESS,
+    accounts: [
+      { address: buffer, role: AccountRole.WRITABLE },
+      { address: recipient, role: AccountRole.WRITABLE },
+      { address: authority, role: AccountRole.READONLY_SIGNER },
+    ],
+    data: u32(TAG_CLOSE),
+  };
 }

@@ -39,6 +39,11 @@ export async function closeProofContexts(
   return input.addresses.filter((address) => cluster.getAccount(address) !== null);
 }
 
+/**
+ * Closes `targets` (see closeProofContexts). Verified contexts are closed with `closeVerified`
+ * (default: CloseContextState signed by the payer, their authority); unverified ones are verified
+ * with the payer as authority first, whoever was meant to own them.
+ */
 export async function closeContexts(
   cluster: ClusterPort,
   payer: TransactionSigner,
@@ -46,6 +51,8 @@ export async function closeContexts(
     readonly address: string;
     readonly initializeWith: ContextInitializer | null;
   }[],
+  closeVerified: (contexts: readonly Address[]) => Promise<Instruction[]> = async (contexts) =>
+    contexts.map((contextAddress) => closeAt(contextAddress, payer)),
 ): Promise<void> {
   const blockhash = cluster.getLatestBlockhash();
   const closeable: Address[] = [];
@@ -78,12 +85,11 @@ export async function closeContexts(
   }
   if (closeable.length > 0) {
     attempts.push(
-      signTransaction({
-        step: "range_proof",
-        feePayer: payer,
-        blockhash,
-        instructions: closeable.map((contextAddress) => closeAt(contextAddress, payer)),
-      }).then((transaction) => submit(cluster, transaction)),
+      closeVerified(closeable)
+        .then((instructions) =>
+          signTransaction({ step: "close_contexts", feePayer: payer, blockhash, instructions }),
+        )
+        .then((transaction) => submit(cluster, transaction)),
     );
   }
   await Promise.allSettled(attempts);

@@ -33,7 +33,20 @@ export type ConfidentialErrorCode =
   /** The sender already recorded this transfer id (its receipt exists); the transfer did not move funds. */
   | "transfer_already_recorded"
   /** The transaction carries no (matching) ServiceTransferRecorded event, or it failed. */
-  | "transfer_record_not_found";
+  | "transfer_record_not_found"
+  /**
+   * Agent path: the amount breaks the per-transaction or the daily limit (`PolicyLimitExceededError.limit`);
+   * detected before any proof work, nothing was submitted.
+   */
+  | "policy_limit_exceeded"
+  /** Agent path: the agent has an open confidential hold; every other outgoing spend waits for it. */
+  | "confidential_hold_open"
+  /** Agent path: today's confidential spend does not decrypt with these keys (foreign key, or above 2^32 with a corrupt blob). */
+  | "spend_state_undecryptable"
+  /** Agent path: no agent account at that address or handle. */
+  | "agent_not_found"
+  /** Agent path: no (confidential) hold at that address. */
+  | "hold_not_found";
 
 /** The transactions a confidential operation is made of, named for errors and results. */
 export type ConfidentialStep =
@@ -45,7 +58,16 @@ export type ConfidentialStep =
   | "range_proof"
   | "transfer"
   | "withdraw"
-  | "public_transfer";
+  | "public_transfer"
+  /** Agent path: the limit proofs (agent-confidential/limit-proofs.ts). */
+  | "limit_equality_transaction_proof"
+  | "limit_equality_daily_proof"
+  | "limit_range_proof"
+  /** Agent path: holds and clean-up. */
+  | "approve_hold"
+  | "reject_hold"
+  | "close_expired_hold"
+  | "close_contexts";
 
 /** What became of one proof context account after a failed operation. */
 export interface ContextAccountOutcome {

@@ -4,23 +4,34 @@
  *
  * Layout (sizes decide it, so it adapts to each proof):
  * - phase 1, submitted concurrently: one transaction per proof that fits with its account
- *   creation (CreateAccount + Verify*, e.g. equality 680 B, ciphertext validity 904 B); the
- *   CreateAccount of every proof too large for that (the U128 range proof alone is 1207 B) rides
- *   along in the first of them;
- * - phase 2, concurrently: the Verify* of the large proofs into their accounts;
- * - final: the operation's instruction(s) and CloseContextState for every context, atomically.
+ *   creation (CreateAccount + Verify*, e.g. equality 680 B, ciphertext validity 904 B); proofs
+ *   that name the same `batch` share one transaction while it fits (two equality proofs: ~1,190 B);
+ *   the CreateAccount of every proof too large for that (a range proof alone is ~1,200 B) rides
+ *   along in the first of them with room for it;
+ * - phase 2, concurrently: the Verify* of the large proofs into their accounts; a proof whose
+ *   Verify alone exceeds the packet limit (a U128 range proof with an authority other than the
+ *   payer: 1,239 B) is instead written into a staging buffer (proof-staging.ts), one Write each;
+ * - final: the Verify of staged proofs (from the buffer, with a compute-unit limit for them), the
+ *   operation's instruction(s), unless they close the contexts themselves (the agent-policy program
+ *   does, as the contexts' authority) CloseContextState for every context, and the buffer's Close.
  * For a transfer that is 4 transactions, one fewer than Token-2022's plan helper (whose range
  * account gets its own transaction).
  *
+ * The contexts' authority is the payer unless `authority` names another address (the agent PDA,
+ * whose program consumes and closes them); then `authority.close` says how verified contexts are
+ * closed after a failure.
+ *
  * Failure before the final transaction moves nothing (only the final instruction moves funds), and
  * the final transaction is atomic. On any failure every context account this run created is
- * closed: verified ones with CloseContextState; an allocated but unverified one (its Verify failed)
- * cannot be closed as such (it has no authority yet), so it is verified with its proof and closed
- * in one transaction. Accounts that still cannot be closed are reported as `orphaned`. The error
- * names the failed step; a retry builds fresh proofs and fresh accounts, so it is always safe.
+ * closed: verified ones by their authority; an allocated but unverified one (its Verify failed)
+ * cannot be closed as such (it has no authority yet), so it is verified with its proof (the payer
+ * as authority) and closed in one transaction. Accounts that still cannot be closed are reported as
+ * `orphaned`; a staging buffer is closed too (best effort). The error names the failed step; a
+ * retry builds fresh proofs and fresh accounts, so it is always safe.
  */
 import {
   type Address,
+  address,
   generateKeyPairSigner,
   type Instruction,
   type KeyPairSigner,
@@ -35,7 +46,13 @@ import {
 import type { ClusterPort } from "../cluster/cluster-port";
 import { closeAt, closeContexts } from "./close-proof-contexts";
 import { ConfidentialError, type ConfidentialStep, type ContextAccountOutcome } from "./errors";
+import { type ProofStaging, planProofStaging } from "./proof-staging";
 import { landedStatus, type SignedTransaction, signTransaction, submit } from "./transactions";
+
+const COMPUTE_BUDGET_PROGRAM_ADDRESS = address("ComputeBudget111111111111111111111111111111");
+const SET_COMPUTE_UNIT_LIMIT = 2;
+const DEFAULT_INSTRUCTION_COMPUTE_UNITS = 200_000;
+const MAX_COMPUTE_UNIT_LIMIT = 1_400_000;
 
 /** One proof to verify into a context account of `accountSize` bytes. */
 export interface ContextProof {
@@ -43,16 +60,30 @@ export interface ContextProof {
   readonly instruction: ZkElGamalProofInstruction;
   readonly accountSize: number;
   readonly data: Uint8Array;
+  /** Proofs naming the same batch share one phase-1 transaction while it fits. */
+  readonly batch?: string;
+}
+
+/** Who owns the contexts when it is not the payer, and how they get closed. */
+export interface ContextAuthority {
+  readonly address: Address;
+  /** True when the final instructions close every context themselves (no CloseContextState added). */
+  readonly closedByFinalInstructions: boolean;
+  /** Instructions closing verified contexts of this authority (rent to the payer), after a failure. */
+  readonly close: (contexts: readonly Address[]) => Promise<Instruction[]>;
 }
 
 export interface ProofContextRun {
   readonly cluster: ClusterPort;
-  /** Pays fees and rent, is the contexts' authority, gets the rent back. */
+  /** Pays fees and rent and gets the rent back; the contexts' authority unless `authority` is given. */
   readonly payer: TransactionSigner;
+  readonly authority?: ContextAuthority;
   readonly proofs: readonly ContextProof[];
   readonly finalStep: ConfidentialStep;
   /** The final instructions, given each proof step's context account address. */
-  readonly finalInstructions: (contexts: ReadonlyMap<ConfidentialStep, Address>) => Instruction[];
+  readonly finalInstructions: (
+    contexts: ReadonlyMap<ConfidentialStep, Address>,
+  ) => Instruction[] | Promise<Instruction[]>;
 }
 
 interface PlannedContext extends ContextProof {
@@ -62,6 +93,7 @@ interface PlannedContext extends ContextProof {
 /** Submits the proofs and the final instructions; returns every signature, in submission order. */
 export async function runWithProofContexts(run: ProofContextRun): Promise<{ readonly signatures: string[] }> {
   const { cluster, payer } = run;
+  const authority = run.authority ?? payerAuthority(payer);
   const planned: PlannedContext[] = await Promise.all(
     run.proofs.map(async (proof) => ({ ...proof, account: await generateKeyPairSigner() })),
   );
@@ -77,25 +109,55 @@ export async function runWithProofContexts(run: ProofContextRun): Promise<{ read
       programAddress: ZK_ELGAMAL_PROOF_PROGRAM_ADDRESS,
     });
 
-  const inline: { context: PlannedContext; instructions: Instruction[] }[] = [];
+  const inline: { step: ConfidentialStep; batch: string | undefined; instructions: Instruction[] }[] = [];
   const split: PlannedContext[] = [];
+  const staged: PlannedContext[] = [];
   for (const context of planned) {
-    const instructions = [create(context), verifyInto(context, payer)];
-    if (await fits(() => sign(context.step, instructions))) inline.push({ context, instructions });
-    else split.push(context);
+    const own = [create(context), verifyInto(context, authority.address)];
+    const shared = context.batch === undefined ? undefined : inline.find((tx) => tx.batch === context.batch);
+    if (shared !== undefined && (await fits(() => sign(shared.step, [...shared.instructions, ...own])))) {
+      shared.instructions.push(...own);
+    } else if (await fits(() => sign(context.step, own))) {
+      inline.push({ step: context.step, batch: context.batch, instructions: own });
+    } else if (await fits(() => sign(context.step, [verifyInto(context, authority.address)]))) {
+      split.push(context);
+    } else staged.push(context);
   }
-  const [first] = inline;
-  if (first === undefined) throw new Error("at least one proof must fit with its account creation");
-  first.instructions.push(...split.map(create));
+  if (inline.length === 0) throw new Error("at least one proof must fit with its account creation");
+  const staging =
+    staged.length === 0
+      ? null
+      : planProofStaging(
+          cluster,
+          payer,
+          await generateKeyPairSigner(),
+          staged.map((context) => ({ ...context, contextState: context.account.address })),
+        );
+  // Account creations ride along in the first phase-1 transaction with room for them.
+  const riders = [
+    ...[...split, ...staged].map((context) => ({ step: context.step, instructions: [create(context)] })),
+    ...(staging === null ? [] : [{ step: staged[0]?.step ?? run.finalStep, instructions: staging.create }]),
+  ];
+  for (const rider of riders) {
+    const host = await findAsync(inline, (tx) =>
+      fits(() => sign(tx.step, [...tx.instructions, ...rider.instructions])),
+    );
+    if (host === undefined) throw new Error(`no phase-1 transaction has room for the ${rider.step} account`);
+    host.instructions.push(...rider.instructions);
+  }
 
-  const phase1 = await Promise.all(
-    inline.map(({ context, instructions }) => sign(context.step, instructions)),
-  );
-  const phase2 = await Promise.all(split.map((context) => sign(context.step, [verifyInto(context, payer)])));
+  const phase1 = await Promise.all(inline.map((tx) => sign(tx.step, tx.instructions)));
+  const phase2 = await Promise.all([
+    ...split.map((context) => sign(context.step, [verifyInto(context, authority.address)])),
+    ...staged.map((context, i) => sign(context.step, [staging?.writes[i] as Instruction])),
+  ]);
   const addresses = new Map(planned.map((context) => [context.step, context.account.address] as const));
   const final = await sign(run.finalStep, [
-    ...run.finalInstructions(addresses),
-    ...planned.map((context) => close(context, payer)),
+    // Staged proofs are verified first: the final instructions read their contexts.
+    ...(staging === null ? [] : [computeUnitLimit(staged.length), ...staging.verifies(authority.address)]),
+    ...(await run.finalInstructions(addresses)),
+    ...(authority.closedByFinalInstructions ? [] : planned.map((context) => close(context, payer))),
+    ...(staging === null ? [] : [staging.close]),
   ]);
 
   const signatures: string[] = [];
@@ -105,7 +167,8 @@ export async function runWithProofContexts(run: ProofContextRun): Promise<{ read
     signatures.push(await submitFinal(cluster, final));
     return { signatures };
   } catch (failure) {
-    const contexts = await closeLeftovers(cluster, payer, planned);
+    const contexts = await closeLeftovers(cluster, payer, authority, planned);
+    if (staging !== null) await closeStaging(cluster, payer, staging);
     // A final transaction whose submission errored may still have landed (e.g. a timeout over RPC):
     // then the closes above found its contexts already gone, and the funds did move.
     if (landedStatus(cluster, final.signature) === "succeeded") {
@@ -122,11 +185,57 @@ export async function runWithProofContexts(run: ProofContextRun): Promise<{ read
   }
 }
 
-function verifyInto(context: PlannedContext, payer: TransactionSigner): Instruction {
+/**
+ * A transaction's compute budget defaults to 200k per instruction, and a staged U128 verify alone
+ * consumes 200k: the final transaction asks for room for each staged verify plus its own work.
+ */
+function computeUnitLimit(stagedVerifies: number): Instruction {
+  const units = Math.min(MAX_COMPUTE_UNIT_LIMIT, (stagedVerifies + 2) * DEFAULT_INSTRUCTION_COMPUTE_UNITS);
+  const data = new Uint8Array(5);
+  data[0] = SET_COMPUTE_UNIT_LIMIT;
+  new DataView(data.buffer).setUint32(1, units, true);
+  return { programAddress: COMPUTE_BUDGET_PROGRAM_ADDRESS, data };
+}
+
+/** Closes a staging buffer left by a failed run (best effort: rent back to the payer). */
+async function closeStaging(
+  cluster: ClusterPort,
+  payer: TransactionSigner,
+  staging: ProofStaging,
+): Promise<void> {
+  if (cluster.getAccount(staging.buffer.address) === null) return;
+  await signTransaction({
+    step: "close_contexts",
+    feePayer: payer,
+    blockhash: cluster.getLatestBlockhash(),
+    instructions: [staging.close],
+  })
+    .then((transaction) => submit(cluster, transaction))
+    .catch(() => undefined);
+}
+
+/** The default: the payer owns the contexts and closes them with CloseContextState. */
+function payerAuthority(payer: TransactionSigner): ContextAuthority {
+  return {
+    address: payer.address,
+    closedByFinalInstructions: false,
+    close: async (contexts) => contexts.map((contextAddress) => closeAt(contextAddress, payer)),
+  };
+}
+
+async function findAsync<T>(
+  items: readonly T[],
+  test: (item: T) => Promise<boolean>,
+): Promise<T | undefined> {
+  for (const item of items) if (await test(item)) return item;
+  return undefined;
+}
+
+function verifyInto(context: PlannedContext, authority: Address): Instruction {
   return getVerifyProofInstruction({
     discriminator: context.instruction,
     contextState: context.account.address,
-    contextStateAuthority: payer.address,
+    contextStateAuthority: authority,
     proofData: context.data,
   });
 }
@@ -167,6 +276,7 @@ async function submitFinal(cluster: ClusterPort, final: SignedTransaction): Prom
 async function closeLeftovers(
   cluster: ClusterPort,
   payer: TransactionSigner,
+  authority: ContextAuthority,
   planned: readonly PlannedContext[],
 ): Promise<ContextAccountOutcome[]> {
   const created = planned.filter((context) => cluster.getAccount(context.account.address) !== null);
@@ -174,6 +284,7 @@ async function closeLeftovers(
     cluster,
     payer,
     created.map((context) => ({ address: context.account.address, initializeWith: context })),
+    authority.close,
   );
   return planned.map((context) => ({
     address: context.account.address,

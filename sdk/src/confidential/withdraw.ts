@@ -15,18 +15,11 @@ import type { ClusterPort } from "../cluster/cluster-port";
 import { runExclusive } from "./account-queue";
 import { assertAmount, MAX_U64 } from "./amounts";
 import { availableBalance } from "./balance";
-import { subtractAmount } from "./ciphertext-arithmetic";
 import { ConfidentialError } from "./errors";
 import type { ConfidentialKeyset } from "./keys";
 import { runWithProofContexts } from "./proof-contexts";
 import { findTokenAccount, readConfidentialMint, readConfidentialState } from "./token-account";
-import {
-  BatchedRangeProofU64Data,
-  CiphertextCommitmentEqualityProofData,
-  ElGamalCiphertext,
-  PedersenCommitment,
-  PedersenOpening,
-} from "./zk-sdk";
+import { buildWithdrawProofs } from "./withdraw-proofs";
 
 export interface WithdrawInput {
   readonly owner: TransactionSigner;
@@ -48,32 +41,12 @@ export async function withdrawConfidential(
     if (state === null) {
       throw new ConfidentialError("account_not_confidential_ready", `${tokenAccount} is not configured`);
     }
-    const newBalance = availableBalance(state, input.keys) - input.amount;
-    if (newBalance < 0n) {
-      throw new ConfidentialError(
-        "insufficient_confidential_balance",
-        "the available balance is smaller than the amount",
-      );
-    }
-    const newBalanceCiphertext = ElGamalCiphertext.fromBytes(
-      subtractAmount(state.availableBalance, input.amount),
-    );
-    if (newBalanceCiphertext === undefined) throw new Error("invalid available-balance ciphertext");
-    const opening = new PedersenOpening();
-    const commitment = PedersenCommitment.from(newBalance, opening);
-    const equalityProof = new CiphertextCommitmentEqualityProofData(
-      input.keys.elgamal,
-      newBalanceCiphertext,
-      commitment,
-      opening,
-      newBalance,
-    ).toBytes();
-    const rangeProof = new BatchedRangeProofU64Data(
-      [commitment],
-      new BigUint64Array([newBalance]),
-      Uint8Array.from([64]),
-      [opening],
-    ).toBytes();
+    const proofs = buildWithdrawProofs({
+      keys: input.keys,
+      availableCiphertext: state.availableBalance,
+      availableBalance: availableBalance(state, input.keys),
+      amount: input.amount,
+    });
     const { decimals } = readConfidentialMint(cluster, input.mint);
     return runWithProofContexts({
       cluster,
@@ -83,13 +56,13 @@ export async function withdrawConfidential(
           step: "equality_proof",
           instruction: ZkElGamalProofInstruction.VerifyCiphertextCommitmentEquality,
           accountSize: CIPHERTEXT_COMMITMENT_EQUALITY_CONTEXT_ACCOUNT_SIZE,
-          data: equalityProof,
+          data: proofs.equalityProof,
         },
         {
           step: "range_proof",
           instruction: ZkElGamalProofInstruction.VerifyBatchedRangeProofU64,
           accountSize: BATCHED_RANGE_PROOF_CONTEXT_ACCOUNT_SIZE,
-          data: rangeProof,
+          data: proofs.rangeProof,
         },
       ],
       finalStep: "withdraw",
@@ -102,7 +75,7 @@ export async function withdrawConfidential(
           authority: input.owner,
           amount: input.amount,
           decimals,
-          newDecryptableAvailableBalance: input.keys.ae.encrypt(newBalance).toBytes(),
+          newDecryptableAvailableBalance: proofs.newDecryptableAvailableBalance,
           equalityProofInstructionOffset: 0,
           rangeProofInstructionOffset: 0,
         }),

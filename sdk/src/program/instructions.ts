@@ -258,14 +258,17 @@ export function buildPendingRejectInstruction(
     readonly hold: PendingTransaction;
   } & ProgramConfig,
 ) {
-  return getPendingRejectInstruction(
-    {
-      owner: input.owner,
-      agent: input.hold.agent,
-      pending: input.pending,
-      rentReceiver: input.hold.rentPayer,
-    },
-    programOf(input),
+  return withoutContextSlots(
+    getPendingRejectInstruction(
+      {
+        owner: input.owner,
+        agent: input.hold.agent,
+        pending: input.pending,
+        rentReceiver: input.hold.rentPayer,
+      },
+      programOf(input),
+    ),
+    4,
   );
 }
 
@@ -273,10 +276,22 @@ export function buildPendingRejectInstruction(
 export function buildPendingCloseExpiredInstruction(
   input: { readonly pending: Address; readonly hold: PendingTransaction } & ProgramConfig,
 ) {
-  return getPendingCloseExpiredInstruction(
-    { agent: input.hold.agent, pending: input.pending, rentReceiver: input.hold.rentPayer },
-    programOf(input),
+  return withoutContextSlots(
+    getPendingCloseExpiredInstruction(
+      { agent: input.hold.agent, pending: input.pending, rentReceiver: input.hold.rentPayer },
+      programOf(input),
+    ),
+    3,
   );
+}
+
+/**
+ * A public hold's reject / close-expired without the four optional trailing slots the generated
+ * client fills with the program id: the program reads them only for a confidential hold (whose
+ * flows live in `@cpay/sdk/agent-confidential`), and every account costs bytes and compute units.
+ */
+function withoutContextSlots<T extends { readonly accounts: readonly unknown[] }>(instruction: T, own: number): T {
+  return { ...instruction, accounts: instruction.accounts.slice(0, own) };
 }
 
 /**

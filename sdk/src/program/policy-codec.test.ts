@@ -249,7 +249,10 @@ describe("spend policy codec", () => {
         updatedAt: 0,
         allowedMints: [USDG, ...Array<Address>(3).fill(address("11111111111111111111111111111111"))],
         recipientPatterns: [...slots, ...Array(16 - slots.length).fill(emptySlot)],
-        reserved: new Uint8Array(256),
+        spendCiphertext: new Uint8Array(64),
+        spendPubkey: new Uint8Array(32),
+        spendDecryptable: new Uint8Array(36),
+        reserved: new Uint8Array(124),
       }),
     );
     // When read through policyParamsFromAccount / Then the same view as from the args

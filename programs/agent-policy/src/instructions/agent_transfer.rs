@@ -19,9 +19,11 @@
 //! 9. `token_program`    `TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb`
 //! 10. `system_program`  held path only: `11111111111111111111111111111111`
 //!
-//! Checks, in order: accounts (signer, agent, policy link, token side — see `spend`), then the
-//! rules: asset (`MintNotAllowed`), recipient (`RecipientNotAllowed`), active hours
-//! (`OutsideActiveHours`), per-transaction, daily (counted on today's UTC day), HITL.
+//! Checks, in order: accounts (signer, agent, policy link, no open confidential hold
+//! `ConfidentialHoldOpen`, token side — see `spend`), then the rules: asset (`MintNotAllowed`),
+//! recipient (`RecipientNotAllowed`), active hours (`OutsideActiveHours`), no confidential spend
+//! counted today (`PublicSpendAfterConfidential`: the program cannot add a public amount to a total
+//! it cannot see; held or executed alike), per-transaction, daily (counted on today's UTC day), HITL.
 //!
 //! Emits `TransferExecuted { from_hold: false }` or `TransactionHeld`. The executing path derives
 //! no PDA and hashes nothing: links between accounts are checked on stored keys, and the agent PDA
@@ -30,17 +32,16 @@
 use crate::borsh::Reader;
 use crate::error::{PolicyError, ProgramResult};
 use crate::event;
+use crate::instructions::hold::{self, HoldAccounts, NewPending};
 use crate::instructions::spend::{self, SpendAccounts};
 use crate::rules::{active_hours, limits};
 use crate::runtime::account::AccountView;
-use crate::runtime::cpi::{Seed, Signer};
 use crate::runtime::input::AccountList;
-use crate::runtime::system::{create_pda_account, CreatePda};
-use crate::runtime::{clock, keys_eq, pda, rent, Pubkey};
+use crate::runtime::{clock, keys_eq, Pubkey};
 use crate::state::agent::Agent;
-use crate::state::pending::{self, NewHold, PendingTransaction, PENDING_SEED};
+use crate::state::pending::{self, NewHold, PendingTransaction};
 use crate::state::policy::Policy;
-use crate::state::{init, is_uninitialized, load_mut};
+use crate::state::{init, load_mut};
 
 pub const DATA_LEN: usize = 32;
 
@@ -48,9 +49,7 @@ struct Accounts {
     agent_signer: AccountView,
     policy: AccountView,
     spend: SpendAccounts,
-    pending: AccountView,
-    payer: AccountView,
-    system_program: AccountView,
+    hold: HoldAccounts,
 }
 
 #[inline(always)]
@@ -68,9 +67,11 @@ fn accounts(list: &AccountList) -> Result<Accounts, PolicyError> {
             recipient_handle,
             token_program,
         },
-        pending,
-        payer,
-        system_program,
+        hold: HoldAccounts {
+            pending,
+            payer,
+            system_program,
+        },
     })
 }
 
@@ -91,8 +92,9 @@ fn parse(data: &[u8]) -> Result<Args<'_>, PolicyError> {
 }
 
 /// The signer and the stored links: `agent_signer` is the agent's, the agent is active, the
-/// policy is the agent's.
-#[inline(always)]
+/// policy is the agent's, no confidential hold is open. Out of line: measured 10 CU cheaper than
+/// inlined (less register pressure in the inlined hot path).
+#[inline(never)]
 fn validate(accounts: &Accounts, agent: &Agent, policy: &Policy) -> ProgramResult {
     if !keys_eq(accounts.agent_signer.key(), &agent.agent_signer) {
         return Err(PolicyError::NotAgentSigner);
@@ -105,6 +107,9 @@ fn validate(accounts: &Accounts, agent: &Agent, policy: &Policy) -> ProgramResul
     }
     if !keys_eq(&policy.agent, accounts.spend.agent.key()) {
         return Err(PolicyError::WrongPda);
+    }
+    if agent.has_confidential_hold() {
+        return Err(PolicyError::ConfidentialHoldOpen);
     }
     Ok(())
 }
@@ -121,12 +126,11 @@ pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramR
 
     let now = clock::unix_timestamp();
     active_hours::check(policy.active_start_minute(), policy.active_end_minute(), now)?;
-    let decision = limits::evaluate_transfer(
-        &policy.limits(),
-        policy.daily_spend(),
-        args.amount,
-        limits::day_index(now),
-    )?;
+    let today = limits::day_index(now);
+    if policy.has_confidential_spend_on(today) {
+        return Err(PolicyError::PublicSpendAfterConfidential);
+    }
+    let decision = limits::evaluate_transfer(&policy.limits(), policy.daily_spend(), args.amount, today)?;
     match decision {
         limits::Decision::Execute(spent) => {
             policy.set_daily_spend(spent);
@@ -163,8 +167,8 @@ struct Hold<'a> {
     now: i64,
 }
 
-/// Creates the `PendingTransaction` at `["pending", agent, next_hold_nonce]` and takes the nonce.
-/// Off the hot path, so the PDA is found (and so verified) here.
+/// Creates the `PendingTransaction` at `["pending", agent, next_hold_nonce]` (see `hold`) and
+/// fills it. Off the hot path.
 #[inline(never)]
 fn hold(hold: &mut Hold) -> ProgramResult {
     let Hold {
@@ -177,62 +181,37 @@ fn hold(hold: &mut Hold) -> ProgramResult {
         now,
     } = *hold;
     let agent_key = accounts.spend.agent.key();
-    if !accounts.payer.is_signer() {
-        return Err(PolicyError::MissingSigner);
-    }
-    if !accounts.payer.is_writable() || !accounts.pending.is_writable() {
-        return Err(PolicyError::AccountNotWritable);
-    }
-    let nonce = agent.next_hold_nonce();
-    let nonce_bytes = nonce.to_le_bytes();
-    let (expected, bump) = pda::find_program_address(&[PENDING_SEED, agent_key, &nonce_bytes], program_id)?;
-    if !keys_eq(accounts.pending.key(), &expected) {
-        return Err(PolicyError::WrongPda);
-    }
-    if !is_uninitialized(&accounts.pending) {
-        return Err(PolicyError::AccountAlreadyInitialized);
-    }
-    let expires_at = now
-        .checked_add(policy.approval_window_seconds() as i64)
-        .ok_or(PolicyError::ArithmeticOverflow)?;
-
-    let bump_seed = [bump];
-    let seeds = [
-        Seed::new(PENDING_SEED),
-        Seed::new(agent_key),
-        Seed::new(&nonce_bytes),
-        Seed::new(&bump_seed),
-    ];
-    create_pda_account(&CreatePda {
-        payer: accounts.payer,
-        new_account: accounts.pending,
-        system_program: accounts.system_program,
-        lamports: rent::minimum_balance(pending::LEN as u64)?,
-        space: pending::LEN as u64,
-        owner: program_id,
-        signer: &Signer::new(&seeds),
-    })?;
-    init::<PendingTransaction>(&accounts.pending).write_new(&NewHold {
+    let created = hold::create(
+        &NewPending {
+            program_id,
+            agent_key,
+            accounts: &accounts.hold,
+            space: pending::LEN,
+            approval_window_seconds: policy.approval_window_seconds(),
+            now,
+        },
+        agent,
+    )?;
+    init::<PendingTransaction>(&accounts.hold.pending).write_new(&NewHold {
         agent: agent_key,
-        nonce,
+        nonce: created.nonce,
         source: accounts.spend.source.key(),
         destination: accounts.spend.destination.key(),
         mint: accounts.spend.mint.key(),
         amount: args.amount,
         requested_at: now,
-        expires_at,
-        rent_payer: accounts.payer.key(),
+        expires_at: created.expires_at,
+        rent_payer: accounts.hold.payer.key(),
         recipient_handle,
-        bump,
+        bump: created.bump,
         transfer_id: args.transfer_id,
     });
-    agent.open_hold()?;
     event::transaction_held(&event::TransactionHeld {
         agent: agent_key,
-        pending: accounts.pending.key(),
-        nonce,
+        pending: accounts.hold.pending.key(),
+        nonce: created.nonce,
         transfer_id: args.transfer_id,
-        expires_at,
+        expires_at: created.expires_at,
     });
     Ok(())
 }
@@ -608,6 +587,54 @@ mod tests {
             &Fixture::new().policy(other_address).run(1),
             PolicyError::RecipientNotAllowed,
         );
+    }
+
+    #[test]
+    fn an_open_confidential_hold_refuses_every_public_spend() {
+        refused(
+            &Fixture::new()
+                .with(1, |a| a.data[192..224].copy_from_slice(&[0x51; 32]))
+                .run(1),
+            PolicyError::ConfidentialHoldOpen,
+        );
+        // Even one that would be held
+        refused(
+            &Fixture::new().with(1, |a| a.data[223] = 1).run(51),
+            PolicyError::ConfidentialHoldOpen,
+        );
+    }
+
+    #[test]
+    fn a_confidential_spend_today_refuses_public_spends_until_the_next_utc_day() {
+        // Given a confidential spend S counted on NOON's day
+        let spent_confidentially = |policy: &mut Vec<u8>| policy[1288..1352].copy_from_slice(&[0x33; 64]);
+        refused(
+            &Fixture::new().policy(spent_confidentially).run(1),
+            PolicyError::PublicSpendAfterConfidential,
+        );
+        refused(
+            &Fixture::new().policy(spent_confidentially).run(51),
+            PolicyError::PublicSpendAfterConfidential,
+        );
+        // A clock stepped back keeps the day's S
+        let midnight = day_index(NOON) * 86_400;
+        refused(
+            &Fixture::new().policy(spent_confidentially).run_at(1, midnight - 1),
+            PolicyError::PublicSpendAfterConfidential,
+        );
+        // The identity pair (all zero) is no spend
+        assert_eq!(Fixture::new().run(1).result, Ok(()));
+        // On the next day the stale S is ignored, and the public write of the new day clears it
+        let run = Fixture::new()
+            .policy(|p| {
+                spent_confidentially(p);
+                p[1352..1384].copy_from_slice(&[0x34; 32]);
+                p[1384..1420].copy_from_slice(&[0x35; 36]);
+            })
+            .run_at(1, midnight + 86_400);
+        assert_eq!(run.result, Ok(()));
+        assert_eq!(i64_at(run.data(2), 80), day_index(NOON) + 1);
+        assert!(run.data(2)[1288..1420].iter().all(|b| *b == 0));
     }
 
     #[test]

@@ -1,10 +1,22 @@
 //! One file per instruction, named `<resource>_<verb>`; each documents its data layout and accounts,
-//! validates every account before use, then acts. `policy_args` and `spend` are shared parts.
+//! validates every account before use, then acts. `policy_args`, `spend`, `hold`, `agent_signer`,
+//! `confidential_account` and `confidential_spend` are shared parts.
 
+pub mod agent_confidential_apply;
+pub mod agent_confidential_close_contexts;
+pub mod agent_confidential_configure;
+pub mod agent_confidential_deposit;
+pub mod agent_confidential_transfer;
+pub mod agent_confidential_withdraw;
 pub mod agent_create;
+pub mod agent_signer;
 pub mod agent_transfer;
+pub mod confidential_account;
+pub mod confidential_pending_approve;
+pub mod confidential_spend;
 pub mod config_initialize;
 pub mod handle_register;
+pub mod hold;
 pub mod pending_approve;
 pub mod pending_close_expired;
 pub mod pending_reject;

@@ -19,8 +19,10 @@
 //! 9. `token_program`    `TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb`
 //!
 //! Errors beyond the account checks: `WrongPendingTransaction` (another agent's hold, other
-//! accounts than the held ones, a confidential hold), `TransactionExpired` (now >= expires_at),
-//! `WrongRentReceiver`, and the rules' own errors.
+//! accounts than the held ones, a confidential hold: `confidential_pending_approve`),
+//! `TransactionExpired` (now >= expires_at), `WrongRentReceiver`, `AgentNotActive`,
+//! `ConfidentialHoldOpen` (the agent has an open confidential hold), then the rules' own errors,
+//! with `PublicSpendAfterConfidential` (a confidential spend counts today) before the limits.
 //!
 //! Emits `TransferExecuted { from_hold: true }` and `TransactionApproved`.
 
@@ -106,6 +108,9 @@ fn validate(
     if !agent.is_active() {
         return Err(PolicyError::AgentNotActive);
     }
+    if agent.has_confidential_hold() {
+        return Err(PolicyError::ConfidentialHoldOpen);
+    }
     Ok(())
 }
 
@@ -123,7 +128,11 @@ pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramR
     let checked = spend::check_accounts(&accounts.spend, program_id)?;
     spend::check_asset_and_recipient(policy, &accounts.spend, &checked)?;
     let amount = pending.amount();
-    let spent = limits::evaluate_approval(&policy.limits(), policy.daily_spend(), amount, limits::day_index(now))?;
+    let today = limits::day_index(now);
+    if policy.has_confidential_spend_on(today) {
+        return Err(PolicyError::PublicSpendAfterConfidential);
+    }
+    let spent = limits::evaluate_approval(&policy.limits(), policy.daily_spend(), amount, today)?;
 
     policy.set_daily_spend(spent);
     spend::execute(&accounts.spend, agent, amount, checked.decimals)?;
@@ -294,5 +303,23 @@ mod tests {
             approve(with(2, |p| p.data[76] = 0), NOON).result,
             Err(PolicyError::MintNotAllowed)
         );
+    }
+
+    #[test]
+    fn an_open_confidential_hold_or_a_confidential_spend_today_refuses_the_approval() {
+        assert_eq!(
+            approve(with(1, |a| a.data[192..224].copy_from_slice(&[0x51; 32])), NOON).result,
+            Err(PolicyError::ConfidentialHoldOpen)
+        );
+        let spent_confidentially = |p: &mut TestAccount| p.data[1288..1352].copy_from_slice(&[0x33; 64]);
+        let run = approve(with(2, spent_confidentially), NOON);
+        assert_eq!(run.result, Err(PolicyError::PublicSpendAfterConfidential));
+        assert!(run.invocations.is_empty());
+        // The next day (a longer window) the stale S is ignored and cleared by the public write
+        let mut next_day = with(2, spent_confidentially);
+        next_day[3].data[160..168].copy_from_slice(&(NOON + 86_400 * 2).to_le_bytes());
+        let run = approve(next_day, NOON + 86_400);
+        assert_eq!(run.result, Ok(()));
+        assert!(run.data(2)[1288..1352].iter().all(|b| *b == 0));
     }
 }

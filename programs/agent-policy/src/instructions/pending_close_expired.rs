@@ -8,6 +8,15 @@
 //! 1. `pending`        writable — `PendingTransaction` with `pending.agent == agent`
 //! 2. `rent_receiver`  writable — must be `pending.rent_payer`
 //!
+//! A confidential hold takes four more (a public hold ignores them: absent, or anything):
+//! 3. `equality_proof`             writable — the pinned Token context
+//! 4. `ciphertext_validity_proof`  writable — the pinned Token context
+//! 5. `range_proof`                writable — the pinned Token context
+//! 6. `zk_elgamal_proof_program`   `ZkE1Gama1Proof11111111111111111111111111111`
+//!
+//! The contexts are closed to `rent_receiver` and `agent.confidential_hold` is cleared, as in
+//! `pending_reject` (see `confidential_spend::release`).
+//!
 //! Errors: `WrongPendingTransaction`, `WrongRentReceiver`, `TransactionNotExpired`
 //! (now < expires_at).
 //!
@@ -15,6 +24,7 @@
 
 use crate::error::{PolicyError, ProgramResult};
 use crate::event;
+use crate::instructions::confidential_spend::{self, Release};
 use crate::runtime::account::AccountView;
 use crate::runtime::input::AccountList;
 use crate::runtime::{clock, keys_eq, Pubkey};
@@ -72,6 +82,17 @@ pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramR
     }
 
     let transfer_id = pending.transfer_id;
+    if pending.is_confidential() {
+        confidential_spend::release(&mut Release {
+            program_id,
+            list,
+            first: 3,
+            pending: &accounts.pending,
+            agent_account: &accounts.agent,
+            agent,
+            rent_receiver: &accounts.rent_receiver,
+        })?;
+    }
     agent.close_hold()?;
     accounts.pending.close_to(&accounts.rent_receiver)?;
     event::transaction_expired(accounts.agent.key(), accounts.pending.key(), &transfer_id);
@@ -135,5 +156,55 @@ mod tests {
         let mut closed = accounts();
         closed[1] = writable(wallet(PENDING));
         assert_eq!(close(closed, NOON + 3600).result, Err(PolicyError::WrongAccountOwner));
+    }
+
+    mod confidential {
+        use super::*;
+        use crate::instructions::confidential_spend::test_support::*;
+
+        fn accounts() -> Vec<TestAccount> {
+            let [equality, validity, range] = token_contexts();
+            vec![
+                writable(account(AGENT, PROGRAM, agent_holding())),
+                writable(account(PENDING, PROGRAM, confidential_pending_data())),
+                writable(wallet(PAYER)),
+                equality,
+                validity,
+                range,
+                zk_program(),
+            ]
+        }
+
+        #[test]
+        fn anyone_closes_an_expired_confidential_hold_and_its_contexts() {
+            assert_eq!(
+                close(accounts(), NOON + 3599).result,
+                Err(PolicyError::TransactionNotExpired)
+            );
+            let run = close(accounts(), NOON + 3600);
+            assert_eq!(run.result, Ok(()));
+            let contexts: Vec<_> = run
+                .invocations
+                .iter()
+                .map(|cpi| (cpi.accounts[0].0, cpi.accounts[1].0))
+                .collect();
+            assert_eq!(contexts, vec![(EQUALITY, PAYER), (VALIDITY, PAYER), (RANGE, PAYER)]);
+            assert!(run.data(0)[192..224].iter().all(|b| *b == 0));
+            assert_eq!(u32::from_le_bytes(run.data(0)[180..184].try_into().unwrap()), 0);
+            assert_eq!(run.events[0][..8], event_disc::TRANSACTION_EXPIRED);
+        }
+
+        #[test]
+        fn the_trailing_accounts_are_required_and_pinned() {
+            let mut short = accounts();
+            short.truncate(3);
+            assert_eq!(close(short, NOON + 3600).result, Err(PolicyError::NotEnoughAccounts));
+            let mut other = accounts();
+            other[5].key = [0x31; 32];
+            assert_eq!(
+                close(other, NOON + 3600).result,
+                Err(PolicyError::WrongPendingTransaction)
+            );
+        }
     }
 }

@@ -9,6 +9,17 @@
 //! 2. `pending`        writable — `PendingTransaction` with `pending.agent == agent`
 //! 3. `rent_receiver`  writable — must be `pending.rent_payer`
 //!
+//! A confidential hold takes four more (a public hold ignores them: absent, or anything):
+//! 4. `equality_proof`             writable — the pinned Token context
+//! 5. `ciphertext_validity_proof`  writable — the pinned Token context
+//! 6. `range_proof`                writable — the pinned Token context
+//! 7. `zk_elgamal_proof_program`   `ZkE1Gama1Proof11111111111111111111111111111`
+//!
+//! The contexts are closed to `rent_receiver` and `agent.confidential_hold` is cleared (see
+//! `confidential_spend::release`: `NotEnoughAccounts`, `WrongPendingTransaction`,
+//! `AccountNotWritable`, `WrongProgram`; `WrongAccountData` for a confidential flag on a
+//! 416-byte account).
+//!
 //! Errors: `NotAgentOwner`, `MissingSigner`, `WrongPendingTransaction`, `WrongRentReceiver`,
 //! `TransactionExpired` (now >= expires_at: use `pending_close_expired`).
 //!
@@ -16,6 +27,7 @@
 
 use crate::error::{PolicyError, ProgramResult};
 use crate::event;
+use crate::instructions::confidential_spend::{self, Release};
 use crate::runtime::account::AccountView;
 use crate::runtime::input::AccountList;
 use crate::runtime::{clock, keys_eq, Pubkey};
@@ -67,6 +79,17 @@ pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramR
     validate(&accounts, agent, pending, clock::unix_timestamp())?;
 
     let transfer_id = pending.transfer_id;
+    if pending.is_confidential() {
+        confidential_spend::release(&mut Release {
+            program_id,
+            list,
+            first: 4,
+            pending: &accounts.pending,
+            agent_account: &accounts.agent,
+            agent,
+            rent_receiver: &accounts.rent_receiver,
+        })?;
+    }
     agent.close_hold()?;
     accounts.pending.close_to(&accounts.rent_receiver)?;
     event::transaction_rejected(accounts.agent.key(), accounts.pending.key(), &transfer_id);
@@ -128,5 +151,115 @@ mod tests {
             reject(read_only_agent, NOON).result,
             Err(PolicyError::AccountNotWritable)
         );
+    }
+
+    mod confidential {
+        use super::*;
+        use crate::instructions::confidential_spend::test_support::*;
+        use crate::runtime::ZK_ELGAMAL_PROOF_PROGRAM_ID;
+
+        /// Rejecting the confidential hold at PENDING: the four accounts and the trailing ones.
+        fn accounts() -> Vec<TestAccount> {
+            let [equality, validity, range] = token_contexts();
+            vec![
+                signer(wallet(OWNER)),
+                writable(account(AGENT, PROGRAM, agent_holding())),
+                writable(account(PENDING, PROGRAM, confidential_pending_data())),
+                writable(wallet(PAYER)),
+                equality,
+                validity,
+                range,
+                zk_program(),
+            ]
+        }
+
+        fn with(index: usize, change: impl FnOnce(&mut TestAccount)) -> Vec<TestAccount> {
+            let mut all = accounts();
+            change(&mut all[index]);
+            all
+        }
+
+        #[test]
+        fn rejecting_closes_the_pinned_contexts_to_the_payer_and_frees_the_agent() {
+            let run = reject(accounts(), NOON + 60);
+            assert_eq!(run.result, Ok(()));
+            let closed: Vec<_> = run
+                .invocations
+                .iter()
+                .map(|cpi| (cpi.program_id, cpi.data.clone(), cpi.accounts.clone()))
+                .collect();
+            let expected: Vec<_> = [EQUALITY, VALIDITY, RANGE]
+                .into_iter()
+                .map(|context| {
+                    (
+                        ZK_ELGAMAL_PROOF_PROGRAM_ID,
+                        vec![0],
+                        vec![(context, true, false), (PAYER, true, false), (AGENT, false, true)],
+                    )
+                })
+                .collect();
+            assert_eq!(closed, expected);
+            assert_eq!(
+                run.invocations[0].signer_seeds,
+                vec![vec![b"agent".to_vec(), HANDLE_HASH.to_vec(), vec![AGENT_BUMP]]]
+            );
+            assert!(
+                run.data(1)[192..224].iter().all(|b| *b == 0),
+                "confidential_hold cleared"
+            );
+            assert_eq!(u32::from_le_bytes(run.data(1)[180..184].try_into().unwrap()), 0);
+            assert_eq!((run.views[2].data_len(), *run.views[2].owner()), (0, SYSTEM));
+            assert_eq!(run.events.len(), 1);
+            assert_eq!(run.events[0][..8], event_disc::TRANSACTION_REJECTED);
+        }
+
+        #[test]
+        fn a_context_already_gone_is_skipped() {
+            let run = reject(with(5, |v| *v = writable(wallet(VALIDITY))), NOON);
+            assert_eq!(run.result, Ok(()));
+            assert_eq!(run.invocations.len(), 2);
+        }
+
+        #[test]
+        fn the_trailing_accounts_are_required_pinned_and_writable() {
+            let mut short = accounts();
+            short.truncate(7);
+            assert_eq!(reject(short, NOON).result, Err(PolicyError::NotEnoughAccounts));
+            for index in 4..=6 {
+                assert_eq!(
+                    reject(with(index, |c| c.key = [0x31; 32]), NOON).result,
+                    Err(PolicyError::WrongPendingTransaction)
+                );
+                assert_eq!(
+                    reject(with(index, |c| c.is_writable = false), NOON).result,
+                    Err(PolicyError::AccountNotWritable)
+                );
+            }
+            assert_eq!(
+                reject(with(7, |z| z.key = [0x66; 32]), NOON).result,
+                Err(PolicyError::WrongProgram)
+            );
+            let mut short_hold = pending_data(0);
+            short_hold[202] = 1;
+            assert_eq!(
+                reject(with(2, |p| p.data = short_hold), NOON).result,
+                Err(PolicyError::WrongAccountData)
+            );
+            assert_eq!(
+                reject(accounts(), NOON + 3600).result,
+                Err(PolicyError::TransactionExpired)
+            );
+        }
+
+        #[test]
+        fn a_public_hold_ignores_whatever_trails() {
+            let mut public = accounts();
+            public[2] = writable(account(PENDING, PROGRAM, pending_data(80)));
+            public[4].key = [0x31; 32];
+            public[7] = wallet(OWNER);
+            let run = reject(public, NOON);
+            assert_eq!(run.result, Ok(()));
+            assert!(run.invocations.is_empty());
+        }
     }
 }

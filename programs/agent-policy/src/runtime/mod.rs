@@ -4,6 +4,7 @@
 pub mod account;
 pub mod clock;
 pub mod cpi;
+pub mod curve;
 pub mod hash;
 pub mod input;
 pub mod log;
@@ -28,6 +29,20 @@ pub const BPF_LOADER_UPGRADEABLE_ID: Pubkey = [
 pub const TOKEN_2022_PROGRAM_ID: Pubkey = [
     6, 221, 246, 225, 238, 117, 143, 222, 24, 66, 93, 188, 228, 108, 205, 218, 182, 26, 252, 77, 131, 185, 13, 39, 254,
     189, 249, 40, 216, 161, 139, 252,
+];
+
+/// `ZkE1Gama1Proof11111111111111111111111111111`: the native program that verifies ElGamal proofs
+/// into context-state accounts (`crate::zk_context`).
+pub const ZK_ELGAMAL_PROOF_PROGRAM_ID: Pubkey = [
+    8, 99, 117, 172, 226, 174, 234, 40, 26, 107, 55, 77, 104, 27, 167, 106, 83, 204, 246, 56, 192, 116, 85, 147, 108,
+    5, 208, 101, 64, 0, 0, 0,
+];
+
+/// `Sysvar1nstructions1111111111111111111111111`: the transaction's instructions, read by
+/// Token-2022 `ConfigureAccount` to find the proof instruction that follows.
+pub const INSTRUCTIONS_SYSVAR_ID: Pubkey = [
+    6, 167, 213, 23, 24, 123, 209, 102, 53, 218, 212, 4, 85, 253, 194, 192, 193, 36, 198, 143, 33, 86, 117, 165, 219,
+    186, 203, 95, 8, 0, 0, 0,
 ];
 
 /// Compares two addresses as four 8-byte words: a handful of instructions where `==` on

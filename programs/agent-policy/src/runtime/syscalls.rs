@@ -25,6 +25,7 @@ extern "C" {
     pub fn sol_get_clock_sysvar(out: *mut u8) -> u64;
     pub fn sol_sha256(slices: *const u8, count: u64, out: *mut u8) -> u64;
     pub fn sol_memcmp_(a: *const u8, b: *const u8, n: u64, result: *mut i32);
+    pub fn sol_curve_group_op(curve_id: u64, group_op: u64, left: *const u8, right: *const u8, result: *mut u8) -> u64;
     pub fn abort() -> !;
 }
 
@@ -156,6 +157,9 @@ mod host {
         let hash = crate::sha256_const::sha256(&pairs(slices, count).concat());
         core::ptr::copy_nonoverlapping(hash.as_ptr(), out, 32);
         0
+    }
+    pub unsafe fn sol_curve_group_op(_: u64, _: u64, _: *const u8, _: *const u8, _: *mut u8) -> u64 {
+        unavailable("sol_curve_group_op")
     }
     pub unsafe fn abort() -> ! {
         unavailable("abort")

@@ -16,7 +16,7 @@
 //!    172    8 next_hold_nonce  u64 LE: seed of the next PendingTransaction
 //!    180    4 open_holds       u32 LE: pending transactions not yet closed
 //!    184    8 created_at       i64 LE unix seconds
-//!    192   32 reserved         zero
+//!    192   32 confidential_hold the open confidential PendingTransaction, zero if none
 //! ```
 
 use core::mem::offset_of;
@@ -24,7 +24,7 @@ use core::mem::offset_of;
 use super::{prefix, AccountType};
 use crate::discriminator::account::AGENT;
 use crate::error::PolicyError;
-use crate::runtime::Pubkey;
+use crate::runtime::{is_zero_key, Pubkey};
 
 pub const AGENT_SEED: &[u8] = b"agent";
 pub const LEN: usize = 224;
@@ -44,7 +44,7 @@ pub struct Agent {
     pub next_hold_nonce: [u8; 8],
     pub open_holds: [u8; 4],
     pub created_at: [u8; 8],
-    pub reserved: [u8; 32],
+    pub confidential_hold: Pubkey,
 }
 
 unsafe impl AccountType for Agent {
@@ -65,7 +65,7 @@ const _: () = {
     assert!(offset_of!(Agent, next_hold_nonce) == 172);
     assert!(offset_of!(Agent, open_holds) == 180);
     assert!(offset_of!(Agent, created_at) == 184);
-    assert!(offset_of!(Agent, reserved) == 192);
+    assert!(offset_of!(Agent, confidential_hold) == 192);
 };
 
 /// What `agent_create` stores besides the discriminator.
@@ -103,6 +103,23 @@ impl Agent {
     #[inline]
     pub fn created_at(&self) -> i64 {
         i64::from_le_bytes(self.created_at)
+    }
+
+    /// Whether a confidential hold is open: the agent's confidential balance must not change, and
+    /// no other outgoing transfer may run, until it is closed.
+    #[inline]
+    pub fn has_confidential_hold(&self) -> bool {
+        !is_zero_key(&self.confidential_hold)
+    }
+
+    #[inline]
+    pub fn set_confidential_hold(&mut self, pending: &Pubkey) {
+        self.confidential_hold = *pending;
+    }
+
+    #[inline]
+    pub fn clear_confidential_hold(&mut self) {
+        self.confidential_hold = [0; 32];
     }
 
     /// Takes the next hold nonce and counts one more open hold.
@@ -194,5 +211,17 @@ mod tests {
         assert_eq!(agent.close_hold(), Err(PolicyError::ArithmeticOverflow));
         agent.next_hold_nonce = u64::MAX.to_le_bytes();
         assert_eq!(agent.open_hold(), Err(PolicyError::ArithmeticOverflow));
+    }
+
+    #[test]
+    fn confidential_hold_is_stored_at_192_and_zero_means_none() {
+        let mut data = blank();
+        assert!(!view(&mut data).has_confidential_hold());
+        view(&mut data).set_confidential_hold(&[9; 32]);
+        assert!(view(&mut data).has_confidential_hold());
+        assert_eq!(&data[192..224], &[9; 32]);
+        view(&mut data).clear_confidential_hold();
+        assert!(!view(&mut data).has_confidential_hold());
+        assert!(data[192..].iter().all(|b| *b == 0));
     }
 }

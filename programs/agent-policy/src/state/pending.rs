@@ -20,17 +20,38 @@
 //!    203    5 reserved
 //!    208   64 recipient_handle      the handle proved at request time, zero padded
 //!    272   16 transfer_id
-//!    288  128 reserved              confidential transfer contexts (issue 5)
+//!    288  128 reserved              public hold: zero (LEN 416)
+//! ```
+//!
+//! A confidential hold (`confidential == 1`) is `CONFIDENTIAL_LEN` (544) bytes; bytes 288..544 are
+//! its [`ConfidentialHold`], reachable only through [`confidential_hold_mut`]:
+//!
+//! ```text
+//!    288   32 equality_proof                            pinned Token-2022 context (authority: agent PDA)
+//!    320   32 ciphertext_validity_proof                 pinned Token-2022 context
+//!    352   32 range_proof                               pinned Token-2022 context
+//!    384   36 new_source_decryptable_available_balance  AE blob for Token-2022's Transfer
+//!    420   36 spend_decryptable_same_day                prover state AE(total + a), approval on hold_day
+//!    456   36 spend_decryptable_next_day                prover state AE(a), approval on a later day
+//!    492    8 proven_per_transaction_limit              u64 LE: the bound `m` the hold was proved against
+//!    500    8 proven_daily_limit                        u64 LE: the daily limit the hold was proved against
+//!    508    8 hold_day                                  i64 LE: UTC day of the request
+//!    516   28 reserved
 //! ```
 
 use core::mem::offset_of;
 
-use super::{prefix, AccountType};
+use super::{check_account, prefix, AccountType};
 use crate::discriminator::account::PENDING_TRANSACTION;
+use crate::error::PolicyError;
+use crate::runtime::account::AccountView;
 use crate::runtime::Pubkey;
 
 pub const PENDING_SEED: &[u8] = b"pending";
 pub const LEN: usize = 416;
+/// Size of a confidential hold: the public layout's first 288 bytes, then a [`ConfidentialHold`].
+pub const CONFIDENTIAL_LEN: usize = 544;
+pub const CONFIDENTIAL_OFFSET: usize = 288;
 
 #[repr(C)]
 pub struct PendingTransaction {
@@ -77,6 +98,109 @@ const _: () = {
     assert!(offset_of!(PendingTransaction, reserved) == 288);
 };
 
+/// The confidential part of a hold (bytes 288..544 of a 544-byte `PendingTransaction`).
+#[repr(C)]
+pub struct ConfidentialHold {
+    pub equality_proof: Pubkey,
+    pub ciphertext_validity_proof: Pubkey,
+    pub range_proof: Pubkey,
+    pub new_source_decryptable_available_balance: [u8; 36],
+    pub spend_decryptable_same_day: [u8; 36],
+    pub spend_decryptable_next_day: [u8; 36],
+    pub proven_per_transaction_limit: [u8; 8],
+    pub proven_daily_limit: [u8; 8],
+    pub hold_day: [u8; 8],
+    pub reserved: [u8; 28],
+}
+
+const _: () = {
+    assert!(CONFIDENTIAL_OFFSET + core::mem::size_of::<ConfidentialHold>() == CONFIDENTIAL_LEN);
+    assert!(core::mem::align_of::<ConfidentialHold>() == 1);
+    assert!(CONFIDENTIAL_OFFSET + offset_of!(ConfidentialHold, equality_proof) == 288);
+    assert!(CONFIDENTIAL_OFFSET + offset_of!(ConfidentialHold, ciphertext_validity_proof) == 320);
+    assert!(CONFIDENTIAL_OFFSET + offset_of!(ConfidentialHold, range_proof) == 352);
+    assert!(CONFIDENTIAL_OFFSET + offset_of!(ConfidentialHold, new_source_decryptable_available_balance) == 384);
+    assert!(CONFIDENTIAL_OFFSET + offset_of!(ConfidentialHold, spend_decryptable_same_day) == 420);
+    assert!(CONFIDENTIAL_OFFSET + offset_of!(ConfidentialHold, spend_decryptable_next_day) == 456);
+    assert!(CONFIDENTIAL_OFFSET + offset_of!(ConfidentialHold, proven_per_transaction_limit) == 492);
+    assert!(CONFIDENTIAL_OFFSET + offset_of!(ConfidentialHold, proven_daily_limit) == 500);
+    assert!(CONFIDENTIAL_OFFSET + offset_of!(ConfidentialHold, hold_day) == 508);
+    assert!(CONFIDENTIAL_OFFSET + offset_of!(ConfidentialHold, reserved) == 516);
+};
+
+impl ConfidentialHold {
+    #[inline]
+    pub fn proven_per_transaction_limit(&self) -> u64 {
+        u64::from_le_bytes(self.proven_per_transaction_limit)
+    }
+
+    #[inline]
+    pub fn proven_daily_limit(&self) -> u64 {
+        u64::from_le_bytes(self.proven_daily_limit)
+    }
+
+    #[inline]
+    pub fn hold_day(&self) -> i64 {
+        i64::from_le_bytes(self.hold_day)
+    }
+
+    /// The prover-state blob for an approval on `today`: `AE(total + a)` on the hold's day (or a
+    /// clock stepped back before it), `AE(a)` on a later day (today's total restarted at 0).
+    #[inline]
+    pub fn spend_decryptable_on(&self, today: i64) -> &[u8; 36] {
+        if today > self.hold_day() {
+            &self.spend_decryptable_next_day
+        } else {
+            &self.spend_decryptable_same_day
+        }
+    }
+}
+
+/// The confidential part of a pending account that `load`/`load_mut` already accepted as a
+/// `PendingTransaction`: `WrongAccountData` unless `confidential == 1` and the account holds
+/// `CONFIDENTIAL_LEN` bytes (owner and discriminator are checked again, they are cheap).
+#[allow(clippy::mut_from_ref)]
+pub fn confidential_hold_mut<'a>(
+    account: &'a AccountView,
+    program_id: &Pubkey,
+) -> Result<&'a mut ConfidentialHold, PolicyError> {
+    check_account(account, program_id, &PENDING_TRANSACTION, CONFIDENTIAL_LEN)?;
+    let data = account.data_mut();
+    if data[offset_of!(PendingTransaction, confidential)] != 1 {
+        return Err(PolicyError::WrongAccountData);
+    }
+    // Checked above: at least CONFIDENTIAL_LEN bytes; alignment 1, every bit pattern valid.
+    Ok(unsafe { &mut *(data.as_mut_ptr().add(CONFIDENTIAL_OFFSET) as *mut ConfidentialHold) })
+}
+
+/// What `agent_confidential_transfer` stores in the confidential part of a new hold.
+pub struct NewConfidentialHold<'a> {
+    pub equality_proof: &'a Pubkey,
+    pub ciphertext_validity_proof: &'a Pubkey,
+    pub range_proof: &'a Pubkey,
+    pub new_source_decryptable_available_balance: &'a [u8; 36],
+    pub spend_decryptable_same_day: &'a [u8; 36],
+    pub spend_decryptable_next_day: &'a [u8; 36],
+    pub proven_per_transaction_limit: u64,
+    pub proven_daily_limit: u64,
+    pub hold_day: i64,
+}
+
+impl ConfidentialHold {
+    /// Fills the confidential part of a just-created 544-byte hold.
+    pub fn write_new(&mut self, hold: &NewConfidentialHold) {
+        self.equality_proof = *hold.equality_proof;
+        self.ciphertext_validity_proof = *hold.ciphertext_validity_proof;
+        self.range_proof = *hold.range_proof;
+        self.new_source_decryptable_available_balance = *hold.new_source_decryptable_available_balance;
+        self.spend_decryptable_same_day = *hold.spend_decryptable_same_day;
+        self.spend_decryptable_next_day = *hold.spend_decryptable_next_day;
+        self.proven_per_transaction_limit = hold.proven_per_transaction_limit.to_le_bytes();
+        self.proven_daily_limit = hold.proven_daily_limit.to_le_bytes();
+        self.hold_day = hold.hold_day.to_le_bytes();
+    }
+}
+
 /// What `agent_transfer` stores for a held public spend.
 pub struct NewHold<'a> {
     pub agent: &'a Pubkey,
@@ -107,6 +231,11 @@ impl PendingTransaction {
     #[inline]
     pub fn expires_at(&self) -> i64 {
         i64::from_le_bytes(self.expires_at)
+    }
+
+    #[inline]
+    pub fn is_confidential(&self) -> bool {
+        self.confidential != 0
     }
 
     #[inline]
@@ -179,5 +308,67 @@ mod tests {
         assert_eq!(&data[208..216], b"pay.acme");
         assert_eq!(&data[272..288], &[8; 16]);
         assert!(data[288..].iter().all(|b| *b == 0));
+    }
+
+    const PROGRAM: Pubkey = [7; 32];
+
+    fn pending_bytes(len: usize, confidential: u8) -> Vec<u8> {
+        let mut data = vec![0u8; len];
+        data[..8].copy_from_slice(&PENDING_TRANSACTION);
+        data[202] = confidential;
+        data
+    }
+
+    #[test]
+    fn the_confidential_part_is_reachable_only_on_a_544_byte_confidential_hold() {
+        use crate::state::test_support::HostAccount;
+        // A public hold, a confidential flag on a 416-byte account, a 544-byte account flagged public
+        for (len, flag) in [(LEN, 0), (LEN, 1), (CONFIDENTIAL_LEN, 0), (CONFIDENTIAL_LEN - 1, 1)] {
+            let mut account = HostAccount::new([1; 32], PROGRAM, pending_bytes(len, flag), true);
+            assert_eq!(
+                confidential_hold_mut(&account.view(), &PROGRAM).err(),
+                Some(PolicyError::WrongAccountData),
+                "{len} bytes, confidential {flag}"
+            );
+        }
+        let mut foreign = HostAccount::new([1; 32], [8; 32], pending_bytes(CONFIDENTIAL_LEN, 1), true);
+        assert_eq!(
+            confidential_hold_mut(&foreign.view(), &PROGRAM).err(),
+            Some(PolicyError::WrongAccountOwner)
+        );
+        let mut account = HostAccount::new([1; 32], PROGRAM, pending_bytes(CONFIDENTIAL_LEN, 1), true);
+        let view = account.view();
+        confidential_hold_mut(&view, &PROGRAM)
+            .unwrap()
+            .write_new(&NewConfidentialHold {
+                equality_proof: &[1; 32],
+                ciphertext_validity_proof: &[2; 32],
+                range_proof: &[3; 32],
+                new_source_decryptable_available_balance: &[4; 36],
+                spend_decryptable_same_day: &[5; 36],
+                spend_decryptable_next_day: &[6; 36],
+                proven_per_transaction_limit: 100,
+                proven_daily_limit: 250,
+                hold_day: -2,
+            });
+        let data = view.data();
+        assert_eq!(&data[288..320], &[1; 32]);
+        assert_eq!(&data[320..352], &[2; 32]);
+        assert_eq!(&data[352..384], &[3; 32]);
+        assert_eq!(&data[384..420], &[4; 36]);
+        assert_eq!(&data[420..456], &[5; 36]);
+        assert_eq!(&data[456..492], &[6; 36]);
+        assert_eq!(&data[492..500], &100u64.to_le_bytes());
+        assert_eq!(&data[500..508], &250u64.to_le_bytes());
+        assert_eq!(&data[508..516], &(-2i64).to_le_bytes());
+        assert!(data[516..544].iter().all(|b| *b == 0));
+        let hold = confidential_hold_mut(&view, &PROGRAM).unwrap();
+        assert_eq!(hold.spend_decryptable_on(-2), &[5; 36]);
+        assert_eq!(
+            hold.spend_decryptable_on(-3),
+            &[5; 36],
+            "a clock stepped back is still the hold's day"
+        );
+        assert_eq!(hold.spend_decryptable_on(-1), &[6; 36]);
     }
 }

@@ -22,8 +22,16 @@
 //!     96    8 updated_at               i64 LE unix seconds of creation or last update
 //!    104  128 allowed_mints            4 x 32, the first mint_count used, the rest zero
 //!    232 1056 recipient_patterns       16 x 66 (kind u8 [0 name, 1 suffix, 2 address], len u8, value [u8; 64])
-//!   1288  256 reserved                 the confidential path (spend commitment, prover state; issue 5)
+//!   1288   64 spend_ciphertext         today's confidential spend S: ElGamal (commitment 32, handle 32)
+//!                                       under spend_pubkey; all zero = nothing (the identity pair)
+//!   1352   32 spend_pubkey             the ElGamal key S is encrypted under (the source's key)
+//!   1384   36 spend_decryptable        the prover's AE-encrypted running total ("prover state")
+//!   1420  124 reserved
 //! ```
+//!
+//! `spend_ciphertext` counts on the same `day_index` as `spent_today`: a day after it makes both
+//! zero for today's rules, a day before it (a clock that stepped back) keeps both. The public path
+//! zeroes the confidential fields when it writes a later day, so a stale `S` is never today's.
 
 use core::mem::offset_of;
 
@@ -33,7 +41,7 @@ use crate::error::PolicyError;
 use crate::rules::limits::{DailySpend, Limits};
 use crate::rules::policy_validation::{self, Settings, MAX_MINTS, MAX_RECIPIENT_PATTERNS};
 use crate::rules::recipients::RecipientPattern;
-use crate::runtime::{keys_eq, Pubkey};
+use crate::runtime::{is_zero_key, keys_eq, Pubkey};
 
 pub const POLICY_SEED: &[u8] = b"policy";
 pub const LEN: usize = 1544;
@@ -58,7 +66,10 @@ pub struct Policy {
     pub updated_at: [u8; 8],
     pub allowed_mints: [Pubkey; MAX_MINTS],
     pub recipient_patterns: [RecipientPattern; MAX_RECIPIENT_PATTERNS],
-    pub reserved: [u8; 256],
+    pub spend_ciphertext: [u8; 64],
+    pub spend_pubkey: Pubkey,
+    pub spend_decryptable: [u8; 36],
+    pub reserved: [u8; 124],
 }
 
 unsafe impl AccountType for Policy {
@@ -84,8 +95,21 @@ const _: () = {
     assert!(offset_of!(Policy, updated_at) == 96);
     assert!(offset_of!(Policy, allowed_mints) == 104);
     assert!(offset_of!(Policy, recipient_patterns) == 232);
-    assert!(offset_of!(Policy, reserved) == 1288);
+    assert!(offset_of!(Policy, spend_ciphertext) == 1288);
+    assert!(offset_of!(Policy, spend_pubkey) == 1352);
+    assert!(offset_of!(Policy, spend_decryptable) == 1384);
+    assert!(offset_of!(Policy, reserved) == 1420);
 };
+
+/// What an executed confidential spend stores (`Policy::set_confidential_spend`).
+pub struct ConfidentialSpend<'a> {
+    pub today: i64,
+    /// `S' = S + A`, commitment then handle.
+    pub ciphertext: &'a [u8; 64],
+    /// The source account's ElGamal key.
+    pub pubkey: &'a Pubkey,
+    pub decryptable: &'a [u8; 36],
+}
 
 impl Policy {
     #[inline]
@@ -130,10 +154,66 @@ impl Policy {
         }
     }
 
+    /// Stores the public path's day spend. A later day than the stored one also zeroes the
+    /// confidential spend of the earlier day (the public path runs only while today's `S` is zero,
+    /// so on the same day there is nothing to clear).
     #[inline]
     pub fn set_daily_spend(&mut self, spend: DailySpend) {
+        if spend.day_index != i64::from_le_bytes(self.day_index) {
+            self.clear_confidential_spend();
+        }
         self.day_index = spend.day_index.to_le_bytes();
         self.spent_today = spend.spent.to_le_bytes();
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn clear_confidential_spend(&mut self) {
+        self.spend_ciphertext = [0; 64];
+        self.spend_pubkey = [0; 32];
+        self.spend_decryptable = [0; 36];
+    }
+
+    /// Whether a confidential spend counts on `today` (its day is not stale and `S` is not the
+    /// all-zero identity pair): the public path is then refused (`PublicSpendAfterConfidential`).
+    ///
+    /// Only the commitment half `S_C = total*G + r*H` is tested (four word compares on the hot
+    /// path): it is the identity only for `total = r = 0 (mod l)` — anything else would need
+    /// log_G(H) — and then the handle `r*P` is the identity too, so the pair is zero exactly when
+    /// its first 32 bytes are.
+    #[inline(always)]
+    pub fn has_confidential_spend_on(&self, today: i64) -> bool {
+        today <= i64::from_le_bytes(self.day_index) && !is_zero_key(self.spend_commitment())
+    }
+
+    #[inline(always)]
+    fn spend_commitment(&self) -> &[u8; 32] {
+        // The first 32 of 64 bytes.
+        unsafe { &*(self.spend_ciphertext.as_ptr() as *const [u8; 32]) }
+    }
+
+    /// Today's confidential spend `S` and its key, or `None` when nothing counts today (stale day
+    /// or the all-zero identity pair, which encrypts 0 under any key).
+    #[inline]
+    pub fn confidential_spend_on(&self, today: i64) -> Option<(&[u8; 64], &Pubkey)> {
+        if self.has_confidential_spend_on(today) {
+            Some((&self.spend_ciphertext, &self.spend_pubkey))
+        } else {
+            None
+        }
+    }
+
+    /// Records an executed confidential spend: `S'`, its key and the prover's blob, counted on
+    /// `max(day_index, today)` like the public path (a new day also restarts `spent_today`).
+    pub fn set_confidential_spend(&mut self, spend: &ConfidentialSpend) {
+        let stored_day = i64::from_le_bytes(self.day_index);
+        if spend.today > stored_day {
+            self.day_index = spend.today.to_le_bytes();
+            self.spent_today = [0; 8];
+        }
+        self.spend_ciphertext = *spend.ciphertext;
+        self.spend_pubkey = *spend.pubkey;
+        self.spend_decryptable = *spend.decryptable;
     }
 
     /// The mints in use (a corrupt count is clamped to the array, never trusted past it).
@@ -276,6 +356,109 @@ mod tests {
         });
         assert_eq!(&data[80..88], &19_723i64.to_le_bytes());
         assert_eq!(&data[88..96], &42u64.to_le_bytes());
+    }
+
+    fn with_confidential_spend(day: i64) -> Box<[u8; LEN]> {
+        let mut data = blank();
+        view(&mut data).set_daily_spend(DailySpend {
+            day_index: day,
+            spent: 7,
+        });
+        view(&mut data).set_confidential_spend(&ConfidentialSpend {
+            today: day,
+            ciphertext: &[3; 64],
+            pubkey: &[4; 32],
+            decryptable: &[5; 36],
+        });
+        data
+    }
+
+    #[test]
+    fn confidential_spend_fields_are_at_their_documented_offsets() {
+        let data = with_confidential_spend(19_723);
+        assert_eq!(&data[1288..1352], &[3; 64]);
+        assert_eq!(&data[1352..1384], &[4; 32]);
+        assert_eq!(&data[1384..1420], &[5; 36]);
+        assert!(data[1420..].iter().all(|b| *b == 0));
+        // Same day: the public total is kept
+        assert_eq!(
+            &data[80..96],
+            &[&19_723i64.to_le_bytes()[..], &7u64.to_le_bytes()].concat()[..]
+        );
+    }
+
+    #[test]
+    fn confidential_spend_counts_on_its_day_and_on_a_clock_stepped_back_only() {
+        let mut data = with_confidential_spend(100);
+        let policy = view(&mut data);
+        assert!(policy.has_confidential_spend_on(100));
+        assert!(
+            policy.has_confidential_spend_on(99),
+            "a clock stepping back never resets"
+        );
+        assert!(!policy.has_confidential_spend_on(101));
+        assert_eq!(policy.confidential_spend_on(100), Some((&[3; 64], &[4; 32])));
+        assert_eq!(policy.confidential_spend_on(101), None);
+        // The identity pair (all zero) is nothing, whatever the day
+        policy.spend_ciphertext = [0; 64];
+        assert!(!policy.has_confidential_spend_on(100));
+        // Any non-zero byte of the commitment counts
+        policy.spend_ciphertext[31] = 1;
+        assert!(policy.has_confidential_spend_on(100));
+    }
+
+    #[test]
+    fn a_confidential_spend_on_a_new_day_restarts_the_public_total_and_never_moves_the_day_back() {
+        let mut data = with_confidential_spend(100);
+        view(&mut data).set_confidential_spend(&ConfidentialSpend {
+            today: 101,
+            ciphertext: &[8; 64],
+            pubkey: &[9; 32],
+            decryptable: &[1; 36],
+        });
+        assert_eq!(
+            view(&mut data).daily_spend(),
+            DailySpend {
+                day_index: 101,
+                spent: 0
+            }
+        );
+        assert_eq!(&data[1288..1352], &[8; 64]);
+        // A clock stepped back to day 99: stored on day 101, public total kept
+        view(&mut data).set_daily_spend(DailySpend {
+            day_index: 101,
+            spent: 5,
+        });
+        view(&mut data).set_confidential_spend(&ConfidentialSpend {
+            today: 99,
+            ciphertext: &[2; 64],
+            pubkey: &[9; 32],
+            decryptable: &[1; 36],
+        });
+        assert_eq!(
+            view(&mut data).daily_spend(),
+            DailySpend {
+                day_index: 101,
+                spent: 5
+            }
+        );
+    }
+
+    #[test]
+    fn the_public_path_writing_a_later_day_zeroes_the_stale_confidential_spend() {
+        let mut data = with_confidential_spend(100);
+        // Same day (never happens with S set, the public path refuses; nothing is cleared)
+        view(&mut data).set_daily_spend(DailySpend {
+            day_index: 100,
+            spent: 9,
+        });
+        assert_eq!(&data[1288..1352], &[3; 64]);
+        view(&mut data).set_daily_spend(DailySpend {
+            day_index: 101,
+            spent: 1,
+        });
+        assert!(data[1288..1420].iter().all(|b| *b == 0));
+        assert!(!view(&mut data).has_confidential_spend_on(100));
     }
 
     #[test]

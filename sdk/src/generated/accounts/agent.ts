@@ -75,8 +75,8 @@ export type Agent = {
   openHolds: number;
   /** offset 184 */
   createdAt: bigint;
-  /** offset 192..224 */
-  reserved: ReadonlyUint8Array;
+  /** offset 192; the open confidential PendingTransaction, zero if none */
+  confidentialHold: Address;
 };
 
 export type AgentArgs = {
@@ -102,8 +102,8 @@ export type AgentArgs = {
   openHolds: number;
   /** offset 184 */
   createdAt: number | bigint;
-  /** offset 192..224 */
-  reserved: ReadonlyUint8Array;
+  /** offset 192; the open confidential PendingTransaction, zero if none */
+  confidentialHold: Address;
 };
 
 /** Gets the encoder for {@link AgentArgs} account data. */
@@ -122,7 +122,7 @@ export function getAgentEncoder(): FixedSizeEncoder<AgentArgs> {
       ["nextHoldNonce", getU64Encoder()],
       ["openHolds", getU32Encoder()],
       ["createdAt", getI64Encoder()],
-      ["reserved", fixEncoderSize(getBytesEncoder(), 32)],
+      ["confidentialHold", getAddressEncoder()],
     ]),
     (value) => ({ ...value, discriminator: AGENT_DISCRIMINATOR }),
   );
@@ -143,7 +143,7 @@ export function getAgentDecoder(): FixedSizeDecoder<Agent> {
     ["nextHoldNonce", getU64Decoder()],
     ["openHolds", getU32Decoder()],
     ["createdAt", getI64Decoder()],
-    ["reserved", fixDecoderSize(getBytesDecoder(), 32)],
+    ["confidentialHold", getAddressDecoder()],
   ]);
 }
 

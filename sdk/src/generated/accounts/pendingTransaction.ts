@@ -82,8 +82,19 @@ export type PendingTransaction = {
   recipientHandle: ReadonlyUint8Array;
   /** offset 272..288 */
   transferId: ReadonlyUint8Array;
-  /** offset 288..416; the confidential path's contexts */
-  reserved: ReadonlyUint8Array;
+  /** offset 288; confidential hold: the pinned equality context, else zero */
+  equalityProof: Address;
+  /** offset 320; confidential hold: the pinned validity context, else zero */
+  ciphertextValidityProof: Address;
+  /** offset 352; confidential hold: the pinned range context, else zero */
+  rangeProof: Address;
+  /**
+   * offset 384..416; zero in a public hold. A confidential hold is 544 bytes and continues (CONFIDENTIAL.md):
+   * new_source_decryptable_available_balance [36] at 384, spend_decryptable_same_day [36] at 420,
+   * spend_decryptable_next_day [36] at 456, proven_per_transaction_limit u64 at 492, proven_daily_limit u64 at 500,
+   * hold_day i64 at 508, reserved [28] at 516.
+   */
+  confidentialTail: ReadonlyUint8Array;
 };
 
 export type PendingTransactionArgs = {
@@ -117,8 +128,19 @@ export type PendingTransactionArgs = {
   recipientHandle: ReadonlyUint8Array;
   /** offset 272..288 */
   transferId: ReadonlyUint8Array;
-  /** offset 288..416; the confidential path's contexts */
-  reserved: ReadonlyUint8Array;
+  /** offset 288; confidential hold: the pinned equality context, else zero */
+  equalityProof: Address;
+  /** offset 320; confidential hold: the pinned validity context, else zero */
+  ciphertextValidityProof: Address;
+  /** offset 352; confidential hold: the pinned range context, else zero */
+  rangeProof: Address;
+  /**
+   * offset 384..416; zero in a public hold. A confidential hold is 544 bytes and continues (CONFIDENTIAL.md):
+   * new_source_decryptable_available_balance [36] at 384, spend_decryptable_same_day [36] at 420,
+   * spend_decryptable_next_day [36] at 456, proven_per_transaction_limit u64 at 492, proven_daily_limit u64 at 500,
+   * hold_day i64 at 508, reserved [28] at 516.
+   */
+  confidentialTail: ReadonlyUint8Array;
 };
 
 /** Gets the encoder for {@link PendingTransactionArgs} account data. */
@@ -141,7 +163,10 @@ export function getPendingTransactionEncoder(): FixedSizeEncoder<PendingTransact
       ["padding", fixEncoderSize(getBytesEncoder(), 5)],
       ["recipientHandle", fixEncoderSize(getBytesEncoder(), 64)],
       ["transferId", fixEncoderSize(getBytesEncoder(), 16)],
-      ["reserved", fixEncoderSize(getBytesEncoder(), 128)],
+      ["equalityProof", getAddressEncoder()],
+      ["ciphertextValidityProof", getAddressEncoder()],
+      ["rangeProof", getAddressEncoder()],
+      ["confidentialTail", fixEncoderSize(getBytesEncoder(), 32)],
     ]),
     (value) => ({ ...value, discriminator: PENDING_TRANSACTION_DISCRIMINATOR }),
   );
@@ -166,7 +191,10 @@ export function getPendingTransactionDecoder(): FixedSizeDecoder<PendingTransact
     ["padding", fixDecoderSize(getBytesDecoder(), 5)],
     ["recipientHandle", fixDecoderSize(getBytesDecoder(), 64)],
     ["transferId", fixDecoderSize(getBytesDecoder(), 16)],
-    ["reserved", fixDecoderSize(getBytesDecoder(), 128)],
+    ["equalityProof", getAddressDecoder()],
+    ["ciphertextValidityProof", getAddressDecoder()],
+    ["rangeProof", getAddressDecoder()],
+    ["confidentialTail", fixDecoderSize(getBytesDecoder(), 32)],
   ]);
 }
 

@@ -97,7 +97,13 @@ export type Policy = {
   allowedMints: Array<Address>;
   /** offset 232..1288; the first pattern_count are in force */
   recipientPatterns: Array<RecipientPatternSlot>;
-  /** offset 1288..1544; the confidential path's spend commitment and prover state */
+  /** offset 1288; today's confidential spend S (ElGamal: commitment 32, handle 32) under spend_pubkey, counted on day_index */
+  spendCiphertext: ReadonlyUint8Array;
+  /** offset 1352; the ElGamal key S is encrypted under (the source account's) */
+  spendPubkey: ReadonlyUint8Array;
+  /** offset 1384; the prover's AE-encrypted running total (prover state) */
+  spendDecryptable: ReadonlyUint8Array;
+  /** offset 1420..1544 */
   reserved: ReadonlyUint8Array;
 };
 
@@ -136,7 +142,13 @@ export type PolicyArgs = {
   allowedMints: Array<Address>;
   /** offset 232..1288; the first pattern_count are in force */
   recipientPatterns: Array<RecipientPatternSlotArgs>;
-  /** offset 1288..1544; the confidential path's spend commitment and prover state */
+  /** offset 1288; today's confidential spend S (ElGamal: commitment 32, handle 32) under spend_pubkey, counted on day_index */
+  spendCiphertext: ReadonlyUint8Array;
+  /** offset 1352; the ElGamal key S is encrypted under (the source account's) */
+  spendPubkey: ReadonlyUint8Array;
+  /** offset 1384; the prover's AE-encrypted running total (prover state) */
+  spendDecryptable: ReadonlyUint8Array;
+  /** offset 1420..1544 */
   reserved: ReadonlyUint8Array;
 };
 
@@ -165,7 +177,10 @@ export function getPolicyEncoder(): FixedSizeEncoder<PolicyArgs> {
         "recipientPatterns",
         getArrayEncoder(getRecipientPatternSlotEncoder(), { size: 16 }),
       ],
-      ["reserved", fixEncoderSize(getBytesEncoder(), 256)],
+      ["spendCiphertext", fixEncoderSize(getBytesEncoder(), 64)],
+      ["spendPubkey", fixEncoderSize(getBytesEncoder(), 32)],
+      ["spendDecryptable", fixEncoderSize(getBytesEncoder(), 36)],
+      ["reserved", fixEncoderSize(getBytesEncoder(), 124)],
     ]),
     (value) => ({ ...value, discriminator: POLICY_DISCRIMINATOR }),
   );
@@ -195,7 +210,10 @@ export function getPolicyDecoder(): FixedSizeDecoder<Policy> {
       "recipientPatterns",
       getArrayDecoder(getRecipientPatternSlotDecoder(), { size: 16 }),
     ],
-    ["reserved", fixDecoderSize(getBytesDecoder(), 256)],
+    ["spendCiphertext", fixDecoderSize(getBytesDecoder(), 64)],
+    ["spendPubkey", fixDecoderSize(getBytesDecoder(), 32)],
+    ["spendDecryptable", fixDecoderSize(getBytesDecoder(), 36)],
+    ["reserved", fixDecoderSize(getBytesDecoder(), 124)],
   ]);
 }
 

@@ -86,6 +86,20 @@ export const AGENT_POLICY_ERROR__WRONG_RENT_RECEIVER = 0x1791; // 6033
 export const AGENT_POLICY_ERROR__MEMO_TOO_LONG = 0x1792; // 6034
 /** AgentNotActive: The agent is not active */
 export const AGENT_POLICY_ERROR__AGENT_NOT_ACTIVE = 0x1793; // 6035
+/** WrongProofContext: A proof context account has the wrong owner, size, proof type or authority */
+export const AGENT_POLICY_ERROR__WRONG_PROOF_CONTEXT = 0x1794; // 6036
+/** LimitProofMismatch: A limit proof does not prove the value the program computed */
+export const AGENT_POLICY_ERROR__LIMIT_PROOF_MISMATCH = 0x1795; // 6037
+/** ConfidentialHoldOpen: The agent has an open confidential hold */
+export const AGENT_POLICY_ERROR__CONFIDENTIAL_HOLD_OPEN = 0x1796; // 6038
+/** ConfidentialKeyMismatch: The source key is not the key of today's confidential spend */
+export const AGENT_POLICY_ERROR__CONFIDENTIAL_KEY_MISMATCH = 0x1797; // 6039
+/** PublicSpendAfterConfidential: The agent already spent confidentially today */
+export const AGENT_POLICY_ERROR__PUBLIC_SPEND_AFTER_CONFIDENTIAL = 0x1798; // 6040
+/** ConfidentialHoldPolicyTightened: The policy is tighter than the limits the hold was proved against */
+export const AGENT_POLICY_ERROR__CONFIDENTIAL_HOLD_POLICY_TIGHTENED = 0x1799; // 6041
+/** InvalidCurvePoint: Bytes that must be a Ristretto255 point are not one */
+export const AGENT_POLICY_ERROR__INVALID_CURVE_POINT = 0x179a; // 6042
 
 export type AgentPolicyError =
   | typeof AGENT_POLICY_ERROR__ACCOUNT_ALREADY_INITIALIZED
@@ -93,14 +107,19 @@ export type AgentPolicyError =
   | typeof AGENT_POLICY_ERROR__AGENT_NOT_ACTIVE
   | typeof AGENT_POLICY_ERROR__AGENT_SIGNER_IS_OWNER
   | typeof AGENT_POLICY_ERROR__ARITHMETIC_OVERFLOW
+  | typeof AGENT_POLICY_ERROR__CONFIDENTIAL_HOLD_OPEN
+  | typeof AGENT_POLICY_ERROR__CONFIDENTIAL_HOLD_POLICY_TIGHTENED
+  | typeof AGENT_POLICY_ERROR__CONFIDENTIAL_KEY_MISMATCH
   | typeof AGENT_POLICY_ERROR__DAILY_LIMIT_EXCEEDED
   | typeof AGENT_POLICY_ERROR__HANDLE_KIND_NOT_ALLOWED
   | typeof AGENT_POLICY_ERROR__INVALID_ACTIVE_HOURS
   | typeof AGENT_POLICY_ERROR__INVALID_APPROVAL_WINDOW
+  | typeof AGENT_POLICY_ERROR__INVALID_CURVE_POINT
   | typeof AGENT_POLICY_ERROR__INVALID_HANDLE
   | typeof AGENT_POLICY_ERROR__INVALID_INSTRUCTION_DATA
   | typeof AGENT_POLICY_ERROR__INVALID_MINT
   | typeof AGENT_POLICY_ERROR__INVALID_RECIPIENT_PATTERN
+  | typeof AGENT_POLICY_ERROR__LIMIT_PROOF_MISMATCH
   | typeof AGENT_POLICY_ERROR__MEMO_TOO_LONG
   | typeof AGENT_POLICY_ERROR__MINT_NOT_ALLOWED
   | typeof AGENT_POLICY_ERROR__MISSING_SIGNER
@@ -111,6 +130,7 @@ export type AgentPolicyError =
   | typeof AGENT_POLICY_ERROR__NOT_UPGRADE_AUTHORITY
   | typeof AGENT_POLICY_ERROR__OUTSIDE_ACTIVE_HOURS
   | typeof AGENT_POLICY_ERROR__PER_TRANSACTION_LIMIT_EXCEEDED
+  | typeof AGENT_POLICY_ERROR__PUBLIC_SPEND_AFTER_CONFIDENTIAL
   | typeof AGENT_POLICY_ERROR__RECIPIENT_NOT_ALLOWED
   | typeof AGENT_POLICY_ERROR__TOO_MANY_MINTS
   | typeof AGENT_POLICY_ERROR__TOO_MANY_RECIPIENT_PATTERNS
@@ -122,6 +142,7 @@ export type AgentPolicyError =
   | typeof AGENT_POLICY_ERROR__WRONG_PDA
   | typeof AGENT_POLICY_ERROR__WRONG_PENDING_TRANSACTION
   | typeof AGENT_POLICY_ERROR__WRONG_PROGRAM
+  | typeof AGENT_POLICY_ERROR__WRONG_PROOF_CONTEXT
   | typeof AGENT_POLICY_ERROR__WRONG_RENT_RECEIVER
   | typeof AGENT_POLICY_ERROR__WRONG_TOKEN_ACCOUNT;
 
@@ -133,14 +154,19 @@ if (process.env["NODE_ENV"] !== "production") {
     [AGENT_POLICY_ERROR__AGENT_NOT_ACTIVE]: `The agent is not active`,
     [AGENT_POLICY_ERROR__AGENT_SIGNER_IS_OWNER]: `The agent signer must not be the agent's owner`,
     [AGENT_POLICY_ERROR__ARITHMETIC_OVERFLOW]: `Arithmetic overflow`,
+    [AGENT_POLICY_ERROR__CONFIDENTIAL_HOLD_OPEN]: `The agent has an open confidential hold`,
+    [AGENT_POLICY_ERROR__CONFIDENTIAL_HOLD_POLICY_TIGHTENED]: `The policy is tighter than the limits the hold was proved against`,
+    [AGENT_POLICY_ERROR__CONFIDENTIAL_KEY_MISMATCH]: `The source key is not the key of today's confidential spend`,
     [AGENT_POLICY_ERROR__DAILY_LIMIT_EXCEEDED]: `The amount would exceed the daily limit`,
     [AGENT_POLICY_ERROR__HANDLE_KIND_NOT_ALLOWED]: `The handle kind is unknown or not allowed here`,
     [AGENT_POLICY_ERROR__INVALID_ACTIVE_HOURS]: `Active hours must be minutes of the day below 1440`,
     [AGENT_POLICY_ERROR__INVALID_APPROVAL_WINDOW]: `The approval window must be between 1 second and 7 days`,
+    [AGENT_POLICY_ERROR__INVALID_CURVE_POINT]: `Bytes that must be a Ristretto255 point are not one`,
     [AGENT_POLICY_ERROR__INVALID_HANDLE]: `The handle is not a valid normalised account or agent handle`,
     [AGENT_POLICY_ERROR__INVALID_INSTRUCTION_DATA]: `Instruction data is malformed or has an unknown discriminator`,
     [AGENT_POLICY_ERROR__INVALID_MINT]: `An allowed mint is the zero address or listed twice`,
     [AGENT_POLICY_ERROR__INVALID_RECIPIENT_PATTERN]: `A recipient pattern is malformed`,
+    [AGENT_POLICY_ERROR__LIMIT_PROOF_MISMATCH]: `A limit proof does not prove the value the program computed`,
     [AGENT_POLICY_ERROR__MEMO_TOO_LONG]: `The memo is longer than 256 bytes`,
     [AGENT_POLICY_ERROR__MINT_NOT_ALLOWED]: `The mint is not in the policy's allowed assets`,
     [AGENT_POLICY_ERROR__MISSING_SIGNER]: `A required signer did not sign`,
@@ -151,6 +177,7 @@ if (process.env["NODE_ENV"] !== "production") {
     [AGENT_POLICY_ERROR__NOT_UPGRADE_AUTHORITY]: `Only the program's upgrade authority may do this`,
     [AGENT_POLICY_ERROR__OUTSIDE_ACTIVE_HOURS]: `The transfer is outside the policy's active hours`,
     [AGENT_POLICY_ERROR__PER_TRANSACTION_LIMIT_EXCEEDED]: `The amount exceeds the per-transaction limit`,
+    [AGENT_POLICY_ERROR__PUBLIC_SPEND_AFTER_CONFIDENTIAL]: `The agent already spent confidentially today`,
     [AGENT_POLICY_ERROR__RECIPIENT_NOT_ALLOWED]: `The recipient is not in the policy's allowed recipients`,
     [AGENT_POLICY_ERROR__TOO_MANY_MINTS]: `A policy allows at most 4 mints`,
     [AGENT_POLICY_ERROR__TOO_MANY_RECIPIENT_PATTERNS]: `A policy allows at most 16 recipient patterns`,
@@ -162,6 +189,7 @@ if (process.env["NODE_ENV"] !== "production") {
     [AGENT_POLICY_ERROR__WRONG_PDA]: `An account is not the expected program-derived address`,
     [AGENT_POLICY_ERROR__WRONG_PENDING_TRANSACTION]: `The pending transaction does not match the accounts passed`,
     [AGENT_POLICY_ERROR__WRONG_PROGRAM]: `A program account is not the expected program`,
+    [AGENT_POLICY_ERROR__WRONG_PROOF_CONTEXT]: `A proof context account has the wrong owner, size, proof type or authority`,
     [AGENT_POLICY_ERROR__WRONG_RENT_RECEIVER]: `The rent receiver is not the hold's rent payer`,
     [AGENT_POLICY_ERROR__WRONG_TOKEN_ACCOUNT]: `A token account or mint is not the expected one`,
   };

@@ -43,6 +43,13 @@ import {
   AGENT_POLICY_ERROR__WRONG_RENT_RECEIVER,
   AGENT_POLICY_ERROR__MEMO_TOO_LONG,
   AGENT_POLICY_ERROR__AGENT_NOT_ACTIVE,
+  AGENT_POLICY_ERROR__WRONG_PROOF_CONTEXT,
+  AGENT_POLICY_ERROR__LIMIT_PROOF_MISMATCH,
+  AGENT_POLICY_ERROR__CONFIDENTIAL_HOLD_OPEN,
+  AGENT_POLICY_ERROR__CONFIDENTIAL_KEY_MISMATCH,
+  AGENT_POLICY_ERROR__PUBLIC_SPEND_AFTER_CONFIDENTIAL,
+  AGENT_POLICY_ERROR__CONFIDENTIAL_HOLD_POLICY_TIGHTENED,
+  AGENT_POLICY_ERROR__INVALID_CURVE_POINT,
   type AgentPolicyError,
 } from "./agentPolicy";
 
@@ -86,4 +93,11 @@ export const AGENT_POLICY_ERROR_DETAILS: Readonly<
   [AGENT_POLICY_ERROR__WRONG_RENT_RECEIVER]: { name: "WrongRentReceiver", message: "The rent receiver is not the hold's rent payer" },
   [AGENT_POLICY_ERROR__MEMO_TOO_LONG]: { name: "MemoTooLong", message: "The memo is longer than 256 bytes" },
   [AGENT_POLICY_ERROR__AGENT_NOT_ACTIVE]: { name: "AgentNotActive", message: "The agent is not active" },
+  [AGENT_POLICY_ERROR__WRONG_PROOF_CONTEXT]: { name: "WrongProofContext", message: "A proof context account has the wrong owner, size, proof type or authority" },
+  [AGENT_POLICY_ERROR__LIMIT_PROOF_MISMATCH]: { name: "LimitProofMismatch", message: "A limit proof does not prove the value the program computed" },
+  [AGENT_POLICY_ERROR__CONFIDENTIAL_HOLD_OPEN]: { name: "ConfidentialHoldOpen", message: "The agent has an open confidential hold" },
+  [AGENT_POLICY_ERROR__CONFIDENTIAL_KEY_MISMATCH]: { name: "ConfidentialKeyMismatch", message: "The source key is not the key of today's confidential spend" },
+  [AGENT_POLICY_ERROR__PUBLIC_SPEND_AFTER_CONFIDENTIAL]: { name: "PublicSpendAfterConfidential", message: "The agent already spent confidentially today" },
+  [AGENT_POLICY_ERROR__CONFIDENTIAL_HOLD_POLICY_TIGHTENED]: { name: "ConfidentialHoldPolicyTightened", message: "The policy is tighter than the limits the hold was proved against" },
+  [AGENT_POLICY_ERROR__INVALID_CURVE_POINT]: { name: "InvalidCurvePoint", message: "Bytes that must be a Ristretto255 point are not one" },
 };

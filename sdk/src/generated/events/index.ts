@@ -28,6 +28,8 @@ import {
   getTransactionExpiredDecoder,
   type ServiceTransferRecorded,
   getServiceTransferRecordedDecoder,
+  type ConfidentialTransferExecuted,
+  getConfidentialTransferExecutedDecoder,
 } from "../types";
 
 /** Anchor event discriminators: `sha256("event:<Name>")[..8]`, the first bytes of each payload. */
@@ -41,6 +43,7 @@ export const TRANSACTION_APPROVED_EVENT_DISCRIMINATOR: ReadonlyUint8Array = new 
 export const TRANSACTION_REJECTED_EVENT_DISCRIMINATOR: ReadonlyUint8Array = new Uint8Array([66, 123, 208, 79, 131, 202, 72, 43]);
 export const TRANSACTION_EXPIRED_EVENT_DISCRIMINATOR: ReadonlyUint8Array = new Uint8Array([55, 14, 234, 188, 100, 152, 67, 38]);
 export const SERVICE_TRANSFER_RECORDED_EVENT_DISCRIMINATOR: ReadonlyUint8Array = new Uint8Array([9, 145, 248, 109, 135, 37, 222, 138]);
+export const CONFIDENTIAL_TRANSFER_EXECUTED_EVENT_DISCRIMINATOR: ReadonlyUint8Array = new Uint8Array([182, 97, 187, 238, 164, 35, 220, 241]);
 
 /** The program's event names, in IDL order. */
 export const AGENT_POLICY_EVENT_NAMES = [
@@ -54,6 +57,7 @@ export const AGENT_POLICY_EVENT_NAMES = [
   "TransactionRejected",
   "TransactionExpired",
   "ServiceTransferRecorded",
+  "ConfidentialTransferExecuted",
 ] as const;
 
 /** A decoded program event: its IDL name and its body. */
@@ -67,7 +71,8 @@ export type AgentPolicyEvent =
   | { readonly name: "TransactionApproved"; readonly data: TransactionApproved }
   | { readonly name: "TransactionRejected"; readonly data: TransactionRejected }
   | { readonly name: "TransactionExpired"; readonly data: TransactionExpired }
-  | { readonly name: "ServiceTransferRecorded"; readonly data: ServiceTransferRecorded };
+  | { readonly name: "ServiceTransferRecorded"; readonly data: ServiceTransferRecorded }
+  | { readonly name: "ConfidentialTransferExecuted"; readonly data: ConfidentialTransferExecuted };
 
 /**
  * Decodes one event payload (discriminator, then the Borsh body: the bytes of one `Program data:`
@@ -104,6 +109,9 @@ export function decodeAgentPolicyEvent(data: ReadonlyUint8Array): AgentPolicyEve
   }
   if (containsBytes(data, SERVICE_TRANSFER_RECORDED_EVENT_DISCRIMINATOR, 0)) {
     return { name: "ServiceTransferRecorded", data: getServiceTransferRecordedDecoder().decode(data, 8) };
+  }
+  if (containsBytes(data, CONFIDENTIAL_TRANSFER_EXECUTED_EVENT_DISCRIMINATOR, 0)) {
+    return { name: "ConfidentialTransferExecuted", data: getConfidentialTransferExecutedDecoder().decode(data, 8) };
   }
   return null;
 }

@@ -6,8 +6,15 @@
  * @see https://github.com/codama-idl/codama
  */
 
+export * from "./agentConfidentialApply";
+export * from "./agentConfidentialCloseContexts";
+export * from "./agentConfidentialConfigure";
+export * from "./agentConfidentialDeposit";
+export * from "./agentConfidentialTransfer";
+export * from "./agentConfidentialWithdraw";
 export * from "./agentCreate";
 export * from "./agentTransfer";
+export * from "./confidentialPendingApprove";
 export * from "./configInitialize";
 export * from "./handleRegister";
 export * from "./pendingApprove";

@@ -25,6 +25,7 @@ import {
   type Instruction,
   type InstructionWithAccounts,
   type InstructionWithData,
+  type ReadonlyAccount,
   type ReadonlyUint8Array,
   type WritableAccount,
 } from "@solana/kit";
@@ -48,6 +49,10 @@ export type PendingCloseExpiredInstruction<
   TAccountAgent extends string | AccountMeta<string> = string,
   TAccountPending extends string | AccountMeta<string> = string,
   TAccountRentReceiver extends string | AccountMeta<string> = string,
+  TAccountEqualityProof extends string | AccountMeta<string> = string,
+  TAccountCiphertextValidityProof extends string | AccountMeta<string> = string,
+  TAccountRangeProof extends string | AccountMeta<string> = string,
+  TAccountZkElgamalProofProgram extends string | AccountMeta<string> = string,
   TRemainingAccounts extends readonly AccountMeta<string>[] = [],
 > = Instruction<TProgram> &
   InstructionWithData<ReadonlyUint8Array> &
@@ -62,6 +67,18 @@ export type PendingCloseExpiredInstruction<
       TAccountRentReceiver extends string
         ? WritableAccount<TAccountRentReceiver>
         : TAccountRentReceiver,
+      TAccountEqualityProof extends string
+        ? WritableAccount<TAccountEqualityProof>
+        : TAccountEqualityProof,
+      TAccountCiphertextValidityProof extends string
+        ? WritableAccount<TAccountCiphertextValidityProof>
+        : TAccountCiphertextValidityProof,
+      TAccountRangeProof extends string
+        ? WritableAccount<TAccountRangeProof>
+        : TAccountRangeProof,
+      TAccountZkElgamalProofProgram extends string
+        ? ReadonlyAccount<TAccountZkElgamalProofProgram>
+        : TAccountZkElgamalProofProgram,
       ...TRemainingAccounts,
     ]
   >;
@@ -102,30 +119,54 @@ export type PendingCloseExpiredInput<
   TAccountAgent extends string = string,
   TAccountPending extends string = string,
   TAccountRentReceiver extends string = string,
+  TAccountEqualityProof extends string = string,
+  TAccountCiphertextValidityProof extends string = string,
+  TAccountRangeProof extends string = string,
+  TAccountZkElgamalProofProgram extends string = string,
 > = {
   agent: Address<TAccountAgent>;
   pending: Address<TAccountPending>;
   /** The hold's rent payer. */
   rentReceiver: Address<TAccountRentReceiver>;
+  /** Confidential holds only: the pinned CiphertextCommitmentEquality context, closed to the rent payer. */
+  equalityProof?: Address<TAccountEqualityProof>;
+  /** Confidential holds only: the pinned BatchedGroupedCiphertext3HandlesValidity context. */
+  ciphertextValidityProof?: Address<TAccountCiphertextValidityProof>;
+  /** Confidential holds only: the pinned batched range context. */
+  rangeProof?: Address<TAccountRangeProof>;
+  /** Confidential holds only: ZkE1Gama1Proof11111111111111111111111111111. */
+  zkElgamalProofProgram?: Address<TAccountZkElgamalProofProgram>;
 };
 
 export function getPendingCloseExpiredInstruction<
   TAccountAgent extends string,
   TAccountPending extends string,
   TAccountRentReceiver extends string,
+  TAccountEqualityProof extends string,
+  TAccountCiphertextValidityProof extends string,
+  TAccountRangeProof extends string,
+  TAccountZkElgamalProofProgram extends string,
   TProgramAddress extends Address = typeof AGENT_POLICY_PROGRAM_ADDRESS,
 >(
   input: PendingCloseExpiredInput<
     TAccountAgent,
     TAccountPending,
-    TAccountRentReceiver
+    TAccountRentReceiver,
+    TAccountEqualityProof,
+    TAccountCiphertextValidityProof,
+    TAccountRangeProof,
+    TAccountZkElgamalProofProgram
   >,
   config?: { programAddress?: TProgramAddress },
 ): PendingCloseExpiredInstruction<
   TProgramAddress,
   TAccountAgent,
   TAccountPending,
-  TAccountRentReceiver
+  TAccountRentReceiver,
+  TAccountEqualityProof,
+  TAccountCiphertextValidityProof,
+  TAccountRangeProof,
+  TAccountZkElgamalProofProgram
 > {
   // Program address.
   const programAddress = config?.programAddress ?? AGENT_POLICY_PROGRAM_ADDRESS;
@@ -135,6 +176,16 @@ export function getPendingCloseExpiredInstruction<
     agent: { value: input.agent ?? null, isWritable: true },
     pending: { value: input.pending ?? null, isWritable: true },
     rentReceiver: { value: input.rentReceiver ?? null, isWritable: true },
+    equalityProof: { value: input.equalityProof ?? null, isWritable: true },
+    ciphertextValidityProof: {
+      value: input.ciphertextValidityProof ?? null,
+      isWritable: true,
+    },
+    rangeProof: { value: input.rangeProof ?? null, isWritable: true },
+    zkElgamalProofProgram: {
+      value: input.zkElgamalProofProgram ?? null,
+      isWritable: false,
+    },
   };
   const accounts = originalAccounts as Record<
     keyof typeof originalAccounts,
@@ -147,6 +198,13 @@ export function getPendingCloseExpiredInstruction<
       getAccountMeta("agent", accounts.agent),
       getAccountMeta("pending", accounts.pending),
       getAccountMeta("rentReceiver", accounts.rentReceiver),
+      getAccountMeta("equalityProof", accounts.equalityProof),
+      getAccountMeta(
+        "ciphertextValidityProof",
+        accounts.ciphertextValidityProof,
+      ),
+      getAccountMeta("rangeProof", accounts.rangeProof),
+      getAccountMeta("zkElgamalProofProgram", accounts.zkElgamalProofProgram),
     ],
     data: getPendingCloseExpiredInstructionDataEncoder().encode({}),
     programAddress,
@@ -154,7 +212,11 @@ export function getPendingCloseExpiredInstruction<
     TProgramAddress,
     TAccountAgent,
     TAccountPending,
-    TAccountRentReceiver
+    TAccountRentReceiver,
+    TAccountEqualityProof,
+    TAccountCiphertextValidityProof,
+    TAccountRangeProof,
+    TAccountZkElgamalProofProgram
   >);
 }
 
@@ -168,6 +230,14 @@ export type ParsedPendingCloseExpiredInstruction<
     pending: TAccountMetas[1];
     /** The hold's rent payer. */
     rentReceiver: TAccountMetas[2];
+    /** Confidential holds only: the pinned CiphertextCommitmentEquality context, closed to the rent payer. */
+    equalityProof?: TAccountMetas[3] | undefined;
+    /** Confidential holds only: the pinned BatchedGroupedCiphertext3HandlesValidity context. */
+    ciphertextValidityProof?: TAccountMetas[4] | undefined;
+    /** Confidential holds only: the pinned batched range context. */
+    rangeProof?: TAccountMetas[5] | undefined;
+    /** Confidential holds only: ZkE1Gama1Proof11111111111111111111111111111. */
+    zkElgamalProofProgram?: TAccountMetas[6] | undefined;
   };
   data: PendingCloseExpiredInstructionData;
 };
@@ -180,12 +250,12 @@ export function parsePendingCloseExpiredInstruction<
     InstructionWithAccounts<TAccountMetas> &
     InstructionWithData<ReadonlyUint8Array>,
 ): ParsedPendingCloseExpiredInstruction<TProgram, TAccountMetas> {
-  if (instruction.accounts.length < 3) {
+  if (instruction.accounts.length < 7) {
     throw new SolanaError(
       SOLANA_ERROR__PROGRAM_CLIENTS__INSUFFICIENT_ACCOUNT_METAS,
       {
         actualAccountMetas: instruction.accounts.length,
-        expectedAccountMetas: 3,
+        expectedAccountMetas: 7,
       },
     );
   }
@@ -195,12 +265,22 @@ export function parsePendingCloseExpiredInstruction<
     accountIndex += 1;
     return accountMeta;
   };
+  const getNextOptionalAccount = () => {
+    const accountMeta = getNextAccount();
+    return accountMeta.address === AGENT_POLICY_PROGRAM_ADDRESS
+      ? undefined
+      : accountMeta;
+  };
   return {
     programAddress: instruction.programAddress,
     accounts: {
       agent: getNextAccount(),
       pending: getNextAccount(),
       rentReceiver: getNextAccount(),
+      equalityProof: getNextOptionalAccount(),
+      ciphertextValidityProof: getNextOptionalAccount(),
+      rangeProof: getNextOptionalAccount(),
+      zkElgamalProofProgram: getNextOptionalAccount(),
     },
     data: getPendingCloseExpiredInstructionDataDecoder().decode(
       instruction.data,

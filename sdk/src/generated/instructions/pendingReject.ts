@@ -26,6 +26,7 @@ import {
   type Instruction,
   type InstructionWithAccounts,
   type InstructionWithData,
+  type ReadonlyAccount,
   type ReadonlySignerAccount,
   type ReadonlyUint8Array,
   type TransactionSigner,
@@ -53,6 +54,10 @@ export type PendingRejectInstruction<
   TAccountAgent extends string | AccountMeta<string> = string,
   TAccountPending extends string | AccountMeta<string> = string,
   TAccountRentReceiver extends string | AccountMeta<string> = string,
+  TAccountEqualityProof extends string | AccountMeta<string> = string,
+  TAccountCiphertextValidityProof extends string | AccountMeta<string> = string,
+  TAccountRangeProof extends string | AccountMeta<string> = string,
+  TAccountZkElgamalProofProgram extends string | AccountMeta<string> = string,
   TRemainingAccounts extends readonly AccountMeta<string>[] = [],
 > = Instruction<TProgram> &
   InstructionWithData<ReadonlyUint8Array> &
@@ -71,6 +76,18 @@ export type PendingRejectInstruction<
       TAccountRentReceiver extends string
         ? WritableAccount<TAccountRentReceiver>
         : TAccountRentReceiver,
+      TAccountEqualityProof extends string
+        ? WritableAccount<TAccountEqualityProof>
+        : TAccountEqualityProof,
+      TAccountCiphertextValidityProof extends string
+        ? WritableAccount<TAccountCiphertextValidityProof>
+        : TAccountCiphertextValidityProof,
+      TAccountRangeProof extends string
+        ? WritableAccount<TAccountRangeProof>
+        : TAccountRangeProof,
+      TAccountZkElgamalProofProgram extends string
+        ? ReadonlyAccount<TAccountZkElgamalProofProgram>
+        : TAccountZkElgamalProofProgram,
       ...TRemainingAccounts,
     ]
   >;
@@ -109,12 +126,24 @@ export type PendingRejectInput<
   TAccountAgent extends string = string,
   TAccountPending extends string = string,
   TAccountRentReceiver extends string = string,
+  TAccountEqualityProof extends string = string,
+  TAccountCiphertextValidityProof extends string = string,
+  TAccountRangeProof extends string = string,
+  TAccountZkElgamalProofProgram extends string = string,
 > = {
   owner: TransactionSigner<TAccountOwner>;
   agent: Address<TAccountAgent>;
   pending: Address<TAccountPending>;
   /** The hold's rent payer. */
   rentReceiver: Address<TAccountRentReceiver>;
+  /** Confidential holds only: the pinned CiphertextCommitmentEquality context, closed to the rent payer. */
+  equalityProof?: Address<TAccountEqualityProof>;
+  /** Confidential holds only: the pinned BatchedGroupedCiphertext3HandlesValidity context. */
+  ciphertextValidityProof?: Address<TAccountCiphertextValidityProof>;
+  /** Confidential holds only: the pinned batched range context. */
+  rangeProof?: Address<TAccountRangeProof>;
+  /** Confidential holds only: ZkE1Gama1Proof11111111111111111111111111111. */
+  zkElgamalProofProgram?: Address<TAccountZkElgamalProofProgram>;
 };
 
 export function getPendingRejectInstruction<
@@ -122,13 +151,21 @@ export function getPendingRejectInstruction<
   TAccountAgent extends string,
   TAccountPending extends string,
   TAccountRentReceiver extends string,
+  TAccountEqualityProof extends string,
+  TAccountCiphertextValidityProof extends string,
+  TAccountRangeProof extends string,
+  TAccountZkElgamalProofProgram extends string,
   TProgramAddress extends Address = typeof AGENT_POLICY_PROGRAM_ADDRESS,
 >(
   input: PendingRejectInput<
     TAccountOwner,
     TAccountAgent,
     TAccountPending,
-    TAccountRentReceiver
+    TAccountRentReceiver,
+    TAccountEqualityProof,
+    TAccountCiphertextValidityProof,
+    TAccountRangeProof,
+    TAccountZkElgamalProofProgram
   >,
   config?: { programAddress?: TProgramAddress },
 ): PendingRejectInstruction<
@@ -136,7 +173,11 @@ export function getPendingRejectInstruction<
   TAccountOwner,
   TAccountAgent,
   TAccountPending,
-  TAccountRentReceiver
+  TAccountRentReceiver,
+  TAccountEqualityProof,
+  TAccountCiphertextValidityProof,
+  TAccountRangeProof,
+  TAccountZkElgamalProofProgram
 > {
   // Program address.
   const programAddress = config?.programAddress ?? AGENT_POLICY_PROGRAM_ADDRESS;
@@ -147,6 +188,16 @@ export function getPendingRejectInstruction<
     agent: { value: input.agent ?? null, isWritable: true },
     pending: { value: input.pending ?? null, isWritable: true },
     rentReceiver: { value: input.rentReceiver ?? null, isWritable: true },
+    equalityProof: { value: input.equalityProof ?? null, isWritable: true },
+    ciphertextValidityProof: {
+      value: input.ciphertextValidityProof ?? null,
+      isWritable: true,
+    },
+    rangeProof: { value: input.rangeProof ?? null, isWritable: true },
+    zkElgamalProofProgram: {
+      value: input.zkElgamalProofProgram ?? null,
+      isWritable: false,
+    },
   };
   const accounts = originalAccounts as Record<
     keyof typeof originalAccounts,
@@ -160,6 +211,13 @@ export function getPendingRejectInstruction<
       getAccountMeta("agent", accounts.agent),
       getAccountMeta("pending", accounts.pending),
       getAccountMeta("rentReceiver", accounts.rentReceiver),
+      getAccountMeta("equalityProof", accounts.equalityProof),
+      getAccountMeta(
+        "ciphertextValidityProof",
+        accounts.ciphertextValidityProof,
+      ),
+      getAccountMeta("rangeProof", accounts.rangeProof),
+      getAccountMeta("zkElgamalProofProgram", accounts.zkElgamalProofProgram),
     ],
     data: getPendingRejectInstructionDataEncoder().encode({}),
     programAddress,
@@ -168,7 +226,11 @@ export function getPendingRejectInstruction<
     TAccountOwner,
     TAccountAgent,
     TAccountPending,
-    TAccountRentReceiver
+    TAccountRentReceiver,
+    TAccountEqualityProof,
+    TAccountCiphertextValidityProof,
+    TAccountRangeProof,
+    TAccountZkElgamalProofProgram
   >);
 }
 
@@ -183,6 +245,14 @@ export type ParsedPendingRejectInstruction<
     pending: TAccountMetas[2];
     /** The hold's rent payer. */
     rentReceiver: TAccountMetas[3];
+    /** Confidential holds only: the pinned CiphertextCommitmentEquality context, closed to the rent payer. */
+    equalityProof?: TAccountMetas[4] | undefined;
+    /** Confidential holds only: the pinned BatchedGroupedCiphertext3HandlesValidity context. */
+    ciphertextValidityProof?: TAccountMetas[5] | undefined;
+    /** Confidential holds only: the pinned batched range context. */
+    rangeProof?: TAccountMetas[6] | undefined;
+    /** Confidential holds only: ZkE1Gama1Proof11111111111111111111111111111. */
+    zkElgamalProofProgram?: TAccountMetas[7] | undefined;
   };
   data: PendingRejectInstructionData;
 };
@@ -195,12 +265,12 @@ export function parsePendingRejectInstruction<
     InstructionWithAccounts<TAccountMetas> &
     InstructionWithData<ReadonlyUint8Array>,
 ): ParsedPendingRejectInstruction<TProgram, TAccountMetas> {
-  if (instruction.accounts.length < 4) {
+  if (instruction.accounts.length < 8) {
     throw new SolanaError(
       SOLANA_ERROR__PROGRAM_CLIENTS__INSUFFICIENT_ACCOUNT_METAS,
       {
         actualAccountMetas: instruction.accounts.length,
-        expectedAccountMetas: 4,
+        expectedAccountMetas: 8,
       },
     );
   }
@@ -210,6 +280,12 @@ export function parsePendingRejectInstruction<
     accountIndex += 1;
     return accountMeta;
   };
+  const getNextOptionalAccount = () => {
+    const accountMeta = getNextAccount();
+    return accountMeta.address === AGENT_POLICY_PROGRAM_ADDRESS
+      ? undefined
+      : accountMeta;
+  };
   return {
     programAddress: instruction.programAddress,
     accounts: {
@@ -217,6 +293,10 @@ export function parsePendingRejectInstruction<
       agent: getNextAccount(),
       pending: getNextAccount(),
       rentReceiver: getNextAccount(),
+      equalityProof: getNextOptionalAccount(),
+      ciphertextValidityProof: getNextOptionalAccount(),
+      rangeProof: getNextOptionalAccount(),
+      zkElgamalProofProgram: getNextOptionalAccount(),
     },
     data: getPendingRejectInstructionDataDecoder().decode(instruction.data),
   };

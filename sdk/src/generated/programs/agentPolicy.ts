@@ -54,8 +54,15 @@ import {
   type ReceiptArgs,
 } from "../accounts";
 import {
+  getAgentConfidentialApplyInstruction,
+  getAgentConfidentialCloseContextsInstruction,
+  getAgentConfidentialConfigureInstruction,
+  getAgentConfidentialDepositInstruction,
+  getAgentConfidentialTransferInstructionAsync,
+  getAgentConfidentialWithdrawInstruction,
   getAgentCreateInstructionAsync,
   getAgentTransferInstructionAsync,
+  getConfidentialPendingApproveInstructionAsync,
   getConfigInitializeInstructionAsync,
   getHandleRegisterInstructionAsync,
   getPendingApproveInstructionAsync,
@@ -63,8 +70,15 @@ import {
   getPendingRejectInstruction,
   getPolicyUpdateInstructionAsync,
   getTransferRecordInstructionAsync,
+  parseAgentConfidentialApplyInstruction,
+  parseAgentConfidentialCloseContextsInstruction,
+  parseAgentConfidentialConfigureInstruction,
+  parseAgentConfidentialDepositInstruction,
+  parseAgentConfidentialTransferInstruction,
+  parseAgentConfidentialWithdrawInstruction,
   parseAgentCreateInstruction,
   parseAgentTransferInstruction,
+  parseConfidentialPendingApproveInstruction,
   parseConfigInitializeInstruction,
   parseHandleRegisterInstruction,
   parsePendingApproveInstruction,
@@ -72,12 +86,26 @@ import {
   parsePendingRejectInstruction,
   parsePolicyUpdateInstruction,
   parseTransferRecordInstruction,
+  type AgentConfidentialApplyInput,
+  type AgentConfidentialCloseContextsInput,
+  type AgentConfidentialConfigureInput,
+  type AgentConfidentialDepositInput,
+  type AgentConfidentialTransferAsyncInput,
+  type AgentConfidentialWithdrawInput,
   type AgentCreateAsyncInput,
   type AgentTransferAsyncInput,
+  type ConfidentialPendingApproveAsyncInput,
   type ConfigInitializeAsyncInput,
   type HandleRegisterAsyncInput,
+  type ParsedAgentConfidentialApplyInstruction,
+  type ParsedAgentConfidentialCloseContextsInstruction,
+  type ParsedAgentConfidentialConfigureInstruction,
+  type ParsedAgentConfidentialDepositInstruction,
+  type ParsedAgentConfidentialTransferInstruction,
+  type ParsedAgentConfidentialWithdrawInstruction,
   type ParsedAgentCreateInstruction,
   type ParsedAgentTransferInstruction,
+  type ParsedConfidentialPendingApproveInstruction,
   type ParsedConfigInitializeInstruction,
   type ParsedHandleRegisterInstruction,
   type ParsedPendingApproveInstruction,
@@ -191,6 +219,13 @@ export enum AgentPolicyInstruction {
   PendingReject,
   PendingCloseExpired,
   TransferRecord,
+  AgentConfidentialConfigure,
+  AgentConfidentialDeposit,
+  AgentConfidentialApply,
+  AgentConfidentialWithdraw,
+  AgentConfidentialCloseContexts,
+  AgentConfidentialTransfer,
+  ConfidentialPendingApprove,
 }
 
 export function identifyAgentPolicyInstruction(
@@ -296,6 +331,83 @@ export function identifyAgentPolicyInstruction(
   ) {
     return AgentPolicyInstruction.TransferRecord;
   }
+  if (
+    containsBytes(
+      data,
+      fixEncoderSize(getBytesEncoder(), 8).encode(
+        new Uint8Array([53, 31, 223, 133, 55, 89, 135, 243]),
+      ),
+      0,
+    )
+  ) {
+    return AgentPolicyInstruction.AgentConfidentialConfigure;
+  }
+  if (
+    containsBytes(
+      data,
+      fixEncoderSize(getBytesEncoder(), 8).encode(
+        new Uint8Array([182, 230, 199, 87, 77, 117, 59, 110]),
+      ),
+      0,
+    )
+  ) {
+    return AgentPolicyInstruction.AgentConfidentialDeposit;
+  }
+  if (
+    containsBytes(
+      data,
+      fixEncoderSize(getBytesEncoder(), 8).encode(
+        new Uint8Array([211, 211, 106, 135, 209, 144, 93, 216]),
+      ),
+      0,
+    )
+  ) {
+    return AgentPolicyInstruction.AgentConfidentialApply;
+  }
+  if (
+    containsBytes(
+      data,
+      fixEncoderSize(getBytesEncoder(), 8).encode(
+        new Uint8Array([12, 192, 11, 141, 100, 255, 183, 134]),
+      ),
+      0,
+    )
+  ) {
+    return AgentPolicyInstruction.AgentConfidentialWithdraw;
+  }
+  if (
+    containsBytes(
+      data,
+      fixEncoderSize(getBytesEncoder(), 8).encode(
+        new Uint8Array([174, 97, 66, 101, 248, 129, 229, 207]),
+      ),
+      0,
+    )
+  ) {
+    return AgentPolicyInstruction.AgentConfidentialCloseContexts;
+  }
+  if (
+    containsBytes(
+      data,
+      fixEncoderSize(getBytesEncoder(), 8).encode(
+        new Uint8Array([246, 31, 164, 190, 139, 33, 153, 176]),
+      ),
+      0,
+    )
+  ) {
+    return AgentPolicyInstruction.AgentConfidentialTransfer;
+  }
+  if (
+    containsBytes(
+      data,
+      fixEncoderSize(getBytesEncoder(), 8).encode(
+        new Uint8Array([148, 94, 87, 70, 112, 222, 146, 197]),
+      ),
+      0,
+    )
+  ) {
+    return AgentPolicyInstruction.ConfidentialPendingApprove;
+  }
   throw new SolanaError(
     SOLANA_ERROR__PROGRAM_CLIENTS__FAILED_TO_IDENTIFY_INSTRUCTION,
     { instructionData: data, programName: "agentPolicy" },
@@ -331,7 +443,28 @@ export type ParsedAgentPolicyInstruction<
     } & ParsedPendingCloseExpiredInstruction<TProgram>)
   | ({
       instructionType: AgentPolicyInstruction.TransferRecord;
-    } & ParsedTransferRecordInstruction<TProgram>);
+    } & ParsedTransferRecordInstruction<TProgram>)
+  | ({
+      instructionType: AgentPolicyInstruction.AgentConfidentialConfigure;
+    } & ParsedAgentConfidentialConfigureInstruction<TProgram>)
+  | ({
+      instructionType: AgentPolicyInstruction.AgentConfidentialDeposit;
+    } & ParsedAgentConfidentialDepositInstruction<TProgram>)
+  | ({
+      instructionType: AgentPolicyInstruction.AgentConfidentialApply;
+    } & ParsedAgentConfidentialApplyInstruction<TProgram>)
+  | ({
+      instructionType: AgentPolicyInstruction.AgentConfidentialWithdraw;
+    } & ParsedAgentConfidentialWithdrawInstruction<TProgram>)
+  | ({
+      instructionType: AgentPolicyInstruction.AgentConfidentialCloseContexts;
+    } & ParsedAgentConfidentialCloseContextsInstruction<TProgram>)
+  | ({
+      instructionType: AgentPolicyInstruction.AgentConfidentialTransfer;
+    } & ParsedAgentConfidentialTransferInstruction<TProgram>)
+  | ({
+      instructionType: AgentPolicyInstruction.ConfidentialPendingApprove;
+    } & ParsedConfidentialPendingApproveInstruction<TProgram>);
 
 export function parseAgentPolicyInstruction<TProgram extends string>(
   instruction: Instruction<TProgram> & InstructionWithData<ReadonlyUint8Array>,
@@ -399,6 +532,55 @@ export function parseAgentPolicyInstruction<TProgram extends string>(
       return {
         instructionType: AgentPolicyInstruction.TransferRecord,
         ...parseTransferRecordInstruction(instruction),
+      };
+    }
+    case AgentPolicyInstruction.AgentConfidentialConfigure: {
+      assertIsInstructionWithAccounts(instruction);
+      return {
+        instructionType: AgentPolicyInstruction.AgentConfidentialConfigure,
+        ...parseAgentConfidentialConfigureInstruction(instruction),
+      };
+    }
+    case AgentPolicyInstruction.AgentConfidentialDeposit: {
+      assertIsInstructionWithAccounts(instruction);
+      return {
+        instructionType: AgentPolicyInstruction.AgentConfidentialDeposit,
+        ...parseAgentConfidentialDepositInstruction(instruction),
+      };
+    }
+    case AgentPolicyInstruction.AgentConfidentialApply: {
+      assertIsInstructionWithAccounts(instruction);
+      return {
+        instructionType: AgentPolicyInstruction.AgentConfidentialApply,
+        ...parseAgentConfidentialApplyInstruction(instruction),
+      };
+    }
+    case AgentPolicyInstruction.AgentConfidentialWithdraw: {
+      assertIsInstructionWithAccounts(instruction);
+      return {
+        instructionType: AgentPolicyInstruction.AgentConfidentialWithdraw,
+        ...parseAgentConfidentialWithdrawInstruction(instruction),
+      };
+    }
+    case AgentPolicyInstruction.AgentConfidentialCloseContexts: {
+      assertIsInstructionWithAccounts(instruction);
+      return {
+        instructionType: AgentPolicyInstruction.AgentConfidentialCloseContexts,
+        ...parseAgentConfidentialCloseContextsInstruction(instruction),
+      };
+    }
+    case AgentPolicyInstruction.AgentConfidentialTransfer: {
+      assertIsInstructionWithAccounts(instruction);
+      return {
+        instructionType: AgentPolicyInstruction.AgentConfidentialTransfer,
+        ...parseAgentConfidentialTransferInstruction(instruction),
+      };
+    }
+    case AgentPolicyInstruction.ConfidentialPendingApprove: {
+      assertIsInstructionWithAccounts(instruction);
+      return {
+        instructionType: AgentPolicyInstruction.ConfidentialPendingApprove,
+        ...parseConfidentialPendingApproveInstruction(instruction),
       };
     }
     default:
@@ -469,6 +651,34 @@ export type AgentPolicyPluginInstructions = {
   transferRecord: (
     input: TransferRecordAsyncInput,
   ) => ReturnType<typeof getTransferRecordInstructionAsync> &
+    SelfPlanAndSendFunctions;
+  agentConfidentialConfigure: (
+    input: AgentConfidentialConfigureInput,
+  ) => ReturnType<typeof getAgentConfidentialConfigureInstruction> &
+    SelfPlanAndSendFunctions;
+  agentConfidentialDeposit: (
+    input: AgentConfidentialDepositInput,
+  ) => ReturnType<typeof getAgentConfidentialDepositInstruction> &
+    SelfPlanAndSendFunctions;
+  agentConfidentialApply: (
+    input: AgentConfidentialApplyInput,
+  ) => ReturnType<typeof getAgentConfidentialApplyInstruction> &
+    SelfPlanAndSendFunctions;
+  agentConfidentialWithdraw: (
+    input: AgentConfidentialWithdrawInput,
+  ) => ReturnType<typeof getAgentConfidentialWithdrawInstruction> &
+    SelfPlanAndSendFunctions;
+  agentConfidentialCloseContexts: (
+    input: AgentConfidentialCloseContextsInput,
+  ) => ReturnType<typeof getAgentConfidentialCloseContextsInstruction> &
+    SelfPlanAndSendFunctions;
+  agentConfidentialTransfer: (
+    input: AgentConfidentialTransferAsyncInput,
+  ) => ReturnType<typeof getAgentConfidentialTransferInstructionAsync> &
+    SelfPlanAndSendFunctions;
+  confidentialPendingApprove: (
+    input: ConfidentialPendingApproveAsyncInput,
+  ) => ReturnType<typeof getConfidentialPendingApproveInstructionAsync> &
     SelfPlanAndSendFunctions;
 };
 
@@ -546,6 +756,41 @@ export function agentPolicyProgram() {
             addSelfPlanAndSendFunctions(
               client,
               getTransferRecordInstructionAsync(input),
+            ),
+          agentConfidentialConfigure: (input) =>
+            addSelfPlanAndSendFunctions(
+              client,
+              getAgentConfidentialConfigureInstruction(input),
+            ),
+          agentConfidentialDeposit: (input) =>
+            addSelfPlanAndSendFunctions(
+              client,
+              getAgentConfidentialDepositInstruction(input),
+            ),
+          agentConfidentialApply: (input) =>
+            addSelfPlanAndSendFunctions(
+              client,
+              getAgentConfidentialApplyInstruction(input),
+            ),
+          agentConfidentialWithdraw: (input) =>
+            addSelfPlanAndSendFunctions(
+              client,
+              getAgentConfidentialWithdrawInstruction(input),
+            ),
+          agentConfidentialCloseContexts: (input) =>
+            addSelfPlanAndSendFunctions(
+              client,
+              getAgentConfidentialCloseContextsInstruction(input),
+            ),
+          agentConfidentialTransfer: (input) =>
+            addSelfPlanAndSendFunctions(
+              client,
+              getAgentConfidentialTransferInstructionAsync(input),
+            ),
+          confidentialPendingApprove: (input) =>
+            addSelfPlanAndSendFunctions(
+              client,
+              getConfidentialPendingApproveInstructionAsync(input),
             ),
         },
         pdas: {

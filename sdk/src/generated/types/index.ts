@@ -7,6 +7,7 @@
  */
 
 export * from "./agentCreated";
+export * from "./confidentialTransferExecuted";
 export * from "./configInitialized";
 export * from "./handleRegistered";
 export * from "./policyParams";

@@ -1,0 +1,184 @@
+//! `agent_confidential_apply` — moves the pending confidential balance of one of the agent's
+//! Token-2022 accounts into its available balance (Token-2022 `ApplyPendingBalance` signed by the
+//! agent PDA). Refused while a confidential hold is open: the held proofs were made against the
+//! available balance as it is.
+//!
+//! Data (52 bytes): discriminator `sha256("global:agent_confidential_apply")[..8]`,
+//! `expected_pending_balance_credit_counter: u64`, `new_decryptable_available_balance: [u8; 36]`
+//! (AE ciphertext of the new available balance under the agent's AE key).
+//!
+//! Accounts:
+//! 0. `authority`      signer — `agent.owner` or `agent.agent_signer`
+//! 1. `agent`          `Agent` of this program, active, no confidential hold open
+//! 2. `token_account`  writable — Token-2022 account owned by the agent PDA, configured
+//! 3. `token_program`  `TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb`
+//!
+//! Checks: see `confidential_account` (`ConfidentialHoldOpen` included). Emits nothing.
+
+use crate::borsh::Reader;
+use crate::error::{PolicyError, ProgramResult};
+use crate::instructions::{agent_signer, confidential_account};
+use crate::runtime::account::AccountView;
+use crate::runtime::cpi::Signer;
+use crate::runtime::input::AccountList;
+use crate::runtime::Pubkey;
+use crate::token_confidential::{self, ApplyPendingBalance, DecryptableBalance};
+
+pub const DATA_LEN: usize = 52;
+
+struct Accounts {
+    authority: AccountView,
+    agent: AccountView,
+    token_account: AccountView,
+    token_program: AccountView,
+}
+
+fn accounts(list: &AccountList) -> Result<Accounts, PolicyError> {
+    let [authority, agent, token_account, token_program] = *list.first::<4>()?;
+    Ok(Accounts {
+        authority,
+        agent,
+        token_account,
+        token_program,
+    })
+}
+
+struct Args<'a> {
+    expected_pending_balance_credit_counter: u64,
+    new_decryptable_available_balance: &'a DecryptableBalance,
+}
+
+fn parse(data: &[u8]) -> Result<Args<'_>, PolicyError> {
+    let mut reader = Reader::new(&data[8..]);
+    let args = Args {
+        expected_pending_balance_credit_counter: reader.u64()?,
+        new_decryptable_available_balance: reader.array()?,
+    };
+    reader.finish()?;
+    Ok(args)
+}
+
+/// Applies the agent account's pending balance (see the module doc).
+pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramResult {
+    let args = parse(data)?;
+    let accounts = accounts(list)?;
+    let agent = confidential_account::authorize(&accounts.authority, &accounts.agent, program_id)?;
+    confidential_account::refuse_open_hold(agent)?;
+    confidential_account::agent_token_account(&accounts.agent, &accounts.token_account, &accounts.token_program)?;
+
+    let seeds = agent_signer::seeds(agent);
+    token_confidential::apply_pending_balance(&ApplyPendingBalance {
+        token: &accounts.token_account,
+        owner: &accounts.agent,
+        expected_pending_balance_credit_counter: args.expected_pending_balance_credit_counter,
+        new_decryptable_available_balance: args.new_decryptable_available_balance,
+        signer: &Signer::new(&seeds),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::discriminator::instruction;
+    use crate::instructions::confidential_account::test_support::*;
+    use crate::instructions::test_fixtures::*;
+    use crate::runtime::input::test_support::TestAccount;
+    use crate::runtime::TOKEN_2022_PROGRAM_ID;
+
+    fn data() -> Vec<u8> {
+        let mut data = instruction::AGENT_CONFIDENTIAL_APPLY.to_vec();
+        data.extend_from_slice(&3u64.to_le_bytes());
+        data.extend_from_slice(&[0x6B; 36]);
+        data
+    }
+
+    fn accounts() -> Vec<TestAccount> {
+        vec![
+            signer(wallet(SIGNER)),
+            account(AGENT, PROGRAM, agent_data()),
+            agent_token(),
+            program_account(TOKEN_2022_PROGRAM_ID),
+        ]
+    }
+
+    fn with(index: usize, change: impl FnOnce(&mut TestAccount)) -> Vec<TestAccount> {
+        let mut accounts = accounts();
+        change(&mut accounts[index]);
+        accounts
+    }
+
+    fn apply(accounts: Vec<TestAccount>) -> Run {
+        run(accounts, &data(), NOON)
+    }
+
+    #[test]
+    fn applies_the_pending_balance_signed_by_the_agent() {
+        for authority in [SIGNER, OWNER] {
+            let run = apply(with(0, |a| a.key = authority));
+            assert_eq!(run.result, Ok(()));
+            let [cpi] = &run.invocations[..] else {
+                panic!("expected one CPI")
+            };
+            let mut expected = vec![27, 8];
+            expected.extend_from_slice(&3u64.to_le_bytes());
+            expected.extend_from_slice(&[0x6B; 36]);
+            assert_eq!(cpi.program_id, TOKEN_2022_PROGRAM_ID);
+            assert_eq!(cpi.data, expected);
+            assert_eq!(cpi.accounts, vec![(SOURCE, true, false), (AGENT, false, true)]);
+            assert_eq!(cpi.signer_seeds, agent_seeds());
+            assert!(run.events.is_empty());
+        }
+    }
+
+    #[test]
+    fn refused_while_a_confidential_hold_is_open() {
+        refused(
+            &apply(with(1, |a| a.data = agent_with_hold())),
+            PolicyError::ConfidentialHoldOpen,
+        );
+    }
+
+    #[test]
+    fn only_the_owner_or_the_agent_signer_signing_for_an_active_agent() {
+        refused(&apply(with(0, |a| a.key = PAYER)), PolicyError::NotAgentSigner);
+        refused(&apply(with(0, |a| a.is_signer = false)), PolicyError::MissingSigner);
+        refused(&apply(with(1, |a| a.data[106] = 0)), PolicyError::AgentNotActive);
+        refused(
+            &apply(with(1, |a| a.owner = [0x99; 32])),
+            PolicyError::WrongAccountOwner,
+        );
+    }
+
+    #[test]
+    fn the_token_account_must_be_the_agents() {
+        refused(&apply(with(3, |p| p.key = [0x66; 32])), PolicyError::WrongProgram);
+        refused(
+            &apply(with(2, |t| t.is_writable = false)),
+            PolicyError::AccountNotWritable,
+        );
+        refused(
+            &apply(with(2, |t| t.data[32..64].copy_from_slice(&OWNER))),
+            PolicyError::WrongTokenAccount,
+        );
+        refused(
+            &apply(with(2, |t| t.owner = [0x99; 32])),
+            PolicyError::WrongTokenAccount,
+        );
+        refused(&apply(with(2, |t| t.data[108] = 2)), PolicyError::WrongTokenAccount);
+        // frozen
+    }
+
+    #[test]
+    fn malformed_instructions_are_refused() {
+        let mut short = accounts();
+        short.truncate(3);
+        refused(&apply(short), PolicyError::NotEnoughAccounts);
+        let mut trailing = data();
+        trailing.push(0);
+        refused(&run(accounts(), &trailing, NOON), PolicyError::InvalidInstructionData);
+        refused(
+            &run(accounts(), &data()[..DATA_LEN - 1], NOON),
+            PolicyError::InvalidInstructionData,
+        );
+    }
+}

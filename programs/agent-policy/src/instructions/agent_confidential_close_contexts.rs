@@ -1,0 +1,234 @@
+//! `agent_confidential_close_contexts` — closes ZK proof contexts whose authority is the agent
+//! PDA (left by a failed or abandoned confidential transfer), their rent to `rent_receiver`:
+//! one ZK ElGamal Proof `CloseContextState` CPI per context, signed by the agent PDA. Refused
+//! while a confidential hold is open (its pinned contexts must survive until it is closed).
+//!
+//! Data (8 bytes): discriminator `sha256("global:agent_confidential_close_contexts")[..8]`.
+//!
+//! Accounts:
+//! 0. `authority`                signer — `agent.owner` or `agent.agent_signer`
+//! 1. `agent`                    `Agent` of this program, active, no confidential hold open
+//! 2. `rent_receiver`            writable — receives the contexts' lamports
+//! 3. `zk_elgamal_proof_program` `ZkE1Gama1Proof11111111111111111111111111111`
+//! 4.. 1 to 6 `contexts`         writable — owned by the ZK program, at least the 33-byte header,
+//!    `context_state_authority` = the agent PDA; any proof type
+//!
+//! Errors: as `confidential_account` (`ConfidentialHoldOpen` included); `rent_receiver` read-only
+//! -> `AccountNotWritable`; `WrongProgram`; no context -> `NotEnoughAccounts`, more than 6 ->
+//! `InvalidInstructionData`; a context read-only -> `AccountNotWritable`, otherwise not as above
+//! -> `WrongProofContext`. Every context is checked before the first is closed. Emits nothing.
+
+use crate::error::{PolicyError, ProgramResult};
+use crate::instructions::{agent_signer, confidential_account};
+use crate::runtime::account::AccountView;
+use crate::runtime::cpi::Signer;
+use crate::runtime::input::AccountList;
+use crate::runtime::{keys_eq, Pubkey, ZK_ELGAMAL_PROOF_PROGRAM_ID};
+use crate::zk_context::{self, CloseContext};
+
+pub const DATA_LEN: usize = 8;
+/// Accounts before the contexts.
+const FIXED_ACCOUNTS: usize = 4;
+pub const MAX_CONTEXTS: usize = 6;
+
+struct Accounts {
+    authority: AccountView,
+    agent: AccountView,
+    rent_receiver: AccountView,
+    zk_program: AccountView,
+}
+
+fn accounts(list: &AccountList) -> Result<Accounts, PolicyError> {
+    let [authority, agent, rent_receiver, zk_program] = *list.first::<FIXED_ACCOUNTS>()?;
+    Ok(Accounts {
+        authority,
+        agent,
+        rent_receiver,
+        zk_program,
+    })
+}
+
+/// How many contexts follow the fixed accounts: 1 to `MAX_CONTEXTS`.
+fn context_count(list: &AccountList) -> Result<usize, PolicyError> {
+    let count = list.len().saturating_sub(FIXED_ACCOUNTS);
+    if count == 0 {
+        return Err(PolicyError::NotEnoughAccounts);
+    }
+    if count > MAX_CONTEXTS {
+        return Err(PolicyError::InvalidInstructionData);
+    }
+    Ok(count)
+}
+
+fn validate(accounts: &Accounts) -> ProgramResult {
+    if !accounts.rent_receiver.is_writable() {
+        return Err(PolicyError::AccountNotWritable);
+    }
+    if !keys_eq(accounts.zk_program.key(), &ZK_ELGAMAL_PROOF_PROGRAM_ID) {
+        return Err(PolicyError::WrongProgram);
+    }
+    Ok(())
+}
+
+/// Closes the agent's leftover proof contexts (see the module doc).
+pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramResult {
+    if data.len() != DATA_LEN {
+        return Err(PolicyError::InvalidInstructionData);
+    }
+    let accounts = accounts(list)?;
+    let count = context_count(list)?;
+    let agent = confidential_account::authorize(&accounts.authority, &accounts.agent, program_id)?;
+    confidential_account::refuse_open_hold(agent)?;
+    validate(&accounts)?;
+    let contexts = FIXED_ACCOUNTS..FIXED_ACCOUNTS + count;
+    for index in contexts.clone() {
+        let context = list.get(index).ok_or(PolicyError::NotEnoughAccounts)?;
+        zk_context::check_closable(&context, accounts.agent.key())?;
+    }
+
+    let seeds = agent_signer::seeds(agent);
+    let signer = Signer::new(&seeds);
+    for index in contexts {
+        let context = list.get(index).ok_or(PolicyError::NotEnoughAccounts)?;
+        zk_context::close_context(&CloseContext {
+            context: &context,
+            destination: &accounts.rent_receiver,
+            authority: &accounts.agent,
+            signer: &signer,
+        })?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::discriminator::instruction;
+    use crate::instructions::confidential_account::test_support::*;
+    use crate::instructions::test_fixtures::*;
+    use crate::runtime::input::test_support::TestAccount;
+
+    /// A writable context of the ZK program, its authority the agent PDA.
+    fn context(key: u8, len: usize, kind: u8) -> TestAccount {
+        let mut data = vec![0u8; len];
+        data[..32].copy_from_slice(&AGENT);
+        data[32] = kind;
+        writable(account([key; 32], ZK_ELGAMAL_PROOF_PROGRAM_ID, data))
+    }
+
+    fn accounts(contexts: usize) -> Vec<TestAccount> {
+        let mut accounts = vec![
+            signer(wallet(SIGNER)),
+            account(AGENT, PROGRAM, agent_data()),
+            writable(wallet(PAYER)),
+            program_account(ZK_ELGAMAL_PROOF_PROGRAM_ID),
+        ];
+        let shapes = [(161, 3), (385, 12), (297, 7), (297, 6), (65, 4), (33, 0)];
+        for (i, (len, kind)) in shapes.iter().take(contexts).enumerate() {
+            accounts.push(context(0x40 + i as u8, *len, *kind));
+        }
+        accounts
+    }
+
+    fn with(index: usize, change: impl FnOnce(&mut TestAccount)) -> Vec<TestAccount> {
+        let mut accounts = accounts(3);
+        change(&mut accounts[index]);
+        accounts
+    }
+
+    fn close(accounts: Vec<TestAccount>) -> Run {
+        run(accounts, &instruction::AGENT_CONFIDENTIAL_CLOSE_CONTEXTS, NOON)
+    }
+
+    #[test]
+    fn closes_each_context_to_the_rent_receiver_signed_by_the_agent() {
+        for (authority, count) in [(SIGNER, 1), (OWNER, 3), (SIGNER, 6)] {
+            let mut list = accounts(count);
+            list[0].key = authority;
+            let run = close(list);
+            assert_eq!(run.result, Ok(()));
+            assert_eq!(run.invocations.len(), count);
+            for (i, cpi) in run.invocations.iter().enumerate() {
+                assert_eq!(cpi.program_id, ZK_ELGAMAL_PROOF_PROGRAM_ID);
+                assert_eq!(cpi.data, vec![0]);
+                assert_eq!(
+                    cpi.accounts,
+                    vec![
+                        ([0x40 + i as u8; 32], true, false),
+                        (PAYER, true, false),
+                        (AGENT, false, true)
+                    ]
+                );
+                assert_eq!(cpi.signer_seeds, agent_seeds());
+            }
+            assert!(run.events.is_empty());
+        }
+    }
+
+    #[test]
+    fn one_to_six_contexts() {
+        refused(&close(accounts(0)), PolicyError::NotEnoughAccounts);
+        let mut seven = accounts(6);
+        seven.push(context(0x50, 161, 3));
+        refused(&close(seven), PolicyError::InvalidInstructionData);
+    }
+
+    #[test]
+    fn refused_while_a_confidential_hold_is_open() {
+        refused(
+            &close(with(1, |a| a.data = agent_with_hold())),
+            PolicyError::ConfidentialHoldOpen,
+        );
+    }
+
+    #[test]
+    fn only_the_owner_or_the_agent_signer_signing_for_an_active_agent() {
+        refused(&close(with(0, |a| a.key = PAYER)), PolicyError::NotAgentSigner);
+        refused(&close(with(0, |a| a.is_signer = false)), PolicyError::MissingSigner);
+        refused(&close(with(1, |a| a.data[106] = 0)), PolicyError::AgentNotActive);
+        refused(
+            &close(with(1, |a| a.owner = [0x99; 32])),
+            PolicyError::WrongAccountOwner,
+        );
+    }
+
+    #[test]
+    fn the_receiver_and_the_zk_program_are_checked() {
+        refused(
+            &close(with(2, |r| r.is_writable = false)),
+            PolicyError::AccountNotWritable,
+        );
+        refused(&close(with(3, |p| p.key = [0x66; 32])), PolicyError::WrongProgram);
+    }
+
+    #[test]
+    fn every_context_must_be_the_agents_before_any_is_closed() {
+        // The last of three is bad: nothing is closed
+        refused(&close(with(6, |c| c.data[0] ^= 1)), PolicyError::WrongProofContext);
+        refused(
+            &close(with(6, |c| c.owner = [0x99; 32])),
+            PolicyError::WrongProofContext,
+        );
+        refused(&close(with(6, |c| c.data.truncate(32))), PolicyError::WrongProofContext);
+        refused(
+            &close(with(4, |c| c.is_writable = false)),
+            PolicyError::AccountNotWritable,
+        );
+        // The agent itself is not a context
+        let agent = account(AGENT, PROGRAM, agent_data());
+        refused(
+            &close(with(5, |c| *c = writable(agent))),
+            PolicyError::WrongProofContext,
+        );
+    }
+
+    #[test]
+    fn the_data_is_exactly_the_discriminator() {
+        let mut trailing = instruction::AGENT_CONFIDENTIAL_CLOSE_CONTEXTS.to_vec();
+        trailing.push(0);
+        refused(&run(accounts(1), &trailing, NOON), PolicyError::InvalidInstructionData);
+        let mut short = accounts(0);
+        short.truncate(3);
+        refused(&close(short), PolicyError::NotEnoughAccounts);
+    }
+}

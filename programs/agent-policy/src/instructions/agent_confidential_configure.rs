@@ -1,0 +1,273 @@
+//! `agent_confidential_configure` — turns on confidential transfers for one of the agent's
+//! Token-2022 accounts: Token-2022 `Reallocate([ConfidentialTransferAccount])` (the payer pays the
+//! extra rent), then `ConfigureAccount` with `proof_instruction_offset = 1`, both signed by the
+//! agent PDA. The transaction's next top-level instruction must be the ZK ElGamal Proof program's
+//! `VerifyPubkeyValidity` for the agent's ElGamal key (Token-2022 reads it there).
+//!
+//! Data (52 bytes): discriminator `sha256("global:agent_confidential_configure")[..8]`,
+//! `decryptable_zero_balance: [u8; 36]` (AE ciphertext of 0 under the agent's AE key),
+//! `maximum_pending_balance_credit_counter: u64`.
+//!
+//! Accounts:
+//! 0. `authority`           signer — `agent.owner` or `agent.agent_signer`
+//! 1. `agent`               `Agent` of this program, active
+//! 2. `token_account`       writable — Token-2022 account of `mint` owned by the agent PDA
+//! 3. `mint`                Token-2022 mint (with the ConfidentialTransferMint extension)
+//! 4. `payer`               signer, writable — pays the reallocation
+//! 5. `instructions_sysvar` `Sysvar1nstructions1111111111111111111111111`
+//! 6. `token_program`       `TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb`
+//! 7. `system_program`      `11111111111111111111111111111111`
+//!
+//! Checks: see `confidential_account` (no hold check: configuring changes no balance); then
+//! `payer` signs (`MissingSigner`) and is writable (`AccountNotWritable`); `instructions_sysvar`
+//! and `system_program` are what they claim (`WrongProgram`). Emits nothing.
+
+use crate::borsh::Reader;
+use crate::error::{PolicyError, ProgramResult};
+use crate::instructions::{agent_signer, confidential_account};
+use crate::runtime::account::AccountView;
+use crate::runtime::cpi::Signer;
+use crate::runtime::input::AccountList;
+use crate::runtime::{keys_eq, Pubkey, INSTRUCTIONS_SYSVAR_ID, SYSTEM_PROGRAM_ID};
+use crate::token_confidential::{self, ConfigureAccount, DecryptableBalance, Reallocate};
+
+pub const DATA_LEN: usize = 52;
+
+struct Accounts {
+    authority: AccountView,
+    agent: AccountView,
+    token_account: AccountView,
+    mint: AccountView,
+    payer: AccountView,
+    instructions_sysvar: AccountView,
+    token_program: AccountView,
+    system_program: AccountView,
+}
+
+fn accounts(list: &AccountList) -> Result<Accounts, PolicyError> {
+    let [authority, agent, token_account, mint, payer, instructions_sysvar, token_program, system_program] =
+        *list.first::<8>()?;
+    Ok(Accounts {
+        authority,
+        agent,
+        token_account,
+        mint,
+        payer,
+        instructions_sysvar,
+        token_program,
+        system_program,
+    })
+}
+
+struct Args<'a> {
+    decryptable_zero_balance: &'a DecryptableBalance,
+    maximum_pending_balance_credit_counter: u64,
+}
+
+fn parse(data: &[u8]) -> Result<Args<'_>, PolicyError> {
+    let mut reader = Reader::new(&data[8..]);
+    let args = Args {
+        decryptable_zero_balance: reader.array()?,
+        maximum_pending_balance_credit_counter: reader.u64()?,
+    };
+    reader.finish()?;
+    Ok(args)
+}
+
+/// The accounts only this instruction has: the payer and the two fixed addresses.
+fn validate(accounts: &Accounts) -> ProgramResult {
+    if !accounts.payer.is_signer() {
+        return Err(PolicyError::MissingSigner);
+    }
+    if !accounts.payer.is_writable() {
+        return Err(PolicyError::AccountNotWritable);
+    }
+    if !keys_eq(accounts.instructions_sysvar.key(), &INSTRUCTIONS_SYSVAR_ID)
+        || !keys_eq(accounts.system_program.key(), &SYSTEM_PROGRAM_ID)
+    {
+        return Err(PolicyError::WrongProgram);
+    }
+    Ok(())
+}
+
+/// Configures the agent's token account for confidential transfers (see the module doc).
+pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramResult {
+    let args = parse(data)?;
+    let accounts = accounts(list)?;
+    let agent = confidential_account::authorize(&accounts.authority, &accounts.agent, program_id)?;
+    let token =
+        confidential_account::agent_token_account(&accounts.agent, &accounts.token_account, &accounts.token_program)?;
+    confidential_account::mint_of(&token, &accounts.mint)?;
+    validate(&accounts)?;
+
+    let seeds = agent_signer::seeds(agent);
+    let signer = Signer::new(&seeds);
+    token_confidential::reallocate(&Reallocate {
+        token: &accounts.token_account,
+        payer: &accounts.payer,
+        system_program: &accounts.system_program,
+        owner: &accounts.agent,
+        signer: &signer,
+    })?;
+    token_confidential::configure_account(&ConfigureAccount {
+        token: &accounts.token_account,
+        mint: &accounts.mint,
+        instructions_sysvar: &accounts.instructions_sysvar,
+        owner: &accounts.agent,
+        decryptable_zero_balance: args.decryptable_zero_balance,
+        maximum_pending_balance_credit_counter: args.maximum_pending_balance_credit_counter,
+        signer: &signer,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::discriminator::instruction;
+    use crate::instructions::confidential_account::test_support::*;
+    use crate::instructions::test_fixtures::*;
+    use crate::runtime::input::test_support::TestAccount;
+    use crate::runtime::TOKEN_2022_PROGRAM_ID;
+
+    fn data() -> Vec<u8> {
+        let mut data = instruction::AGENT_CONFIDENTIAL_CONFIGURE.to_vec();
+        data.extend_from_slice(&[0x5A; 36]);
+        data.extend_from_slice(&65_536u64.to_le_bytes());
+        data
+    }
+
+    fn accounts() -> Vec<TestAccount> {
+        vec![
+            signer(wallet(SIGNER)),
+            account(AGENT, PROGRAM, agent_data()),
+            agent_token(),
+            token(MINT, mint_data(6)),
+            signer(writable(wallet(PAYER))),
+            program_account(INSTRUCTIONS_SYSVAR_ID),
+            program_account(TOKEN_2022_PROGRAM_ID),
+            program_account(SYSTEM),
+        ]
+    }
+
+    fn with(index: usize, change: impl FnOnce(&mut TestAccount)) -> Vec<TestAccount> {
+        let mut accounts = accounts();
+        change(&mut accounts[index]);
+        accounts
+    }
+
+    fn configure(accounts: Vec<TestAccount>) -> Run {
+        run(accounts, &data(), NOON)
+    }
+
+    #[test]
+    fn reallocates_then_configures_signed_by_the_agent() {
+        for authority in [SIGNER, OWNER] {
+            // When the agent signer (or the owner) configures the agent's account
+            let run = configure(with(0, |a| a.key = authority));
+            assert_eq!(run.result, Ok(()));
+            // Then Token-2022 reallocates for ConfidentialTransferAccount, the payer paying
+            let [reallocate, configure] = &run.invocations[..] else {
+                panic!("expected two CPIs")
+            };
+            assert_eq!(reallocate.program_id, TOKEN_2022_PROGRAM_ID);
+            assert_eq!(reallocate.data, vec![29, 5, 0]);
+            assert_eq!(
+                reallocate.accounts,
+                vec![
+                    (SOURCE, true, false),
+                    (PAYER, true, true),
+                    (SYSTEM, false, false),
+                    (AGENT, false, true)
+                ]
+            );
+            assert_eq!(reallocate.signer_seeds, agent_seeds());
+            // And configures it, the proof in the next instruction
+            let mut expected = vec![27, 2];
+            expected.extend_from_slice(&[0x5A; 36]);
+            expected.extend_from_slice(&65_536u64.to_le_bytes());
+            expected.push(1);
+            assert_eq!(configure.program_id, TOKEN_2022_PROGRAM_ID);
+            assert_eq!(configure.data, expected);
+            assert_eq!(
+                configure.accounts,
+                vec![
+                    (SOURCE, true, false),
+                    (MINT, false, false),
+                    (INSTRUCTIONS_SYSVAR_ID, false, false),
+                    (AGENT, false, true)
+                ]
+            );
+            assert_eq!(configure.signer_seeds, agent_seeds());
+            assert!(run.events.is_empty());
+        }
+    }
+
+    #[test]
+    fn an_open_confidential_hold_does_not_block_configuring() {
+        assert_eq!(configure(with(1, |a| a.data = agent_with_hold())).result, Ok(()));
+    }
+
+    #[test]
+    fn only_the_owner_or_the_agent_signer_signing_for_an_active_agent() {
+        refused(&configure(with(0, |a| a.key = PAYER)), PolicyError::NotAgentSigner);
+        refused(&configure(with(0, |a| a.is_signer = false)), PolicyError::MissingSigner);
+        refused(&configure(with(1, |a| a.data[106] = 0)), PolicyError::AgentNotActive);
+        refused(
+            &configure(with(1, |a| a.owner = [0x99; 32])),
+            PolicyError::WrongAccountOwner,
+        );
+        let policy = policy_data();
+        refused(&configure(with(1, |a| a.data = policy)), PolicyError::WrongAccountData);
+    }
+
+    #[test]
+    fn the_token_account_must_be_the_agents_of_the_mint() {
+        refused(&configure(with(6, |p| p.key = [0x66; 32])), PolicyError::WrongProgram);
+        refused(
+            &configure(with(2, |t| t.is_writable = false)),
+            PolicyError::AccountNotWritable,
+        );
+        refused(
+            &configure(with(2, |t| t.data[32..64].copy_from_slice(&OWNER))),
+            PolicyError::WrongTokenAccount,
+        );
+        refused(
+            &configure(with(2, |t| t.owner = [0x99; 32])),
+            PolicyError::WrongTokenAccount,
+        );
+        refused(
+            &configure(with(2, |t| t.data[..32].copy_from_slice(&[0x13; 32]))),
+            PolicyError::WrongTokenAccount,
+        );
+        refused(
+            &configure(with(3, |m| m.owner = [0x99; 32])),
+            PolicyError::WrongTokenAccount,
+        );
+        refused(&configure(with(3, |m| m.data[45] = 0)), PolicyError::WrongTokenAccount);
+    }
+
+    #[test]
+    fn the_payer_signs_and_the_fixed_addresses_are_checked() {
+        refused(&configure(with(4, |p| p.is_signer = false)), PolicyError::MissingSigner);
+        refused(
+            &configure(with(4, |p| p.is_writable = false)),
+            PolicyError::AccountNotWritable,
+        );
+        refused(&configure(with(5, |s| s.key = [0x66; 32])), PolicyError::WrongProgram);
+        refused(&configure(with(7, |s| s.key = [0x66; 32])), PolicyError::WrongProgram);
+    }
+
+    #[test]
+    fn malformed_instructions_are_refused() {
+        let mut short = accounts();
+        short.truncate(7);
+        refused(&configure(short), PolicyError::NotEnoughAccounts);
+        let mut trailing = data();
+        trailing.push(0);
+        refused(&run(accounts(), &trailing, NOON), PolicyError::InvalidInstructionData);
+        refused(
+            &run(accounts(), &data()[..DATA_LEN - 1], NOON),
+            PolicyError::InvalidInstructionData,
+        );
+    }
+}

@@ -1,0 +1,182 @@
+//! `agent_confidential_deposit` — moves `amount` of the public balance of one of the agent's
+//! Token-2022 accounts into its pending confidential balance (Token-2022 confidential `Deposit`
+//! signed by the agent PDA). The amount is public already; nothing leaves the account.
+//!
+//! Data (16 bytes): discriminator `sha256("global:agent_confidential_deposit")[..8]`,
+//! `amount: u64`.
+//!
+//! Accounts:
+//! 0. `authority`      signer — `agent.owner` or `agent.agent_signer`
+//! 1. `agent`          `Agent` of this program, active
+//! 2. `token_account`  writable — Token-2022 account of `mint` owned by the agent PDA, configured
+//! 3. `mint`           Token-2022 mint (decimals read from it)
+//! 4. `token_program`  `TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb`
+//!
+//! Checks: see `confidential_account` (no hold check: a deposit only adds to the pending balance,
+//! which the held proofs do not depend on). Emits nothing.
+
+use crate::borsh::Reader;
+use crate::error::{PolicyError, ProgramResult};
+use crate::instructions::{agent_signer, confidential_account};
+use crate::runtime::account::AccountView;
+use crate::runtime::cpi::Signer;
+use crate::runtime::input::AccountList;
+use crate::runtime::Pubkey;
+use crate::token_confidential::{self, Deposit};
+
+pub const DATA_LEN: usize = 16;
+
+struct Accounts {
+    authority: AccountView,
+    agent: AccountView,
+    token_account: AccountView,
+    mint: AccountView,
+    token_program: AccountView,
+}
+
+fn accounts(list: &AccountList) -> Result<Accounts, PolicyError> {
+    let [authority, agent, token_account, mint, token_program] = *list.first::<5>()?;
+    Ok(Accounts {
+        authority,
+        agent,
+        token_account,
+        mint,
+        token_program,
+    })
+}
+
+fn parse(data: &[u8]) -> Result<u64, PolicyError> {
+    let mut reader = Reader::new(&data[8..]);
+    let amount = reader.u64()?;
+    reader.finish()?;
+    Ok(amount)
+}
+
+/// Deposits into the agent's pending confidential balance (see the module doc).
+pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramResult {
+    let amount = parse(data)?;
+    let accounts = accounts(list)?;
+    let agent = confidential_account::authorize(&accounts.authority, &accounts.agent, program_id)?;
+    let token =
+        confidential_account::agent_token_account(&accounts.agent, &accounts.token_account, &accounts.token_program)?;
+    let decimals = confidential_account::mint_of(&token, &accounts.mint)?;
+
+    let seeds = agent_signer::seeds(agent);
+    token_confidential::deposit(&Deposit {
+        token: &accounts.token_account,
+        mint: &accounts.mint,
+        owner: &accounts.agent,
+        amount,
+        decimals,
+        signer: &Signer::new(&seeds),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::discriminator::instruction;
+    use crate::instructions::confidential_account::test_support::*;
+    use crate::instructions::test_fixtures::*;
+    use crate::runtime::input::test_support::TestAccount;
+    use crate::runtime::TOKEN_2022_PROGRAM_ID;
+
+    fn data(amount: u64) -> Vec<u8> {
+        let mut data = instruction::AGENT_CONFIDENTIAL_DEPOSIT.to_vec();
+        data.extend_from_slice(&amount.to_le_bytes());
+        data
+    }
+
+    fn accounts() -> Vec<TestAccount> {
+        vec![
+            signer(wallet(SIGNER)),
+            account(AGENT, PROGRAM, agent_data()),
+            agent_token(),
+            token(MINT, mint_data(6)),
+            program_account(TOKEN_2022_PROGRAM_ID),
+        ]
+    }
+
+    fn with(index: usize, change: impl FnOnce(&mut TestAccount)) -> Vec<TestAccount> {
+        let mut accounts = accounts();
+        change(&mut accounts[index]);
+        accounts
+    }
+
+    fn deposit(accounts: Vec<TestAccount>) -> Run {
+        run(accounts, &data(700), NOON)
+    }
+
+    #[test]
+    fn deposits_with_the_mints_decimals_signed_by_the_agent() {
+        for authority in [SIGNER, OWNER] {
+            let run = deposit(with(0, |a| a.key = authority));
+            assert_eq!(run.result, Ok(()));
+            let [cpi] = &run.invocations[..] else {
+                panic!("expected one CPI")
+            };
+            let mut expected = vec![27, 5];
+            expected.extend_from_slice(&700u64.to_le_bytes());
+            expected.push(6);
+            assert_eq!(cpi.program_id, TOKEN_2022_PROGRAM_ID);
+            assert_eq!(cpi.data, expected);
+            assert_eq!(
+                cpi.accounts,
+                vec![(SOURCE, true, false), (MINT, false, false), (AGENT, false, true)]
+            );
+            assert_eq!(cpi.signer_seeds, agent_seeds());
+            assert!(run.events.is_empty());
+        }
+    }
+
+    #[test]
+    fn an_open_confidential_hold_does_not_block_a_deposit() {
+        assert_eq!(deposit(with(1, |a| a.data = agent_with_hold())).result, Ok(()));
+    }
+
+    #[test]
+    fn only_the_owner_or_the_agent_signer_signing_for_an_active_agent() {
+        refused(&deposit(with(0, |a| a.key = PAYER)), PolicyError::NotAgentSigner);
+        refused(&deposit(with(0, |a| a.is_signer = false)), PolicyError::MissingSigner);
+        refused(&deposit(with(1, |a| a.data[106] = 0)), PolicyError::AgentNotActive);
+        refused(
+            &deposit(with(1, |a| a.owner = [0x99; 32])),
+            PolicyError::WrongAccountOwner,
+        );
+    }
+
+    #[test]
+    fn the_token_account_must_be_the_agents_of_the_mint() {
+        refused(&deposit(with(4, |p| p.key = [0x66; 32])), PolicyError::WrongProgram);
+        refused(
+            &deposit(with(2, |t| t.is_writable = false)),
+            PolicyError::AccountNotWritable,
+        );
+        refused(
+            &deposit(with(2, |t| t.data[32..64].copy_from_slice(&OWNER))),
+            PolicyError::WrongTokenAccount,
+        );
+        refused(
+            &deposit(with(2, |t| t.data[..32].copy_from_slice(&[0x13; 32]))),
+            PolicyError::WrongTokenAccount,
+        );
+        refused(
+            &deposit(with(3, |m| m.owner = [0x99; 32])),
+            PolicyError::WrongTokenAccount,
+        );
+    }
+
+    #[test]
+    fn malformed_instructions_are_refused() {
+        let mut short = accounts();
+        short.truncate(4);
+        refused(&deposit(short), PolicyError::NotEnoughAccounts);
+        let mut trailing = data(1);
+        trailing.push(0);
+        refused(&run(accounts(), &trailing, NOON), PolicyError::InvalidInstructionData);
+        refused(
+            &run(accounts(), &data(1)[..DATA_LEN - 1], NOON),
+            PolicyError::InvalidInstructionData,
+        );
+    }
+}

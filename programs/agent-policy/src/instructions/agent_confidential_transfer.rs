@@ -1,0 +1,745 @@
+//! `agent_confidential_transfer` — the agent signer spends confidentially from the agent's
+//! Token-2022 account. The program never sees the amount: it checks the prover's limit proofs
+//! against ciphertexts it computes itself (`rules::confidential_limits`), then executes
+//! Token-2022's confidential `Transfer` signed by the agent PDA, or holds it for the owner.
+//!
+//! Data (133 bytes): discriminator `sha256("global:agent_confidential_transfer")[..8]`,
+//! `transfer_id: [u8; 16]`, `new_source_decryptable_available_balance: [u8; 36]` (AE, for
+//! Token-2022), `spend_decryptable: [u8; 36]` (AE of the prover's new total today: stored in the
+//! policy when executed, kept as the same-day blob of a hold), `spend_decryptable_next_day: [u8;
+//! 36]` (a hold's blob for an approval on a later UTC day: AE of the amount alone; ignored when
+//! executed), `request_hold: bool` (0/1; else `InvalidInstructionData`).
+//!
+//! Accounts:
+//! 0. `agent_signer`                 signer — must be `agent.agent_signer`
+//! 1. `agent`                        writable — `Agent` of this program, active, no confidential hold open
+//! 2. `policy`                       writable — `Policy` with `policy.agent == agent`
+//! 3. `source`                       writable — Token-2022 account of `mint` owned by the agent PDA
+//! 4. `mint`                         Token-2022 mint
+//! 5. `destination`                  writable — Token-2022 account of `mint`
+//! 6. `recipient_handle`             optional (program id = none) — `Handle` whose wallet owns `destination`
+//! 7. `equality_proof`               writable — Token context, type 3, authority the agent PDA
+//! 8. `ciphertext_validity_proof`    writable — Token context, type 12, authority the agent PDA
+//! 9. `range_proof`                  writable — Token context, type 7 (U128), authority the agent PDA
+//! 10. `limit_equality_transaction`  writable — equality context proving `X_tx`
+//! 11. `limit_equality_daily`        writable — equality context proving `X_day`
+//! 12. `limit_range_proof`           writable — range context (type 6 or 7) over `[Z_tx, Z_day]`
+//! 13. `context_rent_receiver`       writable — gets the rent of the contexts closed here
+//! 14. `pending`                     writable — hold only: PDA `["pending", agent, next_hold_nonce LE]`
+//! 15. `payer`                       signer, writable — hold only: pays the 544-byte hold's rent
+//! 16. `token_program`               `TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb`
+//! 17. `zk_elgamal_proof_program`    `ZkE1Gama1Proof11111111111111111111111111111`
+//! 18. `system_program`              hold only
+//!
+//! Checks, in order: data; accounts (`NotEnoughAccounts`); agent and policy (writable, owner,
+//! type); `NotAgentSigner`, `MissingSigner`, `AgentNotActive`, policy link (`WrongPda`),
+//! `ConfidentialHoldOpen`; token side (`spend::check_accounts`); asset (`MintNotAllowed`),
+//! recipient (`RecipientNotAllowed`), active hours (`OutsideActiveHours`); the ZK program
+//! (`WrongProgram`), `context_rent_receiver` writable; the six contexts (`AccountNotWritable`,
+//! `WrongProofContext`; a limit context that is also a Token one is `WrongProofContext`); the
+//! limit statements (`LimitProofMismatch`); today's spend under another key
+//! (`ConfidentialKeyMismatch`); `daily_limit - spent_today` (`DailyLimitExceeded`); the limit
+//! ciphertexts (`LimitProofMismatch`, or `InvalidCurvePoint`).
+//!
+//! Bounds: `m = min(per_transaction_limit, hitl_threshold)` to execute, `per_transaction_limit`
+//! with `request_hold`; the daily bound is `daily_limit - spent_today - S`.
+//!
+//! Executes: Token-2022 confidential `Transfer` (auditor ciphertexts from the validity context),
+//! stores `S' = S + A`, `spend_pubkey` = the validity context's source key, `spend_decryptable`
+//! and the day (`Policy::set_confidential_spend`), closes all six contexts to
+//! `context_rent_receiver`, emits `ConfidentialTransferExecuted { from_hold: false }`.
+//! Holds: creates `pending` (544 bytes, `confidential = 1`, `amount = 0`, the three Token
+//! contexts pinned, the proven limits, `hold_day = max(today, policy.day_index)`: the day whose
+//! spend the daily proof counted), sets `agent.confidential_hold`, closes the three limit contexts
+//! to `context_rent_receiver`, emits `TransactionHeld`.
+
+use crate::borsh::Reader;
+use crate::error::{PolicyError, ProgramResult};
+use crate::event;
+use crate::instructions::confidential_spend::{self, AgentSeeds, CloseAll, Execute, TokenContexts};
+use crate::instructions::hold::{self, HoldAccounts, NewPending};
+use crate::instructions::spend::{self, SpendAccounts};
+use crate::rules::confidential_limits::{self, Ciphertext, LimitCheck, LimitProofs, LIMIT_RANGE_TYPES};
+use crate::rules::{active_hours, limits};
+use crate::runtime::account::AccountView;
+use crate::runtime::cpi::Signer;
+use crate::runtime::input::AccountList;
+use crate::runtime::{clock, keys_eq, Pubkey};
+use crate::state::agent::Agent;
+use crate::state::pending::{self, NewConfidentialHold, NewHold, PendingTransaction};
+use crate::state::policy::{ConfidentialSpend, Policy};
+use crate::state::{init, load_mut};
+use crate::token_confidential::DecryptableBalance;
+use crate::zk_context::{self, ValidityContext};
+
+pub const DATA_LEN: usize = 8 + 16 + 3 * 36 + 1;
+
+/// The three contexts of the limit proofs.
+struct LimitContexts {
+    transaction: AccountView,
+    daily: AccountView,
+    range: AccountView,
+}
+
+impl LimitContexts {
+    fn all(&self) -> [AccountView; 3] {
+        [self.transaction, self.daily, self.range]
+    }
+}
+
+struct Accounts {
+    agent_signer: AccountView,
+    policy: AccountView,
+    spend: SpendAccounts,
+    token_contexts: TokenContexts,
+    limit_contexts: LimitContexts,
+    context_rent_receiver: AccountView,
+    hold: HoldAccounts,
+    zk_program: AccountView,
+}
+
+fn accounts(list: &AccountList) -> Result<Accounts, PolicyError> {
+    let [agent_signer, agent, policy, source, mint, destination, recipient_handle, equality, validity, range, limit_transaction, limit_daily, limit_range, context_rent_receiver, pending, payer, token_program, zk_program, system_program] =
+        *list.first::<19>()?;
+    Ok(Accounts {
+        agent_signer,
+        policy,
+        spend: SpendAccounts {
+            agent,
+            source,
+            mint,
+            destination,
+            recipient_handle,
+            token_program,
+        },
+        token_contexts: TokenContexts {
+            equality,
+            validity,
+            range,
+        },
+        limit_contexts: LimitContexts {
+            transaction: limit_transaction,
+            daily: limit_daily,
+            range: limit_range,
+        },
+        context_rent_receiver,
+        hold: HoldAccounts {
+            pending,
+            payer,
+            system_program,
+        },
+        zk_program,
+    })
+}
+
+struct Args<'a> {
+    transfer_id: &'a [u8; 16],
+    new_source_decryptable_available_balance: &'a DecryptableBalance,
+    spend_decryptable: &'a [u8; 36],
+    spend_decryptable_next_day: &'a [u8; 36],
+    request_hold: bool,
+}
+
+fn parse(data: &[u8]) -> Result<Args<'_>, PolicyError> {
+    let mut reader = Reader::new(&data[8..]);
+    let args = Args {
+        transfer_id: reader.array()?,
+        new_source_decryptable_available_balance: reader.array()?,
+        spend_decryptable: reader.array()?,
+        spend_decryptable_next_day: reader.array()?,
+        request_hold: reader.bool()?,
+    };
+    reader.finish()?;
+    Ok(args)
+}
+
+/// The signer and the stored links, as `agent_transfer`, then no confidential hold open.
+fn validate(accounts: &Accounts, agent: &Agent, policy: &Policy) -> ProgramResult {
+    if !keys_eq(accounts.agent_signer.key(), &agent.agent_signer) {
+        return Err(PolicyError::NotAgentSigner);
+    }
+    if !accounts.agent_signer.is_signer() {
+        return Err(PolicyError::MissingSigner);
+    }
+    if !agent.is_active() {
+        return Err(PolicyError::AgentNotActive);
+    }
+    if !keys_eq(&policy.agent, accounts.spend.agent.key()) {
+        return Err(PolicyError::WrongPda);
+    }
+    if agent.has_confidential_hold() {
+        return Err(PolicyError::ConfidentialHoldOpen);
+    }
+    Ok(())
+}
+
+/// The limit contexts, read and checked; none may be one of the Token contexts (a hold would
+/// close what it pins).
+fn read_limit_contexts<'a>(accounts: &'a Accounts, agent: &Pubkey) -> Result<LimitProofs<'a>, PolicyError> {
+    let limit = &accounts.limit_contexts;
+    let proofs = LimitProofs {
+        transaction: zk_context::equality(&limit.transaction, agent)?,
+        daily: zk_context::equality(&limit.daily, agent)?,
+        range: zk_context::range(&limit.range, agent, &LIMIT_RANGE_TYPES)?,
+    };
+    let pinned = accounts.token_contexts.all();
+    for context in &limit.all() {
+        if pinned.iter().any(|token| keys_eq(token.key(), context.key())) {
+            return Err(PolicyError::WrongProofContext);
+        }
+    }
+    Ok(proofs)
+}
+
+/// Everything after the account checks: the verified transfer, ready to execute or hold.
+struct Verified<'a> {
+    validity: ValidityContext<'a>,
+    /// `S' = S + A`.
+    total: Ciphertext,
+    today: i64,
+}
+
+/// The contexts, the limit statements, the key of today's spend, and the limit ciphertexts.
+#[inline(never)]
+fn verify<'a>(
+    accounts: &'a Accounts,
+    policy: &Policy,
+    request_hold: bool,
+    now: i64,
+) -> Result<Verified<'a>, PolicyError> {
+    confidential_spend::check_zk_program(&accounts.zk_program)?;
+    if !accounts.context_rent_receiver.is_writable() {
+        return Err(PolicyError::AccountNotWritable);
+    }
+    let agent_key = accounts.spend.agent.key();
+    let validity = confidential_spend::read_token_contexts(&accounts.token_contexts, agent_key)?;
+    let proofs = read_limit_contexts(accounts, agent_key)?;
+    confidential_limits::check_statements(&proofs, validity.source_pubkey)?;
+
+    let today = limits::day_index(now);
+    let spend_today = match policy.confidential_spend_on(today) {
+        None => None,
+        Some((spend, key)) => {
+            if !keys_eq(key, validity.source_pubkey) {
+                return Err(PolicyError::ConfidentialKeyMismatch);
+            }
+            Some(spend)
+        }
+    };
+    let policy_limits = policy.limits();
+    let daily_remaining = confidential_limits::daily_remaining(policy_limits.daily, policy.daily_spend().on(today))?;
+    let transaction_bound = if request_hold {
+        policy_limits.per_transaction
+    } else {
+        policy_limits.per_transaction.min(policy_limits.hitl_threshold)
+    };
+    let amount = confidential_limits::transfer_amount(&validity)?;
+    let total = confidential_limits::check(&LimitCheck {
+        amount: &amount,
+        spend_today,
+        transaction_bound,
+        daily_remaining,
+        proofs: &proofs,
+    })?;
+    Ok(Verified { validity, total, today })
+}
+
+/// Runs one confidential agent spend (see the module doc for data, accounts and checks).
+pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramResult {
+    let args = parse(data)?;
+    let accounts = accounts(list)?;
+    let agent = load_mut::<Agent>(&accounts.spend.agent, program_id)?;
+    let policy = load_mut::<Policy>(&accounts.policy, program_id)?;
+    validate(&accounts, agent, policy)?;
+    let checked = spend::check_accounts(&accounts.spend, program_id)?;
+    spend::check_asset_and_recipient(policy, &accounts.spend, &checked)?;
+    let now = clock::unix_timestamp();
+    active_hours::check(policy.active_start_minute(), policy.active_end_minute(), now)?;
+    let verified = verify(&accounts, policy, args.request_hold, now)?;
+    let mut context = Context {
+        program_id,
+        accounts: &accounts,
+        agent,
+        policy,
+        args: &args,
+        verified: &verified,
+        recipient_handle: checked.recipient_handle.unwrap_or(&[]),
+        now,
+    };
+    if args.request_hold {
+        hold_transfer(&mut context)
+    } else {
+        execute_transfer(&mut context)
+    }
+}
+
+struct Context<'a> {
+    program_id: &'a Pubkey,
+    accounts: &'a Accounts,
+    agent: &'a mut Agent,
+    policy: &'a mut Policy,
+    args: &'a Args<'a>,
+    verified: &'a Verified<'a>,
+    recipient_handle: &'a [u8],
+    now: i64,
+}
+
+/// Transfers now, stores `S'` and closes the six contexts.
+#[inline(never)]
+fn execute_transfer(context: &mut Context) -> ProgramResult {
+    let Context {
+        accounts,
+        ref agent,
+        ref mut policy,
+        args,
+        verified,
+        ..
+    } = *context;
+    let seeds = AgentSeeds::of(agent);
+    let seeds = seeds.seeds();
+    let signer = Signer::new(&seeds);
+    confidential_spend::execute(&Execute {
+        spend: &accounts.spend,
+        contexts: &accounts.token_contexts,
+        validity: &verified.validity,
+        new_source_decryptable_available_balance: args.new_source_decryptable_available_balance,
+        signer: &signer,
+    })?;
+    policy.set_confidential_spend(&ConfidentialSpend {
+        today: verified.today,
+        ciphertext: &verified.total,
+        pubkey: verified.validity.source_pubkey,
+        decryptable: args.spend_decryptable,
+    });
+    let token = accounts.token_contexts.all();
+    let limit = accounts.limit_contexts.all();
+    close_contexts(
+        accounts,
+        &[token[0], token[1], token[2], limit[0], limit[1], limit[2]],
+        &signer,
+    )?;
+    event::confidential_transfer_executed(&event::TransferExecuted {
+        agent: accounts.spend.agent.key(),
+        transfer_id: args.transfer_id,
+        source: accounts.spend.source.key(),
+        destination: accounts.spend.destination.key(),
+        mint: accounts.spend.mint.key(),
+        from_hold: false,
+    });
+    Ok(())
+}
+
+#[inline(always)]
+fn close_contexts(accounts: &Accounts, contexts: &[AccountView], signer: &Signer) -> ProgramResult {
+    confidential_spend::close_all(&CloseAll {
+        contexts,
+        destination: &accounts.context_rent_receiver,
+        authority: &accounts.spend.agent,
+        signer,
+    })
+}
+
+/// Creates the 544-byte confidential hold, pins the Token contexts, closes the limit ones.
+#[inline(never)]
+fn hold_transfer(context: &mut Context) -> ProgramResult {
+    let Context {
+        program_id,
+        accounts,
+        ref mut agent,
+        ref policy,
+        args,
+        verified,
+        recipient_handle,
+        now,
+    } = *context;
+    let agent_key = accounts.spend.agent.key();
+    let created = hold::create(
+        &NewPending {
+            program_id,
+            agent_key,
+            accounts: &accounts.hold,
+            space: pending::CONFIDENTIAL_LEN,
+            approval_window_seconds: policy.approval_window_seconds(),
+            now,
+        },
+        agent,
+    )?;
+    let pending_account = &accounts.hold.pending;
+    let held = init::<PendingTransaction>(pending_account);
+    held.write_new(&NewHold {
+        agent: agent_key,
+        nonce: created.nonce,
+        source: accounts.spend.source.key(),
+        destination: accounts.spend.destination.key(),
+        mint: accounts.spend.mint.key(),
+        amount: 0,
+        requested_at: now,
+        expires_at: created.expires_at,
+        rent_payer: accounts.hold.payer.key(),
+        recipient_handle,
+        bump: created.bump,
+        transfer_id: args.transfer_id,
+    });
+    held.confidential = 1;
+    let policy_limits = policy.limits();
+    let counted_day = policy.daily_spend().day_index.max(verified.today);
+    pending::confidential_hold_mut(pending_account, program_id)?.write_new(&NewConfidentialHold {
+        equality_proof: accounts.token_contexts.equality.key(),
+        ciphertext_validity_proof: accounts.token_contexts.validity.key(),
+        range_proof: accounts.token_contexts.range.key(),
+        new_source_decryptable_available_balance: args.new_source_decryptable_available_balance,
+        spend_decryptable_same_day: args.spend_decryptable,
+        spend_decryptable_next_day: args.spend_decryptable_next_day,
+        proven_per_transaction_limit: policy_limits.per_transaction,
+        proven_daily_limit: policy_limits.daily,
+        hold_day: counted_day,
+    });
+    let seeds = AgentSeeds::of(agent);
+    let seeds = seeds.seeds();
+    close_contexts(accounts, &accounts.limit_contexts.all(), &Signer::new(&seeds))?;
+    agent.set_confidential_hold(pending_account.key());
+    event::transaction_held(&event::TransactionHeld {
+        agent: agent_key,
+        pending: pending_account.key(),
+        nonce: created.nonce,
+        transfer_id: args.transfer_id,
+        expires_at: created.expires_at,
+    });
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    //! Every check before the curve math. Reaching the math (the host has no curve syscall, so it
+    //! panics there) proves the checks passed; the math, the CPI and the hold creation run in the
+    //! LiteSVM suites with real proofs.
+    use super::*;
+    use crate::discriminator::instruction;
+    use crate::instructions::confidential_spend::test_support::*;
+    use crate::instructions::test_fixtures::*;
+    use crate::rules::limits::day_index;
+    use crate::rules::recipients::KIND_NAME;
+    use crate::runtime::input::test_support::TestAccount;
+    use crate::runtime::TOKEN_2022_PROGRAM_ID;
+
+    const CURVE: &str = "syscall sol_curve_group_op is only available on-chain";
+
+    fn data(request_hold: u8) -> Vec<u8> {
+        let mut data = instruction::AGENT_CONFIDENTIAL_TRANSFER.to_vec();
+        data.extend_from_slice(&[0x42; 16]);
+        data.extend_from_slice(&[0x43; 36]);
+        data.extend_from_slice(&[0x44; 36]);
+        data.extend_from_slice(&[0x45; 36]);
+        data.push(request_hold);
+        assert_eq!(data.len(), DATA_LEN);
+        data
+    }
+
+    struct Fixture {
+        accounts: Vec<TestAccount>,
+    }
+
+    impl Fixture {
+        fn new() -> Self {
+            let [equality, validity, range] = token_contexts();
+            let [limit_tx, limit_day, limit_range] = limit_contexts();
+            Self {
+                accounts: vec![
+                    signer(wallet(SIGNER)),
+                    writable(account(AGENT, PROGRAM, agent_data())),
+                    writable(account(POLICY, PROGRAM, policy_data())),
+                    writable(token(SOURCE, token_account_data(MINT, AGENT, 0))),
+                    token(MINT, mint_data(6)),
+                    writable(token(DESTINATION, token_account_data(MINT, DESTINATION_OWNER, 0))),
+                    program_account(PROGRAM),
+                    equality,
+                    validity,
+                    range,
+                    limit_tx,
+                    limit_day,
+                    limit_range,
+                    writable(wallet(CONTEXT_RECEIVER)),
+                    writable(wallet(PENDING)),
+                    signer(writable(wallet(PAYER))),
+                    program_account(TOKEN_2022_PROGRAM_ID),
+                    zk_program(),
+                    program_account(SYSTEM),
+                ],
+            }
+        }
+
+        fn with(mut self, index: usize, change: impl FnOnce(&mut TestAccount)) -> Self {
+            change(&mut self.accounts[index]);
+            self
+        }
+
+        fn policy(self, change: impl FnOnce(&mut Vec<u8>)) -> Self {
+            self.with(2, |policy| change(&mut policy.data))
+        }
+
+        fn run(self) -> Run {
+            run(self.accounts, &data(0), NOON)
+        }
+
+        fn run_hold(self) -> Run {
+            run(self.accounts, &data(1), NOON)
+        }
+    }
+
+    fn refused(run: &Run, error: PolicyError) {
+        assert_eq!(run.result, Err(error));
+        assert!(run.invocations.is_empty(), "nothing may be invoked when refused");
+        assert!(run.events.is_empty());
+    }
+
+    /// A confidential spend stored today under `key`.
+    fn spent_today_under(key: Pubkey) -> impl FnOnce(&mut Vec<u8>) {
+        move |policy: &mut Vec<u8>| {
+            policy[1288..1352].copy_from_slice(&[0x66; 64]);
+            policy[1352..1384].copy_from_slice(&key);
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "syscall sol_curve_group_op is only available on-chain")]
+    fn a_transfer_that_passes_every_check_reaches_the_limit_math() {
+        let _ = Fixture::new().run();
+    }
+
+    #[test]
+    #[should_panic(expected = "syscall sol_curve_group_op is only available on-chain")]
+    fn a_hold_request_that_passes_every_check_reaches_the_limit_math() {
+        let _ = Fixture::new().run_hold();
+    }
+
+    #[test]
+    #[should_panic(expected = "syscall sol_curve_group_op is only available on-chain")]
+    fn a_u128_limit_range_proof_is_accepted() {
+        let _ = Fixture::new()
+            .with(12, |r| *r = range(LIMIT_RANGE, 7, &[Z_TX, Z_DAY]))
+            .run();
+    }
+
+    #[test]
+    #[should_panic(expected = "syscall sol_curve_group_op is only available on-chain")]
+    fn a_spend_under_another_key_on_an_earlier_day_is_stale_and_ignored() {
+        let _ = Fixture::new()
+            .policy(|p| {
+                spent_today_under([0x99; 32])(p);
+                p[80..88].copy_from_slice(&(day_index(NOON) - 1).to_le_bytes());
+            })
+            .run();
+    }
+
+    #[test]
+    fn malformed_instructions_are_refused_before_anything_is_read() {
+        let mut short = Fixture::new();
+        short.accounts.truncate(18);
+        refused(&short.run(), PolicyError::NotEnoughAccounts);
+        let mut trailing = data(0);
+        trailing.push(0);
+        refused(
+            &run(Fixture::new().accounts, &trailing, NOON),
+            PolicyError::InvalidInstructionData,
+        );
+        refused(
+            &run(Fixture::new().accounts, &data(0)[..DATA_LEN - 1], NOON),
+            PolicyError::InvalidInstructionData,
+        );
+        refused(
+            &run(Fixture::new().accounts, &data(2), NOON),
+            PolicyError::InvalidInstructionData,
+        );
+    }
+
+    #[test]
+    fn only_the_active_agents_signer_spends_and_never_with_a_confidential_hold_open() {
+        refused(
+            &Fixture::new().with(0, |a| a.key = OWNER).run(),
+            PolicyError::NotAgentSigner,
+        );
+        refused(
+            &Fixture::new().with(0, |a| a.is_signer = false).run(),
+            PolicyError::MissingSigner,
+        );
+        refused(
+            &Fixture::new().with(1, |a| a.data[106] = 0).run(),
+            PolicyError::AgentNotActive,
+        );
+        refused(
+            &Fixture::new().policy(|p| p[8..40].copy_from_slice(&[0x31; 32])).run(),
+            PolicyError::WrongPda,
+        );
+        refused(
+            &Fixture::new()
+                .with(1, |a| a.data[192..224].copy_from_slice(&[0x51; 32]))
+                .run_hold(),
+            PolicyError::ConfidentialHoldOpen,
+        );
+        refused(
+            &Fixture::new().with(1, |a| a.is_writable = false).run(),
+            PolicyError::AccountNotWritable,
+        );
+        refused(
+            &Fixture::new().with(2, |a| a.owner = [0x99; 32]).run(),
+            PolicyError::WrongAccountOwner,
+        );
+    }
+
+    #[test]
+    fn the_token_side_and_the_rules_of_agent_transfer_apply() {
+        refused(
+            &Fixture::new().with(16, |p| p.key = [0x66; 32]).run(),
+            PolicyError::WrongProgram,
+        );
+        refused(
+            &Fixture::new().with(3, |s| s.data[32..64].copy_from_slice(&OWNER)).run(),
+            PolicyError::WrongTokenAccount,
+        );
+        refused(&Fixture::new().policy(|p| p[76] = 0).run(), PolicyError::MintNotAllowed);
+        refused(
+            &Fixture::new()
+                .policy(|p| *p = with_patterns(p.clone(), &[(KIND_NAME, b"bob")]))
+                .run(),
+            PolicyError::RecipientNotAllowed,
+        );
+        let office = |policy: &mut Vec<u8>| {
+            policy[44..46].copy_from_slice(&540u16.to_le_bytes());
+            policy[46..48].copy_from_slice(&600u16.to_le_bytes());
+        };
+        refused(&Fixture::new().policy(office).run(), PolicyError::OutsideActiveHours);
+    }
+
+    #[test]
+    fn the_zk_program_and_the_context_rent_receiver_are_checked() {
+        refused(
+            &Fixture::new().with(17, |z| z.key = [0x66; 32]).run(),
+            PolicyError::WrongProgram,
+        );
+        refused(
+            &Fixture::new().with(13, |r| r.is_writable = false).run(),
+            PolicyError::AccountNotWritable,
+        );
+    }
+
+    #[test]
+    fn every_context_must_be_a_verified_one_of_the_agent_of_its_type() {
+        for index in 7..=12 {
+            refused(
+                &Fixture::new().with(index, |c| c.owner = [0x99; 32]).run(),
+                PolicyError::WrongProofContext,
+            );
+            refused(
+                &Fixture::new()
+                    .with(index, |c| c.data[..32].copy_from_slice(&SIGNER))
+                    .run(),
+                PolicyError::WrongProofContext,
+            );
+            refused(
+                &Fixture::new().with(index, |c| c.data[32] = 1).run(),
+                PolicyError::WrongProofContext,
+            );
+            refused(
+                &Fixture::new().with(index, |c| c.data.push(0)).run(),
+                PolicyError::WrongProofContext,
+            );
+            refused(
+                &Fixture::new().with(index, |c| c.is_writable = false).run(),
+                PolicyError::AccountNotWritable,
+            );
+        }
+        // Token-2022's Transfer takes a U128 range proof only
+        refused(
+            &Fixture::new().with(9, |r| *r = range(RANGE, 6, &[[0x58; 32]])).run(),
+            PolicyError::WrongProofContext,
+        );
+        // U256 (same size) is no limit range proof
+        refused(
+            &Fixture::new()
+                .with(12, |r| *r = range(LIMIT_RANGE, 8, &[Z_TX, Z_DAY]))
+                .run(),
+            PolicyError::WrongProofContext,
+        );
+    }
+
+    #[test]
+    fn a_limit_context_may_not_be_one_of_the_token_contexts() {
+        // The Token equality context passed again as the per-transaction limit proof
+        let token_equality = equality(EQUALITY, SOURCE_ELGAMAL, Z_TX);
+        refused(
+            &Fixture::new()
+                .with(7, |e| *e = equality(EQUALITY, SOURCE_ELGAMAL, Z_TX))
+                .with(10, |l| *l = token_equality)
+                .run(),
+            PolicyError::WrongProofContext,
+        );
+    }
+
+    #[test]
+    fn the_limit_proofs_must_be_about_the_transfer_key_and_each_others_commitments() {
+        refused(
+            &Fixture::new()
+                .with(10, |e| *e = equality(LIMIT_TX, [0x77; 32], Z_TX))
+                .run(),
+            PolicyError::LimitProofMismatch,
+        );
+        refused(
+            &Fixture::new()
+                .with(11, |e| *e = equality(LIMIT_DAY, [0x77; 32], Z_DAY))
+                .run(),
+            PolicyError::LimitProofMismatch,
+        );
+        refused(
+            &Fixture::new()
+                .with(12, |r| *r = range(LIMIT_RANGE, 6, &[Z_DAY, Z_TX]))
+                .run(),
+            PolicyError::LimitProofMismatch,
+        );
+        refused(
+            &Fixture::new().with(12, |r| *r = range(LIMIT_RANGE, 6, &[Z_TX])).run(),
+            PolicyError::LimitProofMismatch,
+        );
+    }
+
+    #[test]
+    fn todays_confidential_spend_binds_the_source_key() {
+        refused(
+            &Fixture::new().policy(spent_today_under([0x99; 32])).run(),
+            PolicyError::ConfidentialKeyMismatch,
+        );
+        refused(
+            &Fixture::new().policy(spent_today_under([0x99; 32])).run_hold(),
+            PolicyError::ConfidentialKeyMismatch,
+        );
+    }
+
+    #[test]
+    #[should_panic(expected = "syscall sol_curve_group_op is only available on-chain")]
+    fn todays_confidential_spend_under_the_same_key_goes_on_to_the_math() {
+        let _ = Fixture::new().policy(spent_today_under(SOURCE_ELGAMAL)).run();
+    }
+
+    #[test]
+    fn a_daily_limit_below_todays_public_spend_refuses() {
+        refused(
+            &Fixture::new()
+                .policy(|p| p[88..96].copy_from_slice(&251u64.to_le_bytes()))
+                .run(),
+            PolicyError::DailyLimitExceeded,
+        );
+        // Reaching the limit exactly leaves 0: the math decides (any amount above 0 fails there)
+        let panic = std::panic::catch_unwind(|| {
+            Fixture::new()
+                .policy(|p| p[88..96].copy_from_slice(&250u64.to_le_bytes()))
+                .run()
+                .result
+        })
+        .expect_err("reaches the curve math");
+        let message = panic
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_default();
+        assert!(message.contains(CURVE), "{message}");
+    }
+}

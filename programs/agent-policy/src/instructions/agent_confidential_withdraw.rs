@@ -1,0 +1,265 @@
+//! `agent_confidential_withdraw` — moves `amount` of the available confidential balance of one
+//! of the agent's Token-2022 accounts back to its public balance (Token-2022 confidential
+//! `Withdraw` signed by the agent PDA), where the public rules apply to any later spend.
+//! Refused while a confidential hold is open.
+//!
+//! Data (52 bytes): discriminator `sha256("global:agent_confidential_withdraw")[..8]`,
+//! `amount: u64`, `new_decryptable_available_balance: [u8; 36]`.
+//!
+//! Accounts:
+//! 0. `authority`      signer — `agent.owner` or `agent.agent_signer`
+//! 1. `agent`          `Agent` of this program, active, no confidential hold open
+//! 2. `token_account`  writable — Token-2022 account of `mint` owned by the agent PDA, configured
+//! 3. `mint`           Token-2022 mint (decimals read from it)
+//! 4. `equality_proof` `CiphertextCommitmentEquality` context (161 bytes, proof type 3)
+//! 5. `range_proof`    `BatchedRangeProofU64` context (297 bytes, proof type 6)
+//! 6. `token_program`  `TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb`
+//!
+//! Checks: see `confidential_account` (`ConfidentialHoldOpen` included); then both contexts are
+//! owned by the ZK ElGamal Proof program with their exact size and proof type
+//! (`WrongProofContext`). Their authority is not checked and the program does not close them:
+//! Token-2022 verifies their statements against the account's own balance (a replayed context
+//! proves a balance that no longer exists), and whoever created them closes them. Emits nothing.
+
+use crate::borsh::Reader;
+use crate::error::{PolicyError, ProgramResult};
+use crate::instructions::{agent_signer, confidential_account};
+use crate::runtime::account::AccountView;
+use crate::runtime::cpi::Signer;
+use crate::runtime::input::AccountList;
+use crate::runtime::Pubkey;
+use crate::token_confidential::{self, DecryptableBalance, Withdraw};
+use crate::zk_context::{self, proof_type};
+
+pub const DATA_LEN: usize = 52;
+
+struct Accounts {
+    authority: AccountView,
+    agent: AccountView,
+    token_account: AccountView,
+    mint: AccountView,
+    equality_proof: AccountView,
+    range_proof: AccountView,
+    token_program: AccountView,
+}
+
+fn accounts(list: &AccountList) -> Result<Accounts, PolicyError> {
+    let [authority, agent, token_account, mint, equality_proof, range_proof, token_program] = *list.first::<7>()?;
+    Ok(Accounts {
+        authority,
+        agent,
+        token_account,
+        mint,
+        equality_proof,
+        range_proof,
+        token_program,
+    })
+}
+
+struct Args<'a> {
+    amount: u64,
+    new_decryptable_available_balance: &'a DecryptableBalance,
+}
+
+fn parse(data: &[u8]) -> Result<Args<'_>, PolicyError> {
+    let mut reader = Reader::new(&data[8..]);
+    let args = Args {
+        amount: reader.u64()?,
+        new_decryptable_available_balance: reader.array()?,
+    };
+    reader.finish()?;
+    Ok(args)
+}
+
+/// Withdraws from the agent account's confidential balance to its public one (see the module doc).
+pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramResult {
+    let args = parse(data)?;
+    let accounts = accounts(list)?;
+    let agent = confidential_account::authorize(&accounts.authority, &accounts.agent, program_id)?;
+    confidential_account::refuse_open_hold(agent)?;
+    let token =
+        confidential_account::agent_token_account(&accounts.agent, &accounts.token_account, &accounts.token_program)?;
+    let decimals = confidential_account::mint_of(&token, &accounts.mint)?;
+    zk_context::check_type(
+        &accounts.equality_proof,
+        zk_context::EQUALITY_LEN,
+        proof_type::CIPHERTEXT_COMMITMENT_EQUALITY,
+    )?;
+    zk_context::check_type(
+        &accounts.range_proof,
+        zk_context::RANGE_LEN,
+        proof_type::BATCHED_RANGE_PROOF_U64,
+    )?;
+
+    let seeds = agent_signer::seeds(agent);
+    token_confidential::withdraw(&Withdraw {
+        token: &accounts.token_account,
+        mint: &accounts.mint,
+        equality_proof: &accounts.equality_proof,
+        range_proof: &accounts.range_proof,
+        owner: &accounts.agent,
+        amount: args.amount,
+        decimals,
+        new_decryptable_available_balance: args.new_decryptable_available_balance,
+        signer: &Signer::new(&seeds),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::discriminator::instruction;
+    use crate::instructions::confidential_account::test_support::*;
+    use crate::instructions::test_fixtures::*;
+    use crate::runtime::input::test_support::TestAccount;
+    use crate::runtime::{TOKEN_2022_PROGRAM_ID, ZK_ELGAMAL_PROOF_PROGRAM_ID};
+
+    const EQUALITY: Pubkey = [0x21; 32];
+    const RANGE: Pubkey = [0x23; 32];
+
+    fn data(amount: u64) -> Vec<u8> {
+        let mut data = instruction::AGENT_CONFIDENTIAL_WITHDRAW.to_vec();
+        data.extend_from_slice(&amount.to_le_bytes());
+        data.extend_from_slice(&[0x7C; 36]);
+        data
+    }
+
+    /// A context of the ZK program of `len` bytes and `kind`, its authority someone else's.
+    fn context(key: Pubkey, len: usize, kind: u8) -> TestAccount {
+        let mut data = vec![0u8; len];
+        data[..32].copy_from_slice(&[0x44; 32]);
+        data[32] = kind;
+        account(key, ZK_ELGAMAL_PROOF_PROGRAM_ID, data)
+    }
+
+    fn accounts() -> Vec<TestAccount> {
+        vec![
+            signer(wallet(SIGNER)),
+            account(AGENT, PROGRAM, agent_data()),
+            agent_token(),
+            token(MINT, mint_data(6)),
+            context(EQUALITY, 161, 3),
+            context(RANGE, 297, 6),
+            program_account(TOKEN_2022_PROGRAM_ID),
+        ]
+    }
+
+    fn with(index: usize, change: impl FnOnce(&mut TestAccount)) -> Vec<TestAccount> {
+        let mut accounts = accounts();
+        change(&mut accounts[index]);
+        accounts
+    }
+
+    fn withdraw(accounts: Vec<TestAccount>) -> Run {
+        run(accounts, &data(42), NOON)
+    }
+
+    #[test]
+    fn withdraws_with_both_contexts_signed_by_the_agent() {
+        for authority in [SIGNER, OWNER] {
+            let run = withdraw(with(0, |a| a.key = authority));
+            assert_eq!(run.result, Ok(()));
+            let [cpi] = &run.invocations[..] else {
+                panic!("expected one CPI: the contexts are not closed here")
+            };
+            let mut expected = vec![27, 6];
+            expected.extend_from_slice(&42u64.to_le_bytes());
+            expected.push(6);
+            expected.extend_from_slice(&[0x7C; 36]);
+            expected.extend_from_slice(&[0, 0]);
+            assert_eq!(cpi.program_id, TOKEN_2022_PROGRAM_ID);
+            assert_eq!(cpi.data, expected);
+            assert_eq!(
+                cpi.accounts,
+                vec![
+                    (SOURCE, true, false),
+                    (MINT, false, false),
+                    (EQUALITY, false, false),
+                    (RANGE, false, false),
+                    (AGENT, false, true)
+                ]
+            );
+            assert_eq!(cpi.signer_seeds, agent_seeds());
+            assert!(run.events.is_empty());
+        }
+    }
+
+    #[test]
+    fn refused_while_a_confidential_hold_is_open() {
+        refused(
+            &withdraw(with(1, |a| a.data = agent_with_hold())),
+            PolicyError::ConfidentialHoldOpen,
+        );
+    }
+
+    #[test]
+    fn only_the_owner_or_the_agent_signer_signing_for_an_active_agent() {
+        refused(&withdraw(with(0, |a| a.key = PAYER)), PolicyError::NotAgentSigner);
+        refused(&withdraw(with(0, |a| a.is_signer = false)), PolicyError::MissingSigner);
+        refused(&withdraw(with(1, |a| a.data[106] = 0)), PolicyError::AgentNotActive);
+        refused(
+            &withdraw(with(1, |a| a.owner = [0x99; 32])),
+            PolicyError::WrongAccountOwner,
+        );
+    }
+
+    #[test]
+    fn the_token_account_must_be_the_agents_of_the_mint() {
+        refused(&withdraw(with(6, |p| p.key = [0x66; 32])), PolicyError::WrongProgram);
+        refused(
+            &withdraw(with(2, |t| t.is_writable = false)),
+            PolicyError::AccountNotWritable,
+        );
+        refused(
+            &withdraw(with(2, |t| t.data[32..64].copy_from_slice(&OWNER))),
+            PolicyError::WrongTokenAccount,
+        );
+        refused(
+            &withdraw(with(2, |t| t.data[..32].copy_from_slice(&[0x13; 32]))),
+            PolicyError::WrongTokenAccount,
+        );
+        refused(
+            &withdraw(with(3, |m| m.owner = [0x99; 32])),
+            PolicyError::WrongTokenAccount,
+        );
+    }
+
+    #[test]
+    fn the_contexts_must_be_an_equality_and_a_u64_range_context() {
+        refused(
+            &withdraw(with(4, |c| c.owner = [0x99; 32])),
+            PolicyError::WrongProofContext,
+        );
+        refused(&withdraw(with(4, |c| c.data[32] = 6)), PolicyError::WrongProofContext);
+        refused(&withdraw(with(4, |c| c.data.push(0))), PolicyError::WrongProofContext);
+        refused(&withdraw(with(5, |c| c.data[32] = 7)), PolicyError::WrongProofContext); // U128
+        refused(
+            &withdraw(with(5, |c| {
+                c.data.pop();
+            })),
+            PolicyError::WrongProofContext,
+        );
+        refused(
+            &withdraw(with(5, |c| c.owner = [0x99; 32])),
+            PolicyError::WrongProofContext,
+        );
+        // The two swapped
+        let mut swapped = accounts();
+        swapped.swap(4, 5);
+        refused(&withdraw(swapped), PolicyError::WrongProofContext);
+    }
+
+    #[test]
+    fn malformed_instructions_are_refused() {
+        let mut short = accounts();
+        short.truncate(6);
+        refused(&withdraw(short), PolicyError::NotEnoughAccounts);
+        let mut trailing = data(1);
+        trailing.push(0);
+        refused(&run(accounts(), &trailing, NOON), PolicyError::InvalidInstructionData);
+        refused(
+            &run(accounts(), &data(1)[..DATA_LEN - 1], NOON),
+            PolicyError::InvalidInstructionData,
+        );
+    }
+}

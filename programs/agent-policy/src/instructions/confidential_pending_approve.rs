@@ -1,0 +1,440 @@
+//! `confidential_pending_approve` — the agent's owner approves a held confidential transfer before
+//! it expires. Its limit proofs were verified at hold time against the limits stored in the hold;
+//! approval requires the policy in force to be no tighter, re-checks asset and recipient, executes
+//! the pinned Token-2022 confidential `Transfer` and counts it toward the day of approval.
+//!
+//! Data (8 bytes): discriminator `sha256("global:confidential_pending_approve")[..8]`.
+//!
+//! Accounts:
+//! 0. `owner`                      signer — must be `agent.owner`
+//! 1. `agent`                      writable — `Agent` of this program; `agent.confidential_hold == pending`
+//! 2. `policy`                     writable — `Policy` with `policy.agent == agent`
+//! 3. `pending`                    writable — confidential `PendingTransaction` (544 bytes) of this agent
+//! 4. `source`                     writable — must be `pending.source`
+//! 5. `mint`                       must be `pending.mint`
+//! 6. `destination`                writable — must be `pending.destination`
+//! 7. `recipient_handle`           optional (program id = none) — `Handle` whose wallet owns `destination`
+//! 8. `equality_proof`             writable — the pinned Token context
+//! 9. `ciphertext_validity_proof`  writable — the pinned Token context
+//! 10. `range_proof`               writable — the pinned Token context
+//! 11. `rent_receiver`             writable — must be `pending.rent_payer`: gets the rent of the hold
+//!     and of its three contexts
+//! 12. `token_program`             `TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb`
+//! 13. `zk_elgamal_proof_program`  `ZkE1Gama1Proof11111111111111111111111111111`
+//!
+//! Checks, in order: data; accounts; agent, policy, pending (writable, owner, type);
+//! `NotAgentOwner`, `MissingSigner`, policy link (`WrongPda`); `WrongPendingTransaction` (another
+//! agent's hold, a public hold, other source/destination/mint, not the agent's open confidential
+//! hold); `rent_receiver` writable and the rent payer (`WrongRentReceiver`); `TransactionExpired`;
+//! `AgentNotActive`; the hold's confidential part (`WrongAccountData`); the pinned contexts
+//! (`WrongPendingTransaction`); the ZK program (`WrongProgram`); the token side, asset, recipient;
+//! `ConfidentialHoldPolicyTightened` (per-transaction or daily limit below the proven one); the
+//! Token contexts (`WrongProofContext`); today's spend under another key (`ConfidentialKeyMismatch`).
+//!
+//! Then: `A` from the pinned validity context, `S' = S + A` (`S` zero when the day rolled), the
+//! Token-2022 CPI, `S'` stored with the hold's prover-state blob for the day (`AE(total + a)` on
+//! the hold's day, `AE(a)` after), the three contexts and the hold closed to `rent_receiver`,
+//! `agent.confidential_hold` cleared, `open_holds - 1`. Emits
+//! `ConfidentialTransferExecuted { from_hold: true }` and `TransactionApproved`.
+
+use crate::error::{PolicyError, ProgramResult};
+use crate::event;
+use crate::instructions::confidential_spend::{self, AgentSeeds, CloseAll, Execute, TokenContexts};
+use crate::instructions::spend::{self, SpendAccounts};
+use crate::rules::{confidential_limits, limits};
+use crate::runtime::account::AccountView;
+use crate::runtime::cpi::Signer;
+use crate::runtime::input::AccountList;
+use crate::runtime::{clock, keys_eq, Pubkey};
+use crate::state::agent::Agent;
+use crate::state::load_mut;
+use crate::state::pending::{self, ConfidentialHold, PendingTransaction};
+use crate::state::policy::{ConfidentialSpend, Policy};
+
+pub const DATA_LEN: usize = 8;
+
+struct Accounts {
+    owner: AccountView,
+    policy: AccountView,
+    pending: AccountView,
+    spend: SpendAccounts,
+    token_contexts: TokenContexts,
+    rent_receiver: AccountView,
+    zk_program: AccountView,
+}
+
+fn accounts(list: &AccountList) -> Result<Accounts, PolicyError> {
+    let [owner, agent, policy, pending, source, mint, destination, recipient_handle, equality, validity, range, rent_receiver, token_program, zk_program] =
+        *list.first::<14>()?;
+    Ok(Accounts {
+        owner,
+        policy,
+        pending,
+        spend: SpendAccounts {
+            agent,
+            source,
+            mint,
+            destination,
+            recipient_handle,
+            token_program,
+        },
+        token_contexts: TokenContexts {
+            equality,
+            validity,
+            range,
+        },
+        rent_receiver,
+        zk_program,
+    })
+}
+
+/// The owner's signature and the stored links, as `pending_approve`, for a confidential hold that
+/// is the agent's open one.
+fn validate(
+    accounts: &Accounts,
+    agent: &Agent,
+    policy: &Policy,
+    pending: &PendingTransaction,
+    now: i64,
+) -> ProgramResult {
+    let owner = accounts.owner.key();
+    if !keys_eq(owner, &agent.owner) || keys_eq(owner, &agent.agent_signer) {
+        return Err(PolicyError::NotAgentOwner);
+    }
+    if !accounts.owner.is_signer() {
+        return Err(PolicyError::MissingSigner);
+    }
+    let agent_key = accounts.spend.agent.key();
+    if !keys_eq(&policy.agent, agent_key) {
+        return Err(PolicyError::WrongPda);
+    }
+    let spend = &accounts.spend;
+    if !keys_eq(&pending.agent, agent_key)
+        || !keys_eq(&pending.source, spend.source.key())
+        || !keys_eq(&pending.destination, spend.destination.key())
+        || !keys_eq(&pending.mint, spend.mint.key())
+        || !pending.is_confidential()
+        || !keys_eq(&agent.confidential_hold, accounts.pending.key())
+    {
+        return Err(PolicyError::WrongPendingTransaction);
+    }
+    if !accounts.rent_receiver.is_writable() {
+        return Err(PolicyError::AccountNotWritable);
+    }
+    if !keys_eq(&pending.rent_payer, accounts.rent_receiver.key()) {
+        return Err(PolicyError::WrongRentReceiver);
+    }
+    if pending.is_expired(now) {
+        return Err(PolicyError::TransactionExpired);
+    }
+    if !agent.is_active() {
+        return Err(PolicyError::AgentNotActive);
+    }
+    Ok(())
+}
+
+/// `ConfidentialHoldPolicyTightened` when the policy in force is tighter than the limits the
+/// hold's proofs were made against (the owner rejects it and the agent resubmits).
+#[inline]
+fn check_not_tightened(policy: &Policy, hold: &ConfidentialHold) -> ProgramResult {
+    let in_force = policy.limits();
+    if in_force.per_transaction < hold.proven_per_transaction_limit() || in_force.daily < hold.proven_daily_limit() {
+        return Err(PolicyError::ConfidentialHoldPolicyTightened);
+    }
+    Ok(())
+}
+
+/// Approves and executes one confidential hold (see the module doc for data, accounts and checks).
+pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramResult {
+    if data.len() != DATA_LEN {
+        return Err(PolicyError::InvalidInstructionData);
+    }
+    let accounts = accounts(list)?;
+    let agent = load_mut::<Agent>(&accounts.spend.agent, program_id)?;
+    let policy = load_mut::<Policy>(&accounts.policy, program_id)?;
+    let pending = load_mut::<PendingTransaction>(&accounts.pending, program_id)?;
+    let now = clock::unix_timestamp();
+    validate(&accounts, agent, policy, pending, now)?;
+    // The last use of the public view: the confidential one overlaps its reserved bytes.
+    let transfer_id = pending.transfer_id;
+    let hold = pending::confidential_hold_mut(&accounts.pending, program_id)?;
+    if !accounts.token_contexts.are_pinned_in(hold) {
+        return Err(PolicyError::WrongPendingTransaction);
+    }
+    confidential_spend::check_zk_program(&accounts.zk_program)?;
+    let checked = spend::check_accounts(&accounts.spend, program_id)?;
+    spend::check_asset_and_recipient(policy, &accounts.spend, &checked)?;
+    check_not_tightened(policy, hold)?;
+    execute_hold(&mut Approval {
+        accounts: &accounts,
+        agent,
+        policy,
+        hold,
+        transfer_id,
+        today: limits::day_index(now),
+    })
+}
+
+struct Approval<'a> {
+    accounts: &'a Accounts,
+    agent: &'a mut Agent,
+    policy: &'a mut Policy,
+    hold: &'a ConfidentialHold,
+    transfer_id: [u8; 16],
+    today: i64,
+}
+
+/// The pinned transfer: `S'`, the CPI, the policy write, the closes and the events.
+#[inline(never)]
+fn execute_hold(approval: &mut Approval) -> ProgramResult {
+    let Approval {
+        accounts,
+        ref mut agent,
+        ref mut policy,
+        hold,
+        transfer_id,
+        today,
+    } = *approval;
+    let agent_key = accounts.spend.agent.key();
+    let validity = confidential_spend::read_token_contexts(&accounts.token_contexts, agent_key)?;
+    let spend_today = match policy.confidential_spend_on(today) {
+        None => None,
+        Some((spend, key)) => {
+            if !keys_eq(key, validity.source_pubkey) {
+                return Err(PolicyError::ConfidentialKeyMismatch);
+            }
+            Some(spend)
+        }
+    };
+    let amount = confidential_limits::transfer_amount(&validity)?;
+    let total = confidential_limits::add_spend(spend_today, &amount)?;
+
+    let seeds = AgentSeeds::of(agent);
+    let seeds = seeds.seeds();
+    let signer = Signer::new(&seeds);
+    confidential_spend::execute(&Execute {
+        spend: &accounts.spend,
+        contexts: &accounts.token_contexts,
+        validity: &validity,
+        new_source_decryptable_available_balance: &hold.new_source_decryptable_available_balance,
+        signer: &signer,
+    })?;
+    policy.set_confidential_spend(&ConfidentialSpend {
+        today,
+        ciphertext: &total,
+        pubkey: validity.source_pubkey,
+        decryptable: hold.spend_decryptable_on(today),
+    });
+    confidential_spend::close_all(&CloseAll {
+        contexts: &accounts.token_contexts.all(),
+        destination: &accounts.rent_receiver,
+        authority: &accounts.spend.agent,
+        signer: &signer,
+    })?;
+    agent.close_hold()?;
+    agent.clear_confidential_hold();
+    // Last: closing zeroes the hold (its blobs, read above).
+    accounts.pending.close_to(&accounts.rent_receiver)?;
+
+    event::confidential_transfer_executed(&event::TransferExecuted {
+        agent: agent_key,
+        transfer_id: &transfer_id,
+        source: accounts.spend.source.key(),
+        destination: accounts.spend.destination.key(),
+        mint: accounts.spend.mint.key(),
+        from_hold: true,
+    });
+    event::transaction_approved(agent_key, accounts.pending.key(), &transfer_id);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    //! Every check before the curve math (see `agent_confidential_transfer`'s tests): reaching it
+    //! panics on the host, which proves the checks passed.
+    use super::*;
+    use crate::discriminator::instruction;
+    use crate::instructions::confidential_spend::test_support::*;
+    use crate::instructions::test_fixtures::*;
+    use crate::runtime::input::test_support::TestAccount;
+    use crate::runtime::TOKEN_2022_PROGRAM_ID;
+
+    /// The 14 accounts approving the confidential hold at PENDING.
+    fn accounts() -> Vec<TestAccount> {
+        let [equality, validity, range] = token_contexts();
+        vec![
+            signer(wallet(OWNER)),
+            writable(account(AGENT, PROGRAM, agent_holding())),
+            writable(account(POLICY, PROGRAM, policy_data())),
+            writable(account(PENDING, PROGRAM, confidential_pending_data())),
+            writable(token(SOURCE, token_account_data(MINT, AGENT, 0))),
+            token(MINT, mint_data(6)),
+            writable(token(DESTINATION, token_account_data(MINT, DESTINATION_OWNER, 0))),
+            program_account(PROGRAM),
+            equality,
+            validity,
+            range,
+            writable(wallet(PAYER)),
+            program_account(TOKEN_2022_PROGRAM_ID),
+            zk_program(),
+        ]
+    }
+
+    fn with(index: usize, change: impl FnOnce(&mut TestAccount)) -> Vec<TestAccount> {
+        let mut all = accounts();
+        change(&mut all[index]);
+        all
+    }
+
+    fn approve(accounts: Vec<TestAccount>, now: i64) -> Run {
+        run(accounts, &instruction::CONFIDENTIAL_PENDING_APPROVE, now)
+    }
+
+    fn refused(run: &Run, error: PolicyError) {
+        assert_eq!(run.result, Err(error));
+        assert!(run.invocations.is_empty());
+        assert!(run.events.is_empty());
+    }
+
+    #[test]
+    #[should_panic(expected = "syscall sol_curve_group_op is only available on-chain")]
+    fn an_approval_that_passes_every_check_recomputes_the_amount_ciphertext() {
+        let _ = approve(accounts(), NOON + 60);
+    }
+
+    #[test]
+    #[should_panic(expected = "syscall sol_curve_group_op is only available on-chain")]
+    fn a_looser_policy_than_the_proven_one_is_fine() {
+        let _ = approve(
+            with(2, |p| {
+                p.data[48..56].copy_from_slice(&1_000u64.to_le_bytes());
+                p.data[56..64].copy_from_slice(&10_000u64.to_le_bytes());
+            }),
+            NOON,
+        );
+    }
+
+    #[test]
+    fn only_the_owner_approves() {
+        refused(&approve(with(0, |o| o.key = SIGNER), NOON), PolicyError::NotAgentOwner);
+        refused(
+            &approve(with(0, |o| o.is_signer = false), NOON),
+            PolicyError::MissingSigner,
+        );
+        refused(
+            &approve(with(2, |p| p.data[8..40].copy_from_slice(&[0x31; 32])), NOON),
+            PolicyError::WrongPda,
+        );
+        let mut extra = instruction::CONFIDENTIAL_PENDING_APPROVE.to_vec();
+        extra.push(0);
+        refused(&run(accounts(), &extra, NOON), PolicyError::InvalidInstructionData);
+        let mut short = accounts();
+        short.truncate(13);
+        refused(&approve(short, NOON), PolicyError::NotEnoughAccounts);
+    }
+
+    #[test]
+    fn the_hold_must_be_the_agents_open_confidential_hold_with_its_accounts() {
+        // A public hold
+        refused(
+            &approve(with(3, |p| p.data = pending_data(80)), NOON),
+            PolicyError::WrongPendingTransaction,
+        );
+        // Flagged confidential but only 416 bytes
+        let mut short_hold = pending_data(0);
+        short_hold[202] = 1;
+        refused(
+            &approve(with(3, |p| p.data = short_hold), NOON),
+            PolicyError::WrongAccountData,
+        );
+        // Not the agent's open confidential hold
+        refused(
+            &approve(with(1, |a| a.data[192..224].copy_from_slice(&[0x31; 32])), NOON),
+            PolicyError::WrongPendingTransaction,
+        );
+        refused(
+            &approve(with(3, |p| p.data[8..40].copy_from_slice(&[0x31; 32])), NOON),
+            PolicyError::WrongPendingTransaction,
+        );
+        refused(
+            &approve(with(6, |d| d.key = [0x31; 32]), NOON),
+            PolicyError::WrongPendingTransaction,
+        );
+        // Contexts other than the pinned ones
+        for index in 8..=10 {
+            refused(
+                &approve(with(index, |c| c.key = [0x31; 32]), NOON),
+                PolicyError::WrongPendingTransaction,
+            );
+        }
+    }
+
+    #[test]
+    fn rent_expiry_and_programs() {
+        refused(
+            &approve(with(11, |r| r.key = OWNER), NOON),
+            PolicyError::WrongRentReceiver,
+        );
+        refused(
+            &approve(with(11, |r| r.is_writable = false), NOON),
+            PolicyError::AccountNotWritable,
+        );
+        refused(&approve(accounts(), NOON + 3600), PolicyError::TransactionExpired);
+        refused(
+            &approve(with(1, |a| a.data[106] = 0), NOON),
+            PolicyError::AgentNotActive,
+        );
+        refused(
+            &approve(with(13, |z| z.key = [0x66; 32]), NOON),
+            PolicyError::WrongProgram,
+        );
+        refused(
+            &approve(with(12, |t| t.key = [0x66; 32]), NOON),
+            PolicyError::WrongProgram,
+        );
+    }
+
+    #[test]
+    fn asset_and_recipient_are_rechecked() {
+        refused(&approve(with(2, |p| p.data[76] = 0), NOON), PolicyError::MintNotAllowed);
+        let name_bob = |p: &mut TestAccount| {
+            p.data = with_patterns(p.data.clone(), &[(crate::rules::recipients::KIND_NAME, b"bob")])
+        };
+        refused(&approve(with(2, name_bob), NOON), PolicyError::RecipientNotAllowed);
+    }
+
+    #[test]
+    fn a_policy_tightened_since_the_hold_refuses() {
+        refused(
+            &approve(with(2, |p| p.data[48..56].copy_from_slice(&99u64.to_le_bytes())), NOON),
+            PolicyError::ConfidentialHoldPolicyTightened,
+        );
+        refused(
+            &approve(with(2, |p| p.data[56..64].copy_from_slice(&249u64.to_le_bytes())), NOON),
+            PolicyError::ConfidentialHoldPolicyTightened,
+        );
+    }
+
+    #[test]
+    fn the_pinned_contexts_are_read_as_the_agents() {
+        for index in 8..=10 {
+            refused(
+                &approve(with(index, |c| c.data[..32].copy_from_slice(&SIGNER)), NOON),
+                PolicyError::WrongProofContext,
+            );
+            refused(
+                &approve(with(index, |c| c.owner = [0x99; 32]), NOON),
+                PolicyError::WrongProofContext,
+            );
+        }
+    }
+
+    #[test]
+    fn todays_confidential_spend_must_be_under_the_source_key() {
+        let other_key = |p: &mut TestAccount| {
+            p.data[1288..1352].copy_from_slice(&[0x66; 64]);
+            p.data[1352..1384].copy_from_slice(&[0x99; 32]);
+        };
+        refused(&approve(with(2, other_key), NOON), PolicyError::ConfidentialKeyMismatch);
+    }
+}

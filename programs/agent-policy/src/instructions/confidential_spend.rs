@@ -1,0 +1,306 @@
+//! The part the confidential spend instructions share (`agent_confidential_transfer`,
+//! `confidential_pending_approve`, and the confidential branches of `pending_reject` and
+//! `pending_close_expired`): the three Token-2022 proof contexts of a transfer, the confidential
+//! `Transfer` CPI, closing contexts, and releasing a confidential hold. Not an instruction.
+//!
+//! Token contexts (each writable, owned by the ZK ElGamal Proof program, exact size and type,
+//! authority the agent PDA, else `AccountNotWritable` / `WrongProofContext`): equality (type 3),
+//! ciphertext validity (type 12, `BatchedGroupedCiphertext3HandlesValidity`), range (type 7,
+//! `BatchedRangeProofU128`, what Token-2022's `Transfer` takes). Token-2022 checks their contents
+//! against the accounts itself; the program reads the validity context for `A` and the auditor
+//! ciphertexts.
+
+use crate::error::{PolicyError, ProgramResult};
+use crate::instructions::spend::SpendAccounts;
+use crate::runtime::account::AccountView;
+use crate::runtime::cpi::{Seed, Signer};
+use crate::runtime::input::AccountList;
+use crate::runtime::{keys_eq, Pubkey, ZK_ELGAMAL_PROOF_PROGRAM_ID};
+use crate::state::agent::{Agent, AGENT_SEED};
+use crate::state::pending::ConfidentialHold;
+use crate::token_confidential::{self, DecryptableBalance, Transfer};
+use crate::zk_context::{self, proof_type, CloseContext, ValidityContext};
+
+/// The three contexts Token-2022's confidential `Transfer` reads.
+#[derive(Clone, Copy)]
+pub struct TokenContexts {
+    pub equality: AccountView,
+    pub validity: AccountView,
+    pub range: AccountView,
+}
+
+impl TokenContexts {
+    #[inline]
+    pub fn all(&self) -> [AccountView; 3] {
+        [self.equality, self.validity, self.range]
+    }
+
+    /// Whether these are the contexts a hold pinned.
+    #[inline]
+    pub fn are_pinned_in(&self, hold: &ConfidentialHold) -> bool {
+        keys_eq(self.equality.key(), &hold.equality_proof)
+            && keys_eq(self.validity.key(), &hold.ciphertext_validity_proof)
+            && keys_eq(self.range.key(), &hold.range_proof)
+    }
+}
+
+/// Checks the three Token contexts (see the module doc) and returns the validity statement.
+pub fn read_token_contexts<'a>(
+    contexts: &'a TokenContexts,
+    agent: &Pubkey,
+) -> Result<ValidityContext<'a>, PolicyError> {
+    zk_context::equality(&contexts.equality, agent)?;
+    let validity = zk_context::validity(&contexts.validity, agent)?;
+    zk_context::range(&contexts.range, agent, &[proof_type::BATCHED_RANGE_PROOF_U128])?;
+    Ok(validity)
+}
+
+/// `zk_elgamal_proof_program` must be the ZK ElGamal Proof program (`WrongProgram`): the CPIs
+/// that close contexts need it among the instruction's accounts.
+#[inline]
+pub fn check_zk_program(account: &AccountView) -> ProgramResult {
+    if !keys_eq(account.key(), &ZK_ELGAMAL_PROOF_PROGRAM_ID) {
+        return Err(PolicyError::WrongProgram);
+    }
+    Ok(())
+}
+
+/// The agent PDA's seeds, copied out of the `Agent` so the account can be written while a
+/// `Signer` built from them is alive.
+pub struct AgentSeeds {
+    handle_hash: [u8; 32],
+    bump: [u8; 1],
+}
+
+impl AgentSeeds {
+    #[inline]
+    pub fn of(agent: &Agent) -> Self {
+        Self {
+            handle_hash: agent.handle_hash,
+            bump: [agent.bump],
+        }
+    }
+
+    #[inline]
+    pub fn seeds(&self) -> [Seed; 3] {
+        [
+            Seed::new(AGENT_SEED),
+            Seed::new(&self.handle_hash),
+            Seed::new(&self.bump),
+        ]
+    }
+}
+
+/// Contexts to close, their rent's receiver, and the agent PDA that signs.
+pub struct CloseAll<'a> {
+    pub contexts: &'a [AccountView],
+    pub destination: &'a AccountView,
+    pub authority: &'a AccountView,
+    pub signer: &'a Signer,
+}
+
+/// `CloseContextState` of each context (the ZK program checks the authority and refuses a
+/// destination equal to the context; closing one account twice fails the instruction).
+#[inline(never)]
+pub fn close_all(close: &CloseAll) -> ProgramResult {
+    for context in close.contexts {
+        zk_context::close_context(&CloseContext {
+            context,
+            destination: close.destination,
+            authority: close.authority,
+            signer: close.signer,
+        })?;
+    }
+    Ok(())
+}
+
+/// What the confidential `Transfer` CPI needs.
+pub struct Execute<'a> {
+    pub spend: &'a SpendAccounts,
+    pub contexts: &'a TokenContexts,
+    pub validity: &'a ValidityContext<'a>,
+    pub new_source_decryptable_available_balance: &'a DecryptableBalance,
+    pub signer: &'a Signer,
+}
+
+/// Token-2022's confidential `Transfer` from the agent's source, signed by the agent PDA, with the
+/// auditor ciphertexts of the validity context.
+#[inline(never)]
+pub fn execute(execute: &Execute) -> ProgramResult {
+    let spend = execute.spend;
+    token_confidential::transfer(&Transfer {
+        source: &spend.source,
+        mint: &spend.mint,
+        destination: &spend.destination,
+        equality_proof: &execute.contexts.equality,
+        ciphertext_validity_proof: &execute.contexts.validity,
+        range_proof: &execute.contexts.range,
+        authority: &spend.agent,
+        new_source_decryptable_available_balance: execute.new_source_decryptable_available_balance,
+        auditor_ciphertext_lo: &execute.validity.auditor_ciphertext_lo(),
+        auditor_ciphertext_hi: &execute.validity.auditor_ciphertext_hi(),
+        signer: execute.signer,
+    })
+}
+
+/// A confidential hold being rejected or closed after expiry.
+pub struct Release<'a> {
+    pub program_id: &'a Pubkey,
+    pub list: &'a AccountList<'a>,
+    /// Index of the first of the four trailing accounts: equality_proof, ciphertext_validity_proof,
+    /// range_proof, zk_elgamal_proof_program.
+    pub first: usize,
+    pub pending: &'a AccountView,
+    pub agent_account: &'a AccountView,
+    pub agent: &'a mut Agent,
+    pub rent_receiver: &'a AccountView,
+}
+
+/// For a confidential hold (the caller checked `confidential != 0`): the four trailing accounts
+/// are required (`NotEnoughAccounts`), the contexts must be the pinned ones
+/// (`WrongPendingTransaction`) and writable (`AccountNotWritable`), the ZK program its id
+/// (`WrongProgram`); each context still owned by the ZK program is closed to `rent_receiver`
+/// (one already gone is skipped, so a hold can always be closed), and the agent's
+/// `confidential_hold` is cleared. The caller then closes the hold itself.
+#[inline(never)]
+pub fn release(release: &mut Release) -> ProgramResult {
+    let hold = crate::state::pending::confidential_hold_mut(release.pending, release.program_id)?;
+    let get = |offset: usize| {
+        release
+            .list
+            .get(release.first + offset)
+            .ok_or(PolicyError::NotEnoughAccounts)
+    };
+    let contexts = TokenContexts {
+        equality: get(0)?,
+        validity: get(1)?,
+        range: get(2)?,
+    };
+    let zk_program = get(3)?;
+    if !contexts.are_pinned_in(hold) {
+        return Err(PolicyError::WrongPendingTransaction);
+    }
+    check_zk_program(&zk_program)?;
+    let all = contexts.all();
+    if all.iter().any(|context| !context.is_writable()) {
+        return Err(PolicyError::AccountNotWritable);
+    }
+    let seeds = AgentSeeds::of(release.agent);
+    let seeds = seeds.seeds();
+    let signer = Signer::new(&seeds);
+    for context in &all {
+        if keys_eq(context.owner(), &ZK_ELGAMAL_PROOF_PROGRAM_ID) {
+            close_all(&CloseAll {
+                contexts: core::slice::from_ref(context),
+                destination: release.rent_receiver,
+                authority: release.agent_account,
+                signer: &signer,
+            })?;
+        }
+    }
+    if keys_eq(&release.agent.confidential_hold, release.pending.key()) {
+        release.agent.clear_confidential_hold();
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+pub(crate) mod test_support {
+    //! Context accounts and confidential holds for the confidential spend instructions' tests.
+    use crate::discriminator::account as disc;
+    use crate::instructions::test_fixtures::*;
+    use crate::runtime::input::test_support::TestAccount;
+    use crate::runtime::{Pubkey, ZK_ELGAMAL_PROOF_PROGRAM_ID};
+    use crate::state::pending;
+    use crate::zk_context::{EQUALITY_LEN, RANGE_LEN, VALIDITY_LEN};
+
+    pub const EQUALITY: Pubkey = [0x21; 32];
+    pub const VALIDITY: Pubkey = [0x22; 32];
+    pub const RANGE: Pubkey = [0x23; 32];
+    pub const LIMIT_TX: Pubkey = [0x24; 32];
+    pub const LIMIT_DAY: Pubkey = [0x25; 32];
+    pub const LIMIT_RANGE: Pubkey = [0x26; 32];
+    pub const CONTEXT_RECEIVER: Pubkey = [0x27; 32];
+    /// The source account's ElGamal key (the validity context's handle-0 key).
+    pub const SOURCE_ELGAMAL: Pubkey = [0x28; 32];
+    pub const Z_TX: [u8; 32] = [0x31; 32];
+    pub const Z_DAY: [u8; 32] = [0x32; 32];
+
+    fn context(key: Pubkey, len: usize, kind: u8, body: &[u8]) -> TestAccount {
+        let mut data = vec![0u8; len];
+        data[..32].copy_from_slice(&AGENT);
+        data[32] = kind;
+        data[33..33 + body.len()].copy_from_slice(body);
+        writable(account(key, ZK_ELGAMAL_PROOF_PROGRAM_ID, data))
+    }
+
+    /// An equality context (type 3) under `pubkey` with commitment `commitment`.
+    pub fn equality(key: Pubkey, pubkey: Pubkey, commitment: [u8; 32]) -> TestAccount {
+        let body = [&pubkey[..], &[0x55; 64], &commitment].concat();
+        context(key, EQUALITY_LEN, 3, &body)
+    }
+
+    /// The transfer's validity context (type 12): source SOURCE_ELGAMAL, then arbitrary bytes.
+    pub fn validity() -> TestAccount {
+        let body = [&SOURCE_ELGAMAL[..], &[0x29; 32], &[0x2a; 32], &[0x56; 256]].concat();
+        context(VALIDITY, VALIDITY_LEN, 12, &body)
+    }
+
+    /// A range context of `kind` (6 U64, 7 U128) over `commitments`.
+    pub fn range(key: Pubkey, kind: u8, commitments: &[[u8; 32]]) -> TestAccount {
+        let mut body = commitments.concat();
+        body.resize(256, 0);
+        body.extend_from_slice(&[32, 32, 0, 0, 0, 0, 0, 0]);
+        context(key, RANGE_LEN, kind, &body)
+    }
+
+    /// The three Token contexts, as pinned.
+    pub fn token_contexts() -> [TestAccount; 3] {
+        [
+            equality(EQUALITY, SOURCE_ELGAMAL, [0x57; 32]),
+            validity(),
+            range(RANGE, 7, &[[0x58; 32], [0x59; 32], [0x5a; 32]]),
+        ]
+    }
+
+    /// The three limit contexts of a consistent statement (the curve math decides the rest).
+    pub fn limit_contexts() -> [TestAccount; 3] {
+        [
+            equality(LIMIT_TX, SOURCE_ELGAMAL, Z_TX),
+            equality(LIMIT_DAY, SOURCE_ELGAMAL, Z_DAY),
+            range(LIMIT_RANGE, 6, &[Z_TX, Z_DAY]),
+        ]
+    }
+
+    /// A confidential hold (544 bytes) of SOURCE -> DESTINATION of MINT requested at NOON, paid by
+    /// PAYER, pinning the Token contexts, proven against 100 per transaction and 250 a day.
+    pub fn confidential_pending_data() -> Vec<u8> {
+        let mut data = pending_data(0);
+        data.resize(pending::CONFIDENTIAL_LEN, 0);
+        data[202] = 1;
+        data[288..320].copy_from_slice(&EQUALITY);
+        data[320..352].copy_from_slice(&VALIDITY);
+        data[352..384].copy_from_slice(&RANGE);
+        data[384..420].copy_from_slice(&[0x61; 36]);
+        data[420..456].copy_from_slice(&[0x62; 36]);
+        data[456..492].copy_from_slice(&[0x63; 36]);
+        data[492..500].copy_from_slice(&100u64.to_le_bytes());
+        data[500..508].copy_from_slice(&250u64.to_le_bytes());
+        data[508..516].copy_from_slice(&crate::rules::limits::day_index(NOON).to_le_bytes());
+        assert_eq!(&data[..8], &disc::PENDING_TRANSACTION);
+        data
+    }
+
+    /// The agent with one open hold, the confidential one at PENDING.
+    pub fn agent_holding() -> Vec<u8> {
+        let mut data = agent_data();
+        data[180..184].copy_from_slice(&1u32.to_le_bytes());
+        data[192..224].copy_from_slice(&PENDING);
+        data
+    }
+
+    /// The ZK program as an instruction account.
+    pub fn zk_program() -> TestAccount {
+        program_account(ZK_ELGAMAL_PROOF_PROGRAM_ID)
+    }
+}

@@ -1,0 +1,92 @@
+//! The part `agent_transfer` and `agent_confidential_transfer` share when a spend is held:
+//! creating the `PendingTransaction` account at `["pending", agent, agent.next_hold_nonce]` and
+//! taking the nonce. Not an instruction; the caller writes the hold's fields and emits
+//! `TransactionHeld`.
+//!
+//! Checks, in order: `payer` signs (`MissingSigner`), `payer` and `pending` writable
+//! (`AccountNotWritable`), `pending` is the PDA of the agent's next nonce (`WrongPda`, found here:
+//! off the hot path), not yet created (`AccountAlreadyInitialized`); `system_program` is checked
+//! by the System CPI itself. `expires_at = now + approval_window_seconds` (checked).
+
+use crate::error::PolicyError;
+use crate::runtime::account::AccountView;
+use crate::runtime::cpi::{Seed, Signer};
+use crate::runtime::system::{create_pda_account, CreatePda};
+use crate::runtime::{keys_eq, pda, rent, Pubkey};
+use crate::state::agent::Agent;
+use crate::state::is_uninitialized;
+use crate::state::pending::PENDING_SEED;
+
+/// The accounts a hold is created with.
+pub struct HoldAccounts {
+    pub pending: AccountView,
+    pub payer: AccountView,
+    pub system_program: AccountView,
+}
+
+/// What the new pending account needs besides the agent.
+pub struct NewPending<'a> {
+    pub program_id: &'a Pubkey,
+    pub agent_key: &'a Pubkey,
+    pub accounts: &'a HoldAccounts,
+    /// `pending::LEN` (public) or `pending::CONFIDENTIAL_LEN`.
+    pub space: usize,
+    pub approval_window_seconds: u32,
+    pub now: i64,
+}
+
+/// The created hold's seed, bump and deadline.
+pub struct CreatedPending {
+    pub nonce: u64,
+    pub bump: u8,
+    pub expires_at: i64,
+}
+
+/// Creates the pending account (rent paid by `payer`, owned by this program, `space` zeroed
+/// bytes) and takes the agent's next hold nonce (`open_holds + 1`).
+#[inline(never)]
+pub fn create(new: &NewPending, agent: &mut Agent) -> Result<CreatedPending, PolicyError> {
+    let accounts = new.accounts;
+    if !accounts.payer.is_signer() {
+        return Err(PolicyError::MissingSigner);
+    }
+    if !accounts.payer.is_writable() || !accounts.pending.is_writable() {
+        return Err(PolicyError::AccountNotWritable);
+    }
+    let nonce = agent.next_hold_nonce();
+    let nonce_bytes = nonce.to_le_bytes();
+    let (expected, bump) = pda::find_program_address(&[PENDING_SEED, new.agent_key, &nonce_bytes], new.program_id)?;
+    if !keys_eq(accounts.pending.key(), &expected) {
+        return Err(PolicyError::WrongPda);
+    }
+    if !is_uninitialized(&accounts.pending) {
+        return Err(PolicyError::AccountAlreadyInitialized);
+    }
+    let expires_at = new
+        .now
+        .checked_add(new.approval_window_seconds as i64)
+        .ok_or(PolicyError::ArithmeticOverflow)?;
+
+    let bump_seed = [bump];
+    let seeds = [
+        Seed::new(PENDING_SEED),
+        Seed::new(new.agent_key),
+        Seed::new(&nonce_bytes),
+        Seed::new(&bump_seed),
+    ];
+    create_pda_account(&CreatePda {
+        payer: accounts.payer,
+        new_account: accounts.pending,
+        system_program: accounts.system_program,
+        lamports: rent::minimum_balance(new.space as u64)?,
+        space: new.space as u64,
+        owner: new.program_id,
+        signer: &Signer::new(&seeds),
+    })?;
+    agent.open_hold()?;
+    Ok(CreatedPending {
+        nonce,
+        bump,
+        expires_at,
+    })
+}

@@ -1,0 +1,464 @@
+//! Token-2022 confidential-transfer CPIs on an account owned by the agent PDA (which signs each
+//! one through `signer`, see `instructions::agent_signer`). Token-2022 re-checks the owner, the
+//! account's confidential state, the proofs' contexts and every balance itself; the callee is
+//! always the Token-2022 id (a constant), and each caller has checked its `token_program` account.
+//!
+//! Instruction data (Token-2022 v11, `ConfidentialTransferExtension` = 27 then a sub-tag; a
+//! `DecryptableBalance` is a 36-byte AE ciphertext, an `EncryptedBalance` a 64-byte ElGamal one;
+//! proof offsets are `i8`, 0 = "read the context account"):
+//!
+//! | CPI | data | accounts |
+//! |---|---|---|
+//! | `Reallocate` | 29, extension types u16 LE: `[5]` (ConfidentialTransferAccount) | token (w), payer (w,s), system_program, owner (s) |
+//! | `ConfigureAccount` | 27, 2, decryptable_zero_balance 36, maximum_pending_balance_credit_counter u64, proof_instruction_offset i8 = 1 | token (w), mint, instructions sysvar, owner (s) |
+//! | `Deposit` | 27, 5, amount u64, decimals u8 | token (w), mint, owner (s) |
+//! | `Withdraw` | 27, 6, amount u64, decimals u8, new_decryptable_available_balance 36, equality offset 0, range offset 0 | token (w), mint, equality context, range context, owner (s) |
+//! | `Transfer` | 27, 7, new_source_decryptable_available_balance 36, auditor_ciphertext_lo 64, auditor_ciphertext_hi 64, offsets 0, 0, 0 | source (w), mint, destination (w), equality context, validity context, range context, owner (s) |
+//! | `ApplyPendingBalance` | 27, 8, expected_pending_balance_credit_counter u64, new_decryptable_available_balance 36 | token (w), owner (s) |
+//!
+//! With every proof offset 0 Token-2022 takes no instructions sysvar: the context accounts follow
+//! the accounts before them directly ("omitted" optional accounts).
+
+use crate::error::PolicyError;
+use crate::runtime::account::AccountView;
+use crate::runtime::cpi::{invoke_signed, Call, CpiAccount, Signer};
+use crate::runtime::TOKEN_2022_PROGRAM_ID;
+
+/// A 36-byte AE ciphertext of a balance (`DecryptableBalance`).
+pub type DecryptableBalance = [u8; 36];
+/// A 64-byte twisted ElGamal ciphertext (`EncryptedBalance`).
+pub type ElGamalCiphertext = [u8; 64];
+
+const REALLOCATE: u8 = 29;
+const CONFIDENTIAL_TRANSFER_EXTENSION: u8 = 27;
+const CONFIGURE_ACCOUNT: u8 = 2;
+const DEPOSIT: u8 = 5;
+const WITHDRAW: u8 = 6;
+const TRANSFER: u8 = 7;
+const APPLY_PENDING_BALANCE: u8 = 8;
+/// `ExtensionType::ConfidentialTransferAccount`.
+const CONFIDENTIAL_TRANSFER_ACCOUNT: u16 = 5;
+/// `ConfigureAccount` reads its `PubkeyValidity` proof from the next top-level instruction.
+const NEXT_INSTRUCTION: u8 = 1;
+
+#[inline(always)]
+fn writable(view: &AccountView) -> CpiAccount {
+    CpiAccount {
+        view: *view,
+        is_writable: true,
+        is_signer: false,
+    }
+}
+
+#[inline(always)]
+fn readonly(view: &AccountView) -> CpiAccount {
+    CpiAccount {
+        view: *view,
+        is_writable: false,
+        is_signer: false,
+    }
+}
+
+#[inline(always)]
+fn signing(view: &AccountView) -> CpiAccount {
+    CpiAccount {
+        view: *view,
+        is_writable: false,
+        is_signer: true,
+    }
+}
+
+/// One Token-2022 call signed by `signer`.
+#[inline(always)]
+fn invoke(accounts: &[CpiAccount], data: &[u8], signer: &Signer) -> Result<(), PolicyError> {
+    invoke_signed(&Call {
+        program_id: &TOKEN_2022_PROGRAM_ID,
+        accounts,
+        data,
+        signers: core::slice::from_ref(signer),
+    })
+}
+
+/// `Reallocate([ConfidentialTransferAccount])`: grows `token` for the extension, `payer` paying
+/// the rent (a no-op when the extension is there already).
+pub struct Reallocate<'a> {
+    pub token: &'a AccountView,
+    pub payer: &'a AccountView,
+    pub system_program: &'a AccountView,
+    pub owner: &'a AccountView,
+    pub signer: &'a Signer,
+}
+
+#[inline(never)]
+pub fn reallocate(call: &Reallocate) -> Result<(), PolicyError> {
+    let mut data = [0u8; 3];
+    data[0] = REALLOCATE;
+    data[1..3].copy_from_slice(&CONFIDENTIAL_TRANSFER_ACCOUNT.to_le_bytes());
+    let accounts = [
+        writable(call.token),
+        CpiAccount {
+            view: *call.payer,
+            is_writable: true,
+            is_signer: true,
+        },
+        readonly(call.system_program),
+        signing(call.owner),
+    ];
+    invoke(&accounts, &data, call.signer)
+}
+
+/// `ConfigureAccount`: turns on confidential transfers for `token`, the `PubkeyValidity` proof of
+/// its ElGamal key being the next top-level instruction.
+pub struct ConfigureAccount<'a> {
+    pub token: &'a AccountView,
+    pub mint: &'a AccountView,
+    pub instructions_sysvar: &'a AccountView,
+    pub owner: &'a AccountView,
+    pub decryptable_zero_balance: &'a DecryptableBalance,
+    pub maximum_pending_balance_credit_counter: u64,
+    pub signer: &'a Signer,
+}
+
+#[inline(never)]
+pub fn configure_account(call: &ConfigureAccount) -> Result<(), PolicyError> {
+    let mut data = [0u8; 47];
+    data[0] = CONFIDENTIAL_TRANSFER_EXTENSION;
+    data[1] = CONFIGURE_ACCOUNT;
+    data[2..38].copy_from_slice(call.decryptable_zero_balance);
+    data[38..46].copy_from_slice(&call.maximum_pending_balance_credit_counter.to_le_bytes());
+    data[46] = NEXT_INSTRUCTION;
+    let accounts = [
+        writable(call.token),
+        readonly(call.mint),
+        readonly(call.instructions_sysvar),
+        signing(call.owner),
+    ];
+    invoke(&accounts, &data, call.signer)
+}
+
+/// `Deposit`: `amount` of `token`'s public balance into its pending confidential balance.
+pub struct Deposit<'a> {
+    pub token: &'a AccountView,
+    pub mint: &'a AccountView,
+    pub owner: &'a AccountView,
+    pub amount: u64,
+    pub decimals: u8,
+    pub signer: &'a Signer,
+}
+
+#[inline(never)]
+pub fn deposit(call: &Deposit) -> Result<(), PolicyError> {
+    let mut data = [0u8; 11];
+    data[0] = CONFIDENTIAL_TRANSFER_EXTENSION;
+    data[1] = DEPOSIT;
+    data[2..10].copy_from_slice(&call.amount.to_le_bytes());
+    data[10] = call.decimals;
+    let accounts = [writable(call.token), readonly(call.mint), signing(call.owner)];
+    invoke(&accounts, &data, call.signer)
+}
+
+/// `ApplyPendingBalance`: moves `token`'s pending balance into its available balance.
+pub struct ApplyPendingBalance<'a> {
+    pub token: &'a AccountView,
+    pub owner: &'a AccountView,
+    pub expected_pending_balance_credit_counter: u64,
+    pub new_decryptable_available_balance: &'a DecryptableBalance,
+    pub signer: &'a Signer,
+}
+
+#[inline(never)]
+pub fn apply_pending_balance(call: &ApplyPendingBalance) -> Result<(), PolicyError> {
+    let mut data = [0u8; 46];
+    data[0] = CONFIDENTIAL_TRANSFER_EXTENSION;
+    data[1] = APPLY_PENDING_BALANCE;
+    data[2..10].copy_from_slice(&call.expected_pending_balance_credit_counter.to_le_bytes());
+    data[10..46].copy_from_slice(call.new_decryptable_available_balance);
+    let accounts = [writable(call.token), signing(call.owner)];
+    invoke(&accounts, &data, call.signer)
+}
+
+/// `Withdraw`: `amount` of `token`'s available confidential balance back to its public balance,
+/// proved by an equality and a U64 range context.
+pub struct Withdraw<'a> {
+    pub token: &'a AccountView,
+    pub mint: &'a AccountView,
+    pub equality_proof: &'a AccountView,
+    pub range_proof: &'a AccountView,
+    pub owner: &'a AccountView,
+    pub amount: u64,
+    pub decimals: u8,
+    pub new_decryptable_available_balance: &'a DecryptableBalance,
+    pub signer: &'a Signer,
+}
+
+#[inline(never)]
+pub fn withdraw(call: &Withdraw) -> Result<(), PolicyError> {
+    let mut data = [0u8; 49];
+    data[0] = CONFIDENTIAL_TRANSFER_EXTENSION;
+    data[1] = WITHDRAW;
+    data[2..10].copy_from_slice(&call.amount.to_le_bytes());
+    data[10] = call.decimals;
+    data[11..47].copy_from_slice(call.new_decryptable_available_balance);
+    // data[47], data[48]: equality and range proof offsets 0 (context accounts).
+    let accounts = [
+        writable(call.token),
+        readonly(call.mint),
+        readonly(call.equality_proof),
+        readonly(call.range_proof),
+        signing(call.owner),
+    ];
+    invoke(&accounts, &data, call.signer)
+}
+
+/// Confidential `Transfer` (no fee) from `source` to `destination`, proved by the equality,
+/// ciphertext-validity and range contexts; the auditor ciphertexts must be the validity
+/// context's (handle 2), see `zk_context::ValidityContext::auditor_ciphertext_lo`.
+pub struct Transfer<'a> {
+    pub source: &'a AccountView,
+    pub mint: &'a AccountView,
+    pub destination: &'a AccountView,
+    pub equality_proof: &'a AccountView,
+    pub ciphertext_validity_proof: &'a AccountView,
+    pub range_proof: &'a AccountView,
+    pub authority: &'a AccountView,
+    pub new_source_decryptable_available_balance: &'a DecryptableBalance,
+    pub auditor_ciphertext_lo: &'a ElGamalCiphertext,
+    pub auditor_ciphertext_hi: &'a ElGamalCiphertext,
+    pub signer: &'a Signer,
+}
+
+#[inline(never)]
+pub fn transfer(call: &Transfer) -> Result<(), PolicyError> {
+    let mut data = [0u8; 169];
+    data[0] = CONFIDENTIAL_TRANSFER_EXTENSION;
+    data[1] = TRANSFER;
+    data[2..38].copy_from_slice(call.new_source_decryptable_available_balance);
+    data[38..102].copy_from_slice(call.auditor_ciphertext_lo);
+    data[102..166].copy_from_slice(call.auditor_ciphertext_hi);
+    // data[166..169]: equality, validity and range proof offsets 0 (context accounts).
+    let accounts = [
+        writable(call.source),
+        readonly(call.mint),
+        writable(call.destination),
+        readonly(call.equality_proof),
+        readonly(call.ciphertext_validity_proof),
+        readonly(call.range_proof),
+        signing(call.authority),
+    ];
+    invoke(&accounts, &data, call.signer)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runtime::cpi::Seed;
+    use crate::runtime::syscalls::record;
+    use crate::state::test_support::HostAccount;
+
+    const AGENT: [u8; 32] = [3; 32];
+
+    /// Accounts keyed 0x30, 0x31, ... (only keys and flags reach the recorded CPI).
+    fn hosts(count: u8) -> Vec<HostAccount> {
+        (0..count)
+            .map(|i| HostAccount::new([0x30 + i; 32], [0; 32], vec![], false))
+            .collect()
+    }
+
+    fn key(i: u8) -> [u8; 32] {
+        [0x30 + i; 32]
+    }
+
+    /// Runs `call` with the agent's seeds and returns the one recorded invocation.
+    fn recorded(call: impl FnOnce(&Signer) -> Result<(), PolicyError>) -> record::Invocation {
+        let bump = [254];
+        let seeds = [Seed::new(b"agent"), Seed::new(&[12; 32]), Seed::new(&bump)];
+        record::reset(None);
+        assert_eq!(call(&Signer::new(&seeds)), Ok(()));
+        let [cpi] = &record::invocations()[..] else {
+            panic!("expected one CPI")
+        };
+        assert_eq!(cpi.program_id, TOKEN_2022_PROGRAM_ID);
+        assert_eq!(cpi.signer_seeds, vec![vec![b"agent".to_vec(), vec![12; 32], vec![254]]]);
+        cpi.clone()
+    }
+
+    #[test]
+    fn reallocate_asks_for_the_confidential_transfer_account_extension() {
+        let mut h = hosts(3);
+        let mut owner = HostAccount::new(AGENT, [0xAA; 32], vec![], false);
+        let views: Vec<AccountView> = h.iter_mut().map(|h| h.view()).collect();
+        let cpi = recorded(|signer| {
+            reallocate(&Reallocate {
+                token: &views[0],
+                payer: &views[1],
+                system_program: &views[2],
+                owner: &owner.view(),
+                signer,
+            })
+        });
+        assert_eq!(cpi.data, vec![29, 5, 0]);
+        assert_eq!(
+            cpi.accounts,
+            vec![
+                (key(0), true, false),
+                (key(1), true, true),
+                (key(2), false, false),
+                (AGENT, false, true)
+            ]
+        );
+    }
+
+    #[test]
+    fn configure_account_reads_its_proof_from_the_next_instruction() {
+        let mut h = hosts(3);
+        let mut owner = HostAccount::new(AGENT, [0xAA; 32], vec![], false);
+        let views: Vec<AccountView> = h.iter_mut().map(|h| h.view()).collect();
+        let cpi = recorded(|signer| {
+            configure_account(&ConfigureAccount {
+                token: &views[0],
+                mint: &views[1],
+                instructions_sysvar: &views[2],
+                owner: &owner.view(),
+                decryptable_zero_balance: &[0x5A; 36],
+                maximum_pending_balance_credit_counter: 65_536,
+                signer,
+            })
+        });
+        let mut expected = vec![27, 2];
+        expected.extend_from_slice(&[0x5A; 36]);
+        expected.extend_from_slice(&65_536u64.to_le_bytes());
+        expected.push(1);
+        assert_eq!(cpi.data, expected);
+        assert_eq!(
+            cpi.accounts,
+            vec![
+                (key(0), true, false),
+                (key(1), false, false),
+                (key(2), false, false),
+                (AGENT, false, true)
+            ]
+        );
+    }
+
+    #[test]
+    fn deposit_carries_amount_and_decimals() {
+        let mut h = hosts(2);
+        let mut owner = HostAccount::new(AGENT, [0xAA; 32], vec![], false);
+        let views: Vec<AccountView> = h.iter_mut().map(|h| h.view()).collect();
+        let cpi = recorded(|signer| {
+            deposit(&Deposit {
+                token: &views[0],
+                mint: &views[1],
+                owner: &owner.view(),
+                amount: 1_234_567,
+                decimals: 6,
+                signer,
+            })
+        });
+        let mut expected = vec![27, 5];
+        expected.extend_from_slice(&1_234_567u64.to_le_bytes());
+        expected.push(6);
+        assert_eq!(cpi.data, expected);
+        assert_eq!(
+            cpi.accounts,
+            vec![(key(0), true, false), (key(1), false, false), (AGENT, false, true)]
+        );
+    }
+
+    #[test]
+    fn apply_pending_balance_carries_the_counter_and_the_new_decryptable_balance() {
+        let mut h = hosts(1);
+        let mut owner = HostAccount::new(AGENT, [0xAA; 32], vec![], false);
+        let views: Vec<AccountView> = h.iter_mut().map(|h| h.view()).collect();
+        let cpi = recorded(|signer| {
+            apply_pending_balance(&ApplyPendingBalance {
+                token: &views[0],
+                owner: &owner.view(),
+                expected_pending_balance_credit_counter: 3,
+                new_decryptable_available_balance: &[0x6B; 36],
+                signer,
+            })
+        });
+        let mut expected = vec![27, 8];
+        expected.extend_from_slice(&3u64.to_le_bytes());
+        expected.extend_from_slice(&[0x6B; 36]);
+        assert_eq!(cpi.data, expected);
+        assert_eq!(cpi.accounts, vec![(key(0), true, false), (AGENT, false, true)]);
+    }
+
+    #[test]
+    fn withdraw_reads_both_proofs_from_context_accounts() {
+        let mut h = hosts(4);
+        let mut owner = HostAccount::new(AGENT, [0xAA; 32], vec![], false);
+        let views: Vec<AccountView> = h.iter_mut().map(|h| h.view()).collect();
+        let cpi = recorded(|signer| {
+            withdraw(&Withdraw {
+                token: &views[0],
+                mint: &views[1],
+                equality_proof: &views[2],
+                range_proof: &views[3],
+                owner: &owner.view(),
+                amount: 42,
+                decimals: 9,
+                new_decryptable_available_balance: &[0x7C; 36],
+                signer,
+            })
+        });
+        let mut expected = vec![27, 6];
+        expected.extend_from_slice(&42u64.to_le_bytes());
+        expected.push(9);
+        expected.extend_from_slice(&[0x7C; 36]);
+        expected.extend_from_slice(&[0, 0]);
+        assert_eq!(cpi.data, expected);
+        assert_eq!(
+            cpi.accounts,
+            vec![
+                (key(0), true, false),
+                (key(1), false, false),
+                (key(2), false, false),
+                (key(3), false, false),
+                (AGENT, false, true)
+            ]
+        );
+    }
+
+    #[test]
+    fn transfer_carries_the_auditor_ciphertexts_and_three_context_accounts() {
+        let mut h = hosts(6);
+        let mut owner = HostAccount::new(AGENT, [0xAA; 32], vec![], false);
+        let views: Vec<AccountView> = h.iter_mut().map(|h| h.view()).collect();
+        let cpi = recorded(|signer| {
+            transfer(&Transfer {
+                source: &views[0],
+                mint: &views[1],
+                destination: &views[2],
+                equality_proof: &views[3],
+                ciphertext_validity_proof: &views[4],
+                range_proof: &views[5],
+                authority: &owner.view(),
+                new_source_decryptable_available_balance: &[0x11; 36],
+                auditor_ciphertext_lo: &[0x22; 64],
+                auditor_ciphertext_hi: &[0x33; 64],
+                signer,
+            })
+        });
+        let mut expected = vec![27, 7];
+        expected.extend_from_slice(&[0x11; 36]);
+        expected.extend_from_slice(&[0x22; 64]);
+        expected.extend_from_slice(&[0x33; 64]);
+        expected.extend_from_slice(&[0, 0, 0]);
+        assert_eq!(cpi.data, expected);
+        assert_eq!(
+            cpi.accounts,
+            vec![
+                (key(0), true, false),
+                (key(1), false, false),
+                (key(2), true, false),
+                (key(3), false, false),
+                (key(4), false, false),
+                (key(5), false, false),
+                (AGENT, false, true)
+            ]
+        );
+    }
+}

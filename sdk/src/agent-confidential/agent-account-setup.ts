@@ -1,0 +1,85 @@
+/**
+ * Confidential transfers for an agent's token account: the account belongs to the agent PDA, so
+ * Token-2022's ConfigureAccount is signed by the program (`agent_confidential_configure`), not by a
+ * wallet. One transaction: CreateATA-idempotent (owner = the agent PDA) -> agent_confidential_configure
+ * (CPIs Reallocate + ConfigureAccount) -> VerifyPubkeyValidity (read through the instructions
+ * sysvar). Either the account is ready or nothing landed.
+ */
+import { address, type TransactionSigner } from "@solana/kit";
+import {
+  getCreateAssociatedTokenIdempotentInstruction,
+  TOKEN_2022_PROGRAM_ADDRESS,
+} from "@solana-program/token-2022";
+import type { ClusterPort } from "../cluster/cluster-port";
+import { DEFAULT_MAXIMUM_PENDING_CREDITS, sameBytes } from "../confidential/account-setup";
+import { ConfidentialError } from "../confidential/errors";
+import type { ConfidentialKeyset } from "../confidential/keys";
+import { readTokenAccount } from "../confidential/token-account";
+import { signTransaction, submit } from "../confidential/transactions";
+import { findAgentTokenAccount, readAgentAccount, resolveAgentAddress } from "./agent-account";
+import { buildAgentConfidentialConfigureInstructions } from "./instructions";
+
+export interface SetupAgentConfidentialAccountInput {
+  /** The agent's owner or its agent signer. */
+  readonly authority: TransactionSigner;
+  /** The agent's address or handle (`owner/name`). */
+  readonly agent: string;
+  readonly mint: string;
+  /** The agent's confidential keys for this account (held by whoever builds its proofs). */
+  readonly keys: ConfidentialKeyset;
+  /** Pays the fee, the account's rent and its reallocation; defaults to the authority. */
+  readonly payer?: TransactionSigner;
+  readonly maximumPendingCredits?: bigint;
+}
+
+/**
+ * Creates (if needed) and configures the agent's confidential token account. Idempotent: an
+ * account already configured with these keys returns `signature: null`; one configured with
+ * another ElGamal key throws `account_key_mismatch`.
+ */
+export async function setupAgentConfidentialAccount(
+  cluster: ClusterPort,
+  input: SetupAgentConfidentialAccountInput,
+): Promise<{ readonly agent: string; readonly tokenAccount: string; readonly signature: string | null }> {
+  const agent = await resolveAgentAddress(cluster, input.agent);
+  readAgentAccount(cluster, agent);
+  const tokenAccount = await findAgentTokenAccount(agent, input.mint);
+  const existing = readTokenAccount(cluster, tokenAccount)?.confidential ?? null;
+  if (existing !== null) {
+    if (!sameBytes(existing.elgamalPubkey, input.keys.elgamalPubkey)) {
+      throw new ConfidentialError(
+        "account_key_mismatch",
+        `${tokenAccount} is configured with another ElGamal key`,
+      );
+    }
+    return { agent, tokenAccount, signature: null };
+  }
+  const payer = input.payer ?? input.authority;
+  const mint = address(input.mint);
+  const transaction = await signTransaction({
+    step: "configure_account",
+    feePayer: payer,
+    blockhash: cluster.getLatestBlockhash(),
+    instructions: [
+      getCreateAssociatedTokenIdempotentInstruction({
+        payer,
+        ata: tokenAccount,
+        owner: agent,
+        mint,
+        tokenProgram: TOKEN_2022_PROGRAM_ADDRESS,
+      }),
+      // Configure, then its proof right after it (proof_instruction_offset = 1).
+      ...buildAgentConfidentialConfigureInstructions({
+        authority: input.authority,
+        agent,
+        tokenAccount,
+        mint,
+        payer,
+        keys: input.keys,
+        maximumPendingCredits: input.maximumPendingCredits ?? DEFAULT_MAXIMUM_PENDING_CREDITS,
+        programAddress: address(cluster.programId),
+      }),
+    ],
+  });
+  return { agent, tokenAccount, signature: await submit(cluster, transaction) };
+}

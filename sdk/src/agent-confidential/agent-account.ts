@@ -1,0 +1,89 @@
+/**
+ * Finding an agent and reading what its confidential flows need from its `Agent` account
+ * (state/agent.rs): who may sign, the next hold's nonce and the open confidential hold. Raw bytes
+ * after the owner, length and discriminator checks (a trust boundary), so the confidential field
+ * reads the same whatever the generated decoder calls it.
+ *
+ * | offset | size | field |
+ * |---|---|---|
+ * | 8 | 32 | owner |
+ * | 40 | 32 | agent_signer |
+ * | 172 | 8 | next_hold_nonce u64 |
+ * | 180 | 4 | open_holds u32 |
+ * | 192 | 32 | confidential_hold: the open confidential PendingTransaction, zero if none |
+ */
+import { type Address, address, getAddressDecoder, isAddress } from "@solana/kit";
+import type { ClusterPort } from "../cluster/cluster-port";
+import { ConfidentialError } from "../confidential/errors";
+import { findTokenAccount } from "../confidential/token-account";
+import { AGENT_DISCRIMINATOR, HANDLE_DISCRIMINATOR } from "../generated";
+import { findAgentPda, findHandlePda } from "../program/pdas";
+
+export const AGENT_ACCOUNT_LENGTH = 224;
+const HANDLE_ACCOUNT_LENGTH = 112;
+
+export interface AgentAccount {
+  readonly address: Address;
+  readonly owner: Address;
+  readonly agentSigner: Address;
+  readonly nextHoldNonce: bigint;
+  readonly openHolds: number;
+  /** The open confidential hold, or null. */
+  readonly confidentialHold: Address | null;
+}
+
+/** An agent's address from its address or its handle (`owner/name`, normalised here). */
+export async function resolveAgentAddress(cluster: ClusterPort, agent: string): Promise<Address> {
+  if (isAddress(agent)) return agent;
+  const [pda] = await findAgentPda({ agentHandle: agent }, { programAddress: address(cluster.programId) });
+  return pda;
+}
+
+/** The agent's Token-2022 account of `mint`: its associated token account (owner = the agent PDA). */
+export function findAgentTokenAccount(agent: Address, mint: string): Promise<Address> {
+  return findTokenAccount(agent, mint);
+}
+
+/** Reads the agent at `agent`; throws `agent_not_found` when there is no agent account there. */
+export function readAgentAccount(cluster: ClusterPort, agent: Address): AgentAccount {
+  const account = cluster.getAccount(agent);
+  if (
+    account === null ||
+    account.owner !== cluster.programId ||
+    account.data.length !== AGENT_ACCOUNT_LENGTH ||
+    !AGENT_DISCRIMINATOR.every((byte, i) => account.data[i] === byte)
+  ) {
+    throw new ConfidentialError("agent_not_found", `no agent account at ${agent}`);
+  }
+  const data = account.data;
+  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  const addressAt = (offset: number) => getAddressDecoder().decode(data, offset);
+  const hold = data.subarray(192, 224);
+  return {
+    address: agent,
+    owner: addressAt(8),
+    agentSigner: addressAt(40),
+    nextHoldNonce: view.getBigUint64(172, true),
+    openHolds: view.getUint32(180, true),
+    confidentialHold: hold.every((byte) => byte === 0) ? null : addressAt(192),
+  };
+}
+
+/**
+ * The wallet an account handle names (read from its Handle account), for paying a handle: a
+ * recipient given as an address is returned as it is.
+ */
+export async function resolveRecipientWallet(cluster: ClusterPort, recipient: string): Promise<Address> {
+  if (isAddress(recipient)) return recipient;
+  const [handle] = await findHandlePda({ handle: recipient }, { programAddress: address(cluster.programId) });
+  const account = cluster.getAccount(handle);
+  if (
+    account === null ||
+    account.owner !== cluster.programId ||
+    account.data.length !== HANDLE_ACCOUNT_LENGTH ||
+    !HANDLE_DISCRIMINATOR.every((byte, i) => account.data[i] === byte)
+  ) {
+    throw new ConfidentialError("recipient_not_confidential_ready", `no handle ${recipient} is registered`);
+  }
+  return getAddressDecoder().decode(account.data, 8);
+}

@@ -1,0 +1,249 @@
+/**
+ * An agent's confidential transfer under its policy: proofs built locally by whoever holds the
+ * agent account's keys (agent-transfer-proofs.ts), verified into six context accounts whose
+ * authority is the agent PDA, then consumed by `agent_confidential_transfer`, which checks the
+ * limits over the amount it never sees, CPIs Token-2022's confidential Transfer (or holds it for
+ * the owner) and closes the contexts itself.
+ *
+ * Transactions (proof-contexts.ts; 6 in all, measured in tests/agent-confidential):
+ * 1. phase 1, concurrently: [equality ctx + both range accounts' CreateAccount] ∥ [validity ctx] ∥
+ *    [limit equality tx ctx + limit equality day ctx];
+ * 2. phase 2, concurrently: [Token-2022 range verify (U128)] ∥ [limit range verify (U64 or U128)];
+ * 3. final: agent_confidential_transfer (closes the contexts; on the hold path it closes the three
+ *    limit contexts and pins the three Token-2022 ones in the hold).
+ *
+ * Failure: nothing moves before the final transaction, which is atomic. Leftover contexts are
+ * closed with `agent_confidential_close_contexts` signed by the agent signer (rent to the payer);
+ * unverified ones are verified with the payer as authority and closed by it. The error is
+ * `step_failed` naming the step, with each context's fate; a retry builds everything afresh.
+ * Refused spends send nothing: `policy_limit_exceeded`, `insufficient_confidential_balance`,
+ * `confidential_hold_open`, `recipient_not_confidential_ready`, `account_key_mismatch`.
+ *
+ * Serialised per source account (account-queue.ts), like the wallet path: proofs are made against
+ * the balance and the day's spend read inside the queue. The day is the cluster's (Clock sysvar);
+ * a transfer racing midnight is refused on-chain (`LimitProofMismatch`) and a retry proves against
+ * the new day.
+ */
+import { type Address, address, isAddress, type TransactionSigner } from "@solana/kit";
+import {
+  BATCHED_GROUPED_CIPHERTEXT_3_HANDLES_VALIDITY_CONTEXT_ACCOUNT_SIZE,
+  BATCHED_RANGE_PROOF_CONTEXT_ACCOUNT_SIZE,
+  CIPHERTEXT_COMMITMENT_EQUALITY_CONTEXT_ACCOUNT_SIZE,
+  ZkElGamalProofInstruction,
+} from "@solana-program/zk-elgamal-proof";
+import type { ClusterPort } from "../cluster/cluster-port";
+import { runExclusive } from "../confidential/account-queue";
+import { confidentialReadiness, sameBytes } from "../confidential/account-setup";
+import { assertAmount } from "../confidential/amounts";
+import { availableBalance } from "../confidential/balance";
+import { ConfidentialError, type ConfidentialStep } from "../confidential/errors";
+import type { ConfidentialKeyset } from "../confidential/keys";
+import { type ContextProof, runWithProofContexts } from "../confidential/proof-contexts";
+import { findTokenAccount, readConfidentialMint, readConfidentialState } from "../confidential/token-account";
+import { assertTransferId, findPendingTransactionPda, findPolicyPda } from "../program/pdas";
+import {
+  findAgentTokenAccount,
+  readAgentAccount,
+  resolveAgentAddress,
+  resolveRecipientWallet,
+} from "./agent-account";
+import { buildAgentTransferProofs, type ForgedTransfer } from "./agent-transfer-proofs";
+import { agentContextAuthority } from "./close-agent-contexts";
+import { buildAgentConfidentialTransferInstruction } from "./instructions";
+import { readProverState } from "./prover-state";
+
+export interface AgentConfidentialTransferInput {
+  /** The agent's signer (the only key that may initiate its spends). */
+  readonly agentSigner: TransactionSigner;
+  /** The agent's address or handle (`owner/name`). */
+  readonly agent: string;
+  /** The agent token account's confidential keys. */
+  readonly keys: ConfidentialKeyset;
+  readonly mint: string;
+  /** A wallet address, or an account handle (resolved to its wallet and proved as the recipient handle). */
+  readonly recipient: string;
+  /** The recipient handle to prove (for name patterns of the policy); defaults to `recipient` when it is a handle. */
+  readonly recipientHandle?: string;
+  readonly amount: bigint;
+  /** 16 bytes, carried by the events. */
+  readonly transferId: Uint8Array;
+  /** Pays fees, the contexts' rent (returned when they close) and a hold's rent. */
+  readonly payer: TransactionSigner;
+  /** Hold for the owner's approval even when the amount is within the HITL threshold. */
+  readonly requestHold?: boolean;
+  /**
+   * TEST ONLY (attack suites): prove the limits against these values instead of the policy's, and
+   * send `request_hold` as given whatever the amount. The program must refuse such a transfer
+   * (`LimitProofMismatch`); never set it to spend.
+   */
+  readonly unsafeForgedLimits?: ForgedTransfer;
+}
+
+export interface AgentConfidentialTransferResult {
+  /** Every transaction signature, in submission order; the last one moved the funds or held them. */
+  readonly signatures: readonly string[];
+  readonly outcome: "executed" | "held";
+  /** The hold, when held. */
+  readonly pending?: Address;
+  readonly sourceTokenAccount: Address;
+  readonly destinationTokenAccount: Address;
+}
+
+/** The steps of an agent confidential transfer, in plan order (the final one is `transfer`). */
+export const AGENT_TRANSFER_STEPS: readonly ConfidentialStep[] = [
+  "equality_proof",
+  "ciphertext_validity_proof",
+  "range_proof",
+  "limit_equality_transaction_proof",
+  "limit_equality_daily_proof",
+  "limit_range_proof",
+  "transfer",
+];
+
+/** Transfers `amount` confidentially from the agent's account, or holds it (see the file doc). */
+export async function transferAgentConfidential(
+  cluster: ClusterPort,
+  input: AgentConfidentialTransferInput,
+): Promise<AgentConfidentialTransferResult> {
+  assertAmount(input.amount);
+  assertTransferId(input.transferId);
+  const programAddress = address(cluster.programId);
+  const agent = await resolveAgentAddress(cluster, input.agent);
+  const recipientIsHandle = !isAddress(input.recipient);
+  const recipientWallet = await resolveRecipientWallet(cluster, input.recipient);
+  const recipientHandle = input.recipientHandle ?? (recipientIsHandle ? input.recipient : undefined);
+  const [source, destination] = await Promise.all([
+    findAgentTokenAccount(agent, input.mint),
+    findTokenAccount(recipientWallet, input.mint),
+  ]);
+
+  return runExclusive(cluster, source, async () => {
+    const agentAccount = readAgentAccount(cluster, agent);
+    if (agentAccount.confidentialHold !== null) {
+      throw new ConfidentialError(
+        "confidential_hold_open",
+        `the agent's confidential hold ${agentAccount.confidentialHold} is open`,
+      );
+    }
+    const sender = readConfidentialState(cluster, source);
+    if (sender === null)
+      throw new ConfidentialError("account_not_confidential_ready", `${source} is not configured`);
+    if (!sameBytes(sender.elgamalPubkey, input.keys.elgamalPubkey)) {
+      throw new ConfidentialError("account_key_mismatch", `${source} is configured with another ElGamal key`);
+    }
+    const readiness = await confidentialReadiness(cluster, recipientWallet, input.mint);
+    const recipient = readConfidentialState(cluster, destination);
+    if (readiness !== "ready" || recipient === null) {
+      throw new ConfidentialError("recipient_not_confidential_ready", `recipient account is ${readiness}`);
+    }
+    const [policy] = await findPolicyPda({ agent }, { programAddress });
+    const [pending] = await findPendingTransactionPda(
+      { agent, nonce: agentAccount.nextHoldNonce },
+      { programAddress },
+    );
+    const proofs = buildAgentTransferProofs({
+      keys: input.keys,
+      availableCiphertext: sender.availableBalance,
+      availableBalance: availableBalance(sender, input.keys),
+      amount: input.amount,
+      recipientPubkey: recipient.elgamalPubkey,
+      auditorPubkey: readConfidentialMint(cluster, input.mint).auditorElgamalPubkey ?? new Uint8Array(32),
+      prover: readProverState(cluster, { policy, keys: input.keys }),
+      requestHold: input.requestHold,
+      unsafeForgedLimits: input.unsafeForgedLimits,
+    });
+
+    const { signatures } = await runWithProofContexts({
+      cluster,
+      payer: input.payer,
+      authority: agentContextAuthority(cluster, {
+        agent,
+        authority: input.agentSigner,
+        rentReceiver: input.payer,
+      }),
+      proofs: contextProofs(proofs.transfer, proofs.limits),
+      finalStep: "transfer",
+      finalInstructions: async (contexts) => {
+        const built = await buildAgentConfidentialTransferInstruction({
+          agentSigner: input.agentSigner,
+          agent,
+          nextHoldNonce: agentAccount.nextHoldNonce,
+          source,
+          mint: address(input.mint),
+          destination,
+          recipientHandle,
+          contexts: {
+            equalityProof: contextOf(contexts, "equality_proof"),
+            ciphertextValidityProof: contextOf(contexts, "ciphertext_validity_proof"),
+            rangeProof: contextOf(contexts, "range_proof"),
+            limitEqualityTransaction: contextOf(contexts, "limit_equality_transaction_proof"),
+            limitEqualityDaily: contextOf(contexts, "limit_equality_daily_proof"),
+            limitRangeProof: contextOf(contexts, "limit_range_proof"),
+          },
+          contextRentReceiver: input.payer.address,
+          payer: input.payer,
+          transferId: input.transferId,
+          newSourceDecryptableAvailableBalance: proofs.transfer.newDecryptableAvailableBalance,
+          spendDecryptable: proofs.spendDecryptable,
+          spendDecryptableNextDay: proofs.spendDecryptableNextDay,
+          requestHold: proofs.hold,
+          programAddress,
+        });
+        return [built.instruction];
+      },
+    });
+    return {
+      signatures,
+      outcome: proofs.hold ? "held" : "executed",
+      ...(proofs.hold ? { pending } : {}),
+      sourceTokenAccount: source,
+      destinationTokenAccount: destination,
+    };
+  });
+}
+
+/** The six proofs in plan order; the two limit equality proofs share one transaction. */
+function contextProofs(
+  transfer: ReturnType<typeof buildAgentTransferProofs>["transfer"],
+  limits: ReturnType<typeof buildAgentTransferProofs>["limits"],
+): ContextProof[] {
+  const equality = (step: ConfidentialStep, data: Uint8Array, batch?: string): ContextProof => ({
+    step,
+    instruction: ZkElGamalProofInstruction.VerifyCiphertextCommitmentEquality,
+    accountSize: CIPHERTEXT_COMMITMENT_EQUALITY_CONTEXT_ACCOUNT_SIZE,
+    data,
+    ...(batch === undefined ? {} : { batch }),
+  });
+  return [
+    equality("equality_proof", transfer.equalityProof),
+    {
+      step: "ciphertext_validity_proof",
+      instruction: ZkElGamalProofInstruction.VerifyBatchedGroupedCiphertext3HandlesValidity,
+      accountSize: BATCHED_GROUPED_CIPHERTEXT_3_HANDLES_VALIDITY_CONTEXT_ACCOUNT_SIZE,
+      data: transfer.ciphertextValidityProof,
+    },
+    {
+      step: "range_proof",
+      instruction: ZkElGamalProofInstruction.VerifyBatchedRangeProofU128,
+      accountSize: BATCHED_RANGE_PROOF_CONTEXT_ACCOUNT_SIZE,
+      data: transfer.rangeProof,
+    },
+    equality("limit_equality_transaction_proof", limits.transactionEqualityProof, "limit_equality"),
+    equality("limit_equality_daily_proof", limits.dailyEqualityProof, "limit_equality"),
+    {
+      step: "limit_range_proof",
+      instruction:
+        limits.rangeProofKind === "u64"
+          ? ZkElGamalProofInstruction.VerifyBatchedRangeProofU64
+          : ZkElGamalProofInstruction.VerifyBatchedRangeProofU128,
+      accountSize: BATCHED_RANGE_PROOF_CONTEXT_ACCOUNT_SIZE,
+      data: limits.rangeProof,
+    },
+  ];
+}
+
+function contextOf(contexts: ReadonlyMap<ConfidentialStep, Address>, step: ConfidentialStep): Address {
+  const context = contexts.get(step);
+  if (context === undefined) throw new Error(`no ${step} context`);
+  return context;
+}

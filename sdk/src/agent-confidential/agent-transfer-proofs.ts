@@ -1,0 +1,127 @@
+/**
+ * Everything an agent's confidential transfer carries, built locally from the agent's keys and the
+ * chain state read just before (pure computation, no chain access):
+ * - the Token-2022 transfer proofs (equality, ciphertext validity, range) exactly as a wallet's
+ *   transfer (transfer-proofs.ts), with the agent's token account as source;
+ * - the limit proofs against A, the amount's ciphertext read back out of the validity proof, so the
+ *   prover uses the very bytes the program will read;
+ * - the prover-state blobs the program stores: AE(total + a) for a spend counted on the policy's
+ *   current day, AE(a) for the first spend of a new day (the program picks the one that applies).
+ *
+ * Execute or hold: the agent executes when `a <= min(per_transaction_limit, hitl_threshold)` and
+ * asks for a hold (bound: the per-transaction limit) when the amount is above the HITL threshold or
+ * when the caller asks for one. The program never sees `a`: it checks whichever bound the flag
+ * selects, so the flag and the bound must agree (they do here).
+ *
+ * Every limit and the balance are checked before any proof work; a spend the program would refuse
+ * sends nothing (`policy_limit_exceeded`, `insufficient_confidential_balance`, `invalid_amount`).
+ */
+import { assertAmount } from "../confidential/amounts";
+import type { ConfidentialKeyset } from "../confidential/keys";
+import { buildTransferProofs, type TransferProofs } from "../confidential/transfer-proofs";
+import { policyLimitExceeded } from "./errors";
+import { parseValidityProofContext, transferAmountCiphertext } from "./limit-ciphertexts";
+import {
+  buildLimitProofs,
+  type ForgedLimits,
+  type LimitProofInput,
+  type LimitProofs,
+  limitValues,
+  unsafeBuildLimitProofsWithForgedLimits,
+} from "./limit-proofs";
+import type { ProverState } from "./prover-state";
+
+/**
+ * TEST ONLY: what a malicious client may claim — limits other than the policy's, and the
+ * `request_hold` flag whatever the amount (e.g. execute above the HITL threshold).
+ */
+export interface ForgedTransfer extends ForgedLimits {
+  readonly requestHold?: boolean;
+}
+
+export interface AgentTransferProofInput {
+  readonly keys: ConfidentialKeyset;
+  /** The agent token account's available-balance ciphertext and what it encrypts. */
+  readonly availableCiphertext: Uint8Array;
+  readonly availableBalance: bigint;
+  readonly amount: bigint;
+  readonly recipientPubkey: Uint8Array;
+  /** The mint's auditor key; 32 zero bytes when none. */
+  readonly auditorPubkey: Uint8Array;
+  readonly prover: ProverState;
+  /** Ask for a hold even when the amount is within the HITL threshold. */
+  readonly requestHold?: boolean;
+  /** TEST ONLY: prove the limits against these values instead of the policy's (the program must refuse). */
+  readonly unsafeForgedLimits?: ForgedTransfer;
+}
+
+export interface AgentTransferProofs {
+  readonly transfer: TransferProofs;
+  readonly limits: LimitProofs;
+  /** True when the transfer asks the program to hold it for the owner. */
+  readonly hold: boolean;
+  /** AE(total + a): the prover state after this spend on the policy's current day. */
+  readonly spendDecryptable: Uint8Array;
+  /** AE(a): the prover state when this spend is the first of a new day. */
+  readonly spendDecryptableNextDay: Uint8Array;
+}
+
+/** Whether the spend holds, and the bound m its per-transaction proof is made against. */
+export function transferBound(
+  prover: Pick<ProverState, "perTransactionLimit" | "hitlThreshold">,
+  amount: bigint,
+  requestHold: boolean,
+): { readonly hold: boolean; readonly bound: bigint } {
+  const hold = requestHold || amount > prover.hitlThreshold;
+  // min(per_tx, hitl) on bigints (Math.min takes numbers only).
+  let executable = prover.hitlThreshold;
+  if (prover.perTransactionLimit < executable) executable = prover.perTransactionLimit;
+  return { hold, bound: hold ? prover.perTransactionLimit : executable };
+}
+
+/** Builds the agent transfer's proofs and blobs; throws before any proof work on a refused spend. */
+export function buildAgentTransferProofs(input: AgentTransferProofInput): AgentTransferProofs {
+  const { amount, prover } = input;
+  assertAmount(amount);
+  const forged = input.unsafeForgedLimits;
+  const honest = transferBound(prover, amount, input.requestHold ?? false);
+  const hold = forged?.requestHold ?? honest.hold;
+  const bound = forged?.requestHold === undefined ? honest.bound : transferBound(prover, 0n, hold).bound;
+  const day = {
+    dailyLimit: prover.dailyLimit,
+    publicSpentToday: prover.publicSpentToday,
+    spendCiphertext: prover.spendCiphertext,
+    confidentialSpentToday: prover.confidentialSpentToday,
+  };
+  if (input.unsafeForgedLimits === undefined) limitValues({ amount, bound, day });
+  const newTotal = prover.confidentialSpentToday + amount;
+  if (newTotal >= 1n << 64n)
+    throw policyLimitExceeded("daily", "today's confidential spend would exceed u64");
+
+  const transfer = buildTransferProofs({
+    keys: input.keys,
+    availableCiphertext: input.availableCiphertext,
+    availableBalance: input.availableBalance,
+    amount,
+    recipientPubkey: input.recipientPubkey,
+    auditorPubkey: input.auditorPubkey,
+  });
+  const limitInput: LimitProofInput = {
+    keys: input.keys,
+    amountCiphertext: transferAmountCiphertext(parseValidityProofContext(transfer.ciphertextValidityProof)),
+    amount,
+    bound,
+    day,
+  };
+  const limits =
+    input.unsafeForgedLimits === undefined
+      ? buildLimitProofs(limitInput)
+      : unsafeBuildLimitProofsWithForgedLimits(limitInput, input.unsafeForgedLimits);
+  return {
+    transfer,
+    limits,
+    hold,
+    spendDecryptable: input.keys.ae.encrypt(newTotal).toBytes(),
+    spendDecryptableNextDay: input.keys.ae.encrypt(amount).toBytes(),
+  };
+}
