@@ -290,7 +290,10 @@ export function buildPendingCloseExpiredInstruction(
  * client fills with the program id: the program reads them only for a confidential hold (whose
  * flows live in `@cpay/sdk/agent-confidential`), and every account costs bytes and compute units.
  */
-function withoutContextSlots<T extends { readonly accounts: readonly unknown[] }>(instruction: T, own: number): T {
+function withoutContextSlots<T extends { readonly accounts: readonly unknown[] }>(
+  instruction: T,
+  own: number,
+): T {
   return { ...instruction, accounts: instruction.accounts.slice(0, own) };
 }
 
