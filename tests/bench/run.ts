@@ -3,12 +3,18 @@
  * printed as ratios. Compute units are deterministic, so one execution each is exact; timings are
  * medians of repeated runs, taken side by side with their baseline.
  */
+import { agentConfidentialTransfer } from "./agent-confidential-transfer";
 import { agentTransferComputeUnits } from "./agent-transfer-compute-units";
 import { type BenchResult, formatResults } from "./bench-entry";
 import { confidentialTransfer } from "./confidential-transfer";
 import { programComputeUnits } from "./program-compute-units";
 
-const entries = [programComputeUnits, agentTransferComputeUnits, confidentialTransfer];
+const entries = [
+  programComputeUnits,
+  agentTransferComputeUnits,
+  confidentialTransfer,
+  agentConfidentialTransfer,
+];
 
 const results: BenchResult[] = [];
 for (const entry of entries) {

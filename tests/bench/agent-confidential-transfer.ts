@@ -1,0 +1,144 @@
+/**
+ * A confidential agent transfer (limits proven over the encrypted amount, checked by the program)
+ * against a plain confidential transfer of the same amount, in the same cluster run: transactions
+ * (goal: at most 2 extra), compute units (goal: at most 2x) and proof generation (goal: at most
+ * 1.5x, CPU time of one thread — both builders are pure computation, timed alternately so machine
+ * noise hits both).
+ */
+import { type AgentConfidentialTransferResult, buildAgentTransferProofs } from "@cpay/sdk/agent-confidential";
+import { buildTransferProofs, readConfidentialState, transferConfidential } from "@cpay/sdk/confidential";
+import { confidentialParty, fundConfidential, type Party } from "../confidential/support";
+import { createAgentConfidentialWorld } from "../support/agent-confidential-world";
+import type { BenchEntry, BenchResult } from "./bench-entry";
+
+/** 12.345678 USDG: within the world's default per-transaction limit and HITL threshold. */
+const AMOUNT = 12_345_678n;
+const TIMING_RUNS = 15;
+
+interface Cost {
+  readonly transactions: number;
+  readonly computeUnits: number;
+}
+
+type Cluster = Awaited<ReturnType<typeof createAgentConfidentialWorld>>["cluster"];
+
+function costOf(cluster: Cluster, signatures: readonly string[]): Cost {
+  let computeUnits = 0;
+  for (const signature of signatures) {
+    const record = cluster.getTransaction(signature);
+    if (record === null || record.err !== null) throw new Error(`bench transaction ${signature} failed`);
+    computeUnits += Number(record.computeUnitsConsumed);
+  }
+  return { transactions: signatures.length, computeUnits };
+}
+
+function median(samples: number[]): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+/** Medians of `a` and `b`, sampled alternately. */
+function timeSideBySide(a: () => unknown, b: () => unknown): [number, number] {
+  const [as, bs]: [number[], number[]] = [[], []];
+  for (let i = 0; i < TIMING_RUNS; i++) {
+    for (const [run, samples] of [
+      [a, as],
+      [b, bs],
+    ] as const) {
+      const start = performance.now();
+      run();
+      samples.push(performance.now() - start);
+    }
+  }
+  return [median(as), median(bs)];
+}
+
+export const agentConfidentialTransfer: BenchEntry = {
+  name: "agent confidential transfer",
+  async run(): Promise<BenchResult[]> {
+    const world = await createAgentConfidentialWorld();
+    const { cluster } = world;
+    try {
+      await world.setupAgent();
+      await world.fundAgent(100_000_000n);
+      const bob = await world.confidentialRecipient("bob");
+      const alice: Party = await confidentialParty(cluster);
+      const carol: Party = await confidentialParty(cluster);
+      await fundConfidential(cluster, alice, 100_000_000n);
+
+      const agentRun: AgentConfidentialTransferResult = await world.confidentialTransfer({ amount: AMOUNT });
+      if (agentRun.outcome !== "executed") throw new Error("the bench transfer must execute, not hold");
+      const agent = costOf(cluster, agentRun.signatures);
+      const plainRun = await transferConfidential(cluster, {
+        owner: alice.wallet,
+        keys: alice.keys,
+        mint: cluster.usdgMint,
+        recipient: carol.wallet.address,
+        amount: AMOUNT,
+      });
+      const plain = costOf(cluster, plainRun.signatures);
+
+      const agentKeys = world.agentKeys();
+      const agentState = readConfidentialState(cluster, world.agent.usdg);
+      const aliceState = readConfidentialState(cluster, alice.tokenAccount);
+      const bobState = readConfidentialState(cluster, bob.usdg);
+      const carolState = readConfidentialState(cluster, carol.tokenAccount);
+      if (agentState === null || aliceState === null || bobState === null || carolState === null) {
+        throw new Error("accounts not configured");
+      }
+      const prover = world.proverState();
+      const noAuditor = new Uint8Array(32);
+      const [agentProofs, plainProofs] = timeSideBySide(
+        () =>
+          buildAgentTransferProofs({
+            keys: agentKeys,
+            availableCiphertext: agentState.availableBalance,
+            availableBalance: world.agentAvailable(),
+            amount: AMOUNT,
+            recipientPubkey: bobState.elgamalPubkey,
+            auditorPubkey: noAuditor,
+            prover,
+          }),
+        () =>
+          buildTransferProofs({
+            keys: alice.keys,
+            availableCiphertext: aliceState.availableBalance,
+            availableBalance: 100_000_000n - AMOUNT,
+            amount: AMOUNT,
+            recipientPubkey: carolState.elgamalPubkey,
+            auditorPubkey: noAuditor,
+          }),
+      );
+      const round = (ms: number) => Math.round(ms * 10) / 10;
+      return [
+        {
+          name: "agent confidential transfer: transactions",
+          unit: "tx",
+          value: agent.transactions,
+          baselineName: "plain confidential transfer",
+          baseline: plain.transactions,
+          // "At most 2 extra transactions", as a ratio of this run's baseline.
+          goal: (plain.transactions + 2) / plain.transactions,
+        },
+        {
+          name: "agent confidential transfer: compute units",
+          unit: "CU",
+          value: agent.computeUnits,
+          baselineName: "plain confidential transfer",
+          baseline: plain.computeUnits,
+          goal: 2,
+        },
+        {
+          name: "agent confidential transfer: proof generation (median)",
+          unit: "ms",
+          value: round(agentProofs),
+          baselineName: "plain confidential transfer",
+          baseline: round(plainProofs),
+          goal: 1.5,
+        },
+      ];
+    } finally {
+      cluster.stop();
+    }
+  },
+};
