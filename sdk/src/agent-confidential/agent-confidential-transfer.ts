@@ -47,7 +47,11 @@ import {
   resolveAgentAddress,
   resolveRecipientWallet,
 } from "./agent-account";
-import { buildAgentTransferProofs, type ForgedTransfer } from "./agent-transfer-proofs";
+import {
+  type AgentTransferProofs,
+  buildAgentTransferProofsConcurrently,
+  type ForgedTransfer,
+} from "./agent-transfer-proofs";
 import { agentContextAuthority } from "./close-agent-contexts";
 import { buildAgentConfidentialTransferInstruction } from "./instructions";
 import { readProverState } from "./prover-state";
@@ -141,7 +145,7 @@ export async function transferAgentConfidential(
       { agent, nonce: agentAccount.nextHoldNonce },
       { programAddress },
     );
-    const proofs = buildAgentTransferProofs({
+    const proofs = await buildAgentTransferProofsConcurrently({
       keys: input.keys,
       availableCiphertext: sender.availableBalance,
       availableBalance: availableBalance(sender, input.keys),
@@ -204,8 +208,8 @@ export async function transferAgentConfidential(
 
 /** The six proofs in plan order; the two limit equality proofs share one transaction. */
 function contextProofs(
-  transfer: ReturnType<typeof buildAgentTransferProofs>["transfer"],
-  limits: ReturnType<typeof buildAgentTransferProofs>["limits"],
+  transfer: AgentTransferProofs["transfer"],
+  limits: AgentTransferProofs["limits"],
 ): ContextProof[] {
   const equality = (step: ConfidentialStep, data: Uint8Array, batch?: string): ContextProof => ({
     step,

@@ -1,8 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { isConfidentialError } from "../confidential/errors";
 import { deriveConfidentialKeys, generateConfidentialSecret } from "../confidential/keys";
-import { AeCiphertext, CiphertextCommitmentEqualityProofData } from "../confidential/zk-sdk";
-import { buildAgentTransferProofs, transferBound } from "./agent-transfer-proofs";
+import {
+  AeCiphertext,
+  BatchedRangeProofU64Data,
+  CiphertextCommitmentEqualityProofData,
+} from "../confidential/zk-sdk";
+import {
+  buildAgentTransferProofs,
+  buildAgentTransferProofsConcurrently,
+  transferBound,
+} from "./agent-transfer-proofs";
 import { isPolicyLimitExceeded } from "./errors";
 import {
   parseValidityProofContext,
@@ -112,5 +120,50 @@ describe("agent transfer proofs", () => {
         "insufficient_confidential_balance",
       ),
     ).toBe(true);
+  });
+});
+
+describe("agent transfer proofs made concurrently", () => {
+  it("Given the worker thread, Then its limit proofs verify and are about the same statements as on one thread", async () => {
+    const input = {
+      keys: agent,
+      availableCiphertext: agent.elgamal.pubkey().encryptU64(BALANCE).toBytes(),
+      availableBalance: BALANCE,
+      amount: 40n,
+      recipientPubkey: recipient.elgamalPubkey,
+      auditorPubkey: new Uint8Array(32),
+      prover,
+    };
+    const proofs = await buildAgentTransferProofsConcurrently(input);
+    const { limits } = proofs;
+    // X_tx is about the validity proof this very transfer carries.
+    const amountCiphertext = transferAmountCiphertext(
+      parseValidityProofContext(proofs.transfer.ciphertextValidityProof),
+    );
+    expect(limits.transactionCiphertext).toEqual(transactionLimitCiphertext(50n, amountCiphertext));
+    for (const equality of [limits.transactionEqualityProof, limits.dailyEqualityProof]) {
+      expect(() => CiphertextCommitmentEqualityProofData.fromBytes(equality).verify()).not.toThrow();
+    }
+    expect(limits.rangeProofKind).toBe("u64");
+    expect(() => BatchedRangeProofU64Data.fromBytes(limits.rangeProof).verify()).not.toThrow();
+    // A tampered statement does not verify: the check above can fail.
+    const tampered = limits.rangeProof.slice();
+    tampered[300] = (tampered[300] ?? 0) ^ 1;
+    expect(() => BatchedRangeProofU64Data.fromBytes(tampered).verify()).toThrow();
+  });
+
+  it("Given a limit the amount breaks, Then the concurrent builder refuses before any proof work", async () => {
+    await expect(
+      buildAgentTransferProofsConcurrently({
+        keys: agent,
+        availableCiphertext: agent.elgamal.pubkey().encryptU64(BALANCE).toBytes(),
+        availableBalance: BALANCE,
+        amount: 101n,
+        recipientPubkey: recipient.elgamalPubkey,
+        auditorPubkey: new Uint8Array(32),
+        prover,
+        requestHold: true,
+      }),
+    ).rejects.toSatisfy(isPolicyLimitExceeded);
   });
 });

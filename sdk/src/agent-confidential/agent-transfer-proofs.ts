@@ -17,17 +17,28 @@
  * sends nothing (`policy_limit_exceeded`, `insufficient_confidential_balance`, `invalid_amount`).
  */
 import { assertAmount } from "../confidential/amounts";
+import { ConfidentialError } from "../confidential/errors";
 import type { ConfidentialKeyset } from "../confidential/keys";
-import { buildTransferProofs, type TransferProofs } from "../confidential/transfer-proofs";
+import {
+  buildTransferProofs,
+  encryptTransferAmount,
+  type TransferAmountEncryption,
+  type TransferProofs,
+} from "../confidential/transfer-proofs";
 import { policyLimitExceeded } from "./errors";
 import { parseValidityProofContext, transferAmountCiphertext } from "./limit-ciphertexts";
+import { proveLimitStatementsConcurrently } from "./limit-proof-thread";
 import {
-  buildLimitProofs,
   type ForgedLimits,
+  type LimitProofData,
   type LimitProofInput,
   type LimitProofs,
+  type LimitStatements,
+  limitStatements,
   limitValues,
-  unsafeBuildLimitProofsWithForgedLimits,
+  proveLimitStatements,
+  unsafeForgedLimitInput,
+  withStatements,
 } from "./limit-proofs";
 import type { ProverState } from "./prover-state";
 
@@ -79,8 +90,16 @@ export function transferBound(
   return { hold, bound: hold ? prover.perTransactionLimit : executable };
 }
 
-/** Builds the agent transfer's proofs and blobs; throws before any proof work on a refused spend. */
-export function buildAgentTransferProofs(input: AgentTransferProofInput): AgentTransferProofs {
+/** Everything checked and computed before proof work, shared by both builders. */
+interface PreparedAgentTransfer {
+  readonly hold: boolean;
+  readonly encryption: TransferAmountEncryption;
+  readonly statements: LimitStatements;
+  readonly newTotal: bigint;
+}
+
+/** The checks (a refused spend throws here, before any proof), the amount's encryption, and A. */
+function prepare(input: AgentTransferProofInput): PreparedAgentTransfer {
   const { amount, prover } = input;
   assertAmount(amount);
   const forged = input.unsafeForgedLimits;
@@ -93,35 +112,66 @@ export function buildAgentTransferProofs(input: AgentTransferProofInput): AgentT
     spendCiphertext: prover.spendCiphertext,
     confidentialSpentToday: prover.confidentialSpentToday,
   };
-  if (input.unsafeForgedLimits === undefined) limitValues({ amount, bound, day });
+  if (forged === undefined) limitValues({ amount, bound, day });
   const newTotal = prover.confidentialSpentToday + amount;
   if (newTotal >= 1n << 64n)
     throw policyLimitExceeded("daily", "today's confidential spend would exceed u64");
+  if (input.availableBalance < amount) {
+    throw new ConfidentialError(
+      "insufficient_confidential_balance",
+      "the available balance is smaller than the amount",
+    );
+  }
 
-  const transfer = buildTransferProofs({
-    keys: input.keys,
-    availableCiphertext: input.availableCiphertext,
-    availableBalance: input.availableBalance,
-    amount,
-    recipientPubkey: input.recipientPubkey,
-    auditorPubkey: input.auditorPubkey,
-  });
+  const encryption = encryptTransferAmount(input);
   const limitInput: LimitProofInput = {
     keys: input.keys,
-    amountCiphertext: transferAmountCiphertext(parseValidityProofContext(transfer.ciphertextValidityProof)),
+    // A, from the same bytes the validity proof (and so the program) will carry.
+    amountCiphertext: transferAmountCiphertext(parseValidityProofContext(encryption.validityContext)),
     amount,
     bound,
     day,
   };
-  const limits =
-    input.unsafeForgedLimits === undefined
-      ? buildLimitProofs(limitInput)
-      : unsafeBuildLimitProofsWithForgedLimits(limitInput, input.unsafeForgedLimits);
+  const statements = limitStatements(
+    forged === undefined ? limitInput : unsafeForgedLimitInput(limitInput, forged),
+  );
+  return { hold, encryption, statements, newTotal };
+}
+
+function assemble(
+  input: AgentTransferProofInput,
+  prepared: PreparedAgentTransfer,
+  transfer: TransferProofs,
+  limits: LimitProofData,
+): AgentTransferProofs {
   return {
     transfer,
-    limits,
-    hold,
-    spendDecryptable: input.keys.ae.encrypt(newTotal).toBytes(),
-    spendDecryptableNextDay: input.keys.ae.encrypt(amount).toBytes(),
+    limits: withStatements(prepared.statements, limits),
+    hold: prepared.hold,
+    spendDecryptable: input.keys.ae.encrypt(prepared.newTotal).toBytes(),
+    spendDecryptableNextDay: input.keys.ae.encrypt(input.amount).toBytes(),
   };
+}
+
+/** Builds the agent transfer's proofs and blobs on this thread; throws before any proof work on a refused spend. */
+export function buildAgentTransferProofs(input: AgentTransferProofInput): AgentTransferProofs {
+  const prepared = prepare(input);
+  const transfer = buildTransferProofs(input, prepared.encryption);
+  const limits = proveLimitStatements(input.keys.elgamal, prepared.statements);
+  return assemble(input, prepared, transfer, limits);
+}
+
+/**
+ * The same proofs, with the limit proofs made on a worker thread while this thread makes the
+ * Token-2022 ones (limit-proof-thread.ts): the latency of a plain confidential transfer's proofs.
+ */
+export async function buildAgentTransferProofsConcurrently(
+  input: AgentTransferProofInput,
+): Promise<AgentTransferProofs> {
+  const prepared = prepare(input);
+  const limits = proveLimitStatementsConcurrently(input.keys.elgamal, prepared.statements);
+  // A failure here must not leave the worker's rejection unobserved.
+  limits.catch(() => undefined);
+  const transfer = buildTransferProofs(input, prepared.encryption);
+  return assemble(input, prepared, transfer, await limits);
 }

@@ -22,6 +22,7 @@ export {
   type AgentTransferProofInput,
   type AgentTransferProofs,
   buildAgentTransferProofs,
+  buildAgentTransferProofsConcurrently,
   transferBound,
 } from "./agent-transfer-proofs";
 export { type AgentWithdrawInput, withdrawAgentConfidential } from "./agent-withdraw";

@@ -17,6 +17,7 @@ import {
   BatchedRangeProofU128Data,
   CiphertextCommitmentEqualityProofData,
   ElGamalCiphertext,
+  type ElGamalKeypair,
   PedersenCommitment,
   PedersenOpening,
 } from "../confidential/zk-sdk";
@@ -82,33 +83,70 @@ export function rangeBitLengths(
   return { kind: "u128", bitLengths: [64, 64] };
 }
 
-/** Builds the limit proofs; throws `policy_limit_exceeded` before any proof work when a limit is broken. */
-export function buildLimitProofs(input: LimitProofInput): LimitProofs {
+/**
+ * What the limit proofs state, as plain data (no zk-sdk objects, so it crosses to a worker
+ * thread): the two ciphertexts exactly as the program computes them, the values they encrypt and
+ * the range-proof shape. Throws `policy_limit_exceeded` when a limit is broken (no proof exists).
+ */
+export interface LimitStatements {
+  readonly transactionCiphertext: Uint8Array;
+  readonly dailyCiphertext: Uint8Array;
+  readonly values: { readonly transaction: bigint; readonly daily: bigint };
+  readonly rangeProofKind: "u64" | "u128";
+  readonly bitLengths: readonly [number, number];
+}
+
+export function limitStatements(input: LimitProofInput): LimitStatements {
   const values = limitValues(input);
-  const transactionCiphertext = transactionLimitCiphertext(input.bound, input.amountCiphertext);
-  const dailyCiphertext = dailyLimitCiphertext(input.day, input.amountCiphertext);
-  const transaction = commitTo(values.transaction);
-  const daily = commitTo(values.daily);
-  // Equality proofs first: the range-proof constructor consumes the commitments and openings it
-  // gets inside arrays (wasm-bindgen), so they cannot be used after it.
-  const transactionEqualityProof = equalityProof(input.keys, transactionCiphertext, transaction);
-  const dailyEqualityProof = equalityProof(input.keys, dailyCiphertext, daily);
   const { kind, bitLengths } = rangeBitLengths(values.transaction, values.daily);
-  const RangeProof = kind === "u64" ? BatchedRangeProofU64Data : BatchedRangeProofU128Data;
-  const rangeProof = new RangeProof(
-    [transaction.commitment, daily.commitment],
-    new BigUint64Array([values.transaction, values.daily]),
-    Uint8Array.from(bitLengths),
-    [transaction.opening, daily.opening],
-  ).toBytes();
   return {
-    transactionCiphertext,
-    dailyCiphertext,
-    transactionEqualityProof,
-    dailyEqualityProof,
-    rangeProof,
+    transactionCiphertext: transactionLimitCiphertext(input.bound, input.amountCiphertext),
+    dailyCiphertext: dailyLimitCiphertext(input.day, input.amountCiphertext),
+    values,
     rangeProofKind: kind,
     bitLengths,
+  };
+}
+
+/** The three proof payloads of `statements`, made with the agent's ElGamal keypair. */
+export type LimitProofData = Pick<
+  LimitProofs,
+  "transactionEqualityProof" | "dailyEqualityProof" | "rangeProof"
+>;
+
+/** Proves `statements`: fresh commitments Z, two equality proofs, one batched range proof. */
+export function proveLimitStatements(elgamal: ElGamalKeypair, statements: LimitStatements): LimitProofData {
+  const transaction = commitTo(statements.values.transaction);
+  const daily = commitTo(statements.values.daily);
+  // Equality proofs first: the range-proof constructor consumes the commitments and openings it
+  // gets inside arrays (wasm-bindgen), so they cannot be used after it.
+  const transactionEqualityProof = equalityProof(elgamal, statements.transactionCiphertext, transaction);
+  const dailyEqualityProof = equalityProof(elgamal, statements.dailyCiphertext, daily);
+  const RangeProof =
+    statements.rangeProofKind === "u64" ? BatchedRangeProofU64Data : BatchedRangeProofU128Data;
+  const rangeProof = new RangeProof(
+    [transaction.commitment, daily.commitment],
+    new BigUint64Array([statements.values.transaction, statements.values.daily]),
+    Uint8Array.from(statements.bitLengths),
+    [transaction.opening, daily.opening],
+  ).toBytes();
+  return { transactionEqualityProof, dailyEqualityProof, rangeProof };
+}
+
+/** The limit proofs in this thread (see `limit-proof-thread.ts` for the concurrent path). */
+export function buildLimitProofs(input: LimitProofInput): LimitProofs {
+  const statements = limitStatements(input);
+  return withStatements(statements, proveLimitStatements(input.keys.elgamal, statements));
+}
+
+/** The proofs plus what they are about, as `LimitProofs`. */
+export function withStatements(statements: LimitStatements, proofs: LimitProofData): LimitProofs {
+  return {
+    transactionCiphertext: statements.transactionCiphertext,
+    dailyCiphertext: statements.dailyCiphertext,
+    ...proofs,
+    rangeProofKind: statements.rangeProofKind,
+    bitLengths: statements.bitLengths,
   };
 }
 
@@ -131,7 +169,12 @@ export function unsafeBuildLimitProofsWithForgedLimits(
   input: LimitProofInput,
   forged: ForgedLimits,
 ): LimitProofs {
-  return buildLimitProofs({
+  return buildLimitProofs(unsafeForgedLimitInput(input, forged));
+}
+
+/** TEST ONLY: `input` with the forged values in place of the policy's. */
+export function unsafeForgedLimitInput(input: LimitProofInput, forged: ForgedLimits): LimitProofInput {
+  return {
     ...input,
     bound: forged.bound ?? input.bound,
     day: {
@@ -140,7 +183,7 @@ export function unsafeBuildLimitProofsWithForgedLimits(
       spendCiphertext: forged.spendCiphertext ?? input.day.spendCiphertext,
       confidentialSpentToday: forged.confidentialSpentToday ?? input.day.confidentialSpentToday,
     },
-  });
+  };
 }
 
 interface Committed {
@@ -156,14 +199,14 @@ function commitTo(value: bigint): Committed {
 }
 
 function equalityProof(
-  keys: ConfidentialKeyset,
+  elgamal: ElGamalKeypair,
   ciphertextBytes: Uint8Array,
   committed: Committed,
 ): Uint8Array {
   const ciphertext = ElGamalCiphertext.fromBytes(ciphertextBytes);
   if (ciphertext === undefined) throw new Error("limit ciphertext is not a valid ElGamal ciphertext");
   return new CiphertextCommitmentEqualityProofData(
-    keys.elgamal,
+    elgamal,
     ciphertext,
     committed.commitment,
     committed.opening,

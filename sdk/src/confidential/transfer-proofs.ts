@@ -49,8 +49,55 @@ export interface TransferProofs {
   readonly newDecryptableAvailableBalance: Uint8Array;
 }
 
-/** Builds the proofs and ciphertexts of one transfer; throws before any proof work on bad input. */
-export function buildTransferProofs(input: TransferProofInput): TransferProofs {
+/**
+ * The amount encrypted for one transfer: each half under the three handles with its own fresh
+ * opening. Single use — the range proof consumes the commitments and openings it is given.
+ */
+export interface TransferAmountEncryption {
+  readonly lo: bigint;
+  readonly hi: bigint;
+  readonly groupedLo: GroupedElGamalCiphertext3Handles;
+  readonly groupedHi: GroupedElGamalCiphertext3Handles;
+  readonly openingLo: PedersenOpening;
+  readonly openingHi: PedersenOpening;
+  /**
+   * The ciphertext-validity proof context these make (source, recipient, auditor pubkeys, then
+   * grouped lo and hi): what the agent-policy program reads, available before any proof work.
+   */
+  readonly validityContext: Uint8Array;
+}
+
+/** Splits and encrypts the amount (cheap: no proof); throws on an invalid amount. */
+export function encryptTransferAmount(
+  input: Pick<TransferProofInput, "keys" | "amount" | "recipientPubkey" | "auditorPubkey">,
+): TransferAmountEncryption {
+  assertAmount(input.amount);
+  const [lo, hi] = splitAmount(input.amount, TRANSFER_AMOUNT_LO_BITS);
+  const source = input.keys.elgamal.pubkey();
+  const recipient = ElGamalPubkey.fromBytes(input.recipientPubkey);
+  const auditor = ElGamalPubkey.fromBytes(input.auditorPubkey);
+  const openingLo = new PedersenOpening();
+  const openingHi = new PedersenOpening();
+  const groupedLo = GroupedElGamalCiphertext3Handles.encryptWith(source, recipient, auditor, lo, openingLo);
+  const groupedHi = GroupedElGamalCiphertext3Handles.encryptWith(source, recipient, auditor, hi, openingHi);
+  const validityContext = new Uint8Array(3 * 32 + 2 * 128);
+  validityContext.set(source.toBytes(), 0);
+  validityContext.set(recipient.toBytes(), 32);
+  validityContext.set(auditor.toBytes(), 64);
+  validityContext.set(groupedLo.toBytes(), 96);
+  validityContext.set(groupedHi.toBytes(), 224);
+  return { lo, hi, groupedLo, groupedHi, openingLo, openingHi, validityContext };
+}
+
+/**
+ * Builds the proofs and ciphertexts of one transfer; throws before any proof work on bad input.
+ * `encryption` (from `encryptTransferAmount` with the same input) lets a caller read the amount's
+ * ciphertexts before the proofs are made.
+ */
+export function buildTransferProofs(
+  input: TransferProofInput,
+  encryption: TransferAmountEncryption = encryptTransferAmount(input),
+): TransferProofs {
   const { keys, amount } = input;
   assertAmount(amount);
   const newBalance = input.availableBalance - amount;
@@ -60,15 +107,10 @@ export function buildTransferProofs(input: TransferProofInput): TransferProofs {
       "the available balance is smaller than the amount",
     );
   }
-  const [lo, hi] = splitAmount(amount, TRANSFER_AMOUNT_LO_BITS);
+  const { lo, hi, groupedLo, groupedHi, openingLo, openingHi } = encryption;
   const source = keys.elgamal.pubkey();
   const recipient = ElGamalPubkey.fromBytes(input.recipientPubkey);
   const auditor = ElGamalPubkey.fromBytes(input.auditorPubkey);
-
-  const openingLo = new PedersenOpening();
-  const openingHi = new PedersenOpening();
-  const groupedLo = GroupedElGamalCiphertext3Handles.encryptWith(source, recipient, auditor, lo, openingLo);
-  const groupedHi = GroupedElGamalCiphertext3Handles.encryptWith(source, recipient, auditor, hi, openingHi);
   const groupedLoBytes = groupedLo.toBytes();
   const groupedHiBytes = groupedHi.toBytes();
 
