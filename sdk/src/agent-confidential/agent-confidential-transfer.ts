@@ -53,7 +53,7 @@ import {
   type ForgedTransfer,
 } from "./agent-transfer-proofs";
 import { agentContextAuthority } from "./close-agent-contexts";
-import { buildAgentConfidentialTransferInstruction } from "./instructions";
+import { type AgentTransferContexts, buildAgentConfidentialTransferInstruction } from "./instructions";
 import { readProverState } from "./prover-state";
 
 export interface AgentConfidentialTransferInput {
@@ -81,6 +81,14 @@ export interface AgentConfidentialTransferInput {
    * (`LimitProofMismatch`); never set it to spend.
    */
   readonly unsafeForgedLimits?: ForgedTransfer;
+  /**
+   * TEST ONLY (attack suites): replace context accounts in the final instruction (another program's
+   * look-alike, a context of another type, a replayed one). The program must refuse; the contexts
+   * this run created are closed as after any failure.
+   */
+  readonly unsafeSubstituteContexts?: (
+    contexts: AgentTransferContexts,
+  ) => AgentTransferContexts | Promise<AgentTransferContexts>;
 }
 
 export interface AgentConfidentialTransferResult {
@@ -168,6 +176,14 @@ export async function transferAgentConfidential(
       proofs: contextProofs(proofs.transfer, proofs.limits),
       finalStep: "transfer",
       finalInstructions: async (contexts) => {
+        const created: AgentTransferContexts = {
+          equalityProof: contextOf(contexts, "equality_proof"),
+          ciphertextValidityProof: contextOf(contexts, "ciphertext_validity_proof"),
+          rangeProof: contextOf(contexts, "range_proof"),
+          limitEqualityTransaction: contextOf(contexts, "limit_equality_transaction_proof"),
+          limitEqualityDaily: contextOf(contexts, "limit_equality_daily_proof"),
+          limitRangeProof: contextOf(contexts, "limit_range_proof"),
+        };
         const built = await buildAgentConfidentialTransferInstruction({
           agentSigner: input.agentSigner,
           agent,
@@ -176,14 +192,7 @@ export async function transferAgentConfidential(
           mint: address(input.mint),
           destination,
           recipientHandle,
-          contexts: {
-            equalityProof: contextOf(contexts, "equality_proof"),
-            ciphertextValidityProof: contextOf(contexts, "ciphertext_validity_proof"),
-            rangeProof: contextOf(contexts, "range_proof"),
-            limitEqualityTransaction: contextOf(contexts, "limit_equality_transaction_proof"),
-            limitEqualityDaily: contextOf(contexts, "limit_equality_daily_proof"),
-            limitRangeProof: contextOf(contexts, "limit_range_proof"),
-          },
+          contexts: (await input.unsafeSubstituteContexts?.(created)) ?? created,
           contextRentReceiver: input.payer.address,
           payer: input.payer,
           transferId: input.transferId,

@@ -1,0 +1,97 @@
+/**
+ * The limits hold against a client that lies: each refusal below comes from the program, for
+ * proofs made one base unit looser than the policy (`unsafeForgedLimits`), so the SDK's own
+ * pre-checks are out of the way. Policy: per transaction 100, daily 250, HITL 50 USDG.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  type AgentConfidentialWorld,
+  createAgentConfidentialWorld,
+} from "../support/agent-confidential-world";
+import { DAILY_LIMIT, HITL_THRESHOLD, PER_TRANSACTION_LIMIT, usdg, utc } from "../support/policy-world";
+import { expectRefusedByProgram } from "../support/refused-by-program";
+
+describe("limits enforced by the program over encrypted amounts", () => {
+  let world: AgentConfidentialWorld;
+
+  beforeAll(async () => {
+    world = await createAgentConfidentialWorld();
+    await world.setupAgent();
+    await world.fundAgent(usdg(600));
+    await world.confidentialRecipient("bob");
+  });
+
+  it("Given the immediate bound min(per_tx, hitl) = 50, When a client proves 50 + 1 against 50 + 1, Then the program refuses it and exactly 50 executes", async () => {
+    await expectRefusedByProgram(
+      world,
+      () =>
+        world.confidentialTransfer({
+          amount: HITL_THRESHOLD + 1n,
+          unsafeForgedLimits: { bound: HITL_THRESHOLD + 1n, requestHold: false },
+        }),
+      "LimitProofMismatch",
+    );
+    const result = await world.confidentialTransfer({ amount: HITL_THRESHOLD });
+    expect(result.outcome).toBe("executed");
+    expect(world.proverState().confidentialSpentToday).toBe(usdg(50));
+  });
+
+  it("Given a hold (bound: per_tx = 100), When a client proves 100 + 1 against 100 + 1, Then the program refuses it", async () => {
+    await expectRefusedByProgram(
+      world,
+      () =>
+        world.confidentialTransfer({
+          amount: PER_TRANSACTION_LIMIT + 1n,
+          unsafeForgedLimits: { bound: PER_TRANSACTION_LIMIT + 1n, requestHold: true },
+        }),
+      "LimitProofMismatch",
+    );
+    expect(await world.holds()).toHaveLength(0);
+  });
+
+  it("Given spends accumulating to 220 of 250, When a client proves 31 against a daily limit one unit looser, Then the program refuses it; 30 executes and then 1 base unit more is refused", async () => {
+    for (const amount of [usdg(50), usdg(50), usdg(50), usdg(20)]) {
+      expect((await world.confidentialTransfer({ amount })).outcome).toBe("executed");
+    }
+    expect(world.proverState().confidentialSpentToday).toBe(usdg(220));
+    await expectRefusedByProgram(
+      world,
+      () =>
+        world.confidentialTransfer({
+          amount: usdg(30) + 1n,
+          unsafeForgedLimits: { dailyLimit: DAILY_LIMIT + 1n },
+        }),
+      "LimitProofMismatch",
+    );
+    await world.confidentialTransfer({ amount: usdg(30) });
+    expect(world.proverState().confidentialSpentToday).toBe(DAILY_LIMIT);
+    await expectRefusedByProgram(
+      world,
+      () => world.confidentialTransfer({ amount: 1n, unsafeForgedLimits: { dailyLimit: DAILY_LIMIT + 1n } }),
+      "LimitProofMismatch",
+    );
+  });
+
+  it("Given the daily limit reached, Then at 23:59:59 UTC one more unit is still refused and at 00:00:00 spending resumes from zero", async () => {
+    world.at(utc(0, 23, 59, 59));
+    await expectRefusedByProgram(
+      world,
+      () => world.confidentialTransfer({ amount: 1n, unsafeForgedLimits: { dailyLimit: DAILY_LIMIT + 1n } }),
+      "LimitProofMismatch",
+    );
+    // A client claiming yesterday's total is already zero is refused too: S is still stored today.
+    await expectRefusedByProgram(
+      world,
+      () =>
+        world.confidentialTransfer({
+          amount: 1n,
+          unsafeForgedLimits: { confidentialSpentToday: 0n, spendCiphertext: new Uint8Array(64) },
+        }),
+      "LimitProofMismatch",
+    );
+    world.at(utc(1, 0, 0, 0));
+    expect(world.proverState()).toMatchObject({ confidentialSpentToday: 0n, source: "new_day" });
+    expect((await world.confidentialTransfer({ amount: usdg(50) })).outcome).toBe("executed");
+    expect(world.proverState().confidentialSpentToday).toBe(usdg(50));
+  });
+});
