@@ -156,6 +156,8 @@ export async function createAgentConfidentialWorld(
         payer: transfer.payer ?? feePayer,
         requestHold: transfer.requestHold,
         unsafeForgedLimits: transfer.unsafeForgedLimits,
+        unsafeSubstituteContexts: transfer.unsafeSubstituteContexts,
+        unsafeBeforeFinalSubmission: transfer.unsafeBeforeFinalSubmission,
       });
     },
     agentAvailable: (agent = world.agent) => availableBalance(agentState(agent), agentKeys(agent)),

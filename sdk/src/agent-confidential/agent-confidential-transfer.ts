@@ -89,6 +89,8 @@ export interface AgentConfidentialTransferInput {
   readonly unsafeSubstituteContexts?: (
     contexts: AgentTransferContexts,
   ) => AgentTransferContexts | Promise<AgentTransferContexts>;
+  /** TEST ONLY: runs once every proof is verified, just before the final transaction is sent. */
+  readonly unsafeBeforeFinalSubmission?: () => void | Promise<void>;
 }
 
 export interface AgentConfidentialTransferResult {
@@ -175,6 +177,7 @@ export async function transferAgentConfidential(
       }),
       proofs: contextProofs(proofs.transfer, proofs.limits),
       finalStep: "transfer",
+      ...(input.unsafeBeforeFinalSubmission === undefined ? {} : { beforeFinal: input.unsafeBeforeFinalSubmission }),
       finalInstructions: async (contexts) => {
         const created: AgentTransferContexts = {
           equalityProof: contextOf(contexts, "equality_proof"),

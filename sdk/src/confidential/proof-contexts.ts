@@ -80,6 +80,8 @@ export interface ProofContextRun {
   readonly authority?: ContextAuthority;
   readonly proofs: readonly ContextProof[];
   readonly finalStep: ConfidentialStep;
+  /** TEST ONLY: runs after the proofs are verified, just before the final transaction is sent. */
+  readonly beforeFinal?: () => void | Promise<void>;
   /** The final instructions, given each proof step's context account address. */
   readonly finalInstructions: (
     contexts: ReadonlyMap<ConfidentialStep, Address>,
@@ -164,6 +166,7 @@ export async function runWithProofContexts(run: ProofContextRun): Promise<{ read
   try {
     signatures.push(...(await submitConcurrently(cluster, phase1)));
     signatures.push(...(await submitConcurrently(cluster, phase2)));
+    await run.beforeFinal?.();
     signatures.push(await submitFinal(cluster, final));
     return { signatures };
   } catch (failure) {
