@@ -177,7 +177,9 @@ export async function transferAgentConfidential(
       }),
       proofs: contextProofs(proofs.transfer, proofs.limits),
       finalStep: "transfer",
-      ...(input.unsafeBeforeFinalSubmission === undefined ? {} : { beforeFinal: input.unsafeBeforeFinalSubmission }),
+      ...(input.unsafeBeforeFinalSubmission === undefined
+        ? {}
+        : { beforeFinal: input.unsafeBeforeFinalSubmission }),
       finalInstructions: async (contexts) => {
         const created: AgentTransferContexts = {
           equalityProof: contextOf(contexts, "equality_proof"),
