@@ -3,12 +3,21 @@
  * proofs made one base unit looser than the policy (`unsafeForgedLimits`), so the SDK's own
  * pre-checks are out of the way. Policy: per transaction 100, daily 250, HITL 50 USDG.
  */
+import { rejectHold } from "@cpay/sdk/agent-confidential";
+import type { Address } from "@solana/kit";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   type AgentConfidentialWorld,
   createAgentConfidentialWorld,
 } from "../support/agent-confidential-world";
-import { DAILY_LIMIT, HITL_THRESHOLD, PER_TRANSACTION_LIMIT, usdg, utc } from "../support/policy-world";
+import {
+  DAILY_LIMIT,
+  HITL_THRESHOLD,
+  PER_TRANSACTION_LIMIT,
+  SECONDS_PER_DAY,
+  usdg,
+  utc,
+} from "../support/policy-world";
 import { expectRefusedByProgram } from "../support/refused-by-program";
 
 describe("limits enforced by the program over encrypted amounts", () => {
@@ -36,7 +45,7 @@ describe("limits enforced by the program over encrypted amounts", () => {
     expect(world.proverState().confidentialSpentToday).toBe(usdg(50));
   });
 
-  it("Given a hold (bound: per_tx = 100), When a client proves 100 + 1 against 100 + 1, Then the program refuses it", async () => {
+  it("Given a hold (bound: per_tx = 100), When a client proves 100 + 1 against 100 + 1, Then the program refuses it and exactly 100 is held", async () => {
     await expectRefusedByProgram(
       world,
       () =>
@@ -47,6 +56,16 @@ describe("limits enforced by the program over encrypted amounts", () => {
       "LimitProofMismatch",
     );
     expect(await world.holds()).toHaveLength(0);
+    const held = await world.confidentialTransfer({ amount: PER_TRANSACTION_LIMIT });
+    expect(held.outcome).toBe("held");
+    expect((await world.holds()).map((hold) => hold.address)).toEqual([held.pending]);
+    // Rejected: the day below starts from the 50 executed above.
+    await rejectHold(world.cluster, {
+      owner: world.agent.owner,
+      pending: held.pending as Address,
+      payer: world.feePayer,
+    });
+    expect(world.proverState().confidentialSpentToday).toBe(usdg(50));
   });
 
   it("Given spends accumulating to 220 of 250, When a client proves 31 against a daily limit one unit looser, Then the program refuses it; 30 executes and then 1 base unit more is refused", async () => {
@@ -74,6 +93,7 @@ describe("limits enforced by the program over encrypted amounts", () => {
 
   it("Given the daily limit reached, Then at 23:59:59 UTC one more unit is still refused and at 00:00:00 spending resumes from zero", async () => {
     world.at(utc(0, 23, 59, 59));
+    expect(world.proverState()).toMatchObject({ confidentialSpentToday: DAILY_LIMIT, source: "decryptable" });
     await expectRefusedByProgram(
       world,
       () => world.confidentialTransfer({ amount: 1n, unsafeForgedLimits: { dailyLimit: DAILY_LIMIT + 1n } }),
@@ -91,7 +111,10 @@ describe("limits enforced by the program over encrypted amounts", () => {
     );
     world.at(utc(1, 0, 0, 0));
     expect(world.proverState()).toMatchObject({ confidentialSpentToday: 0n, source: "new_day" });
+    expect(world.readPolicy().dayIndex).toBe(utc(0, 12) / SECONDS_PER_DAY);
     expect((await world.confidentialTransfer({ amount: usdg(50) })).outcome).toBe("executed");
-    expect(world.proverState().confidentialSpentToday).toBe(usdg(50));
+    // The program reset the day when it wrote the spend: S and the prover state hold 50, not 300.
+    expect(world.readPolicy().dayIndex).toBe(utc(1, 0) / SECONDS_PER_DAY);
+    expect(world.proverState()).toMatchObject({ confidentialSpentToday: usdg(50), source: "decryptable" });
   });
 });

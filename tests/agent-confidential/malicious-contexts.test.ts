@@ -1,17 +1,27 @@
 /**
  * A malicious client controls which context accounts the final instruction reads. Each attack
- * below swaps one slot after honest proofs were verified; the program must refuse and nothing may
- * move. Look-alikes are planted, once the honest contexts exist, with the exact bytes the ZK
- * ElGamal Proof program wrote (what re-verifying the same proof data produces), under another
- * owner or authority, at fresh addresses.
+ * below swaps slots of an honest transfer's final instruction; the program must refuse and nothing
+ * may move (`expectRefusedByProgram`: every account of the world unchanged, the run's contexts
+ * closed). Replacements are either genuine — proofs the ZK ElGamal Proof program verified into
+ * accounts the attacker created, under the agent PDA's authority — or look-alikes planted with
+ * the exact bytes such a verification writes, under another owner or authority.
  */
-import type { AgentTransferContexts } from "@cpay/sdk/agent-confidential";
+import {
+  type AgentTransferContexts,
+  closeAgentProofContexts,
+  dailyLimitCiphertext,
+  limitValues,
+  parseValidityProofContext,
+  rangeBitLengths,
+  transactionLimitCiphertext,
+  transferAmountCiphertext,
+  transferBound,
+} from "@cpay/sdk/agent-confidential";
+import { SubmissionRejected } from "@cpay/sdk/cluster";
 import { zk } from "@cpay/sdk/confidential";
 import { type Address, generateKeyPairSigner, getAddressEncoder, type KeyPairSigner } from "@solana/kit";
-import { getCreateAccountInstruction } from "@solana-program/system";
+import { TOKEN_2022_PROGRAM_ADDRESS } from "@solana-program/token-2022";
 import {
-  BATCHED_RANGE_PROOF_CONTEXT_ACCOUNT_SIZE,
-  getVerifyProofInstruction,
   ZK_ELGAMAL_PROOF_PROGRAM_ADDRESS,
   ZkElGamalProofInstruction,
 } from "@solana-program/zk-elgamal-proof";
@@ -21,18 +31,32 @@ import {
   createAgentConfidentialWorld,
 } from "../support/agent-confidential-world";
 import { accountBytes, plantAccount } from "../support/plant-account";
-import { usdg } from "../support/policy-world";
-import { expectRefusedByProgram } from "../support/refused-by-program";
+import { usdg, type WorldAgent } from "../support/policy-world";
+import {
+  landedInstructions,
+  type ProofPayload,
+  verifiedPayloads,
+  verifyContext,
+} from "../support/proof-context";
+import { expectRefusedByProgram, worldChangesBy } from "../support/refused-by-program";
 
 type Slot = keyof AgentTransferContexts;
 
-/** A slot's replacement: a fresh address now, its bytes planted once the honest contexts exist. */
-interface Substitution {
-  readonly slot: Slot;
-  /** The bytes to plant, from the honest contexts (verified by then). */
-  readonly bytes: (contexts: AgentTransferContexts) => Uint8Array;
-  readonly owner?: Address;
-}
+const LIMIT_SLOTS = ["limitEqualityTransaction", "limitEqualityDaily", "limitRangeProof"] as const;
+const AMOUNT = usdg(10);
+/** Context data starts after the authority (32) and the proof type (1). */
+const CONTEXT_HEADER = 33;
+
+/**
+ * A slot's replacement: an existing account, or a fresh one filled just before the final
+ * submission (the honest contexts are verified by then).
+ */
+type Substitution =
+  | { readonly slot: Slot; readonly address: Address }
+  | {
+      readonly slot: Slot;
+      readonly fill: (account: KeyPairSigner, honest: AgentTransferContexts) => void | Promise<void>;
+    };
 
 describe("a malicious client's context accounts", () => {
   let world: AgentConfidentialWorld;
@@ -44,80 +68,152 @@ describe("a malicious client's context accounts", () => {
     await world.confidentialRecipient("bob");
   });
 
-  /** Transfers 10 USDG with `substitutions` applied to the final instruction's contexts. */
-  function attempt(...substitutions: Substitution[]) {
+  /** An honest transfer of AMOUNT by `agent` whose final instruction reads `substitutions` instead. */
+  function attempt(substitutions: readonly Substitution[], agent: WorldAgent = world.agent) {
     let honest: AgentTransferContexts | null = null;
-    const planted = new Map<Slot, KeyPairSigner>();
+    const fresh = new Map<Slot, KeyPairSigner>();
     return world.confidentialTransfer({
-      amount: usdg(10),
+      agent,
+      amount: AMOUNT,
       unsafeSubstituteContexts: async (contexts) => {
         honest = contexts;
         const replaced = { ...contexts };
-        for (const { slot } of substitutions) {
-          const fresh = await generateKeyPairSigner();
-          planted.set(slot, fresh);
-          replaced[slot] = fresh.address;
+        for (const substitution of substitutions) {
+          if ("address" in substitution) {
+            replaced[substitution.slot] = substitution.address;
+          } else {
+            const account = await generateKeyPairSigner();
+            fresh.set(substitution.slot, account);
+            replaced[substitution.slot] = account.address;
+          }
         }
         return replaced;
       },
-      unsafeBeforeFinalSubmission: () => {
-        if (honest === null) throw new Error("no contexts were planned");
+      unsafeBeforeFinalSubmission: async () => {
+        const contexts = honest as AgentTransferContexts | null;
+        if (contexts === null) throw new Error("no contexts were planned");
         for (const substitution of substitutions) {
-          const address = planted.get(substitution.slot)?.address;
-          if (address === undefined) throw new Error("not substituted");
-          const data = substitution.bytes(honest);
-          plantAccount(world.cluster, {
-            address,
-            owner: substitution.owner ?? ZK_ELGAMAL_PROOF_PROGRAM_ADDRESS,
-            data,
-          });
+          const account = fresh.get(substitution.slot);
+          if ("fill" in substitution && account !== undefined) await substitution.fill(account, contexts);
         }
       },
     });
   }
 
+  /** Plants at the fresh account a copy of the honest `slot` context's bytes, changed by `change`. */
   const copyOf =
-    (slot: Slot, change: (bytes: Uint8Array) => void = () => undefined) =>
-    (contexts: AgentTransferContexts) => {
-      const bytes = accountBytes(world.cluster, contexts[slot]);
-      change(bytes);
-      return bytes;
+    (from: Slot, options: { owner?: Address; change?: (bytes: Uint8Array) => void } = {}) =>
+    (account: KeyPairSigner, honest: AgentTransferContexts) => {
+      const bytes = accountBytes(world.cluster, honest[from]);
+      options.change?.(bytes);
+      plantAccount(world.cluster, {
+        address: account.address,
+        owner: options.owner ?? ZK_ELGAMAL_PROOF_PROGRAM_ADDRESS,
+        data: bytes,
+      });
     };
+
+  /**
+   * The three limit contexts, genuinely proved and verified by this suite (not the SDK) for the
+   * transfer being attempted: the program's own X_tx and X_day, fresh commitments Z, and one range
+   * proof over `[Z_tx, Z_day]` — or over `[Z_day, Z_tx]` when `swapped`.
+   */
+  function ownLimitContexts(options: { readonly swapped: boolean }): Substitution[] {
+    let made: Map<Slot, ProofPayload> | null = null;
+    const prove = (honest: AgentTransferContexts) => {
+      const validity = accountBytes(world.cluster, honest.ciphertextValidityProof).subarray(CONTEXT_HEADER);
+      const amountCiphertext = transferAmountCiphertext(parseValidityProofContext(validity));
+      const prover = world.proverState();
+      const { bound } = transferBound(prover, AMOUNT, false);
+      const values = limitValues({ amount: AMOUNT, bound, day: prover });
+      const keys = world.agentKeys();
+      const commit = (value: bigint) => {
+        const opening = new zk.PedersenOpening();
+        return { value, opening, commitment: zk.PedersenCommitment.from(value, opening) };
+      };
+      const transaction = commit(values.transaction);
+      const daily = commit(values.daily);
+      const equality = (ciphertext: Uint8Array, committed: ReturnType<typeof commit>): ProofPayload => {
+        const parsed = zk.ElGamalCiphertext.fromBytes(ciphertext);
+        if (parsed === undefined) throw new Error("not an ElGamal ciphertext");
+        return {
+          discriminator: ZkElGamalProofInstruction.VerifyCiphertextCommitmentEquality,
+          proofData: new zk.CiphertextCommitmentEqualityProofData(
+            keys.elgamal,
+            parsed,
+            committed.commitment,
+            committed.opening,
+            committed.value,
+          ).toBytes(),
+        };
+      };
+      const proofs = new Map<Slot, ProofPayload>([
+        [
+          "limitEqualityTransaction",
+          equality(transactionLimitCiphertext(bound, amountCiphertext), transaction),
+        ],
+        ["limitEqualityDaily", equality(dailyLimitCiphertext(prover, amountCiphertext), daily)],
+      ]);
+      // The range proof consumes what it is given: after the equality proofs.
+      const ordered = options.swapped ? [daily, transaction] : [transaction, daily];
+      const [first, second] = ordered.map((committed) => committed.value) as [bigint, bigint];
+      proofs.set("limitRangeProof", {
+        discriminator: ZkElGamalProofInstruction.VerifyBatchedRangeProofU64,
+        proofData: new zk.BatchedRangeProofU64Data(
+          ordered.map((committed) => committed.commitment),
+          new BigUint64Array([first, second]),
+          Uint8Array.from(rangeBitLengths(first, second).bitLengths),
+          ordered.map((committed) => committed.opening),
+        ).toBytes(),
+      });
+      return proofs;
+    };
+    return LIMIT_SLOTS.map((slot) => ({
+      slot,
+      fill: async (account: KeyPairSigner, honest: AgentTransferContexts) => {
+        made ??= prove(honest);
+        const proof = made.get(slot);
+        if (proof === undefined) throw new Error(`no ${slot} proof`);
+        await verifyContext(world, { account, proof, authority: world.agent.address });
+        own.push(account.address);
+      },
+    }));
+  }
+  /** Contexts this suite verified for the agent: closable by the agent signer once unused. */
+  const own: Address[] = [];
 
   it("Given a genuine, verified range proof over other commitments in the limit-range slot, Then LimitProofMismatch", async () => {
     const openings = [new zk.PedersenOpening(), new zk.PedersenOpening()];
     const values = [1n, 2n];
-    const proof = new zk.BatchedRangeProofU64Data(
+    const proofData = new zk.BatchedRangeProofU64Data(
       openings.map((opening, i) => zk.PedersenCommitment.from(values[i] ?? 0n, opening)),
       new BigUint64Array(values),
       Uint8Array.from([32, 32]),
       openings,
     ).toBytes();
     const account = await generateKeyPairSigner();
-    const created = await world.send(
-      [
-        getCreateAccountInstruction({
-          payer: world.feePayer,
-          newAccount: account,
-          lamports: world.cluster.minimumBalanceForRentExemption(BATCHED_RANGE_PROOF_CONTEXT_ACCOUNT_SIZE),
-          space: BATCHED_RANGE_PROOF_CONTEXT_ACCOUNT_SIZE,
-          programAddress: ZK_ELGAMAL_PROOF_PROGRAM_ADDRESS,
-        }),
-      ],
-      { signers: [account] },
-    );
-    const verified = await world.send([
-      getVerifyProofInstruction({
-        discriminator: ZkElGamalProofInstruction.VerifyBatchedRangeProofU64,
-        contextState: account.address,
-        contextStateAuthority: world.agent.address,
-        proofData: proof,
-      }),
-    ]);
-    expect([created.err, verified.err]).toEqual([null, null]);
+    await verifyContext(world, {
+      account,
+      proof: { discriminator: ZkElGamalProofInstruction.VerifyBatchedRangeProofU64, proofData },
+      authority: world.agent.address,
+    });
     await expectRefusedByProgram(
       world,
-      () => attempt({ slot: "limitRangeProof", bytes: () => accountBytes(world.cluster, account.address) }),
+      () => attempt([{ slot: "limitRangeProof", address: account.address }]),
+      "LimitProofMismatch",
+    );
+    // Untouched by the refused transfer: the agent signer can still close it.
+    expect(world.cluster.getAccount(account.address)?.owner).toBe(ZK_ELGAMAL_PROOF_PROGRAM_ADDRESS);
+    own.push(account.address);
+  });
+
+  it("Given limit proofs made outside the SDK for the program's own X, Then they execute (control); with the range proof over [Z_day, Z_tx] instead, LimitProofMismatch", async () => {
+    const before = world.agentAvailable();
+    expect((await attempt(ownLimitContexts({ swapped: false }))).outcome).toBe("executed");
+    expect(world.agentAvailable()).toBe(before - AMOUNT);
+    await expectRefusedByProgram(
+      world,
+      () => attempt(ownLimitContexts({ swapped: true })),
       "LimitProofMismatch",
     );
   });
@@ -126,20 +222,38 @@ describe("a malicious client's context accounts", () => {
     await expectRefusedByProgram(
       world,
       () =>
-        attempt(
-          { slot: "limitEqualityTransaction", bytes: copyOf("limitEqualityDaily") },
-          { slot: "limitEqualityDaily", bytes: copyOf("limitEqualityTransaction") },
-        ),
+        attempt([
+          { slot: "limitEqualityTransaction", fill: copyOf("limitEqualityDaily") },
+          { slot: "limitEqualityDaily", fill: copyOf("limitEqualityTransaction") },
+        ]),
       "LimitProofMismatch",
     );
   });
 
-  it("Given a limit context's exact bytes under another program, Then WrongProofContext", async () => {
-    for (const slot of ["limitEqualityTransaction", "limitRangeProof", "ciphertextValidityProof"] as const) {
+  it("Given a context's exact bytes under another program (Token-2022, or the agent-policy program itself), Then WrongProofContext", async () => {
+    const planted: Address[] = [];
+    const owners = [TOKEN_2022_PROGRAM_ADDRESS, world.programId];
+    for (const [slot, owner] of [
+      ["limitEqualityTransaction", owners[0]],
+      ["limitRangeProof", owners[1]],
+      ["ciphertextValidityProof", owners[1]],
+      ["equalityProof", owners[0]],
+    ] as const) {
+      const plant = copyOf(slot, { owner });
       await expectRefusedByProgram(
         world,
-        () => attempt({ slot, bytes: copyOf(slot), owner: world.cluster.programId as Address }),
+        () =>
+          attempt([
+            {
+              slot,
+              fill: (account, honest) => {
+                planted.push(account.address);
+                plant(account, honest);
+              },
+            },
+          ]),
         "WrongProofContext",
+        { planted: () => planted },
       );
     }
   });
@@ -147,59 +261,132 @@ describe("a malicious client's context accounts", () => {
   it("Given a context of the wrong proof type in a slot, Then WrongProofContext", async () => {
     await expectRefusedByProgram(
       world,
-      () => attempt({ slot: "limitEqualityTransaction", bytes: copyOf("limitRangeProof") }),
+      () => attempt([{ slot: "limitEqualityTransaction", fill: copyOf("limitRangeProof") }]),
       "WrongProofContext",
     );
     // The U64 limit-range context where Token-2022 needs its U128 one.
     await expectRefusedByProgram(
       world,
-      () => attempt({ slot: "rangeProof", bytes: copyOf("limitRangeProof") }),
+      () => attempt([{ slot: "rangeProof", fill: copyOf("limitRangeProof") }]),
       "WrongProofContext",
     );
   });
 
   it("Given a context whose authority is another agent's PDA, Then WrongProofContext", async () => {
     const other = await world.createAgent({ owner: "carol", name: "bot" });
-    const otherAuthority = (bytes: Uint8Array) => bytes.set(getAddressEncoder().encode(other.address), 0);
+    const change = (bytes: Uint8Array) => bytes.set(getAddressEncoder().encode(other.address), 0);
     for (const slot of ["limitEqualityDaily", "equalityProof"] as const) {
       await expectRefusedByProgram(
         world,
-        () => attempt({ slot, bytes: copyOf(slot, otherAuthority) }),
+        () => attempt([{ slot, fill: copyOf(slot, { change }) }]),
         "WrongProofContext",
       );
     }
   });
 
-  it("Given a successful transfer, Then its contexts are gone, and the same limit proofs verified again are refused for a later transfer", async () => {
-    let used: AgentTransferContexts | null = null;
-    const captured = new Map<Slot, Uint8Array>();
-    const limitSlots = ["limitEqualityTransaction", "limitEqualityDaily", "limitRangeProof"] as const;
-    const done = await world.confidentialTransfer({
-      amount: usdg(10),
+  it("Given another agent's live, verified contexts, When this agent's transfer names them, Then it is refused and the other agent's transfer still executes with them", async () => {
+    const other = await world.createAgent({ owner: "dave", name: "bot" });
+    await world.setupAgent(other);
+    await world.fundAgent(usdg(50), other);
+    let theirs: AgentTransferContexts | null = null;
+    const result = await world.confidentialTransfer({
+      agent: other,
+      amount: AMOUNT,
       unsafeSubstituteContexts: (contexts) => {
-        used = contexts;
+        theirs = contexts;
         return contexts;
       },
-      unsafeBeforeFinalSubmission: () => {
-        const contexts = used as AgentTransferContexts | null;
+      unsafeBeforeFinalSubmission: async () => {
+        const contexts = theirs as AgentTransferContexts | null;
         if (contexts === null) throw new Error("no contexts were planned");
-        for (const slot of limitSlots) captured.set(slot, accountBytes(world.cluster, contexts[slot]));
+        for (const slots of [LIMIT_SLOTS, Object.keys(contexts) as Slot[]]) {
+          await expectRefusedByProgram(
+            world,
+            () => attempt(slots.map((slot) => ({ slot, address: contexts[slot] }))),
+            "WrongProofContext",
+          );
+        }
+      },
+    });
+    expect(result.outcome).toBe("executed");
+    expect(world.agentAvailable(other)).toBe(usdg(50) - AMOUNT);
+  });
+
+  /** An executed transfer of AMOUNT and the six contexts its final instruction read. */
+  async function executedWithContexts() {
+    let used: AgentTransferContexts | null = null;
+    const done = await world.confidentialTransfer({
+      amount: AMOUNT,
+      unsafeSubstituteContexts: (planned) => {
+        used = planned;
+        return planned;
       },
     });
     expect(done.outcome).toBe("executed");
-    const closed = used as AgentTransferContexts | null;
-    if (closed === null) throw new Error("no contexts were planned");
-    for (const context of Object.values(closed)) expect(world.cluster.getAccount(context)).toBeNull();
+    const contexts = used as AgentTransferContexts | null;
+    if (contexts === null) throw new Error("no contexts were planned");
+    return { done, contexts };
+  }
 
-    const replay = (slot: Slot) => () => {
-      const bytes = captured.get(slot);
-      if (bytes === undefined) throw new Error(`${slot} was not captured`);
-      return bytes;
-    };
-    await expectRefusedByProgram(
+  it("Given a successful transfer, When its final instruction is submitted again, Then the cluster drops the identical transaction and the program refuses a new one (its contexts are gone)", async () => {
+    const { done, contexts } = await executedWithContexts();
+    for (const context of Object.values(contexts)) expect(world.cluster.getAccount(context)).toBeNull();
+
+    const finalSignature = done.signatures.at(-1) ?? "";
+    const wire = world.cluster.getTransaction(finalSignature)?.wire ?? new Uint8Array();
+    const resent = await worldChangesBy(world, async () => {
+      const rejected = (() => {
+        try {
+          world.cluster.sendTransaction(wire);
+          return null;
+        } catch (error) {
+          return error instanceof SubmissionRejected ? error.kind : error;
+        }
+      })();
+      expect(rejected).toBe("already_processed");
+      const [transfer] = landedInstructions(world, finalSignature).filter(
+        (instruction) => instruction.programAddress === world.programId,
+      );
+      if (transfer === undefined) throw new Error("no agent_confidential_transfer in the final transaction");
+      const outcome = await world.send([transfer], { signers: [world.agent.signer] });
+      expect(outcome.error).toBe("WrongProofContext");
+    });
+    expect(resent).toEqual([]);
+  });
+
+  it("Given the limit proofs a successful transfer sent, When an attacker verifies the same proof data into fresh contexts for a later transfer, Then LimitProofMismatch", async () => {
+    const { done, contexts } = await executedWithContexts();
+    const payloads = verifiedPayloads(
       world,
-      () => attempt(...limitSlots.map((slot) => ({ slot, bytes: replay(slot) }))),
-      "LimitProofMismatch",
+      done.signatures,
+      LIMIT_SLOTS.map((slot) => contexts[slot]),
     );
+    expect(payloads.size).toBe(3);
+
+    const replayed: Substitution[] = LIMIT_SLOTS.map((slot) => ({
+      slot,
+      fill: async (account) => {
+        const proof = payloads.get(contexts[slot]);
+        if (proof === undefined) throw new Error(`no ${slot} payload`);
+        // The ZK program accepts the old proof again: a proof is not bound to an account or a time.
+        await verifyContext(world, { account, proof, authority: world.agent.address });
+        own.push(account.address);
+      },
+    }));
+    await expectRefusedByProgram(world, () => attempt(replayed), "LimitProofMismatch");
+  });
+
+  it("Given the contexts this suite verified for the agent and never consumed, Then the agent signer closes them all", async () => {
+    // 1 (other commitments) + 3 (control, consumed) + 3 (swapped) + 3 (replayed).
+    expect(own).toHaveLength(10);
+    const live = own.filter((context) => world.cluster.getAccount(context) !== null);
+    expect(live).toHaveLength(7);
+    const left = await closeAgentProofContexts(world.cluster, {
+      authority: world.agent.signer,
+      agent: world.agent.address,
+      payer: world.feePayer,
+      addresses: live,
+    });
+    expect(left).toEqual([]);
   });
 });

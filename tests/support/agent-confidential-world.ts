@@ -38,11 +38,14 @@ import {
   type WorldAgent,
 } from "./policy-world";
 
-/** Deterministic confidential keys of `label` (public seed: test use only). */
+/** The deterministic 32-byte confidential secret of `label` (public seed: test use only). */
+export function testConfidentialSecret(label: string): Uint8Array {
+  return new Uint8Array(createHash("sha256").update(`cpay confidential tests ${label}`).digest());
+}
+
+/** Deterministic confidential keys of `label`, derived from its secret as a client does. */
 export function testConfidentialKeys(label: string): ConfidentialKeyset {
-  return deriveConfidentialKeys(
-    new Uint8Array(createHash("sha256").update(`cpay confidential tests ${label}`).digest()),
-  );
+  return deriveConfidentialKeys(testConfidentialSecret(label));
 }
 
 export interface ConfidentialRecipient extends Party {
@@ -62,6 +65,8 @@ export type WorldConfidentialTransfer = Partial<
 export interface AgentConfidentialWorld extends PolicyWorld {
   /** The confidential keys of an agent's USDG account (deterministic per agent handle). */
   agentKeys(agent?: WorldAgent): ConfidentialKeyset;
+  /** The 32-byte secret `agentKeys` derives from: all an agent keeps across a restart. */
+  agentSecret(agent?: WorldAgent): Uint8Array;
   /** Configures the agent's USDG account for confidential transfers (signed by its agent signer). */
   setupAgent(agent?: WorldAgent): Promise<void>;
   /** Deposits `amount` of the agent's public USDG and applies it: all of it becomes available. */
@@ -92,7 +97,9 @@ export async function createAgentConfidentialWorld(
   const recipients = new Map<RecipientName, ConfidentialRecipient>();
   let nextTransferId = 1_000_000;
 
-  const agentKeys = (agent: WorldAgent = world.agent) => testConfidentialKeys(`agent ${agent.handle} usdg`);
+  const agentSecret = (agent: WorldAgent = world.agent) =>
+    testConfidentialSecret(`agent ${agent.handle} usdg`);
+  const agentKeys = (agent: WorldAgent = world.agent) => deriveConfidentialKeys(agentSecret(agent));
   const agentState = (agent: WorldAgent) => {
     const state = readConfidentialState(cluster, agent.usdg);
     if (state === null) throw new Error(`${agent.handle}'s USDG account is not configured`);
@@ -115,6 +122,7 @@ export async function createAgentConfidentialWorld(
   return {
     ...world,
     agentKeys,
+    agentSecret,
     async setupAgent(agent = world.agent) {
       await setupAgentConfidentialAccount(cluster, {
         authority: signerOf(agent),

@@ -1,28 +1,50 @@
 /**
  * The assertion every attack on the confidential agent path ends with: the program (not the SDK)
- * refused the final instruction with `error`, every context the attempt created is closed again,
- * and nothing moved — the agent's balance ciphertexts and the policy's spend state are byte for
- * byte what they were.
+ * refused the final instruction with `error`, every context the attempt created is closed again
+ * (no staging buffer left either), and nothing moved — every account of the world (wallets,
+ * handles, token accounts, agents, policies, holds: every account the program owns) is byte for
+ * byte and lamport for lamport what it was, except the fee payer's lamports (fees).
  */
 import { agentPolicyErrorOf } from "@cpay/sdk/agent-confidential";
+import { BPF_LOADER_UPGRADEABLE_ADDRESS } from "@cpay/sdk/cluster";
 import { isConfidentialError } from "@cpay/sdk/confidential";
 import { expect } from "vitest";
+import { type Snapshot, snapshotAccounts, snapshotDifferences } from "./account-snapshot";
 import type { AgentConfidentialWorld } from "./agent-confidential-world";
-import { accountBytes } from "./plant-account";
 
-/** Policy bytes 80..96 (day, public spend) and 1288..1420 (the confidential spend state). */
-function spendState(world: AgentConfidentialWorld): Uint8Array[] {
-  const policy = accountBytes(world.cluster, world.agent.policy);
-  return [policy.slice(80, 96), policy.slice(1288, 1420)];
+/** Every account of the world but the fee payer (it pays the attempt's fees). */
+function worldState(world: AgentConfidentialWorld): Snapshot {
+  const watched = world.addresses().filter((address) => address !== world.feePayer.address);
+  return snapshotAccounts(world.cluster, watched);
 }
 
+/** Loader-owned accounts: a staging buffer left behind would show up here. */
+function loaderAccounts(world: AgentConfidentialWorld): number {
+  return world.cluster.getProgramAccounts(BPF_LOADER_UPGRADEABLE_ADDRESS).length;
+}
+
+/** What `run` changed in the world (every account but the fee payer's lamports, see the file doc). */
+export async function worldChangesBy(
+  world: AgentConfidentialWorld,
+  run: () => Promise<unknown>,
+): Promise<string[]> {
+  const before = worldState(world);
+  await run();
+  return snapshotDifferences(before, worldState(world));
+}
+
+/** Runs an SDK transfer `attempt` and asserts the program refused it with `error` (see the file doc). */
 export async function expectRefusedByProgram(
   world: AgentConfidentialWorld,
   attempt: () => Promise<unknown>,
   error: string,
+  options: {
+    /** Accounts the attack itself plants during `attempt` (e.g. a look-alike the program owns). */
+    readonly planted?: () => readonly string[];
+  } = {},
 ): Promise<void> {
-  const token = accountBytes(world.cluster, world.agent.usdg);
-  const spend = spendState(world);
+  const before = worldState(world);
+  const loaderBefore = loaderAccounts(world);
   const caught = await attempt().then(
     () => new Error("the program accepted it"),
     (thrown: unknown) => thrown,
@@ -30,7 +52,12 @@ export async function expectRefusedByProgram(
   if (!isConfidentialError(caught, "step_failed", "transfer")) throw caught;
   expect(agentPolicyErrorOf(caught)?.name).toBe(error);
   if (!isConfidentialError(caught)) throw caught;
-  expect(caught.contexts.every((context) => context.outcome === "closed")).toBe(true);
-  expect(accountBytes(world.cluster, world.agent.usdg)).toEqual(token);
-  expect(spendState(world)).toEqual(spend);
+  expect(caught.contexts.map((context) => context.outcome)).toEqual(Array(6).fill("closed"));
+  for (const context of caught.contexts) expect(world.cluster.getAccount(context.address)).toBeNull();
+  expect(loaderAccounts(world)).toBe(loaderBefore);
+  const planted = new Set(options.planted?.() ?? []);
+  const changes = snapshotDifferences(before, worldState(world)).filter(
+    (change) => !planted.has(change.split(":")[0] ?? ""),
+  );
+  expect(changes).toEqual([]);
 }

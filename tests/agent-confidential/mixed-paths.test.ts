@@ -1,0 +1,99 @@
+/**
+ * The public and confidential paths share one daily limit. A confidential spend counts today's
+ * public spend P (the program proves against L_day - P); a public spend (`agent_transfer`, or the
+ * approval of a public hold) is refused on a day the agent already spent confidentially — the
+ * program cannot add a public amount to a total it cannot see — and allowed again the next UTC day.
+ * Policy: per transaction 100, daily 250, HITL 50 USDG.
+ */
+import { isPolicyLimitExceeded } from "@cpay/sdk/agent-confidential";
+import type { Address } from "@solana/kit";
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  type AgentConfidentialWorld,
+  createAgentConfidentialWorld,
+} from "../support/agent-confidential-world";
+import { DAILY_LIMIT, usdg, utc } from "../support/policy-world";
+import { expectRefusedByProgram, worldChangesBy } from "../support/refused-by-program";
+
+describe("public and confidential spends in one daily limit", () => {
+  let world: AgentConfidentialWorld;
+  let publicHold: Address;
+
+  beforeAll(async () => {
+    world = await createAgentConfidentialWorld();
+    await world.setupAgent();
+    await world.fundAgent(usdg(400));
+    await world.confidentialRecipient("bob");
+  });
+
+  it("Given a confidential spend today, Then a public transfer and the approval of a public hold are refused (PublicSpendAfterConfidential) with nothing changed", async () => {
+    // Held before the confidential spend (a hold is not a spend until it is approved).
+    publicHold = await world.pendingAddress(world.readAgent().nextHoldNonce);
+    expect((await world.transfer({ amount: usdg(60) })).err).toBeNull();
+    expect(world.readPending(publicHold)).not.toBeNull();
+    expect((await world.confidentialTransfer({ amount: usdg(10) })).outcome).toBe("executed");
+
+    const refusals: (string | null)[] = [];
+    const changes = await worldChangesBy(world, async () => {
+      refusals.push((await world.transfer({ amount: 1n })).error);
+      refusals.push((await world.approve(publicHold)).error);
+    });
+    expect(refusals).toEqual(["PublicSpendAfterConfidential", "PublicSpendAfterConfidential"]);
+    expect(changes).toEqual([]);
+    expect(world.readPolicy().spentToday).toBe(0n);
+  });
+
+  it("Given the next UTC day, Then public spends are allowed again: a transfer and the public hold's approval execute", async () => {
+    world.at(utc(1, 9));
+    const bobBefore = world.balance(world.recipients.bob.usdg);
+    expect((await world.transfer({ amount: usdg(30) })).err).toBeNull();
+    expect((await world.approve(publicHold)).err).toBeNull();
+    expect(world.balance(world.recipients.bob.usdg)).toBe(bobBefore + usdg(90));
+    expect(world.proverState()).toMatchObject({
+      publicSpentToday: usdg(90),
+      confidentialSpentToday: 0n,
+      // Yesterday's S was reset when the program wrote today's public spend.
+      spendCiphertext: new Uint8Array(64),
+      source: "none",
+    });
+  });
+
+  it("Given 90 spent publicly today, Then the confidential allowance is 250 - 90 = 160: the program refuses proofs that leave P out or are one unit looser, and spends of exactly 160 execute", async () => {
+    const allowance = DAILY_LIMIT - usdg(90);
+    await expectRefusedByProgram(
+      world,
+      () => world.confidentialTransfer({ amount: usdg(10), unsafeForgedLimits: { publicSpentToday: 0n } }),
+      "LimitProofMismatch",
+    );
+    for (const amount of [usdg(50), usdg(50), usdg(50)]) {
+      expect((await world.confidentialTransfer({ amount })).outcome).toBe("executed");
+    }
+    const rest = allowance - usdg(150);
+    const tooMuch = await world
+      .confidentialTransfer({ amount: rest + 1n })
+      .catch((caught: unknown) => caught);
+    expect(isPolicyLimitExceeded(tooMuch, "daily")).toBe(true);
+    // P claimed one base unit lower: an allowance one unit looser.
+    await expectRefusedByProgram(
+      world,
+      () =>
+        world.confidentialTransfer({
+          amount: rest + 1n,
+          unsafeForgedLimits: { publicSpentToday: usdg(90) - 1n },
+        }),
+      "LimitProofMismatch",
+    );
+    expect((await world.confidentialTransfer({ amount: rest })).outcome).toBe("executed");
+    expect(world.proverState()).toMatchObject({
+      publicSpentToday: usdg(90),
+      confidentialSpentToday: allowance,
+    });
+    await expectRefusedByProgram(
+      world,
+      () => world.confidentialTransfer({ amount: 1n, unsafeForgedLimits: { dailyLimit: DAILY_LIMIT + 1n } }),
+      "LimitProofMismatch",
+    );
+    // The confidential spends never touch the public counter.
+    expect(world.readPolicy().spentToday).toBe(usdg(90));
+  });
+});
