@@ -18,32 +18,11 @@ import { buildTransferProofs, readConfidentialState, transferConfidential } from
 import { confidentialParty, fundConfidential, type Party } from "../confidential/support";
 import { createAgentConfidentialWorld } from "../support/agent-confidential-world";
 import type { BenchEntry, BenchResult } from "./bench-entry";
+import { costOf, median } from "./transfer-cost";
 
 /** 12.345678 USDG: within the world's default per-transaction limit and HITL threshold. */
 const AMOUNT = 12_345_678n;
 const TIMING_RUNS = 15;
-
-interface Cost {
-  readonly transactions: number;
-  readonly computeUnits: number;
-}
-
-type Cluster = Awaited<ReturnType<typeof createAgentConfidentialWorld>>["cluster"];
-
-function costOf(cluster: Cluster, signatures: readonly string[]): Cost {
-  let computeUnits = 0;
-  for (const signature of signatures) {
-    const record = cluster.getTransaction(signature);
-    if (record === null || record.err !== null) throw new Error(`bench transaction ${signature} failed`);
-    computeUnits += Number(record.computeUnitsConsumed);
-  }
-  return { transactions: signatures.length, computeUnits };
-}
-
-function median(samples: number[]): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-}
 
 /** Medians of `a` and `b` (each awaited), sampled alternately. */
 async function timeSideBySide(a: () => unknown, b: () => unknown): Promise<[number, number]> {

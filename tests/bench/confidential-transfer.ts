@@ -30,26 +30,12 @@ import {
 import { getMintDecoder, getTokenDecoder } from "@solana-program/token-2022";
 import { confidentialParty, fundConfidential, type Party } from "../confidential/support";
 import type { BenchEntry, BenchResult } from "./bench-entry";
+import { costOf, median, type TransferCost } from "./transfer-cost";
 
 const AMOUNT = 1_234_567n;
 const TIMING_RUNS = 15;
 
-interface Cost {
-  readonly transactions: number;
-  readonly computeUnits: number;
-}
-
-function costOf(cluster: EmbeddedCluster, signatures: readonly string[]): Cost {
-  let computeUnits = 0;
-  for (const signature of signatures) {
-    const record = cluster.getTransaction(signature);
-    if (record === null || record.err !== null) throw new Error(`bench transaction ${signature} failed`);
-    computeUnits += Number(record.computeUnitsConsumed);
-  }
-  return { transactions: signatures.length, computeUnits };
-}
-
-async function sdkTransfer(cluster: EmbeddedCluster, from: Party, to: Party): Promise<Cost> {
+async function sdkTransfer(cluster: EmbeddedCluster, from: Party, to: Party): Promise<TransferCost> {
   const { signatures } = await transferConfidential(cluster, {
     owner: from.wallet,
     keys: from.keys,
@@ -61,7 +47,7 @@ async function sdkTransfer(cluster: EmbeddedCluster, from: Party, to: Party): Pr
 }
 
 /** Token-2022's helper plan, packed by kit's planner, each planned transaction sent in plan order. */
-async function helperTransfer(cluster: EmbeddedCluster, from: Party, to: Party): Promise<Cost> {
+async function helperTransfer(cluster: EmbeddedCluster, from: Party, to: Party): Promise<TransferCost> {
   const helpers = await loadTokenConfidentialHelpers();
   const decodeToken = (account: string) =>
     getTokenDecoder().decode(cluster.getAccount(account)?.data ?? new Uint8Array());
@@ -102,11 +88,6 @@ async function helperTransfer(cluster: EmbeddedCluster, from: Party, to: Party):
     signatures.push(cluster.sendTransaction(new Uint8Array(getTransactionEncoder().encode(signed))));
   }
   return costOf(cluster, signatures);
-}
-
-function median(samples: number[]): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
 /** Median milliseconds of `measured`, with `prepare` (untimed) run before each sample. */

@@ -7,11 +7,6 @@
  * withdraw (proof-contexts.ts). Refused while a confidential hold is open (`confidential_hold_open`).
  */
 import { address, type TransactionSigner } from "@solana/kit";
-import {
-  BATCHED_RANGE_PROOF_CONTEXT_ACCOUNT_SIZE,
-  CIPHERTEXT_COMMITMENT_EQUALITY_CONTEXT_ACCOUNT_SIZE,
-  ZkElGamalProofInstruction,
-} from "@solana-program/zk-elgamal-proof";
 import type { ClusterPort } from "../cluster/cluster-port";
 import { runExclusive } from "../confidential/account-queue";
 import { assertAmount, MAX_U64 } from "../confidential/amounts";
@@ -20,7 +15,7 @@ import { ConfidentialError } from "../confidential/errors";
 import type { ConfidentialKeyset } from "../confidential/keys";
 import { runWithProofContexts } from "../confidential/proof-contexts";
 import { readConfidentialState } from "../confidential/token-account";
-import { buildWithdrawProofs } from "../confidential/withdraw-proofs";
+import { buildWithdrawProofs, withdrawContextProofs } from "../confidential/withdraw-proofs";
 import { findAgentTokenAccount, readAgentAccount, resolveAgentAddress } from "./agent-account";
 import { buildAgentConfidentialWithdrawInstruction } from "./instructions";
 
@@ -62,20 +57,7 @@ export async function withdrawAgentConfidential(
     return runWithProofContexts({
       cluster,
       payer: input.payer ?? input.authority,
-      proofs: [
-        {
-          step: "equality_proof",
-          instruction: ZkElGamalProofInstruction.VerifyCiphertextCommitmentEquality,
-          accountSize: CIPHERTEXT_COMMITMENT_EQUALITY_CONTEXT_ACCOUNT_SIZE,
-          data: proofs.equalityProof,
-        },
-        {
-          step: "range_proof",
-          instruction: ZkElGamalProofInstruction.VerifyBatchedRangeProofU64,
-          accountSize: BATCHED_RANGE_PROOF_CONTEXT_ACCOUNT_SIZE,
-          data: proofs.rangeProof,
-        },
-      ],
+      proofs: withdrawContextProofs(proofs),
       finalStep: "withdraw",
       finalInstructions: (contexts) => [
         buildAgentConfidentialWithdrawInstruction({

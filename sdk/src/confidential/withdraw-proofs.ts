@@ -4,10 +4,16 @@
  * same value (equality), and that value is in [0, 2^64) (U64 range). Pure computation; shared by
  * the wallet's withdraw and the agent's (agent-confidential/agent-withdraw.ts).
  */
+import {
+  BATCHED_RANGE_PROOF_CONTEXT_ACCOUNT_SIZE,
+  CIPHERTEXT_COMMITMENT_EQUALITY_CONTEXT_ACCOUNT_SIZE,
+  ZkElGamalProofInstruction,
+} from "@solana-program/zk-elgamal-proof";
 import { assertAmount, MAX_U64 } from "./amounts";
 import { subtractAmount } from "./ciphertext-arithmetic";
 import { ConfidentialError } from "./errors";
 import type { ConfidentialKeyset } from "./keys";
+import type { ContextProof } from "./proof-contexts";
 import {
   BatchedRangeProofU64Data,
   CiphertextCommitmentEqualityProofData,
@@ -67,4 +73,22 @@ export function buildWithdrawProofs(input: WithdrawProofInput): WithdrawProofs {
     rangeProof,
     newDecryptableAvailableBalance: input.keys.ae.encrypt(newBalance).toBytes(),
   };
+}
+
+/** The two context accounts a withdraw's proofs are verified into (equality, then U64 range). */
+export function withdrawContextProofs(proofs: WithdrawProofs): ContextProof[] {
+  return [
+    {
+      step: "equality_proof",
+      instruction: ZkElGamalProofInstruction.VerifyCiphertextCommitmentEquality,
+      accountSize: CIPHERTEXT_COMMITMENT_EQUALITY_CONTEXT_ACCOUNT_SIZE,
+      data: proofs.equalityProof,
+    },
+    {
+      step: "range_proof",
+      instruction: ZkElGamalProofInstruction.VerifyBatchedRangeProofU64,
+      accountSize: BATCHED_RANGE_PROOF_CONTEXT_ACCOUNT_SIZE,
+      data: proofs.rangeProof,
+    },
+  ];
 }

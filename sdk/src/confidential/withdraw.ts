@@ -6,11 +6,6 @@
  */
 import { address, type TransactionSigner } from "@solana/kit";
 import { getConfidentialWithdrawInstruction } from "@solana-program/token-2022";
-import {
-  BATCHED_RANGE_PROOF_CONTEXT_ACCOUNT_SIZE,
-  CIPHERTEXT_COMMITMENT_EQUALITY_CONTEXT_ACCOUNT_SIZE,
-  ZkElGamalProofInstruction,
-} from "@solana-program/zk-elgamal-proof";
 import type { ClusterPort } from "../cluster/cluster-port";
 import { runExclusive } from "./account-queue";
 import { assertAmount, MAX_U64 } from "./amounts";
@@ -19,7 +14,7 @@ import { ConfidentialError } from "./errors";
 import type { ConfidentialKeyset } from "./keys";
 import { runWithProofContexts } from "./proof-contexts";
 import { findTokenAccount, readConfidentialMint, readConfidentialState } from "./token-account";
-import { buildWithdrawProofs } from "./withdraw-proofs";
+import { buildWithdrawProofs, withdrawContextProofs } from "./withdraw-proofs";
 
 export interface WithdrawInput {
   readonly owner: TransactionSigner;
@@ -51,20 +46,7 @@ export async function withdrawConfidential(
     return runWithProofContexts({
       cluster,
       payer: input.payer ?? input.owner,
-      proofs: [
-        {
-          step: "equality_proof",
-          instruction: ZkElGamalProofInstruction.VerifyCiphertextCommitmentEquality,
-          accountSize: CIPHERTEXT_COMMITMENT_EQUALITY_CONTEXT_ACCOUNT_SIZE,
-          data: proofs.equalityProof,
-        },
-        {
-          step: "range_proof",
-          instruction: ZkElGamalProofInstruction.VerifyBatchedRangeProofU64,
-          accountSize: BATCHED_RANGE_PROOF_CONTEXT_ACCOUNT_SIZE,
-          data: proofs.rangeProof,
-        },
-      ],
+      proofs: withdrawContextProofs(proofs),
       finalStep: "withdraw",
       finalInstructions: (contexts) => [
         getConfidentialWithdrawInstruction({
