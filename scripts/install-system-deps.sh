@@ -1,11 +1,20 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the offline SBF build needs (see programs/toolchain):
+# Installs the Debian packages the build and the test suites need.
+# The offline SBF build (see programs/toolchain):
 #   rustc-web                 rustc 1.96 whose target list has bpfel-unknown-none
 #   cargo-web                 the matching cargo
 #   libstd-rust-web-dev-bpf   prebuilt core/alloc/compiler_builtins for bpfel-unknown-none
 #   rust-web-llvm             pulls llvm-<N>: llc-<N>, llvm-link-<N>, llvm-dis-<N>
 # Solana's platform-tools, crates.io and GitHub are unreachable on these machines; Debian's
 # archive is, so this is the whole toolchain.
+# The API (issue 6):
+#   postgresql                the server binaries (/usr/lib/postgresql/<N>/bin) scripts/postgres.sh
+#                             runs a throwaway test cluster with; the API suite also runs on it
+#   build-essential, python3  node-gyp's compiler, make and Python: better-sqlite3 builds its native
+#                             addon from source when its prebuilt binary (fetched from GitHub,
+#                             unreachable here) is missing or does not match the Node ABI
+# Debian's postgresql package also starts a system cluster on port 5432; the tests never use it
+# (scripts/postgres.sh runs its own on 127.0.0.1:55432).
 #
 # Idempotent: runs `apt-get update` and `apt-get install` only when a package is missing, so a
 # second run touches nothing. Needs root on a fresh Debian 12 (bookworm, with bookworm-security,
@@ -13,7 +22,7 @@
 # APT_RETRY_DELAY (seconds, default 15) is the pause before the one retry of a failed apt-get.
 set -euo pipefail
 
-PACKAGES=(rustc-web cargo-web libstd-rust-web-dev-bpf rust-web-llvm)
+PACKAGES=(rustc-web cargo-web libstd-rust-web-dev-bpf rust-web-llvm postgresql build-essential python3)
 
 log() { printf 'install-system-deps: %s\n' "$*"; }
 fail() {
@@ -78,3 +87,11 @@ for tool in "llc-$llvm_major" "llvm-link-$llvm_major" "llvm-dis-$llvm_major"; do
   command -v "$tool" >/dev/null 2>&1 || fail "$tool not found on PATH (Debian package llvm-$llvm_major)"
 done
 log "toolchain ready: $(/usr/bin/rustc -V), LLVM $llvm_major"
+
+pg_bindir="$(compgen -G '/usr/lib/postgresql/*/bin' | sort -V | tail -n 1 || true)"
+[[ -n "$pg_bindir" && -x "$pg_bindir/initdb" && -x "$pg_bindir/postgres" ]] ||
+  fail "no PostgreSQL server binaries under /usr/lib/postgresql/<N>/bin (Debian package postgresql)"
+for tool in cc c++ make python3; do
+  command -v "$tool" >/dev/null 2>&1 || fail "$tool not found on PATH (Debian packages build-essential, python3)"
+done
+log "API test tools ready: PostgreSQL $("$pg_bindir/postgres" --version | awk '{print $3}'), $(python3 -V)"

@@ -68,6 +68,17 @@ export function subtractLoHi(
   );
 }
 
+/**
+ * Enc(x), Enc(y) -> Enc(x + y), both under the same key: commitments and handles add pointwise, and
+ * the openings add with them, so the key that decrypts either operand decrypts the sum. All-zero
+ * bytes decode as the identity, so adding to Token-2022's initial zero ciphertext works unchanged.
+ */
+export function addCiphertexts(left: Uint8Array, right: Uint8Array): Uint8Array {
+  const a = decode(left);
+  const b = decode(right);
+  return encode(a.commitment.add(b.commitment), a.handle.add(b.handle));
+}
+
 /** True when all 64 bytes are zero: Token-2022's initial "encryption of 0" with no randomness. */
 export function isZeroCiphertext(ciphertext: Uint8Array): boolean {
   return ciphertext.every((byte) => byte === 0);

@@ -1,6 +1,7 @@
 /**
  * `@cpay/sdk/confidential`: Token-2022 confidential transfers over the ClusterPort — keys, account
- * setup, deposit / apply / transfer / withdraw, balances and balance proofs, encrypted memos.
+ * setup, deposit / apply / transfer / withdraw, balances and balance proofs, encrypted memos,
+ * encrypted running totals.
  * Formats and guarantees are documented in this folder's README.md.
  */
 
@@ -24,6 +25,16 @@ export {
 export { closeProofContexts } from "./close-proof-contexts";
 export { type DepositInput, depositConfidential } from "./deposit";
 export {
+  addToEncryptedTotal,
+  decryptEncryptedTotal,
+  ENCRYPTED_TOTAL_LENGTH,
+  ENCRYPTED_TOTAL_LO_BITS,
+  ENCRYPTED_TOTAL_VERSION,
+  emptyEncryptedTotal,
+  encryptedTotalFromBase64,
+  encryptedTotalToBase64,
+} from "./encrypted-total";
+export {
   ConfidentialError,
   type ConfidentialErrorCode,
   type ConfidentialStep,
@@ -33,7 +44,9 @@ export {
 export { exportConfidentialSecret, importConfidentialSecret, KEY_EXPORT_VERSION } from "./key-export";
 export {
   AE_KDF_INFO,
+  AGENT_SECRET_KDF_INFO,
   type ConfidentialKeyset,
+  deriveAgentConfidentialSecret,
   deriveConfidentialKeys,
   ELGAMAL_KDF_INFO,
   generateConfidentialSecret,

@@ -21,6 +21,7 @@ import { AeKey, ElGamalKeypair, ElGamalSecretKey } from "./zk-sdk";
 export const CONFIDENTIAL_SECRET_LENGTH = 32;
 export const ELGAMAL_KDF_INFO = "cpay/confidential/elgamal/v1";
 export const AE_KDF_INFO = "cpay/confidential/ae/v1";
+export const AGENT_SECRET_KDF_INFO = "cpay/confidential/agent/v1";
 
 /** The Ristretto255 group order l = 2^252 + 27742317777372353535851937790883648493. */
 export const RISTRETTO_GROUP_ORDER = 2n ** 252n + 27742317777372353535851937790883648493n;
@@ -51,6 +52,20 @@ export function deriveConfidentialKeys(secret: Uint8Array): ConfidentialKeyset {
   const elgamal = ElGamalKeypair.fromSecretKey(ElGamalSecretKey.fromBytes(bigIntToLittleEndian(scalar, 32)));
   const ae = AeKey.fromBytes(hkdf(secret, AE_KDF_INFO, 16));
   return { elgamal, ae, elgamalPubkey: elgamal.pubkey().toBytes() };
+}
+
+/**
+ * The confidential secret of the agent `agentHandle` (`@owner/name`, normalised) owned by the holder
+ * of `ownerSecret`: HKDF-SHA256(ikm = owner secret, info = "cpay/confidential/agent/v1" || 0x00 ||
+ * handle, L = 32). The owner, who received its own secret once, derives every agent's keys
+ * client-side and reads their amounts; the service derives the same secret to prove the agent's
+ * spends, and never has to hand an agent secret out.
+ */
+export function deriveAgentConfidentialSecret(ownerSecret: Uint8Array, agentHandle: string): Uint8Array {
+  if (!(ownerSecret instanceof Uint8Array) || ownerSecret.length !== CONFIDENTIAL_SECRET_LENGTH) {
+    throw new ConfidentialError("invalid_secret", `the owner's secret must be ${CONFIDENTIAL_SECRET_LENGTH} bytes`);
+  }
+  return hkdf(ownerSecret, `${AGENT_SECRET_KDF_INFO}\u0000${agentHandle}`, CONFIDENTIAL_SECRET_LENGTH);
 }
 
 function hkdf(secret: Uint8Array, info: string, length: number): Uint8Array {

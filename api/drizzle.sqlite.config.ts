@@ -1,0 +1,8 @@
+// drizzle-kit: writes SQLite migrations from the schema (`npm run db:generate --workspace @cpay/api`).
+import { defineConfig } from "drizzle-kit";
+
+export default defineConfig({
+  dialect: "sqlite",
+  schema: "./src/db/schema.sqlite.ts",
+  out: "../migrations/sqlite",
+});

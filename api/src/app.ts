@@ -1,0 +1,68 @@
+/**
+ * The Express 5 application: request id -> JSON body (64 KiB, UTF-8) -> the `/v1` routes from the
+ * shared route table -> the OpenAPI document -> 404 -> the one error handler. Access logs carry
+ * method, route, status, duration and ids, never bodies or headers with secrets.
+ */
+import { buildOpenApiDocument } from "@cpay/sdk/api";
+import express, { type Express, type NextFunction, type Request, type Response } from "express";
+import { ApiError } from "./http/api-error";
+import { createErrorHandler, sendError } from "./http/error-handler";
+import { type Handlers, mountRoutes } from "./http/mount-routes";
+import { createRateLimiter } from "./http/rate-limit";
+import { requestId, requestIdOf } from "./http/request-id";
+import type { ServiceContext } from "./service-context";
+
+export interface AppOptions {
+  readonly handlers: Handlers;
+  /** Validate every response against its contract (on in tests; a mismatch is a 500). */
+  readonly checkResponses?: boolean;
+  /** Public URL written into the OpenAPI document's `servers`. */
+  readonly publicUrl?: string;
+}
+
+export function createApp(service: ServiceContext, options: AppOptions): Express {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("etag", false);
+  app.set("query parser", "simple");
+  app.use(requestId);
+  app.use(accessLog(service));
+  app.use(express.json({ limit: "64kb", strict: true, type: () => true }));
+  const openApi = buildOpenApiDocument(
+    options.publicUrl ?? `http://${service.config.host}:${service.config.port}`,
+  );
+  app.get("/v1/openapi.json", (_request, response) => {
+    response.json(openApi);
+  });
+  mountRoutes(app, {
+    service,
+    handlers: options.handlers,
+    rateLimiter: createRateLimiter(service.config.rateLimitPerMinute),
+    checkResponses: options.checkResponses ?? false,
+  });
+  app.use((_request: Request, response: Response) => {
+    sendError(response, new ApiError("not_found", "no such route"));
+  });
+  app.use(createErrorHandler(service.logger));
+  return app;
+}
+
+function accessLog(service: ServiceContext) {
+  return (request: Request, response: Response, next: NextFunction) => {
+    const started = process.hrtime.bigint();
+    response.on("finish", () => {
+      service.logger.info(
+        {
+          request_id: requestIdOf(response),
+          method: request.method,
+          route: (request.route as { path?: string } | undefined)?.path ?? "unmatched",
+          status: response.statusCode,
+          duration_ms: Number(process.hrtime.bigint() - started) / 1e6,
+          account_id: response.locals.accountId,
+        },
+        "request",
+      );
+    });
+    next();
+  };
+}

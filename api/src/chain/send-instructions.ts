@@ -1,0 +1,77 @@
+/**
+ * Signs instructions with the fee reserve as fee payer (plus the signers their account metas
+ * carry), submits them to the cluster with preflight, and waits until the transaction has landed.
+ * A refusal by the agent-policy program comes back as `ProgramRefusal` with the program's error
+ * (code, name); every other failure as `ChainFailure`. Nothing is logged here: callers decide what
+ * a failure means for the request.
+ */
+import { getAgentPolicyErrorFromTransactionError } from "@cpay/sdk";
+import { SubmissionRejected, signTransactionToWire, type TransactionErrorJson } from "@cpay/sdk/cluster";
+import type { Instruction } from "@solana/kit";
+import type { ServiceContext } from "../service-context";
+
+export class ChainFailure extends Error {
+  override readonly name: string = "ChainFailure";
+  constructor(
+    message: string,
+    readonly err: TransactionErrorJson | null,
+  ) {
+    super(message);
+  }
+}
+
+/** The agent-policy program refused the transaction (a policy rule, a state check). */
+export class ProgramRefusal extends ChainFailure {
+  override readonly name = "ProgramRefusal";
+  constructor(
+    readonly programError: { readonly code: number; readonly name: string; readonly message: string },
+    err: TransactionErrorJson,
+  ) {
+    super(`the program refused: ${programError.name}`, err);
+  }
+}
+
+/** Sends `instructions` as one transaction paid by the fee reserve; resolves to its signature. */
+export async function sendInstructions(
+  service: ServiceContext,
+  instructions: readonly Instruction[],
+): Promise<string> {
+  const { blockhash, lastValidBlockHeight } = service.cluster.getLatestBlockhash();
+  const { signature, wire } = await signTransactionToWire({
+    feePayer: service.feePayer,
+    instructions,
+    blockhash,
+    lastValidBlockHeight,
+  });
+  try {
+    service.cluster.sendTransaction(wire, { preflight: true });
+  } catch (error) {
+    if (error instanceof SubmissionRejected && error.kind !== "already_processed") {
+      throw failureOf(error.outcome?.err ?? null, instructions, `rejected (${error.kind})`);
+    }
+    if (!(error instanceof SubmissionRejected)) throw error;
+  }
+  const status = service.cluster.getSignatureStatus(signature);
+  if (status === null) throw new ChainFailure("the transaction did not land", null);
+  if (status.err !== null) throw failureOf(status.err, instructions, "failed");
+  return signature;
+}
+
+function failureOf(
+  err: TransactionErrorJson | null,
+  instructions: readonly Instruction[],
+  what: string,
+): ChainFailure {
+  if (err !== null) {
+    const programError = getAgentPolicyErrorFromTransactionError(err, {
+      instructionProgramAddresses: instructions.map((instruction) => instruction.programAddress),
+    });
+    if (programError !== null) {
+      return new ProgramRefusal(
+        { code: Number(programError.code), name: programError.name, message: programError.message },
+        err,
+      );
+    }
+  }
+  return new ChainFailure(`the transaction ${what}${err === null ? "" : `: ${JSON.stringify(err)}`}`, err);
+}

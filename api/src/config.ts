@@ -1,0 +1,86 @@
+/**
+ * Service configuration from the environment, with the embedded defaults written down here (and
+ * in api/README.md). Every value is validated at start-up; a bad one stops the service with a
+ * message naming the variable.
+ *
+ * | variable | default | meaning |
+ * |---|---|---|
+ * | `PORT` | 3000 | HTTP port of `/v1` |
+ * | `HOST` | 127.0.0.1 | interface to listen on |
+ * | `DATABASE_URL` | `./data/cpay.sqlite` | SQLite file path, or `postgres://...` |
+ * | `SERVICE_MASTER_KEY` | (dev only) `./data/master.key`, created on first start | 32 bytes hex/base64 sealing the vault |
+ * | `RATE_LIMIT_PER_MINUTE` | 600 | requests per API key per minute |
+ * | `LOG_LEVEL` | info | pino level |
+ * | `MAINNET_RPC_URL` | unset | where `svc_live_` keys would go; unset = live keys refused |
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { generateMasterKeyHex, type MasterKey, parseMasterKey } from "./vault/vault";
+
+export interface ServiceConfig {
+  readonly port: number;
+  readonly host: string;
+  readonly databaseUrl: string;
+  readonly masterKey: MasterKey;
+  /** Where the master key came from, for the start banner (never the key itself). */
+  readonly masterKeySource: "environment" | "development file";
+  readonly rateLimitPerMinute: number;
+  readonly logLevel: string;
+  readonly mainnetRpcUrl: string | null;
+}
+
+export class ConfigError extends Error {
+  override readonly name = "ConfigError";
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const text = env[name];
+  if (text === undefined || text === "") return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${text}"`);
+  }
+  return value;
+}
+
+/**
+ * Reads the configuration. `dataDir` holds the SQLite file and the development master key; when
+ * SERVICE_MASTER_KEY is unset, a key is created there once (mode 0600) — fine for a local
+ * cluster, never for real funds (set the variable, from a KMS, in production).
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir = resolve("data")): ServiceConfig {
+  const fromEnv = env.SERVICE_MASTER_KEY;
+  let masterKey: MasterKey;
+  let masterKeySource: ServiceConfig["masterKeySource"];
+  try {
+    if (fromEnv !== undefined && fromEnv !== "") {
+      masterKey = parseMasterKey(fromEnv);
+      masterKeySource = "environment";
+    } else {
+      const file = resolve(dataDir, "master.key");
+      if (!existsSync(file)) {
+        mkdirSync(dirname(file), { recursive: true });
+        writeFileSync(file, `${generateMasterKeyHex()}\n`, { mode: 0o600, flag: "wx" });
+      }
+      masterKey = parseMasterKey(readFileSync(file, "utf8"));
+      masterKeySource = "development file";
+    }
+  } catch (error) {
+    throw new ConfigError(`SERVICE_MASTER_KEY: ${(error as Error).message}`);
+  }
+  const logLevel = env.LOG_LEVEL ?? "info";
+  if (!["fatal", "error", "warn", "info", "debug", "trace", "silent"].includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be a pino level, got "${logLevel}"`);
+  }
+  return {
+    port: integer(env, "PORT", 3000, 0, 65535),
+    host: env.HOST ?? "127.0.0.1",
+    databaseUrl: env.DATABASE_URL ?? resolve(dataDir, "cpay.sqlite"),
+    masterKey,
+    masterKeySource,
+    rateLimitPerMinute: integer(env, "RATE_LIMIT_PER_MINUTE", 600, 1, 1_000_000_000),
+    logLevel,
+    mainnetRpcUrl:
+      env.MAINNET_RPC_URL === undefined || env.MAINNET_RPC_URL === "" ? null : env.MAINNET_RPC_URL,
+  };
+}

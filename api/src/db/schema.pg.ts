@@ -1,0 +1,23 @@
+/** The tables with PostgreSQL's column builders (read by drizzle-kit for `migrations/postgres`). */
+import { bigint, boolean, index, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { defineTables } from "./schema";
+
+export const pgTables = defineTables({
+  table: pgTable,
+  text,
+  int: (name) => bigint(name, { mode: "number" }),
+  bool: boolean,
+  index,
+  uniqueIndex,
+});
+
+export const {
+  accounts,
+  vaultSecrets,
+  apiKeys,
+  transfers,
+  agentTransactions,
+  idempotencyKeys,
+  events,
+  serviceMeta,
+} = pgTables;

@@ -1,0 +1,205 @@
+/**
+ * The service's tables, defined once for both dialects. `defineTables` is called with SQLite's and
+ * PostgreSQL's column builders (`schema.sqlite.ts`, `schema.pg.ts`, which drizzle-kit reads to
+ * write the migrations); the builders share names and call shapes, and only portable column types
+ * are used: text (timestamps are ISO 8601 UTC strings, which sort as they compare), 53-bit
+ * integers and booleans. Queries are typed by the PostgreSQL form (database.ts explains why that is
+ * sound for SQLite too).
+ *
+ * No column ever holds a plaintext amount of a confidential transfer, a secret or an API key:
+ * secrets are vault ciphertexts, keys are SHA-256 hashes, usage totals are ElGamal ciphertexts
+ * under the account holder's key.
+ */
+import type {
+  index,
+  bigint as pgBigint,
+  boolean as pgBoolean,
+  pgTable,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+
+/** The column builders both dialects provide under these names (typed as PostgreSQL's). */
+export interface ColumnKit {
+  readonly table: typeof pgTable;
+  readonly text: typeof text;
+  /** A 53-bit integer: `bigint` (mode number) on PostgreSQL, `integer` on SQLite. */
+  readonly int: (name: string) => ReturnType<typeof pgBigint<string, "number">>;
+  readonly bool: typeof pgBoolean;
+  readonly index: typeof index;
+  readonly uniqueIndex: typeof uniqueIndex;
+}
+
+export function defineTables(c: ColumnKit) {
+  /** Accounts: personal and business accounts, and agents (namespaced under their owner). */
+  const accounts = c.table(
+    "accounts",
+    {
+      id: c.text("id").primaryKey(),
+      handle: c.text("handle").notNull(),
+      type: c.text("type").notNull(),
+      kycStatus: c.text("kyc_status").notNull(),
+      /** Wallet address (personal/business) or the agent's PDA (agent). */
+      publicKey: c.text("public_key").notNull(),
+      ownerAccountId: c.text("owner_account_id"),
+      agentName: c.text("agent_name"),
+      agentSigner: c.text("agent_signer"),
+      policyId: c.text("policy_id"),
+      createdAt: c.text("created_at").notNull(),
+    },
+    (t) => [
+      c.uniqueIndex("accounts_handle").on(t.handle),
+      c.uniqueIndex("accounts_public_key").on(t.publicKey),
+      c.index("accounts_owner").on(t.ownerAccountId),
+    ],
+  );
+
+  /** Vault: one sealed secret per (account, kind); `account_id` "service" for the service's own keys. */
+  const vaultSecrets = c.table(
+    "vault_secrets",
+    {
+      accountId: c.text("account_id").notNull(),
+      kind: c.text("kind").notNull(),
+      keyId: c.text("key_id").notNull(),
+      sealed: c.text("sealed").notNull(),
+      createdAt: c.text("created_at").notNull(),
+    },
+    (t) => [c.uniqueIndex("vault_secrets_owner_kind").on(t.accountId, t.kind)],
+  );
+
+  /** API keys: only the SHA-256 hash of the key is stored; prefix and last 4 characters for display. */
+  const apiKeys = c.table(
+    "api_keys",
+    {
+      id: c.text("id").primaryKey(),
+      accountId: c.text("account_id").notNull(),
+      name: c.text("name").notNull(),
+      environment: c.text("environment").notNull(),
+      keyHash: c.text("key_hash").notNull(),
+      last4: c.text("last4").notNull(),
+      createdAt: c.text("created_at").notNull(),
+      revokedAt: c.text("revoked_at"),
+      lastUsedAt: c.text("last_used_at"),
+      requestCount: c.int("request_count").notNull().default(0),
+      transferCount: c.int("transfer_count").notNull().default(0),
+      /** Base64 ElGamal running total (sdk `encrypted-total`) under the account's key; null before any. */
+      transferredTotal: c.text("transferred_total"),
+    },
+    (t) => [c.uniqueIndex("api_keys_hash").on(t.keyHash), c.index("api_keys_account").on(t.accountId)],
+  );
+
+  /** Transfers made through the API. `status`: pending, confirmed, failed. */
+  const transfers = c.table(
+    "transfers",
+    {
+      id: c.text("id").primaryKey(),
+      accountId: c.text("account_id").notNull(),
+      apiKeyId: c.text("api_key_id").notNull(),
+      fromHandle: c.text("from_handle").notNull(),
+      to: c.text("to").notNull(),
+      recipientAddress: c.text("recipient_address").notNull(),
+      asset: c.text("asset").notNull(),
+      confidential: c.bool("confidential").notNull(),
+      status: c.text("status").notNull(),
+      /** Until the chain answers: `submitting` (crash recovery reconciles it, see settle-transfers). */
+      phase: c.text("phase").notNull(),
+      txSignature: c.text("tx_signature"),
+      /** Every signature the transfer produced (JSON array), for reconciliation. */
+      signatures: c.text("signatures").notNull().default("[]"),
+      failureCode: c.text("failure_code"),
+      heldTransactionId: c.text("held_transaction_id"),
+      createdAt: c.text("created_at").notNull(),
+      confirmedAt: c.text("confirmed_at"),
+    },
+    (t) => [
+      c.index("transfers_account_created").on(t.accountId, t.createdAt),
+      c.index("transfers_phase").on(t.phase),
+    ],
+  );
+
+  /** Agent transactions held for approval. `status`: pending_approval, approved, rejected, expired. */
+  const agentTransactions = c.table(
+    "agent_transactions",
+    {
+      id: c.text("id").primaryKey(),
+      agentAccountId: c.text("agent_account_id").notNull(),
+      ownerAccountId: c.text("owner_account_id").notNull(),
+      transferId: c.text("transfer_id").notNull(),
+      pendingAddress: c.text("pending_address").notNull(),
+      to: c.text("to").notNull(),
+      confidential: c.bool("confidential").notNull(),
+      status: c.text("status").notNull(),
+      requestedAt: c.text("requested_at").notNull(),
+      expiresAt: c.text("expires_at").notNull(),
+      decidedAt: c.text("decided_at"),
+      txSignature: c.text("tx_signature"),
+    },
+    (t) => [
+      c.index("agent_transactions_owner_status").on(t.ownerAccountId, t.status),
+      c.uniqueIndex("agent_transactions_pending_address").on(t.pendingAddress),
+    ],
+  );
+
+  /** Idempotency records: one per (account, key), kept 24 h. */
+  const idempotencyKeys = c.table(
+    "idempotency_keys",
+    {
+      accountId: c.text("account_id").notNull(),
+      key: c.text("key").notNull(),
+      requestHash: c.text("request_hash").notNull(),
+      /** `in_progress` until the first request answers, then `completed`. */
+      state: c.text("state").notNull(),
+      responseStatus: c.int("response_status"),
+      responseBody: c.text("response_body"),
+      /** The resource the request creates (e.g. `tr_...`), bound before any chain submission. */
+      resourceId: c.text("resource_id"),
+      createdAt: c.text("created_at").notNull(),
+      expiresAt: c.text("expires_at").notNull(),
+    },
+    (t) => [
+      c.uniqueIndex("idempotency_keys_account_key").on(t.accountId, t.key),
+      c.index("idempotency_keys_expires").on(t.expiresAt),
+    ],
+  );
+
+  /**
+   * The event outbox (spec 6): one row per fact, `fact_key` unique so whoever observes a fact first
+   * (the API at submission, the indexer from the program's logs) records it and the other's insert
+   * does nothing. Payloads never carry an amount. Delivered by the webhook workers (issue 7).
+   */
+  const events = c.table(
+    "events",
+    {
+      id: c.text("id").primaryKey(),
+      type: c.text("type").notNull(),
+      accountId: c.text("account_id").notNull(),
+      resourceId: c.text("resource_id").notNull(),
+      factKey: c.text("fact_key").notNull(),
+      payload: c.text("payload").notNull(),
+      createdAt: c.text("created_at").notNull(),
+    },
+    (t) => [
+      c.uniqueIndex("events_fact_key").on(t.factKey),
+      c.index("events_account").on(t.accountId, t.createdAt),
+    ],
+  );
+
+  /** Service facts: schema owner, the cluster instance the rows belong to. */
+  const serviceMeta = c.table("service_meta", {
+    key: c.text("key").primaryKey(),
+    value: c.text("value").notNull(),
+  });
+
+  return {
+    accounts,
+    vaultSecrets,
+    apiKeys,
+    transfers,
+    agentTransactions,
+    idempotencyKeys,
+    events,
+    serviceMeta,
+  };
+}
+
+export type Tables = ReturnType<typeof defineTables>;

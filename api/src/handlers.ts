@@ -1,0 +1,13 @@
+/** Every `/v1` handler, by route id (the route table is `API_ROUTES` in `@cpay/sdk/api`). */
+import { accountHandlers } from "./accounts/handlers";
+import { agentHandlers } from "./agents/handlers";
+import { approvalHandlers } from "./approvals/handlers";
+import type { Handlers } from "./http/mount-routes";
+import { transferHandlers } from "./transfers/handlers";
+
+export const handlers: Handlers = {
+  ...transferHandlers,
+  ...accountHandlers,
+  ...agentHandlers,
+  ...approvalHandlers,
+};

@@ -1,0 +1,79 @@
+/**
+ * The one error middleware: every failure becomes `{"error": {code, message, param?, request_id}}`
+ * with the code's status. Body-parser failures (bad JSON, too large, wrong encoding) are the
+ * caller's fault and map to 4xx; anything unexpected is logged (without request data) and
+ * answered 500 `internal_error`.
+ */
+import type { NextFunction, Request, Response } from "express";
+import { ApiError } from "./api-error";
+import type { Logger } from "./logger";
+import { requestIdOf } from "./request-id";
+
+export function sendError(response: Response, error: ApiError): void {
+  if (error.headers !== undefined) {
+    for (const [name, value] of Object.entries(error.headers)) response.setHeader(name, value);
+  }
+  response.status(error.status).json({
+    error: {
+      code: error.code,
+      message: error.message,
+      ...(error.param === undefined ? {} : { param: error.param }),
+      request_id: requestIdOf(response),
+    },
+  });
+}
+
+/** Maps what Express and body-parser throw to an ApiError, or null if it is not theirs. */
+export function parserErrorOf(error: unknown): ApiError | null {
+  if (error === null || typeof error !== "object") return null;
+  const type = (error as { type?: unknown }).type;
+  switch (type) {
+    case "entity.parse.failed":
+      return new ApiError("invalid_request", "the request body is not valid JSON", "body");
+    case "entity.too.large":
+      return new ApiError("payload_too_large", "the request body exceeds 64 KiB", "body");
+    case "encoding.unsupported":
+    case "charset.unsupported":
+      return new ApiError("unsupported_media_type", "the request body must be UTF-8 JSON", "content-type");
+    case "request.aborted":
+    case "request.size.invalid":
+    case "stream.encoding.set":
+      return new ApiError("invalid_request", "the request body could not be read", "body");
+    default:
+      break;
+  }
+  const status = (error as { status?: unknown; statusCode?: unknown }).status;
+  if (typeof status === "number" && status >= 400 && status < 500) {
+    return new ApiError("invalid_request", "the request could not be read", "body");
+  }
+  return null;
+}
+
+export function createErrorHandler(logger: Logger) {
+  return (error: unknown, _request: Request, response: Response, _next: NextFunction): void => {
+    const apiError = error instanceof ApiError ? error : parserErrorOf(error);
+    if (apiError !== null) {
+      sendError(response, apiError);
+      return;
+    }
+    logger.error({ request_id: requestIdOf(response), err: describeUnexpected(error) }, "unhandled error");
+    if (response.headersSent) return;
+    sendError(response, new ApiError("internal_error", "an unexpected error occurred; nothing was changed"));
+  };
+}
+
+/**
+ * What an unexpected error may put in a log line: its name, code and message with every digit run
+ * masked, since a message built deep in a library could quote an amount.
+ */
+export function describeUnexpected(error: unknown): Record<string, string> {
+  if (error === null || typeof error !== "object") return { name: typeof error };
+  const { name, code, message } = error as { name?: unknown; code?: unknown; message?: unknown };
+  return {
+    name: String(name ?? "Error"),
+    ...(code === undefined ? {} : { code: String(code) }),
+    message: String(message ?? "")
+      .replace(/[0-9]+/g, "#")
+      .slice(0, 300),
+  };
+}

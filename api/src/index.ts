@@ -1,0 +1,13 @@
+/**
+ * `@cpay/api`: the `/v1` service. `startService` runs it; the account, key and faucet functions are
+ * what the admin CLI (and the test suites) use for what the spec leaves to a dashboard.
+ */
+export { AccountInputError, createAccount, type KycStatus } from "./accounts/create-account";
+export { fundTestAccount } from "./accounts/fund-test-account";
+export { loadConfig, type ServiceConfig } from "./config";
+export type { Database } from "./db/database";
+export type { AccountRow, AgentTransactionRow, ApiKeyRow, EventRow, TransferRow } from "./db/rows";
+export { type IssuedKey, issueApiKey } from "./keys/issue-key";
+export { type KeyView, listApiKeys, revokeApiKey } from "./keys/manage-keys";
+export { type RunningService, type ServiceOptions, startService } from "./service";
+export type { ServiceContext } from "./service-context";

@@ -1,0 +1,45 @@
+/**
+ * Issues an API key scoped to one account (spec section 5: "named, shown once"). Agent accounts get
+ * their own agent-scoped keys, with which the agent spends through its on-chain policy.
+ */
+import { eq } from "drizzle-orm";
+import { newId, nowIso } from "../ids";
+import type { ServiceContext } from "../service-context";
+import { generateApiKey, type KeyEnvironment } from "./api-key-format";
+
+export interface IssuedKey {
+  readonly id: string;
+  readonly accountId: string;
+  readonly name: string;
+  readonly environment: KeyEnvironment;
+  /** The key itself: shown once, never stored. */
+  readonly value: string;
+}
+
+export async function issueApiKey(
+  service: ServiceContext,
+  input: { readonly accountId: string; readonly name: string; readonly environment: KeyEnvironment },
+): Promise<IssuedKey> {
+  const name = input.name.trim();
+  if (name.length === 0 || name.length > 100) throw new RangeError("a key's name is 1 to 100 characters");
+  const { accounts, apiKeys } = service.db.tables;
+  const key = generateApiKey(input.environment);
+  const id = newId("key");
+  await service.db.transaction(async (tx) => {
+    const [account] = await tx
+      .select({ id: accounts.id })
+      .from(accounts)
+      .where(eq(accounts.id, input.accountId));
+    if (account === undefined) throw new RangeError(`no account ${input.accountId}`);
+    await tx.insert(apiKeys).values({
+      id,
+      accountId: input.accountId,
+      name,
+      environment: input.environment,
+      keyHash: key.hash,
+      last4: key.last4,
+      createdAt: nowIso(),
+    });
+  });
+  return { id, accountId: input.accountId, name, environment: input.environment, value: key.value };
+}

@@ -1,0 +1,60 @@
+/**
+ * Listing and revoking keys, and their usage (spec section 5.6): request count, last use, and the
+ * total transferred as an ElGamal ciphertext under the account's key — the service stores and shows
+ * only the ciphertext; the account holder decrypts it with `decryptEncryptedTotal` and its secret.
+ */
+import { and, asc, eq, isNull } from "drizzle-orm";
+import type { ApiKeyRow } from "../db/rows";
+import { nowIso } from "../ids";
+import type { ServiceContext } from "../service-context";
+
+/** What the dashboard (admin CLI) shows of a key: never its value or hash. */
+export interface KeyView {
+  readonly id: string;
+  readonly name: string;
+  readonly environment: string;
+  readonly display: string;
+  readonly created_at: string;
+  readonly last_used_at: string | null;
+  readonly revoked_at: string | null;
+  readonly request_count: number;
+  readonly transfer_count: number;
+  /** Base64 ElGamal running total (sdk `encrypted-total`), readable only with the holder's secret. */
+  readonly transferred_total_encrypted: string | null;
+}
+
+export function viewOfKey(row: ApiKeyRow): KeyView {
+  return {
+    id: row.id,
+    name: row.name,
+    environment: row.environment,
+    display: `svc_${row.environment}_...${row.last4}`,
+    created_at: row.createdAt,
+    last_used_at: row.lastUsedAt,
+    revoked_at: row.revokedAt,
+    request_count: row.requestCount,
+    transfer_count: row.transferCount,
+    transferred_total_encrypted: row.transferredTotal,
+  };
+}
+
+export async function listApiKeys(service: ServiceContext, accountId: string): Promise<KeyView[]> {
+  const { apiKeys } = service.db.tables;
+  const rows = await service.db.read((db) =>
+    db.select().from(apiKeys).where(eq(apiKeys.accountId, accountId)).orderBy(asc(apiKeys.createdAt)),
+  );
+  return rows.map(viewOfKey);
+}
+
+/** Revokes a key; effective for the next request (authentication reads it every time). */
+export async function revokeApiKey(service: ServiceContext, keyId: string): Promise<KeyView | null> {
+  const { apiKeys } = service.db.tables;
+  const [row] = await service.db.transaction((tx) =>
+    tx
+      .update(apiKeys)
+      .set({ revokedAt: nowIso() })
+      .where(and(eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt)))
+      .returning(),
+  );
+  return row === undefined ? null : viewOfKey(row);
+}

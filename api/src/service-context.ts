@@ -1,0 +1,24 @@
+/**
+ * What every use case receives: the database, the chain, the vault key, the fee reserve, the log.
+ * Plain data built once at start (service.ts); handlers never reach for globals.
+ */
+import type { AssetTable } from "@cpay/sdk";
+import type { EmbeddedCluster } from "@cpay/sdk/cluster";
+import type { KeyPairSigner } from "@solana/kit";
+import type { ServiceConfig } from "./config";
+import type { Database } from "./db/database";
+import type { Logger } from "./http/logger";
+
+export interface ServiceContext {
+  readonly config: ServiceConfig;
+  readonly db: Database;
+  /** The test cluster `svc_test_` keys reach: the embedded cluster (served as localnet RPC too). */
+  readonly cluster: EmbeddedCluster;
+  /** Pays every fee and every rent deposit: a caller never needs SOL (spec section 1, rule 3). */
+  readonly feePayer: KeyPairSigner;
+  /** The config's registrar: the only key that may register account handles on-chain. */
+  readonly registrar: KeyPairSigner;
+  /** Asset symbol -> mint (USDG). */
+  readonly assets: AssetTable;
+  readonly logger: Logger;
+}

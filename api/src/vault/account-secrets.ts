@@ -1,0 +1,93 @@
+/**
+ * The secrets the vault holds per account, sealed at rest (vault.ts):
+ * - `wallet_seed`: the ed25519 seed of a personal/business account's wallet;
+ * - `confidential_secret`: the 32-byte secret its ElGamal and AE keys derive from (sdk keys.ts);
+ * - `agent_signer_seed`: an agent's signer key (the key the program accepts for its spends).
+ * An agent's confidential secret is not stored: it derives from its owner's (sdk
+ * `deriveAgentConfidentialSecret`), so the owner can read the agent's amounts client-side.
+ */
+import { keyFromSeed } from "@cpay/sdk/cluster";
+import {
+  type ConfidentialKeyset,
+  deriveAgentConfidentialSecret,
+  deriveConfidentialKeys,
+} from "@cpay/sdk/confidential";
+import type { KeyPairSigner } from "@solana/kit";
+import { and, eq } from "drizzle-orm";
+import type { Db } from "../db/database";
+import type { AccountRow } from "../db/rows";
+import { nowIso } from "../ids";
+import type { ServiceContext } from "../service-context";
+import { openSecret, sealSecret, VaultError } from "./vault";
+
+export type SecretKind = "wallet_seed" | "confidential_secret" | "agent_signer_seed";
+
+/** Seals and stores `secret` inside the caller's transaction. */
+export async function storeSecret(
+  service: ServiceContext,
+  tx: Db,
+  accountId: string,
+  kind: SecretKind,
+  secret: Uint8Array,
+): Promise<void> {
+  await tx.insert(service.db.tables.vaultSecrets).values({
+    accountId,
+    kind,
+    keyId: service.config.masterKey.id,
+    sealed: sealSecret(service.config.masterKey, accountId, kind, secret),
+    createdAt: nowIso(),
+  });
+}
+
+/** Opens one secret; VaultError if missing or sealed under another master key. */
+export async function loadSecret(
+  service: ServiceContext,
+  accountId: string,
+  kind: SecretKind,
+): Promise<Uint8Array> {
+  const { vaultSecrets } = service.db.tables;
+  const [row] = await service.db.read((db) =>
+    db
+      .select()
+      .from(vaultSecrets)
+      .where(and(eq(vaultSecrets.accountId, accountId), eq(vaultSecrets.kind, kind))),
+  );
+  if (row === undefined) throw new VaultError(`no ${kind} in the vault for ${accountId}`);
+  if (row.keyId !== service.config.masterKey.id) {
+    throw new VaultError(
+      `the ${kind} of ${accountId} was sealed under master key ${row.keyId}, not the configured one`,
+    );
+  }
+  return openSecret(service.config.masterKey, accountId, kind, row.sealed);
+}
+
+/** The wallet signer of a personal/business account. */
+export async function walletSignerOf(service: ServiceContext, accountId: string): Promise<KeyPairSigner> {
+  return keyFromSeed(accountId, await loadSecret(service, accountId, "wallet_seed")).toSigner();
+}
+
+/** The signer an agent spends with. */
+export async function agentSignerOf(service: ServiceContext, agentAccountId: string): Promise<KeyPairSigner> {
+  return keyFromSeed(
+    agentAccountId,
+    await loadSecret(service, agentAccountId, "agent_signer_seed"),
+  ).toSigner();
+}
+
+/** The confidential keys of an account; an agent's derive from its owner's secret and handle. */
+export async function confidentialKeysOf(
+  service: ServiceContext,
+  account: AccountRow,
+): Promise<ConfidentialKeyset> {
+  if (account.type !== "agent") {
+    return deriveConfidentialKeys(await loadSecret(service, account.id, "confidential_secret"));
+  }
+  if (account.ownerAccountId === null) throw new VaultError(`agent ${account.id} has no owner`);
+  const ownerSecret = await loadSecret(service, account.ownerAccountId, "confidential_secret");
+  return deriveConfidentialKeys(deriveAgentConfidentialSecret(ownerSecret, agentHandleText(account.handle)));
+}
+
+/** `@owner/name` -> `owner/name`, the form the SDK's agent derivations take. */
+export function agentHandleText(handle: string): string {
+  return handle.startsWith("@") ? handle.slice(1) : handle;
+}

@@ -1,0 +1,51 @@
+/** `/v1/accounts/me` contracts (spec 2.2, 2.6, 4.9, 4.10). */
+import { z } from "zod";
+import { ZBase58Address, ZTimestamp, zId } from "./common";
+
+export const ZAccountType = z.enum(["personal", "business", "agent"]);
+export const ZKycStatus = z.enum(["unverified", "pending", "verified", "enhanced"]);
+
+export const ZAccount = z
+  .object({
+    account_id: zId("acct"),
+    handle: z.string(),
+    type: ZAccountType,
+    public_key: ZBase58Address,
+    kyc_status: ZKycStatus,
+    created_at: ZTimestamp,
+  })
+  .meta({ id: "Account" });
+export type TAccount = z.infer<typeof ZAccount>;
+
+/**
+ * The balance read (spec 4.10): with no proof, `decryption_proof` absent. The proof may also come
+ * in the `X-Decryption-Proof` header (a GET body is unusual for some clients).
+ */
+export const ZBalancesRequest = z
+  .strictObject({
+    decryption_proof: z
+      .string()
+      .min(1)
+      .max(1024)
+      .optional()
+      .meta({ description: "Base64 balance proof made client-side (`createBalanceProof`)" }),
+  })
+  .meta({ id: "BalancesRequest" });
+
+/**
+ * One entry per asset and balance kind. `confidential: true` is the Token-2022 confidential
+ * balance (available + incoming), `false` the public token balance (SOL is always public).
+ * `amount` appears only on the entry a valid proof was supplied for, and then `has_balance` is
+ * absent; every other entry says only whether a non-zero balance is held.
+ */
+export const ZBalanceEntry = z
+  .object({
+    asset: z.string(),
+    confidential: z.boolean(),
+    has_balance: z.boolean().optional(),
+    amount: z.string().optional().meta({ description: "Decimal string; only with a valid decryption proof" }),
+  })
+  .meta({ id: "BalanceEntry" });
+
+export const ZBalances = z.object({ balances: z.array(ZBalanceEntry) }).meta({ id: "Balances" });
+export type TBalances = z.infer<typeof ZBalances>;

@@ -1,0 +1,71 @@
+/**
+ * Every error code the `/v1` API returns, with its HTTP status: one table for the server's
+ * `ApiError`, the typed client and the OpenAPI document (STYLE 6). The spec's codes (section 7)
+ * come first; the rest cover what the spec leaves open (DESIGN section 7). Append only.
+ */
+export const API_ERRORS = {
+  // Spec section 7.
+  invalid_request: { status: 400, description: "Malformed body, query, path or header; `param` names it." },
+  insufficient_balance: { status: 402, description: "The account lacks enough of the requested asset." },
+  recipient_not_found: { status: 404, description: "No account for the given handle." },
+  recipient_not_confidential_ready: {
+    status: 422,
+    description: "The recipient cannot receive confidentially; retry with `confidential: false`.",
+  },
+  invalid_policy: {
+    status: 400,
+    description: "Spend-policy fields fail validation; `param` names the field.",
+  },
+  not_agent_owner: { status: 403, description: "The authenticated account does not own the agent." },
+  transaction_not_found: { status: 404, description: "No pending transaction for the given id." },
+  transaction_expired: { status: 409, description: "The approval window has passed." },
+  unauthorized: { status: 401, description: "Missing, malformed, unknown or revoked API key." },
+  kyc_required: { status: 403, description: "Identity verification not completed." },
+  decryption_proof_invalid: { status: 422, description: "The proof does not match the balance ciphertext." },
+  // Where the spec is silent.
+  not_found: { status: 404, description: "No such route, or no such resource visible to this key." },
+  transfer_not_found: { status: 404, description: "No transfer with this id for this account." },
+  agent_not_found: { status: 404, description: "No agent with this id." },
+  method_not_allowed: { status: 405, description: "The route exists but not with this method." },
+  agent_key_not_allowed: { status: 403, description: "An agent's key cannot use this endpoint." },
+  live_mode_unavailable: {
+    status: 403,
+    description: "A `svc_live_` key was used but mainnet-beta is not configured for this service.",
+  },
+  policy_violation: {
+    status: 422,
+    description: "The agent's on-chain spend policy refused the transfer; `param` names the rule.",
+  },
+  transaction_not_pending: {
+    status: 409,
+    description: "The held transaction was already approved or rejected.",
+  },
+  agent_exists: { status: 409, description: "The owner already has an agent with this name." },
+  unsupported_asset: { status: 400, description: "The asset is not one this service moves." },
+  idempotency_key_reused: {
+    status: 409,
+    description: "The `Idempotency-Key` was used with a different request in the last 24 h.",
+  },
+  idempotency_in_progress: {
+    status: 409,
+    description: "A request with this `Idempotency-Key` is still being processed; retry shortly.",
+  },
+  payload_too_large: { status: 413, description: "The request body exceeds 64 KiB." },
+  unsupported_media_type: { status: 415, description: "A request body must be `application/json`." },
+  rate_limited: {
+    status: 429,
+    description: "Too many requests for this key; see `RateLimit-*` and `Retry-After`.",
+  },
+  chain_unavailable: {
+    status: 503,
+    description: "The cluster refused or dropped the transaction; nothing moved.",
+  },
+  internal_error: { status: 500, description: "An unexpected failure; nothing was changed." },
+} as const satisfies Record<string, { readonly status: number; readonly description: string }>;
+
+export type ApiErrorCode = keyof typeof API_ERRORS;
+
+/** The HTTP status of an error code. */
+export function statusOfApiError(code: ApiErrorCode): number {
+  return API_ERRORS[code].status;
+}

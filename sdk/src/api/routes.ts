@@ -1,0 +1,187 @@
+/**
+ * The `/v1` endpoints as data: method, path, request and response contracts, the errors each can
+ * return and who may call it. The server mounts its handlers by these ids, the typed client calls
+ * by them, and the OpenAPI document is generated from them, so the three cannot drift.
+ * Webhook endpoints (spec 4.12-4.16) join with the indexer (issue 7).
+ */
+import { z } from "zod";
+import { ZAccount, ZBalances, ZBalancesRequest } from "./accounts";
+import { ZAgent, ZAgentList, ZCreateAgentRequest, ZSpendPolicy, ZSpendPolicyUpdate } from "./agents";
+import { ZAgentTransaction, ZPendingList } from "./approvals";
+import { zId } from "./common";
+import type { ApiErrorCode } from "./errors";
+import {
+  ZCreateTransferRequest,
+  ZListTransfersQuery,
+  ZTransfer,
+  ZTransferDetail,
+  ZTransferList,
+} from "./transfers";
+
+/** Who may call a route: any valid key of the account, or only a non-agent (owner) account's key. */
+export type RouteAudience = "any" | "owner";
+
+export interface RouteContract {
+  readonly method: "get" | "post" | "patch";
+  /** Express-style path: `:name` segments are validated by `params`. */
+  readonly path: string;
+  readonly summary: string;
+  readonly audience: RouteAudience;
+  readonly params?: z.ZodObject;
+  readonly query?: z.ZodObject;
+  readonly body?: z.ZodType;
+  readonly response: { readonly status: number; readonly schema: z.ZodType };
+  /** Errors beyond those every route can return (401, 429, 400 for a malformed request, 500). */
+  readonly errors: readonly ApiErrorCode[];
+}
+
+const ZTransferParams = z.strictObject({ transfer_id: zId("tr") });
+const ZAgentParams = z.strictObject({ account_id: zId("acct") });
+const ZAgentTransactionParams = z.strictObject({ transaction_id: zId("tx") });
+
+export const API_ROUTES = {
+  createTransfer: {
+    method: "post",
+    path: "/v1/transfers",
+    summary: "Create a transfer to an @handle or a base58 address (confidential by default)",
+    audience: "any",
+    body: ZCreateTransferRequest,
+    response: { status: 201, schema: ZTransfer },
+    errors: [
+      "insufficient_balance",
+      "recipient_not_found",
+      "recipient_not_confidential_ready",
+      "unsupported_asset",
+      "policy_violation",
+      "kyc_required",
+      "live_mode_unavailable",
+      "idempotency_key_reused",
+      "idempotency_in_progress",
+      "chain_unavailable",
+    ],
+  },
+  getTransfer: {
+    method: "get",
+    path: "/v1/transfers/:transfer_id",
+    summary: "Get a transfer",
+    audience: "any",
+    params: ZTransferParams,
+    response: { status: 200, schema: ZTransferDetail },
+    errors: ["transfer_not_found"],
+  },
+  listTransfers: {
+    method: "get",
+    path: "/v1/transfers",
+    summary: "List the account's transfers, newest first",
+    audience: "any",
+    query: ZListTransfersQuery,
+    response: { status: 200, schema: ZTransferList },
+    errors: [],
+  },
+  getMe: {
+    method: "get",
+    path: "/v1/accounts/me",
+    summary: "Get the authenticated account",
+    audience: "any",
+    response: { status: 200, schema: ZAccount },
+    errors: ["kyc_required"],
+  },
+  getBalances: {
+    method: "get",
+    path: "/v1/accounts/me/balances",
+    summary: "Get balances: whether each is non-zero, or the amount a client-made decryption proof shows",
+    audience: "any",
+    body: ZBalancesRequest,
+    response: { status: 200, schema: ZBalances },
+    errors: ["kyc_required", "decryption_proof_invalid"],
+  },
+  createAgent: {
+    method: "post",
+    path: "/v1/accounts/me/agents",
+    summary: "Create an agent account with its on-chain spend policy",
+    audience: "owner",
+    body: ZCreateAgentRequest,
+    response: { status: 201, schema: ZAgent },
+    errors: [
+      "invalid_policy",
+      "agent_exists",
+      "agent_key_not_allowed",
+      "idempotency_key_reused",
+      "idempotency_in_progress",
+      "chain_unavailable",
+    ],
+  },
+  listAgents: {
+    method: "get",
+    path: "/v1/accounts/me/agents",
+    summary: "List the agent accounts under the authenticated account",
+    audience: "owner",
+    response: { status: 200, schema: ZAgentList },
+    errors: ["agent_key_not_allowed"],
+  },
+  getSpendPolicy: {
+    method: "get",
+    path: "/v1/agents/:account_id/spend-policy",
+    summary: "Get an agent's spend policy, read from its on-chain policy account",
+    audience: "owner",
+    params: ZAgentParams,
+    response: { status: 200, schema: ZSpendPolicy },
+    errors: ["not_agent_owner", "agent_not_found"],
+  },
+  updateSpendPolicy: {
+    method: "patch",
+    path: "/v1/agents/:account_id/spend-policy",
+    summary: "Change some fields of an agent's spend policy, on-chain",
+    audience: "owner",
+    params: ZAgentParams,
+    body: ZSpendPolicyUpdate,
+    response: { status: 200, schema: ZSpendPolicy },
+    errors: ["invalid_policy", "not_agent_owner", "agent_not_found", "chain_unavailable"],
+  },
+  listPendingApprovals: {
+    method: "get",
+    path: "/v1/agents/transactions/pending",
+    summary: "List the agent transactions awaiting the owner's approval (no amounts)",
+    audience: "owner",
+    response: { status: 200, schema: ZPendingList },
+    errors: ["not_agent_owner"],
+  },
+  approveTransaction: {
+    method: "post",
+    path: "/v1/agents/transactions/:transaction_id/approve",
+    summary: "Approve a held agent transaction: it is signed and submitted at once",
+    audience: "owner",
+    params: ZAgentTransactionParams,
+    response: { status: 200, schema: ZAgentTransaction },
+    errors: [
+      "not_agent_owner",
+      "transaction_not_found",
+      "transaction_expired",
+      "transaction_not_pending",
+      "policy_violation",
+      "insufficient_balance",
+      "idempotency_key_reused",
+      "idempotency_in_progress",
+      "chain_unavailable",
+    ],
+  },
+  rejectTransaction: {
+    method: "post",
+    path: "/v1/agents/transactions/:transaction_id/reject",
+    summary: "Reject a held agent transaction: discarded, no funds move",
+    audience: "owner",
+    params: ZAgentTransactionParams,
+    response: { status: 200, schema: ZAgentTransaction },
+    errors: [
+      "not_agent_owner",
+      "transaction_not_found",
+      "transaction_expired",
+      "transaction_not_pending",
+      "idempotency_key_reused",
+      "idempotency_in_progress",
+      "chain_unavailable",
+    ],
+  },
+} as const satisfies Record<string, RouteContract>;
+
+export type ApiRouteId = keyof typeof API_ROUTES;

@@ -1,0 +1,72 @@
+/** `/v1/transfers` contracts (spec 2.1, 4.1-4.3). Amounts are accepted, never returned. */
+import { z } from "zod";
+import { ZDecimalAmount, ZPage, ZPaging, ZSignature, ZTimestamp, zId } from "./common";
+
+/** The longest memo accepted, in UTF-8 bytes (it is encrypted into the on-chain transfer record). */
+export const MAX_API_MEMO_BYTES = 200;
+
+export const ZTransferStatus = z.enum(["pending", "confirmed", "failed"]);
+
+export const ZCreateTransferRequest = z
+  .strictObject({
+    to: z
+      .string()
+      .min(1)
+      .max(120)
+      .meta({ description: "Recipient `@handle` (also `@owner/agent`) or base58 Solana address" }),
+    amount: ZDecimalAmount,
+    asset: z.string().min(1).max(16).default("USDG"),
+    confidential: z.boolean().default(true),
+    memo: z
+      .string()
+      .refine((memo) => Buffer.byteLength(memo, "utf8") <= MAX_API_MEMO_BYTES, {
+        message: `must be at most ${MAX_API_MEMO_BYTES} bytes of UTF-8`,
+      })
+      .optional()
+      .meta({ description: "Encrypted to sender and recipient; never returned" }),
+  })
+  .meta({ id: "CreateTransferRequest" });
+export type TCreateTransferRequest = z.input<typeof ZCreateTransferRequest>;
+
+/** What a held agent transfer adds: it waits for its owner (spec 3.2). */
+export const ZApprovalHold = z.object({
+  transaction_id: zId("tx"),
+  expires_at: ZTimestamp,
+});
+
+const transferFields = {
+  transfer_id: zId("tr"),
+  status: ZTransferStatus,
+  to: z.string(),
+  confidential: z.boolean(),
+  tx_signature: ZSignature,
+  created_at: ZTimestamp,
+  /** Present (non-null) only for an agent transfer held for human approval. */
+  approval: ZApprovalHold.nullable(),
+};
+
+/** The create response (spec 4.1): no `from`, no `confirmed_at`, never an amount. */
+export const ZTransfer = z.object(transferFields).meta({ id: "Transfer" });
+export type TTransfer = z.infer<typeof ZTransfer>;
+
+/** The get response (spec 4.2) and list item. */
+export const ZTransferDetail = z
+  .object({
+    ...transferFields,
+    from: z.string(),
+    confirmed_at: ZTimestamp.nullable(),
+  })
+  .meta({ id: "TransferDetail" });
+export type TTransferDetail = z.infer<typeof ZTransferDetail>;
+
+export const ZListTransfersQuery = ZPaging.extend({
+  status: ZTransferStatus.optional(),
+  from: ZTimestamp.optional().meta({ description: "Only transfers created after this time" }),
+  to: ZTimestamp.optional().meta({ description: "Only transfers created before this time" }),
+}).strict();
+export type TListTransfersQuery = z.input<typeof ZListTransfersQuery>;
+
+export const ZTransferList = ZPage.extend({ transfers: z.array(ZTransferDetail) }).meta({
+  id: "TransferList",
+});
+export type TTransferList = z.infer<typeof ZTransferList>;
