@@ -22,7 +22,7 @@ import {
 } from "@cpay/api";
 import { type ApiClient, createApiClient } from "@cpay/sdk/api";
 import { createEmbeddedCluster, type EmbeddedCluster } from "@cpay/sdk/cluster";
-import pg from "pg";
+import { freshDatabaseUrl } from "./api-database";
 
 export interface WorldAccount {
   readonly account: AccountRow;
@@ -63,7 +63,7 @@ export async function startApiWorld(
 ): Promise<ApiWorld> {
   const cluster = await createEmbeddedCluster({ slotMs: options.slotMs ?? 50 });
   const dataDir = mkdtempSync(join(tmpdir(), "cpay-api-"));
-  const database = await freshDatabase(dataDir);
+  const database = await freshDatabaseUrl(dataDir);
   const logs: string[] = [];
   const logDestination = new Writable({
     write(chunk, _encoding, callback) {
@@ -129,30 +129,6 @@ export async function startApiWorld(
       cluster.stop();
       await database.drop();
       rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
-/** A fresh database: a SQLite file in `dir`, or a new database on DATABASE_URL's PostgreSQL server. */
-async function freshDatabase(dir: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const serverUrl = process.env.DATABASE_URL;
-  if (serverUrl === undefined || !/^postgres(ql)?:\/\//.test(serverUrl)) {
-    return { url: join(dir, "cpay.sqlite"), drop: async () => {} };
-  }
-  const name = `cpay_t_${randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const client = new pg.Client({ connectionString: serverUrl });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await client.end();
     },
   };
 }

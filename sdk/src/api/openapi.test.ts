@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { API_ERRORS } from "./errors";
+import { buildOpenApiDocument } from "./openapi";
+import { API_ROUTES } from "./routes";
+
+const doc = buildOpenApiDocument("http://127.0.0.1:3000") as {
+  openapi: string;
+  paths: Record<string, Record<string, { responses: Record<string, unknown>; operationId: string }>>;
+  components: { schemas: Record<string, unknown> };
+};
+
+describe("the OpenAPI 3.1 document", () => {
+  it("has every route of the route table, with its success status and its errors' statuses", () => {
+    expect(doc.openapi).toBe("3.1.0");
+    for (const [id, route] of Object.entries(API_ROUTES)) {
+      const operation = doc.paths[route.path.replace(/:([a-z_]+)/g, "{$1}")]?.[route.method];
+      expect(operation?.operationId).toBe(id);
+      expect(Object.keys(operation?.responses ?? {})).toContain(String(route.response.status));
+      for (const code of route.errors) {
+        expect(Object.keys(operation?.responses ?? {})).toContain(String(API_ERRORS[code].status));
+      }
+    }
+  });
+
+  it("resolves every $ref to a component", () => {
+    const refs = JSON.stringify(doc).match(/"\$ref":"[^"]+"/g) ?? [];
+    expect(refs.length).toBeGreaterThan(5);
+    for (const ref of refs) {
+      const name = ref.slice('"$ref":"#/components/schemas/'.length, -1);
+      expect(doc.components.schemas[name], ref).toBeDefined();
+    }
+  });
+
+  it("never describes an amount in a response", () => {
+    for (const [id, route] of Object.entries(API_ROUTES)) {
+      if (id === "getBalances") continue; // amount only with a client-made proof (spec 4.10)
+      const text = JSON.stringify(doc.paths[route.path.replace(/:([a-z_]+)/g, "{$1}")]?.[route.method]?.responses);
+      expect(text).not.toMatch(/"amount"/);
+    }
+  });
+});
