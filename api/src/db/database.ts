@@ -50,6 +50,9 @@ export async function openDatabase(url: string): Promise<Database> {
 
 async function openPostgres(url: string): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle pooled connection the server drops (restart, failover, admin termination) is an error
+  // event with no query to fail; the pool discards that client and the next query reconnects.
+  pool.on("error", () => {});
   const db = drizzlePg(pool);
   // Migrations of several processes starting at once are serialised by an advisory lock.
   const client = await pool.connect();
