@@ -27,7 +27,18 @@ export function createApp(service: ServiceContext, options: AppOptions): Express
   app.set("query parser", "simple");
   app.use(requestId);
   app.use(accessLog(service));
-  app.use(express.json({ limit: "64kb", strict: true, type: () => true }));
+  const parseJson = express.json({ limit: "64kb", strict: true, type: () => true });
+  // Most requests (every GET but one) carry no body; skip the parser's work for them.
+  app.use((request: Request, response: Response, next: NextFunction) => {
+    if (
+      request.headers["content-length"] === undefined &&
+      request.headers["transfer-encoding"] === undefined
+    ) {
+      next();
+      return;
+    }
+    parseJson(request, response, next);
+  });
   const openApi = buildOpenApiDocument(
     options.publicUrl ?? `http://${service.config.host}:${service.config.port}`,
   );

@@ -13,6 +13,24 @@ export function newId(prefix: IdPrefix): string {
   return idFromBytes(prefix, randomBytes(16));
 }
 
+// Request ids need uniqueness, not secrecy: a random per-process prefix and a counter (cheaper than
+// 16 fresh random bytes on every request).
+const requestIdPrefix = randomBytes(10);
+let requestCounter = 0;
+
+/** A `req_...` id, unique across processes and restarts. */
+export function newRequestId(): string {
+  requestCounter = (requestCounter + 1) % 2 ** 48;
+  const bytes = new Uint8Array(16);
+  bytes.set(requestIdPrefix, 0);
+  let counter = requestCounter;
+  for (let index = 15; index >= 10; index--) {
+    bytes[index] = counter % 256;
+    counter = Math.floor(counter / 256);
+  }
+  return idFromBytes("req", bytes);
+}
+
 /** The id of 16 bytes (RFC 4648 base32, lowercase, unpadded: 26 characters). */
 export function idFromBytes(prefix: IdPrefix, bytes: Uint8Array): string {
   if (bytes.length !== 16) throw new RangeError(`an id is 16 bytes, got ${bytes.length}`);

@@ -1,2 +1,2 @@
 /** Imports the modules that register background jobs (background.ts), so starting the service starts them. */
-export {};
+import "./http/usage-stamps";

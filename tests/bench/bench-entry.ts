@@ -29,10 +29,16 @@ export function formatResults(results: readonly BenchResult[]): string {
     `${r.value.toLocaleString("en-US")} ${r.unit}`,
     `${r.baselineName}: ${r.baseline.toLocaleString("en-US")} ${r.unit}`,
     `${ratio(r).toFixed(2)}x`,
-    r.goal === undefined ? "" : ratio(r) <= r.goal ? `<= ${r.goal}x goal met` : `> ${r.goal}x GOAL MISSED`,
+    goalText(r),
   ]);
   const header = ["measure", "value", "baseline (same run)", "ratio", "goal"];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]?.length ?? 0)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join("  ");
   return [line(header), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)].join("\n");
+}
+
+function goalText(r: BenchResult): string {
+  if (r.goal === undefined) return "";
+  if (r.higherIsBetter) return ratio(r) >= r.goal ? `>= ${r.goal}x goal met` : `< ${r.goal}x GOAL MISSED`;
+  return ratio(r) <= r.goal ? `<= ${r.goal}x goal met` : `> ${r.goal}x GOAL MISSED`;
 }

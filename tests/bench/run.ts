@@ -5,6 +5,7 @@
  */
 import { agentConfidentialTransfer } from "./agent-confidential-transfer";
 import { agentTransferComputeUnits } from "./agent-transfer-compute-units";
+import { apiThroughput } from "./api-throughput";
 import { type BenchResult, formatResults } from "./bench-entry";
 import { confidentialTransfer } from "./confidential-transfer";
 import { programComputeUnits } from "./program-compute-units";
@@ -14,10 +15,12 @@ const entries = [
   agentTransferComputeUnits,
   confidentialTransfer,
   agentConfidentialTransfer,
+  apiThroughput,
 ];
 
+const only = process.env.BENCH_ONLY;
 const results: BenchResult[] = [];
-for (const entry of entries) {
+for (const entry of entries.filter((e) => only === undefined || e.name === only)) {
   results.push(...(await entry.run()));
 }
 console.log(formatResults(results));

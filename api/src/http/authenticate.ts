@@ -2,16 +2,16 @@
  * `Authorization: Bearer <key>` -> the calling key and its account (spec section 5). Missing,
  * malformed, unknown and revoked keys are all `401 unauthorized` (the message says which, never
  * whether another account exists). A `svc_live_` key is refused with `403 live_mode_unavailable`
- * unless mainnet-beta is configured. Each accepted request stamps `last_used_at` and counts
- * toward the key's usage, in the same statement that proves the key is still unrevoked, so a
- * revocation is effective for the very next request.
+ * unless mainnet-beta is configured. The key is looked up on every request (never cached), so a
+ * revocation is effective for the very next one; accepted requests count toward the key's usage
+ * (usage-stamps.ts).
  */
-import { and, eq, isNull, sql } from "drizzle-orm";
 import type { AccountRow, ApiKeyRow } from "../db/rows";
-import { nowIso } from "../ids";
 import { environmentOfKey, hashApiKey } from "../keys/api-key-format";
 import type { ServiceContext } from "../service-context";
 import { ApiError } from "./api-error";
+import { keyLookupOf } from "./key-lookup";
+import { countRequest } from "./usage-stamps";
 
 export interface Caller {
   readonly account: AccountRow;
@@ -35,18 +35,7 @@ export async function authenticate(service: ServiceContext, header: string | und
       "authorization",
     );
   }
-  const { apiKeys, accounts } = service.db.tables;
-  const hash = hashApiKey(match[1] as string);
-  const found = await service.db.transaction(async (tx) => {
-    const [key] = await tx
-      .update(apiKeys)
-      .set({ lastUsedAt: nowIso(), requestCount: sql`${apiKeys.requestCount} + 1` })
-      .where(and(eq(apiKeys.keyHash, hash), isNull(apiKeys.revokedAt)))
-      .returning();
-    if (key === undefined) return null;
-    const [account] = await tx.select().from(accounts).where(eq(accounts.id, key.accountId));
-    return account === undefined ? null : { apiKey: key, account };
-  });
+  const found = await keyLookupOf(service.db)(hashApiKey(match[1] as string));
   if (found === null) throw new ApiError("unauthorized", "unknown or revoked API key", "authorization");
   if (found.apiKey.environment === "live" && service.config.mainnetRpcUrl === null) {
     throw new ApiError(
@@ -55,5 +44,6 @@ export async function authenticate(service: ServiceContext, header: string | und
       "authorization",
     );
   }
+  countRequest(service.db, found.apiKey.id);
   return found;
 }

@@ -5,7 +5,10 @@ import { createRateLimiter } from "./rate-limit";
 
 function fakeResponse() {
   const headers: Record<string, string> = {};
-  return { headers, response: { setHeader: (name: string, value: string) => (headers[name] = value) } as unknown as Response };
+  return {
+    headers,
+    response: { setHeader: (name: string, value: string) => (headers[name] = value) } as unknown as Response,
+  };
 }
 
 describe("per-key rate limits", () => {

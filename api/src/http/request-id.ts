@@ -4,10 +4,10 @@
  * not trusted (it would let one request impersonate another in the logs).
  */
 import type { NextFunction, Request, Response } from "express";
-import { newId } from "../ids";
+import { newRequestId } from "../ids";
 
 export function requestId(request: Request, response: Response, next: NextFunction): void {
-  const id = newId("req");
+  const id = newRequestId();
   response.locals.requestId = id;
   response.setHeader("Request-Id", id);
   next();

@@ -14,7 +14,14 @@ describe("API keys", () => {
   it("recognise only well-formed keys", () => {
     const value = generateApiKey("test").value;
     expect(environmentOfKey(value)).toBe("test");
-    for (const bad of ["", "svc_test_", `${value}x`, value.slice(0, -1), value.replace("svc_", "sk_"), ` ${value}`]) {
+    for (const bad of [
+      "",
+      "svc_test_",
+      `${value}x`,
+      value.slice(0, -1),
+      value.replace("svc_", "sk_"),
+      ` ${value}`,
+    ]) {
       expect(environmentOfKey(bad)).toBeNull();
     }
   });

@@ -5,6 +5,7 @@
  */
 import { and, asc, eq, isNull } from "drizzle-orm";
 import type { ApiKeyRow } from "../db/rows";
+import { forgetCachedKeys } from "../http/key-lookup";
 import { nowIso } from "../ids";
 import type { ServiceContext } from "../service-context";
 
@@ -56,5 +57,6 @@ export async function revokeApiKey(service: ServiceContext, keyId: string): Prom
       .where(and(eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt)))
       .returning(),
   );
+  forgetCachedKeys(service.db);
   return row === undefined ? null : viewOfKey(row);
 }

@@ -18,7 +18,8 @@ const stranger = deriveConfidentialKeys(generateConfidentialSecret());
 const addAll = (amounts: readonly bigint[]) =>
   amounts.reduce(
     // Alternate the two accepted key forms: the zk-sdk object and its 32 bytes.
-    (total, amount, i) => addToEncryptedTotal(total, i % 2 ? keys.elgamal.pubkey() : keys.elgamalPubkey, amount),
+    (total, amount, i) =>
+      addToEncryptedTotal(total, i % 2 ? keys.elgamal.pubkey() : keys.elgamalPubkey, amount),
     emptyEncryptedTotal(),
   );
 

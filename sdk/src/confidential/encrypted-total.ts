@@ -101,7 +101,9 @@ function parts(total: Uint8Array): { lo: Uint8Array; hi: Uint8Array } {
     );
   }
   if (total[0] !== ENCRYPTED_TOTAL_VERSION) {
-    throw new RangeError(`unknown encrypted total version ${total[0]} (this SDK reads ${ENCRYPTED_TOTAL_VERSION})`);
+    throw new RangeError(
+      `unknown encrypted total version ${total[0]} (this SDK reads ${ENCRYPTED_TOTAL_VERSION})`,
+    );
   }
   return { lo: total.subarray(LO_START, HI_START), hi: total.subarray(HI_START) };
 }

@@ -1,0 +1,96 @@
+/**
+ * The child process of the API benchmark (api-throughput.ts), so the load generator and the server
+ * never share a thread. `bare`: a bare Express 5 handler answering a static account object on the
+ * same machine (the baseline). `api`: the real service (embedded cluster, SQLite, logging to
+ * /dev/null at info level, rate limits raised out of the way) with a funded `@bench` account and a
+ * `@sink` recipient; it also runs the raw SDK baseline on request (IPC), in the same process as the
+ * cluster, exactly as the API calls it.
+ * Prints one JSON line `{url, key}` once ready.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, openSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { createAccount, fundTestAccount, issueApiKey, startService } from "@cpay/api";
+import { transferPublic } from "@cpay/sdk/confidential";
+import express from "express";
+import pino from "pino";
+
+const mode = process.argv[2];
+// A clean exit on SIGTERM lets `--cpu-prof` write its profile when profiling this process.
+process.on("SIGTERM", () => process.exit(0));
+
+if (mode === "bare") {
+  const app = express();
+  app.disable("x-powered-by");
+  const account = {
+    account_id: "acct_aaaaaaaaaaaaaaaaaaaaaaaaaa",
+    handle: "@bench",
+    type: "business",
+    public_key: "11111111111111111111111111111111",
+    kyc_status: "verified",
+    created_at: new Date().toISOString(),
+  };
+  app.get("/v1/accounts/me", (_request, response) => {
+    response.json(account);
+  });
+  const server = app.listen(0, "127.0.0.1", () => {
+    const address = server.address() as { port: number };
+    console.log(JSON.stringify({ url: `http://127.0.0.1:${address.port}`, key: "" }));
+  });
+} else if (mode === "api") {
+  const dataDir = mkdtempSync(join(tmpdir(), "cpay-bench-"));
+  const service = await startService({
+    env: {
+      PORT: "0",
+      DATABASE_URL: join(dataDir, "cpay.sqlite"),
+      SERVICE_MASTER_KEY: randomBytes(32).toString("hex"),
+      RATE_LIMIT_PER_MINUTE: "1000000000",
+      LOG_LEVEL: "info",
+    },
+    dataDir,
+    logDestination: pino.destination({ dest: openSync("/dev/null", "w"), sync: false }),
+  });
+  const context = service.context;
+  const { account } = await createAccount(context, {
+    handle: "bench",
+    type: "business",
+    kycStatus: "verified",
+  });
+  const { account: sink } = await createAccount(context, {
+    handle: "sink",
+    type: "business",
+    kycStatus: "verified",
+  });
+  await fundTestAccount(context, account, { confidential: 0n, public: 10_000_000_000_000n });
+  const key = await issueApiKey(context, { accountId: account.id, name: "bench", environment: "test" });
+  const { walletSignerOf } = await import("@cpay/api/vault");
+  const owner = await walletSignerOf(context, account.id);
+  process.on("message", async (message: { seconds: number; concurrency: number }) => {
+    // The raw SDK call POST /v1/transfers (public path) wraps: the same transfer with its record.
+    const latencies: number[] = [];
+    const deadline = performance.now() + message.seconds * 1000;
+    await Promise.all(
+      Array.from({ length: message.concurrency }, async () => {
+        while (performance.now() < deadline) {
+          const started = performance.now();
+          await transferPublic(context.cluster, {
+            owner,
+            mint: context.cluster.usdgMint,
+            recipient: sink.publicKey,
+            amount: 10_000n,
+            payer: context.feePayer,
+            record: { transferId: new Uint8Array(randomBytes(16)) },
+          });
+          latencies.push(performance.now() - started);
+        }
+      }),
+    );
+    process.send?.({ latencies });
+  });
+  console.log(JSON.stringify({ url: service.url, key: key.value }));
+} else {
+  console.error(`usage: api-server-process.ts bare|api (got ${mode})`);
+  process.exit(2);
+}
