@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test of the project, from a fresh clone on a fresh Debian 12 machine:
 #   system packages -> npm packages -> lint + types -> program host tests -> reproducible program
-#   rebuild -> every vitest suite (toolchain, sdk, program in LiteSVM, localnet, end to end).
+#   rebuild -> every vitest suite (toolchain, sdk, program in LiteSVM, localnet, api, end to end)
+#   -> the API suites again on PostgreSQL.
 # The suites run on the freshly built .so (AGENT_POLICY_SO), never only on the committed one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,5 +27,12 @@ fresh=$(npx tsx programs/toolchain/src/cli.ts verify)
 export AGENT_POLICY_SO="$fresh"
 echo "suites run on $AGENT_POLICY_SO"
 
-step "test suites (vitest)"
+step "test suites (vitest; the API suites on SQLite)"
 npx vitest run
+
+# The API's storage has two dialects; every API suite runs again on PostgreSQL (Debian's, started
+# here by the project's own script as a throwaway cluster under data/postgres, stopped at the end).
+step "API suites on PostgreSQL"
+pg_url=$(bash scripts/postgres.sh start)
+trap 'bash scripts/postgres.sh stop >/dev/null 2>&1 || true' EXIT
+DATABASE_URL="$pg_url" npx vitest run tests/api
