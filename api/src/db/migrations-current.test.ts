@@ -33,7 +33,7 @@ describe.each([
           "--schema",
           schema,
           "--out",
-          copy,
+          relative(API_ROOT, copy),
           "--name",
           "drift",
         ],
