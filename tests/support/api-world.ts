@@ -22,6 +22,7 @@ import {
 } from "@cpay/api";
 import { type ApiClient, createApiClient } from "@cpay/sdk/api";
 import { createEmbeddedCluster, type EmbeddedCluster } from "@cpay/sdk/cluster";
+import { eq } from "drizzle-orm";
 import { freshDatabaseUrl } from "./api-database";
 
 export interface WorldAccount {
@@ -46,6 +47,10 @@ export interface ApiWorld {
   ): Promise<WorldAccount>;
   /** Mints USDG (base units) into an account: confidential and public parts. */
   fund(account: AccountRow, amounts: { confidential?: bigint; public?: bigint }): Promise<void>;
+  /** An account's row as stored (e.g. an agent made through the API). */
+  accountRow(accountId: string): Promise<AccountRow>;
+  /** A test key for any account (e.g. an agent's own key). */
+  keyFor(accountId: string): Promise<string>;
   /** A client for any key value (or none). */
   clientFor(apiKey: string): ApiClient;
   /** Raw HTTP, for what the typed client would refuse to send. */
@@ -114,6 +119,17 @@ export async function startApiWorld(
         confidential: amounts.confidential ?? 0n,
         public: amounts.public ?? 0n,
       }),
+    async accountRow(accountId) {
+      const { accounts } = service.context.db.tables;
+      const [row] = await service.context.db.read((db) =>
+        db.select().from(accounts).where(eq(accounts.id, accountId)),
+      );
+      if (row === undefined) throw new Error(`no account ${accountId}`);
+      return row;
+    },
+    async keyFor(accountId) {
+      return (await issueApiKey(service.context, { accountId, name: "test", environment: "test" })).value;
+    },
     clientFor,
     fetch(path, init = {}) {
       const headers = new Headers(init.headers);
