@@ -1,0 +1,99 @@
+/**
+ * The plaintext canary (DESIGN section 3): after confidential transfers through `/v1` — an owner's
+ * with a memo and an agent's own — no amount and no memo appears in any response the service gave,
+ * in any row of any table (a full dump), or in any log line. The amounts are odd values that cannot
+ * occur by accident, searched as API decimals, base units and their hex; a positive control shows
+ * the search finds what is there.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ApiWorld, startApiWorld, usdg } from "../support/api-world";
+
+const OWNER_AMOUNT = "7.654321";
+const AGENT_AMOUNT = "3.141593";
+const MEMO = "canary memo: invoice 90417 for the blue widgets";
+
+function needles(decimal: string): string[] {
+  const base = BigInt(decimal.replace(".", "").replace(/^0+/, ""));
+  const le = Buffer.alloc(8);
+  le.writeBigUInt64LE(base);
+  return [
+    decimal,
+    base.toString(),
+    base.toString(16),
+    le.toString("hex"),
+    le.subarray(0, 4).toString("base64"),
+  ];
+}
+
+describe("the plaintext canary over responses, database and logs", () => {
+  let world: ApiWorld;
+  const responses: string[] = [];
+  let dump = "";
+
+  beforeAll(async () => {
+    world = await startApiWorld();
+    const alice = await world.account("alice");
+    await world.account("bob");
+    await world.fund(alice.account, { confidential: usdg(50) });
+    const record = <T>(value: T): T => {
+      responses.push(JSON.stringify(value));
+      return value;
+    };
+    const sent = record(
+      await alice.client.call("createTransfer", { body: { to: "@bob", amount: OWNER_AMOUNT, memo: MEMO } }),
+    );
+    const agent = record(
+      await alice.client.call("createAgent", {
+        body: {
+          name: "spender",
+          spend_policy: {
+            daily_limit_usdg: 20,
+            per_transaction_limit_usdg: 10,
+            hitl_threshold_usdg: 10,
+            assets: ["USDG"],
+          },
+        },
+      }),
+    );
+    await world.fund(await world.accountRow(agent.account_id), { confidential: usdg(10) });
+    const agentClient = world.clientFor(await world.keyFor(agent.account_id));
+    const spent = record(
+      await agentClient.call("createTransfer", { body: { to: "@bob", amount: AGENT_AMOUNT } }),
+    );
+    await world.slots(4);
+    record(await alice.client.call("getTransfer", { params: { transfer_id: sent.transfer_id } }));
+    record(await agentClient.call("getTransfer", { params: { transfer_id: spent.transfer_id } }));
+    record(await alice.client.call("listTransfers"));
+    record(await alice.client.call("getBalances"));
+    record(await alice.client.call("listPendingApprovals"));
+    record(await alice.client.call("getSpendPolicy", { params: { account_id: agent.account_id } }));
+    const { db } = world.service.context;
+    for (const [name, table] of Object.entries(db.tables)) {
+      const rows = await db.read((q) => q.select().from(table));
+      dump += `${name}\n${JSON.stringify(rows)}\n`;
+    }
+  });
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  it("finds what is there (positive control: a public policy limit and a handle)", () => {
+    expect(responses.join("\n")).toContain("@bob");
+    expect(dump).toContain("@alice/spender");
+  });
+
+  it.each([
+    ["the owner's amount", needles(OWNER_AMOUNT)],
+    ["the agent's amount", needles(AGENT_AMOUNT)],
+    [
+      "the memo",
+      [MEMO, "invoice 90417", Buffer.from(MEMO).toString("hex"), Buffer.from(MEMO).toString("base64")],
+    ],
+  ])("never shows %s", (_what, forms) => {
+    for (const form of forms) {
+      expect(responses.join("\n"), `response contains ${form}`).not.toContain(form);
+      expect(dump, `database contains ${form}`).not.toContain(form);
+      expect(world.logs.join("\n"), `logs contain ${form}`).not.toContain(form);
+    }
+  });
+});
