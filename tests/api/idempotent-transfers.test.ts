@@ -1,0 +1,76 @@
+/**
+ * `Idempotency-Key` on POST /v1/transfers, end to end: twenty concurrent duplicates of one
+ * confidential transfer make exactly one transfer (one row, one on-chain movement) and all twenty
+ * callers get the same answer; a later identical request replays it; the same key with another
+ * body is 409 `idempotency_key_reused`; a malformed key is 400.
+ */
+import { findTokenAccount, readConfidentialState } from "@cpay/sdk/confidential";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
+
+describe("idempotent transfers", () => {
+  let world: ApiWorld;
+  let alice: WorldAccount;
+  let bob: WorldAccount;
+  beforeAll(async () => {
+    world = await startApiWorld();
+    alice = await world.account("alice");
+    bob = await world.account("bob");
+    await world.fund(alice.account, { confidential: usdg(100) });
+  });
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  async function post(key: string, body: unknown) {
+    const response = await world.fetch("/v1/transfers", {
+      method: "POST",
+      key: alice.key.value,
+      headers: { "content-type": "application/json", "idempotency-key": key },
+      body: JSON.stringify(body),
+    });
+    return {
+      status: response.status,
+      replayed: response.headers.get("idempotent-replayed"),
+      body: await response.json(),
+    };
+  }
+
+  it("given 20 concurrent duplicates, makes one transfer and answers all 20 with it", async () => {
+    const bobAccount = await findTokenAccount(bob.account.publicKey, world.cluster.usdgMint);
+    const creditsBefore = readConfidentialState(world.cluster, bobAccount)?.pendingBalanceCreditCounter;
+    const body = { to: "@bob", amount: "2.5" };
+    const answers = await Promise.all(Array.from({ length: 20 }, () => post("pay-bob-once", body)));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(201));
+    const ids = new Set(answers.map((answer) => (answer.body as { transfer_id: string }).transfer_id));
+    expect(ids.size).toBe(1);
+    expect(answers.filter((answer) => answer.replayed === "true")).toHaveLength(19);
+
+    const { transfers } = world.service.context.db.tables;
+    const rows = await world.service.context.db.read((db) =>
+      db.select().from(transfers).where(eq(transfers.accountId, alice.account.id)),
+    );
+    expect(rows).toHaveLength(1);
+    // One credit reached bob's confidential account: the funds moved once.
+    expect(readConfidentialState(world.cluster, bobAccount)?.pendingBalanceCreditCounter).toBe(
+      (creditsBefore ?? 0n) + 1n,
+    );
+
+    const replay = await post("pay-bob-once", body);
+    expect(replay.status).toBe(201);
+    expect(replay.replayed).toBe("true");
+    expect((replay.body as { transfer_id: string }).transfer_id).toBe([...ids][0]);
+  });
+
+  it("refuses the same key with a different body, and a malformed key", async () => {
+    const first = await post("key-reused", { to: "@bob", amount: "1" });
+    expect(first.status).toBe(201);
+    const reused = await post("key-reused", { to: "@bob", amount: "2" });
+    expect(reused.status).toBe(409);
+    expect((reused.body as { error: { code: string } }).error.code).toBe("idempotency_key_reused");
+    const malformed = await post("has spaces in it", { to: "@bob", amount: "1" });
+    expect(malformed.status).toBe(400);
+    expect((malformed.body as { error: { param: string } }).error.param).toBe("idempotency-key");
+  });
+});
