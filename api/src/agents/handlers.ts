@@ -1,20 +1,27 @@
-/** Agent accounts and spend policies (spec 4.4-4.6, 4.11). */
+/** Agent accounts and spend policies (spec 4.4-4.6, 4.11): thin handlers over the use cases. */
 import type { Handlers } from "../http/mount-routes";
+import { listAgentsOf, loadOwnedAgent } from "./agent-lookup";
+import { agentView } from "./agent-view";
+import { createAgent } from "./create-agent";
+import { readSpendPolicy } from "./read-spend-policy";
+import { updateSpendPolicy } from "./update-spend-policy";
 
 export const agentHandlers: Pick<
   Handlers,
   "createAgent" | "listAgents" | "getSpendPolicy" | "updateSpendPolicy"
 > = {
-  createAgent: async () => {
-    throw new Error("not implemented yet");
-  },
-  listAgents: async () => {
-    throw new Error("not implemented yet");
-  },
-  getSpendPolicy: async () => {
-    throw new Error("not implemented yet");
-  },
-  updateSpendPolicy: async () => {
-    throw new Error("not implemented yet");
-  },
+  createAgent: async ({ service, caller, body, idempotency }) =>
+    agentView(await createAgent(service, caller.account, body, { idempotency })),
+  listAgents: async ({ service, caller }) => ({
+    agents: (await listAgentsOf(service, caller.account.id)).map(agentView),
+  }),
+  getSpendPolicy: async ({ service, caller, params }) =>
+    readSpendPolicy(service, await loadOwnedAgent(service, caller.account, params.account_id)),
+  updateSpendPolicy: async ({ service, caller, params, body }) =>
+    updateSpendPolicy(
+      service,
+      caller.account,
+      await loadOwnedAgent(service, caller.account, params.account_id),
+      body,
+    ),
 };

@@ -1,17 +1,20 @@
-/** Held agent transactions: list, approve, reject (spec 4.7, 4.8). */
+/** Held agent transactions: list, approve, reject (spec 4.7, 4.8): thin handlers over the use cases. */
 import type { Handlers } from "../http/mount-routes";
+import { decideHold } from "./decide-hold";
+import { listPendingApprovals } from "./list-pending";
+import { agentTransactionView } from "./transaction-view";
 
 export const approvalHandlers: Pick<
   Handlers,
   "listPendingApprovals" | "approveTransaction" | "rejectTransaction"
 > = {
-  listPendingApprovals: async () => {
-    throw new Error("not implemented yet");
+  listPendingApprovals: async ({ service, caller }) => listPendingApprovals(service, caller.account),
+  approveTransaction: async ({ service, caller, params }) => {
+    const { row, agent } = await decideHold(service, caller.account, params.transaction_id, "approve");
+    return agentTransactionView(row, agent.handle);
   },
-  approveTransaction: async () => {
-    throw new Error("not implemented yet");
-  },
-  rejectTransaction: async () => {
-    throw new Error("not implemented yet");
+  rejectTransaction: async ({ service, caller, params }) => {
+    const { row, agent } = await decideHold(service, caller.account, params.transaction_id, "reject");
+    return agentTransactionView(row, agent.handle);
   },
 };

@@ -154,10 +154,17 @@ function parse(
   const issue = result.error.issues[0];
   const path = issue?.path ?? [];
   const unknownKey = issue?.code === "unrecognized_keys" ? (issue.keys[0] as string | undefined) : undefined;
-  const param = unknownKey ?? (path.length > 0 ? path.join(".") : where === "body" ? "body" : where);
+  const param =
+    unknownKey !== undefined
+      ? [...path, unknownKey].join(".")
+      : path.length > 0
+        ? path.join(".")
+        : where === "body"
+          ? "body"
+          : where;
   const message =
     unknownKey !== undefined
-      ? `unknown ${where === "body" ? "field" : "parameter"} "${unknownKey}"`
+      ? `unknown ${where === "body" ? "field" : "parameter"} "${param}"`
       : `${param}: ${issue?.message ?? "invalid"}`;
   const isPolicy =
     policyKey !== undefined &&

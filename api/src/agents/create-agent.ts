@@ -1,0 +1,187 @@
+/**
+ * Creating an agent under an owner (spec 4.4): the agent's account row and its sealed signer key
+ * are written in one transaction, then the chain part runs (agent-on-chain.ts). If `agent_create`
+ * did not land, the rows are deleted again: nothing is left behind. If it landed but the
+ * confidential account setup did not, the rows stay (they describe what is on-chain) and the
+ * request answers 503; retrying the same request finishes the agent (only with the same policy).
+ * Concurrent creations of one handle in this process run one after the other; across processes
+ * the unique handle index lets one row in.
+ */
+import { randomBytes } from "node:crypto";
+import {
+  encodeSpendPolicy,
+  findAgentPda,
+  HandleValidationError,
+  normalizeAgentHandle,
+  normalizeAgentName,
+} from "@cpay/sdk";
+import type { ZSpendPolicyInput } from "@cpay/sdk/api";
+import { keyFromSeed } from "@cpay/sdk/cluster";
+import { address } from "@solana/kit";
+import { eq } from "drizzle-orm";
+import type { z } from "zod";
+import { isUniqueViolation } from "../db/database";
+import type { AccountRow } from "../db/rows";
+import { ApiError } from "../http/api-error";
+import type { IdempotencyClaim } from "../http/idempotency";
+import { newId, nowIso } from "../ids";
+import type { ServiceContext } from "../service-context";
+import { agentHandleText, storeSecret } from "../vault/account-secrets";
+import { findAgentByHandle } from "./agent-lookup";
+import {
+  agentConfidentialReady,
+  agentExistsOnChain,
+  createAgentOnChain,
+  onChainPolicyEquals,
+  setupAgentAccountOnChain,
+} from "./agent-on-chain";
+import { encodePolicyOrRefuse } from "./policy-errors";
+import { runExclusively } from "./run-exclusively";
+
+export interface CreateAgentInput {
+  readonly name: string;
+  readonly spend_policy: z.output<typeof ZSpendPolicyInput>;
+}
+
+/**
+ * Creates the agent `input.name` of `owner` with its spend policy and returns the agent's account
+ * row. Refusals: `400 invalid_request` (name), `400 invalid_policy` (a policy field, `param`
+ * `spend_policy.<field>`), `409 agent_exists`, `503 chain_unavailable`. With an idempotency
+ * claim, the agent's id is bound to it before anything is sent to the chain.
+ */
+export async function createAgent(
+  service: ServiceContext,
+  owner: AccountRow,
+  input: CreateAgentInput,
+  options: { readonly idempotency?: IdempotencyClaim | null } = {},
+): Promise<AccountRow> {
+  if (owner.type === "agent") {
+    throw new ApiError("agent_key_not_allowed", "an agent cannot own agents; use its owner's key");
+  }
+  const name = agentNameOf(input.name);
+  const handle = `@${agentHandleOf(owner, name)}`;
+  encodePolicyOrRefuse(
+    () => encodeSpendPolicy(input.spend_policy, { assets: service.assets }),
+    "spend_policy.",
+  );
+  return runExclusively(`agent:${handle}`, async () => {
+    const existing = await findAgentByHandle(service, handle);
+    if (existing !== undefined) return finishExisting(service, owner, existing, input);
+    const agent = await insertAgent(service, owner, name, handle);
+    await options.idempotency?.bindResource(agent.id);
+    await completeOnChain(service, owner, agent, input);
+    return agent;
+  });
+}
+
+function agentNameOf(name: string): string {
+  try {
+    return normalizeAgentName(name);
+  } catch (error) {
+    if (error instanceof HandleValidationError) throw new ApiError("invalid_request", error.message, "name");
+    throw error;
+  }
+}
+
+/** `owner/name`, checked as a whole (an agent handle is at most 64 bytes). */
+function agentHandleOf(owner: AccountRow, name: string): string {
+  try {
+    return normalizeAgentHandle(`${agentHandleText(owner.handle)}/${name}`);
+  } catch (error) {
+    if (error instanceof HandleValidationError) {
+      throw new ApiError("invalid_request", `the agent handle would be invalid: ${error.message}`, "name");
+    }
+    throw error;
+  }
+}
+
+/** The agent row and its signer seed, in one transaction; `409 agent_exists` if the handle is taken. */
+async function insertAgent(
+  service: ServiceContext,
+  owner: AccountRow,
+  name: string,
+  handle: string,
+): Promise<AccountRow> {
+  const id = newId("acct");
+  const signerSeed = new Uint8Array(randomBytes(32));
+  const signer = keyFromSeed(id, signerSeed);
+  const [pda] = await findAgentPda(
+    { agentHandle: handle },
+    { programAddress: address(service.cluster.programId) },
+  );
+  const agent: AccountRow = {
+    id,
+    handle,
+    type: "agent",
+    kycStatus: owner.kycStatus,
+    publicKey: pda,
+    ownerAccountId: owner.id,
+    agentName: name,
+    agentSigner: signer.address,
+    policyId: newId("policy"),
+    createdAt: nowIso(),
+  };
+  try {
+    await service.db.transaction(async (tx) => {
+      await tx.insert(service.db.tables.accounts).values(agent);
+      await storeSecret(service, tx, id, "agent_signer_seed", signerSeed);
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw agentExists(handle);
+    throw error;
+  }
+  return agent;
+}
+
+/**
+ * Runs the chain steps for a fresh row. If `agent_create` did not land, the row and its secret are
+ * deleted (the agent never existed); if it did, they stay whatever happens next.
+ */
+async function completeOnChain(
+  service: ServiceContext,
+  owner: AccountRow,
+  agent: AccountRow,
+  input: CreateAgentInput,
+): Promise<void> {
+  try {
+    await createAgentOnChain(service, owner, agent, input.spend_policy);
+  } catch (error) {
+    if (!agentExistsOnChain(service, agent)) await deleteAgent(service, agent);
+    throw error;
+  }
+  await setupAgentAccountOnChain(service, agent);
+}
+
+/**
+ * A row with this handle exists: a complete agent is `409 agent_exists`; an interrupted creation
+ * (crash, or a failed setup) of this owner is finished when the request asks for the policy the
+ * agent got on-chain (or the agent never reached the chain).
+ */
+async function finishExisting(
+  service: ServiceContext,
+  owner: AccountRow,
+  agent: AccountRow,
+  input: CreateAgentInput,
+): Promise<AccountRow> {
+  if (agent.ownerAccountId !== owner.id) throw agentExists(agent.handle);
+  if (!agentExistsOnChain(service, agent)) {
+    await completeOnChain(service, owner, agent, input);
+    return agent;
+  }
+  if (await agentConfidentialReady(service, agent)) throw agentExists(agent.handle);
+  if (!(await onChainPolicyEquals(service, agent, input.spend_policy))) throw agentExists(agent.handle);
+  await setupAgentAccountOnChain(service, agent);
+  return agent;
+}
+
+async function deleteAgent(service: ServiceContext, agent: AccountRow): Promise<void> {
+  const { accounts, vaultSecrets } = service.db.tables;
+  await service.db.transaction(async (tx) => {
+    await tx.delete(vaultSecrets).where(eq(vaultSecrets.accountId, agent.id));
+    await tx.delete(accounts).where(eq(accounts.id, agent.id));
+  });
+}
+
+function agentExists(handle: string): ApiError {
+  return new ApiError("agent_exists", `an agent ${handle} already exists`, "name");
+}

@@ -1,0 +1,48 @@
+/**
+ * How a hold that is gone from the chain was closed, read from the chain's own record: the
+ * program emits `TransactionApproved`, `TransactionRejected` or `TransactionExpired` naming the
+ * hold in the transaction that closes it. Used when the database still says `pending_approval`
+ * for a hold that no longer exists (a decision whose process died before writing it, or an
+ * expired hold someone else closed — anyone may), so the row records what really happened.
+ */
+import { parseAgentPolicyEvents } from "@cpay/sdk";
+import { address } from "@solana/kit";
+import type { ServiceContext } from "../service-context";
+import type { Decision } from "./record-decision";
+
+const STATUS_OF_EVENT = {
+  TransactionApproved: "approved",
+  TransactionRejected: "rejected",
+  TransactionExpired: "expired",
+} as const;
+
+/** The transactions of a hold's address worth reading: creation, one decision, failed attempts. */
+const HISTORY_LIMIT = 50;
+
+/** The decision that closed the hold at `pending`, or null when the chain's history does not say. */
+export function closingOutcome(service: ServiceContext, pending: string): Decision | null {
+  const programAddress = address(service.cluster.programId);
+  for (const info of service.cluster.getSignaturesForAddress(pending, { limit: HISTORY_LIMIT })) {
+    if (info.err !== null) continue;
+    const transaction = service.cluster.getTransaction(info.signature);
+    if (transaction === null) continue;
+    let events: ReturnType<typeof parseAgentPolicyEvents>["events"];
+    try {
+      events = parseAgentPolicyEvents(transaction.logs, { programAddress }).events;
+    } catch {
+      continue;
+    }
+    for (const event of events) {
+      if (event.name in STATUS_OF_EVENT) {
+        const data = event.data as { readonly pending: string };
+        if (data.pending === pending) {
+          return {
+            status: STATUS_OF_EVENT[event.name as keyof typeof STATUS_OF_EVENT],
+            signature: info.signature,
+          };
+        }
+      }
+    }
+  }
+  return null;
+}

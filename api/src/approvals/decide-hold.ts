@@ -1,0 +1,133 @@
+/**
+ * Approving and rejecting a held agent transaction (spec 4.7), one use case with two outcomes.
+ * Each decision of one transaction runs alone in this process (the expiry job takes the same
+ * turn), and the chain keeps it single across processes: the first decision closes the hold, so a
+ * second one fails on-chain and is answered `409 transaction_not_pending`.
+ *
+ * Approve: public hold -> `pending_approve` (the owner's wallet signs, the fee reserve pays);
+ * confidential hold -> `confidential_pending_approve` with its pinned proof contexts. The transfer
+ * executes now, counted toward today's limits. Reject: `pending_reject` (contexts closed for a
+ * confidential hold), nothing moves. Then the decision is recorded (record-decision.ts).
+ */
+import {
+  buildPendingApproveInstruction,
+  buildPendingRejectInstruction,
+  getPendingTransactionDecoder,
+} from "@cpay/sdk";
+import { approveConfidentialHold, type Hold, readHold, rejectHold } from "@cpay/sdk/agent-confidential";
+import { type Address, address, type KeyPairSigner } from "@solana/kit";
+import { runExclusively } from "../agents/run-exclusively";
+import { sendInstructions } from "../chain/send-instructions";
+import type { AccountRow } from "../db/rows";
+import { describeUnexpected } from "../http/error-handler";
+import type { ServiceContext } from "../service-context";
+import { withAccountTurn } from "../transfers/in-flight";
+import { walletSignerOf } from "../vault/account-secrets";
+import { decisionFailure, isChainError } from "./decision-failure";
+import {
+  type HeldTransaction,
+  loadDecidableTransaction,
+  loadHeldTransaction,
+  transactionNotPending,
+} from "./load-held-transaction";
+import { recordDecision } from "./record-decision";
+
+export type HoldDecision = "approve" | "reject";
+
+/** The turn key shared by decisions and the expiry job for one held transaction. */
+export function decisionTurn(transactionId: string): string {
+  return `held-transaction:${transactionId}`;
+}
+
+/**
+ * Approves or rejects `transactionId` for `owner` and returns the transaction as it is now.
+ * Refusals: 404 transaction_not_found, 409 transaction_not_pending / transaction_expired,
+ * 422 policy_violation and 402 insufficient_balance (approve), 503 chain_unavailable.
+ */
+export async function decideHold(
+  service: ServiceContext,
+  owner: AccountRow,
+  transactionId: string,
+  decision: HoldDecision,
+): Promise<HeldTransaction> {
+  return runExclusively(decisionTurn(transactionId), async () => {
+    const held = await loadDecidableTransaction(service, owner, transactionId);
+    const pending = address(held.row.pendingAddress);
+    const hold = readHold(service.cluster, pending);
+    // Open in the database, closed on-chain: another process decided it and has not written yet.
+    if (hold === null) throw transactionNotPending("closed on-chain by another decision");
+    const ownerWallet = await walletSignerOf(service, owner.id);
+    let signature: string;
+    try {
+      // The agent's own transfers and this one take turns, so balance checks never interleave.
+      signature = await withAccountTurn(held.agent.id, () =>
+        decision === "approve"
+          ? approve(service, ownerWallet, pending, hold)
+          : reject(service, ownerWallet, pending, hold),
+      );
+    } catch (error) {
+      if (!isChainError(error)) throw error;
+      const answer = decisionFailure(error, readHold(service.cluster, pending) !== null);
+      if (answer.code === "chain_unavailable") {
+        service.logger.warn(
+          { transaction_id: transactionId, decision, err: describeUnexpected(error) },
+          "a hold decision did not land",
+        );
+      }
+      throw answer;
+    }
+    const status = decision === "approve" ? "approved" : "rejected";
+    const recorded = await recordDecision(service, held.row, held.agent, { status, signature });
+    if (recorded !== null) return { row: recorded, agent: held.agent };
+    // Another observer recorded this very outcome first (the chain allows only one).
+    const now = await loadHeldTransaction(service, owner, transactionId);
+    if (now.row.status !== status) throw transactionNotPending(now.row.status);
+    return now;
+  });
+}
+
+async function approve(
+  service: ServiceContext,
+  owner: KeyPairSigner,
+  pending: Address,
+  hold: Hold,
+): Promise<string> {
+  if (hold.confidential) {
+    return (await approveConfidentialHold(service.cluster, { owner, pending, payer: service.feePayer }))
+      .signature;
+  }
+  return sendInstructions(service, [
+    await buildPendingApproveInstruction({
+      owner,
+      pending,
+      hold: decodePublicHold(service, pending),
+      programAddress: address(service.cluster.programId),
+    }),
+  ]);
+}
+
+async function reject(
+  service: ServiceContext,
+  owner: KeyPairSigner,
+  pending: Address,
+  hold: Hold,
+): Promise<string> {
+  if (hold.confidential) {
+    return (await rejectHold(service.cluster, { owner, pending, payer: service.feePayer })).signature;
+  }
+  return sendInstructions(service, [
+    buildPendingRejectInstruction({
+      owner,
+      pending,
+      hold: decodePublicHold(service, pending),
+      programAddress: address(service.cluster.programId),
+    }),
+  ]);
+}
+
+/** The generated client's view of a public hold (what its instruction builders take). */
+function decodePublicHold(service: ServiceContext, pending: Address) {
+  const account = service.cluster.getAccount(pending);
+  if (account === null) throw new Error(`the hold ${pending} disappeared`);
+  return getPendingTransactionDecoder().decode(account.data);
+}

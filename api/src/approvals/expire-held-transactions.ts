@@ -1,0 +1,131 @@
+/**
+ * The expiry job (registered at import; api/src/jobs.ts imports this module), every
+ * EXPIRY_INTERVAL_MS: held transactions still `pending_approval` whose window has passed by the
+ * cluster's clock are closed on-chain (`pending_close_expired`; a confidential hold's contexts
+ * too; rent back to the fee reserve that paid it) and recorded `expired`, their transfer `failed`
+ * (`failure_code` `expired`, `transfer.failed`). A hold already gone from the chain is recorded as
+ * whatever closed it (closing-outcome.ts). Each transaction takes the same turn as approve and
+ * reject, so the job never races a decision of this process.
+ */
+import { buildPendingCloseExpiredInstruction, getPendingTransactionDecoder } from "@cpay/sdk";
+import { closeExpiredHold, type Hold, readHold } from "@cpay/sdk/agent-confidential";
+import { type Address, address } from "@solana/kit";
+import { and, asc, eq, lte } from "drizzle-orm";
+import { runExclusively } from "../agents/run-exclusively";
+import { registerBackgroundJob } from "../background";
+import { sendInstructions } from "../chain/send-instructions";
+import type { AgentTransactionRow } from "../db/rows";
+import { describeUnexpected } from "../http/error-handler";
+import type { ServiceContext } from "../service-context";
+import { closingOutcome } from "./closing-outcome";
+import { clusterNowIso } from "./cluster-time";
+import { decisionTurn } from "./decide-hold";
+import { recordDecision } from "./record-decision";
+
+export const EXPIRY_INTERVAL_MS = 1_000;
+const BATCH = 50;
+
+/** One pass: expires every held transaction whose window has passed (a batch per call). */
+export async function expireHeldTransactions(service: ServiceContext): Promise<void> {
+  const { agentTransactions } = service.db.tables;
+  const now = clusterNowIso(service);
+  const rows = await service.db.read((db) =>
+    db
+      .select()
+      .from(agentTransactions)
+      .where(and(eq(agentTransactions.status, "pending_approval"), lte(agentTransactions.expiresAt, now)))
+      .orderBy(asc(agentTransactions.expiresAt))
+      .limit(BATCH),
+  );
+  for (const row of rows) {
+    try {
+      await runExclusively(decisionTurn(row.id), () => expireOne(service, row.id));
+    } catch (error) {
+      // One hold the cluster will not close yet must not stop the others; the next pass retries.
+      service.logger.warn(
+        { transaction_id: row.id, err: describeUnexpected(error) },
+        "expiring a held transaction failed; retrying",
+      );
+    }
+  }
+}
+
+async function expireOne(service: ServiceContext, transactionId: string): Promise<void> {
+  const { agentTransactions, accounts } = service.db.tables;
+  const [row] = await service.db.read((db) =>
+    db.select().from(agentTransactions).where(eq(agentTransactions.id, transactionId)),
+  );
+  // Decided while this pass waited for its turn.
+  if (row === undefined || row.status !== "pending_approval") return;
+  const [agent] = await service.db.read((db) =>
+    db.select().from(accounts).where(eq(accounts.id, row.agentAccountId)),
+  );
+  if (agent === undefined) return;
+  const pending = address(row.pendingAddress);
+  const hold = readHold(service.cluster, pending);
+  if (hold !== null) {
+    const signature = await closeOnChain(service, pending, hold);
+    await recordDecision(service, row, agent, { status: "expired", signature });
+    return;
+  }
+  const closed = closingOutcome(service, pending);
+  if (closed === null) {
+    logUnexplained(service, row);
+    return;
+  }
+  await recordDecision(service, row, agent, closed);
+}
+
+async function closeOnChain(service: ServiceContext, pending: Address, hold: Hold): Promise<string> {
+  if (hold.confidential) {
+    return (await closeExpiredHold(service.cluster, { pending, payer: service.feePayer })).signature;
+  }
+  const account = service.cluster.getAccount(pending);
+  if (account === null) throw new Error(`the hold ${pending} disappeared`);
+  return sendInstructions(service, [
+    buildPendingCloseExpiredInstruction({
+      pending,
+      hold: getPendingTransactionDecoder().decode(account.data),
+      programAddress: address(service.cluster.programId),
+    }),
+  ]);
+}
+
+/**
+ * A hold gone from the chain with no closing event in its history (a pruned history on an RPC
+ * cluster): whether funds moved cannot be told, so the row is left as it is rather than claim
+ * "nothing moved", and said once per process.
+ */
+const unexplained = new Set<string>();
+function logUnexplained(service: ServiceContext, row: AgentTransactionRow): void {
+  if (unexplained.has(row.id)) return;
+  unexplained.add(row.id);
+  service.logger.warn(
+    { transaction_id: row.id, pending_address: row.pendingAddress },
+    "an expired hold is gone from the chain and its history does not say how it closed; left pending",
+  );
+}
+
+registerBackgroundJob((service) => {
+  let stopped = false;
+  let running: Promise<void> | null = null;
+  const timer = setInterval(() => {
+    if (stopped || running !== null) return;
+    running = expireHeldTransactions(service)
+      .catch((error: unknown) => {
+        service.logger.warn(
+          { err: describeUnexpected(error) },
+          "expiring held transactions failed; retrying",
+        );
+      })
+      .finally(() => {
+        running = null;
+      });
+  }, EXPIRY_INTERVAL_MS);
+  timer.unref();
+  return async () => {
+    stopped = true;
+    clearInterval(timer);
+    await running;
+  };
+});

@@ -1,0 +1,45 @@
+/**
+ * The owner's pending approvals (spec 4.8): its agents' held transactions that can still be
+ * decided — status `pending_approval` and the window still open by the cluster's clock (an expired
+ * one leaves the list at once, even before the expiry job marks it). Oldest request first.
+ */
+import type { TPendingList } from "@cpay/sdk/api";
+import { and, asc, eq, gt, inArray } from "drizzle-orm";
+import type { AccountRow } from "../db/rows";
+import type { ServiceContext } from "../service-context";
+import { clusterNowIso } from "./cluster-time";
+import { pendingItemView } from "./transaction-view";
+
+/** What `owner` may approve or reject now. */
+export async function listPendingApprovals(
+  service: ServiceContext,
+  owner: AccountRow,
+): Promise<TPendingList> {
+  const { agentTransactions, accounts } = service.db.tables;
+  const now = clusterNowIso(service);
+  const rows = await service.db.read((db) =>
+    db
+      .select()
+      .from(agentTransactions)
+      .where(
+        and(
+          eq(agentTransactions.ownerAccountId, owner.id),
+          eq(agentTransactions.status, "pending_approval"),
+          gt(agentTransactions.expiresAt, now),
+        ),
+      )
+      .orderBy(asc(agentTransactions.requestedAt), asc(agentTransactions.id)),
+  );
+  if (rows.length === 0) return { pending: [] };
+  const agentIds = [...new Set(rows.map((row) => row.agentAccountId))];
+  const agents = await service.db.read((db) =>
+    db
+      .select({ id: accounts.id, handle: accounts.handle })
+      .from(accounts)
+      .where(inArray(accounts.id, agentIds)),
+  );
+  const handleOf = new Map(agents.map((agent) => [agent.id, agent.handle]));
+  return {
+    pending: rows.map((row) => pendingItemView(row, handleOf.get(row.agentAccountId) ?? row.agentAccountId)),
+  };
+}

@@ -1,0 +1,111 @@
+/**
+ * Writes what happened to a hold on-chain, in one DB transaction: the agent transaction's new
+ * status (guarded by `pending_approval`, so a decision is written once however many observers
+ * report it), the linked transfer, and the outbox facts.
+ *
+ * | decision | agent transaction | transfer (`held_transaction_id`) | events |
+ * |---|---|---|---|
+ * | approved | approved, decided_at, tx_signature | tx_signature = the approval, phase `submitted` (the settlement job confirms it) | `agent.transaction.approved` |
+ * | rejected | rejected, decided_at, tx_signature | failed, settled, failure_code `rejected` | `transfer.failed`, `agent.transaction.rejected` |
+ * | expired  | expired, decided_at, tx_signature (the close, if ours) | failed, settled, failure_code `expired` | `transfer.failed` |
+ *
+ * Agent-transaction events go to the owner; payloads name the agent (`account`), the recipient,
+ * the ids and the signature — never an amount.
+ */
+import { and, eq } from "drizzle-orm";
+import type { Db } from "../db/database";
+import type { AccountRow, AgentTransactionRow, TransferRow } from "../db/rows";
+import { recordEvent } from "../events/record-event";
+import { nowIso } from "../ids";
+import type { ServiceContext } from "../service-context";
+import { recordTransferEvent } from "../transfers/transfer-events";
+
+export interface Decision {
+  readonly status: "approved" | "rejected" | "expired";
+  /** The transaction that closed the hold on-chain; null when it is not known. */
+  readonly signature: string | null;
+}
+
+/**
+ * Records `decision` for `row` of `agent`. Returns the updated row, or null when the row had
+ * already left `pending_approval` (someone else recorded a decision first; nothing was written).
+ */
+export async function recordDecision(
+  service: ServiceContext,
+  row: AgentTransactionRow,
+  agent: AccountRow,
+  decision: Decision,
+): Promise<AgentTransactionRow | null> {
+  const { agentTransactions } = service.db.tables;
+  return service.db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(agentTransactions)
+      .set({ status: decision.status, decidedAt: nowIso(), txSignature: decision.signature })
+      .where(and(eq(agentTransactions.id, row.id), eq(agentTransactions.status, "pending_approval")))
+      .returning();
+    if (updated === undefined) return null;
+    const transfer = await updateTransfer(service, tx, updated, decision);
+    if (decision.status !== "expired") {
+      await recordEvent(service, tx, {
+        type: decision.status === "approved" ? "agent.transaction.approved" : "agent.transaction.rejected",
+        accountId: updated.ownerAccountId,
+        resourceId: updated.id,
+        factKey: `agent.transaction.${decision.status}:${updated.id}`,
+        payload: {
+          account: agent.handle,
+          direction: "sent",
+          counterparty: updated.to,
+          asset: transfer?.asset ?? "USDG",
+          confidential: updated.confidential,
+          tx_signature: decision.signature,
+          transaction_id: updated.id,
+          transfer_id: updated.transferId,
+        },
+      });
+    }
+    return updated;
+  });
+}
+
+/** The transfer's side of the decision; null if the hold has no transfer row (never expected). */
+async function updateTransfer(
+  service: ServiceContext,
+  tx: Db,
+  held: AgentTransactionRow,
+  decision: Decision,
+): Promise<TransferRow | null> {
+  const { transfers } = service.db.tables;
+  const [transfer] = await tx.select().from(transfers).where(eq(transfers.heldTransactionId, held.id));
+  if (transfer === undefined) return null;
+  const signatures = withSignature(transfer.signatures, decision.signature);
+  const whileHeld = and(eq(transfers.id, transfer.id), eq(transfers.phase, "held"));
+  if (decision.status === "approved") {
+    const [submitted] = await tx
+      .update(transfers)
+      .set({ txSignature: decision.signature, phase: "submitted", signatures })
+      .where(whileHeld)
+      .returning();
+    return submitted ?? transfer;
+  }
+  const [failed] = await tx
+    .update(transfers)
+    .set({ status: "failed", phase: "settled", failureCode: decision.status, signatures })
+    .where(whileHeld)
+    .returning();
+  if (failed === undefined) return transfer;
+  await recordTransferEvent(service, tx, "transfer.failed", failed);
+  return failed;
+}
+
+/** The transfer's signature list (JSON) with `signature` appended once. */
+function withSignature(signaturesJson: string, signature: string | null): string {
+  let signatures: unknown;
+  try {
+    signatures = JSON.parse(signaturesJson);
+  } catch {
+    signatures = [];
+  }
+  const list = Array.isArray(signatures) ? signatures.filter((item) => typeof item === "string") : [];
+  if (signature !== null && !list.includes(signature)) list.push(signature);
+  return JSON.stringify(list);
+}

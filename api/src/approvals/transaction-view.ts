@@ -1,0 +1,28 @@
+/** Held agent transactions as the API returns them (spec 2.5, 4.7): never an amount. */
+import type { TAgentTransaction, TPendingList } from "@cpay/sdk/api";
+import type { AgentTransactionRow } from "../db/rows";
+
+type PendingItem = TPendingList["pending"][number];
+
+/** An item of the pending list: who asked to pay whom, when, and until when it can be approved. */
+export function pendingItemView(row: AgentTransactionRow, agentHandle: string): PendingItem {
+  return {
+    transaction_id: row.id,
+    agent: agentHandle,
+    to: row.to,
+    confidential: row.confidential,
+    requested_at: row.requestedAt,
+    expires_at: row.expiresAt,
+  };
+}
+
+/** The held transaction's state after a decision (what approve and reject answer). */
+export function agentTransactionView(row: AgentTransactionRow, agentHandle: string): TAgentTransaction {
+  return {
+    ...pendingItemView(row, agentHandle),
+    status: row.status as TAgentTransaction["status"],
+    transfer_id: row.transferId,
+    decided_at: row.decidedAt,
+    tx_signature: row.txSignature,
+  };
+}

@@ -1,0 +1,309 @@
+/**
+ * Deciding held agent transactions through /v1 (spec 3.2, 4.7, 4.8) on the real program: the
+ * owner sees what waits for it (never an amount), approval executes the held transfer — public or
+ * confidential — and the recipient is paid exactly the held amount, rejection moves nothing, each
+ * decision is final and fires its events once, the policy in force binds the approval, and only
+ * the agent's owner can decide.
+ */
+import type { AgentTransactionRow, TransferRow } from "@cpay/api";
+import { ApiRequestError } from "@cpay/sdk/api";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
+import { createTestAgent, eventsOf, TEST_POLICY, type WorldAgent } from "./support/agents";
+import {
+  agentKeysOf,
+  confidentialUsdg,
+  eventually,
+  holdAgentTransfer,
+  keysOf,
+  publicUsdg,
+} from "./support/held-transfer";
+
+async function refusal(promise: Promise<unknown>): Promise<ApiRequestError> {
+  const caught = await promise.then(
+    () => null,
+    (error: unknown) => error,
+  );
+  if (!(caught instanceof ApiRequestError)) throw new Error(`expected an API refusal, got ${String(caught)}`);
+  return caught;
+}
+
+describe("approving and rejecting held agent transactions", () => {
+  let world: ApiWorld;
+  let alice: WorldAccount;
+  let bob: WorldAccount;
+  let mallory: WorldAccount;
+  let publicBot: WorldAgent;
+  let confidentialBot: WorldAgent;
+  beforeAll(async () => {
+    world = await startApiWorld();
+    [alice, bob, mallory] = await Promise.all([
+      world.account("alice"),
+      world.account("bob"),
+      world.account("mallory"),
+    ]);
+    publicBot = await createTestAgent(world, alice, "public-bot");
+    confidentialBot = await createTestAgent(world, alice, "secret-bot");
+    await world.fund(publicBot.row, { public: usdg(300) });
+    await world.fund(confidentialBot.row, { confidential: usdg(300) });
+  });
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  const approve = (who: WorldAccount, id: string) =>
+    who.client.call("approveTransaction", { params: { transaction_id: id } });
+  const reject = (who: WorldAccount, id: string) =>
+    who.client.call("rejectTransaction", { params: { transaction_id: id } });
+  const holdPublic = (amount: string, agent = publicBot) =>
+    holdAgentTransfer(world, agent, { to: "@bob", amount, confidential: false });
+  const holdConfidential = (amount: string) =>
+    holdAgentTransfer(world, confidentialBot, { to: "@bob", amount, confidential: true });
+
+  async function agentTransaction(id: string): Promise<AgentTransactionRow> {
+    const { db } = world.service.context;
+    const { agentTransactions } = db.tables;
+    const [row] = await db.read((q) =>
+      q.select().from(agentTransactions).where(eq(agentTransactions.id, id)),
+    );
+    if (row === undefined) throw new Error(`no agent transaction ${id}`);
+    return row;
+  }
+  async function transfer(id: string): Promise<TransferRow> {
+    const { db } = world.service.context;
+    const [row] = await db.read((q) =>
+      q.select().from(db.tables.transfers).where(eq(db.tables.transfers.id, id)),
+    );
+    if (row === undefined) throw new Error(`no transfer ${id}`);
+    return row;
+  }
+
+  it("Given a held transfer, When the owner lists pending approvals, Then it is there without an amount, and only there", async () => {
+    const held = await holdPublic("60.25");
+    const { pending } = await alice.client.call("listPendingApprovals");
+    const item = pending.find((candidate) => candidate.transaction_id === held.transactionId);
+    expect(item).toEqual({
+      transaction_id: held.transactionId,
+      agent: "@alice/public-bot",
+      to: "@bob",
+      confidential: false,
+      requested_at: expect.any(String),
+      expires_at: held.expiresAt,
+    });
+    expect(Date.parse(item?.expires_at ?? "") - Date.parse(item?.requested_at ?? "")).toBe(86_400_000);
+    expect(JSON.stringify(pending)).not.toContain("amount");
+    expect((await mallory.client.call("listPendingApprovals")).pending).toEqual([]);
+    const byAgent = await refusal(world.clientFor(publicBot.key.value).call("listPendingApprovals"));
+    expect([byAgent.status, byAgent.code]).toEqual([403, "agent_key_not_allowed"]);
+    await reject(alice, held.transactionId);
+  });
+
+  it("Given a held public transfer, When the owner approves it, Then bob is paid the held amount, the transfer confirms and each event fires once", async () => {
+    const held = await holdPublic("60");
+    const [bobBefore, agentBefore] = [
+      await publicUsdg(world, bob.account.publicKey),
+      await publicUsdg(world, publicBot.agent.public_key),
+    ];
+    const approved = await approve(alice, held.transactionId);
+    expect(approved).toMatchObject({
+      transaction_id: held.transactionId,
+      status: "approved",
+      agent: "@alice/public-bot",
+      to: "@bob",
+      confidential: false,
+      transfer_id: held.transferId,
+      expires_at: held.expiresAt,
+    });
+    expect(approved.tx_signature).not.toBeNull();
+    expect(approved.decided_at).not.toBeNull();
+    expect(await publicUsdg(world, bob.account.publicKey)).toBe(bobBefore + usdg(60));
+    expect(await publicUsdg(world, publicBot.agent.public_key)).toBe(agentBefore - usdg(60));
+    expect(world.cluster.getAccount((await agentTransaction(held.transactionId)).pendingAddress)).toBeNull();
+
+    const settled = await eventually(
+      () => transfer(held.transferId),
+      (row) => row.status !== "pending",
+    );
+    expect(settled).toMatchObject({ status: "confirmed", txSignature: approved.tx_signature });
+    const [approvedEvents, confirmedEvents] = [
+      await eventsOf(world, "agent.transaction.approved", held.transactionId),
+      await eventsOf(world, "transfer.confirmed", held.transferId),
+    ];
+    expect(approvedEvents).toHaveLength(1);
+    expect(approvedEvents[0]?.accountId).toBe(alice.account.id);
+    expect(approvedEvents[0]?.payload).toMatchObject({
+      account: "@alice/public-bot",
+      counterparty: "@bob",
+      transaction_id: held.transactionId,
+      transfer_id: held.transferId,
+      confidential: false,
+      asset: "USDG",
+      tx_signature: approved.tx_signature,
+    });
+    expect(JSON.stringify(approvedEvents[0]?.payload)).not.toContain("amount");
+    expect(confirmedEvents).toHaveLength(1);
+    const { pending } = await alice.client.call("listPendingApprovals");
+    expect(pending.map((item) => item.transaction_id)).not.toContain(held.transactionId);
+
+    // A decision is final.
+    for (const again of [approve, reject]) {
+      const failure = await refusal(again(alice, held.transactionId));
+      expect([failure.status, failure.code]).toEqual([409, "transaction_not_pending"]);
+    }
+    expect(await publicUsdg(world, bob.account.publicKey)).toBe(bobBefore + usdg(60));
+  });
+
+  it("Given a held public transfer, When the owner rejects it, Then nothing moves, the transfer fails and each event fires once", async () => {
+    const held = await holdPublic("70");
+    const [bobBefore, agentBefore] = [
+      await publicUsdg(world, bob.account.publicKey),
+      await publicUsdg(world, publicBot.agent.public_key),
+    ];
+    const rejected = await reject(alice, held.transactionId);
+    expect(rejected).toMatchObject({ status: "rejected", transfer_id: held.transferId });
+    expect(rejected.tx_signature).not.toBeNull();
+    expect(await publicUsdg(world, bob.account.publicKey)).toBe(bobBefore);
+    expect(await publicUsdg(world, publicBot.agent.public_key)).toBe(agentBefore);
+    expect(await transfer(held.transferId)).toMatchObject({
+      status: "failed",
+      phase: "settled",
+      failureCode: "rejected",
+    });
+    expect(await eventsOf(world, "agent.transaction.rejected", held.transactionId)).toHaveLength(1);
+    expect(await eventsOf(world, "transfer.failed", held.transferId)).toHaveLength(1);
+    expect(await eventsOf(world, "agent.transaction.approved", held.transactionId)).toHaveLength(0);
+    const again = await refusal(approve(alice, held.transactionId));
+    expect([again.status, again.code]).toEqual([409, "transaction_not_pending"]);
+  });
+
+  it("Given a held confidential transfer, When the owner approves it, Then bob decrypts exactly the held amount", async () => {
+    const bobBefore = await confidentialUsdg(world, bob.account.publicKey, keysOf(bob));
+    const held = await holdConfidential("61.5");
+    const agentKeys = agentKeysOf(alice, confidentialBot);
+    const agentBefore = await confidentialUsdg(world, confidentialBot.agent.public_key, agentKeys);
+    const approved = await approve(alice, held.transactionId);
+    expect(approved).toMatchObject({ status: "approved", confidential: true, transfer_id: held.transferId });
+    const bobAfter = await confidentialUsdg(world, bob.account.publicKey, keysOf(bob));
+    expect(bobAfter.pending).toBe(bobBefore.pending + 61_500_000n);
+    const agentAfter = await confidentialUsdg(world, confidentialBot.agent.public_key, agentKeys);
+    expect(agentAfter.available).toBe(agentBefore.available - 61_500_000n);
+    const settled = await eventually(
+      () => transfer(held.transferId),
+      (row) => row.status !== "pending",
+    );
+    expect(settled.status).toBe("confirmed");
+    expect(await eventsOf(world, "agent.transaction.approved", held.transactionId)).toHaveLength(1);
+    // The amount of a confidential transfer appears nowhere the service writes.
+    expect(world.logs.join("\n")).not.toMatch(/61\.5|61500000/);
+    const { db } = world.service.context;
+    const rows = await db.read((q) => q.select().from(db.tables.events));
+    expect(JSON.stringify(rows)).not.toMatch(/61\.5|61500000/);
+  });
+
+  it("Given a held confidential transfer, When the owner rejects it, Then no funds move and the agent can spend again", async () => {
+    const agentKeys = agentKeysOf(alice, confidentialBot);
+    const bobBefore = await confidentialUsdg(world, bob.account.publicKey, keysOf(bob));
+    const held = await holdConfidential("70");
+    const agentBefore = await confidentialUsdg(world, confidentialBot.agent.public_key, agentKeys);
+    const rejected = await reject(alice, held.transactionId);
+    expect(rejected).toMatchObject({ status: "rejected", confidential: true });
+    expect(await confidentialUsdg(world, bob.account.publicKey, keysOf(bob))).toEqual(bobBefore);
+    expect(await confidentialUsdg(world, confidentialBot.agent.public_key, agentKeys)).toEqual(agentBefore);
+    expect(await transfer(held.transferId)).toMatchObject({ status: "failed", failureCode: "rejected" });
+    expect(await eventsOf(world, "transfer.failed", held.transferId)).toHaveLength(1);
+    // The hold no longer blocks the agent's spends.
+    const next = await world
+      .clientFor(confidentialBot.key.value)
+      .call("createTransfer", { body: { to: "@bob", amount: "5", confidential: true } });
+    expect(next.approval).toBeNull();
+  });
+
+  it("Given two approvals of one transaction at once, When both run, Then it executes once and the other is 409 transaction_not_pending", async () => {
+    const held = await holdPublic("55");
+    const bobBefore = await publicUsdg(world, bob.account.publicKey);
+    const results = await Promise.allSettled([
+      approve(alice, held.transactionId),
+      approve(alice, held.transactionId),
+    ]);
+    const fulfilled = results.filter((result) => result.status === "fulfilled");
+    const rejected = results.flatMap((result) => (result.status === "rejected" ? [result.reason] : []));
+    expect(fulfilled).toHaveLength(1);
+    expect(rejected).toHaveLength(1);
+    expect(rejected[0]).toBeInstanceOf(ApiRequestError);
+    expect((rejected[0] as ApiRequestError).code).toBe("transaction_not_pending");
+    expect(await publicUsdg(world, bob.account.publicKey)).toBe(bobBefore + usdg(55));
+    expect(await eventsOf(world, "agent.transaction.approved", held.transactionId)).toHaveLength(1);
+  });
+
+  it("Given another owner or an unknown id, When it decides, Then 404 transaction_not_found and nothing changes", async () => {
+    const held = await holdPublic("51");
+    for (const attempt of [approve, reject]) {
+      const failure = await refusal(attempt(mallory, held.transactionId));
+      expect([failure.status, failure.code]).toEqual([404, "transaction_not_found"]);
+    }
+    const unknown = await refusal(approve(alice, `tx_${"b".repeat(26)}`));
+    expect([unknown.status, unknown.code]).toEqual([404, "transaction_not_found"]);
+    const malformed = await world.fetch("/v1/agents/transactions/nope/approve", {
+      key: alice.key.value,
+      method: "POST",
+    });
+    expect(malformed.status).toBe(400);
+    const byAgent = await refusal(
+      world
+        .clientFor(publicBot.key.value)
+        .call("approveTransaction", { params: { transaction_id: held.transactionId } }),
+    );
+    expect([byAgent.status, byAgent.code]).toEqual([403, "agent_key_not_allowed"]);
+    expect((await agentTransaction(held.transactionId)).status).toBe("pending_approval");
+    await reject(alice, held.transactionId);
+  });
+
+  it("Given the owner lowered the per-transaction limit after the hold, When it approves, Then 422 policy_violation names the rule and the hold stays pending", async () => {
+    const strict = await createTestAgent(world, alice, "strict-bot");
+    await world.fund(strict.row, { public: usdg(100) });
+    const held = await holdPublic("80", strict);
+    await alice.client.call("updateSpendPolicy", {
+      params: { account_id: strict.agent.account_id },
+      body: { per_transaction_limit_usdg: 70 },
+    });
+    const failure = await refusal(approve(alice, held.transactionId));
+    expect([failure.status, failure.code, failure.param]).toEqual([
+      422,
+      "policy_violation",
+      "per_transaction_limit_usdg",
+    ]);
+    expect(failure.message).not.toMatch(/80|70/);
+    expect((await agentTransaction(held.transactionId)).status).toBe("pending_approval");
+    expect(await publicUsdg(world, strict.agent.public_key)).toBe(usdg(100));
+    expect((await reject(alice, held.transactionId)).status).toBe("rejected");
+  });
+
+  it("Given the agent spent its balance after the hold, When the owner approves, Then 402 insufficient_balance and the hold stays pending", async () => {
+    const spender = await createTestAgent(world, alice, "spender-bot");
+    await world.fund(spender.row, { public: usdg(60) });
+    const held = await holdPublic("60", spender);
+    const spent = await world
+      .clientFor(spender.key.value)
+      .call("createTransfer", { body: { to: "@bob", amount: "30", confidential: false } });
+    expect(spent.approval).toBeNull();
+    const failure = await refusal(approve(alice, held.transactionId));
+    expect([failure.status, failure.code]).toEqual([402, "insufficient_balance"]);
+    expect((await agentTransaction(held.transactionId)).status).toBe("pending_approval");
+  });
+
+  it("Given a confidential hold and a tightened policy, When the owner approves, Then 422 policy_violation and a rejection still works", async () => {
+    const held = await holdConfidential("80");
+    await alice.client.call("updateSpendPolicy", {
+      params: { account_id: confidentialBot.agent.account_id },
+      body: { per_transaction_limit_usdg: 75 },
+    });
+    const failure = await refusal(approve(alice, held.transactionId));
+    expect([failure.status, failure.code, failure.param]).toEqual([422, "policy_violation", "spend_policy"]);
+    expect((await reject(alice, held.transactionId)).status).toBe("rejected");
+    await alice.client.call("updateSpendPolicy", {
+      params: { account_id: confidentialBot.agent.account_id },
+      body: { per_transaction_limit_usdg: TEST_POLICY.per_transaction_limit_usdg },
+    });
+  });
+});

@@ -1,0 +1,197 @@
+/**
+ * The approval window (spec 3.2): once `expires_at` passes by the cluster's clock, a held
+ * transaction leaves the pending list at once, approve and reject are `409 transaction_expired`
+ * (before and after the expiry job ran), and the job closes the hold on-chain, fails the transfer
+ * (`expired`) and fires `transfer.failed` once — nothing moved. Holds decided on-chain behind the
+ * service's back are recorded as what the chain says happened.
+ */
+import type { AgentTransactionRow, TransferRow } from "@cpay/api";
+import { walletSignerOf } from "@cpay/api/vault";
+import { buildPendingApproveInstruction, getPendingTransactionDecoder } from "@cpay/sdk";
+import { readAgentAccount, rejectHold } from "@cpay/sdk/agent-confidential";
+import { ApiRequestError } from "@cpay/sdk/api";
+import { signTransactionToWire } from "@cpay/sdk/cluster";
+import { address } from "@solana/kit";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
+import { createTestAgent, eventsOf, TEST_POLICY, type WorldAgent } from "./support/agents";
+import {
+  agentKeysOf,
+  confidentialUsdg,
+  eventually,
+  holdAgentTransfer,
+  publicUsdg,
+} from "./support/held-transfer";
+
+const WINDOW_SECONDS = 60;
+
+async function refusal(promise: Promise<unknown>): Promise<ApiRequestError> {
+  const caught = await promise.then(
+    () => null,
+    (error: unknown) => error,
+  );
+  if (!(caught instanceof ApiRequestError)) throw new Error(`expected an API refusal, got ${String(caught)}`);
+  return caught;
+}
+
+describe("expiry of held agent transactions", () => {
+  let world: ApiWorld;
+  let alice: WorldAccount;
+  let bob: WorldAccount;
+  let publicBot: WorldAgent;
+  let confidentialBot: WorldAgent;
+  beforeAll(async () => {
+    world = await startApiWorld();
+    [alice, bob] = await Promise.all([world.account("alice"), world.account("bob")]);
+    const policy = { ...TEST_POLICY, approval_window_seconds: WINDOW_SECONDS };
+    publicBot = await createTestAgent(world, alice, "public-bot", policy);
+    confidentialBot = await createTestAgent(world, alice, "secret-bot", policy);
+    await world.fund(publicBot.row, { public: usdg(300) });
+    await world.fund(confidentialBot.row, { confidential: usdg(300) });
+  });
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  const approve = (id: string) => alice.client.call("approveTransaction", { params: { transaction_id: id } });
+  const reject = (id: string) => alice.client.call("rejectTransaction", { params: { transaction_id: id } });
+
+  async function agentTransaction(id: string): Promise<AgentTransactionRow> {
+    const { db } = world.service.context;
+    const { agentTransactions } = db.tables;
+    const [row] = await db.read((q) =>
+      q.select().from(agentTransactions).where(eq(agentTransactions.id, id)),
+    );
+    if (row === undefined) throw new Error(`no agent transaction ${id}`);
+    return row;
+  }
+  async function transfer(id: string): Promise<TransferRow> {
+    const { db } = world.service.context;
+    const [row] = await db.read((q) =>
+      q.select().from(db.tables.transfers).where(eq(db.tables.transfers.id, id)),
+    );
+    if (row === undefined) throw new Error(`no transfer ${id}`);
+    return row;
+  }
+  const decided = (id: string) =>
+    eventually(
+      () => agentTransaction(id),
+      (row) => row.status !== "pending_approval",
+    );
+
+  it("Given a public hold whose window passed, When the owner decides, Then 409 transaction_expired, and the job closes it with nothing moved", async () => {
+    const held = await holdAgentTransfer(world, publicBot, { to: "@bob", amount: "60", confidential: false });
+    const [bobBefore, agentBefore] = [
+      await publicUsdg(world, bob.account.publicKey),
+      await publicUsdg(world, publicBot.agent.public_key),
+    ];
+    const pendingAddress = (await agentTransaction(held.transactionId)).pendingAddress;
+    world.cluster.clock.warpTime(WINDOW_SECONDS + 1);
+
+    const listed = (await alice.client.call("listPendingApprovals")).pending.map(
+      (item) => item.transaction_id,
+    );
+    expect(listed).not.toContain(held.transactionId);
+    for (const attempt of [approve, reject]) {
+      const failure = await refusal(attempt(held.transactionId));
+      expect([failure.status, failure.code]).toEqual([409, "transaction_expired"]);
+    }
+
+    const row = await decided(held.transactionId);
+    expect(row.status).toBe("expired");
+    expect(row.txSignature).not.toBeNull();
+    expect(world.cluster.getAccount(pendingAddress)).toBeNull();
+    expect(await transfer(held.transferId)).toMatchObject({
+      status: "failed",
+      phase: "settled",
+      failureCode: "expired",
+    });
+    expect(await eventsOf(world, "transfer.failed", held.transferId)).toHaveLength(1);
+    expect(await eventsOf(world, "agent.transaction.approved", held.transactionId)).toHaveLength(0);
+    expect(await publicUsdg(world, bob.account.publicKey)).toBe(bobBefore);
+    expect(await publicUsdg(world, publicBot.agent.public_key)).toBe(agentBefore);
+    // After the job too.
+    const after = await refusal(approve(held.transactionId));
+    expect([after.status, after.code]).toEqual([409, "transaction_expired"]);
+  });
+
+  it("Given a confidential hold whose window passed, When the job runs, Then its contexts are closed, nothing moved and the agent can spend again", async () => {
+    const keys = agentKeysOf(alice, confidentialBot);
+    const before = await confidentialUsdg(world, confidentialBot.agent.public_key, keys);
+    const held = await holdAgentTransfer(world, confidentialBot, {
+      to: "@bob",
+      amount: "70",
+      confidential: true,
+    });
+    const agentAccount = readAgentAccount(world.cluster, address(confidentialBot.agent.public_key));
+    expect(agentAccount.confidentialHold).not.toBeNull();
+    world.cluster.clock.warpTime(WINDOW_SECONDS + 1);
+    const failure = await refusal(approve(held.transactionId));
+    expect([failure.status, failure.code]).toEqual([409, "transaction_expired"]);
+
+    expect((await decided(held.transactionId)).status).toBe("expired");
+    expect(
+      readAgentAccount(world.cluster, address(confidentialBot.agent.public_key)).confidentialHold,
+    ).toBeNull();
+    expect(await confidentialUsdg(world, confidentialBot.agent.public_key, keys)).toEqual(before);
+    expect(await transfer(held.transferId)).toMatchObject({ status: "failed", failureCode: "expired" });
+    expect(await eventsOf(world, "transfer.failed", held.transferId)).toHaveLength(1);
+    const next = await world
+      .clientFor(confidentialBot.key.value)
+      .call("createTransfer", { body: { to: "@bob", amount: "5", confidential: true } });
+    expect(next.approval).toBeNull();
+  });
+
+  it("Given a hold the owner rejected on-chain without the API, When the window passes, Then the row records the rejection the chain shows", async () => {
+    const held = await holdAgentTransfer(world, publicBot, { to: "@bob", amount: "52", confidential: false });
+    const pending = address((await agentTransaction(held.transactionId)).pendingAddress);
+    const owner = await walletSignerOf(world.service.context, alice.account.id);
+    const { signature } = await rejectHold(world.cluster, {
+      owner,
+      pending,
+      payer: world.service.context.feePayer,
+    });
+    // The service learns of it: the hold is gone, so it is no longer pending.
+    const failure = await refusal(approve(held.transactionId));
+    expect([failure.status, failure.code]).toEqual([409, "transaction_not_pending"]);
+
+    world.cluster.clock.warpTime(WINDOW_SECONDS + 1);
+    const row = await decided(held.transactionId);
+    expect(row).toMatchObject({ status: "rejected", txSignature: signature });
+    expect(await transfer(held.transferId)).toMatchObject({ status: "failed", failureCode: "rejected" });
+    expect(await eventsOf(world, "agent.transaction.rejected", held.transactionId)).toHaveLength(1);
+    expect(await eventsOf(world, "transfer.failed", held.transferId)).toHaveLength(1);
+  });
+
+  it("Given a hold approved on-chain whose record was lost, When the window passes, Then it is recorded approved and the transfer confirms", async () => {
+    const held = await holdAgentTransfer(world, publicBot, { to: "@bob", amount: "53", confidential: false });
+    const bobBefore = await publicUsdg(world, bob.account.publicKey);
+    const pending = address((await agentTransaction(held.transactionId)).pendingAddress);
+    const account = world.cluster.getAccount(pending);
+    if (account === null) throw new Error("no hold");
+    const instruction = await buildPendingApproveInstruction({
+      owner: await walletSignerOf(world.service.context, alice.account.id),
+      pending,
+      hold: getPendingTransactionDecoder().decode(account.data),
+    });
+    const { wire, signature } = await signTransactionToWire({
+      feePayer: world.service.context.feePayer,
+      instructions: [instruction],
+      ...world.cluster.getLatestBlockhash(),
+    });
+    world.cluster.sendTransaction(wire, { preflight: true });
+    expect(await publicUsdg(world, bob.account.publicKey)).toBe(bobBefore + usdg(53));
+
+    world.cluster.clock.warpTime(WINDOW_SECONDS + 1);
+    expect(await decided(held.transactionId)).toMatchObject({ status: "approved", txSignature: signature });
+    const settled = await eventually(
+      () => transfer(held.transferId),
+      (row) => row.status !== "pending",
+    );
+    expect(settled).toMatchObject({ status: "confirmed", txSignature: signature });
+    expect(await eventsOf(world, "agent.transaction.approved", held.transactionId)).toHaveLength(1);
+    expect(await eventsOf(world, "transfer.confirmed", held.transferId)).toHaveLength(1);
+    expect(await eventsOf(world, "transfer.failed", held.transferId)).toHaveLength(0);
+  });
+});

@@ -1,0 +1,84 @@
+/**
+ * Held agent transfers for the approval suites, made the way an agent makes them: `POST
+ * /v1/transfers` with the agent's own key and an amount above its HITL threshold, which the
+ * program holds for the owner. Plus the balance reads the suites compare before and after a
+ * decision (public amounts from the token account, confidential ones decrypted with the holder's
+ * keys — never through the API).
+ */
+import {
+  availableBalance,
+  type ConfidentialKeyset,
+  decryptPendingBalance,
+  deriveAgentConfidentialSecret,
+  deriveConfidentialKeys,
+  findTokenAccount,
+  importConfidentialSecret,
+  readConfidentialState,
+} from "@cpay/sdk/confidential";
+import { getTokenDecoder } from "@solana-program/token-2022";
+import type { ApiWorld, WorldAccount } from "../../support/api-world";
+import type { WorldAgent } from "./agents";
+
+export interface HeldTransfer {
+  readonly transferId: string;
+  readonly transactionId: string;
+  readonly expiresAt: string;
+}
+
+/** Has `agent` send `amount` USDG to `to`; the program must hold it (else this throws). */
+export async function holdAgentTransfer(
+  world: ApiWorld,
+  agent: WorldAgent,
+  input: { readonly to: string; readonly amount: string; readonly confidential: boolean },
+): Promise<HeldTransfer> {
+  const created = await world.clientFor(agent.key.value).call("createTransfer", { body: input });
+  if (created.approval === null) throw new Error(`the transfer ${created.transfer_id} was not held`);
+  return {
+    transferId: created.transfer_id,
+    transactionId: created.approval.transaction_id,
+    expiresAt: created.approval.expires_at,
+  };
+}
+
+/** The public USDG of the account at `owner` (wallet or agent PDA), 0 without a token account. */
+export async function publicUsdg(world: ApiWorld, owner: string): Promise<bigint> {
+  const account = world.cluster.getAccount(await findTokenAccount(owner, world.cluster.usdgMint));
+  return account === null ? 0n : getTokenDecoder().decode(account.data).amount;
+}
+
+/** The confidential keys of a world account, from the secret its holder was given. */
+export function keysOf(holder: WorldAccount): ConfidentialKeyset {
+  return deriveConfidentialKeys(importConfidentialSecret(holder.confidentialSecret));
+}
+
+/** An agent's confidential keys, as its owner derives them from the owner's own secret. */
+export function agentKeysOf(owner: WorldAccount, agent: WorldAgent): ConfidentialKeyset {
+  const ownerSecret = importConfidentialSecret(owner.confidentialSecret);
+  return deriveConfidentialKeys(deriveAgentConfidentialSecret(ownerSecret, agent.agent.handle.slice(1)));
+}
+
+/** Decrypted confidential balances of the USDG account at `owner`: available and pending credits. */
+export async function confidentialUsdg(
+  world: ApiWorld,
+  owner: string,
+  keys: ConfidentialKeyset,
+): Promise<{ readonly available: bigint; readonly pending: bigint }> {
+  const state = readConfidentialState(world.cluster, await findTokenAccount(owner, world.cluster.usdgMint));
+  if (state === null) throw new Error(`${owner} has no confidential USDG account`);
+  return { available: availableBalance(state, keys), pending: decryptPendingBalance(state, keys) };
+}
+
+/** Polls `read` until `done` holds (the service's background jobs), or fails after `ms`. */
+export async function eventually<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  ms = 10_000,
+): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`condition not reached in ${ms} ms: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
