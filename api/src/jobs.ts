@@ -1,2 +1,4 @@
 /** Imports the modules that register background jobs (background.ts), so starting the service starts them. */
 import "./http/usage-stamps";
+import "./transfers/settle-transfers";
+import "./approvals/expire-held-transactions";

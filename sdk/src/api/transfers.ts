@@ -53,6 +53,8 @@ export type TTransfer = z.infer<typeof ZTransfer>;
 export const ZTransferDetail = z
   .object({
     ...transferFields,
+    /** Null while the transfer is being submitted, and for one that failed before any transaction landed. */
+    tx_signature: ZSignature.nullable(),
     from: z.string(),
     confirmed_at: ZTimestamp.nullable(),
   })

@@ -1,0 +1,137 @@
+/**
+ * An agent's own transfer (its agent-scoped API key): the agent PDA spends through the program,
+ * signed by the agent signer, and the program applies every rule of the spend policy — the API
+ * checks none. The program executes the transfer, refuses it (policy-refusal.ts maps why), or
+ * holds it for the owner when the amount is above the HITL threshold.
+ *
+ * - Public: one transaction [CreateATA-idempotent for the recipient, `agent_transfer`,
+ *   `transfer_record` with the encrypted memo] (agent-transfer-record.ts). Whether it executed or
+ *   held is read from the program's events in the landed transaction.
+ * - Confidential: `transferAgentConfidential` (six transactions, the limits proved over an amount the
+ *   program never sees). A memo is refused before anything is written (create-transfer.ts): the
+ *   final transaction is 1,057 of 1,232 bytes (measured, tests/api/transfers-agent.test.ts), and a
+ *   record needs 72 bytes plus a 33-byte envelope plus the memo — room for ~70 memo bytes, not the
+ *   200 the API accepts; one memo limit for every path beats a limit that depends on the path.
+ */
+import { buildAgentTransferInstruction, parseAgentPolicyEvents } from "@cpay/sdk";
+import { readAgentAccount, readHold, transferAgentConfidential } from "@cpay/sdk/agent-confidential";
+import { findTokenAccount } from "@cpay/sdk/confidential";
+import { type Address, address } from "@solana/kit";
+import {
+  getCreateAssociatedTokenIdempotentInstruction,
+  TOKEN_2022_PROGRAM_ADDRESS,
+} from "@solana-program/token-2022";
+import { sendInstructions } from "../chain/send-instructions";
+import { idFromBytes } from "../ids";
+import type { ServiceContext } from "../service-context";
+import { buildAgentTransferRecord } from "./agent-transfer-record";
+import type { Sender } from "./sender";
+import type { Submission, TransferPlan } from "./transfer-plan";
+
+type AgentSender = Extract<Sender, { kind: "agent" }>;
+
+/** Submits the plan from the agent's account; throws what the chain or the SDK threw. */
+export async function submitAgentTransfer(
+  service: ServiceContext,
+  sender: AgentSender,
+  plan: TransferPlan,
+): Promise<Submission> {
+  return plan.confidential
+    ? confidentialTransfer(service, sender, plan)
+    : publicTransfer(service, sender, plan);
+}
+
+async function publicTransfer(
+  service: ServiceContext,
+  sender: AgentSender,
+  plan: TransferPlan,
+): Promise<Submission> {
+  const programAddress = address(service.cluster.programId);
+  const mint = plan.asset.mint;
+  const [source, destination] = await Promise.all([
+    findTokenAccount(sender.agent, mint),
+    findTokenAccount(plan.recipient.wallet, mint),
+  ]);
+  const { nextHoldNonce } = readAgentAccount(service.cluster, sender.agent);
+  const instructions = [
+    getCreateAssociatedTokenIdempotentInstruction({
+      payer: service.feePayer,
+      ata: destination,
+      owner: plan.recipient.wallet,
+      mint,
+      tokenProgram: TOKEN_2022_PROGRAM_ADDRESS,
+    }),
+    await buildAgentTransferInstruction({
+      agentSigner: sender.agentSigner,
+      agent: sender.agent,
+      nextHoldNonce,
+      mint,
+      source,
+      destination,
+      amount: plan.amount,
+      transferId: plan.transferId,
+      payer: service.feePayer,
+      ...(plan.recipient.handle === null ? {} : { recipientHandle: plan.recipient.handle }),
+      programAddress,
+    }),
+    await buildAgentTransferRecord(service, {
+      sender,
+      transferId: plan.transferId,
+      memo: plan.memo,
+      source,
+      destination,
+      mint,
+    }),
+  ];
+  const signature = await sendInstructions(service, instructions);
+  const pending = heldIn(service, signature, plan.id);
+  if (pending === null) return { outcome: "executed", signature, signatures: [signature] };
+  return { outcome: "held", signature, signatures: [signature], hold: holdAt(service, pending) };
+}
+
+async function confidentialTransfer(
+  service: ServiceContext,
+  sender: AgentSender,
+  plan: TransferPlan,
+): Promise<Submission> {
+  const result = await transferAgentConfidential(service.cluster, {
+    agentSigner: sender.agentSigner,
+    agent: sender.agent,
+    keys: sender.keys,
+    mint: plan.asset.mint,
+    recipient: plan.recipient.wallet,
+    ...(plan.recipient.handle === null ? {} : { recipientHandle: plan.recipient.handle }),
+    amount: plan.amount,
+    transferId: plan.transferId,
+    payer: service.feePayer,
+  });
+  const signature = result.signatures[result.signatures.length - 1] as string;
+  if (result.outcome === "executed" || result.pending === undefined) {
+    return { outcome: "executed", signature, signatures: result.signatures };
+  }
+  return { outcome: "held", signature, signatures: result.signatures, hold: holdAt(service, result.pending) };
+}
+
+/** The hold the landed transaction `signature` created for this transfer id, or null if it executed. */
+function heldIn(service: ServiceContext, signature: string, id: string): Address | null {
+  const landed = service.cluster.getTransaction(signature);
+  if (landed === null) return null;
+  const { events } = parseAgentPolicyEvents(landed.logs, {
+    programAddress: address(service.cluster.programId),
+  });
+  for (const event of events) {
+    if (
+      event.name === "TransactionHeld" &&
+      idFromBytes("tr", Uint8Array.from(event.data.transferId)) === id
+    ) {
+      return event.data.pending;
+    }
+  }
+  return null;
+}
+
+function holdAt(service: ServiceContext, pending: Address) {
+  const hold = readHold(service.cluster, pending);
+  if (hold === null) throw new Error(`the hold ${pending} the program just created is not readable`);
+  return hold;
+}

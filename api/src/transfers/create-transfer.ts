@@ -1,0 +1,201 @@
+/**
+ * `POST /v1/transfers` (spec 4.1, 3.1): one use case, in this order —
+ * 1. refuse without touching anything: KYC (`403 kyc_required`), asset, amount, recipient, the
+ *    recipient's confidential readiness (`422`), memo rules, the balance (`402`);
+ * 2. write the transfer `submitting` (and bind the Idempotency-Key to it) before anything is sent;
+ * 3. submit: the owner's wallet path or the agent's program path (owner-transfer.ts,
+ *    agent-transfer.ts), the fee reserve paying everything;
+ * 4. record what happened (transfer-transitions.ts): `submitted` + `transfer.initiated` + key usage,
+ *    `held` + the agent transaction for its owner, or `failed` with the 4xx/503 that explains it.
+ * Transfers of one account run one at a time in this process (in-flight.ts), so the balance check
+ * and the proofs see the balance the previous transfer left.
+ *
+ * A transfer the program or the SDK refused after the row was written is kept, `failed` with the
+ * rule or reason in `failure_code` (an audit trail of what the key attempted), and fires no event:
+ * it was never initiated, and the caller has its answer. The amount exists only in this request's
+ * memory: never in a row, an event, a log line or an error message.
+ */
+import type { TCreateTransferRequest, TTransfer } from "@cpay/sdk/api";
+import { confidentialReadiness, findTokenAccount, readConfidentialState } from "@cpay/sdk/confidential";
+import { requireKyc } from "../accounts/require-kyc";
+import { ApiError } from "../http/api-error";
+import type { Caller } from "../http/authenticate";
+import { describeUnexpected } from "../http/error-handler";
+import type { IdempotencyClaim } from "../http/idempotency";
+import { bytesOfId, newId, nowIso } from "../ids";
+import type { ServiceContext } from "../service-context";
+import { submitAgentTransfer } from "./agent-transfer";
+import { whileInFlight, withAccountTurn } from "./in-flight";
+import { markHeld } from "./mark-held";
+import { submitOwnerTransfer } from "./owner-transfer";
+import { parseTransferAmount } from "./parse-amount";
+import { type ResolvedAsset, resolveAsset } from "./resolve-asset";
+import { type Recipient, resolveRecipient } from "./resolve-recipient";
+import { loadSender, type Sender } from "./sender";
+import { requireSufficientBalance } from "./sender-balance";
+import { settleSubmittedTransfer } from "./settle-transfers";
+import { classifySubmissionFailure } from "./submission-failure";
+import type { Submission, TransferPlan } from "./transfer-plan";
+import { insertSubmittingTransfer, markFailed, markSubmitted } from "./transfer-transitions";
+import { transferView } from "./transfer-view";
+
+type Body = Required<Pick<TCreateTransferRequest, "to" | "amount" | "asset" | "confidential">> &
+  Pick<TCreateTransferRequest, "memo">;
+
+/** Creates a transfer for the calling key (see the module doc). */
+export async function createTransfer(
+  service: ServiceContext,
+  input: { readonly caller: Caller; readonly body: Body; readonly idempotency: IdempotencyClaim | null },
+): Promise<TTransfer> {
+  const { account, apiKey } = input.caller;
+  const { body } = input;
+  await requireKyc(service, account);
+  const asset = resolveAsset(service, body.asset);
+  const amount = parseTransferAmount(body.amount, asset.decimals, body.confidential);
+  const memo = body.memo === undefined || body.memo === "" ? null : body.memo;
+  const recipient = await resolveRecipient(service, account, body.to);
+  await checkRecipientAndMemo(service, {
+    recipient,
+    asset,
+    confidential: body.confidential,
+    memo,
+    agentSender: account.type === "agent",
+  });
+
+  return withAccountTurn(account.id, async () => {
+    const sender = await loadSender(service, account);
+    await requireSufficientBalance(service, { sender, asset, amount, confidential: body.confidential });
+    const id = newId("tr");
+    const plan: TransferPlan = {
+      id,
+      transferId: bytesOfId(id),
+      amount,
+      asset,
+      confidential: body.confidential,
+      memo,
+      recipient,
+    };
+    return whileInFlight(id, async () => {
+      await insertSubmittingTransfer(service, {
+        id,
+        accountId: account.id,
+        apiKeyId: apiKey.id,
+        fromHandle: account.handle,
+        to: recipient.to,
+        recipientAddress: recipient.wallet,
+        asset: asset.symbol,
+        confidential: body.confidential,
+        createdAt: nowIso(),
+      });
+      await input.idempotency?.bindResource(id);
+      const submission = await submit(service, sender, plan);
+      return recordSubmission(service, { sender, plan, apiKeyId: apiKey.id, submission });
+    });
+  });
+}
+
+/**
+ * The recipient side, checked before anything is written: a confidential transfer needs the
+ * recipient's token account ready for confidential credits; a memo is encrypted to the recipient's
+ * ElGamal key, so a public transfer with a memo needs a recipient with a confidential account; an
+ * agent's confidential transfer cannot carry a memo (agent-transfer.ts explains the packet limit).
+ */
+async function checkRecipientAndMemo(
+  service: ServiceContext,
+  input: {
+    readonly recipient: Recipient;
+    readonly asset: ResolvedAsset;
+    readonly confidential: boolean;
+    readonly memo: string | null;
+    readonly agentSender: boolean;
+  },
+): Promise<void> {
+  const { recipient, asset } = input;
+  if (input.memo !== null && input.agentSender && input.confidential) {
+    throw new ApiError(
+      "invalid_request",
+      "memo: an agent's confidential transfer cannot carry a memo (its final transaction has no room left for the encrypted record within Solana's 1,232-byte limit); send it without a memo, or with confidential: false",
+      "memo",
+    );
+  }
+  if (input.confidential) {
+    const readiness = await confidentialReadiness(service.cluster, recipient.wallet, asset.mint);
+    if (readiness !== "ready") {
+      throw new ApiError(
+        "recipient_not_confidential_ready",
+        `the recipient's ${asset.symbol} account cannot receive confidential transfers (${readiness.replaceAll("_", " ")}); retry with confidential: false`,
+        "to",
+      );
+    }
+    return;
+  }
+  if (input.memo !== null) {
+    const destination = await findTokenAccount(recipient.wallet, asset.mint);
+    if (readConfidentialState(service.cluster, destination) === null) {
+      throw new ApiError(
+        "invalid_request",
+        "memo: the memo is encrypted to the recipient's confidential key, and this recipient has no confidential account; send it without a memo",
+        "memo",
+      );
+    }
+  }
+}
+
+/** Submits the plan; on failure records what the failure means and throws the caller's answer. */
+async function submit(service: ServiceContext, sender: Sender, plan: TransferPlan): Promise<Submission> {
+  try {
+    return sender.kind === "agent"
+      ? await submitAgentTransfer(service, sender, plan)
+      : await submitOwnerTransfer(service, sender, plan);
+  } catch (error) {
+    const failure = classifySubmissionFailure(error);
+    const log = { transfer_id: plan.id, err: describeUnexpected(error) };
+    if (failure === null) {
+      // Unknown outcome: the row stays `submitting` and crash recovery settles it from the chain.
+      service.logger.error(log, "transfer submission ended in an unknown state; left for reconciliation");
+      throw error;
+    }
+    service.logger.warn({ ...log, failure_code: failure.failureCode }, "transfer failed before funds moved");
+    await markFailed(service, plan.id, {
+      from: "submitting",
+      failureCode: failure.failureCode,
+      fireEvent: failure.kind === "not_sent",
+    });
+    throw failure.answer;
+  }
+}
+
+async function recordSubmission(
+  service: ServiceContext,
+  input: {
+    readonly sender: Sender;
+    readonly plan: TransferPlan;
+    readonly apiKeyId: string;
+    readonly submission: Submission;
+  },
+): Promise<TTransfer> {
+  const { sender, plan, submission } = input;
+  if (submission.outcome === "held") {
+    const held = await markHeld(service, plan.id, {
+      agent: sender.account,
+      hold: submission.hold,
+      signature: submission.signature,
+      signatures: submission.signatures,
+    });
+    const approval =
+      held.transactionId === null || held.expiresAt === null
+        ? null
+        : { transaction_id: held.transactionId, expires_at: held.expiresAt };
+    return transferView(held.transfer, approval);
+  }
+  const submitted = await markSubmitted(service, plan.id, {
+    signature: submission.signature,
+    signatures: submission.signatures,
+    usage: {
+      apiKeyId: input.apiKeyId,
+      added: { elgamalPubkey: sender.keys.elgamalPubkey, amount: plan.amount },
+    },
+  });
+  // The create response may already say `confirmed` (spec 3.1) when the cluster was that quick.
+  return transferView(await settleSubmittedTransfer(service, submitted), null);
+}

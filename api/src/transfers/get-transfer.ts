@@ -1,0 +1,32 @@
+/**
+ * `GET /v1/transfers/{transfer_id}` (spec 4.2). A key sees the transfers of its own account only:
+ * another account's transfer — including, for an owner, its agents' — is `404 transfer_not_found`,
+ * exactly like one that does not exist, so ids reveal nothing. (An owner reads its agents' activity
+ * through its agents' events and the pending-approval list.)
+ */
+import type { TTransferDetail } from "@cpay/sdk/api";
+import { and, eq } from "drizzle-orm";
+import type { AccountRow } from "../db/rows";
+import { ApiError } from "../http/api-error";
+import type { ServiceContext } from "../service-context";
+import { approvalsOf, transferDetailView } from "./transfer-view";
+
+/** The caller's transfer `transferId`, or `404 transfer_not_found`. */
+export async function getTransfer(
+  service: ServiceContext,
+  account: AccountRow,
+  transferId: string,
+): Promise<TTransferDetail> {
+  const { transfers } = service.db.tables;
+  const [row] = await service.db.read((db) =>
+    db
+      .select()
+      .from(transfers)
+      .where(and(eq(transfers.id, transferId), eq(transfers.accountId, account.id))),
+  );
+  if (row === undefined) {
+    throw new ApiError("transfer_not_found", "no transfer with this id for this account", "transfer_id");
+  }
+  const approvals = await approvalsOf(service, [row]);
+  return transferDetailView(row, approvals.get(row.id) ?? null);
+}

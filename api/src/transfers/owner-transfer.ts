@@ -1,0 +1,34 @@
+/**
+ * A personal or business account's transfer: the SDK's wallet paths, with the fee reserve paying
+ * every fee and rent (the caller never needs SOL) and the program's transfer record in the
+ * transaction that moves the funds (`record`): the memo is encrypted to sender and recipient, and
+ * the Receipt `["receipt", wallet, transfer_id]` makes a resubmission of the same id fail as a whole —
+ * which is also how crash recovery finds out whether the transfer landed (settle-transfers.ts).
+ */
+import { transferConfidential, transferPublic } from "@cpay/sdk/confidential";
+import type { ServiceContext } from "../service-context";
+import type { Sender } from "./sender";
+import type { Submission, TransferPlan } from "./transfer-plan";
+
+/** Submits the plan from the owner's wallet; throws what the SDK threw. */
+export async function submitOwnerTransfer(
+  service: ServiceContext,
+  sender: Extract<Sender, { kind: "owner" }>,
+  plan: TransferPlan,
+): Promise<Submission> {
+  const record = { transferId: plan.transferId, ...(plan.memo === null ? {} : { memo: plan.memo }) };
+  const common = {
+    owner: sender.wallet,
+    mint: plan.asset.mint,
+    recipient: plan.recipient.wallet,
+    amount: plan.amount,
+    payer: service.feePayer,
+    record,
+  };
+  if (plan.confidential) {
+    const { signatures } = await transferConfidential(service.cluster, { ...common, keys: sender.keys });
+    return { outcome: "executed", signature: signatures[signatures.length - 1] as string, signatures };
+  }
+  const { signature } = await transferPublic(service.cluster, { ...common, keys: sender.keys });
+  return { outcome: "executed", signature, signatures: [signature] };
+}

@@ -1,0 +1,150 @@
+/**
+ * The transfer row's lifecycle (the `transfers` table; `status` is what the API shows, `phase` what
+ * the service is waiting for), each change in one DB transaction with the outbox fact it fires:
+ *
+ *   submitting --(funds-moving tx landed)--> submitted  [transfer.initiated, key usage]
+ *   submitting --(the program held it)-----> held       [agent_transactions row, pending_approval]
+ *                                                       (mark-held.ts)
+ *   submitting --(nothing moved)-----------> settled/failed [transfer.failed unless refused at once]
+ *   submitted  --(confirmed / failed)------> settled    (settle-transfers.ts)
+ *
+ * Every update is guarded by the phase it leaves, so two observers of one fact (the request and the
+ * crash-recovery pass, or two processes) change the row once and fire its event once.
+ */
+import { and, eq, or } from "drizzle-orm";
+import type { Db } from "../db/database";
+import type { TransferRow } from "../db/rows";
+import { nowIso } from "../ids";
+import type { ServiceContext } from "../service-context";
+import { recordTransferUsage, type TransferUsage } from "./record-usage";
+import { recordTransferEvent } from "./transfer-events";
+
+/** A `failure_code` meaning crash recovery found nothing on chain (see `markSubmitted`). */
+export const NOT_LANDED = "not_landed";
+
+/** Writes the row before anything is sent to the chain (crash recovery starts from it). */
+export async function insertSubmittingTransfer(
+  service: ServiceContext,
+  values: Omit<
+    TransferRow,
+    "status" | "phase" | "txSignature" | "signatures" | "failureCode" | "heldTransactionId" | "confirmedAt"
+  >,
+): Promise<TransferRow> {
+  const row: TransferRow = {
+    ...values,
+    status: "pending",
+    phase: "submitting",
+    txSignature: null,
+    signatures: "[]",
+    failureCode: null,
+    heldTransactionId: null,
+    confirmedAt: null,
+  };
+  await service.db.transaction((tx) =>
+    tx
+      .insert(service.db.tables.transfers)
+      .values(row)
+      .then(() => undefined),
+  );
+  return row;
+}
+
+/**
+ * The funds-moving transaction landed: `submitted`, `transfer.initiated`, and the key's usage.
+ * Also repairs a row that crash recovery wrongly judged `not_landed` (a slow submission from
+ * another process landed after all). Returns the row as it is now (unchanged if already moved on).
+ */
+export async function markSubmitted(
+  service: ServiceContext,
+  transferId: string,
+  input: {
+    readonly signature: string;
+    readonly signatures: readonly string[];
+    readonly usage: TransferUsage;
+  },
+): Promise<TransferRow> {
+  const { transfers } = service.db.tables;
+  return service.db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(transfers)
+      .set({
+        status: "pending",
+        phase: "submitted",
+        txSignature: input.signature,
+        signatures: JSON.stringify(input.signatures),
+        failureCode: null,
+      })
+      .where(
+        and(
+          eq(transfers.id, transferId),
+          or(eq(transfers.phase, "submitting"), eq(transfers.failureCode, NOT_LANDED)),
+        ),
+      )
+      .returning();
+    if (updated === undefined) return currentRow(tx, service, transferId);
+    await recordTransferEvent(service, tx, "transfer.initiated", updated);
+    await recordTransferUsage(service, tx, input.usage);
+    return updated;
+  });
+}
+
+/**
+ * Nothing moved: `failed` (settled) with `failure_code`. `fireEvent` is false for a transfer the
+ * request refused at once (the caller got the 4xx; the transfer was never initiated).
+ */
+export async function markFailed(
+  service: ServiceContext,
+  transferId: string,
+  input: {
+    readonly from: "submitting" | "submitted";
+    readonly failureCode: string;
+    readonly fireEvent: boolean;
+    readonly signatures?: readonly string[];
+  },
+): Promise<TransferRow> {
+  const { transfers } = service.db.tables;
+  return service.db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(transfers)
+      .set({
+        status: "failed",
+        phase: "settled",
+        failureCode: input.failureCode,
+        ...(input.signatures === undefined ? {} : { signatures: JSON.stringify(input.signatures) }),
+      })
+      .where(and(eq(transfers.id, transferId), eq(transfers.phase, input.from)))
+      .returning();
+    if (updated === undefined) return currentRow(tx, service, transferId);
+    if (input.fireEvent) await recordTransferEvent(service, tx, "transfer.failed", updated);
+    return updated;
+  });
+}
+
+/** The funds-moving transaction reached `confirmed` commitment: `confirmed`, `transfer.confirmed`. */
+export async function markConfirmed(service: ServiceContext, transferId: string): Promise<TransferRow> {
+  const { transfers } = service.db.tables;
+  return service.db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(transfers)
+      .set({ status: "confirmed", phase: "settled", confirmedAt: nowIso() })
+      .where(and(eq(transfers.id, transferId), eq(transfers.phase, "submitted")))
+      .returning();
+    if (updated === undefined) return currentRow(tx, service, transferId);
+    await recordTransferEvent(service, tx, "transfer.confirmed", updated);
+    return updated;
+  });
+}
+
+/** Unix seconds (the cluster clock) as the service writes timestamps. */
+export function isoOfUnixSeconds(seconds: bigint): string {
+  return new Date(Number(seconds) * 1000).toISOString();
+}
+
+export async function currentRow(tx: Db, service: ServiceContext, transferId: string): Promise<TransferRow> {
+  const [row] = await tx
+    .select()
+    .from(service.db.tables.transfers)
+    .where(eq(service.db.tables.transfers.id, transferId));
+  if (row === undefined) throw new Error(`transfer ${transferId} vanished`);
+  return row;
+}

@@ -1,0 +1,65 @@
+/**
+ * A transfer row as the API returns it (spec 2.1): never an amount, asset or memo. `approval` is set
+ * for an agent transfer that was held for its owner (the held transaction's id and the end of its
+ * approval window), null otherwise. `tx_signature` of the detail view is null while the transfer is
+ * being submitted and for one that failed before any transaction landed.
+ */
+import type { TTransfer, TTransferDetail } from "@cpay/sdk/api";
+import { inArray } from "drizzle-orm";
+import type { TransferRow } from "../db/rows";
+import type { ServiceContext } from "../service-context";
+
+export interface Approval {
+  readonly transaction_id: string;
+  readonly expires_at: string;
+}
+
+/** The create response (spec 4.1); only for a row that has its signature. */
+export function transferView(row: TransferRow, approval: Approval | null): TTransfer {
+  if (row.txSignature === null) throw new Error(`transfer ${row.id} has no signature to show yet`);
+  return {
+    transfer_id: row.id,
+    status: row.status as TTransfer["status"],
+    to: row.to,
+    confidential: row.confidential,
+    tx_signature: row.txSignature,
+    created_at: row.createdAt,
+    approval,
+  };
+}
+
+/** The get response and list item (spec 4.2, 4.3). */
+export function transferDetailView(row: TransferRow, approval: Approval | null): TTransferDetail {
+  return {
+    transfer_id: row.id,
+    status: row.status as TTransferDetail["status"],
+    from: row.fromHandle,
+    to: row.to,
+    confidential: row.confidential,
+    tx_signature: row.txSignature,
+    created_at: row.createdAt,
+    confirmed_at: row.confirmedAt,
+    approval,
+  };
+}
+
+/** The approvals of the held transfers among `rows`, by transfer id (one query). */
+export async function approvalsOf(
+  service: ServiceContext,
+  rows: readonly TransferRow[],
+): Promise<ReadonlyMap<string, Approval>> {
+  const held = rows.flatMap((row) => (row.heldTransactionId === null ? [] : [row.heldTransactionId]));
+  if (held.length === 0) return new Map();
+  const { agentTransactions } = service.db.tables;
+  const found = await service.db.read((db) =>
+    db
+      .select({
+        id: agentTransactions.id,
+        transferId: agentTransactions.transferId,
+        expiresAt: agentTransactions.expiresAt,
+      })
+      .from(agentTransactions)
+      .where(inArray(agentTransactions.id, held)),
+  );
+  return new Map(found.map((row) => [row.transferId, { transaction_id: row.id, expires_at: row.expiresAt }]));
+}

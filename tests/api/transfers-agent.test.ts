@@ -1,0 +1,346 @@
+/**
+ * An agent spending with its own agent-scoped key (spec 4.1 under the on-chain spend policy of
+ * 2.4 and 3.2): within its limits the transfer executes, public or confidential; above its
+ * per-transaction limit the program refuses it (`422 policy_violation` naming the rule); above its
+ * HITL threshold the program holds it for the owner (`approval` in the answer, the agent
+ * transaction and its `agent.transaction.pending_approval` event for the owner). The key's usage
+ * counts what moved, in a total only the owner's secret decrypts.
+ *
+ * One agent, `@alice/bot`: per transaction 100, daily 250, HITL 50 USDG. The steps share its state
+ * (public spends must come before its first confidential spend of the day), so they run in order.
+ */
+import { fundTestAccount, type IssuedKey, issueApiKey, type TransferRow } from "@cpay/api";
+import { type ApiClient, ApiRequestError, type CallInput, type TTransferDetail } from "@cpay/sdk/api";
+import {
+  availableBalance,
+  type ConfidentialKeyset,
+  decryptEncryptedTotal,
+  decryptPendingBalance,
+  deriveAgentConfidentialSecret,
+  deriveConfidentialKeys,
+  encryptedTotalFromBase64,
+  findTokenAccount,
+  importConfidentialSecret,
+  readConfidentialState,
+  readTransferMemo,
+} from "@cpay/sdk/confidential";
+import { getTokenDecoder } from "@solana-program/token-2022";
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
+
+describe("an agent spending with its own key", () => {
+  let world: ApiWorld;
+  let alice: WorldAccount;
+  let bob: WorldAccount;
+  let agentId: string;
+  let agentKey: IssuedKey;
+  let agent: ApiClient;
+  beforeAll(async () => {
+    world = await startApiWorld();
+    [alice, bob] = await Promise.all([world.account("alice"), world.account("bob")]);
+    const created = await alice.client.call("createAgent", {
+      body: {
+        name: "bot",
+        spend_policy: {
+          per_transaction_limit_usdg: 100,
+          daily_limit_usdg: 250,
+          hitl_threshold_usdg: 50,
+          assets: ["USDG"],
+        },
+      },
+    });
+    agentId = created.account_id;
+    const row = await accountRowOf(agentId);
+    await fundTestAccount(world.service.context, row, { confidential: usdg(300), public: usdg(300) });
+    agentKey = await issueApiKey(world.service.context, {
+      accountId: agentId,
+      name: "bot key",
+      environment: "test",
+    });
+    agent = world.clientFor(agentKey.value);
+  });
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  async function accountRowOf(id: string) {
+    const { db } = world.service.context;
+    const [row] = await db.read((q) =>
+      q.select().from(db.tables.accounts).where(eq(db.tables.accounts.id, id)),
+    );
+    if (row === undefined) throw new Error(`no account ${id}`);
+    return row;
+  }
+
+  async function transferRow(id: string): Promise<TransferRow> {
+    const { db } = world.service.context;
+    const [row] = await db.read((q) =>
+      q.select().from(db.tables.transfers).where(eq(db.tables.transfers.id, id)),
+    );
+    if (row === undefined) throw new Error(`no transfer ${id}`);
+    return row;
+  }
+
+  async function count(table: "transfers" | "events" | "agentTransactions"): Promise<number> {
+    const { db } = world.service.context;
+    const [row] = await db.read((q) => q.select({ n: sql<number>`count(*)` }).from(db.tables[table]));
+    return Number(row?.n);
+  }
+
+  const bobKeys = (): ConfidentialKeyset =>
+    deriveConfidentialKeys(importConfidentialSecret(bob.confidentialSecret));
+  /** The agent's keys as its owner derives them from her own secret (nothing else is needed). */
+  const agentKeys = (): ConfidentialKeyset =>
+    deriveConfidentialKeys(
+      deriveAgentConfidentialSecret(importConfidentialSecret(alice.confidentialSecret), "alice/bot"),
+    );
+
+  async function bobPublic(): Promise<bigint> {
+    const account = world.cluster.getAccount(
+      await findTokenAccount(bob.account.publicKey, world.cluster.usdgMint),
+    );
+    return account === null ? 0n : getTokenDecoder().decode(account.data).amount;
+  }
+
+  async function bobPending(): Promise<bigint> {
+    const state = readConfidentialState(
+      world.cluster,
+      await findTokenAccount(bob.account.publicKey, world.cluster.usdgMint),
+    );
+    if (state === null) throw new Error("bob has no confidential account");
+    return decryptPendingBalance(state, bobKeys());
+  }
+
+  async function settled(id: string): Promise<TTransferDetail> {
+    for (let attempt = 0; attempt < 200; attempt++) {
+      const transfer = await agent.call("getTransfer", { params: { transfer_id: id } });
+      if (transfer.status !== "pending") return transfer;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    throw new Error(`${id} did not settle`);
+  }
+
+  async function refusal(input: CallInput<"createTransfer">): Promise<ApiRequestError> {
+    const error = await agent.call("createTransfer", input).catch((caught: unknown) => caught);
+    if (!(error instanceof ApiRequestError))
+      throw new Error(`expected a refusal, got ${JSON.stringify(error)}`);
+    return error;
+  }
+
+  it("executes a public transfer within its limits, with a memo bob can read", async () => {
+    // Given bob's public balance
+    const before = await bobPublic();
+    // When the agent sends 10 USDG publicly to @bob with a memo
+    const created = await agent.call("createTransfer", {
+      body: { to: "@bob", amount: "10", confidential: false, memo: "order 55" },
+    });
+    // Then it executes and settles, and exactly 10 USDG reached bob
+    expect(created).toMatchObject({ to: "@bob", confidential: false, approval: null });
+    expect(await settled(created.transfer_id)).toMatchObject({ status: "confirmed", from: "@alice/bot" });
+    expect(await bobPublic()).toBe(before + usdg(10));
+    // ... and the same transaction carries the record whose memo bob and the owner decrypt
+    const transaction = world.cluster.getTransaction(created.tx_signature);
+    if (transaction === null) throw new Error("no transaction");
+    expect(readTransferMemo({ transaction, keys: bobKeys(), cluster: world.cluster }).memoText).toBe(
+      "order 55",
+    );
+    expect(readTransferMemo({ transaction, keys: agentKeys(), cluster: world.cluster }).memoText).toBe(
+      "order 55",
+    );
+  });
+
+  it("is refused by the program above its per-transaction limit (public)", async () => {
+    // Given the counts before
+    const events = await count("events");
+    // When the agent sends 150 USDG, above its 100 USDG per-transaction limit
+    const error = await refusal({ body: { to: "@bob", amount: "150", confidential: false } });
+    // Then the program's rule is named, and the message quotes no amount
+    expect(error).toMatchObject({
+      status: 422,
+      code: "policy_violation",
+      param: "per_transaction_limit_usdg",
+    });
+    expect(error.message).not.toMatch(/150|100/);
+    // ... the attempt is kept as a failed transfer with the rule, without any event
+    const list = await agent.call("listTransfers", { query: { status: "failed" } });
+    expect(list.total).toBe(1);
+    const [failed] = list.transfers;
+    expect(failed).toMatchObject({ status: "failed", tx_signature: null, to: "@bob" });
+    expect((await transferRow(failed?.transfer_id as string)).failureCode).toBe("per_transaction_limit_usdg");
+    expect(await count("events")).toBe(events);
+  });
+
+  it("is held for its owner above the HITL threshold (public)", async () => {
+    // Given bob's balance and the counts before
+    const before = await bobPublic();
+    const held = await count("agentTransactions");
+    // When the agent sends 60 USDG, above its 50 USDG threshold
+    const created = await agent.call("createTransfer", {
+      body: { to: "@bob", amount: "60", confidential: false },
+    });
+    // Then the answer is pending with the approval the owner must give, and nothing moved
+    expect(created.status).toBe("pending");
+    expect(created.approval?.transaction_id).toMatch(/^tx_[a-z2-7]{26}$/);
+    expect(Date.parse(created.approval?.expires_at ?? "")).toBeGreaterThan(Date.now() + 23 * 3600 * 1000);
+    expect(await bobPublic()).toBe(before);
+    // ... the held transaction is recorded for the owner, at the on-chain hold
+    const { db } = world.service.context;
+    const [transaction] = await db.read((q) =>
+      q
+        .select()
+        .from(db.tables.agentTransactions)
+        .where(eq(db.tables.agentTransactions.id, created.approval?.transaction_id as string)),
+    );
+    expect(await count("agentTransactions")).toBe(held + 1);
+    expect(transaction).toMatchObject({
+      agentAccountId: agentId,
+      ownerAccountId: alice.account.id,
+      transferId: created.transfer_id,
+      status: "pending_approval",
+      to: "@bob",
+      confidential: false,
+      expiresAt: created.approval?.expires_at,
+    });
+    expect(world.cluster.getAccount(transaction?.pendingAddress as string)).not.toBeNull();
+    expect(await transferRow(created.transfer_id)).toMatchObject({
+      phase: "held",
+      heldTransactionId: transaction?.id,
+      txSignature: created.tx_signature,
+    });
+    // ... the owner's event fired once, without an amount
+    const events = await db.read((q) =>
+      q
+        .select()
+        .from(db.tables.events)
+        .where(eq(db.tables.events.resourceId, transaction?.id as string)),
+    );
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({
+      type: "agent.transaction.pending_approval",
+      accountId: alice.account.id,
+    });
+    expect(JSON.parse(events[0]?.payload as string)).toEqual({
+      event: "agent.transaction.pending_approval",
+      event_id: events[0]?.id,
+      account: "@alice/bot",
+      direction: "sent",
+      counterparty: "@bob",
+      asset: "USDG",
+      confidential: false,
+      tx_signature: created.tx_signature,
+      transaction_id: transaction?.id,
+      transfer_id: created.transfer_id,
+      timestamp: expect.any(String),
+    });
+    // ... and the transfer shows its approval when read back, still pending
+    await world.slots(3);
+    expect(await agent.call("getTransfer", { params: { transfer_id: created.transfer_id } })).toMatchObject({
+      status: "pending",
+      approval: created.approval,
+    });
+  });
+
+  it("refuses a memo on a confidential transfer, before anything is written", async () => {
+    const before = await count("transfers");
+    const error = await refusal({ body: { to: "@bob", amount: "1", memo: "hello" } });
+    expect(error).toMatchObject({ status: 400, code: "invalid_request", param: "memo" });
+    expect(await count("transfers")).toBe(before);
+  });
+
+  it("executes a confidential transfer within its limits", async () => {
+    // Given bob's pending confidential balance
+    const before = await bobPending();
+    // When the agent sends 20 USDG confidentially
+    const created = await agent.call("createTransfer", { body: { to: "@bob", amount: "20" } });
+    // Then it executes and settles, and exactly 20 USDG reached bob's pending balance
+    expect(created).toMatchObject({ confidential: true, approval: null });
+    expect((await settled(created.transfer_id)).status).toBe("confirmed");
+    expect(await bobPending()).toBe(before + usdg(20));
+    // ... and its final transaction has no room for a record with the API's longest memo (why a memo is
+    // refused above): the record adds its receipt (32 bytes), the instruction (40 bytes) and an
+    // envelope of 33 bytes + the memo (up to 200) to a packet limited to 1,232 bytes.
+    const final = world.cluster.getTransaction(created.tx_signature);
+    expect(final).not.toBeNull();
+    expect((final?.wire.length ?? 0) + 32 + 40 + 33 + 200).toBeGreaterThan(1232);
+  });
+
+  it("receives from its owner by handle, and applies that credit before its next confidential spend", async () => {
+    // Given the agent's confidential balances, read with the keys its owner derives
+    const agentToken = await findTokenAccount(
+      (await accountRowOf(agentId)).publicKey,
+      world.cluster.usdgMint,
+    );
+    const state = () => {
+      const current = readConfidentialState(world.cluster, agentToken);
+      if (current === null) throw new Error("the agent has no confidential account");
+      return current;
+    };
+    const availableBefore = availableBalance(state(), agentKeys());
+    // When its owner sends it 5 USDG confidentially by its handle
+    await world.fund(alice.account, { confidential: usdg(10) });
+    const funding = await alice.client.call("createTransfer", { body: { to: "@alice/bot", amount: "5" } });
+    // Then the credit waits in the agent's pending balance
+    expect(funding).toMatchObject({ to: "@alice/bot", confidential: true });
+    expect(decryptPendingBalance(state(), agentKeys())).toBe(usdg(5));
+    // When the agent spends 1 USDG confidentially
+    await agent.call("createTransfer", { body: { to: "@bob", amount: "1" } });
+    // Then the credit was applied first, and the spend came out of the whole balance
+    expect(state().pendingBalanceCreditCounter).toBe(0n);
+    expect(availableBalance(state(), agentKeys())).toBe(availableBefore + usdg(5) - usdg(1));
+  });
+
+  it("is refused above its per-transaction limit (confidential), and publicly after a confidential spend", async () => {
+    // When the agent sends 150 USDG confidentially
+    const overLimit = await refusal({ body: { to: "@bob", amount: "150" } });
+    // Then the per-transaction rule refuses it
+    expect(overLimit).toMatchObject({
+      status: 422,
+      code: "policy_violation",
+      param: "per_transaction_limit_usdg",
+    });
+    // When it now spends publicly, the day already holding a confidential spend
+    const publicAfter = await refusal({ body: { to: "@bob", amount: "5", confidential: false } });
+    // Then the program refuses: it cannot add a public amount to a total it cannot see
+    expect(publicAfter).toMatchObject({ status: 422, code: "policy_violation", param: "confidential" });
+  });
+
+  it("is held above the HITL threshold (confidential), and other spends wait for that hold", async () => {
+    // When the agent sends 70 USDG confidentially
+    const before = await bobPending();
+    const created = await agent.call("createTransfer", { body: { to: "@bob", amount: "70" } });
+    // Then it is held for the owner, nothing moved
+    expect(created).toMatchObject({ status: "pending", confidential: true });
+    expect(created.approval?.transaction_id).toMatch(/^tx_/);
+    expect(await bobPending()).toBe(before);
+    expect((await transferRow(created.transfer_id)).phase).toBe("held");
+    // When it sends anything else confidentially while the hold is open
+    const waiting = await refusal({ body: { to: "@bob", amount: "1" } });
+    // Then the policy path says why
+    expect(waiting).toMatchObject({ status: 422, code: "policy_violation", param: "confidential" });
+  });
+
+  it("counts only the transfers that moved funds on the agent's key, in a total the owner decrypts", async () => {
+    // Given the agent key's usage row
+    const { db } = world.service.context;
+    const [key] = await db.read((q) =>
+      q.select().from(db.tables.apiKeys).where(eq(db.tables.apiKeys.id, agentKey.id)),
+    );
+    // Then three transfers moved funds (10 public, 20 and 1 confidential); holds and refusals do not count
+    expect(key?.transferCount).toBe(3);
+    expect(
+      decryptEncryptedTotal(encryptedTotalFromBase64(key?.transferredTotal as string), agentKeys()),
+    ).toBe(usdg(31));
+  });
+
+  it("keeps an agent's transfers out of its owner's view", async () => {
+    // Given one of the agent's transfers
+    const [first] = (await agent.call("listTransfers")).transfers;
+    // When its owner reads it with her own key
+    const error = await alice.client
+      .call("getTransfer", { params: { transfer_id: first?.transfer_id as string } })
+      .catch((caught: unknown) => caught);
+    // Then it is not hers: 404, as for any other account's transfer
+    expect(error).toMatchObject({ status: 404, code: "transfer_not_found" });
+  });
+});

@@ -1,0 +1,237 @@
+/**
+ * `POST /v1/transfers` from a personal account, end to end on the real program and real proofs:
+ * a confidential transfer by handle settles (`pending` -> `confirmed`), moves exactly the amount,
+ * carries a memo only the two parties can read, and leaves no plaintext amount or memo anywhere the
+ * service writes; a public transfer reaches a bare base58 address (its token account is created).
+ */
+import type { TransferRow } from "@cpay/api";
+import { ApiRequestError, type TTransferDetail } from "@cpay/sdk/api";
+import {
+  availableBalance,
+  type ConfidentialKeyset,
+  decryptEncryptedTotal,
+  decryptPendingBalance,
+  deriveConfidentialKeys,
+  encryptedTotalFromBase64,
+  findTokenAccount,
+  importConfidentialSecret,
+  isConfidentialError,
+  readConfidentialState,
+  readTransferMemo,
+} from "@cpay/sdk/confidential";
+import { generateKeyPairSigner } from "@solana/kit";
+import { getTokenDecoder } from "@solana-program/token-2022";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
+
+describe("transfers from a personal account", () => {
+  let world: ApiWorld;
+  let alice: WorldAccount;
+  let bob: WorldAccount;
+  let carol: WorldAccount;
+  beforeAll(async () => {
+    world = await startApiWorld();
+    [alice, bob, carol] = await Promise.all([
+      world.account("alice"),
+      world.account("bob"),
+      world.account("carol"),
+    ]);
+    await world.fund(alice.account, { confidential: usdg(100), public: usdg(10) });
+  });
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  const keysOf = (holder: WorldAccount): ConfidentialKeyset =>
+    deriveConfidentialKeys(importConfidentialSecret(holder.confidentialSecret));
+
+  async function confidentialState(holder: WorldAccount) {
+    const state = readConfidentialState(
+      world.cluster,
+      await findTokenAccount(holder.account.publicKey, world.cluster.usdgMint),
+    );
+    if (state === null) throw new Error(`${holder.account.handle} has no confidential account`);
+    return state;
+  }
+
+  async function publicBalance(owner: string): Promise<bigint> {
+    const account = world.cluster.getAccount(await findTokenAccount(owner, world.cluster.usdgMint));
+    return account === null ? 0n : getTokenDecoder().decode(account.data).amount;
+  }
+
+  async function settled(holder: WorldAccount, transferId: string): Promise<TTransferDetail> {
+    for (let attempt = 0; attempt < 200; attempt++) {
+      const transfer = await holder.client.call("getTransfer", { params: { transfer_id: transferId } });
+      if (transfer.status !== "pending") return transfer;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    throw new Error(`${transferId} did not settle`);
+  }
+
+  async function row(transferId: string): Promise<TransferRow> {
+    const { db } = world.service.context;
+    const [found] = await db.read((q) =>
+      q.select().from(db.tables.transfers).where(eq(db.tables.transfers.id, transferId)),
+    );
+    if (found === undefined) throw new Error(`no row ${transferId}`);
+    return found;
+  }
+
+  /** Every text column of every table, as one string: where a leaked amount or memo would show. */
+  async function everythingStored(): Promise<string> {
+    const { db } = world.service.context;
+    const dumps: unknown[] = [];
+    for (const table of Object.values(db.tables)) dumps.push(await db.read((q) => q.select().from(table)));
+    return JSON.stringify(dumps);
+  }
+
+  it("moves exactly the amount confidentially, settles, and only the parties read the memo", async () => {
+    // Given alice's and bob's balances, decrypted with their own keys
+    const memo = "invoice 7731: cedar planks";
+    const amount = 12_345_678n;
+    const aliceBefore = availableBalance(await confidentialState(alice), keysOf(alice));
+    const bobBefore = decryptPendingBalance(await confidentialState(bob), keysOf(bob));
+
+    // When alice sends 12.345678 USDG to @bob with a memo
+    const created = await alice.client.call("createTransfer", {
+      body: { to: "@bob", amount: "12.345678", memo },
+    });
+
+    // Then the transfer is accepted, confidential by default, without any amount in the answer
+    expect(created).toMatchObject({ to: "@bob", confidential: true, approval: null });
+    expect(["pending", "confirmed"]).toContain(created.status);
+    expect(Object.keys(created).sort()).toEqual(
+      ["approval", "confidential", "created_at", "status", "to", "transfer_id", "tx_signature"].sort(),
+    );
+    // ... it settles within a few slots, with its confirmation time
+    const detail = await settled(alice, created.transfer_id);
+    expect(detail).toMatchObject({
+      status: "confirmed",
+      from: "@alice",
+      to: "@bob",
+      tx_signature: created.tx_signature,
+    });
+    expect(Date.parse(detail.confirmed_at ?? "")).toBeGreaterThanOrEqual(Date.parse(detail.created_at));
+    // ... exactly the amount left alice and reached bob's pending balance
+    expect(availableBalance(await confidentialState(alice), keysOf(alice))).toBe(aliceBefore - amount);
+    expect(decryptPendingBalance(await confidentialState(bob), keysOf(bob))).toBe(bobBefore + amount);
+    // ... the final transaction carries the record whose memo bob and alice decrypt, and carol cannot
+    const transaction = world.cluster.getTransaction(created.tx_signature);
+    if (transaction === null) throw new Error("the transfer's transaction is not on chain");
+    for (const party of [bob, alice]) {
+      expect(readTransferMemo({ transaction, keys: keysOf(party), cluster: world.cluster }).memoText).toBe(
+        memo,
+      );
+    }
+    let carolError: unknown;
+    try {
+      readTransferMemo({ transaction, keys: keysOf(carol), cluster: world.cluster });
+    } catch (error) {
+      carolError = error;
+    }
+    expect(isConfidentialError(carolError, "memo_undecryptable")).toBe(true);
+    // ... the row went submitting -> submitted -> settled and kept every signature
+    const stored = await row(created.transfer_id);
+    expect(stored).toMatchObject({ phase: "settled", status: "confirmed", failureCode: null });
+    const signatures = JSON.parse(stored.signatures) as string[];
+    expect(signatures.length).toBeGreaterThan(1);
+    expect(signatures[signatures.length - 1]).toBe(created.tx_signature);
+    // ... and neither the amount nor the memo is in any table, any log line, or the answers
+    const haystack = [
+      await everythingStored(),
+      world.logs.join("\n"),
+      JSON.stringify([created, detail]),
+    ].join("\n");
+    for (const needle of ["12.345678", "12345678", memo, "cedar"]) expect(haystack).not.toContain(needle);
+  });
+
+  it("fires transfer.initiated then transfer.confirmed to alice, each once and without an amount", async () => {
+    // Given a settled transfer from alice
+    const created = await alice.client.call("createTransfer", { body: { to: "@bob", amount: "1.5" } });
+    await settled(alice, created.transfer_id);
+    // When the outbox is read
+    const { db } = world.service.context;
+    const events = await db.read((q) =>
+      q.select().from(db.tables.events).where(eq(db.tables.events.resourceId, created.transfer_id)),
+    );
+    // Then exactly the two facts are there, addressed to alice, shaped like spec 6.2
+    expect(events.map((event) => event.type).sort()).toEqual(["transfer.confirmed", "transfer.initiated"]);
+    for (const event of events) {
+      expect(event.accountId).toBe(alice.account.id);
+      const payload = JSON.parse(event.payload) as Record<string, unknown>;
+      expect(payload).toEqual({
+        event: event.type,
+        event_id: event.id,
+        account: "@alice",
+        direction: "sent",
+        counterparty: "@bob",
+        asset: "USDG",
+        confidential: true,
+        tx_signature: created.tx_signature,
+        transfer_id: created.transfer_id,
+        timestamp: expect.any(String),
+      });
+    }
+  });
+
+  it("counts each transfer on the key and keeps a total only alice's secret decrypts", async () => {
+    // Given alice's key after the transfers above (12.345678 + 1.5 USDG)
+    const { db } = world.service.context;
+    const read = async () => {
+      const [key] = await db.read((q) =>
+        q.select().from(db.tables.apiKeys).where(eq(db.tables.apiKeys.id, alice.key.id)),
+      );
+      if (key === undefined || key.transferredTotal === null) throw new Error("no usage recorded");
+      return key;
+    };
+    const before = await read();
+    // When one more transfer is made
+    const created = await alice.client.call("createTransfer", { body: { to: "@bob", amount: "0.000001" } });
+    await settled(alice, created.transfer_id);
+    // Then the count grew by one and the encrypted total decrypts to the exact sum with alice's keys
+    const after = await read();
+    expect(after.transferCount).toBe(before.transferCount + 1);
+    expect(
+      decryptEncryptedTotal(encryptedTotalFromBase64(after.transferredTotal as string), keysOf(alice)),
+    ).toBe(12_345_678n + 1_500_000n + 1n);
+    // ... and bob's keys cannot read it
+    expect(() =>
+      decryptEncryptedTotal(encryptedTotalFromBase64(after.transferredTotal as string), keysOf(bob)),
+    ).toThrow();
+  });
+
+  it("sends publicly to a base58 address with no token account, creating it", async () => {
+    // Given a wallet the service has never seen
+    const stranger = (await generateKeyPairSigner()).address;
+    const alicePublicBefore = await publicBalance(alice.account.publicKey);
+    // When alice sends 3 USDG to it with confidential: false
+    const created = await alice.client.call("createTransfer", {
+      body: { to: stranger, amount: "3", confidential: false },
+    });
+    // Then the transfer settles and exactly 3 USDG moved between the public balances
+    expect(created).toMatchObject({ to: stranger, confidential: false, approval: null });
+    expect((await settled(alice, created.transfer_id)).status).toBe("confirmed");
+    expect(await publicBalance(stranger)).toBe(usdg(3));
+    expect(await publicBalance(alice.account.publicKey)).toBe(alicePublicBefore - usdg(3));
+  });
+
+  it("refuses a memo to a recipient with no confidential key, and a confidential transfer to it", async () => {
+    // Given a wallet with a plain (non-confidential) token account
+    const stranger = (await generateKeyPairSigner()).address;
+    await alice.client.call("createTransfer", { body: { to: stranger, amount: "1", confidential: false } });
+    // When alice adds a memo (it is encrypted to the recipient's confidential key), or sends confidentially
+    const refusals = await Promise.all([
+      alice.client
+        .call("createTransfer", { body: { to: stranger, amount: "1", confidential: false, memo: "hi" } })
+        .catch((error: unknown) => error),
+      alice.client
+        .call("createTransfer", { body: { to: stranger, amount: "1" } })
+        .catch((error: unknown) => error),
+    ]);
+    // Then both are refused with the field to change
+    expect(refusals[0]).toBeInstanceOf(ApiRequestError);
+    expect(refusals[0]).toMatchObject({ status: 400, code: "invalid_request", param: "memo" });
+    expect(refusals[1]).toMatchObject({ status: 422, code: "recipient_not_confidential_ready", param: "to" });
+  });
+});

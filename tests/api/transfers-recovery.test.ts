@@ -1,0 +1,352 @@
+/**
+ * Crash safety of `POST /v1/transfers`: the service writes a transfer `submitting` before it sends
+ * anything, so a process that dies mid-submission leaves exactly that row. Here the crash is
+ * simulated by writing such a row (old enough to be judged) and doing — or not doing — the chain
+ * part the dead process would have done, with the transfer's id. The service's background job then
+ * settles every such row from the chain: landed -> confirmed (signature found by transfer id),
+ * not landed -> failed with `transfer.failed`. Nothing is resubmitted, so nothing is lost or moved
+ * twice; a recent row (a request possibly still running elsewhere) is left alone.
+ */
+import { randomBytes } from "node:crypto";
+import { type AccountRow, fundTestAccount, issueApiKey, type TransferRow } from "@cpay/api";
+import { agentSignerOf, confidentialKeysOf, walletSignerOf } from "@cpay/api/vault";
+import { buildAgentTransferInstruction } from "@cpay/sdk";
+import { readAgentAccount } from "@cpay/sdk/agent-confidential";
+import { signTransactionToWire } from "@cpay/sdk/cluster";
+import {
+  decryptPendingBalance,
+  deriveConfidentialKeys,
+  findTokenAccount,
+  importConfidentialSecret,
+  isConfidentialError,
+  readConfidentialState,
+  transferConfidential,
+} from "@cpay/sdk/confidential";
+import { type Address, address } from "@solana/kit";
+import { getTokenDecoder } from "@solana-program/token-2022";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
+
+/** A fresh `tr_` id and its 16 bytes (the on-chain transfer id), as the service makes them. */
+function freshTransferId(): { id: string; bytes: Uint8Array } {
+  const bytes = new Uint8Array(randomBytes(16));
+  const alphabet = "abcdefghijklmnopqrstuvwxyz234567";
+  let bits = 0;
+  let value = 0;
+  let out = "";
+  for (const byte of bytes) {
+    value = (value << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      out += alphabet[(value >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+  }
+  out += alphabet[(value << (5 - bits)) & 31];
+  return { id: `tr_${out}`, bytes };
+}
+
+const FIVE_MINUTES_AGO = () => new Date(Date.now() - 5 * 60_000).toISOString();
+
+describe("crash recovery of transfers left submitting", () => {
+  let world: ApiWorld;
+  let alice: WorldAccount;
+  let bob: WorldAccount;
+  beforeAll(async () => {
+    world = await startApiWorld();
+    [alice, bob] = await Promise.all([world.account("alice"), world.account("bob")]);
+    await world.fund(alice.account, { confidential: usdg(50), public: usdg(5) });
+  });
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  /** Writes the row a dead process left: `submitting`, no signature. */
+  async function leaveSubmitting(
+    holder: { account: { id: string; handle: string }; keyId: string },
+    input: { id: string; to: string; recipient: string; confidential: boolean; createdAt: string },
+  ): Promise<void> {
+    const { db } = world.service.context;
+    const row: TransferRow = {
+      id: input.id,
+      accountId: holder.account.id,
+      apiKeyId: holder.keyId,
+      fromHandle: holder.account.handle,
+      to: input.to,
+      recipientAddress: input.recipient,
+      asset: "USDG",
+      confidential: input.confidential,
+      status: "pending",
+      phase: "submitting",
+      txSignature: null,
+      signatures: "[]",
+      failureCode: null,
+      heldTransactionId: null,
+      createdAt: input.createdAt,
+      confirmedAt: null,
+    };
+    await db.transaction((tx) =>
+      tx
+        .insert(db.tables.transfers)
+        .values(row)
+        .then(() => undefined),
+    );
+  }
+
+  async function row(id: string): Promise<TransferRow> {
+    const { db } = world.service.context;
+    const [found] = await db.read((q) =>
+      q.select().from(db.tables.transfers).where(eq(db.tables.transfers.id, id)),
+    );
+    if (found === undefined) throw new Error(`no row ${id}`);
+    return found;
+  }
+
+  async function whenSettled(id: string): Promise<TransferRow> {
+    for (let attempt = 0; attempt < 150; attempt++) {
+      const current = await row(id);
+      if (current.phase === "settled") return current;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`${id} was not settled by the background job`);
+  }
+
+  async function eventTypes(id: string): Promise<string[]> {
+    const { db } = world.service.context;
+    const events = await db.read((q) =>
+      q.select().from(db.tables.events).where(eq(db.tables.events.resourceId, id)),
+    );
+    return events.map((event) => event.type).sort();
+  }
+
+  async function bobPending(): Promise<bigint> {
+    const state = readConfidentialState(
+      world.cluster,
+      await findTokenAccount(bob.account.publicKey, world.cluster.usdgMint),
+    );
+    if (state === null) throw new Error("bob has no confidential account");
+    return decryptPendingBalance(
+      state,
+      deriveConfidentialKeys(importConfidentialSecret(bob.confidentialSecret)),
+    );
+  }
+
+  it("confirms a transfer whose funds moved before the crash, once, with the signature that moved them", async () => {
+    // Given a process that wrote the row, sent the transfer (with its record) and died before noting it
+    const { id, bytes } = freshTransferId();
+    const service = world.service.context;
+    const before = await bobPending();
+    await leaveSubmitting(
+      { account: alice.account, keyId: alice.key.id },
+      { id, to: "@bob", recipient: bob.account.publicKey, confidential: true, createdAt: FIVE_MINUTES_AGO() },
+    );
+    const sent = await transferConfidential(world.cluster, {
+      owner: await walletSignerOf(service, alice.account.id),
+      keys: await confidentialKeysOf(service, alice.account),
+      mint: world.cluster.usdgMint,
+      recipient: bob.account.publicKey,
+      amount: usdg(7),
+      payer: service.feePayer,
+      record: { transferId: bytes },
+    });
+    // When the background job runs
+    const settled = await whenSettled(id);
+    // Then the transfer is confirmed with the transaction that moved the funds
+    expect(settled).toMatchObject({
+      status: "confirmed",
+      txSignature: sent.signatures[sent.signatures.length - 1],
+      failureCode: null,
+    });
+    expect(settled.confirmedAt).not.toBeNull();
+    expect(await eventTypes(id)).toEqual(["transfer.confirmed", "transfer.initiated"]);
+    // ... the funds moved exactly once, and the id cannot move them again
+    expect(await bobPending()).toBe(before + usdg(7));
+    const again = await transferConfidential(world.cluster, {
+      owner: await walletSignerOf(service, alice.account.id),
+      keys: await confidentialKeysOf(service, alice.account),
+      mint: world.cluster.usdgMint,
+      recipient: bob.account.publicKey,
+      amount: usdg(7),
+      payer: service.feePayer,
+      record: { transferId: bytes },
+    }).catch((error: unknown) => error);
+    expect(isConfidentialError(again, "transfer_already_recorded")).toBe(true);
+    expect(await bobPending()).toBe(before + usdg(7));
+    // ... and the API shows it like any other transfer of alice's
+    expect(await alice.client.call("getTransfer", { params: { transfer_id: id } })).toMatchObject({
+      status: "confirmed",
+      tx_signature: settled.txSignature,
+    });
+  });
+
+  it("fails a transfer that never reached the chain, firing transfer.failed", async () => {
+    // Given a process that wrote the row and died before sending anything
+    const { id } = freshTransferId();
+    const before = await bobPending();
+    await leaveSubmitting(
+      { account: alice.account, keyId: alice.key.id },
+      { id, to: "@bob", recipient: bob.account.publicKey, confidential: true, createdAt: FIVE_MINUTES_AGO() },
+    );
+    // When the background job runs
+    const settled = await whenSettled(id);
+    // Then the transfer failed, nothing moved, and the failure is announced once
+    expect(settled).toMatchObject({ status: "failed", failureCode: "not_landed", txSignature: null });
+    expect(await eventTypes(id)).toEqual(["transfer.failed"]);
+    expect(await bobPending()).toBe(before);
+    expect(await alice.client.call("getTransfer", { params: { transfer_id: id } })).toMatchObject({
+      status: "failed",
+      tx_signature: null,
+      confirmed_at: null,
+    });
+  });
+
+  describe("an agent's transfer", () => {
+    let agentRow: AccountRow;
+    let keyId: string;
+    let agentAddress: Address;
+    /** Sends what a dead process would have sent: the agent's public transfer of `amount` to @bob. */
+    let sendAsDeadProcess: (transferId: Uint8Array, amount: bigint) => Promise<string>;
+    let bobPublic: () => bigint;
+    beforeAll(async () => {
+      // An agent of alice's (HITL 5 USDG) with public funds and its own key
+      const agent = await alice.client.call("createAgent", {
+        body: {
+          name: "crashbot",
+          spend_policy: {
+            per_transaction_limit_usdg: 100,
+            daily_limit_usdg: 100,
+            hitl_threshold_usdg: 5,
+            assets: ["USDG"],
+          },
+        },
+      });
+      const service = world.service.context;
+      const { db } = service;
+      const [found] = await db.read((q) =>
+        q.select().from(db.tables.accounts).where(eq(db.tables.accounts.id, agent.account_id)),
+      );
+      if (found === undefined) throw new Error("no agent row");
+      agentRow = found;
+      await fundTestAccount(service, agentRow, { confidential: 0n, public: usdg(20) });
+      keyId = (await issueApiKey(service, { accountId: agent.account_id, name: "k", environment: "test" }))
+        .id;
+      agentAddress = address(agent.public_key);
+      const mint = address(world.cluster.usdgMint);
+      const destination = await findTokenAccount(bob.account.publicKey, mint);
+      bobPublic = () =>
+        getTokenDecoder().decode(world.cluster.getAccount(destination)?.data ?? new Uint8Array()).amount;
+      sendAsDeadProcess = async (transferId, amount) => {
+        const { wire } = await signTransactionToWire({
+          feePayer: service.feePayer,
+          instructions: [
+            await buildAgentTransferInstruction({
+              agentSigner: await agentSignerOf(service, agent.account_id),
+              agent: agentAddress,
+              nextHoldNonce: readAgentAccount(world.cluster, agentAddress).nextHoldNonce,
+              mint,
+              destination,
+              amount,
+              transferId,
+              payer: service.feePayer,
+              recipientHandle: "bob",
+              programAddress: address(world.cluster.programId),
+            }),
+          ],
+          blockhash: world.cluster.getLatestBlockhash().blockhash,
+        });
+        return world.cluster.sendTransaction(wire, { preflight: true });
+      };
+    });
+
+    it("is found by its id in the program's events and confirmed", async () => {
+      // Given a dead process that wrote the row and sent the agent's transfer of 4 USDG to @bob
+      const { id, bytes } = freshTransferId();
+      await leaveSubmitting(
+        { account: agentRow, keyId },
+        {
+          id,
+          to: "@bob",
+          recipient: bob.account.publicKey,
+          confidential: false,
+          createdAt: FIVE_MINUTES_AGO(),
+        },
+      );
+      const bobBefore = bobPublic();
+      const signature = await sendAsDeadProcess(bytes, usdg(4));
+      // When the background job runs
+      const settled = await whenSettled(id);
+      // Then the transfer is confirmed with that transaction, and bob got the 4 USDG once
+      expect(settled).toMatchObject({ status: "confirmed", txSignature: signature });
+      expect(await eventTypes(id)).toEqual(["transfer.confirmed", "transfer.initiated"]);
+      expect(bobPublic()).toBe(bobBefore + usdg(4));
+      // ... and the agent key counted it (its amount is gone after a crash, so only the count)
+      const { db } = world.service.context;
+      const [usage] = await db.read((q) =>
+        q.select().from(db.tables.apiKeys).where(eq(db.tables.apiKeys.id, keyId)),
+      );
+      expect(usage).toMatchObject({ transferCount: 1, transferredTotal: null });
+    });
+
+    it("is recovered as held, with its agent transaction for the owner, when the program held it", async () => {
+      // Given a dead process that sent a transfer above the HITL threshold (the program held it)
+      const { id, bytes } = freshTransferId();
+      await leaveSubmitting(
+        { account: agentRow, keyId },
+        {
+          id,
+          to: "@bob",
+          recipient: bob.account.publicKey,
+          confidential: false,
+          createdAt: FIVE_MINUTES_AGO(),
+        },
+      );
+      const bobBefore = bobPublic();
+      const signature = await sendAsDeadProcess(bytes, usdg(6));
+      // When the background job runs
+      let recovered = await row(id);
+      for (let attempt = 0; attempt < 150 && recovered.phase === "submitting"; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        recovered = await row(id);
+      }
+      // Then the transfer waits for the owner, as if the request had finished
+      expect(recovered).toMatchObject({ phase: "held", status: "pending", txSignature: signature });
+      const { db } = world.service.context;
+      const [held] = await db.read((q) =>
+        q
+          .select()
+          .from(db.tables.agentTransactions)
+          .where(eq(db.tables.agentTransactions.id, recovered.heldTransactionId as string)),
+      );
+      expect(held).toMatchObject({
+        transferId: id,
+        agentAccountId: agentRow.id,
+        ownerAccountId: alice.account.id,
+        status: "pending_approval",
+      });
+      expect(world.cluster.getAccount(held?.pendingAddress as string)).not.toBeNull();
+      expect(await eventTypes(held?.id as string)).toEqual(["agent.transaction.pending_approval"]);
+      expect(bobPublic()).toBe(bobBefore);
+    });
+  });
+
+  it("leaves a recent submitting row alone: its request may still be running", async () => {
+    // Given a row written just now
+    const { id } = freshTransferId();
+    await leaveSubmitting(
+      { account: alice.account, keyId: alice.key.id },
+      {
+        id,
+        to: "@bob",
+        recipient: bob.account.publicKey,
+        confidential: true,
+        createdAt: new Date().toISOString(),
+      },
+    );
+    // When several passes of the job have run
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    // Then it is untouched
+    expect(await row(id)).toMatchObject({ phase: "submitting", status: "pending" });
+    expect(await eventTypes(id)).toEqual([]);
+  });
+});
