@@ -88,4 +88,18 @@ describe("Idempotency-Key records", () => {
       ]),
     );
   });
+
+  it("keeps the key once a resource was bound, even when the request then fails unexpectedly", async () => {
+    let runs = 0;
+    const failsAfterBinding = async (claim: { bindResource(id: string): Promise<void> }) => {
+      runs += 1;
+      await claim.bindResource("tr_maybe_moved");
+      throw new Error("lost the cluster's answer");
+    };
+    const input = { accountId: "acct_1", key: "k-bound-fail", fingerprint: "f1" };
+    await expect(runIdempotently(service, input, failsAfterBinding)).rejects.toThrow("lost");
+    const retry = await runIdempotently(service, input, failsAfterBinding);
+    expect(runs).toBe(1);
+    expect(retry).toMatchObject({ status: 500, replayed: true, body: { error: { code: "internal_error" } } });
+  });
 });

@@ -1,7 +1,8 @@
 /**
  * `Idempotency-Key` on POSTs (DESIGN section 7). Per account, for 24 h:
  * - the first request claims the key (a unique row, state `in_progress`) and runs;
- * - its answer is stored (2xx and 4xx; a 5xx or 503 releases the key so a retry can run again);
+ * - its answer is stored (2xx and 4xx, and any answer once the request bound a resource); a 5xx of
+ *   a request that created nothing releases the key so a retry can run again;
  * - the same key with the same request replays the stored answer (`Idempotent-Replayed: true`);
  * - the same key with a different method, path or body is `409 idempotency_key_reused`;
  * - a duplicate arriving while the first still runs waits for its answer (up to `waitMs`), then
@@ -97,8 +98,10 @@ export async function runIdempotently(
   });
   if (!claimed) return awaitStoredAnswer(service, where, input);
 
+  let bound = false;
   const claim: IdempotencyClaim = {
     bindResource: async (resourceId) => {
+      bound = true;
       await service.db.transaction((tx) =>
         tx
           .update(idempotencyKeys)
@@ -113,11 +116,21 @@ export async function runIdempotently(
     await store(service, where, answer.status, answer.body);
     return { ...answer, replayed: false };
   } catch (error) {
-    if (error instanceof ApiError && error.status < 500 && error.code !== "rate_limited") {
+    // The answer is kept (a retry replays it) when it is the caller's fault, and whenever a resource
+    // was bound: the request may have created it, so a retry must never run the use case again.
+    // Otherwise (a failure before anything was created) the key is released for a clean retry.
+    const keep = bound || (error instanceof ApiError && error.status < 500 && error.code !== "rate_limited");
+    if (keep) {
+      const answer =
+        error instanceof ApiError ? error : new ApiError("internal_error", "an unexpected error occurred");
       const body = {
-        error: { code: error.code, message: error.message, ...(error.param ? { param: error.param } : {}) },
+        error: {
+          code: answer.code,
+          message: answer.message,
+          ...(answer.param ? { param: answer.param } : {}),
+        },
       };
-      await store(service, where, error.status, body);
+      await store(service, where, answer.status, body);
     } else {
       await service.db.transaction((tx) =>
         tx

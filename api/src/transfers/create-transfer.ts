@@ -153,7 +153,11 @@ async function submit(service: ServiceContext, sender: Sender, plan: TransferPla
     if (failure === null) {
       // Unknown outcome: the row stays `submitting` and crash recovery settles it from the chain.
       service.logger.error(log, "transfer submission ended in an unknown state; left for reconciliation");
-      throw error;
+      throw new ApiError(
+        "transfer_outcome_unknown",
+        `transfer ${plan.id} was submitted but the cluster's answer was lost; it settles by itself: GET /v1/transfers/${plan.id}`,
+        "transfer_id",
+      );
     }
     service.logger.warn({ ...log, failure_code: failure.failureCode }, "transfer failed before funds moved");
     await markFailed(service, plan.id, {

@@ -60,6 +60,11 @@ export const API_ERRORS = {
     status: 503,
     description: "The cluster refused or dropped the transaction; nothing moved.",
   },
+  transfer_outcome_unknown: {
+    status: 502,
+    description:
+      "The transfer was submitted but the cluster's answer was lost; it settles by itself — read it with GET /v1/transfers/{id} (the id is in the message). Retrying with the same Idempotency-Key returns this answer again, never a second transfer.",
+  },
   internal_error: { status: 500, description: "An unexpected failure; nothing was changed." },
 } as const satisfies Record<string, { readonly status: number; readonly description: string }>;
 

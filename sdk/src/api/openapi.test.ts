@@ -34,7 +34,9 @@ describe("the OpenAPI 3.1 document", () => {
   it("never describes an amount in a response", () => {
     for (const [id, route] of Object.entries(API_ROUTES)) {
       if (id === "getBalances") continue; // amount only with a client-made proof (spec 4.10)
-      const text = JSON.stringify(doc.paths[route.path.replace(/:([a-z_]+)/g, "{$1}")]?.[route.method]?.responses);
+      const text = JSON.stringify(
+        doc.paths[route.path.replace(/:([a-z_]+)/g, "{$1}")]?.[route.method]?.responses,
+      );
       expect(text).not.toMatch(/"amount"/);
     }
   });

@@ -58,6 +58,7 @@ export const API_ROUTES = {
       "idempotency_key_reused",
       "idempotency_in_progress",
       "chain_unavailable",
+      "transfer_outcome_unknown",
     ],
   },
   getTransfer: {
@@ -93,7 +94,7 @@ export const API_ROUTES = {
     audience: "any",
     body: ZBalancesRequest,
     response: { status: 200, schema: ZBalances },
-    errors: ["kyc_required", "decryption_proof_invalid"],
+    errors: ["kyc_required", "decryption_proof_invalid", "chain_unavailable"],
   },
   createAgent: {
     method: "post",
