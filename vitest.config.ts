@@ -5,7 +5,12 @@ import { defineConfig } from "vitest/config";
 // files run in forks (native addons are not worker-thread safe) with generous timeouts for proofs.
 export default defineConfig({
   test: {
-    include: ["programs/toolchain/src/**/*.test.ts", "sdk/src/**/*.test.ts", "api/src/**/*.test.ts", "tests/**/*.test.ts"],
+    include: [
+      "programs/toolchain/src/**/*.test.ts",
+      "sdk/src/**/*.test.ts",
+      "api/src/**/*.test.ts",
+      "tests/**/*.test.ts",
+    ],
     exclude: ["**/node_modules/**", "target/**"],
     pool: "forks",
     testTimeout: 60_000,

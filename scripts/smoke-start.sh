@@ -1,21 +1,48 @@
 #!/usr/bin/env bash
-# Starts the service with the README start command, waits until its JSON-RPC answers getHealth and
-# the agent-policy program is deployed, runs the program suite against it over RPC the way
-# `anchor test --skip-build` runs it against a validator, then stops it. Fails if the service does
-# not come up within 120 s or the suite fails.
+# Starts the service with the README start command and checks what it serves:
+# 1. its JSON-RPC answers getHealth and the agent-policy program is deployed; the program suite runs
+#    against it over RPC the way `anchor test --skip-build` runs it against a validator (the
+#    service has initialised the program's config at start: tests/validator accepts that config and
+#    checks it);
+# 2. the /v1 API answers (GET /v1/openapi.json), and README.md's curl block (between the
+#    `curl-examples` markers) runs as written, with the test key the start command printed as
+#    CPAY_KEY, under `set -e` and `curl --fail-with-body`.
+# Then it stops the service. Fails if the service does not come up within 120 s or any check fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rpc() { curl -s -m 5 -H 'content-type: application/json' -d "$1" http://127.0.0.1:8899; }
-# Something already answering on 8899 would be tested instead of the service started here.
-if rpc '{"jsonrpc":"2.0","id":0,"method":"getHealth"}' >/dev/null; then
-  echo "smoke-start: 127.0.0.1:8899 is already in use; stop that process first" >&2
+api_up() { [ "$(curl -s -m 5 -o /dev/null -w '%{http_code}' http://127.0.0.1:3000/v1/openapi.json)" = 200 ]; }
+# Something already answering on 8899 or 3000 would be tested instead of the service started here.
+if rpc '{"jsonrpc":"2.0","id":0,"method":"getHealth"}' >/dev/null || api_up; then
+  echo "smoke-start: 127.0.0.1:8899 or :3000 is already in use; stop that process first" >&2
   exit 1
 fi
 log=$(mktemp)
+block=$(mktemp)
 # Its own session, so the whole tree (npx -> tsx -> node) is stopped at the end, not just bash.
 setsid bash scripts/start.sh >"$log" 2>&1 &
 pid=$!
-trap 'kill -TERM -- -$pid 2>/dev/null || true; wait $pid 2>/dev/null || true; rm -f "$log"' EXIT
+trap 'kill -TERM -- -$pid 2>/dev/null || true; wait $pid 2>/dev/null || true; rm -f "$log" "$block"' EXIT
+
+run_readme_examples() {
+  for _ in $(seq 1 60); do
+    api_up && break
+    sleep 1
+  done
+  if ! api_up; then echo "smoke-start: no answer from GET /v1/openapi.json within 60 s:"; cat "$log"; exit 1; fi
+  key=$(grep -o 'export CPAY_KEY=svc_test_[A-Za-z0-9_-]*' "$log" | head -1 | cut -d= -f2)
+  if [ -z "$key" ]; then echo "smoke-start: the start command printed no CPAY_KEY:"; cat "$log"; exit 1; fi
+  awk '/<!-- curl-examples:start -->/ { inside = 1; next } /<!-- curl-examples:end -->/ { inside = 0 }
+       inside && !/^```/' README.md >"$block"
+  if ! grep -q 'curl ' "$block"; then echo "smoke-start: no curl examples between the README markers"; exit 1; fi
+  echo "smoke-start: running README.md's curl examples against the API"
+  # shellcheck disable=SC2016
+  CPAY_KEY="$key" bash -c 'set -euo pipefail; curl() { command curl --fail-with-body -sS "$@"; }; source "$1"' \
+    smoke "$block"
+  echo
+  echo "smoke-start: README.md's curl examples all succeeded"
+}
+
 for _ in $(seq 1 120); do
   if ! kill -0 $pid 2>/dev/null; then
     echo "smoke-start: the service exited early:"; cat "$log"; exit 1
@@ -28,6 +55,7 @@ for _ in $(seq 1 120); do
       npx tsx tests/support/write-localnet-wallet.ts "$wallet" >/dev/null
       ANCHOR_PROVIDER_URL=http://127.0.0.1:8899 ANCHOR_WALLET="$wallet" npx vitest run tests/validator
       rm -f "$wallet"
+      run_readme_examples
       exit 0
     fi
     echo "smoke-start: getAccountInfo(program) did not show an executable account: $program"; exit 1

@@ -1,22 +1,16 @@
-/**
- * Builds and runs the service: configuration -> database (migrated) -> the test cluster (the
- * embedded one, unless a cluster is passed in) -> the program's config (registrar) -> the Express
- * app -> HTTP server -> background jobs. `close()` is the graceful shutdown: stop accepting,
- * finish in-flight requests, stop background jobs, close the database, stop the cluster's timer.
- */
-import { existsSync, renameSync } from "node:fs";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { resolve } from "node:path";
 import { buildConfigInitializeInstruction, findConfigPda, LIMIT_DECIMALS } from "@cpay/sdk";
 import { createEmbeddedCluster, type EmbeddedCluster, USDG_DECIMALS } from "@cpay/sdk/cluster";
 import { address } from "@solana/kit";
-import { eq } from "drizzle-orm";
 import type pino from "pino";
+import { type AdminServer, startAdminServer } from "./admin/start-admin-server";
 import { createApp } from "./app";
 import { startBackgroundJobs } from "./background";
 import { sendInstructions } from "./chain/send-instructions";
-import { ConfigError, loadConfig, type ServiceConfig } from "./config";
-import { type Database, openDatabase } from "./db/database";
+import { ConfigError, loadConfig } from "./config";
+import { openDatabaseForCluster } from "./db/open-for-cluster";
 import { handlers } from "./handlers";
 import { createLogger } from "./http/logger";
 import type { ServiceContext } from "./service-context";
@@ -36,12 +30,18 @@ export interface ServiceOptions {
    * starts empty; `refuse` (the default) stops with an explanation.
    */
   readonly staleData?: "archive" | "refuse";
+  /** Also serve the admin surface (admin CLI) on 127.0.0.1:`ADMIN_PORT` (api/src/admin). */
+  readonly admin?: boolean;
 }
 
 export interface RunningService {
   readonly context: ServiceContext;
   readonly url: string;
   readonly server: Server;
+  /** The admin surface, when started with `admin: true`. */
+  readonly admin: AdminServer | null;
+  /** Where an earlier run's SQLite file was moved (`staleData: "archive"`), or null. */
+  readonly archivedDatabase: string | null;
   close(): Promise<void>;
 }
 
@@ -54,7 +54,11 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   });
   const cluster = options.cluster ?? (await createEmbeddedCluster());
   const ownsCluster = options.cluster === undefined;
-  const db = await openForCluster(config, cluster, options.staleData ?? "refuse");
+  const { db, archivedTo } = await openDatabaseForCluster(
+    config.databaseUrl,
+    cluster,
+    options.staleData ?? "refuse",
+  );
   const feeReserveKey = cluster.keys.feeReserve;
   if (feeReserveKey === null)
     throw new ConfigError("the cluster's fee reserve key is not available to the service");
@@ -77,14 +81,29 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     );
   });
   const { port } = server.address() as AddressInfo;
+  const admin = options.admin
+    ? await startAdminServer(context, {
+        env: options.env ?? process.env,
+        dataDir: options.dataDir ?? resolve("data"),
+      }).catch(async (error: unknown) => {
+        // Nothing else has started yet: undo what did, so a taken admin port leaves no listener.
+        await new Promise((done) => server.close(done));
+        await db.close();
+        if (ownsCluster) cluster.stop();
+        throw error;
+      })
+    : null;
   const stopJobs = startBackgroundJobs(context);
   let closing: Promise<void> | null = null;
   return {
     context,
     url: `http://${config.host}:${port}`,
     server,
+    admin,
+    archivedDatabase: archivedTo,
     close() {
       closing ??= (async () => {
+        await admin?.close();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeIdleConnections();
@@ -97,46 +116,6 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
       return closing;
     },
   };
-}
-
-/** Opens the database and ties it to this cluster instance (see `staleData`). */
-async function openForCluster(
-  config: ServiceConfig,
-  cluster: EmbeddedCluster,
-  staleData: "archive" | "refuse",
-): Promise<Database> {
-  let db = await openDatabase(config.databaseUrl);
-  const { serviceMeta } = db.tables;
-  const read = () =>
-    db.read((q) => q.select().from(serviceMeta).where(eq(serviceMeta.key, "cluster_genesis")));
-  const [recorded] = await read();
-  if (recorded !== undefined && recorded.value !== cluster.genesisHash) {
-    const sqliteFile = db.dialect === "sqlite" && existsSync(config.databaseUrl) ? config.databaseUrl : null;
-    if (staleData === "refuse" || sqliteFile === null) {
-      await db.close();
-      throw new ConfigError(
-        `the database at ${db.dialect === "sqlite" ? config.databaseUrl : "DATABASE_URL"} belongs to another ` +
-          `cluster instance (genesis ${recorded.value}, this one is ${cluster.genesisHash}); the embedded cluster ` +
-          "keeps its chain in memory, so point DATABASE_URL at a new database (or start with staleData: archive)",
-      );
-    }
-    await db.close();
-    const archived =
-      sqliteFile.replace(/\.sqlite$/, "") + `-${new Date().toISOString().replace(/[:.]/g, "-")}.sqlite`;
-    renameSync(sqliteFile, archived);
-    for (const suffix of ["-wal", "-shm"]) {
-      if (existsSync(sqliteFile + suffix)) renameSync(sqliteFile + suffix, archived + suffix);
-    }
-    db = await openDatabase(config.databaseUrl);
-  }
-  await db.transaction((tx) =>
-    tx
-      .insert(db.tables.serviceMeta)
-      .values({ key: "cluster_genesis", value: cluster.genesisHash })
-      .onConflictDoNothing()
-      .then(() => undefined),
-  );
-  return db;
 }
 
 /** Initialises the program's config with the service as registrar, once per cluster. */

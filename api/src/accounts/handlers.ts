@@ -1,6 +1,8 @@
 /** `/v1/accounts/me` handlers (spec 4.9, 4.10). */
 import type { Handlers } from "../http/mount-routes";
 import { accountView } from "./account-view";
+import { decryptionProofOf } from "./decryption-proof-input";
+import { readBalances } from "./read-balances";
 import { requireKyc } from "./require-kyc";
 
 export const accountHandlers: Pick<Handlers, "getMe" | "getBalances"> = {
@@ -8,7 +10,9 @@ export const accountHandlers: Pick<Handlers, "getMe" | "getBalances"> = {
     await requireKyc(service, caller.account);
     return accountView(caller.account);
   },
-  getBalances: async () => {
-    throw new Error("not implemented yet");
+  getBalances: async ({ service, caller, body, request }) => {
+    await requireKyc(service, caller.account);
+    const proof = decryptionProofOf(body.decryption_proof, request.get("x-decryption-proof"));
+    return readBalances(service, caller.account, proof);
   },
 };

@@ -73,12 +73,19 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         authorization: `Bearer ${options.apiKey}`,
         ...given.headers,
       };
-      if (given.body !== undefined) headers["content-type"] = "application/json";
+      // fetch cannot send a GET body; the one GET that takes one (balances) also accepts its only
+      // field, the decryption proof, as the `X-Decryption-Proof` header.
+      const sendsBody = given.body !== undefined && route.method !== "get";
+      if (route.method === "get" && given.body !== undefined) {
+        const proof = (given.body as { decryption_proof?: unknown }).decryption_proof;
+        if (typeof proof === "string") headers["x-decryption-proof"] = proof;
+      }
+      if (sendsBody) headers["content-type"] = "application/json";
       if (given.idempotencyKey !== undefined) headers["idempotency-key"] = given.idempotencyKey;
       const response = await doFetch(url, {
         method: route.method.toUpperCase(),
         headers,
-        ...(given.body === undefined ? {} : { body: JSON.stringify(given.body) }),
+        ...(sendsBody ? { body: JSON.stringify(given.body) } : {}),
       });
       const text = await response.text();
       const json: unknown = text === "" ? null : JSON.parse(text);

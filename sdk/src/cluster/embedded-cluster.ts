@@ -12,6 +12,7 @@
  * deployed through the BPF Upgradeable Loader; the USDG mint is created with Token-2022 instructions;
  * then one slot passes so the program can be invoked.
  */
+import { randomUUID } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { address } from "@solana/kit";
 import { LiteSVM } from "litesvm";
@@ -73,6 +74,12 @@ export interface EmbeddedClusterKeys {
 }
 
 export interface EmbeddedCluster extends ClusterPort {
+  /**
+   * Random per started cluster. The genesis is deterministic (the same hash every run) while the
+   * chain lives in memory, so two runs are different chains with the same genesis hash: this tells
+   * them apart (the API ties its database to it).
+   */
+  readonly instanceId: string;
   /** Slot and time control: `advance(n)`, `setUnixTime(s)`, `warpTime(s)`, current slot and time. */
   readonly clock: SlotClock;
   /** The funded fee reserve's address. */
@@ -179,6 +186,7 @@ export async function createEmbeddedCluster(options: EmbeddedClusterOptions = {}
     programId: programKey.address,
     usdgMint: mintKey.address,
     genesisHash,
+    instanceId: randomUUID(),
     clock,
     feeReserve,
     keys,

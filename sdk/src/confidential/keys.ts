@@ -63,7 +63,10 @@ export function deriveConfidentialKeys(secret: Uint8Array): ConfidentialKeyset {
  */
 export function deriveAgentConfidentialSecret(ownerSecret: Uint8Array, agentHandle: string): Uint8Array {
   if (!(ownerSecret instanceof Uint8Array) || ownerSecret.length !== CONFIDENTIAL_SECRET_LENGTH) {
-    throw new ConfidentialError("invalid_secret", `the owner's secret must be ${CONFIDENTIAL_SECRET_LENGTH} bytes`);
+    throw new ConfidentialError(
+      "invalid_secret",
+      `the owner's secret must be ${CONFIDENTIAL_SECRET_LENGTH} bytes`,
+    );
   }
   return hkdf(ownerSecret, `${AGENT_SECRET_KDF_INFO}\u0000${agentHandle}`, CONFIDENTIAL_SECRET_LENGTH);
 }

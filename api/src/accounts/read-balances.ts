@@ -1,0 +1,62 @@
+/**
+ * `GET /v1/accounts/me/balances` (spec 4.10, DESIGN section 6): one entry per asset and balance
+ * kind, in a fixed order — USDG confidential, USDG public, SOL. Incoming confidential credits are
+ * applied first, so the confidential entry covers everything received. Without a proof each entry
+ * says only whether a non-zero balance is held; with a valid proof the confidential entry carries
+ * the amount the proof shows. Public balances are public on-chain anyway, yet they too are
+ * reported as yes/no, so the response never depends on who can read the chain.
+ */
+import { formatDecimalAmount } from "@cpay/sdk";
+import type { TBalances } from "@cpay/sdk/api";
+import { USDG_DECIMALS } from "@cpay/sdk/cluster";
+import { readConfidentialState } from "@cpay/sdk/confidential";
+import type { AccountRow } from "../db/rows";
+import type { ServiceContext } from "../service-context";
+import { confidentialKeysOf } from "../vault/account-secrets";
+import { applyIncomingCredits } from "./apply-incoming-credits";
+import { hasConfidentialBalance } from "./has-confidential-balance";
+import { publicTokenAmount, usdgTokenAccountOf } from "./usdg-token-account";
+import { verifiedBalance } from "./verify-balance-proof";
+
+type BalanceEntry = TBalances["balances"][number];
+
+/** The account's balances; `proof` (base64, client-made) reveals the confidential USDG amount. */
+export async function readBalances(
+  service: ServiceContext,
+  account: AccountRow,
+  proof: string | undefined,
+): Promise<TBalances> {
+  const tokenAccount = await usdgTokenAccountOf(service, account);
+  const keys = await confidentialKeysOf(service, account);
+  await applyIncomingCredits(service, account, tokenAccount, keys);
+
+  let confidential: BalanceEntry;
+  if (proof !== undefined) {
+    const amount = verifiedBalance(service, tokenAccount, proof);
+    confidential = { asset: "USDG", confidential: true, amount: formatDecimalAmount(amount, USDG_DECIMALS) };
+  } else {
+    const state = readConfidentialState(service.cluster, tokenAccount);
+    const held = state !== null && hasConfidentialBalance(state, keys);
+    confidential = { asset: "USDG", confidential: true, has_balance: held };
+  }
+  return {
+    balances: [
+      confidential,
+      { asset: "USDG", confidential: false, has_balance: publicTokenAmount(service, tokenAccount) > 0n },
+      { asset: "SOL", confidential: false, has_balance: spendableLamports(service, account.publicKey) > 0n },
+    ],
+  };
+}
+
+/**
+ * Lamports at the account's address beyond the rent-exempt reserve its data needs: a wallet
+ * normally has none (the fee reserve pays everything); an agent's PDA holds only its rent, which
+ * is not a balance anyone can spend.
+ */
+function spendableLamports(service: ServiceContext, address: string): bigint {
+  const record = service.cluster.getAccount(address);
+  if (record === null) return 0n;
+  const reserve =
+    record.data.length === 0 ? 0n : service.cluster.minimumBalanceForRentExemption(record.data.length);
+  return record.lamports > reserve ? record.lamports - reserve : 0n;
+}

@@ -1,0 +1,57 @@
+/**
+ * The admin HTTP application: admin token check -> JSON body -> `/admin` routes -> 404 -> one error
+ * handler. Errors are `{"error": {"code", "message"}}` with the code's status; an unexpected failure
+ * is logged (masked, like `/v1`) and answered 500 without details.
+ */
+import { createHash, timingSafeEqual } from "node:crypto";
+import express, { type Express, type NextFunction, type Request, type Response } from "express";
+import { describeUnexpected, parserErrorOf } from "../http/error-handler";
+import type { ServiceContext } from "../service-context";
+import { AdminError } from "./admin-error";
+import { adminRoutes } from "./admin-routes";
+
+/** Builds the admin app; every request must carry `Authorization: Bearer <admin token>`. */
+export function createAdminApp(service: ServiceContext, token: string): Express {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("etag", false);
+  app.use(requireAdminToken(token));
+  app.use(express.json({ limit: "16kb", strict: true, type: () => true }));
+  app.use("/admin", adminRoutes(service));
+  app.use((_request: Request, _response: Response, next: NextFunction) => {
+    next(new AdminError("not_found", "no such admin route"));
+  });
+  app.use((error: unknown, _request: Request, response: Response, _next: NextFunction) => {
+    const known = error instanceof AdminError ? error : fromParser(error);
+    if (known !== null) {
+      response.status(known.status).json({ error: { code: known.code, message: known.message } });
+      return;
+    }
+    service.logger.error({ admin: true, err: describeUnexpected(error) }, "admin request failed");
+    if (response.headersSent) return;
+    response.status(500).json({ error: { code: "internal_error", message: "an unexpected error occurred" } });
+  });
+  return app;
+}
+
+function fromParser(error: unknown): AdminError | null {
+  const parsed = parserErrorOf(error);
+  return parsed === null ? null : new AdminError("invalid_request", parsed.message);
+}
+
+/** Compares digests, so the comparison takes the same time whatever the token's length or content. */
+function requireAdminToken(token: string) {
+  const expected = digest(token);
+  return (request: Request, response: Response, next: NextFunction) => {
+    const match = /^Bearer (\S+)$/.exec(request.get("authorization") ?? "");
+    if (match === null || !timingSafeEqual(digest(match[1] as string), expected)) {
+      response.status(401).json({ error: { code: "unauthorized", message: "missing or wrong admin token" } });
+      return;
+    }
+    next();
+  };
+}
+
+function digest(text: string): Buffer {
+  return createHash("sha256").update(text, "utf8").digest();
+}

@@ -1,0 +1,56 @@
+/**
+ * The accounts `bash scripts/start.sh` sets up so the API can be tried at once: `@demo` (business,
+ * KYC verified, funded from the test faucet with 1,000 USDG confidential and 100 public) and the
+ * recipient `@merchant` (business, verified). Each is created only if absent; a fresh `svc_test_`
+ * key for `@demo` is issued on every start, because keys are shown once and the previous one is
+ * not recoverable.
+ */
+import { eq } from "drizzle-orm";
+import { createAccount } from "../accounts/create-account";
+import { fundTestAccount } from "../accounts/fund-test-account";
+import type { AccountRow } from "../db/rows";
+import { nowIso } from "../ids";
+import { type IssuedKey, issueApiKey } from "../keys/issue-key";
+import type { ServiceContext } from "../service-context";
+
+const USDG = 1_000_000n;
+export const DEMO_FUNDING = { confidential: 1_000n * USDG, public: 100n * USDG } as const;
+
+export interface DemoAccounts {
+  readonly demo: AccountRow;
+  readonly merchant: AccountRow;
+  /** The new key for `@demo`. */
+  readonly key: IssuedKey;
+  /** `@demo`'s confidential secret when it was created by this call (null: it existed already). */
+  readonly demoSecret: string | null;
+}
+
+/** Creates what is missing, funds a new `@demo`, issues its key. */
+export async function ensureDemoAccounts(service: ServiceContext): Promise<DemoAccounts> {
+  const existingDemo = await accountWithHandle(service, "@demo");
+  let demo: AccountRow;
+  let demoSecret: string | null = null;
+  if (existingDemo === null) {
+    const created = await createAccount(service, { handle: "demo", type: "business", kycStatus: "verified" });
+    await fundTestAccount(service, created.account, DEMO_FUNDING);
+    demo = created.account;
+    demoSecret = created.confidentialSecret;
+  } else {
+    demo = existingDemo;
+  }
+  const merchant =
+    (await accountWithHandle(service, "@merchant")) ??
+    (await createAccount(service, { handle: "merchant", type: "business", kycStatus: "verified" })).account;
+  const key = await issueApiKey(service, {
+    accountId: demo.id,
+    name: `start ${nowIso()}`,
+    environment: "test",
+  });
+  return { demo, merchant, key, demoSecret };
+}
+
+async function accountWithHandle(service: ServiceContext, handle: string): Promise<AccountRow | null> {
+  const { accounts } = service.db.tables;
+  const [row] = await service.db.read((db) => db.select().from(accounts).where(eq(accounts.handle, handle)));
+  return row ?? null;
+}

@@ -1,0 +1,23 @@
+/** The admin API's JSON shapes as the CLI reads them (admin-routes.ts writes them). */
+import type { TAccount } from "@cpay/sdk/api";
+import type { KeyView } from "../keys/manage-keys";
+
+export type AccountView = TAccount;
+export type { KeyView };
+
+export interface CreatedAccount {
+  readonly account: AccountView;
+  readonly confidential_secret: string;
+}
+
+export interface IssuedKeyAnswer {
+  readonly key: KeyView;
+  readonly value: string;
+  readonly account: AccountView;
+  readonly live_mode_available: boolean;
+}
+
+export interface KeyAnswer {
+  readonly key: KeyView;
+  readonly account: AccountView;
+}

@@ -1,0 +1,82 @@
+/** `accounts create | list | set-kyc`: personal and business accounts and their KYC status. */
+import { Argument, type Command, Option } from "commander";
+import type { AccountView, CreatedAccount } from "../admin-views";
+import { contextOf, handleSegment } from "../command-context";
+import { printJson, printTable } from "../output";
+
+const KYC_STATUSES = ["unverified", "pending", "verified", "enhanced"];
+
+/** Adds the `accounts` command group to `program`. */
+export function registerAccountCommands(program: Command): void {
+  const accounts = program.command("accounts").description("personal and business accounts");
+
+  accounts
+    .command("create")
+    .description("create an account: wallet, confidential USDG account and on-chain @handle")
+    .requiredOption("--handle <handle>", "the account's handle, e.g. alice or @alice")
+    .addOption(
+      new Option("--type <type>", "account type").choices(["personal", "business"]).default("personal"),
+    )
+    .addOption(
+      new Option("--kyc <status>", "identity verification status")
+        .choices(KYC_STATUSES)
+        .default("unverified"),
+    )
+    .action(async (options: { handle: string; type: string; kyc: string }, command: Command) => {
+      const { admin, json } = contextOf(command);
+      const created = await admin.request<CreatedAccount>("POST", "/admin/accounts", {
+        handle: options.handle,
+        type: options.type,
+        kyc_status: options.kyc,
+      });
+      if (json) return printJson(created);
+      const { account } = created;
+      console.log(
+        [
+          `created ${account.handle} (${account.type}, kyc ${account.kyc_status})`,
+          `  account id:  ${account.account_id}`,
+          `  public key:  ${account.public_key}`,
+          "",
+          "  confidential secret — shown ONCE, the service will never show it again. Store it safely:",
+          "  it decrypts this account's amounts (and its agents') client-side, and makes balance proofs.",
+          `    ${created.confidential_secret}`,
+        ].join("\n"),
+      );
+    });
+
+  accounts
+    .command("list")
+    .description("list every account, agents included")
+    .action(async (_options: unknown, command: Command) => {
+      const { admin, json } = contextOf(command);
+      const answer = await admin.request<{ accounts: AccountView[] }>("GET", "/admin/accounts");
+      if (json) return printJson(answer);
+      printTable(
+        ["HANDLE", "TYPE", "KYC", "ACCOUNT ID", "PUBLIC KEY", "CREATED"],
+        answer.accounts.map((a) => [
+          a.handle,
+          a.type,
+          a.kyc_status,
+          a.account_id,
+          a.public_key,
+          a.created_at,
+        ]),
+      );
+    });
+
+  accounts
+    .command("set-kyc")
+    .description("record an account's identity verification status")
+    .argument("<handle>", "the account's handle")
+    .addArgument(new Argument("<status>", "new status").choices(KYC_STATUSES))
+    .action(async (handle: string, status: string, _options: unknown, command: Command) => {
+      const { admin, json } = contextOf(command);
+      const answer = await admin.request<{ account: AccountView }>(
+        "POST",
+        `/admin/accounts/${handleSegment(handle)}/kyc`,
+        { kyc_status: status },
+      );
+      if (json) return printJson(answer);
+      console.log(`${answer.account.handle}: kyc ${answer.account.kyc_status}`);
+    });
+}

@@ -1,0 +1,294 @@
+/**
+ * `GET /v1/accounts/me/balances` with a decryption proof (spec 4.10, DESIGN section 6). The proof
+ * is made exactly as an integrator makes it: import the confidential secret it was given, derive
+ * the keys, read the on-chain available-balance ciphertext, decrypt it locally and prove that
+ * amount (`createBalanceProof`). The service answers that amount; anything else is
+ * `422 decryption_proof_invalid`, never a 500. The proof travels in the GET body (the spec) or the
+ * `X-Decryption-Proof` header; both at once must agree.
+ */
+import { request } from "node:http";
+import {
+  applyPendingBalance,
+  availableBalance,
+  createBalanceProof,
+  depositConfidential,
+  deriveAgentConfidentialSecret,
+  deriveConfidentialKeys,
+  findTokenAccount,
+  generateConfidentialSecret,
+  importConfidentialSecret,
+  readConfidentialState,
+  setupConfidentialAccount,
+  transferConfidential,
+} from "@cpay/sdk/confidential";
+import { generateKeyPairSigner } from "@solana/kit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
+import { createTestAgent } from "./support/agents";
+
+interface RawAnswer {
+  readonly status: number;
+  readonly json: {
+    balances?: { asset: string; confidential: boolean; amount?: string; has_balance?: boolean }[];
+    error?: { code: string; param?: string; message: string };
+  };
+}
+
+/** A GET with a JSON body (fetch refuses to send one; curl and node:http do). */
+function getBalances(
+  world: ApiWorld,
+  key: string,
+  options: { body?: unknown; proofHeader?: string } = {},
+): Promise<RawAnswer> {
+  const url = new URL("/v1/accounts/me/balances", world.url);
+  const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
+  return new Promise((resolve, reject) => {
+    const outgoing = request(
+      url,
+      {
+        method: "GET",
+        headers: {
+          authorization: `Bearer ${key}`,
+          ...(payload === undefined
+            ? {}
+            : { "content-type": "application/json", "content-length": Buffer.byteLength(payload) }),
+          ...(options.proofHeader === undefined ? {} : { "x-decryption-proof": options.proofHeader }),
+        },
+      },
+      (response) => {
+        let text = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk: string) => {
+          text += chunk;
+        });
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, json: JSON.parse(text) }));
+      },
+    );
+    outgoing.on("error", reject);
+    outgoing.end(payload);
+  });
+}
+
+/** What an integrator does with the secret it was handed: a proof of its current available balance. */
+function proveBalance(
+  world: ApiWorld,
+  secret: Uint8Array,
+  tokenAccount: string,
+): { proof: string; amount: bigint } {
+  const keys = deriveConfidentialKeys(secret);
+  const state = readConfidentialState(world.cluster, tokenAccount);
+  if (state === null) throw new Error(`${tokenAccount} is not configured`);
+  const amount = availableBalance(state, keys);
+  return { proof: createBalanceProof({ keys, availableCiphertext: state.availableBalance, amount }), amount };
+}
+
+/** An outside wallet (not an account of the service) sends `amount` confidentially to `recipient`. */
+async function creditFromOutside(world: ApiWorld, recipient: string, amount: bigint): Promise<void> {
+  const { feePayer } = world.service.context;
+  const mint = world.cluster.usdgMint;
+  const outsider = await generateKeyPairSigner();
+  const keys = deriveConfidentialKeys(generateConfidentialSecret());
+  await setupConfidentialAccount(world.cluster, { owner: outsider, mint, keys, payer: feePayer });
+  await world.cluster.mintUsdgToOwner(outsider.address, amount);
+  await depositConfidential(world.cluster, { owner: outsider, mint, amount, payer: feePayer });
+  await applyPendingBalance(world.cluster, { owner: outsider, mint, keys, payer: feePayer });
+  await transferConfidential(world.cluster, {
+    owner: outsider,
+    keys,
+    mint,
+    recipient,
+    amount,
+    payer: feePayer,
+  });
+}
+
+function confidentialEntry(answer: RawAnswer) {
+  return answer.json.balances?.find((entry) => entry.asset === "USDG" && entry.confidential);
+}
+
+describe("GET /v1/accounts/me/balances with a decryption proof", () => {
+  let world: ApiWorld;
+  let alice: WorldAccount;
+  let aliceUsdg: string;
+  beforeAll(async () => {
+    world = await startApiWorld();
+    alice = await world.account("alice");
+    aliceUsdg = await findTokenAccount(alice.account.publicKey, world.cluster.usdgMint);
+    await world.fund(alice.account, { confidential: 12_345_678n, public: usdg(3) });
+  });
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  it("returns the exact amount a client-made proof shows, and a stale proof is refused", async () => {
+    // Given alice's proof of her available balance, made from the secret she was handed
+    const secret = importConfidentialSecret(alice.confidentialSecret);
+    const { proof, amount } = proveBalance(world, secret, aliceUsdg);
+    expect(amount).toBe(12_345_678n);
+    // When she sends it in the GET body
+    const answer = await getBalances(world, alice.key.value, { body: { decryption_proof: proof } });
+    // Then the confidential entry carries the amount, the others still only say yes or no
+    expect(answer.status).toBe(200);
+    expect(answer.json.balances).toEqual([
+      { asset: "USDG", confidential: true, amount: "12.345678" },
+      { asset: "USDG", confidential: false, has_balance: true },
+      { asset: "SOL", confidential: false, has_balance: false },
+    ]);
+
+    // And the typed client (which carries the proof as the X-Decryption-Proof header) gets the same
+    const typed = await alice.client.call("getBalances", { body: { decryption_proof: proof } });
+    expect(typed.balances[0]).toEqual({ asset: "USDG", confidential: true, amount: "12.345678" });
+
+    // And after one more credit, the old proof no longer matches the balance
+    await world.fund(alice.account, { confidential: usdg(1) });
+    const stale = await getBalances(world, alice.key.value, { body: { decryption_proof: proof } });
+    expect(stale.status).toBe(422);
+    expect(stale.json.error).toMatchObject({ code: "decryption_proof_invalid", param: "decryption_proof" });
+    expect(stale.json.error?.message).not.toMatch(/12\.34|12345678/);
+    // While a fresh proof shows the new total
+    const fresh = proveBalance(world, secret, aliceUsdg);
+    const renewed = await getBalances(world, alice.key.value, { body: { decryption_proof: fresh.proof } });
+    expect(confidentialEntry(renewed)).toEqual({ asset: "USDG", confidential: true, amount: "13.345678" });
+  });
+
+  it("takes the proof from the X-Decryption-Proof header too (typed client and raw)", async () => {
+    const { proof } = proveBalance(world, importConfidentialSecret(alice.confidentialSecret), aliceUsdg);
+    const typed = await alice.client.call("getBalances", { headers: { "x-decryption-proof": proof } });
+    expect(typed.balances[0]).toEqual({ asset: "USDG", confidential: true, amount: "13.345678" });
+    // Both forms at once are fine when they carry the same proof
+    const both = await getBalances(world, alice.key.value, {
+      body: { decryption_proof: proof },
+      proofHeader: proof,
+    });
+    expect(both.status).toBe(200);
+    expect(confidentialEntry(both)?.amount).toBe("13.345678");
+  });
+
+  it("refuses a body and a header that carry different proofs with 400", async () => {
+    const { proof } = proveBalance(world, importConfidentialSecret(alice.confidentialSecret), aliceUsdg);
+    const other = proof.slice(0, -4) + (proof.endsWith("AAA=") ? "AAE=" : "AAA=");
+    const answer = await getBalances(world, alice.key.value, {
+      body: { decryption_proof: proof },
+      proofHeader: other,
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.json.error).toMatchObject({ code: "invalid_request", param: "decryption_proof" });
+  });
+
+  it("refuses proofs that do not verify with 422, never a 500", async () => {
+    const { proof } = proveBalance(world, importConfidentialSecret(alice.confidentialSecret), aliceUsdg);
+    const bytes = Buffer.from(proof, "base64");
+    // Another account's keys: bob proves his own balance and sends it with alice's key
+    const bob = await world.account("bob");
+    await world.fund(bob.account, { confidential: usdg(2) });
+    const bobUsdg = await findTokenAccount(bob.account.publicKey, world.cluster.usdgMint);
+    const bobs = proveBalance(world, importConfidentialSecret(bob.confidentialSecret), bobUsdg).proof;
+    // A different amount claimed over the same proof bytes
+    const otherAmount = Buffer.from(bytes);
+    otherAmount[1] = (otherAmount[1] ?? 0) ^ 1;
+    // A flipped bit in the proof itself
+    const flipped = Buffer.from(bytes);
+    flipped[150] = (flipped[150] ?? 0) ^ 1;
+    const invalid = {
+      "another account's proof": bobs,
+      "garbage base64": "not base64 at all!!",
+      "wrong length": Buffer.from(bytes.subarray(0, 100)).toString("base64"),
+      "unknown version": Buffer.from([2, ...bytes.subarray(1)]).toString("base64"),
+      "another amount": otherAmount.toString("base64"),
+      "a flipped proof bit": flipped.toString("base64"),
+      "base64 with a line break": `${proof.slice(0, 76)}\n${proof.slice(76)}`,
+      "extra bytes": `${proof}AAAA`,
+    };
+    for (const [what, candidate] of Object.entries(invalid)) {
+      const answer = await getBalances(world, alice.key.value, { body: { decryption_proof: candidate } });
+      expect({ what, status: answer.status, code: answer.json.error?.code }).toEqual({
+        what,
+        status: 422,
+        code: "decryption_proof_invalid",
+      });
+    }
+    // And the shape errors are 400 naming the field
+    for (const body of [
+      { decryption_proof: "" },
+      { decryption_proof: 42 },
+      { decryption_proof: "A".repeat(1025) },
+    ]) {
+      const answer = await getBalances(world, alice.key.value, { body });
+      expect(answer.status).toBe(400);
+      expect(answer.json.error).toMatchObject({ code: "invalid_request", param: "decryption_proof" });
+    }
+    const unknownField = await getBalances(world, alice.key.value, { body: { proof } });
+    expect(unknownField.status).toBe(400);
+    const emptyHeader = await getBalances(world, alice.key.value, { proofHeader: " " });
+    expect(emptyHeader.json.error).toMatchObject({ code: "invalid_request", param: "decryption_proof" });
+  });
+
+  it("works for an agent's key with a proof from the agent's keys (derived from its owner's secret)", async () => {
+    // Given an agent of alice, funded confidentially
+    const { agent, row, key } = await createTestAgent(world, alice, "proof-bot");
+    await world.fund(row, { confidential: 2_500_000n });
+    const agentKey = key.value;
+    // Without a proof: confidential yes; its PDA holds only rent, which is no SOL balance
+    const plain = await getBalances(world, agentKey);
+    expect(plain.json.balances).toEqual([
+      { asset: "USDG", confidential: true, has_balance: true },
+      { asset: "USDG", confidential: false, has_balance: false },
+      { asset: "SOL", confidential: false, has_balance: false },
+    ]);
+    // When alice's integration proves the agent's balance with the agent's keys
+    const agentSecret = deriveAgentConfidentialSecret(
+      importConfidentialSecret(alice.confidentialSecret),
+      "alice/proof-bot",
+    );
+    const agentUsdg = await findTokenAccount(agent.public_key, world.cluster.usdgMint);
+    const { proof } = proveBalance(world, agentSecret, agentUsdg);
+    // Then the agent's key reads the exact amount
+    const proven = await getBalances(world, agentKey, { body: { decryption_proof: proof } });
+    expect(proven.status).toBe(200);
+    expect(confidentialEntry(proven)).toEqual({ asset: "USDG", confidential: true, amount: "2.5" });
+    // And the owner's own proof means nothing for the agent's balance
+    const ownerProof = proveBalance(
+      world,
+      importConfidentialSecret(alice.confidentialSecret),
+      aliceUsdg,
+    ).proof;
+    const mixed = await getBalances(world, agentKey, { body: { decryption_proof: ownerProof } });
+    expect(mixed.status).toBe(422);
+  });
+
+  it("answers an agent with an open confidential hold: the credit stays pending and still counts", async () => {
+    // Given an agent of alice holding 80 USDG, whose 60 USDG transfer (above its 50 USDG threshold)
+    // waits for alice's approval: the program refuses to apply credits while that hold is open
+    await world.account("shop");
+    const { agent, row, key } = await createTestAgent(world, alice, "held-bot");
+    await world.fund(row, { confidential: usdg(80) });
+    const agentClient = world.clientFor(key.value);
+    const held = await agentClient.call("createTransfer", { body: { to: "@shop", amount: "60" } });
+    expect(held.approval).not.toBeNull();
+    // And an outside wallet pays the agent 1 USDG (it lands in its pending balance)
+    await creditFromOutside(world, agent.public_key, usdg(1));
+    const agentUsdg = await findTokenAccount(agent.public_key, world.cluster.usdgMint);
+    expect(readConfidentialState(world.cluster, agentUsdg)?.pendingBalanceCreditCounter).toBe(1n);
+    // When the agent reads its balances
+    const plain = await getBalances(world, key.value);
+    // Then the read succeeds, the credit counts, and it is still pending
+    expect(plain.status).toBe(200);
+    expect(confidentialEntry(plain)).toEqual({ asset: "USDG", confidential: true, has_balance: true });
+    expect(readConfidentialState(world.cluster, agentUsdg)?.pendingBalanceCreditCounter).toBe(1n);
+    // And a proof of the available balance (the hold's funds have not left it yet) still verifies
+    const agentSecret = deriveAgentConfidentialSecret(
+      importConfidentialSecret(alice.confidentialSecret),
+      "alice/held-bot",
+    );
+    const { proof } = proveBalance(world, agentSecret, agentUsdg);
+    const proven = await getBalances(world, key.value, { proofHeader: proof });
+    expect(confidentialEntry(proven)).toEqual({ asset: "USDG", confidential: true, amount: "80" });
+  });
+
+  it("never writes a proven amount or a proof to the log", () => {
+    const log = world.logs.join("\n");
+    expect(log).not.toMatch(/12\.345678|13\.345678|12345678|13345678/);
+    expect(log).not.toMatch(/"decryption_proof":"[A-Za-z0-9+/]/);
+    expect(log).not.toContain("x-decryption-proof");
+  });
+});

@@ -1,0 +1,157 @@
+/**
+ * `GET /v1/accounts/me/balances` without a proof (spec 4.10, DESIGN section 6): per asset and
+ * balance kind only whether a non-zero balance is held — before funding, after funding, with an
+ * incoming credit not applied yet (the read applies it), and after spending everything. No amount
+ * appears in any response or log line.
+ */
+import type { TBalances } from "@cpay/sdk/api";
+import {
+  applyPendingBalance,
+  depositConfidential,
+  deriveConfidentialKeys,
+  findTokenAccount,
+  generateConfidentialSecret,
+  readConfidentialState,
+  setupConfidentialAccount,
+  transferConfidential,
+} from "@cpay/sdk/confidential";
+import { generateKeyPairSigner } from "@solana/kit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
+
+/** A distinctive amount (7.654321 USDG) the plaintext canary looks for. */
+const ODD_AMOUNT = 7_654_321n;
+
+function flags(balances: TBalances): Record<string, boolean | undefined> {
+  return Object.fromEntries(
+    balances.balances.map((entry) => [
+      `${entry.asset}${entry.confidential ? " confidential" : ""}`,
+      entry.has_balance,
+    ]),
+  );
+}
+
+describe("GET /v1/accounts/me/balances without a proof", () => {
+  let world: ApiWorld;
+  let alice: WorldAccount;
+  let bob: WorldAccount;
+  beforeAll(async () => {
+    world = await startApiWorld();
+    alice = await world.account("alice");
+    bob = await world.account("bob");
+  });
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  it("says nothing is held before any funding, in a fixed order of entries", async () => {
+    const balances = await alice.client.call("getBalances");
+    expect(balances).toEqual({
+      balances: [
+        { asset: "USDG", confidential: true, has_balance: false },
+        { asset: "USDG", confidential: false, has_balance: false },
+        { asset: "SOL", confidential: false, has_balance: false },
+      ],
+    });
+  });
+
+  it("reports each funded kind separately, never an amount", async () => {
+    // Given alice holds USDG confidentially only
+    await world.fund(alice.account, { confidential: ODD_AMOUNT });
+    // Then only the confidential entry is non-zero
+    expect(flags(await alice.client.call("getBalances"))).toEqual({
+      "USDG confidential": true,
+      USDG: false,
+      SOL: false,
+    });
+    // And given bob holds public USDG only
+    await world.fund(bob.account, { public: usdg(2) });
+    expect(flags(await bob.client.call("getBalances"))).toEqual({
+      "USDG confidential": false,
+      USDG: true,
+      SOL: false,
+    });
+    // The service pays every fee: neither wallet ever holds SOL.
+    const response = await world.fetch("/v1/accounts/me/balances", { key: alice.key.value });
+    const text = await response.text();
+    expect(text).not.toContain("amount");
+    expect(text).not.toMatch(/7\.65|7654321/);
+  });
+
+  it("counts an incoming credit that is still pending, and applies it into the available balance", async () => {
+    // Given an outside wallet sends carol a confidential transfer (it lands in her pending balance)
+    const carol = await world.account("carol");
+    const { feePayer } = world.service.context;
+    const mint = world.cluster.usdgMint;
+    const outsider = await generateKeyPairSigner();
+    const outsiderKeys = deriveConfidentialKeys(generateConfidentialSecret());
+    await setupConfidentialAccount(world.cluster, {
+      owner: outsider,
+      mint,
+      keys: outsiderKeys,
+      payer: feePayer,
+    });
+    await world.cluster.mintUsdgToOwner(outsider.address, usdg(3));
+    await depositConfidential(world.cluster, { owner: outsider, mint, amount: usdg(3), payer: feePayer });
+    await applyPendingBalance(world.cluster, { owner: outsider, mint, keys: outsiderKeys, payer: feePayer });
+    await transferConfidential(world.cluster, {
+      owner: outsider,
+      keys: outsiderKeys,
+      mint,
+      recipient: carol.account.publicKey,
+      amount: usdg(3),
+      payer: feePayer,
+    });
+    const carolUsdg = await findTokenAccount(carol.account.publicKey, mint);
+    expect(readConfidentialState(world.cluster, carolUsdg)?.pendingBalanceCreditCounter).toBe(1n);
+    // When carol reads her balances
+    const balances = await carol.client.call("getBalances");
+    // Then the credit counts, and it was applied: nothing is pending any more
+    expect(flags(balances)["USDG confidential"]).toBe(true);
+    expect(readConfidentialState(world.cluster, carolUsdg)?.pendingBalanceCreditCounter).toBe(0n);
+  });
+
+  it("says nothing is held once everything was spent", async () => {
+    // Given dave holds 4 USDG confidentially and 1 publicly
+    const dave = await world.account("dave");
+    await world.fund(dave.account, { confidential: usdg(4), public: usdg(1) });
+    expect(flags(await dave.client.call("getBalances"))).toEqual({
+      "USDG confidential": true,
+      USDG: true,
+      SOL: false,
+    });
+    // When he sends all of both to bob
+    const confidential = await dave.client.call("createTransfer", { body: { to: "@bob", amount: "4" } });
+    const open = await dave.client.call("createTransfer", {
+      body: { to: "@bob", amount: "1", confidential: false },
+    });
+    for (const transfer of [confidential, open]) {
+      await expect
+        .poll(
+          async () =>
+            (await dave.client.call("getTransfer", { params: { transfer_id: transfer.transfer_id } })).status,
+          {
+            timeout: 20_000,
+          },
+        )
+        .toBe("confirmed");
+    }
+    // Then nothing is held
+    expect(flags(await dave.client.call("getBalances"))).toEqual({
+      "USDG confidential": false,
+      USDG: false,
+      SOL: false,
+    });
+    // And bob, who received both, holds both kinds
+    expect(flags(await bob.client.call("getBalances"))).toMatchObject({
+      "USDG confidential": true,
+      USDG: true,
+    });
+  });
+
+  it("never writes an amount to the log", () => {
+    const log = world.logs.join("\n");
+    expect(log).not.toContain(String(ODD_AMOUNT));
+    expect(log).not.toContain("7.654321");
+  });
+});

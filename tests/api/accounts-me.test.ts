@@ -1,0 +1,106 @@
+/**
+ * `GET /v1/accounts/me` (spec 4.9): the key's own account, `403 kyc_required` until identity
+ * verification is complete, agents answered with their own account but their owner's verification.
+ */
+import { ApiRequestError } from "@cpay/sdk/api";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ApiWorld, startApiWorld, type WorldAccount } from "../support/api-world";
+import { createTestAgent } from "./support/agents";
+
+async function refusal(promise: Promise<unknown>): Promise<ApiRequestError> {
+  const error = await promise.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
+  if (!(error instanceof ApiRequestError))
+    throw new Error(`expected an ApiRequestError, got ${String(error)}`);
+  return error;
+}
+
+describe("GET /v1/accounts/me", () => {
+  let world: ApiWorld;
+  let owner: WorldAccount;
+  beforeAll(async () => {
+    world = await startApiWorld();
+    owner = await world.account("owner", { type: "business" });
+  });
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  it("returns the key's own account with the spec's fields", async () => {
+    // Given a verified business account and its key
+    // When it asks who it is
+    const me = await owner.client.call("getMe");
+    // Then it gets exactly its account (2.2), nothing more
+    expect(me).toEqual({
+      account_id: owner.account.id,
+      handle: "@owner",
+      type: "business",
+      public_key: owner.account.publicKey,
+      kyc_status: "verified",
+      created_at: owner.account.createdAt,
+    });
+  });
+
+  it.each(["unverified", "pending"] as const)("refuses a %s account with 403 kyc_required", async (kyc) => {
+    // Given an account whose identity verification is not complete
+    const someone = await world.account(`kyc-${kyc}`, { kyc });
+    // When it reads its account and its balances
+    const me = await refusal(someone.client.call("getMe"));
+    const balances = await refusal(someone.client.call("getBalances"));
+    // Then both are refused, naming the status
+    for (const error of [me, balances]) {
+      expect(error.status).toBe(403);
+      expect(error.code).toBe("kyc_required");
+      expect(error.message).toContain(kyc);
+    }
+  });
+
+  it("accepts an enhanced verification", async () => {
+    const enhanced = await world.account("enhanced", { kyc: "enhanced" });
+    expect((await enhanced.client.call("getMe")).kyc_status).toBe("enhanced");
+  });
+
+  it("answers an agent's key with the agent's account, gated by its owner's verification", async () => {
+    // Given an agent of a verified owner, with its own key
+    const { agent, key } = await createTestAgent(world, owner, "me-bot");
+    const agentClient = world.clientFor(key.value);
+    // When the agent asks who it is
+    const me = await agentClient.call("getMe");
+    // Then it is the agent (its PDA as public key), not its owner
+    expect(me).toMatchObject({ account_id: agent.account_id, handle: "@owner/me-bot", type: "agent" });
+    expect(me.public_key).toBe(agent.public_key);
+
+    // And when the owner's verification is withdrawn, the agent is refused too
+    const { db } = world.service.context;
+    await db.transaction((tx) =>
+      tx
+        .update(db.tables.accounts)
+        .set({ kycStatus: "pending" })
+        .where(eq(db.tables.accounts.id, owner.account.id))
+        .then(() => undefined),
+    );
+    try {
+      const error = await refusal(agentClient.call("getMe"));
+      expect(error.status).toBe(403);
+      expect(error.code).toBe("kyc_required");
+    } finally {
+      await db.transaction((tx) =>
+        tx
+          .update(db.tables.accounts)
+          .set({ kycStatus: "verified" })
+          .where(eq(db.tables.accounts.id, owner.account.id))
+          .then(() => undefined),
+      );
+    }
+  });
+
+  it("is 401 unauthorized without a valid key", async () => {
+    const missing = await world.fetch("/v1/accounts/me");
+    expect(missing.status).toBe(401);
+    const unknown = await refusal(world.clientFor(`svc_test_${"A".repeat(43)}`).call("getMe"));
+    expect(unknown.code).toBe("unauthorized");
+  });
+});

@@ -1,0 +1,304 @@
+/**
+ * The admin CLI (`npm run admin -- <command>`) run as a child process against a service started
+ * here with its admin listener (`admin: true`, free ports, the admin token file in a temporary data
+ * dir): accounts, KYC, keys (issue, list, revoke, usage decrypted client-side), the test faucet,
+ * agent keys, and bad input refused with a message and a non-zero exit code.
+ */
+import { execFile } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { type RunningService, startService } from "@cpay/api";
+import { createApiClient } from "@cpay/sdk/api";
+import { createEmbeddedCluster, type EmbeddedCluster } from "@cpay/sdk/cluster";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freshDatabaseUrl } from "../support/api-database";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+const TSX = join(ROOT, "node_modules/.bin/tsx");
+const CLI = join(ROOT, "api/src/cli/main.ts");
+
+interface CliRun {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+describe("the admin CLI against a running service", () => {
+  let cluster: EmbeddedCluster;
+  let service: RunningService;
+  let dataDir: string;
+  let dropDatabase: () => Promise<void>;
+
+  /** Runs the CLI with the service's admin URL and data dir (where admin.token is). */
+  const cli = (args: readonly string[], env: Record<string, string> = {}): Promise<CliRun> =>
+    new Promise((resolvePromise) => {
+      execFile(
+        TSX,
+        [CLI, ...args],
+        {
+          cwd: ROOT,
+          env: {
+            ...process.env,
+            CPAY_ADMIN_URL: service.admin?.url ?? "",
+            CPAY_DATA_DIR: dataDir,
+            ADMIN_TOKEN: "",
+            ...env,
+          },
+          timeout: 30_000,
+        },
+        (error, stdout, stderr) => {
+          const code = error === null ? 0 : typeof error.code === "number" ? error.code : -1;
+          resolvePromise({ code, stdout, stderr });
+        },
+      );
+    });
+  const cliJson = async <T>(args: readonly string[]): Promise<T> => {
+    const run = await cli(["--json", ...args]);
+    expect(run.code, run.stderr).toBe(0);
+    return JSON.parse(run.stdout) as T;
+  };
+  const clientFor = (apiKey: string) => createApiClient({ baseUrl: service.url, apiKey });
+  const meStatus = async (apiKey: string) =>
+    (await fetch(`${service.url}/v1/accounts/me`, { headers: { authorization: `Bearer ${apiKey}` } })).status;
+  const keyIn = (text: string) => /svc_test_[A-Za-z0-9_-]{43}/.exec(text)?.[0] ?? "";
+
+  beforeAll(async () => {
+    cluster = await createEmbeddedCluster({ slotMs: 50 });
+    dataDir = mkdtempSync(join(tmpdir(), "cpay-cli-"));
+    const database = await freshDatabaseUrl(dataDir);
+    dropDatabase = database.drop;
+    service = await startService({
+      env: {
+        PORT: "0",
+        ADMIN_PORT: "0",
+        DATABASE_URL: database.url,
+        SERVICE_MASTER_KEY: randomBytes(32).toString("hex"),
+        RATE_LIMIT_PER_MINUTE: "100000",
+        LOG_LEVEL: "silent",
+      },
+      dataDir,
+      cluster,
+      admin: true,
+    });
+  });
+  afterAll(async () => {
+    await service?.close();
+    cluster?.stop();
+    await dropDatabase?.();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("serves the admin surface on loopback only, behind the admin token kept in a 0600 file", async () => {
+    expect(service.admin?.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(statSync(join(dataDir, "admin.token")).mode & 0o777).toBe(0o600);
+    const anonymous = await fetch(`${service.admin?.url}/admin/accounts`);
+    expect(anonymous.status).toBe(401);
+    const wrong = await fetch(`${service.admin?.url}/admin/accounts`, {
+      headers: { authorization: "Bearer not-the-token" },
+    });
+    expect(wrong.status).toBe(401);
+    // And the CLI with a wrong token is refused too
+    const refused = await cli(["accounts", "list"], { ADMIN_TOKEN: "x".repeat(40) });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("admin token");
+  });
+
+  it("creates an account, prints its secret once, lists it, and issues a key that works", async () => {
+    // When the operator creates @alice
+    const created = await cli([
+      "accounts",
+      "create",
+      "--handle",
+      "alice",
+      "--type",
+      "personal",
+      "--kyc",
+      "verified",
+    ]);
+    // Then the CLI prints its id, handle, public key and, once, its confidential secret with a warning
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stdout).toMatch(/created @alice \(personal, kyc verified\)/);
+    expect(created.stdout).toMatch(/account id: +acct_[a-z2-7]{26}/);
+    expect(created.stdout).toMatch(/public key: +[1-9A-HJ-NP-Za-km-z]{32,44}/);
+    expect(created.stdout).toMatch(/shown ONCE/);
+    expect(created.stdout).toMatch(/\n {4}[A-Za-z0-9+/]{44}\n/);
+    // And the list shows it
+    const list = await cli(["accounts", "list"]);
+    expect(list.stdout).toMatch(/@alice +personal +verified +acct_/);
+    // When a key is issued, it is printed once and works on /v1
+    const issued = await cli(["keys", "issue", "@alice", "--name", "ci"]);
+    expect(issued.code, issued.stderr).toBe(0);
+    expect(issued.stdout).toContain("shown ONCE");
+    const key = keyIn(issued.stdout);
+    expect((await clientFor(key).call("getMe")).handle).toBe("@alice");
+  });
+
+  it("lists keys with last use and counts, revokes one (then 401), and refuses a second revocation", async () => {
+    const issued = await cliJson<{ key: { id: string }; value: string }>([
+      "keys",
+      "issue",
+      "alice",
+      "--name",
+      "temp",
+    ]);
+    expect(await meStatus(issued.value)).toBe(200);
+    expect(await meStatus(issued.value)).toBe(200);
+    // The list shows the display form, never the key, and the usage so far (request counts are
+    // written once a second, so it is read until they are in)
+    let list: CliRun = { code: -1, stdout: "", stderr: "" };
+    const lineOf = (run: CliRun) => run.stdout.split("\n").find((row) => row.startsWith(issued.key.id)) ?? "";
+    await expect
+      .poll(
+        async () => {
+          list = await cli(["keys", "list", "alice"]);
+          return lineOf(list);
+        },
+        { timeout: 10_000, interval: 200 },
+      )
+      .toMatch(/Z +- +2 +0 +-$/);
+    expect(list.code, list.stderr).toBe(0);
+    const line = lineOf(list);
+    expect(line).toContain(`svc_test_...${issued.value.slice(-4)}`);
+    expect(line).toMatch(/ temp /);
+    expect(line).toMatch(/^key_[a-z2-7]{26} +temp +svc_test_\.\.\.\S{4} +20\S+Z +20\S+Z +- +2 +0 +-$/);
+    expect(list.stdout).not.toContain(issued.value);
+    // When the operator revokes it, the very next request is refused
+    const revoked = await cli(["keys", "revoke", issued.key.id]);
+    expect(revoked.code, revoked.stderr).toBe(0);
+    expect(revoked.stdout).toContain(`revoked ${issued.key.id}`);
+    expect(await meStatus(issued.value)).toBe(401);
+    // And a second revocation is refused
+    const again = await cli(["keys", "revoke", issued.key.id]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain("already revoked");
+  });
+
+  it("funds from the test faucet, sets KYC, and decrypts a key's transferred total on the operator's side", async () => {
+    // Given alice and bob, alice funded through the CLI faucet
+    const alice = await cliJson<{ account: { handle: string }; confidential_secret: string }>([
+      "accounts",
+      "create",
+      "--handle",
+      "carol",
+      "--kyc",
+      "verified",
+    ]);
+    await cli(["accounts", "create", "--handle", "dave", "--kyc", "verified"]);
+    const funded = await cli(["fund", "carol", "20", "--public", "1.5"]);
+    expect(funded.code, funded.stderr).toBe(0);
+    expect(funded.stdout).toContain("funded @carol");
+    const key = await cliJson<{ key: { id: string }; value: string }>([
+      "keys",
+      "issue",
+      "carol",
+      "--name",
+      "pay",
+    ]);
+    const carol = clientFor(key.value);
+    expect((await carol.call("getBalances")).balances.map((entry) => entry.has_balance)).toEqual([
+      true,
+      true,
+      false,
+    ]);
+    // When carol's key makes two confidential transfers
+    for (const amount of ["2.5", "0.25"]) {
+      const transfer = await carol.call("createTransfer", { body: { to: "@dave", amount } });
+      await expect
+        .poll(
+          async () =>
+            (await carol.call("getTransfer", { params: { transfer_id: transfer.transfer_id } })).status,
+          {
+            timeout: 20_000,
+          },
+        )
+        .toBe("confirmed");
+    }
+    // Then without the secret the usage shows counts and says the total is encrypted
+    const sealed = await cli(["keys", "usage", key.key.id]);
+    expect(sealed.code, sealed.stderr).toBe(0);
+    expect(sealed.stdout).toMatch(/transfers: +2/);
+    expect(sealed.stdout).toContain("encrypted");
+    expect(sealed.stdout).not.toContain("2.75");
+    // And with carol's secret the CLI decrypts the exact total
+    const opened = await cli(["keys", "usage", key.key.id, "--secret", alice.confidential_secret]);
+    expect(opened.code, opened.stderr).toBe(0);
+    expect(opened.stdout).toMatch(/transferred: +2\.75 USDG \(decrypted locally\)/);
+    // While another account's secret does not read it
+    const stranger = await cliJson<{ confidential_secret: string }>([
+      "accounts",
+      "create",
+      "--handle",
+      "erin",
+    ]);
+    const wrong = await cli(["keys", "usage", key.key.id, "--secret", stranger.confidential_secret]);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toContain("does not decrypt");
+    // And KYC set through the CLI gates /v1 at once
+    const pending = await cli(["accounts", "set-kyc", "@carol", "pending"]);
+    expect(pending.stdout).toContain("@carol: kyc pending");
+    expect(await meStatus(key.value)).toBe(403);
+    await cli(["accounts", "set-kyc", "carol", "verified"]);
+    expect(await meStatus(key.value)).toBe(200);
+  });
+
+  it("issues an agent's own key with `agents keys issue`", async () => {
+    const owner = await cliJson<{ value: string }>(["keys", "issue", "alice", "--name", "owner"]);
+    const agent = await clientFor(owner.value).call("createAgent", {
+      body: {
+        name: "bot",
+        spend_policy: {
+          daily_limit_usdg: 10,
+          per_transaction_limit_usdg: 5,
+          hitl_threshold_usdg: 5,
+          assets: ["USDG"],
+        },
+      },
+    });
+    const issued = await cli(["agents", "keys", "issue", "@alice/bot", "--name", "agent"]);
+    expect(issued.code, issued.stderr).toBe(0);
+    const me = await clientFor(keyIn(issued.stdout)).call("getMe");
+    expect(me).toMatchObject({ account_id: agent.account_id, handle: "@alice/bot", type: "agent" });
+    const keys = await cliJson<{ keys: { name: string }[] }>(["keys", "list", "@alice/bot"]);
+    expect(keys.keys.map((key) => key.name)).toEqual(["agent"]);
+  });
+
+  it("refuses bad input with a clear message and a non-zero exit code", async () => {
+    const cases: [readonly string[], number, RegExp][] = [
+      [["accounts", "create", "--handle", "bad handle!"], 1, /not allowed/],
+      [["accounts", "create", "--handle", "alice"], 1, /taken/],
+      [
+        ["accounts", "create", "--handle", "x", "--type", "agent"],
+        2,
+        /Allowed choices are personal, business/,
+      ],
+      [["accounts", "create"], 2, /required option '--handle <handle>'/],
+      [["accounts", "set-kyc", "alice", "sure"], 2, /Allowed choices/],
+      [["accounts", "set-kyc", "@alice/bot", "verified"], 1, /agent/],
+      [["keys", "list", "nobody"], 1, /no account @nobody/],
+      [["keys", "issue", "alice"], 2, /--name/],
+      [["keys", "revoke", "key_nope"], 1, /not a key id/],
+      [["keys", "usage", "key_aaaaaaaaaaaaaaaaaaaaaaaaaa"], 1, /no key/],
+      [["keys", "usage", "key_aaaaaaaaaaaaaaaaaaaaaaaaaa", "--secret", "short"], 1, /no key/],
+      [["fund", "alice", "ten"], 2, /<usdg> must be a decimal number/],
+      [["fund", "alice", "1", "--public", "-1"], 2, /--public must not be negative/],
+      [["fund", "alice", "0"], 1, /positive amount/],
+      [["fund", "alice", "1.0000001"], 2, /more than 6 decimals/],
+      [["agents", "keys", "issue", "alice", "--name", "n"], 2, /not an agent handle/],
+      [["frobnicate"], 2, /unknown command/],
+    ];
+    for (const [args, code, message] of cases) {
+      const run = await cli(args);
+      expect({ args, code: run.code }).toEqual({ args, code });
+      expect(run.stderr, args.join(" ")).toMatch(message);
+    }
+    // No token at all, and no service listening
+    const noToken = await cli(["accounts", "list"], { CPAY_DATA_DIR: join(dataDir, "missing") });
+    expect(noToken.code).toBe(2);
+    expect(noToken.stderr).toContain("admin token");
+    const noService = await cli(["accounts", "list"], { CPAY_ADMIN_URL: "http://127.0.0.1:9" });
+    expect(noService.code).toBe(3);
+    expect(noService.stderr).toContain("cannot reach");
+  });
+});
