@@ -11,7 +11,7 @@
  * | `SERVICE_MASTER_KEY` | (dev only) `./data/master.key`, created on first start | 32 bytes hex/base64 sealing the vault |
  * | `RATE_LIMIT_PER_MINUTE` | 600 | requests per API key per minute |
  * | `LOG_LEVEL` | info | pino level |
- * | `MAINNET_RPC_URL` | unset | where `svc_live_` keys would go; unset = live keys refused |
+ * | `MAINNET_RPC_URL` | must be unset | this build has no mainnet-beta chain port: `svc_live_` keys are always refused, and setting it stops the service rather than let live keys act on the test cluster |
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
@@ -26,7 +26,8 @@ export interface ServiceConfig {
   readonly masterKeySource: "environment" | "development file";
   readonly rateLimitPerMinute: number;
   readonly logLevel: string;
-  readonly mainnetRpcUrl: string | null;
+  /** Always false in this build: there is no mainnet-beta chain port, so live keys are refused. */
+  readonly liveModeAvailable: false;
 }
 
 export class ConfigError extends Error {
@@ -68,6 +69,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir = resol
   } catch (error) {
     throw new ConfigError(`SERVICE_MASTER_KEY: ${(error as Error).message}`);
   }
+  if (env.MAINNET_RPC_URL !== undefined && env.MAINNET_RPC_URL !== "") {
+    // Accepting it would let svc_live_ keys authenticate while every request still reached the
+    // embedded test cluster; refusing to start is the only honest answer until an RPC port exists.
+    throw new ConfigError(
+      "MAINNET_RPC_URL is set, but this build cannot reach mainnet-beta (it has no RPC chain port); unset it",
+    );
+  }
   const logLevel = env.LOG_LEVEL ?? "info";
   if (!["fatal", "error", "warn", "info", "debug", "trace", "silent"].includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be a pino level, got "${logLevel}"`);
@@ -80,7 +88,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir = resol
     masterKeySource,
     rateLimitPerMinute: integer(env, "RATE_LIMIT_PER_MINUTE", 600, 1, 1_000_000_000),
     logLevel,
-    mainnetRpcUrl:
-      env.MAINNET_RPC_URL === undefined || env.MAINNET_RPC_URL === "" ? null : env.MAINNET_RPC_URL,
+    liveModeAvailable: false,
   };
 }

@@ -81,7 +81,7 @@ export function adminRoutes(service: ServiceContext): ExpressRouter {
       key: view,
       value: issued.value,
       account: accountView(account),
-      live_mode_available: service.config.mainnetRpcUrl !== null,
+      live_mode_available: service.config.liveModeAvailable,
     });
   });
 

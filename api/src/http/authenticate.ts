@@ -37,10 +37,10 @@ export async function authenticate(service: ServiceContext, header: string | und
   }
   const found = await keyLookupOf(service.db)(hashApiKey(match[1] as string));
   if (found === null) throw new ApiError("unauthorized", "unknown or revoked API key", "authorization");
-  if (found.apiKey.environment === "live" && service.config.mainnetRpcUrl === null) {
+  if (found.apiKey.environment === "live" && !service.config.liveModeAvailable) {
     throw new ApiError(
       "live_mode_unavailable",
-      "svc_live_ keys reach Solana mainnet-beta, which this service is not configured for; use a svc_test_ key",
+      "svc_live_ keys reach Solana mainnet-beta, which this service cannot reach; use a svc_test_ key",
       "authorization",
     );
   }

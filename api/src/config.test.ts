@@ -1,0 +1,39 @@
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "./config";
+
+describe("service configuration", () => {
+  const dirs: string[] = [];
+  const dataDir = () => {
+    const dir = mkdtempSync(join(tmpdir(), "cpay-config-"));
+    dirs.push(dir);
+    return dir;
+  };
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("defaults to SQLite under the data dir and a development master key made once (0600)", () => {
+    const dir = dataDir();
+    const first = loadConfig({}, dir);
+    expect(first.databaseUrl).toBe(join(dir, "cpay.sqlite"));
+    expect(first.masterKeySource).toBe("development file");
+    expect(statSync(join(dir, "master.key")).mode & 0o777).toBe(0o600);
+    expect(loadConfig({}, dir).masterKey.id).toBe(first.masterKey.id);
+    expect(first.liveModeAvailable).toBe(false);
+  });
+
+  it.each([
+    [{ PORT: "70000" }, "PORT"],
+    [{ PORT: "abc" }, "PORT"],
+    [{ RATE_LIMIT_PER_MINUTE: "0" }, "RATE_LIMIT_PER_MINUTE"],
+    [{ LOG_LEVEL: "loud" }, "LOG_LEVEL"],
+    [{ SERVICE_MASTER_KEY: "too-short" }, "SERVICE_MASTER_KEY"],
+    [{ MAINNET_RPC_URL: "https://api.mainnet-beta.solana.com" }, "MAINNET_RPC_URL"],
+  ])("refuses %o naming %s", (env, name) => {
+    expect(() => loadConfig(env, dataDir())).toThrow(ConfigError);
+    expect(() => loadConfig(env, dataDir())).toThrow(name);
+  });
+});
