@@ -131,6 +131,7 @@ describe("approving and rejecting held agent transactions", () => {
       await eventsOf(world, "transfer.confirmed", held.transferId),
     ];
     expect(approvedEvents).toHaveLength(1);
+    expect(await eventsOf(world, "transfer.initiated", held.transferId)).toHaveLength(1);
     expect(approvedEvents[0]?.accountId).toBe(alice.account.id);
     expect(approvedEvents[0]?.payload).toMatchObject({
       account: "@alice/public-bot",

@@ -5,7 +5,7 @@
  *
  * | decision | agent transaction | transfer (`held_transaction_id`) | events |
  * |---|---|---|---|
- * | approved | approved, decided_at, tx_signature | tx_signature = the approval, phase `submitted` (the settlement job confirms it) | `agent.transaction.approved` |
+ * | approved | approved, decided_at, tx_signature | tx_signature = the approval, phase `submitted` (the settlement job confirms it) | `transfer.initiated`, `agent.transaction.approved` |
  * | rejected | rejected, decided_at, tx_signature | failed, settled, failure_code `rejected` | `transfer.failed`, `agent.transaction.rejected` |
  * | expired  | expired, decided_at, tx_signature (the close, if ours) | failed, settled, failure_code `expired` | `transfer.failed` |
  *
@@ -85,7 +85,10 @@ async function updateTransfer(
       .set({ txSignature: decision.signature, phase: "submitted", signatures })
       .where(whileHeld)
       .returning();
-    return submitted ?? transfer;
+    if (submitted === undefined) return transfer;
+    // Approval is when a held transfer is submitted (spec 3.1: `transfer.initiated`).
+    await recordTransferEvent(service, tx, "transfer.initiated", submitted);
+    return submitted;
   }
   const [failed] = await tx
     .update(transfers)
