@@ -131,7 +131,9 @@ export async function issueKey(handle: string, options: { name: string; live?: b
       "  API key — shown ONCE, only its hash is stored:",
       `    ${answer.value}`,
       ...(answer.key.environment === "live" && !answer.live_mode_available
-        ? ["  note: this service cannot reach mainnet-beta: it refuses svc_live_ keys (403 live_mode_unavailable)"]
+        ? [
+            "  note: this service cannot reach mainnet-beta: it refuses svc_live_ keys (403 live_mode_unavailable)",
+          ]
         : []),
     ].join("\n"),
   );
