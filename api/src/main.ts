@@ -1,5 +1,5 @@
 import { createEmbeddedCluster, type EmbeddedCluster } from "@cpay/sdk/cluster";
-import { type Localnet, startLocalnet } from "@cpay/sdk/localnet";
+import { exitOnSignals, type Localnet, startLocalnet } from "@cpay/sdk/localnet";
 import { type DemoAccounts, ensureDemoAccounts } from "./admin/demo-accounts";
 import { ConfigError } from "./config";
 import { type RunningService, startService } from "./service";
@@ -86,21 +86,7 @@ async function main(): Promise<void> {
     throw error;
   }
 
-  let stopping = false;
-  const shutdown = (signal: NodeJS.Signals) => {
-    if (stopping) return;
-    stopping = true;
-    console.log(`\n${signal}: shutting down`);
-    stop().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        console.error(error);
-        process.exit(1);
-      },
-    );
-  };
-  process.on("SIGINT", shutdown);
-  process.on("SIGTERM", shutdown);
+  exitOnSignals(stop);
 }
 
 main().catch((error: unknown) => {

@@ -1,22 +1,7 @@
-/**
- * `GET /v1/accounts/me` (spec 4.9): the key's own account, `403 kyc_required` until identity
- * verification is complete, agents answered with their own account but their owner's verification.
- */
-import { ApiRequestError } from "@cpay/sdk/api";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiWorld, startApiWorld, type WorldAccount } from "../support/api-world";
+import { type ApiWorld, refusalOf, startApiWorld, type WorldAccount } from "../support/api-world";
 import { createTestAgent } from "./support/agents";
-
-async function refusal(promise: Promise<unknown>): Promise<ApiRequestError> {
-  const error = await promise.then(
-    () => null,
-    (caught: unknown) => caught,
-  );
-  if (!(error instanceof ApiRequestError))
-    throw new Error(`expected an ApiRequestError, got ${String(error)}`);
-  return error;
-}
 
 describe("GET /v1/accounts/me", () => {
   let world: ApiWorld;
@@ -48,8 +33,8 @@ describe("GET /v1/accounts/me", () => {
     // Given an account whose identity verification is not complete
     const someone = await world.account(`kyc-${kyc}`, { kyc });
     // When it reads its account and its balances
-    const me = await refusal(someone.client.call("getMe"));
-    const balances = await refusal(someone.client.call("getBalances"));
+    const me = await refusalOf(someone.client.call("getMe"));
+    const balances = await refusalOf(someone.client.call("getBalances"));
     // Then both are refused, naming the status
     for (const error of [me, balances]) {
       expect(error.status).toBe(403);
@@ -83,7 +68,7 @@ describe("GET /v1/accounts/me", () => {
         .then(() => undefined),
     );
     try {
-      const error = await refusal(agentClient.call("getMe"));
+      const error = await refusalOf(agentClient.call("getMe"));
       expect(error.status).toBe(403);
       expect(error.code).toBe("kyc_required");
     } finally {
@@ -100,7 +85,7 @@ describe("GET /v1/accounts/me", () => {
   it("is 401 unauthorized without a valid key", async () => {
     const missing = await world.fetch("/v1/accounts/me");
     expect(missing.status).toBe(401);
-    const unknown = await refusal(world.clientFor(`svc_test_${"A".repeat(43)}`).call("getMe"));
+    const unknown = await refusalOf(world.clientFor(`svc_test_${"A".repeat(43)}`).call("getMe"));
     expect(unknown.code).toBe("unauthorized");
   });
 });

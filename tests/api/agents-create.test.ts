@@ -11,22 +11,12 @@ import {
   getPolicyDecoder,
   policyParamsFromAccount,
 } from "@cpay/sdk";
-import { ApiRequestError } from "@cpay/sdk/api";
 import { SubmissionRejected } from "@cpay/sdk/cluster";
 import { findTokenAccount, readConfidentialState } from "@cpay/sdk/confidential";
 import { address } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiWorld, startApiWorld, type WorldAccount } from "../support/api-world";
+import { type ApiWorld, refusalOf, startApiWorld, type WorldAccount } from "../support/api-world";
 import { accountRow, createTestAgent, rowCounts, TEST_POLICY } from "./support/agents";
-
-async function refusal(promise: Promise<unknown>): Promise<ApiRequestError> {
-  const caught = await promise.then(
-    () => null,
-    (error: unknown) => error,
-  );
-  if (!(caught instanceof ApiRequestError)) throw new Error(`expected an API refusal, got ${String(caught)}`);
-  return caught;
-}
 
 describe("agent accounts", () => {
   let world: ApiWorld;
@@ -85,7 +75,7 @@ describe("agent accounts", () => {
   it("Given an agent name, When it is created twice (in any letter case), Then the second is 409 agent_exists", async () => {
     await createTestAgent(world, alice, "twice");
     const before = await rowCounts(world);
-    const again = await refusal(
+    const again = await refusalOf(
       alice.client.call("createAgent", { body: { name: "TWICE", spend_policy: TEST_POLICY } }),
     );
     expect([again.status, again.code, again.param]).toEqual([409, "agent_exists", "name"]);
@@ -152,7 +142,7 @@ describe("agent accounts", () => {
   );
 
   it("Given an unknown policy field, When an agent is created, Then 400 invalid_policy names it", async () => {
-    const failure = await refusal(
+    const failure = await refusalOf(
       alice.client.call("createAgent", {
         body: { name: "extra", spend_policy: { ...TEST_POLICY, max_per_hour: 5 } as typeof TEST_POLICY },
       }),
@@ -170,7 +160,7 @@ describe("agent accounts", () => {
     "Given %s, When an agent is created, Then 400 invalid_request names `name` and nothing is written",
     async (_, name) => {
       const before = await rowCounts(world);
-      const failure = await refusal(
+      const failure = await refusalOf(
         alice.client.call("createAgent", { body: { name, spend_policy: TEST_POLICY } }),
       );
       expect([failure.status, failure.code, failure.param]).toEqual([400, "invalid_request", "name"]);
@@ -202,7 +192,7 @@ describe("agent accounts", () => {
         }),
     ];
     for (const call of calls) {
-      const failure = await refusal(call());
+      const failure = await refusalOf(call());
       expect([failure.status, failure.code]).toEqual([403, "agent_key_not_allowed"]);
     }
   });
@@ -226,7 +216,7 @@ describe("agent accounts", () => {
   it("Given the cluster refuses agent_create, When an agent is created, Then 503 chain_unavailable and no row is left", async () => {
     const before = await rowCounts(world);
     const restore = failSubmissions(world, [1]);
-    const failure = await refusal(
+    const failure = await refusalOf(
       alice.client.call("createAgent", { body: { name: "unlucky", spend_policy: TEST_POLICY } }),
     ).finally(restore);
     expect([failure.status, failure.code]).toEqual([503, "chain_unavailable"]);
@@ -238,10 +228,10 @@ describe("agent accounts", () => {
   it("Given the confidential setup fails after agent_create landed, When the same request is retried, Then the agent is finished", async () => {
     const body = { name: "half-made", spend_policy: TEST_POLICY };
     const restore = failSubmissions(world, [2]);
-    const failure = await refusal(alice.client.call("createAgent", { body })).finally(restore);
+    const failure = await refusalOf(alice.client.call("createAgent", { body })).finally(restore);
     expect([failure.status, failure.code]).toEqual([503, "chain_unavailable"]);
     // A different policy does not finish someone's half-made agent.
-    const other = await refusal(
+    const other = await refusalOf(
       alice.client.call("createAgent", {
         body: { ...body, spend_policy: { ...TEST_POLICY, hitl_threshold_usdg: 1 } },
       }),
@@ -251,7 +241,7 @@ describe("agent accounts", () => {
     expect(finished.handle).toBe("@alice/half-made");
     const tokenAccount = await findTokenAccount(finished.public_key, world.cluster.usdgMint);
     expect(readConfidentialState(world.cluster, tokenAccount)).not.toBeNull();
-    const again = await refusal(alice.client.call("createAgent", { body }));
+    const again = await refusalOf(alice.client.call("createAgent", { body }));
     expect(again.code).toBe("agent_exists");
   });
 });

@@ -6,21 +6,11 @@
 
 import { walletSignerOf } from "@cpay/api/vault";
 import { buildPolicyUpdateInstruction } from "@cpay/sdk";
-import { ApiRequestError } from "@cpay/sdk/api";
 import { signTransactionToWire } from "@cpay/sdk/cluster";
 import { address } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiWorld, startApiWorld, type WorldAccount } from "../support/api-world";
+import { type ApiWorld, refusalOf, startApiWorld, type WorldAccount } from "../support/api-world";
 import { createTestAgent, eventsOf, TEST_POLICY, type WorldAgent } from "./support/agents";
-
-async function refusal(promise: Promise<unknown>): Promise<ApiRequestError> {
-  const caught = await promise.then(
-    () => null,
-    (error: unknown) => error,
-  );
-  if (!(caught instanceof ApiRequestError)) throw new Error(`expected an API refusal, got ${String(caught)}`);
-  return caught;
-}
 
 describe("spend policies", () => {
   let world: ApiWorld;
@@ -147,7 +137,7 @@ describe("spend policies", () => {
   );
 
   it("Given an unknown field, When the owner PATCHes, Then 400 invalid_policy names it", async () => {
-    const failure = await refusal(
+    const failure = await refusalOf(
       alice.client.call("updateSpendPolicy", {
         params: { account_id: bot.agent.account_id },
         body: { monthly_limit_usdg: 5 } as never,
@@ -162,9 +152,9 @@ describe("spend policies", () => {
 
   it("Given another owner's key, When it reads or changes the policy, Then 403 not_agent_owner and nothing changes", async () => {
     const before = await getPolicy(alice);
-    const read = await refusal(getPolicy(mallory));
+    const read = await refusalOf(getPolicy(mallory));
     expect([read.status, read.code]).toEqual([403, "not_agent_owner"]);
-    const write = await refusal(
+    const write = await refusalOf(
       mallory.client.call("updateSpendPolicy", {
         params: { account_id: bot.agent.account_id },
         body: { daily_limit_usdg: 1_000_000 },
@@ -175,11 +165,11 @@ describe("spend policies", () => {
   });
 
   it("Given an id that is no agent, When the policy is read, Then 404 agent_not_found", async () => {
-    const unknown = await refusal(getPolicy(alice, `acct_${"a".repeat(26)}`));
+    const unknown = await refusalOf(getPolicy(alice, `acct_${"a".repeat(26)}`));
     expect([unknown.status, unknown.code]).toEqual([404, "agent_not_found"]);
-    const personal = await refusal(getPolicy(alice, alice.account.id));
+    const personal = await refusalOf(getPolicy(alice, alice.account.id));
     expect([personal.status, personal.code]).toEqual([404, "agent_not_found"]);
-    const patch = await refusal(
+    const patch = await refusalOf(
       alice.client.call("updateSpendPolicy", {
         params: { account_id: mallory.account.id },
         body: { daily_limit_usdg: 1 },

@@ -9,7 +9,7 @@ import type { AgentTransactionRow, TransferRow } from "@cpay/api";
 import { ApiRequestError } from "@cpay/sdk/api";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
+import { type ApiWorld, refusalOf, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
 import { createTestAgent, eventsOf, TEST_POLICY, type WorldAgent } from "./support/agents";
 import {
   agentKeysOf,
@@ -19,15 +19,6 @@ import {
   keysOf,
   publicUsdg,
 } from "./support/held-transfer";
-
-async function refusal(promise: Promise<unknown>): Promise<ApiRequestError> {
-  const caught = await promise.then(
-    () => null,
-    (error: unknown) => error,
-  );
-  if (!(caught instanceof ApiRequestError)) throw new Error(`expected an API refusal, got ${String(caught)}`);
-  return caught;
-}
 
 describe("approving and rejecting held agent transactions", () => {
   let world: ApiWorld;
@@ -94,7 +85,7 @@ describe("approving and rejecting held agent transactions", () => {
     expect(Date.parse(item?.expires_at ?? "") - Date.parse(item?.requested_at ?? "")).toBe(86_400_000);
     expect(JSON.stringify(pending)).not.toContain("amount");
     expect((await mallory.client.call("listPendingApprovals")).pending).toEqual([]);
-    const byAgent = await refusal(world.clientFor(publicBot.key.value).call("listPendingApprovals"));
+    const byAgent = await refusalOf(world.clientFor(publicBot.key.value).call("listPendingApprovals"));
     expect([byAgent.status, byAgent.code]).toEqual([403, "agent_key_not_allowed"]);
     await reject(alice, held.transactionId);
   });
@@ -149,7 +140,7 @@ describe("approving and rejecting held agent transactions", () => {
 
     // A decision is final.
     for (const again of [approve, reject]) {
-      const failure = await refusal(again(alice, held.transactionId));
+      const failure = await refusalOf(again(alice, held.transactionId));
       expect([failure.status, failure.code]).toEqual([409, "transaction_not_pending"]);
     }
     expect(await publicUsdg(world, bob.account.publicKey)).toBe(bobBefore + usdg(60));
@@ -174,7 +165,7 @@ describe("approving and rejecting held agent transactions", () => {
     expect(await eventsOf(world, "agent.transaction.rejected", held.transactionId)).toHaveLength(1);
     expect(await eventsOf(world, "transfer.failed", held.transferId)).toHaveLength(1);
     expect(await eventsOf(world, "agent.transaction.approved", held.transactionId)).toHaveLength(0);
-    const again = await refusal(approve(alice, held.transactionId));
+    const again = await refusalOf(approve(alice, held.transactionId));
     expect([again.status, again.code]).toEqual([409, "transaction_not_pending"]);
   });
 
@@ -240,17 +231,17 @@ describe("approving and rejecting held agent transactions", () => {
   it("Given another owner or an unknown id, When it decides, Then 404 transaction_not_found and nothing changes", async () => {
     const held = await holdPublic("51");
     for (const attempt of [approve, reject]) {
-      const failure = await refusal(attempt(mallory, held.transactionId));
+      const failure = await refusalOf(attempt(mallory, held.transactionId));
       expect([failure.status, failure.code]).toEqual([404, "transaction_not_found"]);
     }
-    const unknown = await refusal(approve(alice, `tx_${"b".repeat(26)}`));
+    const unknown = await refusalOf(approve(alice, `tx_${"b".repeat(26)}`));
     expect([unknown.status, unknown.code]).toEqual([404, "transaction_not_found"]);
     const malformed = await world.fetch("/v1/agents/transactions/nope/approve", {
       key: alice.key.value,
       method: "POST",
     });
     expect(malformed.status).toBe(400);
-    const byAgent = await refusal(
+    const byAgent = await refusalOf(
       world
         .clientFor(publicBot.key.value)
         .call("approveTransaction", { params: { transaction_id: held.transactionId } }),
@@ -268,7 +259,7 @@ describe("approving and rejecting held agent transactions", () => {
       params: { account_id: strict.agent.account_id },
       body: { per_transaction_limit_usdg: 70 },
     });
-    const failure = await refusal(approve(alice, held.transactionId));
+    const failure = await refusalOf(approve(alice, held.transactionId));
     expect([failure.status, failure.code, failure.param]).toEqual([
       422,
       "policy_violation",
@@ -288,7 +279,7 @@ describe("approving and rejecting held agent transactions", () => {
       .clientFor(spender.key.value)
       .call("createTransfer", { body: { to: "@bob", amount: "30", confidential: false } });
     expect(spent.approval).toBeNull();
-    const failure = await refusal(approve(alice, held.transactionId));
+    const failure = await refusalOf(approve(alice, held.transactionId));
     expect([failure.status, failure.code]).toEqual([402, "insufficient_balance"]);
     expect((await agentTransaction(held.transactionId)).status).toBe("pending_approval");
   });
@@ -299,7 +290,7 @@ describe("approving and rejecting held agent transactions", () => {
       params: { account_id: confidentialBot.agent.account_id },
       body: { per_transaction_limit_usdg: 75 },
     });
-    const failure = await refusal(approve(alice, held.transactionId));
+    const failure = await refusalOf(approve(alice, held.transactionId));
     expect([failure.status, failure.code, failure.param]).toEqual([422, "policy_violation", "spend_policy"]);
     expect((await reject(alice, held.transactionId)).status).toBe("rejected");
     await alice.client.call("updateSpendPolicy", {

@@ -9,12 +9,11 @@ import type { AgentTransactionRow, TransferRow } from "@cpay/api";
 import { walletSignerOf } from "@cpay/api/vault";
 import { buildPendingApproveInstruction, getPendingTransactionDecoder } from "@cpay/sdk";
 import { readAgentAccount, rejectHold } from "@cpay/sdk/agent-confidential";
-import { ApiRequestError } from "@cpay/sdk/api";
 import { signTransactionToWire } from "@cpay/sdk/cluster";
 import { address } from "@solana/kit";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
+import { type ApiWorld, refusalOf, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
 import { createTestAgent, eventsOf, TEST_POLICY, type WorldAgent } from "./support/agents";
 import {
   agentKeysOf,
@@ -25,15 +24,6 @@ import {
 } from "./support/held-transfer";
 
 const WINDOW_SECONDS = 60;
-
-async function refusal(promise: Promise<unknown>): Promise<ApiRequestError> {
-  const caught = await promise.then(
-    () => null,
-    (error: unknown) => error,
-  );
-  if (!(caught instanceof ApiRequestError)) throw new Error(`expected an API refusal, got ${String(caught)}`);
-  return caught;
-}
 
 describe("expiry of held agent transactions", () => {
   let world: ApiWorld;
@@ -94,7 +84,7 @@ describe("expiry of held agent transactions", () => {
     );
     expect(listed).not.toContain(held.transactionId);
     for (const attempt of [approve, reject]) {
-      const failure = await refusal(attempt(held.transactionId));
+      const failure = await refusalOf(attempt(held.transactionId));
       expect([failure.status, failure.code]).toEqual([409, "transaction_expired"]);
     }
 
@@ -112,7 +102,7 @@ describe("expiry of held agent transactions", () => {
     expect(await publicUsdg(world, bob.account.publicKey)).toBe(bobBefore);
     expect(await publicUsdg(world, publicBot.agent.public_key)).toBe(agentBefore);
     // After the job too.
-    const after = await refusal(approve(held.transactionId));
+    const after = await refusalOf(approve(held.transactionId));
     expect([after.status, after.code]).toEqual([409, "transaction_expired"]);
   });
 
@@ -127,7 +117,7 @@ describe("expiry of held agent transactions", () => {
     const agentAccount = readAgentAccount(world.cluster, address(confidentialBot.agent.public_key));
     expect(agentAccount.confidentialHold).not.toBeNull();
     world.cluster.clock.warpTime(WINDOW_SECONDS + 1);
-    const failure = await refusal(approve(held.transactionId));
+    const failure = await refusalOf(approve(held.transactionId));
     expect([failure.status, failure.code]).toEqual([409, "transaction_expired"]);
 
     expect((await decided(held.transactionId)).status).toBe("expired");
@@ -153,7 +143,7 @@ describe("expiry of held agent transactions", () => {
       payer: world.service.context.feePayer,
     });
     // The service learns of it: the hold is gone, so it is no longer pending.
-    const failure = await refusal(approve(held.transactionId));
+    const failure = await refusalOf(approve(held.transactionId));
     expect([failure.status, failure.code]).toEqual([409, "transaction_not_pending"]);
 
     world.cluster.clock.warpTime(WINDOW_SECONDS + 1);

@@ -7,8 +7,8 @@
  * not landed -> failed with `transfer.failed`. Nothing is resubmitted, so nothing is lost or moved
  * twice; a recent row (a request possibly still running elsewhere) is left alone.
  */
-import { randomBytes } from "node:crypto";
 import { type AccountRow, fundTestAccount, issueApiKey, type TransferRow } from "@cpay/api";
+import { bytesOfId, newId } from "@cpay/api/ids";
 import { agentSignerOf, confidentialKeysOf, walletSignerOf } from "@cpay/api/vault";
 import { buildAgentTransferInstruction } from "@cpay/sdk";
 import { readAgentAccount } from "@cpay/sdk/agent-confidential";
@@ -30,21 +30,8 @@ import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../suppor
 
 /** A fresh `tr_` id and its 16 bytes (the on-chain transfer id), as the service makes them. */
 function freshTransferId(): { id: string; bytes: Uint8Array } {
-  const bytes = new Uint8Array(randomBytes(16));
-  const alphabet = "abcdefghijklmnopqrstuvwxyz234567";
-  let bits = 0;
-  let value = 0;
-  let out = "";
-  for (const byte of bytes) {
-    value = (value << 8) | byte;
-    bits += 8;
-    while (bits >= 5) {
-      out += alphabet[(value >>> (bits - 5)) & 31];
-      bits -= 5;
-    }
-  }
-  out += alphabet[(value << (5 - bits)) & 31];
-  return { id: `tr_${out}`, bytes };
+  const id = newId("tr");
+  return { id, bytes: bytesOfId(id) };
 }
 
 const FIVE_MINUTES_AGO = () => new Date(Date.now() - 5 * 60_000).toISOString();

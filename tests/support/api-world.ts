@@ -20,7 +20,7 @@ import {
   type RunningService,
   startService,
 } from "@cpay/api";
-import { type ApiClient, createApiClient } from "@cpay/sdk/api";
+import { type ApiClient, ApiRequestError, createApiClient } from "@cpay/sdk/api";
 import { createEmbeddedCluster, type EmbeddedCluster } from "@cpay/sdk/cluster";
 import { eq } from "drizzle-orm";
 import { freshDatabaseUrl } from "./api-database";
@@ -58,6 +58,16 @@ export interface ApiWorld {
   /** Waits until the cluster has produced `slots` more slots (confirmations, settlement). */
   slots(count?: number): Promise<void>;
   close(): Promise<void>;
+}
+
+/** What `promise` was refused with; fails the test when it resolved or threw anything else. */
+export async function refusalOf(promise: Promise<unknown>): Promise<ApiRequestError> {
+  const caught = await promise.then(
+    () => null,
+    (error: unknown) => error,
+  );
+  if (!(caught instanceof ApiRequestError)) throw new Error(`expected an API refusal, got ${String(caught)}`);
+  return caught;
 }
 
 export const UNITS_PER_USDG = 1_000_000n;

@@ -3,6 +3,7 @@
  * loopback, for @solana/kit, the indexer's RPC source and standard Solana tools.
  */
 
+export { exitOnSignals } from "./exit-on-signals";
 export { RpcError, RpcErrorCode } from "./json-rpc-errors";
 export { type PubSubServer, type PubSubServerOptions, startPubSubServer } from "./pubsub-server";
 export { DEFAULT_MAX_BODY_BYTES, type RpcServer, type RpcServerOptions, startRpcServer } from "./rpc-server";

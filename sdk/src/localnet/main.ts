@@ -10,6 +10,7 @@
  */
 import { existsSync } from "node:fs";
 import { agentPolicyProgramPath, createEmbeddedCluster } from "../cluster/index";
+import { exitOnSignals } from "./exit-on-signals";
 import { startLocalnet } from "./start-localnet";
 
 function portFromEnv(name: string, fallback: number): number {
@@ -45,22 +46,10 @@ async function main(): Promise<void> {
     ].join("\n"),
   );
 
-  let stopping = false;
-  const shutdown = (signal: NodeJS.Signals) => {
-    if (stopping) return;
-    stopping = true;
-    console.log(`\n${signal}: shutting down`);
+  exitOnSignals(async () => {
     cluster.stop();
-    localnet.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        console.error(error);
-        process.exit(1);
-      },
-    );
-  };
-  process.on("SIGINT", shutdown);
-  process.on("SIGTERM", shutdown);
+    await localnet.close();
+  });
 }
 
 main().catch((error: unknown) => {
