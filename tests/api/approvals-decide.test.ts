@@ -1,13 +1,4 @@
-/**
- * Deciding held agent transactions through /v1 (spec 3.2, 4.7, 4.8) on the real program: the
- * owner sees what waits for it (never an amount), approval executes the held transfer — public or
- * confidential — and the recipient is paid exactly the held amount, rejection moves nothing, each
- * decision is final and fires its events once, the policy in force binds the approval, and only
- * the agent's owner can decide.
- */
-import type { AgentTransactionRow, TransferRow } from "@cpay/api";
 import { ApiRequestError } from "@cpay/sdk/api";
-import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiWorld, refusalOf, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
 import { createTestAgent, eventsOf, TEST_POLICY, type WorldAgent } from "./support/agents";
@@ -52,24 +43,6 @@ describe("approving and rejecting held agent transactions", () => {
   const holdConfidential = (amount: string) =>
     holdAgentTransfer(world, confidentialBot, { to: "@bob", amount, confidential: true });
 
-  async function agentTransaction(id: string): Promise<AgentTransactionRow> {
-    const { db } = world.service.context;
-    const { agentTransactions } = db.tables;
-    const [row] = await db.read((q) =>
-      q.select().from(agentTransactions).where(eq(agentTransactions.id, id)),
-    );
-    if (row === undefined) throw new Error(`no agent transaction ${id}`);
-    return row;
-  }
-  async function transfer(id: string): Promise<TransferRow> {
-    const { db } = world.service.context;
-    const [row] = await db.read((q) =>
-      q.select().from(db.tables.transfers).where(eq(db.tables.transfers.id, id)),
-    );
-    if (row === undefined) throw new Error(`no transfer ${id}`);
-    return row;
-  }
-
   it("Given a held transfer, When the owner lists pending approvals, Then it is there without an amount, and only there", async () => {
     const held = await holdPublic("60.25");
     const { pending } = await alice.client.call("listPendingApprovals");
@@ -110,10 +83,12 @@ describe("approving and rejecting held agent transactions", () => {
     expect(approved.decided_at).not.toBeNull();
     expect(await publicUsdg(world, bob.account.publicKey)).toBe(bobBefore + usdg(60));
     expect(await publicUsdg(world, publicBot.agent.public_key)).toBe(agentBefore - usdg(60));
-    expect(world.cluster.getAccount((await agentTransaction(held.transactionId)).pendingAddress)).toBeNull();
+    expect(
+      world.cluster.getAccount((await world.agentTransactionRow(held.transactionId)).pendingAddress),
+    ).toBeNull();
 
     const settled = await eventually(
-      () => transfer(held.transferId),
+      () => world.transferRow(held.transferId),
       (row) => row.status !== "pending",
     );
     expect(settled).toMatchObject({ status: "confirmed", txSignature: approved.tx_signature });
@@ -157,7 +132,7 @@ describe("approving and rejecting held agent transactions", () => {
     expect(rejected.tx_signature).not.toBeNull();
     expect(await publicUsdg(world, bob.account.publicKey)).toBe(bobBefore);
     expect(await publicUsdg(world, publicBot.agent.public_key)).toBe(agentBefore);
-    expect(await transfer(held.transferId)).toMatchObject({
+    expect(await world.transferRow(held.transferId)).toMatchObject({
       status: "failed",
       phase: "settled",
       failureCode: "rejected",
@@ -181,7 +156,7 @@ describe("approving and rejecting held agent transactions", () => {
     const agentAfter = await confidentialUsdg(world, confidentialBot.agent.public_key, agentKeys);
     expect(agentAfter.available).toBe(agentBefore.available - 61_500_000n);
     const settled = await eventually(
-      () => transfer(held.transferId),
+      () => world.transferRow(held.transferId),
       (row) => row.status !== "pending",
     );
     expect(settled.status).toBe("confirmed");
@@ -202,7 +177,10 @@ describe("approving and rejecting held agent transactions", () => {
     expect(rejected).toMatchObject({ status: "rejected", confidential: true });
     expect(await confidentialUsdg(world, bob.account.publicKey, keysOf(bob))).toEqual(bobBefore);
     expect(await confidentialUsdg(world, confidentialBot.agent.public_key, agentKeys)).toEqual(agentBefore);
-    expect(await transfer(held.transferId)).toMatchObject({ status: "failed", failureCode: "rejected" });
+    expect(await world.transferRow(held.transferId)).toMatchObject({
+      status: "failed",
+      failureCode: "rejected",
+    });
     expect(await eventsOf(world, "transfer.failed", held.transferId)).toHaveLength(1);
     // The hold no longer blocks the agent's spends.
     const next = await world
@@ -247,7 +225,7 @@ describe("approving and rejecting held agent transactions", () => {
         .call("approveTransaction", { params: { transaction_id: held.transactionId } }),
     );
     expect([byAgent.status, byAgent.code]).toEqual([403, "agent_key_not_allowed"]);
-    expect((await agentTransaction(held.transactionId)).status).toBe("pending_approval");
+    expect((await world.agentTransactionRow(held.transactionId)).status).toBe("pending_approval");
     await reject(alice, held.transactionId);
   });
 
@@ -266,7 +244,7 @@ describe("approving and rejecting held agent transactions", () => {
       "per_transaction_limit_usdg",
     ]);
     expect(failure.message).not.toMatch(/80|70/);
-    expect((await agentTransaction(held.transactionId)).status).toBe("pending_approval");
+    expect((await world.agentTransactionRow(held.transactionId)).status).toBe("pending_approval");
     expect(await publicUsdg(world, strict.agent.public_key)).toBe(usdg(100));
     expect((await reject(alice, held.transactionId)).status).toBe("rejected");
   });
@@ -281,7 +259,7 @@ describe("approving and rejecting held agent transactions", () => {
     expect(spent.approval).toBeNull();
     const failure = await refusalOf(approve(alice, held.transactionId));
     expect([failure.status, failure.code]).toEqual([402, "insufficient_balance"]);
-    expect((await agentTransaction(held.transactionId)).status).toBe("pending_approval");
+    expect((await world.agentTransactionRow(held.transactionId)).status).toBe("pending_approval");
   });
 
   it("Given a confidential hold and a tightened policy, When the owner approves, Then 422 policy_violation and a rejection still works", async () => {

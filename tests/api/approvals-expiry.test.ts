@@ -1,17 +1,8 @@
-/**
- * The approval window (spec 3.2): once `expires_at` passes by the cluster's clock, a held
- * transaction leaves the pending list at once, approve and reject are `409 transaction_expired`
- * (before and after the expiry job ran), and the job closes the hold on-chain, fails the transfer
- * (`expired`) and fires `transfer.failed` once — nothing moved. Holds decided on-chain behind the
- * service's back are recorded as what the chain says happened.
- */
-import type { AgentTransactionRow, TransferRow } from "@cpay/api";
 import { walletSignerOf } from "@cpay/api/vault";
 import { buildPendingApproveInstruction, getPendingTransactionDecoder } from "@cpay/sdk";
 import { readAgentAccount, rejectHold } from "@cpay/sdk/agent-confidential";
 import { signTransactionToWire } from "@cpay/sdk/cluster";
 import { address } from "@solana/kit";
-import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiWorld, refusalOf, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
 import { createTestAgent, eventsOf, TEST_POLICY, type WorldAgent } from "./support/agents";
@@ -47,26 +38,9 @@ describe("expiry of held agent transactions", () => {
   const approve = (id: string) => alice.client.call("approveTransaction", { params: { transaction_id: id } });
   const reject = (id: string) => alice.client.call("rejectTransaction", { params: { transaction_id: id } });
 
-  async function agentTransaction(id: string): Promise<AgentTransactionRow> {
-    const { db } = world.service.context;
-    const { agentTransactions } = db.tables;
-    const [row] = await db.read((q) =>
-      q.select().from(agentTransactions).where(eq(agentTransactions.id, id)),
-    );
-    if (row === undefined) throw new Error(`no agent transaction ${id}`);
-    return row;
-  }
-  async function transfer(id: string): Promise<TransferRow> {
-    const { db } = world.service.context;
-    const [row] = await db.read((q) =>
-      q.select().from(db.tables.transfers).where(eq(db.tables.transfers.id, id)),
-    );
-    if (row === undefined) throw new Error(`no transfer ${id}`);
-    return row;
-  }
   const decided = (id: string) =>
     eventually(
-      () => agentTransaction(id),
+      () => world.agentTransactionRow(id),
       (row) => row.status !== "pending_approval",
     );
 
@@ -76,7 +50,7 @@ describe("expiry of held agent transactions", () => {
       await publicUsdg(world, bob.account.publicKey),
       await publicUsdg(world, publicBot.agent.public_key),
     ];
-    const pendingAddress = (await agentTransaction(held.transactionId)).pendingAddress;
+    const pendingAddress = (await world.agentTransactionRow(held.transactionId)).pendingAddress;
     world.cluster.clock.warpTime(WINDOW_SECONDS + 1);
 
     const listed = (await alice.client.call("listPendingApprovals")).pending.map(
@@ -92,7 +66,7 @@ describe("expiry of held agent transactions", () => {
     expect(row.status).toBe("expired");
     expect(row.txSignature).not.toBeNull();
     expect(world.cluster.getAccount(pendingAddress)).toBeNull();
-    expect(await transfer(held.transferId)).toMatchObject({
+    expect(await world.transferRow(held.transferId)).toMatchObject({
       status: "failed",
       phase: "settled",
       failureCode: "expired",
@@ -125,7 +99,10 @@ describe("expiry of held agent transactions", () => {
       readAgentAccount(world.cluster, address(confidentialBot.agent.public_key)).confidentialHold,
     ).toBeNull();
     expect(await confidentialUsdg(world, confidentialBot.agent.public_key, keys)).toEqual(before);
-    expect(await transfer(held.transferId)).toMatchObject({ status: "failed", failureCode: "expired" });
+    expect(await world.transferRow(held.transferId)).toMatchObject({
+      status: "failed",
+      failureCode: "expired",
+    });
     expect(await eventsOf(world, "transfer.failed", held.transferId)).toHaveLength(1);
     const next = await world
       .clientFor(confidentialBot.key.value)
@@ -135,7 +112,7 @@ describe("expiry of held agent transactions", () => {
 
   it("Given a hold the owner rejected on-chain without the API, When the window passes, Then the row records the rejection the chain shows", async () => {
     const held = await holdAgentTransfer(world, publicBot, { to: "@bob", amount: "52", confidential: false });
-    const pending = address((await agentTransaction(held.transactionId)).pendingAddress);
+    const pending = address((await world.agentTransactionRow(held.transactionId)).pendingAddress);
     const owner = await walletSignerOf(world.service.context, alice.account.id);
     const { signature } = await rejectHold(world.cluster, {
       owner,
@@ -149,7 +126,10 @@ describe("expiry of held agent transactions", () => {
     world.cluster.clock.warpTime(WINDOW_SECONDS + 1);
     const row = await decided(held.transactionId);
     expect(row).toMatchObject({ status: "rejected", txSignature: signature });
-    expect(await transfer(held.transferId)).toMatchObject({ status: "failed", failureCode: "rejected" });
+    expect(await world.transferRow(held.transferId)).toMatchObject({
+      status: "failed",
+      failureCode: "rejected",
+    });
     expect(await eventsOf(world, "agent.transaction.rejected", held.transactionId)).toHaveLength(1);
     expect(await eventsOf(world, "transfer.failed", held.transferId)).toHaveLength(1);
   });
@@ -157,7 +137,7 @@ describe("expiry of held agent transactions", () => {
   it("Given a hold approved on-chain whose record was lost, When the window passes, Then it is recorded approved and the transfer confirms", async () => {
     const held = await holdAgentTransfer(world, publicBot, { to: "@bob", amount: "53", confidential: false });
     const bobBefore = await publicUsdg(world, bob.account.publicKey);
-    const pending = address((await agentTransaction(held.transactionId)).pendingAddress);
+    const pending = address((await world.agentTransactionRow(held.transactionId)).pendingAddress);
     const account = world.cluster.getAccount(pending);
     if (account === null) throw new Error("no hold");
     const instruction = await buildPendingApproveInstruction({
@@ -176,7 +156,7 @@ describe("expiry of held agent transactions", () => {
     world.cluster.clock.warpTime(WINDOW_SECONDS + 1);
     expect(await decided(held.transactionId)).toMatchObject({ status: "approved", txSignature: signature });
     const settled = await eventually(
-      () => transfer(held.transferId),
+      () => world.transferRow(held.transferId),
       (row) => row.status !== "pending",
     );
     expect(settled).toMatchObject({ status: "confirmed", txSignature: signature });

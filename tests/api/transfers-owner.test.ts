@@ -1,10 +1,3 @@
-/**
- * `POST /v1/transfers` from a personal account, end to end on the real program and real proofs:
- * a confidential transfer by handle settles (`pending` -> `confirmed`), moves exactly the amount,
- * carries a memo only the two parties can read, and leaves no plaintext amount or memo anywhere the
- * service writes; a public transfer reaches a bare base58 address (its token account is created).
- */
-import type { TransferRow } from "@cpay/api";
 import { ApiRequestError, type TTransferDetail } from "@cpay/sdk/api";
 import {
   availableBalance,
@@ -69,15 +62,6 @@ describe("transfers from a personal account", () => {
     throw new Error(`${transferId} did not settle`);
   }
 
-  async function row(transferId: string): Promise<TransferRow> {
-    const { db } = world.service.context;
-    const [found] = await db.read((q) =>
-      q.select().from(db.tables.transfers).where(eq(db.tables.transfers.id, transferId)),
-    );
-    if (found === undefined) throw new Error(`no row ${transferId}`);
-    return found;
-  }
-
   /** Every text column of every table, as one string: where a leaked amount or memo would show. */
   async function everythingStored(): Promise<string> {
     const { db } = world.service.context;
@@ -132,7 +116,7 @@ describe("transfers from a personal account", () => {
     }
     expect(isConfidentialError(carolError, "memo_undecryptable")).toBe(true);
     // ... the row went submitting -> submitted -> settled and kept every signature
-    const stored = await row(created.transfer_id);
+    const stored = await world.transferRow(created.transfer_id);
     expect(stored).toMatchObject({ phase: "settled", status: "confirmed", failureCode: null });
     const signatures = JSON.parse(stored.signatures) as string[];
     expect(signatures.length).toBeGreaterThan(1);

@@ -81,18 +81,9 @@ describe("crash recovery of transfers left submitting", () => {
     );
   }
 
-  async function row(id: string): Promise<TransferRow> {
-    const { db } = world.service.context;
-    const [found] = await db.read((q) =>
-      q.select().from(db.tables.transfers).where(eq(db.tables.transfers.id, id)),
-    );
-    if (found === undefined) throw new Error(`no row ${id}`);
-    return found;
-  }
-
   async function whenSettled(id: string): Promise<TransferRow> {
     for (let attempt = 0; attempt < 150; attempt++) {
-      const current = await row(id);
+      const current = await world.transferRow(id);
       if (current.phase === "settled") return current;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
@@ -291,10 +282,10 @@ describe("crash recovery of transfers left submitting", () => {
       const bobBefore = bobPublic();
       const signature = await sendAsDeadProcess(bytes, usdg(6));
       // When the background job runs
-      let recovered = await row(id);
+      let recovered = await world.transferRow(id);
       for (let attempt = 0; attempt < 150 && recovered.phase === "submitting"; attempt++) {
         await new Promise((resolve) => setTimeout(resolve, 50));
-        recovered = await row(id);
+        recovered = await world.transferRow(id);
       }
       // Then the transfer waits for the owner, as if the request had finished
       expect(recovered).toMatchObject({ phase: "held", status: "pending", txSignature: signature });
@@ -333,7 +324,7 @@ describe("crash recovery of transfers left submitting", () => {
     // When several passes of the job have run
     await new Promise((resolve) => setTimeout(resolve, 2_500));
     // Then it is untouched
-    expect(await row(id)).toMatchObject({ phase: "submitting", status: "pending" });
+    expect(await world.transferRow(id)).toMatchObject({ phase: "submitting", status: "pending" });
     expect(await eventTypes(id)).toEqual([]);
   });
 });

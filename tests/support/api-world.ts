@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import {
   type AccountRow,
+  type AgentTransactionRow,
   createAccount,
   fundTestAccount,
   type IssuedKey,
@@ -19,6 +20,7 @@ import {
   type KycStatus,
   type RunningService,
   startService,
+  type TransferRow,
 } from "@cpay/api";
 import { type ApiClient, ApiRequestError, createApiClient } from "@cpay/sdk/api";
 import { createEmbeddedCluster, type EmbeddedCluster } from "@cpay/sdk/cluster";
@@ -49,6 +51,10 @@ export interface ApiWorld {
   fund(account: AccountRow, amounts: { confidential?: bigint; public?: bigint }): Promise<void>;
   /** An account's row as stored (e.g. an agent made through the API). */
   accountRow(accountId: string): Promise<AccountRow>;
+  /** A transfer's row as stored. */
+  transferRow(transferId: string): Promise<TransferRow>;
+  /** A held agent transaction's row as stored. */
+  agentTransactionRow(transactionId: string): Promise<AgentTransactionRow>;
   /** A test key for any account (e.g. an agent's own key). */
   keyFor(accountId: string): Promise<string>;
   /** A client for any key value (or none). */
@@ -135,6 +141,22 @@ export async function startApiWorld(
         db.select().from(accounts).where(eq(accounts.id, accountId)),
       );
       if (row === undefined) throw new Error(`no account ${accountId}`);
+      return row;
+    },
+    async transferRow(transferId) {
+      const { transfers } = service.context.db.tables;
+      const [row] = await service.context.db.read((db) =>
+        db.select().from(transfers).where(eq(transfers.id, transferId)),
+      );
+      if (row === undefined) throw new Error(`no transfer ${transferId}`);
+      return row;
+    },
+    async agentTransactionRow(transactionId) {
+      const { agentTransactions } = service.context.db.tables;
+      const [row] = await service.context.db.read((db) =>
+        db.select().from(agentTransactions).where(eq(agentTransactions.id, transactionId)),
+      );
+      if (row === undefined) throw new Error(`no agent transaction ${transactionId}`);
       return row;
     },
     async keyFor(accountId) {
