@@ -1,4 +1,6 @@
 import { ApiRequestError } from "@cpay/sdk/api";
+import { decryptEncryptedTotal, encryptedTotalFromBase64 } from "@cpay/sdk/confidential";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiWorld, refusalOf, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
 import { createTestAgent, eventsOf, TEST_POLICY, type WorldAgent } from "./support/agents";
@@ -38,6 +40,19 @@ describe("approving and rejecting held agent transactions", () => {
     who.client.call("approveTransaction", { params: { transaction_id: id } });
   const reject = (who: WorldAccount, id: string) =>
     who.client.call("rejectTransaction", { params: { transaction_id: id } });
+  /** The agent key's transfer count and its encrypted total, decrypted as the owner would. */
+  async function keyUsage(agent: WorldAgent): Promise<{ count: number; total: bigint }> {
+    const { db } = world.service.context;
+    const [key] = await db.read((q) =>
+      q.select().from(db.tables.apiKeys).where(eq(db.tables.apiKeys.id, agent.key.id)),
+    );
+    const total =
+      key?.transferredTotal == null
+        ? 0n
+        : decryptEncryptedTotal(encryptedTotalFromBase64(key.transferredTotal), agentKeysOf(alice, agent));
+    return { count: key?.transferCount ?? 0, total };
+  }
+
   const holdPublic = (amount: string, agent = publicBot) =>
     holdAgentTransfer(world, agent, { to: "@bob", amount, confidential: false });
   const holdConfidential = (amount: string) =>
@@ -69,7 +84,12 @@ describe("approving and rejecting held agent transactions", () => {
       await publicUsdg(world, bob.account.publicKey),
       await publicUsdg(world, publicBot.agent.public_key),
     ];
+    const usageBefore = await keyUsage(publicBot);
     const approved = await approve(alice, held.transactionId);
+    // The held transfer counts toward its key's usage when it is submitted, i.e. at approval.
+    const usageAfter = await keyUsage(publicBot);
+    expect(usageAfter.count).toBe(usageBefore.count + 1);
+    expect(usageAfter.total).toBe(usageBefore.total + usdg(60));
     expect(approved).toMatchObject({
       transaction_id: held.transactionId,
       status: "approved",

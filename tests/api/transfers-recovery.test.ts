@@ -14,8 +14,13 @@ import { buildAgentTransferInstruction } from "@cpay/sdk";
 import { readAgentAccount } from "@cpay/sdk/agent-confidential";
 import { signTransactionToWire } from "@cpay/sdk/cluster";
 import {
+  addToEncryptedTotal,
+  decryptEncryptedTotal,
   decryptPendingBalance,
   deriveConfidentialKeys,
+  emptyEncryptedTotal,
+  encryptedTotalFromBase64,
+  encryptedTotalToBase64,
   findTokenAccount,
   importConfidentialSecret,
   isConfidentialError,
@@ -52,7 +57,14 @@ describe("crash recovery of transfers left submitting", () => {
   /** Writes the row a dead process left: `submitting`, no signature. */
   async function leaveSubmitting(
     holder: { account: { id: string; handle: string }; keyId: string },
-    input: { id: string; to: string; recipient: string; confidential: boolean; createdAt: string },
+    input: {
+      id: string;
+      to: string;
+      recipient: string;
+      confidential: boolean;
+      createdAt: string;
+      usageIncrement?: string;
+    },
   ): Promise<void> {
     const { db } = world.service.context;
     const row: TransferRow = {
@@ -69,6 +81,7 @@ describe("crash recovery of transfers left submitting", () => {
       txSignature: null,
       signatures: "[]",
       failureCode: null,
+      usageIncrement: input.usageIncrement ?? null,
       heldTransactionId: null,
       createdAt: input.createdAt,
       confirmedAt: null,
@@ -238,8 +251,10 @@ describe("crash recovery of transfers left submitting", () => {
     });
 
     it("is found by its id in the program's events and confirmed", async () => {
-      // Given a dead process that wrote the row and sent the agent's transfer of 4 USDG to @bob
+      // Given a dead process that wrote the row (with the amount's encrypted usage increment, as the
+      // service writes it) and sent the agent's transfer of 4 USDG to @bob
       const { id, bytes } = freshTransferId();
+      const agentKeys = await confidentialKeysOf(world.service.context, agentRow);
       await leaveSubmitting(
         { account: agentRow, keyId },
         {
@@ -248,6 +263,9 @@ describe("crash recovery of transfers left submitting", () => {
           recipient: bob.account.publicKey,
           confidential: false,
           createdAt: FIVE_MINUTES_AGO(),
+          usageIncrement: encryptedTotalToBase64(
+            addToEncryptedTotal(emptyEncryptedTotal(), agentKeys.elgamalPubkey, usdg(4)),
+          ),
         },
       );
       const bobBefore = bobPublic();
@@ -258,12 +276,15 @@ describe("crash recovery of transfers left submitting", () => {
       expect(settled).toMatchObject({ status: "confirmed", txSignature: signature });
       expect(await eventTypes(id)).toEqual(["transfer.confirmed", "transfer.initiated"]);
       expect(bobPublic()).toBe(bobBefore + usdg(4));
-      // ... and the agent key counted it (its amount is gone after a crash, so only the count)
+      // ... and the agent key counted it, its encrypted total now holding the 4 USDG
       const { db } = world.service.context;
       const [usage] = await db.read((q) =>
         q.select().from(db.tables.apiKeys).where(eq(db.tables.apiKeys.id, keyId)),
       );
-      expect(usage).toMatchObject({ transferCount: 1, transferredTotal: null });
+      expect(usage?.transferCount).toBe(1);
+      expect(decryptEncryptedTotal(encryptedTotalFromBase64(usage?.transferredTotal ?? ""), agentKeys)).toBe(
+        usdg(4),
+      );
     });
 
     it("is recovered as held, with its agent transaction for the owner, when the program held it", async () => {

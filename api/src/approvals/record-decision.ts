@@ -18,6 +18,7 @@ import type { AccountRow, AgentTransactionRow, TransferRow } from "../db/rows";
 import { recordEvent } from "../events/record-event";
 import { nowIso } from "../ids";
 import type { ServiceContext } from "../service-context";
+import { recordTransferUsage } from "../transfers/record-usage";
 import { recordTransferEvent } from "../transfers/transfer-events";
 
 export interface Decision {
@@ -86,8 +87,13 @@ async function updateTransfer(
       .where(whileHeld)
       .returning();
     if (submitted === undefined) return transfer;
-    // Approval is when a held transfer is submitted (spec 3.1: `transfer.initiated`).
+    // Approval is when a held transfer is submitted (spec 3.1: `transfer.initiated`), and when it
+    // counts toward its key's usage (the amount was encrypted into the row when it was requested).
     await recordTransferEvent(service, tx, "transfer.initiated", submitted);
+    await recordTransferUsage(service, tx, {
+      apiKeyId: submitted.apiKeyId,
+      increment: submitted.usageIncrement,
+    });
     return submitted;
   }
   const [failed] = await tx

@@ -107,6 +107,12 @@ export function defineTables(c: ColumnKit) {
       /** Every signature the transfer produced (JSON array), for reconciliation. */
       signatures: c.text("signatures").notNull().default("[]"),
       failureCode: c.text("failure_code"),
+      /**
+       * The amount as an encrypted total (sdk `encrypted-total`, base64) under the sending account's
+       * key, written with the row before submission; added to the key's usage total when the
+       * transfer is submitted — at once, at approval of a hold, or by crash recovery. Never plaintext.
+       */
+      usageIncrement: c.text("usage_increment"),
       heldTransactionId: c.text("held_transaction_id"),
       createdAt: c.text("created_at").notNull(),
       confirmedAt: c.text("confirmed_at"),

@@ -29,6 +29,7 @@ import { whileInFlight, withAccountTurn } from "./in-flight";
 import { markHeld } from "./mark-held";
 import { submitOwnerTransfer } from "./owner-transfer";
 import { parseTransferAmount } from "./parse-amount";
+import { usageIncrementOf } from "./record-usage";
 import { type ResolvedAsset, resolveAsset } from "./resolve-asset";
 import { type Recipient, resolveRecipient } from "./resolve-recipient";
 import { loadSender, type Sender } from "./sender";
@@ -76,7 +77,7 @@ export async function createTransfer(
       recipient,
     };
     return whileInFlight(id, async () => {
-      await insertSubmittingTransfer(service, {
+      const row = await insertSubmittingTransfer(service, {
         id,
         accountId: account.id,
         apiKeyId: apiKey.id,
@@ -85,11 +86,18 @@ export async function createTransfer(
         recipientAddress: recipient.wallet,
         asset: asset.symbol,
         confidential: body.confidential,
+        usageIncrement: usageIncrementOf(sender.keys.elgamalPubkey, amount),
         createdAt: nowIso(),
       });
       await input.idempotency?.bindResource(id);
       const submission = await submit(service, sender, plan);
-      return recordSubmission(service, { sender, plan, apiKeyId: apiKey.id, submission });
+      return recordSubmission(service, {
+        sender,
+        plan,
+        apiKeyId: apiKey.id,
+        usageIncrement: row.usageIncrement,
+        submission,
+      });
     });
   });
 }
@@ -175,6 +183,7 @@ async function recordSubmission(
     readonly sender: Sender;
     readonly plan: TransferPlan;
     readonly apiKeyId: string;
+    readonly usageIncrement: string | null;
     readonly submission: Submission;
   },
 ): Promise<TTransfer> {
@@ -195,10 +204,7 @@ async function recordSubmission(
   const submitted = await markSubmitted(service, plan.id, {
     signature: submission.signature,
     signatures: submission.signatures,
-    usage: {
-      apiKeyId: input.apiKeyId,
-      added: { elgamalPubkey: sender.keys.elgamalPubkey, amount: plan.amount },
-    },
+    usage: { apiKeyId: input.apiKeyId, increment: input.usageIncrement },
   });
   // The create response may already say `confirmed` (spec 3.1) when the cluster was that quick.
   return transferView(await settleSubmittedTransfer(service, submitted), null);

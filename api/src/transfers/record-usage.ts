@@ -1,8 +1,10 @@
 /**
  * Per-key usage of transfers (spec 5.6: "request count and total USDG transferred"): the key that
- * made a transfer counts it once its funds-moving transaction landed. The total is never plaintext:
- * it is an ElGamal running total under the account's own key (sdk `encrypted-total`), which the
- * service adds to and only the account holder can read (`decryptEncryptedTotal`).
+ * made a transfer counts it once its funds-moving transaction landed (at once, at the approval of a
+ * hold, or found by crash recovery). The total is never plaintext: it is an ElGamal running total
+ * under the account's own key (sdk `encrypted-total`); each transfer's amount is encrypted once,
+ * before submission, into the row's `usage_increment`, and added homomorphically when it counts.
+ * Only the account holder can read a total (`decryptEncryptedTotal`).
  *
  * The read-add-write runs inside the caller's transaction and only writes over the value it read
  * (compare-and-set), so two transfers of one key landing together both count on PostgreSQL too.
@@ -12,6 +14,7 @@ import {
   emptyEncryptedTotal,
   encryptedTotalFromBase64,
   encryptedTotalToBase64,
+  sumEncryptedTotals,
 } from "@cpay/sdk/confidential";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../db/database";
@@ -23,10 +26,16 @@ const MAX_ATTEMPTS = 20;
 export interface TransferUsage {
   readonly apiKeyId: string;
   /**
-   * The amount and the account's ElGamal key to add it under; null when the amount is gone (a
-   * transfer settled by crash recovery: amounts are never stored), then only the count grows.
+   * The transfer's amount as an encrypted total under the account's key (the row's
+   * `usage_increment`, base64); null for a row written before increments existed, then only the
+   * count grows.
    */
-  readonly added: { readonly elgamalPubkey: Uint8Array; readonly amount: bigint } | null;
+  readonly increment: string | null;
+}
+
+/** The usage increment of a transfer of `amount`: encrypted once, before submission, stored with the row. */
+export function usageIncrementOf(elgamalPubkey: Uint8Array, amount: bigint): string {
+  return encryptedTotalToBase64(addToEncryptedTotal(emptyEncryptedTotal(), elgamalPubkey, amount));
 }
 
 /** Adds one transfer to the key's count and its amount to the key's encrypted total. */
@@ -37,8 +46,8 @@ export async function recordTransferUsage(
 ): Promise<void> {
   const { apiKeys } = service.db.tables;
   const count = sql`${apiKeys.transferCount} + 1`;
-  const { added } = input;
-  if (added === null) {
+  const { increment } = input;
+  if (increment === null) {
     await tx.update(apiKeys).set({ transferCount: count }).where(eq(apiKeys.id, input.apiKeyId));
     return;
   }
@@ -49,7 +58,7 @@ export async function recordTransferUsage(
       .where(eq(apiKeys.id, input.apiKeyId));
     if (key === undefined) return;
     const previous = key.total === null ? emptyEncryptedTotal() : encryptedTotalFromBase64(key.total);
-    const next = encryptedTotalToBase64(addToEncryptedTotal(previous, added.elgamalPubkey, added.amount));
+    const next = encryptedTotalToBase64(sumEncryptedTotals(previous, encryptedTotalFromBase64(increment)));
     const updated = await tx
       .update(apiKeys)
       .set({ transferCount: count, transferredTotal: next })

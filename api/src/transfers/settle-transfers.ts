@@ -93,7 +93,7 @@ export async function reconcileSubmittingTransfers(
       const submitted = await markSubmitted(service, row.id, {
         signature: landed.signature,
         signatures: [landed.signature],
-        usage: { apiKeyId: row.apiKeyId, added: null },
+        usage: { apiKeyId: row.apiKeyId, increment: row.usageIncrement },
       });
       await settleSubmittedTransfer(service, submitted);
       continue;

@@ -7,6 +7,7 @@ import {
   emptyEncryptedTotal,
   encryptedTotalFromBase64,
   encryptedTotalToBase64,
+  sumEncryptedTotals,
 } from "./encrypted-total";
 import { isConfidentialError } from "./errors";
 import { bigIntToLittleEndian, deriveConfidentialKeys, generateConfidentialSecret } from "./keys";
@@ -40,6 +41,13 @@ describe("encrypted total", () => {
     const amounts = [123_456_789n, 0n, 65_535n, 65_536n, 1n, 10n ** 12n];
     const total = addAll(amounts);
     expect(decryptEncryptedTotal(total, keys)).toBe(amounts.reduce((sum, amount) => sum + amount, 0n));
+  });
+
+  it("Given an amount encrypted on its own and stored, when summed into a total later, then the total reads the sum", () => {
+    const increment = addToEncryptedTotal(emptyEncryptedTotal(), keys.elgamalPubkey, 4_000_000n);
+    const total = sumEncryptedTotals(addAll([123_456_789n]), increment);
+    expect(decryptEncryptedTotal(total, keys)).toBe(127_456_789n);
+    expect(() => sumEncryptedTotals(total, increment.subarray(1))).toThrow(RangeError);
   });
 
   it("Given a total, when another account's keys decrypt it, then they do not read the total", () => {

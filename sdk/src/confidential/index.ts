@@ -33,6 +33,7 @@ export {
   emptyEncryptedTotal,
   encryptedTotalFromBase64,
   encryptedTotalToBase64,
+  sumEncryptedTotals,
 } from "./encrypted-total";
 export {
   ConfidentialError,

@@ -1,0 +1,1 @@
+ALTER TABLE `transfers` ADD `usage_increment` text;
