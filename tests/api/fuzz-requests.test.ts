@@ -8,7 +8,7 @@ import { API_ROUTES, type RouteContract } from "@cpay/sdk/api";
 import { sql } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiWorld, startApiWorld, type WorldAccount } from "../support/api-world";
+import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
 
 const ROUTE_IDS = Object.keys(API_ROUTES) as (keyof typeof API_ROUTES)[];
 const GUARDED_TABLES = ["accounts", "vaultSecrets", "transfers", "agentTransactions", "events"] as const;
@@ -88,6 +88,8 @@ describe("fuzzed requests to every route", () => {
     world = await startApiWorld();
     alice = await world.account("alice");
     await world.account("bob");
+    // Funded, so the near-valid transfers the fuzzer makes also reach the chain and succeed.
+    await world.fund(alice.account, { confidential: usdg(5), public: usdg(5) });
   });
   afterAll(async () => {
     await world?.close();
@@ -161,7 +163,97 @@ describe("fuzzed requests to every route", () => {
           }
         },
       ),
-      { numRuns: Number(process.env.FUZZ_RUNS ?? 300) },
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 1000) },
+    );
+  });
+
+  it("given well-formed requests with adversarial values, succeeds or refuses cleanly, never 5xx", async () => {
+    const agent = await alice.client.call("createAgent", {
+      body: {
+        name: "fuzzed",
+        spend_policy: {
+          daily_limit_usdg: 10,
+          per_transaction_limit_usdg: 5,
+          hitl_threshold_usdg: 2,
+          assets: ["USDG"],
+        },
+      },
+    });
+    const bob = await world.accountRow((await world.account("bobby")).account.id);
+    // Mostly valid values, so requests get past validation to the chain; some of everything else.
+    const mostly = <T>(valid: fc.Arbitrary<T>, other: fc.Arbitrary<T>) =>
+      fc.oneof({ weight: 4, arbitrary: valid }, { weight: 1, arbitrary: other });
+    const amount = mostly(
+      fc.constantFrom("0.000001", "1", "4.999999", "0.5"),
+      fc.constantFrom("0", "-1", "1.0000001", "5", "6", "99999999999999999999"),
+    );
+    const limit = mostly<number | string>(
+      fc.constantFrom(0, 1, 2.5, 10, "3"),
+      fc.oneof(fc.constantFrom(-1, 1e30, "0.0000001", "abc"), fc.double()),
+    );
+    const policy = fc.record(
+      {
+        daily_limit_usdg: limit,
+        per_transaction_limit_usdg: limit,
+        hitl_threshold_usdg: limit,
+        assets: mostly<string[]>(
+          fc.constantFrom(["USDG"], ["usdg"]),
+          fc.constantFrom([], ["SOL"], ["USDG", "USDG"]),
+        ),
+        allowed_recipients: fc.constantFrom([], ["bob"], ["*.shop"], ["*."], ["@@"], [bob.publicKey]),
+        active_hours: mostly(
+          fc.constantFrom("00:00-00:00", "22:00-06:00"),
+          fc.constantFrom("24:00-01:00", "9-5"),
+        ),
+        approval_window_seconds: mostly(fc.constantFrom(60, 86_400), fc.constantFrom(0, 604_801, 1.5)),
+      },
+      { requiredKeys: [] },
+    );
+    const request = fc.oneof(
+      fc.record({
+        route: fc.constant("createTransfer" as const),
+        body: fc.record(
+          {
+            to: fc.constantFrom(
+              "@bobby",
+              "@nobody",
+              "@alice",
+              "@alice/fuzzed",
+              bob.publicKey,
+              "not-an-address",
+            ),
+            amount,
+            confidential: fc.boolean(),
+            memo: fc.string({ maxLength: 220 }),
+            asset: mostly(fc.constantFrom("USDG", "usdg"), fc.constant("SOL")),
+          },
+          { requiredKeys: ["to", "amount"] },
+        ),
+      }),
+      fc.record({
+        route: fc.constant("createAgent" as const),
+        body: fc.record({ name: fc.stringMatching(/^[a-z0-9-]{1,12}$/), spend_policy: policy }),
+      }),
+      fc.record({ route: fc.constant("updateSpendPolicy" as const), body: policy }),
+    );
+    await fc.assert(
+      fc.asyncProperty(request, async ({ route, body }) => {
+        const path =
+          route === "createTransfer"
+            ? "/v1/transfers"
+            : route === "createAgent"
+              ? "/v1/accounts/me/agents"
+              : `/v1/agents/${agent.account_id}/spend-policy`;
+        const response = await world.fetch(path, {
+          method: route === "updateSpendPolicy" ? "PATCH" : "POST",
+          key: alice.key.value,
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(body),
+        });
+        const text = await response.text();
+        expect(response.status, `${route} ${JSON.stringify(body)} -> ${text}`).toBeLessThan(500);
+      }),
+      { numRuns: Number(process.env.FUZZ_VALUE_RUNS ?? 150) },
     );
   });
 });
