@@ -61,21 +61,59 @@ export async function loadSecret(
   return openSecret(service.config.masterKey, accountId, kind, row.sealed);
 }
 
+/**
+ * Opened keys are kept in process memory for a minute after they were opened (like a KMS data-key
+ * cache): opening costs a vault read, an AES-GCM open and a WebCrypto key import per request, a
+ * large share of a public transfer's own cost. Secrets never change for an account, so nothing
+ * needs invalidating; the window only bounds how long an idle account's keys stay in memory.
+ */
+const OPENED_KEYS_TTL_MS = 60_000;
+const openedKeys = new WeakMap<
+  ServiceContext,
+  Map<string, { readonly expires: number; readonly value: Promise<unknown> }>
+>();
+
+function opened<T>(service: ServiceContext, id: string, open: () => Promise<T>): Promise<T> {
+  let cache = openedKeys.get(service);
+  if (cache === undefined) {
+    cache = new Map();
+    openedKeys.set(service, cache);
+  }
+  const now = Date.now();
+  const hit = cache.get(id);
+  if (hit !== undefined && hit.expires > now) return hit.value as Promise<T>;
+  for (const [key, entry] of cache) if (entry.expires <= now) cache.delete(key);
+  const value = open();
+  const entries = cache;
+  entries.set(id, { expires: now + OPENED_KEYS_TTL_MS, value });
+  // A failed open is not remembered.
+  value.catch(() => entries.delete(id));
+  return value;
+}
+
 /** The wallet signer of a personal/business account. */
-export async function walletSignerOf(service: ServiceContext, accountId: string): Promise<KeyPairSigner> {
-  return keyFromSeed(accountId, await loadSecret(service, accountId, "wallet_seed")).toSigner();
+export function walletSignerOf(service: ServiceContext, accountId: string): Promise<KeyPairSigner> {
+  return opened(service, `wallet:${accountId}`, async () =>
+    keyFromSeed(accountId, await loadSecret(service, accountId, "wallet_seed")).toSigner(),
+  );
 }
 
 /** The signer an agent spends with. */
-export async function agentSignerOf(service: ServiceContext, agentAccountId: string): Promise<KeyPairSigner> {
-  return keyFromSeed(
-    agentAccountId,
-    await loadSecret(service, agentAccountId, "agent_signer_seed"),
-  ).toSigner();
+export function agentSignerOf(service: ServiceContext, agentAccountId: string): Promise<KeyPairSigner> {
+  return opened(service, `agent-signer:${agentAccountId}`, async () =>
+    keyFromSeed(agentAccountId, await loadSecret(service, agentAccountId, "agent_signer_seed")).toSigner(),
+  );
 }
 
 /** The confidential keys of an account; an agent's derive from its owner's secret and handle. */
-export async function confidentialKeysOf(
+export function confidentialKeysOf(
+  service: ServiceContext,
+  account: AccountRow,
+): Promise<ConfidentialKeyset> {
+  return opened(service, `confidential:${account.id}`, () => openConfidentialKeys(service, account));
+}
+
+async function openConfidentialKeys(
   service: ServiceContext,
   account: AccountRow,
 ): Promise<ConfidentialKeyset> {

@@ -74,6 +74,17 @@ export function subtractLoHi(
  * bytes decode as the identity, so adding to Token-2022's initial zero ciphertext works unchanged.
  */
 export function addCiphertexts(left: Uint8Array, right: Uint8Array): Uint8Array {
+  // All-zero bytes are the identity (both points encode as 32 zero bytes): adding it changes
+  // nothing, so the other side's bytes are the sum (Ristretto encodings are canonical). It is still
+  // decoded, so a malformed ciphertext is refused either way.
+  if (isZeroCiphertext(left)) {
+    decode(right);
+    return right.slice();
+  }
+  if (isZeroCiphertext(right)) {
+    decode(left);
+    return left.slice();
+  }
   const a = decode(left);
   const b = decode(right);
   return encode(a.commitment.add(b.commitment), a.handle.add(b.handle));
