@@ -8,9 +8,7 @@ describe("webhook retry schedule", () => {
   it("backs off exponentially from 10 s, capped at 1 h, within [1/2, 1] of each step", () => {
     const waits = [1, 2, 3, 4, 5, 10, 20].map((failedAttempt) => ({
       low: (nextAttemptAt({ eventCreatedAt: T0, failedAttempt, now: T0, random: () => 0 }) as number) - T0,
-      high:
-        (nextAttemptAt({ eventCreatedAt: T0, failedAttempt, now: T0, random: () => 1 }) as number) -
-        T0,
+      high: (nextAttemptAt({ eventCreatedAt: T0, failedAttempt, now: T0, random: () => 1 }) as number) - T0,
     }));
     expect(waits.map((w) => w.high)).toEqual(
       [1, 2, 4, 8, 16, 512, 512].map((factor) => Math.min(RETRY_BASE_MS * factor, RETRY_CAP_MS)),
