@@ -11,6 +11,7 @@
  * | `SERVICE_MASTER_KEY` | (dev only) `./data/master.key`, created on first start | 32 bytes hex/base64 sealing the vault |
  * | `RATE_LIMIT_PER_MINUTE` | 600 | requests per API key per minute |
  * | `LOG_LEVEL` | info | pino level |
+ * | `WEBHOOKS_ALLOW_LOCAL` | unset | `1` admits http and local addresses as webhook URLs (local development and tests only) |
  * | `MAINNET_RPC_URL` | must be unset | this build has no mainnet-beta chain port: `svc_live_` keys are always refused, and setting it stops the service rather than let live keys act on the test cluster |
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -26,6 +27,8 @@ export interface ServiceConfig {
   readonly masterKeySource: "environment" | "development file";
   readonly rateLimitPerMinute: number;
   readonly logLevel: string;
+  /** `WEBHOOKS_ALLOW_LOCAL=1`: webhook URLs may be http and resolve to local addresses (tests only). */
+  readonly webhooksAllowLocal: boolean;
   /** Always false in this build: there is no mainnet-beta chain port, so live keys are refused. */
   readonly liveModeAvailable: false;
 }
@@ -89,5 +92,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir = resol
     rateLimitPerMinute: integer(env, "RATE_LIMIT_PER_MINUTE", 600, 1, 1_000_000_000),
     logLevel,
     liveModeAvailable: false,
+    webhooksAllowLocal: env.WEBHOOKS_ALLOW_LOCAL === "1",
   };
 }

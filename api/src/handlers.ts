@@ -4,10 +4,12 @@ import { agentHandlers } from "./agents/handlers";
 import { approvalHandlers } from "./approvals/handlers";
 import type { Handlers } from "./http/mount-routes";
 import { transferHandlers } from "./transfers/handlers";
+import { webhookHandlers } from "./webhooks/handlers";
 
 export const handlers: Handlers = {
   ...transferHandlers,
   ...accountHandlers,
   ...agentHandlers,
   ...approvalHandlers,
+  ...webhookHandlers,
 };

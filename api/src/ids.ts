@@ -5,7 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 
-export type IdPrefix = "acct" | "policy" | "tr" | "tx" | "key" | "evt" | "req";
+export type IdPrefix = "acct" | "policy" | "tr" | "tx" | "key" | "evt" | "req" | "wh" | "dlv";
 
 const ALPHABET = "abcdefghijklmnopqrstuvwxyz234567";
 

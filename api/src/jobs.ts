@@ -2,3 +2,4 @@
 import "./http/usage-stamps";
 import "./transfers/settle-transfers";
 import "./approvals/expire-held-transactions";
+import "./webhooks/deliver-webhooks";

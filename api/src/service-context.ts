@@ -21,4 +21,6 @@ export interface ServiceContext {
   /** Asset symbol -> mint (USDG). */
   readonly assets: AssetTable;
   readonly logger: Logger;
+  /** Milliseconds since the epoch for schedules (webhook retries); tests pass a controllable one. */
+  readonly clock: () => number;
 }

@@ -24,6 +24,8 @@ export interface ServiceOptions {
   readonly cluster?: EmbeddedCluster;
   readonly logDestination?: pino.DestinationStream;
   readonly checkResponses?: boolean;
+  /** The clock webhook retries are scheduled by (default `Date.now`). */
+  readonly clock?: () => number;
   /**
    * The embedded cluster lives in memory, so a SQLite file written against an earlier one
    * describes a chain that is gone. `archive` renames such a file aside (`cpay-<time>.sqlite`) and
@@ -71,6 +73,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     registrar: feePayer,
     assets: { USDG: { mint: address(cluster.usdgMint), decimals: USDG_DECIMALS } },
     logger,
+    clock: options.clock ?? Date.now,
   };
   if (LIMIT_DECIMALS !== USDG_DECIMALS) throw new ConfigError("policy limits and USDG disagree on decimals");
   await ensureProgramConfig(context);

@@ -8,6 +8,7 @@
  */
 import { issueApiKey, revokeApiKey } from "@cpay/api";
 import { API_ROUTES, type ApiRouteId, type RouteContract } from "@cpay/sdk/api";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
 
@@ -24,7 +25,7 @@ describe("the authorisation matrix", () => {
   const ids: Record<string, string> = {};
 
   beforeAll(async () => {
-    world = await startApiWorld();
+    world = await startApiWorld({ env: { WEBHOOKS_ALLOW_LOCAL: "1" } });
     owner = await world.account("owner");
     stranger = await world.account("stranger");
     await world.account("payee");
@@ -51,6 +52,15 @@ describe("the authorisation matrix", () => {
       body: { to: "@payee", amount: "10", confidential: false },
     });
     ids.transaction_id = held.approval?.transaction_id as string;
+    const webhook = await owner.client.call("createWebhook", {
+      body: { url: "http://127.0.0.1:9/hooks", events: ["transfer.initiated"] },
+    });
+    ids.webhook_id = webhook.webhook_id;
+    const { db } = world.service.context;
+    const [event] = await db.read((q) =>
+      q.select().from(db.tables.events).where(eq(db.tables.events.accountId, owner.account.id)),
+    );
+    ids.event_id = event?.id as string;
     const revoked = await issueApiKey(world.service.context, {
       accountId: owner.account.id,
       name: "old",
@@ -92,6 +102,8 @@ describe("the authorisation matrix", () => {
     expect(ids.transfer_id).toMatch(/^tr_/);
     expect(ids.account_id).toMatch(/^acct_/);
     expect(ids.transaction_id).toMatch(/^tx_/);
+    expect(ids.webhook_id).toMatch(/^wh_/);
+    expect(ids.event_id).toMatch(/^evt_/);
   });
 
   const unauthorized: [string, (k: { revoked: string }) => string | null][] = [
@@ -132,6 +144,10 @@ describe("the authorisation matrix", () => {
     expect((await call("updateSpendPolicy", other)).status).toBe(403);
     expect((await call("approveTransaction", other)).body.error?.code).toBe("transaction_not_found");
     expect((await call("rejectTransaction", other)).body.error?.code).toBe("transaction_not_found");
+    for (const route of ["deleteWebhook", "replayEvent", "listDeliveries"] as const) {
+      expect((await call(route, other)).body.error?.code).toBe("webhook_not_found");
+    }
+    expect((await stranger.client.call("listWebhooks")).webhooks).toEqual([]);
     expect((await stranger.client.call("listTransfers")).transfers).toEqual([]);
     expect((await stranger.client.call("listAgents")).agents).toEqual([]);
     expect((await stranger.client.call("listPendingApprovals")).pending).toEqual([]);

@@ -5,6 +5,7 @@
  */
 import type { ServiceContext } from "@cpay/api";
 import { runIdempotently } from "@cpay/api/idempotency";
+import { generateMasterKeyHex, parseMasterKey } from "@cpay/api/vault-crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase } from "../support/api-database";
 
@@ -13,7 +14,10 @@ describe("Idempotency-Key records", () => {
   let service: ServiceContext;
   beforeAll(async () => {
     handle = await openTestDatabase();
-    service = { db: handle.db } as ServiceContext;
+    service = {
+      db: handle.db,
+      config: { masterKey: parseMasterKey(generateMasterKeyHex()) },
+    } as ServiceContext;
   });
   afterAll(async () => {
     await handle?.close();

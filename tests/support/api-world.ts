@@ -80,7 +80,7 @@ export const UNITS_PER_USDG = 1_000_000n;
 export const usdg = (whole: number | bigint): bigint => BigInt(whole) * UNITS_PER_USDG;
 
 export async function startApiWorld(
-  options: { slotMs?: number; env?: Record<string, string> } = {},
+  options: { slotMs?: number; env?: Record<string, string>; clock?: () => number } = {},
 ): Promise<ApiWorld> {
   const cluster = await createEmbeddedCluster({ slotMs: options.slotMs ?? 50 });
   const dataDir = mkdtempSync(join(tmpdir(), "cpay-api-"));
@@ -109,6 +109,7 @@ export async function startApiWorld(
     cluster,
     logDestination: logDestination as never,
     checkResponses: true,
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
   });
   const clientFor = (apiKey: string) => createApiClient({ baseUrl: service.url, apiKey });
   return {

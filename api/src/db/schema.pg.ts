@@ -19,5 +19,7 @@ export const {
   agentTransactions,
   idempotencyKeys,
   events,
+  webhookSubscriptions,
+  webhookDeliveries,
   serviceMeta,
 } = pgTables;

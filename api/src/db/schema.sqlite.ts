@@ -23,5 +23,7 @@ export const {
   agentTransactions,
   idempotencyKeys,
   events,
+  webhookSubscriptions,
+  webhookDeliveries,
   serviceMeta,
 } = sqliteTables;

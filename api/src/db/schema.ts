@@ -190,6 +190,46 @@ export function defineTables(c: ColumnKit) {
     ],
   );
 
+  /** Webhook subscriptions (spec 2.7); the signing secret is sealed in the vault (kind `webhook_secret`). */
+  const webhookSubscriptions = c.table(
+    "webhook_subscriptions",
+    {
+      id: c.text("id").primaryKey(),
+      accountId: c.text("account_id").notNull(),
+      url: c.text("url").notNull(),
+      /** JSON array of event types. */
+      events: c.text("events").notNull(),
+      createdAt: c.text("created_at").notNull(),
+      deletedAt: c.text("deleted_at"),
+    },
+    (t) => [c.index("webhook_subscriptions_account").on(t.accountId)],
+  );
+
+  /**
+   * One delivery of one event to one subscription (spec 2.8, 6.4): written with the event (fan-out
+   * in record-event.ts), claimed by the delivery workers. `history` is a JSON array of attempts
+   * `{at, status_code, error}`; `state`: queued, delivering, delivered, failed, cancelled.
+   */
+  const webhookDeliveries = c.table(
+    "webhook_deliveries",
+    {
+      id: c.text("id").primaryKey(),
+      subscriptionId: c.text("subscription_id").notNull(),
+      eventId: c.text("event_id").notNull(),
+      state: c.text("state").notNull(),
+      attempts: c.int("attempts").notNull().default(0),
+      nextAttemptAt: c.text("next_attempt_at"),
+      lastStatusCode: c.int("last_status_code"),
+      history: c.text("history").notNull().default("[]"),
+      createdAt: c.text("created_at").notNull(),
+      updatedAt: c.text("updated_at").notNull(),
+    },
+    (t) => [
+      c.uniqueIndex("webhook_deliveries_subscription_event").on(t.subscriptionId, t.eventId),
+      c.index("webhook_deliveries_due").on(t.state, t.nextAttemptAt),
+    ],
+  );
+
   /** Service facts: schema owner, the cluster instance the rows belong to. */
   const serviceMeta = c.table("service_meta", {
     key: c.text("key").primaryKey(),
@@ -204,6 +244,8 @@ export function defineTables(c: ColumnKit) {
     agentTransactions,
     idempotencyKeys,
     events,
+    webhookSubscriptions,
+    webhookDeliveries,
     serviceMeta,
   };
 }

@@ -5,6 +5,7 @@
  * counts, so each event fires once. Payloads follow spec 6.2 plus `event_id` and the resource id;
  * they never carry an amount.
  */
+import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { Db } from "../db/database";
 import { newId, nowIso } from "../ids";
 import type { ServiceContext } from "../service-context";
@@ -47,5 +48,48 @@ export async function recordEvent(service: ServiceContext, tx: Db, fact: EventFa
     })
     .onConflictDoNothing()
     .returning({ id: service.db.tables.events.id });
-  return inserted.length === 1 ? id : null;
+  if (inserted.length === 0) return null;
+  await enqueueDeliveries(service, tx, { id, type: fact.type, accountId: fact.accountId, createdAt });
+  return id;
+}
+
+/**
+ * Fan-out, in the event's own transaction: one queued delivery per live subscription that wants
+ * this event type, of the account concerned or — for an agent — of its owner (spec 6: "the account
+ * or any agent beneath it"). A subscription made later does not receive earlier events (replay can).
+ */
+async function enqueueDeliveries(
+  service: ServiceContext,
+  tx: Db,
+  event: {
+    readonly id: string;
+    readonly type: EventType;
+    readonly accountId: string;
+    readonly createdAt: string;
+  },
+): Promise<void> {
+  const { accounts, webhookSubscriptions, webhookDeliveries } = service.db.tables;
+  const [account] = await tx
+    .select({ ownerAccountId: accounts.ownerAccountId })
+    .from(accounts)
+    .where(eq(accounts.id, event.accountId));
+  const audience = [event.accountId, ...(account?.ownerAccountId ? [account.ownerAccountId] : [])];
+  const subscriptions = await tx
+    .select()
+    .from(webhookSubscriptions)
+    .where(and(inArray(webhookSubscriptions.accountId, audience), isNull(webhookSubscriptions.deletedAt)));
+  for (const subscription of subscriptions) {
+    if (!(JSON.parse(subscription.events) as string[]).includes(event.type)) continue;
+    await tx.insert(webhookDeliveries).values({
+      id: newId("dlv"),
+      subscriptionId: subscription.id,
+      eventId: event.id,
+      state: "queued",
+      attempts: 0,
+      nextAttemptAt: event.createdAt,
+      history: "[]",
+      createdAt: event.createdAt,
+      updatedAt: event.createdAt,
+    });
+  }
 }

@@ -15,6 +15,7 @@ import { createHash } from "node:crypto";
 import { and, eq, lt } from "drizzle-orm";
 import { nowIso } from "../ids";
 import type { ServiceContext } from "../service-context";
+import { openSecret, sealSecret } from "../vault/vault";
 import { ApiError } from "./api-error";
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
@@ -113,7 +114,7 @@ export async function runIdempotently(
   };
   try {
     const answer = await work(claim);
-    await store(service, where, answer.status, answer.body);
+    await store(service, input, where, answer.status, answer.body);
     return { ...answer, replayed: false };
   } catch (error) {
     // The answer is kept (a retry replays it) when it is the caller's fault, and whenever a resource
@@ -130,7 +131,7 @@ export async function runIdempotently(
           ...(answer.param ? { param: answer.param } : {}),
         },
       };
-      await store(service, where, answer.status, body);
+      await store(service, input, where, answer.status, body);
     } else {
       await service.db.transaction((tx) =>
         tx
@@ -143,12 +144,18 @@ export async function runIdempotently(
   }
 }
 
-async function store(service: ServiceContext, where: ReturnType<typeof and>, status: number, body: unknown) {
+async function store(
+  service: ServiceContext,
+  owner: { readonly accountId: string; readonly key: string },
+  where: ReturnType<typeof and>,
+  status: number,
+  body: unknown,
+) {
   const { idempotencyKeys } = service.db.tables;
   await service.db.transaction((tx) =>
     tx
       .update(idempotencyKeys)
-      .set({ state: "completed", responseStatus: status, responseBody: JSON.stringify(body) })
+      .set({ state: "completed", responseStatus: status, responseBody: sealAnswer(service, owner, body) })
       .where(where)
       .then(() => undefined),
   );
@@ -182,7 +189,7 @@ async function awaitStoredAnswer(
     if (row.state === "completed") {
       return {
         status: row.responseStatus ?? 200,
-        body: JSON.parse(row.responseBody ?? "null"),
+        body: openAnswer(service, row.accountId, row.key, row.responseBody),
         replayed: true,
       };
     }
@@ -195,4 +202,23 @@ async function awaitStoredAnswer(
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/**
+ * Stored answers are sealed under the master key, bound to their (account, key): an answer can
+ * hold something shown once (a webhook secret), which must never sit in a table in plaintext.
+ */
+function sealAnswer(
+  service: ServiceContext,
+  owner: { readonly accountId: string; readonly key: string },
+  body: unknown,
+): string {
+  const bytes = new TextEncoder().encode(JSON.stringify(body));
+  return sealSecret(service.config.masterKey, owner.accountId, `idempotency:${owner.key}`, bytes);
+}
+
+function openAnswer(service: ServiceContext, accountId: string, key: string, sealed: string | null): unknown {
+  if (sealed === null) return null;
+  const bytes = openSecret(service.config.masterKey, accountId, `idempotency:${key}`, sealed);
+  return JSON.parse(new TextDecoder().decode(bytes));
 }

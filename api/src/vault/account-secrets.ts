@@ -20,7 +20,7 @@ import { nowIso } from "../ids";
 import type { ServiceContext } from "../service-context";
 import { openSecret, sealSecret, VaultError } from "./vault";
 
-export type SecretKind = "wallet_seed" | "confidential_secret" | "agent_signer_seed";
+export type SecretKind = "wallet_seed" | "confidential_secret" | "agent_signer_seed" | "webhook_secret";
 
 /** Seals and stores `secret` inside the caller's transaction. */
 export async function storeSecret(

@@ -60,6 +60,13 @@ export const API_ERRORS = {
     status: 503,
     description: "The cluster refused or dropped the transaction; nothing moved.",
   },
+  webhook_not_found: { status: 404, description: "No webhook subscription with this id for this account." },
+  event_not_found: { status: 404, description: "No event with this id for this subscription's account." },
+  invalid_webhook_url: {
+    status: 400,
+    description:
+      "The URL is not https, carries credentials, does not resolve, or resolves to a non-public address.",
+  },
   transfer_outcome_unknown: {
     status: 502,
     description:

@@ -19,3 +19,4 @@ export { API_ERRORS, type ApiErrorCode, statusOfApiError } from "./errors";
 export { buildOpenApiDocument } from "./openapi";
 export { API_ROUTES, type ApiRouteId, type RouteAudience, type RouteContract } from "./routes";
 export * from "./transfers";
+export * from "./webhooks";

@@ -2,7 +2,6 @@
  * The `/v1` endpoints as data: method, path, request and response contracts, the errors each can
  * return and who may call it. The server mounts its handlers by these ids, the typed client calls
  * by them, and the OpenAPI document is generated from them, so the three cannot drift.
- * Webhook endpoints (spec 4.12-4.16) join with the indexer (issue 7).
  */
 import { z } from "zod";
 import { ZAccount, ZBalances, ZBalancesRequest } from "./accounts";
@@ -17,12 +16,21 @@ import {
   ZTransferDetail,
   ZTransferList,
 } from "./transfers";
+import {
+  ZCreateWebhookRequest,
+  ZDeletedWebhook,
+  ZDelivery,
+  ZDeliveryList,
+  ZDeliveryListQuery,
+  ZWebhookList,
+  ZWebhookWithSecret,
+} from "./webhooks";
 
 /** Who may call a route: any valid key of the account, or only a non-agent (owner) account's key. */
 export type RouteAudience = "any" | "owner";
 
 export interface RouteContract {
-  readonly method: "get" | "post" | "patch";
+  readonly method: "get" | "post" | "patch" | "delete";
   /** Express-style path: `:name` segments are validated by `params`. */
   readonly path: string;
   readonly summary: string;
@@ -38,6 +46,8 @@ export interface RouteContract {
 const ZTransferParams = z.strictObject({ transfer_id: zId("tr") });
 const ZAgentParams = z.strictObject({ account_id: zId("acct") });
 const ZAgentTransactionParams = z.strictObject({ transaction_id: zId("tx") });
+const ZWebhookParams = z.strictObject({ webhook_id: zId("wh") });
+const ZReplayParams = z.strictObject({ webhook_id: zId("wh"), event_id: zId("evt") });
 
 export const API_ROUTES = {
   createTransfer: {
@@ -182,6 +192,51 @@ export const API_ROUTES = {
       "idempotency_in_progress",
       "chain_unavailable",
     ],
+  },
+  createWebhook: {
+    method: "post",
+    path: "/v1/webhooks",
+    summary: "Subscribe an HTTPS endpoint to events; the signing secret is shown once",
+    audience: "any",
+    body: ZCreateWebhookRequest,
+    response: { status: 201, schema: ZWebhookWithSecret },
+    errors: ["invalid_webhook_url", "idempotency_key_reused", "idempotency_in_progress"],
+  },
+  listWebhooks: {
+    method: "get",
+    path: "/v1/webhooks",
+    summary: "List the account's webhook subscriptions (secrets are never shown again)",
+    audience: "any",
+    response: { status: 200, schema: ZWebhookList },
+    errors: [],
+  },
+  deleteWebhook: {
+    method: "delete",
+    path: "/v1/webhooks/:webhook_id",
+    summary: "Delete a subscription at once; its queued deliveries are cancelled",
+    audience: "any",
+    params: ZWebhookParams,
+    response: { status: 200, schema: ZDeletedWebhook },
+    errors: ["webhook_not_found"],
+  },
+  replayEvent: {
+    method: "post",
+    path: "/v1/webhooks/:webhook_id/replay/:event_id",
+    summary: "Deliver an event to the subscription again, now",
+    audience: "any",
+    params: ZReplayParams,
+    response: { status: 202, schema: ZDelivery },
+    errors: ["webhook_not_found", "event_not_found", "idempotency_key_reused", "idempotency_in_progress"],
+  },
+  listDeliveries: {
+    method: "get",
+    path: "/v1/webhooks/:webhook_id/deliveries",
+    summary: "The subscription's recent deliveries: status codes, attempts and retries, newest first",
+    audience: "any",
+    params: ZWebhookParams,
+    query: ZDeliveryListQuery,
+    response: { status: 200, schema: ZDeliveryList },
+    errors: ["webhook_not_found"],
   },
 } as const satisfies Record<string, RouteContract>;
 

@@ -1,0 +1,33 @@
+/** Webhook subscriptions, replay and the delivery log (spec 4.12-4.16). */
+import type { Handlers } from "../http/mount-routes";
+import { listDeliveries, replayEvent } from "./delivery-log";
+import {
+  createSubscription,
+  deleteSubscription,
+  findSubscription,
+  listSubscriptions,
+} from "./manage-subscriptions";
+
+export const webhookHandlers: Pick<
+  Handlers,
+  "createWebhook" | "listWebhooks" | "deleteWebhook" | "replayEvent" | "listDeliveries"
+> = {
+  createWebhook: ({ service, caller, body, idempotency }) =>
+    createSubscription(
+      service,
+      caller.account.id,
+      body,
+      idempotency ? (id) => idempotency.bindResource(id) : null,
+    ),
+  listWebhooks: ({ service, caller }) => listSubscriptions(service, caller.account.id),
+  deleteWebhook: ({ service, caller, params }) =>
+    deleteSubscription(service, caller.account.id, params.webhook_id),
+  replayEvent: async ({ service, caller, params }) =>
+    replayEvent(
+      service,
+      await findSubscription(service, caller.account.id, params.webhook_id),
+      params.event_id,
+    ),
+  listDeliveries: async ({ service, caller, params, query }) =>
+    listDeliveries(service, await findSubscription(service, caller.account.id, params.webhook_id), query),
+};

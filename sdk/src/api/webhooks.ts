@@ -1,0 +1,67 @@
+/** Webhook subscriptions and their delivery log (spec 2.7, 2.8, 4.12-4.16, 6). */
+import { z } from "zod";
+import { ZPage, ZPaging, ZTimestamp, zId } from "./common";
+
+/** The event types of spec 6.1. */
+export const WEBHOOK_EVENT_TYPES = [
+  "transfer.initiated",
+  "transfer.confirmed",
+  "transfer.failed",
+  "agent.transaction.pending_approval",
+  "agent.transaction.approved",
+  "agent.transaction.rejected",
+  "agent.policy.updated",
+] as const;
+export const ZWebhookEventType = z.enum(WEBHOOK_EVENT_TYPES);
+
+export const ZCreateWebhookRequest = z
+  .strictObject({
+    url: z.string().min(1).max(2048).meta({ description: "HTTPS endpoint that accepts POST" }),
+    events: z.array(ZWebhookEventType).min(1).max(WEBHOOK_EVENT_TYPES.length),
+  })
+  .meta({ id: "CreateWebhookRequest" });
+export type TCreateWebhookRequest = z.infer<typeof ZCreateWebhookRequest>;
+
+const webhookFields = {
+  webhook_id: zId("wh"),
+  url: z.string(),
+  events: z.array(ZWebhookEventType),
+  created_at: ZTimestamp,
+};
+
+/** The create response: the only time `secret` is shown. */
+export const ZWebhookWithSecret = z
+  .object({ ...webhookFields, secret: z.string().regex(/^whsec_[A-Za-z0-9_-]{43}$/) })
+  .meta({ id: "WebhookWithSecret" });
+
+export const ZWebhook = z.object(webhookFields).meta({ id: "Webhook" });
+export type TWebhook = z.infer<typeof ZWebhook>;
+export const ZWebhookList = z.object({ webhooks: z.array(ZWebhook) }).meta({ id: "WebhookList" });
+export const ZDeletedWebhook = z
+  .object({ webhook_id: zId("wh"), deleted: z.literal(true), cancelled_deliveries: z.number().int() })
+  .meta({ id: "DeletedWebhook" });
+
+export const ZDeliveryState = z.enum(["queued", "delivering", "delivered", "failed", "cancelled"]);
+
+export const ZDelivery = z
+  .object({
+    delivery_id: zId("dlv"),
+    event_id: zId("evt"),
+    event: ZWebhookEventType,
+    state: ZDeliveryState,
+    /** Attempts made so far; `retry_count` is attempts beyond the first. */
+    attempts: z.number().int(),
+    retry_count: z.number().int(),
+    last_status_code: z.number().int().nullable(),
+    next_attempt_at: ZTimestamp.nullable(),
+    history: z.array(
+      z.object({ at: ZTimestamp, status_code: z.number().int().nullable(), error: z.string().nullable() }),
+    ),
+    created_at: ZTimestamp,
+  })
+  .meta({ id: "Delivery" });
+
+export type TDelivery = z.infer<typeof ZDelivery>;
+
+export const ZDeliveryList = ZPage.extend({ deliveries: z.array(ZDelivery) }).meta({ id: "DeliveryList" });
+export const ZDeliveryListQuery = ZPaging.strict();

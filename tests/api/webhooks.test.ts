@@ -1,0 +1,217 @@
+/**
+ * Signed webhooks end to end (spec 4.12-4.16, 6): subscriptions, deliveries of the events a
+ * transfer fires (each once, signed, verifiable with the secret shown at creation), retries with
+ * their status codes in the log when the receiver fails, delete mid-retry, and replay. Retries are
+ * driven by a controllable clock, not by waiting.
+ */
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { verifyWebhook } from "@cpay/sdk/webhooks";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ApiWorld, refusalOf, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
+
+interface Received {
+  readonly path: string;
+  readonly headers: IncomingHttpHeaders;
+  readonly body: string;
+}
+
+describe("signed webhooks", () => {
+  let world: ApiWorld;
+  let alice: WorldAccount;
+  let receiver: Server;
+  let receiverUrl: string;
+  const received: Received[] = [];
+  /** Status codes the receiver answers with per path, in order; 200 once they run out. */
+  const scripts = new Map<string, number[]>();
+  /** Each test has its own receiver path (and subscription), so their deliveries never mix. */
+  const at = (path: string) => ({
+    url: `${receiverUrl}/${path}`,
+    got: () => received.filter((r) => r.path === `/hooks/${path}`),
+  });
+  let offsetMs = 0;
+
+  beforeAll(async () => {
+    receiver = createServer((request, response) => {
+      let body = "";
+      request.on("data", (chunk) => {
+        body += chunk;
+      });
+      request.on("end", () => {
+        received.push({ path: request.url ?? "", headers: request.headers, body });
+        response.statusCode = scripts.get(request.url ?? "")?.shift() ?? 200;
+        response.end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+    world = await startApiWorld({ env: { WEBHOOKS_ALLOW_LOCAL: "1" }, clock: () => Date.now() + offsetMs });
+    alice = await world.account("alice");
+    await world.account("bob");
+    await world.fund(alice.account, { public: usdg(20) });
+  });
+  afterAll(async () => {
+    await world?.close();
+    await new Promise((resolve) => receiver?.close(resolve));
+  });
+
+  async function until<T>(read: () => Promise<T> | T, done: (value: T) => boolean): Promise<T> {
+    for (let i = 0; i < 200; i++) {
+      const value = await read();
+      if (done(value)) return value;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    throw new Error("timed out waiting");
+  }
+  const eventOf = (r: Received) => (JSON.parse(r.body) as { event: string }).event;
+
+  it("shows the secret once, delivers each event of a transfer once, signed and verifiable", async () => {
+    const hook = at("signed");
+    const created = await alice.client.call("createWebhook", {
+      body: { url: hook.url, events: ["transfer.initiated", "transfer.confirmed"] },
+    });
+    expect(created.secret).toMatch(/^whsec_/);
+    const listed = await alice.client.call("listWebhooks");
+    expect(listed.webhooks).toContainEqual({
+      webhook_id: created.webhook_id,
+      url: hook.url,
+      events: created.events,
+      created_at: created.created_at,
+    });
+    expect(JSON.stringify(listed)).not.toContain(created.secret);
+
+    const transfer = await alice.client.call("createTransfer", {
+      body: { to: "@bob", amount: "1", confidential: false },
+    });
+    await until(
+      () => hook.got().filter((r) => eventOf(r) === "transfer.confirmed").length,
+      (n) => n >= 1,
+    );
+    await world.slots(4);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(hook.got().map(eventOf).sort()).toEqual(["transfer.confirmed", "transfer.initiated"]);
+    for (const delivery of hook.got()) {
+      const payload = JSON.parse(delivery.body) as Record<string, unknown>;
+      expect(payload).toMatchObject({
+        transfer_id: transfer.transfer_id,
+        account: "@alice",
+        confidential: false,
+      });
+      expect(payload).not.toHaveProperty("amount");
+      expect(delivery.headers["x-service-event-id"]).toBe(payload.event_id);
+      const check = {
+        secret: created.secret,
+        rawBody: delivery.body,
+        signature: delivery.headers["x-service-signature"] as string,
+      };
+      expect(verifyWebhook(check)).toEqual({ ok: true });
+      expect(verifyWebhook({ ...check, secret: `${created.secret}x` }).ok).toBe(false);
+      expect(verifyWebhook({ ...check, rawBody: delivery.body.replace("@alice", "@mallory") }).ok).toBe(
+        false,
+      );
+    }
+  });
+
+  it("retries a failing receiver with backoff, logging every attempt's status code, until it answers 2xx", async () => {
+    const hook = at("flaky");
+    const created = await alice.client.call("createWebhook", {
+      body: { url: hook.url, events: ["transfer.initiated"] },
+    });
+    scripts.set("/hooks/flaky", [500, 503]);
+    await alice.client.call("createTransfer", { body: { to: "@bob", amount: "1", confidential: false } });
+    // The first attempt fails at once; each retry is due after its backoff, which the clock skips.
+    for (let attempt = 1; attempt <= 2; attempt++) {
+      await until(
+        () => hook.got().length,
+        (n) => n >= attempt,
+      );
+      offsetMs += 60 * 60_000;
+    }
+    const log = await until(
+      () => alice.client.call("listDeliveries", { params: { webhook_id: created.webhook_id } }),
+      (value) => value.deliveries[0]?.state === "delivered",
+    );
+    const [delivery] = log.deliveries;
+    expect(log.deliveries).toHaveLength(1);
+    expect(delivery?.history.map((h) => h.status_code)).toEqual([500, 503, 200]);
+    expect(delivery).toMatchObject({ attempts: 3, retry_count: 2, last_status_code: 200 });
+    expect(hook.got()).toHaveLength(3);
+    expect(new Set(hook.got().map((r) => r.headers["x-service-event-id"])).size).toBe(1);
+  });
+
+  it("stops retrying at once when the subscription is deleted mid-retry", async () => {
+    const hook = at("deleted");
+    const created = await alice.client.call("createWebhook", {
+      body: { url: hook.url, events: ["transfer.initiated"] },
+    });
+    scripts.set("/hooks/deleted", [500, 500, 500]);
+    await alice.client.call("createTransfer", { body: { to: "@bob", amount: "1", confidential: false } });
+    await until(
+      () => hook.got().length,
+      (n) => n >= 1,
+    );
+    const deleted = await alice.client.call("deleteWebhook", { params: { webhook_id: created.webhook_id } });
+    expect(deleted).toEqual({ webhook_id: created.webhook_id, deleted: true, cancelled_deliveries: 1 });
+    offsetMs += 2 * 60 * 60_000;
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(hook.got()).toHaveLength(1);
+    const gone = await refusalOf(
+      alice.client.call("listDeliveries", { params: { webhook_id: created.webhook_id } }),
+    );
+    expect([gone.status, gone.code]).toEqual([404, "webhook_not_found"]);
+  });
+
+  it("replays a delivered event on demand", async () => {
+    const hook = at("replay");
+    const created = await alice.client.call("createWebhook", {
+      body: { url: hook.url, events: ["transfer.initiated"] },
+    });
+    await alice.client.call("createTransfer", { body: { to: "@bob", amount: "1", confidential: false } });
+    const log = await until(
+      () => alice.client.call("listDeliveries", { params: { webhook_id: created.webhook_id } }),
+      (value) => value.deliveries[0]?.state === "delivered",
+    );
+    const eventId = log.deliveries[0]?.event_id as string;
+    const replayed = await alice.client.call("replayEvent", {
+      params: { webhook_id: created.webhook_id, event_id: eventId },
+    });
+    expect(replayed).toMatchObject({ event_id: eventId, state: "queued" });
+    await until(
+      () => hook.got().length,
+      (n) => n >= 2,
+    );
+    expect(hook.got().map((r) => r.headers["x-service-event-id"])).toEqual([eventId, eventId]);
+    const after = await until(
+      () => alice.client.call("listDeliveries", { params: { webhook_id: created.webhook_id } }),
+      (value) => value.deliveries[0]?.attempts === 2,
+    );
+    expect(after.deliveries[0]?.state).toBe("delivered");
+    const unknown = await refusalOf(
+      alice.client.call("replayEvent", {
+        params: { webhook_id: created.webhook_id, event_id: `evt_${"a".repeat(26)}` },
+      }),
+    );
+    expect([unknown.status, unknown.code]).toEqual([404, "event_not_found"]);
+  });
+
+  it("refuses a URL that is not http(s), an unknown event type, and another account's subscription", async () => {
+    const bad = await refusalOf(
+      alice.client.call("createWebhook", {
+        body: { url: "ftp://example.com/x", events: ["transfer.failed"] },
+      }),
+    );
+    expect([bad.status, bad.code, bad.param]).toEqual([400, "invalid_webhook_url", "url"]);
+    const unknown = await refusalOf(
+      alice.client.call("createWebhook", {
+        body: { url: at("x").url, events: ["transfer.exploded" as never] },
+      }),
+    );
+    expect(unknown.status).toBe(400);
+    const mallory = await world.account("mallory");
+    const [first] = (await alice.client.call("listWebhooks")).webhooks;
+    const foreign = await refusalOf(
+      mallory.client.call("deleteWebhook", { params: { webhook_id: first?.webhook_id as string } }),
+    );
+    expect([foreign.status, foreign.code]).toEqual([404, "webhook_not_found"]);
+  });
+});
