@@ -194,6 +194,53 @@ describe("signed webhooks", () => {
     expect([unknown.status, unknown.code]).toEqual([404, "event_not_found"]);
   });
 
+  it("never follows a redirect: a 3xx is a failed attempt, logged and retried", async () => {
+    const hook = at("redirect");
+    const created = await alice.client.call("createWebhook", {
+      body: { url: hook.url, events: ["transfer.initiated"] },
+    });
+    scripts.set("/hooks/redirect", [302]);
+    await alice.client.call("createTransfer", { body: { to: "@bob", amount: "1", confidential: false } });
+    await until(
+      () => hook.got().length,
+      (n) => n >= 1,
+    );
+    offsetMs += 60 * 60_000;
+    const log = await until(
+      () => alice.client.call("listDeliveries", { params: { webhook_id: created.webhook_id } }),
+      (value) => value.deliveries[0]?.state === "delivered",
+    );
+    expect(log.deliveries[0]?.history.map((h) => h.status_code)).toEqual([302, 200]);
+    // The receiver's redirect target (any other path) was never called.
+    expect(received.filter((r) => r.path === "/hooks/redirect-target")).toHaveLength(0);
+  });
+
+  it("given a receiver that always fails, retries until 24 h after the event, then marks the delivery failed", async () => {
+    const hook = at("down");
+    const created = await alice.client.call("createWebhook", {
+      body: { url: hook.url, events: ["transfer.initiated"] },
+    });
+    scripts.set("/hooks/down", Array(500).fill(500));
+    const eventAt = Date.now() + offsetMs;
+    await alice.client.call("createTransfer", { body: { to: "@bob", amount: "1", confidential: false } });
+    const log = await until(
+      async () => {
+        offsetMs += 30 * 60_000;
+        return alice.client.call("listDeliveries", { params: { webhook_id: created.webhook_id } });
+      },
+      (value) => value.deliveries[0]?.state === "failed",
+    );
+    const [delivery] = log.deliveries;
+    expect(delivery?.history.every((h) => h.status_code === 500)).toBe(true);
+    expect(delivery?.attempts).toBeGreaterThan(5);
+    const last = Date.parse(delivery?.history.at(-1)?.at as string);
+    // Retried for (nearly) the whole day, never scheduled past it; the test's clock moves in 30 min
+    // steps, so an attempt may run up to one step after it was due.
+    expect(last - eventAt).toBeGreaterThan(23 * 60 * 60_000);
+    expect(last - eventAt).toBeLessThanOrEqual(24 * 60 * 60_000 + 31 * 60_000);
+    expect(delivery?.next_attempt_at).toBeNull();
+  });
+
   it("refuses a URL that is not http(s), an unknown event type, and another account's subscription", async () => {
     const bad = await refusalOf(
       alice.client.call("createWebhook", {

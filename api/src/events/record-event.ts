@@ -34,7 +34,8 @@ export interface EventFact {
 /** Records the fact unless it is already recorded; returns the event id, or null if it was. */
 export async function recordEvent(service: ServiceContext, tx: Db, fact: EventFact): Promise<string | null> {
   const id = newId("evt");
-  const createdAt = nowIso();
+  // The service clock (wall time in production) also schedules the retries measured from it.
+  const createdAt = new Date(service.clock()).toISOString();
   const inserted = await tx
     .insert(service.db.tables.events)
     .values({
