@@ -1,0 +1,116 @@
+/**
+ * Scale-out on PostgreSQL (DESIGN sections 8, 10): two API processes' delivery workers share one
+ * outbox and never deliver one attempt twice (`FOR UPDATE SKIP LOCKED`). Both services run here on
+ * one database and one cluster. Always on PostgreSQL: DATABASE_URL when it is a PostgreSQL URL,
+ * else the cluster `scripts/postgres.sh` starts — so this runs in both passes of the test command.
+ */
+import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { resolve } from "node:path";
+import { createAccount, issueApiKey, type RunningService, startService } from "@cpay/api";
+import { recordEvent } from "@cpay/api/events";
+import { deliverDue } from "@cpay/api/webhook-worker";
+import { createApiClient } from "@cpay/sdk/api";
+import { createEmbeddedCluster, type EmbeddedCluster } from "@cpay/sdk/cluster";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const EVENTS = 60;
+
+function postgresServerUrl(): string {
+  const given = process.env.DATABASE_URL;
+  if (given !== undefined && /^postgres(ql)?:\/\//.test(given)) return given;
+  const script = resolve(__dirname, "../../scripts/postgres.sh");
+  return execFileSync("bash", [script, "start"], { encoding: "utf8" }).trim().split("\n").at(-1) as string;
+}
+
+describe("two webhook workers on PostgreSQL", () => {
+  let cluster: EmbeddedCluster;
+  const services: RunningService[] = [];
+  let receiver: Server;
+  let databaseName: string;
+  let serverUrl: string;
+  const received: string[] = [];
+
+  beforeAll(async () => {
+    serverUrl = postgresServerUrl();
+    databaseName = `cpay_t_${randomBytes(6).toString("hex")}`;
+    const admin = new pg.Client({ connectionString: serverUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${databaseName}`);
+    await admin.end();
+    const url = new URL(serverUrl);
+    url.pathname = `/${databaseName}`;
+    receiver = createServer((request, response) => {
+      request.resume();
+      request.on("end", () => {
+        received.push(String(request.headers["x-service-event-id"]));
+        // Slow enough that both workers have due deliveries at the same time.
+        setTimeout(() => response.end(), 15);
+      });
+    });
+    await new Promise<void>((done) => receiver.listen(0, "127.0.0.1", done));
+    cluster = await createEmbeddedCluster({ slotMs: 50 });
+    const env = {
+      PORT: "0",
+      DATABASE_URL: url.toString(),
+      SERVICE_MASTER_KEY: randomBytes(32).toString("hex"),
+      WEBHOOKS_ALLOW_LOCAL: "1",
+      LOG_LEVEL: "silent",
+    };
+    // Sequentially: the first one migrates and initialises the program config.
+    services.push(await startService({ env, cluster }));
+    services.push(await startService({ env, cluster }));
+  });
+  afterAll(async () => {
+    await Promise.all(services.map((service) => service.close()));
+    cluster?.stop();
+    await new Promise((done) => receiver?.close(done));
+    const admin = new pg.Client({ connectionString: serverUrl });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
+    await admin.end();
+  });
+
+  it("deliver every event exactly once between them", async () => {
+    const [first, second] = services as [RunningService, RunningService];
+    expect(first.context.db.dialect).toBe("postgres");
+    const { account } = await createAccount(first.context, {
+      handle: "alice",
+      type: "personal",
+      kycStatus: "verified",
+    });
+    const key = await issueApiKey(first.context, { accountId: account.id, name: "t", environment: "test" });
+    // Subscribed through the second service, so both see the same subscription in the database.
+    const client = createApiClient({ baseUrl: second.url, apiKey: key.value });
+    await client.call("createWebhook", {
+      body: {
+        url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`,
+        events: ["agent.policy.updated"],
+      },
+    });
+    const ids: string[] = [];
+    for (let i = 0; i < EVENTS; i++) {
+      const id = await first.context.db.transaction((tx) =>
+        recordEvent(first.context, tx, {
+          type: "agent.policy.updated",
+          accountId: account.id,
+          resourceId: `policy_${i}`,
+          factKey: `test:${i}`,
+          payload: { account: "@alice", index: i },
+        }),
+      );
+      ids.push(id as string);
+    }
+    // Besides their own timers, both workers are driven at the same instant, again and again: each
+    // pass claims in a transaction, so without SKIP LOCKED both would claim the same rows.
+    for (let tries = 0; tries < 400 && received.length < EVENTS; tries++) {
+      await Promise.all([deliverDue(first.context), deliverDue(second.context)]);
+    }
+    await new Promise((done) => setTimeout(done, 300));
+    expect(received).toHaveLength(EVENTS);
+    expect(new Set(received)).toEqual(new Set(ids));
+  });
+});
