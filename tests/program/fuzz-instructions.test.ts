@@ -269,13 +269,20 @@ describe("fuzz: random instructions against the program", () => {
    */
   function isAuthorized(instruction: Instruction): boolean {
     const accounts = instruction.accounts ?? [];
+    // A transaction signs per address, not per account slot: an address is a signer when any slot
+    // of it asks to sign, and the fee payer always signs — so a slot mutated to "not a signer" still
+    // signs when its address is the fee payer or signs in another slot.
+    const signers = new Set<Address>([
+      world.feePayer.address,
+      ...accounts
+        .filter(
+          (meta) => meta.role === AccountRole.READONLY_SIGNER || meta.role === AccountRole.WRITABLE_SIGNER,
+        )
+        .map((meta) => meta.address),
+    ]);
     const signed = (index: number, allowed: (a: Address) => boolean) => {
       const meta = accounts[index];
-      return (
-        meta !== undefined &&
-        (meta.role === AccountRole.READONLY_SIGNER || meta.role === AccountRole.WRITABLE_SIGNER) &&
-        allowed(meta.address)
-      );
+      return meta !== undefined && signers.has(meta.address) && allowed(meta.address);
     };
     switch (discriminatorOf(instruction.data ?? new Uint8Array(0))) {
       case 0:
