@@ -9,6 +9,10 @@ cd "$(dirname "$0")/.."
 
 step() { printf '\n== %s\n' "$*"; }
 
+# The throwaway PostgreSQL cluster (scripts/postgres.sh) may be started by a suite of the first
+# vitest pass as well as by the PostgreSQL pass below: stop it however this script ends.
+trap 'bash scripts/postgres.sh stop >/dev/null 2>&1 || true' EXIT
+
 step "system packages"
 bash scripts/install-system-deps.sh
 
@@ -34,5 +38,4 @@ npx vitest run
 # here by the project's own script as a throwaway cluster under data/postgres, stopped at the end).
 step "API suites on PostgreSQL"
 pg_url=$(bash scripts/postgres.sh start)
-trap 'bash scripts/postgres.sh stop >/dev/null 2>&1 || true' EXIT
 DATABASE_URL="$pg_url" npx vitest run tests/api
