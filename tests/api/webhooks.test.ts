@@ -63,6 +63,15 @@ describe("signed webhooks", () => {
     }
     throw new Error("timed out waiting");
   }
+  /** Polls a subscription's delivery log, moving the clock `stepMs` per poll, until its first delivery is `state`. */
+  const deliveriesAsClockMoves = (webhookId: string, stepMs: number, state: string) =>
+    until(
+      async () => {
+        offsetMs += stepMs;
+        return alice.client.call("listDeliveries", { params: { webhook_id: webhookId } });
+      },
+      (value) => value.deliveries[0]?.state === state,
+    );
   const eventOf = (r: Received) => (JSON.parse(r.body) as { event: string }).event;
 
   it("shows the secret once, delivers each event of a transfer once, signed and verifiable", async () => {
@@ -121,13 +130,7 @@ describe("signed webhooks", () => {
     await alice.client.call("createTransfer", { body: { to: "@bob", amount: "1", confidential: false } });
     // The first attempt fails at once; each poll moves the clock an hour, so every retry is due
     // whenever the worker scheduled it (never waiting for real time).
-    const log = await until(
-      async () => {
-        offsetMs += 60 * 60_000;
-        return alice.client.call("listDeliveries", { params: { webhook_id: created.webhook_id } });
-      },
-      (value) => value.deliveries[0]?.state === "delivered",
-    );
+    const log = await deliveriesAsClockMoves(created.webhook_id, 60 * 60_000, "delivered");
     const [delivery] = log.deliveries;
     expect(log.deliveries).toHaveLength(1);
     expect(delivery?.history.map((h) => h.status_code)).toEqual([500, 503, 200]);
@@ -199,13 +202,7 @@ describe("signed webhooks", () => {
     scripts.set("/hooks/redirect", [302]);
     await alice.client.call("createTransfer", { body: { to: "@bob", amount: "1", confidential: false } });
     // Each poll moves the clock an hour, so the retry is due whenever the worker scheduled it.
-    const log = await until(
-      async () => {
-        offsetMs += 60 * 60_000;
-        return alice.client.call("listDeliveries", { params: { webhook_id: created.webhook_id } });
-      },
-      (value) => value.deliveries[0]?.state === "delivered",
-    );
+    const log = await deliveriesAsClockMoves(created.webhook_id, 60 * 60_000, "delivered");
     expect(log.deliveries[0]?.history.map((h) => h.status_code)).toEqual([302, 200]);
     // The receiver's redirect target (any other path) was never called.
     expect(received.filter((r) => r.path === "/hooks/redirect-target")).toHaveLength(0);
@@ -219,13 +216,7 @@ describe("signed webhooks", () => {
     scripts.set("/hooks/down", Array(500).fill(500));
     const eventAt = Date.now() + offsetMs;
     await alice.client.call("createTransfer", { body: { to: "@bob", amount: "1", confidential: false } });
-    const log = await until(
-      async () => {
-        offsetMs += 30 * 60_000;
-        return alice.client.call("listDeliveries", { params: { webhook_id: created.webhook_id } });
-      },
-      (value) => value.deliveries[0]?.state === "failed",
-    );
+    const log = await deliveriesAsClockMoves(created.webhook_id, 30 * 60_000, "failed");
     const [delivery] = log.deliveries;
     expect(delivery?.history.every((h) => h.status_code === 500)).toBe(true);
     expect(delivery?.attempts).toBeGreaterThan(5);
