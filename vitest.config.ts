@@ -9,6 +9,7 @@ export default defineConfig({
       "programs/toolchain/src/**/*.test.ts",
       "sdk/src/**/*.test.ts",
       "api/src/**/*.test.ts",
+      "indexer/src/**/*.test.ts",
       "tests/**/*.test.ts",
     ],
     exclude: ["**/node_modules/**", "target/**"],

@@ -7,6 +7,8 @@
 # 2. the /v1 API answers (GET /v1/openapi.json), and README.md's curl block (between the
 #    `curl-examples` markers) runs as written, with the test key the start command printed as
 #    CPAY_KEY, under `set -e` and `curl --fail-with-body`.
+# 3. the indexer the start command runs beside the API answers GET /health on :3002 and has
+#    indexed the program's transactions (its checkpoint is set).
 # Then it stops the service. Fails if the service does not come up within 120 s or any check fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -43,6 +45,20 @@ run_readme_examples() {
   echo "smoke-start: README.md's curl examples all succeeded"
 }
 
+# The start command's second process: its health answers, and it has indexed the transfers the
+# README examples just made (its checkpoint is a program transaction, no longer null).
+check_indexer() {
+  for _ in $(seq 1 60); do
+    health=$(curl -s -m 5 http://127.0.0.1:3002/health || true)
+    if echo "$health" | grep -q '"status":"ok"' && echo "$health" | grep -q '"checkpoint":{'; then
+      echo "smoke-start: the indexer is healthy and following the program: $health"
+      return 0
+    fi
+    sleep 1
+  done
+  echo "smoke-start: the indexer did not report a checkpoint within 60 s: ${health:-no answer}"; cat "$log"; exit 1
+}
+
 for _ in $(seq 1 120); do
   if ! kill -0 $pid 2>/dev/null; then
     echo "smoke-start: the service exited early:"; cat "$log"; exit 1
@@ -56,6 +72,7 @@ for _ in $(seq 1 120); do
       ANCHOR_PROVIDER_URL=http://127.0.0.1:8899 ANCHOR_WALLET="$wallet" npx vitest run tests/validator
       rm -f "$wallet"
       run_readme_examples
+      check_indexer
       exit 0
     fi
     echo "smoke-start: getAccountInfo(program) did not show an executable account: $program"; exit 1

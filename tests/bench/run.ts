@@ -8,7 +8,9 @@ import { agentTransferComputeUnits } from "./agent-transfer-compute-units";
 import { apiThroughput } from "./api-throughput";
 import { type BenchResult, formatResults } from "./bench-entry";
 import { confidentialTransfer } from "./confidential-transfer";
+import { indexerThroughput } from "./indexer-throughput";
 import { programComputeUnits } from "./program-compute-units";
+import { webhookDelivery } from "./webhook-delivery";
 
 const entries = [
   programComputeUnits,
@@ -16,6 +18,8 @@ const entries = [
   confidentialTransfer,
   agentConfidentialTransfer,
   apiThroughput,
+  indexerThroughput,
+  webhookDelivery,
 ];
 
 const only = process.env.BENCH_ONLY;

@@ -15,7 +15,7 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../db/database";
 import type { AccountRow, AgentTransactionRow, TransferRow } from "../db/rows";
-import { recordEvent } from "../events/record-event";
+import { type OutboxContext, recordEvent } from "../events/record-event";
 import { nowIso } from "../ids";
 import type { ServiceContext } from "../service-context";
 import { recordTransferUsage } from "../transfers/record-usage";
@@ -37,40 +37,50 @@ export async function recordDecision(
   agent: AccountRow,
   decision: Decision,
 ): Promise<AgentTransactionRow | null> {
+  return service.db.transaction((tx) => recordDecisionIn(service, tx, row, agent, decision, nowIso()));
+}
+
+/** `recordDecision` inside the caller's transaction `tx`; `decidedAt` is when the chain decided. */
+export async function recordDecisionIn(
+  service: OutboxContext,
+  tx: Db,
+  row: AgentTransactionRow,
+  agent: AccountRow,
+  decision: Decision,
+  decidedAt: string,
+): Promise<AgentTransactionRow | null> {
   const { agentTransactions } = service.db.tables;
-  return service.db.transaction(async (tx) => {
-    const [updated] = await tx
-      .update(agentTransactions)
-      .set({ status: decision.status, decidedAt: nowIso(), txSignature: decision.signature })
-      .where(and(eq(agentTransactions.id, row.id), eq(agentTransactions.status, "pending_approval")))
-      .returning();
-    if (updated === undefined) return null;
-    const transfer = await updateTransfer(service, tx, updated, decision);
-    if (decision.status !== "expired") {
-      await recordEvent(service, tx, {
-        type: decision.status === "approved" ? "agent.transaction.approved" : "agent.transaction.rejected",
-        accountId: updated.ownerAccountId,
-        resourceId: updated.id,
-        factKey: `agent.transaction.${decision.status}:${updated.id}`,
-        payload: {
-          account: agent.handle,
-          direction: "sent",
-          counterparty: updated.to,
-          asset: transfer?.asset ?? "USDG",
-          confidential: updated.confidential,
-          tx_signature: decision.signature,
-          transaction_id: updated.id,
-          transfer_id: updated.transferId,
-        },
-      });
-    }
-    return updated;
-  });
+  const [updated] = await tx
+    .update(agentTransactions)
+    .set({ status: decision.status, decidedAt, txSignature: decision.signature })
+    .where(and(eq(agentTransactions.id, row.id), eq(agentTransactions.status, "pending_approval")))
+    .returning();
+  if (updated === undefined) return null;
+  const transfer = await updateTransfer(service, tx, updated, decision);
+  if (decision.status !== "expired") {
+    await recordEvent(service, tx, {
+      type: decision.status === "approved" ? "agent.transaction.approved" : "agent.transaction.rejected",
+      accountId: updated.ownerAccountId,
+      resourceId: updated.id,
+      factKey: `agent.transaction.${decision.status}:${updated.id}`,
+      payload: {
+        account: agent.handle,
+        direction: "sent",
+        counterparty: updated.to,
+        asset: transfer?.asset ?? "USDG",
+        confidential: updated.confidential,
+        tx_signature: decision.signature,
+        transaction_id: updated.id,
+        transfer_id: updated.transferId,
+      },
+    });
+  }
+  return updated;
 }
 
 /** The transfer's side of the decision; null if the hold has no transfer row (never expected). */
 async function updateTransfer(
-  service: ServiceContext,
+  service: OutboxContext,
   tx: Db,
   held: AgentTransactionRow,
   decision: Decision,

@@ -21,5 +21,7 @@ export const {
   events,
   webhookSubscriptions,
   webhookDeliveries,
+  indexerCheckpoints,
+  indexedEvents,
   serviceMeta,
 } = pgTables;

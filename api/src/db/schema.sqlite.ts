@@ -25,5 +25,7 @@ export const {
   events,
   webhookSubscriptions,
   webhookDeliveries,
+  indexerCheckpoints,
+  indexedEvents,
   serviceMeta,
 } = sqliteTables;

@@ -88,13 +88,17 @@ export function defineTables(c: ColumnKit) {
     (t) => [c.uniqueIndex("api_keys_hash").on(t.keyHash), c.index("api_keys_account").on(t.accountId)],
   );
 
-  /** Transfers made through the API. `status`: pending, confirmed, failed. */
+  /**
+   * Transfers sent by the service's accounts: made through the API, or found by the indexer in the
+   * program's logs (an agent signing through its PDA itself). `status`: pending, confirmed, failed.
+   */
   const transfers = c.table(
     "transfers",
     {
       id: c.text("id").primaryKey(),
       accountId: c.text("account_id").notNull(),
-      apiKeyId: c.text("api_key_id").notNull(),
+      /** The key that made it; null for a transfer the indexer found on chain. */
+      apiKeyId: c.text("api_key_id"),
       fromHandle: c.text("from_handle").notNull(),
       to: c.text("to").notNull(),
       recipientAddress: c.text("recipient_address").notNull(),
@@ -230,6 +234,43 @@ export function defineTables(c: ColumnKit) {
     ],
   );
 
+  /**
+   * The indexer's position in the program's history, one row per source (`program`): the newest
+   * transaction indexed, walked oldest-first from here. Written in the same DB transaction as the
+   * records and events of that transaction, so a crash resumes exactly where it committed.
+   */
+  const indexerCheckpoints = c.table("indexer_checkpoints", {
+    source: c.text("source").primaryKey(),
+    slot: c.int("slot").notNull(),
+    signature: c.text("signature").notNull(),
+    updatedAt: c.text("updated_at").notNull(),
+  });
+
+  /**
+   * What the indexer recorded from each instruction of a program transaction, keyed by
+   * (signature, instruction index, event index): the program event and the record it moved.
+   * `state`: confirmed (recorded at confirmed commitment), finalized, or reverted (the transaction
+   * was gone when its slot was finalized, and the records it moved were undone).
+   */
+  const indexedEvents = c.table(
+    "indexed_events",
+    {
+      signature: c.text("signature").notNull(),
+      instructionIndex: c.int("instruction_index").notNull(),
+      eventIndex: c.int("event_index").notNull(),
+      slot: c.int("slot").notNull(),
+      event: c.text("event").notNull(),
+      /** `tr_...`, `tx_...` or the agent account id the event concerns; null when none of ours. */
+      resourceId: c.text("resource_id"),
+      state: c.text("state").notNull(),
+      createdAt: c.text("created_at").notNull(),
+    },
+    (t) => [
+      c.uniqueIndex("indexed_events_position").on(t.signature, t.instructionIndex, t.eventIndex),
+      c.index("indexed_events_state_slot").on(t.state, t.slot),
+    ],
+  );
+
   /** Service facts: schema owner, the cluster instance the rows belong to. */
   const serviceMeta = c.table("service_meta", {
     key: c.text("key").primaryKey(),
@@ -246,6 +287,8 @@ export function defineTables(c: ColumnKit) {
     events,
     webhookSubscriptions,
     webhookDeliveries,
+    indexerCheckpoints,
+    indexedEvents,
     serviceMeta,
   };
 }

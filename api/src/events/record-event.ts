@@ -7,7 +7,7 @@
  */
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { Db } from "../db/database";
-import { newId, nowIso } from "../ids";
+import { newId } from "../ids";
 import type { ServiceContext } from "../service-context";
 
 export type EventType =
@@ -18,6 +18,12 @@ export type EventType =
   | "agent.transaction.approved"
   | "agent.transaction.rejected"
   | "agent.policy.updated";
+
+/**
+ * What recording a fact needs from the service: the database and the clock events are stamped by.
+ * The API passes its whole context; the indexer (another process) has only these.
+ */
+export type OutboxContext = Pick<ServiceContext, "db" | "clock">;
 
 export interface EventFact {
   readonly type: EventType;
@@ -32,7 +38,7 @@ export interface EventFact {
 }
 
 /** Records the fact unless it is already recorded; returns the event id, or null if it was. */
-export async function recordEvent(service: ServiceContext, tx: Db, fact: EventFact): Promise<string | null> {
+export async function recordEvent(service: OutboxContext, tx: Db, fact: EventFact): Promise<string | null> {
   const id = newId("evt");
   // The service clock (wall time in production) also schedules the retries measured from it.
   const createdAt = new Date(service.clock()).toISOString();
@@ -60,7 +66,7 @@ export async function recordEvent(service: ServiceContext, tx: Db, fact: EventFa
  * or any agent beneath it"). A subscription made later does not receive earlier events (replay can).
  */
 async function enqueueDeliveries(
-  service: ServiceContext,
+  service: OutboxContext,
   tx: Db,
   event: {
     readonly id: string;

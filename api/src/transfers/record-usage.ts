@@ -18,13 +18,14 @@ import {
 } from "@cpay/sdk/confidential";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../db/database";
-import type { ServiceContext } from "../service-context";
+import type { OutboxContext } from "../events/record-event";
 
 const MAX_ATTEMPTS = 20;
 
 /** What one transfer adds to its key's usage. */
 export interface TransferUsage {
-  readonly apiKeyId: string;
+  /** Null for a transfer the indexer found on chain (no key made it): nothing to count. */
+  readonly apiKeyId: string | null;
   /**
    * The transfer's amount as an encrypted total under the account's key (the row's
    * `usage_increment`, base64); null for a row written before increments existed, then only the
@@ -40,22 +41,23 @@ export function usageIncrementOf(elgamalPubkey: Uint8Array, amount: bigint): str
 
 /** Adds one transfer to the key's count and its amount to the key's encrypted total. */
 export async function recordTransferUsage(
-  service: ServiceContext,
+  service: OutboxContext,
   tx: Db,
   input: TransferUsage,
 ): Promise<void> {
   const { apiKeys } = service.db.tables;
   const count = sql`${apiKeys.transferCount} + 1`;
-  const { increment } = input;
+  const { increment, apiKeyId } = input;
+  if (apiKeyId === null) return;
   if (increment === null) {
-    await tx.update(apiKeys).set({ transferCount: count }).where(eq(apiKeys.id, input.apiKeyId));
+    await tx.update(apiKeys).set({ transferCount: count }).where(eq(apiKeys.id, apiKeyId));
     return;
   }
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const [key] = await tx
       .select({ total: apiKeys.transferredTotal })
       .from(apiKeys)
-      .where(eq(apiKeys.id, input.apiKeyId));
+      .where(eq(apiKeys.id, apiKeyId));
     if (key === undefined) return;
     const previous = key.total === null ? emptyEncryptedTotal() : encryptedTotalFromBase64(key.total);
     const next = encryptedTotalToBase64(sumEncryptedTotals(previous, encryptedTotalFromBase64(increment)));
@@ -64,12 +66,12 @@ export async function recordTransferUsage(
       .set({ transferCount: count, transferredTotal: next })
       .where(
         and(
-          eq(apiKeys.id, input.apiKeyId),
+          eq(apiKeys.id, apiKeyId),
           key.total === null ? isNull(apiKeys.transferredTotal) : eq(apiKeys.transferredTotal, key.total),
         ),
       )
       .returning({ id: apiKeys.id });
     if (updated.length === 1) return;
   }
-  throw new Error(`the usage of key ${input.apiKeyId} kept changing under ${MAX_ATTEMPTS} attempts`);
+  throw new Error(`the usage of key ${apiKeyId} kept changing under ${MAX_ATTEMPTS} attempts`);
 }

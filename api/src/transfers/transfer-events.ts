@@ -11,14 +11,13 @@
  */
 import type { Db } from "../db/database";
 import type { TransferRow } from "../db/rows";
-import { type EventType, recordEvent } from "../events/record-event";
-import type { ServiceContext } from "../service-context";
+import { type EventType, type OutboxContext, recordEvent } from "../events/record-event";
 
 export type TransferEventType = Extract<EventType, `transfer.${string}`>;
 
 /** Records `type` for `transfer` (as it is after the change) inside `tx`. */
 export async function recordTransferEvent(
-  service: ServiceContext,
+  service: OutboxContext,
   tx: Db,
   type: TransferEventType,
   transfer: TransferRow,

@@ -8,12 +8,15 @@
  *   submitting --(nothing moved)-----------> settled/failed [transfer.failed unless refused at once]
  *   submitted  --(confirmed / failed)------> settled    (settle-transfers.ts)
  *
- * Every update is guarded by the phase it leaves, so two observers of one fact (the request and the
- * crash-recovery pass, or two processes) change the row once and fire its event once.
+ * Every update is guarded by the phase it leaves, so two observers of one fact (the request, the
+ * crash-recovery pass, the indexer, or two processes) change the row once and fire its event once.
+ * Each transition has an `...In` form that runs inside the caller's transaction (the indexer writes
+ * a whole chain transaction's records with its checkpoint) and a form that opens its own.
  */
 import { and, eq, or } from "drizzle-orm";
 import type { Db } from "../db/database";
 import type { TransferRow } from "../db/rows";
+import type { OutboxContext } from "../events/record-event";
 import { nowIso } from "../ids";
 import type { ServiceContext } from "../service-context";
 import { recordTransferUsage, type TransferUsage } from "./record-usage";
@@ -57,35 +60,45 @@ export async function insertSubmittingTransfer(
 export async function markSubmitted(
   service: ServiceContext,
   transferId: string,
-  input: {
-    readonly signature: string;
-    readonly signatures: readonly string[];
-    readonly usage: TransferUsage;
-  },
+  input: SubmittedInput,
+): Promise<TransferRow> {
+  return service.db.transaction((tx) => markSubmittedIn(service, tx, transferId, input));
+}
+
+export interface SubmittedInput {
+  readonly signature: string;
+  readonly signatures: readonly string[];
+  readonly usage: TransferUsage;
+}
+
+/** `markSubmitted` inside the caller's transaction `tx`. */
+export async function markSubmittedIn(
+  service: OutboxContext,
+  tx: Db,
+  transferId: string,
+  input: SubmittedInput,
 ): Promise<TransferRow> {
   const { transfers } = service.db.tables;
-  return service.db.transaction(async (tx) => {
-    const [updated] = await tx
-      .update(transfers)
-      .set({
-        status: "pending",
-        phase: "submitted",
-        txSignature: input.signature,
-        signatures: JSON.stringify(input.signatures),
-        failureCode: null,
-      })
-      .where(
-        and(
-          eq(transfers.id, transferId),
-          or(eq(transfers.phase, "submitting"), eq(transfers.failureCode, NOT_LANDED)),
-        ),
-      )
-      .returning();
-    if (updated === undefined) return currentRow(tx, service, transferId);
-    await recordTransferEvent(service, tx, "transfer.initiated", updated);
-    await recordTransferUsage(service, tx, input.usage);
-    return updated;
-  });
+  const [updated] = await tx
+    .update(transfers)
+    .set({
+      status: "pending",
+      phase: "submitted",
+      txSignature: input.signature,
+      signatures: JSON.stringify(input.signatures),
+      failureCode: null,
+    })
+    .where(
+      and(
+        eq(transfers.id, transferId),
+        or(eq(transfers.phase, "submitting"), eq(transfers.failureCode, NOT_LANDED)),
+      ),
+    )
+    .returning();
+  if (updated === undefined) return currentRow(tx, service, transferId);
+  await recordTransferEvent(service, tx, "transfer.initiated", updated);
+  await recordTransferUsage(service, tx, input.usage);
+  return updated;
 }
 
 /**
@@ -95,44 +108,70 @@ export async function markSubmitted(
 export async function markFailed(
   service: ServiceContext,
   transferId: string,
-  input: {
-    readonly from: "submitting" | "submitted";
-    readonly failureCode: string;
-    readonly fireEvent: boolean;
-    readonly signatures?: readonly string[];
-  },
+  input: FailedInput,
+): Promise<TransferRow> {
+  return service.db.transaction((tx) => markFailedIn(service, tx, transferId, input));
+}
+
+export interface FailedInput {
+  /** The phase the row leaves (`settled` only for a confirmed transfer the chain later reverted). */
+  readonly from: "submitting" | "submitted" | "settled";
+  readonly failureCode: string;
+  readonly fireEvent: boolean;
+  readonly signatures?: readonly string[];
+}
+
+/** `markFailed` inside the caller's transaction `tx`. */
+export async function markFailedIn(
+  service: OutboxContext,
+  tx: Db,
+  transferId: string,
+  input: FailedInput,
 ): Promise<TransferRow> {
   const { transfers } = service.db.tables;
-  return service.db.transaction(async (tx) => {
-    const [updated] = await tx
-      .update(transfers)
-      .set({
-        status: "failed",
-        phase: "settled",
-        failureCode: input.failureCode,
-        ...(input.signatures === undefined ? {} : { signatures: JSON.stringify(input.signatures) }),
-      })
-      .where(and(eq(transfers.id, transferId), eq(transfers.phase, input.from)))
-      .returning();
-    if (updated === undefined) return currentRow(tx, service, transferId);
-    if (input.fireEvent) await recordTransferEvent(service, tx, "transfer.failed", updated);
-    return updated;
-  });
+  const [updated] = await tx
+    .update(transfers)
+    .set({
+      status: "failed",
+      phase: "settled",
+      failureCode: input.failureCode,
+      ...(input.signatures === undefined ? {} : { signatures: JSON.stringify(input.signatures) }),
+    })
+    .where(
+      and(
+        eq(transfers.id, transferId),
+        eq(transfers.phase, input.from),
+        // Only a confirmed transfer can be reverted; a settled failure stays as it is.
+        ...(input.from === "settled" ? [eq(transfers.status, "confirmed")] : []),
+      ),
+    )
+    .returning();
+  if (updated === undefined) return currentRow(tx, service, transferId);
+  if (input.fireEvent) await recordTransferEvent(service, tx, "transfer.failed", updated);
+  return updated;
 }
 
 /** The funds-moving transaction reached `confirmed` commitment: `confirmed`, `transfer.confirmed`. */
 export async function markConfirmed(service: ServiceContext, transferId: string): Promise<TransferRow> {
+  return service.db.transaction((tx) => markConfirmedIn(service, tx, transferId, nowIso()));
+}
+
+/** `markConfirmed` inside the caller's transaction `tx`, with the time the chain confirmed it. */
+export async function markConfirmedIn(
+  service: OutboxContext,
+  tx: Db,
+  transferId: string,
+  confirmedAt: string,
+): Promise<TransferRow> {
   const { transfers } = service.db.tables;
-  return service.db.transaction(async (tx) => {
-    const [updated] = await tx
-      .update(transfers)
-      .set({ status: "confirmed", phase: "settled", confirmedAt: nowIso() })
-      .where(and(eq(transfers.id, transferId), eq(transfers.phase, "submitted")))
-      .returning();
-    if (updated === undefined) return currentRow(tx, service, transferId);
-    await recordTransferEvent(service, tx, "transfer.confirmed", updated);
-    return updated;
-  });
+  const [updated] = await tx
+    .update(transfers)
+    .set({ status: "confirmed", phase: "settled", confirmedAt })
+    .where(and(eq(transfers.id, transferId), eq(transfers.phase, "submitted")))
+    .returning();
+  if (updated === undefined) return currentRow(tx, service, transferId);
+  await recordTransferEvent(service, tx, "transfer.confirmed", updated);
+  return updated;
 }
 
 /** Unix seconds (the cluster clock) as the service writes timestamps. */
@@ -140,7 +179,7 @@ export function isoOfUnixSeconds(seconds: bigint): string {
   return new Date(Number(seconds) * 1000).toISOString();
 }
 
-export async function currentRow(tx: Db, service: ServiceContext, transferId: string): Promise<TransferRow> {
+export async function currentRow(tx: Db, service: OutboxContext, transferId: string): Promise<TransferRow> {
   const [row] = await tx
     .select()
     .from(service.db.tables.transfers)

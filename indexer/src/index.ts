@@ -1,0 +1,10 @@
+/** `@cpay/indexer`: the indexer engine, its chain sources and its HTTP surface. */
+export { createEmbeddedChain } from "./chain/embedded-chain";
+export type { ChainTransaction, IndexerChain, ProgramSignature, SignatureState } from "./chain/indexer-chain";
+export { createRpcChain } from "./chain/rpc-chain";
+export { type Checkpoint, readCheckpoint } from "./checkpoint";
+export { type IndexerConfig, loadIndexerConfig } from "./config";
+export { checkFinality } from "./finality";
+export { startIndexerServer } from "./health-server";
+export { type PassContext, type PassResult, runIndexPass } from "./index-pass";
+export { type IndexerStatus, type RunningIndexer, startIndexer } from "./indexer";

@@ -1,0 +1,36 @@
+/**
+ * A hold was approved, rejected, or closed after expiry on chain: the agent transaction and its
+ * transfer move through the API's own `recordDecision` (guarded by `pending_approval`, so the
+ * API's request and the indexer record a decision once). An approval leaves the transfer
+ * `submitted`; the `TransferExecuted` of the same transaction then confirms it.
+ */
+import type { Db } from "@cpay/api/database";
+import { recordDecisionIn } from "@cpay/api/records";
+import { eq } from "drizzle-orm";
+import { type ApplyContext, blockIso } from "./apply-context";
+import type { HoldDecidedFact } from "./observed-fact";
+
+/** Applies the fact; returns the `tx_...` id, or null when no agent transaction holds it. */
+export async function applyHoldDecided(
+  ctx: ApplyContext,
+  tx: Db,
+  fact: HoldDecidedFact,
+): Promise<string | null> {
+  const { agentTransactions, accounts } = ctx.db.tables;
+  const [held] = await tx
+    .select()
+    .from(agentTransactions)
+    .where(eq(agentTransactions.pendingAddress, fact.pending));
+  if (held === undefined) return null;
+  const [agent] = await tx.select().from(accounts).where(eq(accounts.id, held.agentAccountId));
+  if (agent === undefined) return null;
+  await recordDecisionIn(
+    ctx,
+    tx,
+    held,
+    agent,
+    { status: fact.decision, signature: fact.position.signature },
+    blockIso(fact.position.blockTime),
+  );
+  return held.id;
+}

@@ -1,0 +1,34 @@
+/**
+ * A spend policy changed on chain (`PolicyUpdated`): `agent.policy.updated` for the agent's owner,
+ * keyed by the transaction's signature exactly as the API keys the update it makes, so a change
+ * made through the API fires once and one made any other way fires too.
+ */
+import type { Db } from "@cpay/api/database";
+import { recordEvent } from "@cpay/api/records";
+import type { ApplyContext } from "./apply-context";
+import { accountByAddress } from "./found-transfer";
+import type { PolicyUpdatedFact } from "./observed-fact";
+
+/** Applies the fact; returns the agent's account id, or null when it is not a service account. */
+export async function applyPolicyUpdated(
+  ctx: ApplyContext,
+  tx: Db,
+  fact: PolicyUpdatedFact,
+): Promise<string | null> {
+  const agent = await accountByAddress(ctx, tx, fact.agent);
+  if (agent === undefined) return null;
+  const policyId = agent.policyId ?? "";
+  await recordEvent(ctx, tx, {
+    type: "agent.policy.updated",
+    accountId: agent.ownerAccountId ?? agent.id,
+    resourceId: policyId,
+    factKey: `agent.policy.updated:${fact.position.signature}`,
+    payload: {
+      account: agent.handle,
+      agent_account_id: agent.id,
+      policy_id: policyId,
+      tx_signature: fact.position.signature,
+    },
+  });
+  return agent.id;
+}

@@ -1,0 +1,125 @@
+/**
+ * Funds moved (`ServiceTransferRecorded`, `TransferExecuted`, `ConfidentialTransferExecuted`), at
+ * confirmed commitment: the transfer becomes `confirmed` with `confirmed_at` = its block's time,
+ * through the same transitions as the API (`submitting -> submitted -> settled`), so
+ * `transfer.initiated` and `transfer.confirmed` fire once whoever saw them first. A transfer with
+ * no row (an agent that signs itself) gets one. The recipient, when it is one of the service's
+ * accounts, gets its own `transfer.confirmed` with `direction: "received"` (spec 6: "every
+ * transaction involving the account").
+ */
+import type { Db } from "@cpay/api/database";
+import {
+  markConfirmedIn,
+  markSubmittedIn,
+  NOT_LANDED,
+  recordDecisionIn,
+  recordEvent,
+  type TransferRow,
+} from "@cpay/api/records";
+import { eq } from "drizzle-orm";
+import { type ApplyContext, blockIso } from "./apply-context";
+import { accountByAddress, insertFoundTransfer } from "./found-transfer";
+import type { TransferExecutedFact } from "./observed-fact";
+
+/** Applies the fact; returns the transfer id, or null when the sender is not a service account. */
+export async function applyTransferExecuted(
+  ctx: ApplyContext,
+  tx: Db,
+  fact: TransferExecutedFact,
+): Promise<string | null> {
+  const { transfers } = ctx.db.tables;
+  const { signature, blockTime } = fact.position;
+  let [row] = await tx.select().from(transfers).where(eq(transfers.id, fact.transferId));
+  if (row === undefined) {
+    const sender = await accountByAddress(ctx, tx, fact.sender);
+    if (sender === undefined) return null;
+    row = await insertFoundTransfer(ctx, tx, {
+      transferId: fact.transferId,
+      sender,
+      recipientAddress: fact.recipient ?? fact.destination,
+      recipientHandle: null,
+      mint: fact.mint,
+      confidential: fact.confidential,
+      blockTime,
+    });
+  }
+  if (row.phase === "submitting" || row.failureCode === NOT_LANDED) {
+    row = await markSubmittedIn(ctx, tx, row.id, {
+      signature,
+      signatures: withSignature(row.signatures, signature),
+      usage: { apiKeyId: row.apiKeyId, increment: row.usageIncrement },
+    });
+  }
+  if (row.phase === "held" && fact.fromHold) row = await approveHeld(ctx, tx, row, fact);
+  if (row.phase === "submitted")
+    row = await markConfirmedIn(ctx, tx, row.id, blockIso(blockTime, row.createdAt));
+  if (row.status === "confirmed") await recordReceived(ctx, tx, row, fact.recipient);
+  return row.id;
+}
+
+/**
+ * The approving instruction emits `TransferExecuted { from_hold }` BEFORE `TransactionApproved`.
+ * When the indexer is the first to see an approval (made without the API, or before the API wrote
+ * its decision), the hold is still `held` here: record the approval now (the API's own
+ * `recordDecision`, guarded by `pending_approval`), so this fact submits and confirms the transfer;
+ * the `TransactionApproved` that follows finds it decided and records nothing twice.
+ */
+async function approveHeld(
+  ctx: ApplyContext,
+  tx: Db,
+  row: TransferRow,
+  fact: TransferExecutedFact,
+): Promise<TransferRow> {
+  const { agentTransactions, accounts, transfers } = ctx.db.tables;
+  if (row.heldTransactionId === null) return row;
+  const [held] = await tx
+    .select()
+    .from(agentTransactions)
+    .where(eq(agentTransactions.id, row.heldTransactionId));
+  if (held === undefined) return row;
+  const [agent] = await tx.select().from(accounts).where(eq(accounts.id, held.agentAccountId));
+  if (agent === undefined) return row;
+  const { signature, blockTime } = fact.position;
+  await recordDecisionIn(ctx, tx, held, agent, { status: "approved", signature }, blockIso(blockTime));
+  const [now] = await tx.select().from(transfers).where(eq(transfers.id, row.id));
+  return now ?? row;
+}
+
+/** `transfer.confirmed` for a recipient that is a service account (not the sender itself). */
+async function recordReceived(
+  ctx: ApplyContext,
+  tx: Db,
+  transfer: TransferRow,
+  recipientAddress: string | null,
+): Promise<void> {
+  if (recipientAddress === null) return;
+  const recipient = await accountByAddress(ctx, tx, recipientAddress);
+  if (recipient === undefined || recipient.id === transfer.accountId) return;
+  await recordEvent(ctx, tx, {
+    type: "transfer.confirmed",
+    accountId: recipient.id,
+    resourceId: transfer.id,
+    factKey: `transfer.confirmed:${transfer.id}:received`,
+    payload: {
+      account: recipient.handle,
+      direction: "received",
+      counterparty: transfer.fromHandle,
+      asset: transfer.asset,
+      confidential: transfer.confidential,
+      tx_signature: transfer.txSignature,
+      transfer_id: transfer.id,
+    },
+  });
+}
+
+/** The row's signature list (JSON) with `signature` appended once. */
+export function withSignature(signaturesJson: string, signature: string): string[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(signaturesJson);
+  } catch {
+    parsed = [];
+  }
+  const list = Array.isArray(parsed) ? parsed.filter((item): item is string => typeof item === "string") : [];
+  return list.includes(signature) ? list : [...list, signature];
+}

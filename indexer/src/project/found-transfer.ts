@@ -1,0 +1,70 @@
+/**
+ * A transfer the indexer found on chain with no row behind it: an agent that signs through its PDA
+ * itself (not through the API) spent, or was held. The row is written `submitting`, exactly as the
+ * API writes its own before submission, so the usual transitions (and their events) follow.
+ */
+
+import type { Db } from "@cpay/api/database";
+import type { AccountRow, TransferRow } from "@cpay/api/records";
+import { eq } from "drizzle-orm";
+import { type ApplyContext, blockIso } from "./apply-context";
+
+export interface FoundTransfer {
+  readonly transferId: string;
+  readonly sender: AccountRow;
+  /** The wallet/PDA owning the destination token account (or the token account if unknown). */
+  readonly recipientAddress: string;
+  /** `@handle` as the hold recorded it, if it did. */
+  readonly recipientHandle: string | null;
+  readonly mint: string;
+  readonly confidential: boolean;
+  readonly blockTime: bigint;
+}
+
+export async function insertFoundTransfer(
+  ctx: ApplyContext,
+  tx: Db,
+  found: FoundTransfer,
+): Promise<TransferRow> {
+  const row: TransferRow = {
+    id: found.transferId,
+    accountId: found.sender.id,
+    apiKeyId: null,
+    fromHandle: found.sender.handle,
+    to:
+      found.recipientHandle === null
+        ? await nameOf(ctx, tx, found.recipientAddress)
+        : `@${found.recipientHandle.replace(/^@/, "")}`,
+    recipientAddress: found.recipientAddress,
+    asset: found.mint === ctx.usdgMint ? "USDG" : found.mint,
+    confidential: found.confidential,
+    status: "pending",
+    phase: "submitting",
+    txSignature: null,
+    signatures: "[]",
+    failureCode: null,
+    usageIncrement: null,
+    heldTransactionId: null,
+    createdAt: blockIso(found.blockTime),
+    confirmedAt: null,
+  };
+  await tx.insert(ctx.db.tables.transfers).values(row);
+  return row;
+}
+
+/** A service account's handle for an address, or the address itself. */
+export async function nameOf(ctx: ApplyContext, tx: Db, address: string): Promise<string> {
+  const account = await accountByAddress(ctx, tx, address);
+  return account?.handle ?? address;
+}
+
+/** The service account whose wallet (or agent PDA) is `address`, if any. */
+export async function accountByAddress(
+  ctx: ApplyContext,
+  tx: Db,
+  address: string,
+): Promise<AccountRow | undefined> {
+  const { accounts } = ctx.db.tables;
+  const [account] = await tx.select().from(accounts).where(eq(accounts.publicKey, address));
+  return account;
+}

@@ -1,0 +1,115 @@
+/**
+ * Decodes a program transaction's events and reads what the chain must add to them (who owns a
+ * destination token account, what a hold's account says), giving the facts to apply. A failed
+ * transaction changed nothing, so it has no facts; its events never happened.
+ */
+
+import { idFromBytes } from "@cpay/api/ids";
+import { parseAgentPolicyEvents } from "@cpay/sdk";
+import { decodeHold } from "@cpay/sdk/agent-confidential";
+import { address } from "@solana/kit";
+import type { ChainTransaction, IndexerChain } from "../chain/indexer-chain";
+import type { EventPosition, ObservedFact } from "./observed-fact";
+
+export interface ObservedTransaction {
+  readonly facts: readonly ObservedFact[];
+  /** The runtime cut the logs short: events after the cut are missing (logged by the caller). */
+  readonly truncated: boolean;
+}
+
+export async function observeTransaction(
+  chain: IndexerChain,
+  transaction: ChainTransaction,
+): Promise<ObservedTransaction> {
+  if (transaction.err !== null) return { facts: [], truncated: false };
+  const parsed = parseAgentPolicyEvents(transaction.logs, { programAddress: address(chain.programId) });
+  const perInstruction = new Map<number, number>();
+  const facts: ObservedFact[] = [];
+  for (const event of parsed.events) {
+    const eventIndex = perInstruction.get(event.instructionIndex) ?? 0;
+    perInstruction.set(event.instructionIndex, eventIndex + 1);
+    const position: EventPosition = {
+      signature: transaction.signature,
+      slot: transaction.slot,
+      blockTime: transaction.blockTime,
+      instructionIndex: event.instructionIndex,
+      eventIndex,
+      event: event.name,
+    };
+    switch (event.name) {
+      case "ServiceTransferRecorded": {
+        const { data } = event;
+        facts.push({
+          kind: "transfer_executed",
+          position,
+          transferId: idFromBytes("tr", Uint8Array.from(data.transferId)),
+          sender: data.sender,
+          destination: data.destination,
+          recipient: await chain.tokenAccountOwner(data.destination),
+          mint: data.mint,
+          confidential: data.confidential,
+          fromHold: false,
+        });
+        break;
+      }
+      case "TransferExecuted":
+      case "ConfidentialTransferExecuted": {
+        const { data } = event;
+        facts.push({
+          kind: "transfer_executed",
+          position,
+          transferId: idFromBytes("tr", Uint8Array.from(data.transferId)),
+          sender: data.agent,
+          destination: data.destination,
+          recipient: await chain.tokenAccountOwner(data.destination),
+          mint: data.mint,
+          confidential: event.name === "ConfidentialTransferExecuted",
+          fromHold: data.fromHold,
+        });
+        break;
+      }
+      case "TransactionHeld": {
+        const { data } = event;
+        const accountData = await chain.programAccountData(data.pending);
+        const hold = accountData === null ? null : decodeHold(data.pending, accountData);
+        facts.push({
+          kind: "transfer_held",
+          position,
+          transferId: idFromBytes("tr", Uint8Array.from(data.transferId)),
+          agent: data.agent,
+          pending: data.pending,
+          expiresAt: data.expiresAt,
+          hold,
+          recipient: hold === null ? null : await chain.tokenAccountOwner(hold.destination),
+        });
+        break;
+      }
+      case "TransactionApproved":
+      case "TransactionRejected":
+      case "TransactionExpired": {
+        const { data } = event;
+        facts.push({
+          kind: "hold_decided",
+          position,
+          decision: DECISIONS[event.name],
+          agent: data.agent,
+          pending: data.pending,
+          transferId: idFromBytes("tr", Uint8Array.from(data.transferId)),
+        });
+        break;
+      }
+      case "PolicyUpdated":
+        facts.push({ kind: "policy_updated", position, agent: event.data.agent });
+        break;
+      default:
+        facts.push({ kind: "other", position });
+    }
+  }
+  return { facts, truncated: parsed.truncated };
+}
+
+const DECISIONS = {
+  TransactionApproved: "approved",
+  TransactionRejected: "rejected",
+  TransactionExpired: "expired",
+} as const;

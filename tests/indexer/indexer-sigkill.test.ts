@@ -1,0 +1,227 @@
+/**
+ * The indexer as its own process (`indexer/src/main.ts`, the standalone start command, reading the
+ * chain over the localnet's RPC + PubSub), killed with SIGKILL at random points while a stream of
+ * program transactions lands, and restarted each time. When the stream ends and the last indexer has
+ * caught up, the database must say exactly what the chain says: every program event recorded once
+ * at its (signature, instruction, event) position, every transfer the chain executed confirmed with
+ * one `transfer.initiated` and one `transfer.confirmed`, every recipient that is a service account
+ * told once, every hold recorded once. Nothing lost, nothing twice.
+ *
+ * The stream mixes transfers the API makes (the API and the indexer both observe them) with
+ * transfers an agent signs through its PDA itself, which only the indexer can record. The kill
+ * delays come from a seeded generator; the seed is printed so a failure can be replayed
+ * (`SIGKILL_SEED=<n>`).
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { idFromBytes } from "@cpay/api/ids";
+import { parseAgentPolicyEvents } from "@cpay/sdk";
+import { type Localnet, startLocalnet } from "@cpay/sdk/localnet";
+import { address } from "@solana/kit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestAgent, TEST_POLICY } from "../api/support/agents";
+import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
+import { sendAgentSignedTransfer } from "./support/indexer-world";
+
+const KILLS = 6;
+const SEED = Number(process.env.SIGKILL_SEED ?? Math.floor(Math.random() * 2 ** 31));
+
+/** mulberry32: a small seeded generator, so a failing schedule can be replayed. */
+function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+let world: ApiWorld;
+let localnet: Localnet;
+let alice: WorldAccount;
+let bob: WorldAccount;
+let agentId: string;
+const output: string[] = [];
+
+beforeAll(async () => {
+  world = await startApiWorld({ slotMs: 50 });
+  localnet = await startLocalnet({ cluster: world.cluster, rpcPort: 0, wsPort: 0 });
+  alice = await world.account("alice");
+  bob = await world.account("bob");
+  await world.fund(alice.account, { public: usdg(1000) });
+  const agent = await createTestAgent(world, alice, "runner", { ...TEST_POLICY, daily_limit_usdg: 100_000 });
+  agentId = agent.row.id;
+  await world.fund(agent.row, { public: usdg(1000) });
+});
+
+afterAll(async () => {
+  await localnet?.close();
+  await world?.close();
+});
+
+/** Starts `npm run indexer`'s program on the world's database and the localnet. */
+function startIndexerProcess(): ChildProcess {
+  const child = spawn(process.execPath, ["--import", "tsx", "indexer/src/main.ts"], {
+    cwd: new URL("../..", import.meta.url).pathname,
+    env: {
+      ...process.env,
+      DATABASE_URL: world.service.context.config.databaseUrl,
+      RPC_URL: localnet.rpcUrl,
+      RPC_WS_URL: localnet.wsUrl,
+      PROGRAM_ID: world.cluster.programId,
+      USDG_MINT: world.cluster.usdgMint,
+      INDEXER_PORT: "0",
+      INDEXER_POLL_MS: "100",
+      // A killed leader's SQLite lease runs out quickly, so the restarted one leads again soon.
+      INDEXER_LEASE_MS: "600",
+      LOG_LEVEL: "warn",
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout?.on("data", (chunk) => output.push(String(chunk)));
+  child.stderr?.on("data", (chunk) => output.push(String(chunk)));
+  return child;
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => child.once("exit", () => resolve()));
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The newest program transaction at confirmed commitment. */
+function newestConfirmed(): string | undefined {
+  return world.cluster
+    .getSignaturesForAddress(world.cluster.programId)
+    .find((entry) => entry.confirmationStatus !== "processed")?.signature;
+}
+
+async function checkpointSignature(): Promise<string | null> {
+  const { db } = world.service.context;
+  const [row] = await db.read((q) => q.select().from(db.tables.indexerCheckpoints));
+  return row?.signature ?? null;
+}
+
+describe("the indexer process under SIGKILL", () => {
+  it("Given a stream of transactions and an indexer killed at random points, When the last one catches up, Then its records equal the chain's: nothing lost, nothing twice", async () => {
+    console.log(`indexer SIGKILL schedule seed: ${SEED}`);
+    const random = seeded(SEED);
+    let streaming = true;
+    let sent = 0;
+    const stream = (async () => {
+      while (streaming) {
+        const pick = sent % 4;
+        if (pick === 0) {
+          await alice.client.call("createTransfer", {
+            body: { to: "@bob", amount: "1", confidential: false },
+          });
+        } else if (pick === 3) {
+          // Above the agent's HITL threshold: the program holds it for alice.
+          await sendAgentSignedTransfer(world, {
+            agentAccountId: agentId,
+            to: bob.account,
+            amount: usdg(60),
+          });
+        } else {
+          await sendAgentSignedTransfer(world, { agentAccountId: agentId, to: bob.account, amount: usdg(2) });
+        }
+        sent += 1;
+        await sleep(20);
+      }
+    })();
+
+    let child = startIndexerProcess();
+    // Where each killed process had got to: the kills must land while indexing is under way.
+    const checkpointsAtKill: (string | null)[] = [];
+    for (let kill = 0; kill < KILLS; kill++) {
+      // A process takes ~1 s to start (tsx), then indexes while the stream lands.
+      await sleep(1000 + Math.floor(random() * 2000));
+      child.kill("SIGKILL");
+      await exited(child);
+      checkpointsAtKill.push(await checkpointSignature());
+      child = startIndexerProcess();
+    }
+    await sleep(1000);
+    streaming = false;
+    await stream;
+
+    // Let the chain confirm the last transactions, then the last indexer catch up with it.
+    await world.slots(3);
+    const target = newestConfirmed();
+    const deadline = Date.now() + 60_000;
+    while ((await checkpointSignature()) !== target) {
+      if (Date.now() > deadline || child.exitCode !== null) {
+        throw new Error(`the indexer did not catch up (seed ${SEED}):\n${output.join("")}`);
+      }
+      await sleep(100);
+    }
+    child.kill("SIGTERM");
+    await exited(child);
+
+    expect(sent).toBeGreaterThan(20);
+    expect(new Set(checkpointsAtKill.filter((signature) => signature !== null)).size).toBeGreaterThanOrEqual(
+      3,
+    );
+    await expectRecordsEqualTheChain();
+  });
+});
+
+/** Compares every indexed record with what the chain's program transactions say. */
+async function expectRecordsEqualTheChain(): Promise<void> {
+  const { db } = world.service.context;
+  const { indexedEvents, transfers, events, agentTransactions } = db.tables;
+  const programAddress = address(world.cluster.programId);
+
+  const expectedPositions: string[] = [];
+  const executed = new Set<string>();
+  const held = new Set<string>();
+  for (const entry of world.cluster.getSignaturesForAddress(world.cluster.programId)) {
+    if (entry.err !== null) continue;
+    const landed = world.cluster.getTransaction(entry.signature);
+    if (landed === null) continue;
+    const perInstruction = new Map<number, number>();
+    for (const event of parseAgentPolicyEvents(landed.logs, { programAddress }).events) {
+      const index = perInstruction.get(event.instructionIndex) ?? 0;
+      perInstruction.set(event.instructionIndex, index + 1);
+      expectedPositions.push(`${entry.signature}/${event.instructionIndex}/${index}/${event.name}`);
+      if (!("transferId" in event.data)) continue;
+      const id = idFromBytes("tr", Uint8Array.from(event.data.transferId));
+      if (event.name === "ServiceTransferRecorded" || event.name === "TransferExecuted") executed.add(id);
+      if (event.name === "TransactionHeld") held.add(id);
+    }
+  }
+
+  const indexed = await db.read((q) => q.select().from(indexedEvents));
+  const positions = indexed.map(
+    (row) => `${row.signature}/${row.instructionIndex}/${row.eventIndex}/${row.event}`,
+  );
+  expect(positions.sort()).toEqual(expectedPositions.sort());
+
+  const transferRows = await db.read((q) => q.select().from(transfers));
+  const byId = new Map(transferRows.map((row) => [row.id, row]));
+  for (const id of executed) {
+    expect(byId.get(id)?.status, `transfer ${id}`).toBe("confirmed");
+  }
+  for (const id of held) {
+    expect(byId.get(id)?.phase, `held transfer ${id}`).toBe("held");
+  }
+  expect(executed.size + held.size).toBe(transferRows.length);
+
+  const holds = await db.read((q) => q.select().from(agentTransactions));
+  expect(holds.map((row) => row.transferId).sort()).toEqual([...held].sort());
+
+  const outbox = await db.read((q) => q.select().from(events));
+  const count = (factKey: string) => outbox.filter((row) => row.factKey === factKey).length;
+  for (const id of executed) {
+    expect(count(`transfer.initiated:${id}`), id).toBe(1);
+    expect(count(`transfer.confirmed:${id}`), id).toBe(1);
+    // Every transfer of the stream pays @bob, a service account: told once.
+    expect(count(`transfer.confirmed:${id}:received`), id).toBe(1);
+  }
+  const heldRows = holds.map((row) => row.id);
+  for (const id of heldRows) expect(count(`agent.transaction.pending_approval:${id}`)).toBe(1);
+  const expectedEvents = executed.size * 3 + heldRows.length;
+  expect(outbox.length).toBe(expectedEvents);
+}
