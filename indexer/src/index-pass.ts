@@ -8,9 +8,9 @@
 import { EventLogError } from "@cpay/sdk";
 import type { Logger } from "pino";
 import type { ChainTransaction, IndexerChain, ProgramSignature } from "./chain/indexer-chain";
-import { readCheckpoint } from "./checkpoint";
+import { type Checkpoint, readCheckpoint } from "./checkpoint";
 import type { ApplyContext } from "./project/apply-context";
-import { applyTransaction } from "./project/apply-transaction";
+import { applyTransactions, type ObservedRun } from "./project/apply-transaction";
 import { observeTransaction } from "./project/observe-transaction";
 
 /** getSignaturesForAddress's page maximum. */
@@ -28,14 +28,26 @@ export interface PassResult {
   readonly incomplete: boolean;
 }
 
+/** Chain transactions committed together (one database transaction, one checkpoint write). */
+const RUN = 50;
+
 /** Indexes up to `limit` transactions after the checkpoint. */
 export async function runIndexPass(ctx: PassContext, limit = 5000): Promise<PassResult> {
   const checkpoint = await readCheckpoint(ctx);
-  const pending = await signaturesAfter(ctx.chain, checkpoint?.signature);
+  const pending = await signaturesAfter(ctx.chain, checkpoint);
   let indexed = 0;
+  let run: ObservedRun[] = [];
+  const commit = async () => {
+    await applyTransactions(ctx, run);
+    indexed += run.length;
+    run = [];
+  };
   for (const entry of pending.slice(0, limit)) {
     const transaction = entry.err === null ? await ctx.chain.transaction(entry.signature) : null;
-    if (entry.err === null && transaction === null) return { indexed, incomplete: true };
+    if (entry.err === null && transaction === null) {
+      await commit();
+      return { indexed, incomplete: true };
+    }
     const observed = transaction === null ? NOTHING : await observeOrSkip(ctx, transaction);
     if (observed.truncated) {
       ctx.logger.warn(
@@ -43,9 +55,10 @@ export async function runIndexPass(ctx: PassContext, limit = 5000): Promise<Pass
         "program logs were truncated: events after the cut are missing",
       );
     }
-    await applyTransaction(ctx, { signature: entry.signature, slot: entry.slot }, observed.facts);
-    indexed += 1;
+    run.push({ at: { signature: entry.signature, slot: entry.slot }, facts: observed.facts });
+    if (run.length >= RUN) await commit();
   }
+  await commit();
   return { indexed, incomplete: pending.length > limit };
 }
 
@@ -69,18 +82,31 @@ async function observeOrSkip(ctx: PassContext, transaction: ChainTransaction) {
   }
 }
 
-/** Program signatures newer than `until` (all of them when null), oldest first. */
-async function signaturesAfter(chain: IndexerChain, until: string | undefined): Promise<ProgramSignature[]> {
+/**
+ * Program signatures newer than the checkpoint (all of them when there is none), oldest first.
+ * The walk stops at the checkpoint's signature (`until`) and, should the chain no longer know that
+ * signature (its fork was abandoned, and RPC then ignores `until`), at the checkpoint's slot: what is
+ * older was indexed already. Entries of the checkpoint's own slot may come again then, which the
+ * guarded transitions and keyed facts make harmless.
+ */
+async function signaturesAfter(
+  chain: IndexerChain,
+  checkpoint: Checkpoint | null,
+): Promise<ProgramSignature[]> {
   const newestFirst: ProgramSignature[] = [];
   let before: string | undefined;
   for (;;) {
     const page = await chain.signaturesForProgram({
       limit: PAGE,
-      ...(until === undefined ? {} : { until }),
+      ...(checkpoint === null ? {} : { until: checkpoint.signature }),
       ...(before === undefined ? {} : { before }),
     });
-    newestFirst.push(...page);
-    if (page.length < PAGE) break;
+    const fresh =
+      checkpoint === null
+        ? page
+        : page.filter((entry) => entry.slot >= checkpoint.slot && entry.signature !== checkpoint.signature);
+    newestFirst.push(...fresh);
+    if (page.length < PAGE || fresh.length < page.length) break;
     before = page[page.length - 1]?.signature;
   }
   return newestFirst.reverse();

@@ -8,3 +8,4 @@ export { checkFinality } from "./finality";
 export { startIndexerServer } from "./health-server";
 export { type PassContext, type PassResult, runIndexPass } from "./index-pass";
 export { type IndexerStatus, type RunningIndexer, startIndexer } from "./indexer";
+export { type Leadership, type LeadershipOptions, startLeadership } from "./leadership";

@@ -109,6 +109,7 @@ function leaseLeadership(options: LeadershipOptions): Leadership {
   let leader = false;
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
+  let attempting: Promise<void> | null = null;
   const setLeader = (value: boolean) => {
     if (leader === value) return;
     leader = value;
@@ -136,25 +137,30 @@ function leaseLeadership(options: LeadershipOptions): Leadership {
       options.onError?.(error);
       setLeader(false);
     }
-    if (!stopped) timer = setTimeout(attempt, Math.max(50, Math.floor(leaseMs / 3)));
+    if (!stopped) timer = setTimeout(run, Math.max(50, Math.floor(leaseMs / 3)));
   };
-  timer = setTimeout(attempt, 0);
+  const run = () => {
+    attempting = attempt().finally(() => {
+      attempting = null;
+    });
+  };
+  timer = setTimeout(run, 0);
   return {
     isLeader: () => leader,
     async release() {
       stopped = true;
       if (timer !== null) clearTimeout(timer);
-      if (leader) {
-        // Only our own lease: a stand-by may have taken over while this process stalled.
-        await options.db
-          .transaction(async (tx) => {
-            const [row] = await tx.select().from(serviceMeta).where(eq(serviceMeta.key, LEASE_KEY));
-            if (row !== undefined && (JSON.parse(row.value) as { holder: string }).holder === holder) {
-              await tx.delete(serviceMeta).where(eq(serviceMeta.key, LEASE_KEY));
-            }
-          })
-          .catch(() => {});
-      }
+      await attempting;
+      // Only our own lease (a stand-by may have taken over while this process stalled), and even
+      // when not (yet) leading: the attempt that just finished may have written one.
+      await options.db
+        .transaction(async (tx) => {
+          const [row] = await tx.select().from(serviceMeta).where(eq(serviceMeta.key, LEASE_KEY));
+          if (row !== undefined && (JSON.parse(row.value) as { holder: string }).holder === holder) {
+            await tx.delete(serviceMeta).where(eq(serviceMeta.key, LEASE_KEY));
+          }
+        })
+        .catch(() => {});
       setLeader(false);
     },
   };

@@ -105,6 +105,13 @@ export function agentSignerOf(service: ServiceContext, agentAccountId: string): 
   );
 }
 
+/** A webhook subscription's signing secret (`whsec_...`), opened once a minute at most per worker. */
+export function webhookSecretOf(service: ServiceContext, subscriptionId: string): Promise<string> {
+  return opened(service, `webhook:${subscriptionId}`, async () =>
+    new TextDecoder().decode(await loadSecret(service, subscriptionId, "webhook_secret")),
+  );
+}
+
 /** The confidential keys of an account; an agent's derive from its owner's secret and handle. */
 export function confidentialKeysOf(
   service: ServiceContext,

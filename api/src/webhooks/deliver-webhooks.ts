@@ -7,32 +7,45 @@
  * - Outcome: a 2xx is `delivered`; anything else is retried at `nextAttemptAt` (exponential
  *   backoff with jitter) until 24 h after the event, then `failed`. Recorded only if the delivery
  *   is still `delivering`, so a deletion in between (cancelled) wins.
+ * - Pacing: up to CONCURRENCY attempts in flight per process, refilled as they finish, so one slow
+ *   receiver holds up one slot, not a batch; the worker claims again at once while the queue has
+ *   due deliveries and polls every POLL_MS only when it is empty.
  * Times come from `service.clock`, so tests drive the 24 h without waiting.
  */
 import { signWebhookBody } from "@cpay/sdk/webhooks";
 import { and, asc, eq, inArray, lte } from "drizzle-orm";
 import { registerBackgroundJob } from "../background";
 import type { Db } from "../db/database";
+import type { EventRow } from "../db/rows";
 import type { ServiceContext } from "../service-context";
-import { loadSecret } from "../vault/account-secrets";
+import { webhookSecretOf } from "../vault/account-secrets";
 import { postWebhook } from "./post-webhook";
 import { nextAttemptAt } from "./retry-schedule";
-import type { DeliveryRow } from "./subscription-view";
+import type { DeliveryRow, SubscriptionRow } from "./subscription-view";
 import { checkWebhookUrl } from "./url-policy";
 
 const LEASE_MS = 60_000;
 const BATCH = 10;
+const CONCURRENCY = 32;
 const POLL_MS = 100;
 
-/** Claims and sends what is due now; resolves to the number of attempts made. */
+/** Claims one batch of what is due now and sends it; resolves to the number of attempts made. */
 export async function deliverDue(service: ServiceContext): Promise<number> {
-  const claimed = await claimDue(service);
-  await Promise.all(claimed.map((delivery) => attempt(service, delivery)));
+  const claimed = await claimDue(service, BATCH);
+  const record = recordAlone(service);
+  await Promise.all(claimed.map((delivery) => attempt(service, delivery, record)));
   return claimed.length;
 }
 
-async function claimDue(service: ServiceContext): Promise<DeliveryRow[]> {
-  const { webhookDeliveries } = service.db.tables;
+/** A claimed delivery with what sending it needs, read in the claiming transaction. */
+interface ClaimedDelivery {
+  readonly delivery: DeliveryRow;
+  readonly subscription: SubscriptionRow | undefined;
+  readonly event: EventRow | undefined;
+}
+
+async function claimDue(service: ServiceContext, limit: number): Promise<ClaimedDelivery[]> {
+  const { webhookDeliveries, webhookSubscriptions, events } = service.db.tables;
   const now = new Date(service.clock()).toISOString();
   return service.db.transaction(async (tx) => {
     const due = tx
@@ -45,7 +58,7 @@ async function claimDue(service: ServiceContext): Promise<DeliveryRow[]> {
         ),
       )
       .orderBy(asc(webhookDeliveries.nextAttemptAt))
-      .limit(BATCH);
+      .limit(limit);
     const rows =
       service.db.dialect === "postgres" ? await due.for("update", { skipLocked: true }) : await due;
     if (rows.length === 0) return [];
@@ -59,20 +72,33 @@ async function claimDue(service: ServiceContext): Promise<DeliveryRow[]> {
           rows.map((row) => row.id),
         ),
       );
-    return rows;
+    const subscriptionRows = await tx
+      .select()
+      .from(webhookSubscriptions)
+      .where(inArray(webhookSubscriptions.id, [...new Set(rows.map((row) => row.subscriptionId))]));
+    const eventRows = await tx
+      .select()
+      .from(events)
+      .where(inArray(events.id, [...new Set(rows.map((row) => row.eventId))]));
+    return rows.map((delivery) => ({
+      delivery,
+      subscription: subscriptionRows.find((row) => row.id === delivery.subscriptionId),
+      event: eventRows.find((row) => row.id === delivery.eventId),
+    }));
   });
 }
 
-async function attempt(service: ServiceContext, delivery: DeliveryRow): Promise<void> {
-  const { webhookSubscriptions, events } = service.db.tables;
-  const [subscription] = await service.db.read((db) =>
-    db.select().from(webhookSubscriptions).where(eq(webhookSubscriptions.id, delivery.subscriptionId)),
-  );
-  const [event] = await service.db.read((db) =>
-    db.select().from(events).where(eq(events.id, delivery.eventId)),
-  );
+/** Writes an attempt's result (in a transaction of its own, or batched with others). */
+type RecordOutcome = (delivery: DeliveryRow, values: FinishValues) => Promise<void>;
+
+async function attempt(
+  service: ServiceContext,
+  claimed: ClaimedDelivery,
+  record: RecordOutcome,
+): Promise<void> {
+  const { delivery, subscription, event } = claimed;
   if (subscription === undefined || event === undefined || subscription.deletedAt !== null) {
-    await service.db.transaction((tx) => finish(service, tx, delivery, { state: "cancelled" }));
+    await record(delivery, { state: "cancelled" });
     return;
   }
   const check = await checkWebhookUrl(subscription.url, { allowLocal: service.config.webhooksAllowLocal });
@@ -80,7 +106,7 @@ async function attempt(service: ServiceContext, delivery: DeliveryRow): Promise<
   if (!check.ok) {
     outcome = { statusCode: null, error: check.message };
   } else {
-    const secret = new TextDecoder().decode(await loadSecret(service, subscription.id, "webhook_secret"));
+    const secret = await webhookSecretOf(service, subscription.id);
     const timestamp = String(Math.floor(service.clock() / 1000));
     outcome = await postWebhook({
       url: check.url,
@@ -104,15 +130,55 @@ async function attempt(service: ServiceContext, delivery: DeliveryRow): Promise<
   const next = delivered
     ? null
     : nextAttemptAt({ eventCreatedAt: Date.parse(event.createdAt), failedAttempt: attempts, now });
-  await service.db.transaction((tx) =>
-    finish(service, tx, delivery, {
-      state: delivered ? "delivered" : next === null ? "failed" : "queued",
-      attempts,
-      history: JSON.stringify(history),
-      lastStatusCode: outcome.statusCode,
-      nextAttemptAt: next === null ? null : new Date(next).toISOString(),
-    }),
-  );
+  await record(delivery, {
+    state: delivered ? "delivered" : next === null ? "failed" : "queued",
+    attempts,
+    history: JSON.stringify(history),
+    lastStatusCode: outcome.statusCode,
+    nextAttemptAt: next === null ? null : new Date(next).toISOString(),
+  });
+}
+
+type FinishValues = Partial<
+  Pick<DeliveryRow, "state" | "attempts" | "history" | "lastStatusCode" | "nextAttemptAt">
+>;
+
+/** Each outcome in its own transaction. */
+function recordAlone(service: ServiceContext): RecordOutcome {
+  return (delivery, values) => service.db.transaction((tx) => finish(service, tx, delivery, values));
+}
+
+/**
+ * Outcomes written together: those that finish while a write is under way go in the next one, so
+ * a busy worker writes one transaction per batch of finished attempts instead of one per attempt.
+ */
+function recordBatched(service: ServiceContext): RecordOutcome {
+  let queue: { delivery: DeliveryRow; values: FinishValues; done: (error?: unknown) => void }[] = [];
+  let writing = false;
+  const write = async () => {
+    while (queue.length > 0) {
+      const batch = queue;
+      queue = [];
+      const error = await service.db
+        .transaction(async (tx) => {
+          for (const item of batch) await finish(service, tx, item.delivery, item.values);
+        })
+        .then(
+          () => undefined,
+          (failure: unknown) => failure ?? new Error("recording webhook outcomes failed"),
+        );
+      for (const item of batch) item.done(error);
+    }
+    writing = false;
+  };
+  return (delivery, values) =>
+    new Promise<void>((resolve, reject) => {
+      queue.push({ delivery, values, done: (error) => (error === undefined ? resolve() : reject(error)) });
+      if (!writing) {
+        writing = true;
+        void write();
+      }
+    });
 }
 
 /** Writes an attempt's result, unless the delivery left `delivering` meanwhile (deleted). */
@@ -120,7 +186,7 @@ async function finish(
   service: ServiceContext,
   tx: Db,
   delivery: DeliveryRow,
-  values: Partial<Pick<DeliveryRow, "state" | "attempts" | "history" | "lastStatusCode" | "nextAttemptAt">>,
+  values: FinishValues,
 ): Promise<void> {
   const { webhookDeliveries } = service.db.tables;
   await tx
@@ -130,25 +196,42 @@ async function finish(
 }
 
 registerBackgroundJob((service) => {
-  let running: Promise<unknown> = Promise.resolve();
+  const record = recordBatched(service);
+  const inFlight = new Set<Promise<void>>();
   let stopped = false;
-  const tick = () => {
-    if (stopped) return;
-    running = deliverDue(service)
-      .catch((error: unknown) =>
-        service.logger.warn(
-          { err: { name: (error as Error)?.name } },
-          "webhook delivery pass failed; retrying",
-        ),
-      )
+  let pumping: Promise<void> | null = null;
+  const failed = (error: unknown) =>
+    service.logger.warn({ err: { name: (error as Error)?.name } }, "webhook delivery pass failed; retrying");
+  /** Claims while there is room and something is due; returns when the queue is empty or the pool full. */
+  const pump = async () => {
+    while (!stopped && inFlight.size < CONCURRENCY) {
+      const claimed = await claimDue(service, CONCURRENCY - inFlight.size);
+      for (const delivery of claimed) {
+        const sending: Promise<void> = attempt(service, delivery, record)
+          .catch(failed)
+          .finally(() => {
+            inFlight.delete(sending);
+            // Refill once half the pool is free: one claim transaction per several finished attempts.
+            if (inFlight.size <= CONCURRENCY / 2) wake();
+          });
+        inFlight.add(sending);
+      }
+      if (claimed.length === 0) return;
+    }
+  };
+  const wake = () => {
+    if (stopped || pumping !== null) return;
+    pumping = pump()
+      .catch(failed)
       .finally(() => {
-        if (!stopped) timer = setTimeout(tick, POLL_MS);
+        pumping = null;
       });
   };
-  let timer = setTimeout(tick, POLL_MS);
+  const timer = setInterval(wake, POLL_MS);
   return async () => {
     stopped = true;
-    clearTimeout(timer);
-    await running;
+    clearInterval(timer);
+    await pumping;
+    await Promise.all([...inFlight]);
   };
 });

@@ -1,8 +1,9 @@
 /**
- * Applies one chain transaction's facts, its `indexed_events` rows and the checkpoint in ONE
- * database transaction: the records, their outbox events (and so their webhook deliveries) and the
- * position in the program's history commit together or not at all, so a crash at any point
- * resumes at the last committed transaction and neither loses nor repeats a fact.
+ * Applies a run of consecutive chain transactions — their facts, their `indexed_events` rows and the
+ * checkpoint at the last of them — in ONE database transaction: the records, their outbox events
+ * (and so their webhook deliveries) and the position in the program's history commit together or
+ * not at all, so a crash at any point resumes at the last committed run and neither loses nor
+ * repeats a fact. (A run rather than one at a time: one commit and one lock hand-off per run.)
  */
 import type { Db } from "@cpay/api/database";
 import { writeCheckpoint } from "../checkpoint";
@@ -18,15 +19,19 @@ export interface IndexedPosition {
   readonly slot: bigint;
 }
 
-export async function applyTransaction(
-  ctx: ApplyContext,
-  at: IndexedPosition,
-  facts: readonly ObservedFact[],
-): Promise<void> {
+export interface ObservedRun {
+  readonly at: IndexedPosition;
+  readonly facts: readonly ObservedFact[];
+}
+
+/** Applies `run` (oldest first, consecutive in the program's history); the checkpoint is its last. */
+export async function applyTransactions(ctx: ApplyContext, run: readonly ObservedRun[]): Promise<void> {
+  const last = run[run.length - 1];
+  if (last === undefined) return;
   const { indexedEvents } = ctx.db.tables;
   const createdAt = new Date(ctx.clock()).toISOString();
   await ctx.db.transaction(async (tx) => {
-    for (const fact of facts) {
+    for (const fact of run.flatMap((transaction) => transaction.facts)) {
       const resourceId = await applyFact(ctx, tx, fact);
       await tx
         .insert(indexedEvents)
@@ -42,7 +47,7 @@ export async function applyTransaction(
         })
         .onConflictDoNothing();
     }
-    await writeCheckpoint(ctx, tx, at);
+    await writeCheckpoint(ctx, tx, last.at);
   });
 }
 
