@@ -18,14 +18,19 @@ import { type AddressInfo, connect, createServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { type Database, openDatabase } from "@cpay/api/database";
-import { createEmbeddedChain, type RunningIndexer, startIndexer } from "@cpay/indexer";
+import {
+  createEmbeddedChain,
+  type Leadership,
+  type LeadershipOptions,
+  type RunningIndexer,
+  startIndexer,
+  startLeadership,
+} from "@cpay/indexer";
 import { createEmbeddedCluster, type EmbeddedCluster } from "@cpay/sdk/cluster";
 import { eq } from "drizzle-orm";
 import pg from "pg";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-// Not exported by @cpay/indexer: the engine is its only user.
-import { type Leadership, type LeadershipOptions, startLeadership } from "@cpay/indexer";
 import { type ApiWorld, startApiWorld, usdg } from "../support/api-world";
 
 const logger = pino({ level: "warn" });
