@@ -34,8 +34,9 @@ echo "suites run on $AGENT_POLICY_SO"
 step "test suites (vitest; the API suites on SQLite)"
 npx vitest run
 
-# The API's storage has two dialects; every API suite runs again on PostgreSQL (Debian's, started
-# here by the project's own script as a throwaway cluster under data/postgres, stopped at the end).
-step "API suites on PostgreSQL"
+# The storage has two dialects; every API and indexer suite runs again on PostgreSQL (Debian's,
+# started here by the project's own script as a throwaway cluster under data/postgres, stopped at
+# the end).
+step "API and indexer suites on PostgreSQL"
 pg_url=$(bash scripts/postgres.sh start)
-DATABASE_URL="$pg_url" npx vitest run tests/api
+DATABASE_URL="$pg_url" npx vitest run tests/api tests/indexer

@@ -133,11 +133,18 @@ describe("the indexer process under SIGKILL", () => {
     })();
 
     let child = startIndexerProcess();
-    // Where each killed process had got to: the kills must land while indexing is under way.
+    // Where each killed process had got to: every kill lands once that process is indexing (its
+    // checkpoint moved), at a random moment after that, while the stream goes on landing.
     const checkpointsAtKill: (string | null)[] = [];
     for (let kill = 0; kill < KILLS; kill++) {
-      // A process takes ~1 s to start (tsx), then indexes while the stream lands.
-      await sleep(1000 + Math.floor(random() * 2000));
+      const startedAt = await checkpointSignature();
+      const deadline = Date.now() + 60_000;
+      while ((await checkpointSignature()) === startedAt) {
+        if (Date.now() > deadline)
+          throw new Error(`indexer ${kill} made no progress (seed ${SEED}):\n${output.join("")}`);
+        await sleep(20);
+      }
+      await sleep(Math.floor(random() * 600));
       child.kill("SIGKILL");
       await exited(child);
       checkpointsAtKill.push(await checkpointSignature());
