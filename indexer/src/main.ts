@@ -4,6 +4,7 @@
  * carries its own checkpoint.
  */
 import pino from "pino";
+import { ClusterMismatchError } from "./cluster-binding";
 import { IndexerConfigError, loadIndexerConfig } from "./config";
 import { runIndexer } from "./run-indexer";
 
@@ -25,7 +26,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof IndexerConfigError) {
+  if (error instanceof IndexerConfigError || error instanceof ClusterMismatchError) {
     console.error(`indexer: ${error.message}`);
     process.exit(2);
   }

@@ -8,6 +8,7 @@ import type { Router } from "express";
 import type { Logger } from "pino";
 import type { IndexerChain } from "./chain/indexer-chain";
 import { createRpcChain } from "./chain/rpc-chain";
+import { assertDatabaseOfCluster } from "./cluster-binding";
 import type { IndexerConfig } from "./config";
 import { type IndexerServer, startIndexerServer } from "./health-server";
 import { withHeliusPushes } from "./helius/helius-chain";
@@ -23,6 +24,12 @@ export interface StandaloneIndexer {
 
 export async function runIndexer(config: IndexerConfig, logger: Logger): Promise<StandaloneIndexer> {
   const db = await openDatabase(config.databaseUrl);
+  try {
+    await assertDatabaseOfCluster(db, config.rpcUrl);
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
   const rpc = createRpcChain({
     rpcUrl: config.rpcUrl,
     wsUrl: config.wsUrl,
