@@ -6,9 +6,12 @@ export interface ApplyContext extends OutboxContext {
   readonly usdgMint: string;
 }
 
-/** ISO time of a block's unix seconds, never before `notBefore` (a row's created_at). */
+/**
+ * ISO time of a block's unix seconds, never before `notBefore` (a row's created_at). A node that
+ * does not know a block's time reports 0 (rpc-chain.ts); the indexing time stands in for it then.
+ */
 export function blockIso(blockTime: bigint, notBefore?: string): string {
-  const ms = Number(blockTime) * 1000;
+  const ms = blockTime > 0n ? Number(blockTime) * 1000 : Date.now();
   const floor = notBefore === undefined ? ms : Math.max(ms, Date.parse(notBefore));
   return new Date(floor).toISOString();
 }
