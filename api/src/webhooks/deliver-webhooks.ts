@@ -13,7 +13,7 @@
  * Times come from `service.clock`, so tests drive the 24 h without waiting.
  */
 import { signWebhookBody } from "@cpay/sdk/webhooks";
-import { and, asc, eq, inArray, lte } from "drizzle-orm";
+import { and, asc, eq, inArray, lte, notInArray } from "drizzle-orm";
 import { registerBackgroundJob } from "../background";
 import type { Db } from "../db/database";
 import type { EventRow } from "../db/rows";
@@ -44,7 +44,11 @@ interface ClaimedDelivery {
   readonly event: EventRow | undefined;
 }
 
-async function claimDue(service: ServiceContext, limit: number): Promise<ClaimedDelivery[]> {
+async function claimDue(
+  service: ServiceContext,
+  limit: number,
+  inFlight: ReadonlySet<string> = new Set(),
+): Promise<ClaimedDelivery[]> {
   const { webhookDeliveries, webhookSubscriptions, events } = service.db.tables;
   const now = new Date(service.clock()).toISOString();
   return service.db.transaction(async (tx) => {
@@ -55,6 +59,9 @@ async function claimDue(service: ServiceContext, limit: number): Promise<Claimed
         and(
           inArray(webhookDeliveries.state, ["queued", "delivering"]),
           lte(webhookDeliveries.nextAttemptAt, now),
+          // A lease that ran out while this process still sends it (a stalled process, a clock
+          // moved forward) is not another worker's to take: never two attempts of one delivery.
+          ...(inFlight.size === 0 ? [] : [notInArray(webhookDeliveries.id, [...inFlight])]),
         ),
       )
       .orderBy(asc(webhookDeliveries.nextAttemptAt))
@@ -80,10 +87,11 @@ async function claimDue(service: ServiceContext, limit: number): Promise<Claimed
       .select()
       .from(events)
       .where(inArray(events.id, [...new Set(rows.map((row) => row.eventId))]));
-    return rows.map((delivery) => ({
-      delivery,
-      subscription: subscriptionRows.find((row) => row.id === delivery.subscriptionId),
-      event: eventRows.find((row) => row.id === delivery.eventId),
+    return rows.map((row) => ({
+      // As the claim left it: `updated_at` identifies this claim to `finish`.
+      delivery: { ...row, state: "delivering", updatedAt: now },
+      subscription: subscriptionRows.find((subscription) => subscription.id === row.subscriptionId),
+      event: eventRows.find((event) => event.id === row.eventId),
     }));
   });
 }
@@ -192,12 +200,21 @@ async function finish(
   await tx
     .update(webhookDeliveries)
     .set({ nextAttemptAt: null, ...values, updatedAt: new Date(service.clock()).toISOString() })
-    .where(and(eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.state, "delivering")));
+    .where(
+      and(
+        eq(webhookDeliveries.id, delivery.id),
+        eq(webhookDeliveries.state, "delivering"),
+        // Only by the claim that made this attempt (its `updated_at`): a worker that took the lease
+        // after it ran out has claimed it anew, and its outcome is the one to keep.
+        eq(webhookDeliveries.updatedAt, delivery.updatedAt),
+      ),
+    );
 }
 
 registerBackgroundJob((service) => {
   const record = recordBatched(service);
   const inFlight = new Set<Promise<void>>();
+  const sendingIds = new Set<string>();
   let stopped = false;
   let pumping: Promise<void> | null = null;
   const failed = (error: unknown) =>
@@ -205,12 +222,14 @@ registerBackgroundJob((service) => {
   /** Claims while there is room and something is due; returns when the queue is empty or the pool full. */
   const pump = async () => {
     while (!stopped && inFlight.size < CONCURRENCY) {
-      const claimed = await claimDue(service, CONCURRENCY - inFlight.size);
+      const claimed = await claimDue(service, CONCURRENCY - inFlight.size, sendingIds);
       for (const delivery of claimed) {
+        sendingIds.add(delivery.delivery.id);
         const sending: Promise<void> = attempt(service, delivery, record)
           .catch(failed)
           .finally(() => {
             inFlight.delete(sending);
+            sendingIds.delete(delivery.delivery.id);
             // Refill once half the pool is free: one claim transaction per several finished attempts.
             if (inFlight.size <= CONCURRENCY / 2) wake();
           });
