@@ -12,6 +12,8 @@
  * | `RATE_LIMIT_PER_MINUTE` | 600 | requests per API key per minute |
  * | `LOG_LEVEL` | info | pino level |
  * | `WEBHOOKS_ALLOW_LOCAL` | unset | `1` admits http and local addresses as webhook URLs (local development and tests only) |
+ * | `RELAY_DAILY_FEE_CAP_LAMPORTS` | 100000000 | what the reserve may be out per self-custody agent per UTC day: fees plus rent not returned (0.1 SOL) |
+ * | `RELAY_RATE_LIMIT_PER_MINUTE` | 60 | relay requests per agent per minute |
  * | `MAINNET_RPC_URL` | must be unset | this build has no mainnet-beta chain port: `svc_live_` keys are always refused, and setting it stops the service rather than let live keys act on the test cluster |
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -29,6 +31,10 @@ export interface ServiceConfig {
   readonly logLevel: string;
   /** `WEBHOOKS_ALLOW_LOCAL=1`: webhook URLs may be http and resolve to local addresses (tests only). */
   readonly webhooksAllowLocal: boolean;
+  /** Fees (lamports) the reserve pays per self-custody agent per UTC day for relayed transactions. */
+  readonly relayDailyFeeCapLamports: number;
+  /** Relay requests per agent per minute (beside the per-key limit). */
+  readonly relayRateLimitPerMinute: number;
   /** Always false in this build: there is no mainnet-beta chain port, so live keys are refused. */
   readonly liveModeAvailable: false;
 }
@@ -93,5 +99,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir = resol
     logLevel,
     liveModeAvailable: false,
     webhooksAllowLocal: env.WEBHOOKS_ALLOW_LOCAL === "1",
+    relayDailyFeeCapLamports: integer(env, "RELAY_DAILY_FEE_CAP_LAMPORTS", 100_000_000, 0, 1_000_000_000_000),
+    relayRateLimitPerMinute: integer(env, "RELAY_RATE_LIMIT_PER_MINUTE", 60, 1, 1_000_000),
   };
 }

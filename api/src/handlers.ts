@@ -3,6 +3,7 @@ import { accountHandlers } from "./accounts/handlers";
 import { agentHandlers } from "./agents/handlers";
 import { approvalHandlers } from "./approvals/handlers";
 import type { Handlers } from "./http/mount-routes";
+import { relayHandlers } from "./relay/handlers";
 import { transferHandlers } from "./transfers/handlers";
 import { webhookHandlers } from "./webhooks/handlers";
 
@@ -12,4 +13,5 @@ export const handlers: Handlers = {
   ...agentHandlers,
   ...approvalHandlers,
   ...webhookHandlers,
+  ...relayHandlers,
 };

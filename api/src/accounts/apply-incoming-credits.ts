@@ -12,10 +12,11 @@ import {
   isConfidentialError,
   readConfidentialState,
 } from "@cpay/sdk/confidential";
+import { agentAuthorityOf } from "../agents/agent-authority";
 import type { AccountRow } from "../db/rows";
 import { ApiError } from "../http/api-error";
 import type { ServiceContext } from "../service-context";
-import { agentSignerOf, walletSignerOf } from "../vault/account-secrets";
+import { walletSignerOf } from "../vault/account-secrets";
 
 /**
  * Applies pending credits of `tokenAccount` (the account's USDG account). An agent with an open
@@ -35,7 +36,7 @@ export async function applyIncomingCredits(
   try {
     if (account.type === "agent") {
       await applyAgentPendingBalance(service.cluster, {
-        authority: await agentSignerOf(service, account.id),
+        authority: await agentAuthorityOf(service, account),
         agent: account.publicKey,
         mint,
         keys,

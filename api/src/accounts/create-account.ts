@@ -51,6 +51,7 @@ export async function createAccount(
     ownerAccountId: null,
     agentName: null,
     agentSigner: null,
+    agentCustody: null,
     policyId: null,
     createdAt: nowIso(),
   };

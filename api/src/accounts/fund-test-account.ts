@@ -6,9 +6,10 @@
  */
 import { applyAgentPendingBalance, depositAgentConfidential } from "@cpay/sdk/agent-confidential";
 import { applyPendingBalance, depositConfidential } from "@cpay/sdk/confidential";
+import { agentAuthorityOf } from "../agents/agent-authority";
 import type { AccountRow } from "../db/rows";
 import type { ServiceContext } from "../service-context";
-import { agentSignerOf, confidentialKeysOf, walletSignerOf } from "../vault/account-secrets";
+import { confidentialKeysOf, walletSignerOf } from "../vault/account-secrets";
 
 export async function fundTestAccount(
   service: ServiceContext,
@@ -24,7 +25,7 @@ export async function fundTestAccount(
   if (amounts.confidential === 0n) return;
   const keys = await confidentialKeysOf(service, account);
   if (account.type === "agent") {
-    const authority = await agentSignerOf(service, account.id);
+    const authority = await agentAuthorityOf(service, account);
     const common = { authority, agent: account.publicKey, mint, payer: service.feePayer };
     await depositAgentConfidential(service.cluster, { ...common, amount: amounts.confidential });
     await applyAgentPendingBalance(service.cluster, { ...common, keys });

@@ -14,5 +14,6 @@ export function agentView(row: AccountRow): TAgent {
     public_key: row.publicKey,
     status: "active",
     spend_policy_id: row.policyId,
+    custody: row.agentCustody === "self" ? "self" : "service",
   };
 }

@@ -6,6 +6,11 @@
  * request answers 503; retrying the same request finishes the agent (only with the same policy).
  * Concurrent creations of one handle in this process run one after the other; across processes
  * the unique handle index lets one row in.
+ *
+ * Custody `self`: the same creation (the service needs the signer once, to set up the agent's
+ * confidential account), then the signer's seed is handed over (self-custody.ts): returned in
+ * this response only and deleted from the vault, so from then on only the agent can sign for its
+ * PDA, through POST /v1/relay.
  */
 import { randomBytes } from "node:crypto";
 import {
@@ -37,10 +42,18 @@ import {
 } from "./agent-on-chain";
 import { encodePolicyOrRefuse } from "./policy-errors";
 import { runExclusively } from "./run-exclusively";
+import { handOverSigner } from "./self-custody";
 
 export interface CreateAgentInput {
   readonly name: string;
   readonly spend_policy: z.output<typeof ZSpendPolicyInput>;
+  readonly custody?: "service" | "self";
+}
+
+export interface CreatedAgent {
+  readonly agent: AccountRow;
+  /** A self-custody agent's signer seed, base58, present in the creating response only. */
+  readonly signerSecret: string | null;
 }
 
 /**
@@ -54,7 +67,7 @@ export async function createAgent(
   owner: AccountRow,
   input: CreateAgentInput,
   options: { readonly idempotency?: IdempotencyClaim | null } = {},
-): Promise<AccountRow> {
+): Promise<CreatedAgent> {
   if (owner.type === "agent") {
     throw new ApiError("agent_key_not_allowed", "an agent cannot own agents; use its owner's key");
   }
@@ -64,13 +77,14 @@ export async function createAgent(
     () => encodeSpendPolicy(input.spend_policy, { assets: service.assets }),
     "spend_policy.",
   );
+  const custody = input.custody ?? "service";
   return runExclusively(`agent:${handle}`, async () => {
     const existing = await findAgentByHandle(service, handle);
-    if (existing !== undefined) return finishExisting(service, owner, existing, input);
-    const agent = await insertAgent(service, owner, name, handle);
-    await options.idempotency?.bindResource(agent.id);
-    await completeOnChain(service, owner, agent, input);
-    return agent;
+    const agent =
+      existing !== undefined
+        ? await finishExisting(service, owner, existing, input)
+        : await createFresh(service, owner, name, handle, input, options.idempotency ?? null);
+    return { agent, signerSecret: custody === "self" ? await handOverSigner(service, agent) : null };
   });
 }
 
@@ -95,12 +109,27 @@ function agentHandleOf(owner: AccountRow, name: string): string {
   }
 }
 
+async function createFresh(
+  service: ServiceContext,
+  owner: AccountRow,
+  name: string,
+  handle: string,
+  input: CreateAgentInput,
+  idempotency: IdempotencyClaim | null,
+): Promise<AccountRow> {
+  const agent = await insertAgent(service, owner, name, handle, input.custody ?? "service");
+  await idempotency?.bindResource(agent.id);
+  await completeOnChain(service, owner, agent, input);
+  return agent;
+}
+
 /** The agent row and its signer seed, in one transaction; `409 agent_exists` if the handle is taken. */
 async function insertAgent(
   service: ServiceContext,
   owner: AccountRow,
   name: string,
   handle: string,
+  custody: "service" | "self",
 ): Promise<AccountRow> {
   const id = newId("acct");
   const signerSeed = new Uint8Array(randomBytes(32));
@@ -118,6 +147,7 @@ async function insertAgent(
     ownerAccountId: owner.id,
     agentName: name,
     agentSigner: signer.address,
+    agentCustody: custody,
     policyId: newId("policy"),
     createdAt: nowIso(),
   };
@@ -164,6 +194,7 @@ async function finishExisting(
   input: CreateAgentInput,
 ): Promise<AccountRow> {
   if (agent.ownerAccountId !== owner.id) throw agentExists(agent.handle);
+  if ((agent.agentCustody ?? "service") !== (input.custody ?? "service")) throw agentExists(agent.handle);
   if (!agentExistsOnChain(service, agent)) {
     await completeOnChain(service, owner, agent, input);
     return agent;

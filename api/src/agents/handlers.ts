@@ -10,8 +10,10 @@ export const agentHandlers: Pick<
   Handlers,
   "createAgent" | "listAgents" | "getSpendPolicy" | "updateSpendPolicy"
 > = {
-  createAgent: async ({ service, caller, body, idempotency }) =>
-    agentView(await createAgent(service, caller.account, body, { idempotency })),
+  createAgent: async ({ service, caller, body, idempotency }) => {
+    const created = await createAgent(service, caller.account, body, { idempotency });
+    return { ...agentView(created.agent), signer_secret: created.signerSecret };
+  },
   listAgents: async ({ service, caller }) => ({
     agents: (await listAgentsOf(service, caller.account.id)).map(agentView),
   }),

@@ -23,5 +23,6 @@ export const {
   webhookDeliveries,
   indexerCheckpoints,
   indexedEvents,
+  relayFeeUsage,
   serviceMeta,
 } = pgTables;

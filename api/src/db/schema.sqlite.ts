@@ -27,5 +27,6 @@ export const {
   webhookDeliveries,
   indexerCheckpoints,
   indexedEvents,
+  relayFeeUsage,
   serviceMeta,
 } = sqliteTables;

@@ -44,6 +44,8 @@ export function defineTables(c: ColumnKit) {
       ownerAccountId: c.text("owner_account_id"),
       agentName: c.text("agent_name"),
       agentSigner: c.text("agent_signer"),
+      /** Agents only: `service` (the vault holds its signer) or `self` (the agent holds it; relay). */
+      agentCustody: c.text("agent_custody"),
       policyId: c.text("policy_id"),
       createdAt: c.text("created_at").notNull(),
     },
@@ -271,6 +273,20 @@ export function defineTables(c: ColumnKit) {
     ],
   );
 
+  /**
+   * Fees the fee reserve paid for a self-custody agent's relayed transactions, per UTC day, against
+   * its daily cap (api/src/relay/fee-budget.ts). Reserved before co-signing.
+   */
+  const relayFeeUsage = c.table(
+    "relay_fee_usage",
+    {
+      agentAccountId: c.text("agent_account_id").notNull(),
+      day: c.text("day").notNull(),
+      lamports: c.int("lamports").notNull(),
+    },
+    (t) => [c.uniqueIndex("relay_fee_usage_agent_day").on(t.agentAccountId, t.day)],
+  );
+
   /** Service facts: schema owner, the cluster instance the rows belong to. */
   const serviceMeta = c.table("service_meta", {
     key: c.text("key").primaryKey(),
@@ -289,6 +305,7 @@ export function defineTables(c: ColumnKit) {
     webhookDeliveries,
     indexerCheckpoints,
     indexedEvents,
+    relayFeeUsage,
     serviceMeta,
   };
 }

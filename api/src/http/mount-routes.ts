@@ -62,6 +62,9 @@ export function mountRoutes(
           "an agent's API key cannot use this endpoint; use its owner's key",
         );
       }
+      if (route.audience === "agent" && caller.account.type !== "agent") {
+        throw new ApiError("agent_key_required", "only an agent's own API key can use this endpoint");
+      }
       const params = parse(route.params, request.params, "path");
       const query = parse(route.query, request.query, "query");
       const body =

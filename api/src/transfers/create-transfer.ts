@@ -15,9 +15,11 @@
  * it was never initiated, and the caller has its answer. The amount exists only in this request's
  * memory: never in a row, an event, a log line or an error message.
  */
+
 import type { TCreateTransferRequest, TTransfer } from "@cpay/sdk/api";
 import { confidentialReadiness, findTokenAccount, readConfidentialState } from "@cpay/sdk/confidential";
 import { requireKyc } from "../accounts/require-kyc";
+import { requireServiceCustody } from "../agents/self-custody";
 import { ApiError } from "../http/api-error";
 import type { Caller } from "../http/authenticate";
 import { describeUnexpected } from "../http/error-handler";
@@ -50,6 +52,7 @@ export async function createTransfer(
 ): Promise<TTransfer> {
   const { account, apiKey } = input.caller;
   const { body } = input;
+  requireServiceCustody(account);
   await requireKyc(service, account);
   const asset = resolveAsset(service, body.asset);
   const amount = parseTransferAmount(body.amount, asset.decimals, body.confidential);

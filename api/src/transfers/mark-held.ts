@@ -9,7 +9,7 @@ import { and, eq, or } from "drizzle-orm";
 import type { Db } from "../db/database";
 import type { AccountRow, TransferRow } from "../db/rows";
 import { type OutboxContext, recordEvent } from "../events/record-event";
-import { newId } from "../ids";
+import { holdTransactionId } from "../ids";
 import type { ServiceContext } from "../service-context";
 import { currentRow, isoOfUnixSeconds, NOT_LANDED } from "./transfer-transitions";
 
@@ -49,7 +49,7 @@ export async function markHeldIn(
 ): Promise<HeldOutcome> {
   const { transfers, agentTransactions } = service.db.tables;
   const { agent, hold } = input;
-  const transactionId = newId("tx");
+  const transactionId = holdTransactionId(hold.address);
   const expiresAt = isoOfUnixSeconds(hold.expiresAt);
   const [updated] = await tx
     .update(transfers)

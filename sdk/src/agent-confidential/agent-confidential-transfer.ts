@@ -19,12 +19,19 @@
  * Refused spends send nothing: `policy_limit_exceeded`, `insufficient_confidential_balance`,
  * `confidential_hold_open`, `recipient_not_confidential_ready`, `account_key_mismatch`.
  *
+ * Relayed (`relay`): a self-custody agent that holds no SOL names the relay's fee payer as payer and
+ * leaves its signature slot empty; the relay co-signs and submits each transaction
+ * (confidential/relayed-proof-contexts.ts). The fee payer pays fees and rent and receives rent, and
+ * authorizes nothing: the staging buffer is the agent signer's (its U128 Write then takes two
+ * transactions: 7 in all), leftover contexts are closed by the agent signer, and an allocated but
+ * unverified one is reported `orphaned` instead of being verified under the payer's authority.
+ *
  * Serialised per source account (account-queue.ts), like the wallet path: proofs are made against
  * the balance and the day's spend read inside the queue. The day is the cluster's (Clock sysvar);
  * a transfer racing midnight is refused on-chain (`LimitProofMismatch`) and a retry proves against
  * the new day.
  */
-import { type Address, address, isAddress, type TransactionSigner } from "@solana/kit";
+import { type Address, address, createNoopSigner, isAddress, type TransactionSigner } from "@solana/kit";
 import {
   BATCHED_GROUPED_CIPHERTEXT_3_HANDLES_VALIDITY_CONTEXT_ACCOUNT_SIZE,
   BATCHED_RANGE_PROOF_CONTEXT_ACCOUNT_SIZE,
@@ -71,8 +78,13 @@ export interface AgentConfidentialTransferInput {
   readonly amount: bigint;
   /** 16 bytes, carried by the events. */
   readonly transferId: Uint8Array;
-  /** Pays fees, the contexts' rent (returned when they close) and a hold's rent. */
-  readonly payer: TransactionSigner;
+  /**
+   * Pays fees, the contexts' rent (returned when they close) and a hold's rent. Exactly one of
+   * `payer` and `relay`.
+   */
+  readonly payer?: TransactionSigner;
+  /** Submit through a relay whose fee payer pays (see the file doc) instead of signing with `payer`. */
+  readonly relay?: AgentTransferRelay;
   /** Hold for the owner's approval even when the amount is within the HITL threshold. */
   readonly requestHold?: boolean;
   /**
@@ -91,6 +103,22 @@ export interface AgentConfidentialTransferInput {
   ) => AgentTransferContexts | Promise<AgentTransferContexts>;
   /** TEST ONLY: runs once every proof is verified, just before the final transaction is sent. */
   readonly unsafeBeforeFinalSubmission?: () => void | Promise<void>;
+}
+
+/** A relay that co-signs as fee payer and submits (e.g. the service's, through its HTTP API). */
+export interface AgentTransferRelay {
+  /** The fee payer every transaction names; it signs its fee and nothing else. */
+  readonly feePayer: Address;
+  /**
+   * Submits partially signed transactions (fee payer's slot empty) in order, each landed before
+   * the next; resolves with their signatures; rejects when one is refused or fails.
+   */
+  readonly submit: (wires: readonly Uint8Array[]) => Promise<readonly string[]>;
+  /** A recent blockhash (default: the cluster's latest). */
+  readonly latestBlockhash?: () => Promise<{
+    readonly blockhash: string;
+    readonly lastValidBlockHeight: bigint;
+  }>;
 }
 
 export interface AgentConfidentialTransferResult {
@@ -121,6 +149,7 @@ export async function transferAgentConfidential(
 ): Promise<AgentConfidentialTransferResult> {
   assertAmount(input.amount);
   assertTransferId(input.transferId);
+  const payer = payerOf(input);
   const programAddress = address(cluster.programId);
   const agent = await resolveAgentAddress(cluster, input.agent);
   const recipientIsHandle = !isAddress(input.recipient);
@@ -169,12 +198,23 @@ export async function transferAgentConfidential(
 
     const { signatures } = await runWithProofContexts({
       cluster,
-      payer: input.payer,
+      payer,
       authority: agentContextAuthority(cluster, {
         agent,
         authority: input.agentSigner,
-        rentReceiver: input.payer,
+        rentReceiver: payer,
       }),
+      ...(input.relay === undefined
+        ? {}
+        : {
+            submitter: {
+              submit: input.relay.submit,
+              signer: input.agentSigner,
+              ...(input.relay.latestBlockhash === undefined
+                ? {}
+                : { latestBlockhash: input.relay.latestBlockhash }),
+            },
+          }),
       proofs: contextProofs(proofs.transfer, proofs.limits),
       finalStep: "transfer",
       ...(input.unsafeBeforeFinalSubmission === undefined
@@ -198,8 +238,8 @@ export async function transferAgentConfidential(
           destination,
           recipientHandle,
           contexts: (await input.unsafeSubstituteContexts?.(created)) ?? created,
-          contextRentReceiver: input.payer.address,
-          payer: input.payer,
+          contextRentReceiver: payer.address,
+          payer,
           transferId: input.transferId,
           newSourceDecryptableAvailableBalance: proofs.transfer.newDecryptableAvailableBalance,
           spendDecryptable: proofs.spendDecryptable,
@@ -218,6 +258,14 @@ export async function transferAgentConfidential(
       destinationTokenAccount: destination,
     };
   });
+}
+
+/** The payer, or the relay's fee payer as a signer that leaves its slot empty. */
+function payerOf(input: AgentConfidentialTransferInput): TransactionSigner {
+  if ((input.payer === undefined) === (input.relay === undefined)) {
+    throw new Error("give exactly one of `payer` and `relay`");
+  }
+  return input.payer ?? createNoopSigner((input.relay as AgentTransferRelay).feePayer);
 }
 
 /** The six proofs in plan order; the two limit equality proofs share one transaction. */

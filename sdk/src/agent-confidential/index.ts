@@ -15,6 +15,7 @@ export {
   AGENT_TRANSFER_STEPS,
   type AgentConfidentialTransferInput,
   type AgentConfidentialTransferResult,
+  type AgentTransferRelay,
   transferAgentConfidential,
 } from "./agent-confidential-transfer";
 export { type AgentDepositInput, depositAgentConfidential } from "./agent-deposit";

@@ -59,6 +59,10 @@ export const ZCreateAgentRequest = z
       .max(64)
       .meta({ description: "The agent's name; its handle is `@<owner>/<name>`" }),
     spend_policy: ZSpendPolicyInput,
+    custody: z.enum(["service", "self"]).default("service").meta({
+      description:
+        "`service` (default): the service holds the agent's signer and signs its transfers. `self`: the signer's secret is returned once, in `signer_secret`, and forgotten; the agent signs through its PDA itself and submits through POST /v1/relay",
+    }),
   })
   .meta({ id: "CreateAgentRequest" });
 export type TCreateAgentRequest = z.input<typeof ZCreateAgentRequest>;
@@ -70,9 +74,19 @@ export const ZAgent = z
     public_key: ZBase58Address,
     status: z.literal("active"),
     spend_policy_id: zId("policy"),
+    custody: z.enum(["service", "self"]),
   })
   .meta({ id: "Agent" });
 export type TAgent = z.infer<typeof ZAgent>;
+
+/** The create response: a self-custody agent's signer secret appears here once, never again. */
+export const ZCreatedAgent = ZAgent.extend({
+  signer_secret: z
+    .string()
+    .nullable()
+    .meta({ description: "Base58 of the signer's 32-byte ed25519 seed (self custody only); shown once" }),
+}).meta({ id: "CreatedAgent" });
+export type TCreatedAgent = z.infer<typeof ZCreatedAgent>;
 
 export const ZAgentList = z.object({ agents: z.array(ZAgent) }).meta({ id: "AgentList" });
 

@@ -72,6 +72,19 @@ export const API_ERRORS = {
     description:
       "The transfer was submitted but the cluster's answer was lost; it settles by itself — read it with GET /v1/transfers/{id} (the id is in the message). Retrying with the same Idempotency-Key returns this answer again, never a second transfer.",
   },
+  agent_key_required: { status: 403, description: "Only an agent's own key can use this endpoint." },
+  agent_self_custody: {
+    status: 409,
+    description: "The agent signs its own transactions; send them through POST /v1/relay.",
+  },
+  relay_transaction_refused: {
+    status: 422,
+    description: "A relayed transaction uses the fee payer for more than fees and rent, or is not this agent's; nothing was signed.",
+  },
+  relay_fee_cap_reached: {
+    status: 429,
+    description: "The agent's daily allowance of fees paid by the service is spent; nothing was signed.",
+  },
   internal_error: { status: 500, description: "An unexpected failure; nothing was changed." },
 } as const satisfies Record<string, { readonly status: number; readonly description: string }>;
 

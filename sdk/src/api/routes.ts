@@ -5,8 +5,9 @@
  */
 import { z } from "zod";
 import { ZAccount, ZBalances, ZBalancesRequest } from "./accounts";
-import { ZAgent, ZAgentList, ZCreateAgentRequest, ZSpendPolicy, ZSpendPolicyUpdate } from "./agents";
+import { ZAgent, ZAgentList, ZCreateAgentRequest, ZCreatedAgent, ZSpendPolicy, ZSpendPolicyUpdate } from "./agents";
 import { ZAgentTransaction, ZPendingList } from "./approvals";
+import { ZRelayInfo, ZRelayRequest, ZRelayResponse } from "./relay";
 import { zId } from "./common";
 import type { ApiErrorCode } from "./errors";
 import {
@@ -26,8 +27,8 @@ import {
   ZWebhookWithSecret,
 } from "./webhooks";
 
-/** Who may call a route: any valid key of the account, or only a non-agent (owner) account's key. */
-export type RouteAudience = "any" | "owner";
+/** Who may call a route: any valid key, only a non-agent (owner) account's key, or only an agent's. */
+export type RouteAudience = "any" | "owner" | "agent";
 
 export interface RouteContract {
   readonly method: "get" | "post" | "patch" | "delete";
@@ -50,6 +51,33 @@ const ZWebhookParams = z.strictObject({ webhook_id: zId("wh") });
 const ZReplayParams = z.strictObject({ webhook_id: zId("wh"), event_id: zId("evt") });
 
 export const API_ROUTES = {
+  getRelayInfo: {
+    method: "get",
+    path: "/v1/relay",
+    summary: "The fee payer and a recent blockhash for transactions a self-custody agent signs",
+    audience: "agent",
+    response: { status: 200, schema: ZRelayInfo },
+    errors: ["agent_key_required", "live_mode_unavailable"],
+  },
+  relayTransactions: {
+    method: "post",
+    path: "/v1/relay",
+    summary: "Submit transactions a self-custody agent signed; the service pays the fees",
+    audience: "agent",
+    body: ZRelayRequest,
+    response: { status: 201, schema: ZRelayResponse },
+    errors: [
+      "agent_key_required",
+      "relay_transaction_refused",
+      "relay_fee_cap_reached",
+      "policy_violation",
+      "insufficient_balance",
+      "live_mode_unavailable",
+      "idempotency_key_reused",
+      "idempotency_in_progress",
+      "chain_unavailable",
+    ],
+  },
   createTransfer: {
     method: "post",
     path: "/v1/transfers",
@@ -112,7 +140,7 @@ export const API_ROUTES = {
     summary: "Create an agent account with its on-chain spend policy",
     audience: "owner",
     body: ZCreateAgentRequest,
-    response: { status: 201, schema: ZAgent },
+    response: { status: 201, schema: ZCreatedAgent },
     errors: [
       "invalid_policy",
       "agent_exists",

@@ -31,7 +31,12 @@ export {
   type EmbeddedClusterOptions,
 } from "./embedded-cluster";
 export { agentPolicyProgramPath, DEFAULT_AGENT_POLICY_SO } from "./program-path";
-export { PACKET_DATA_SIZE, type SignTransactionInput, signTransactionToWire } from "./sign-transaction";
+export {
+  PACKET_DATA_SIZE,
+  partiallySignTransactionToWire,
+  type SignTransactionInput,
+  signTransactionToWire,
+} from "./sign-transaction";
 export { DEFAULT_MS_PER_SLOT, type SlotClock, type SlotTick } from "./slot-clock";
 export { LAMPORTS_PER_SIGNATURE } from "./transaction-fee";
 export {

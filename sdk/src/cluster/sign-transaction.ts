@@ -12,6 +12,7 @@ import {
   getSignatureFromTransaction,
   getTransactionEncoder,
   type Instruction,
+  partiallySignTransactionMessageWithSigners,
   pipe,
   setTransactionMessageFeePayerSigner,
   setTransactionMessageLifetimeUsingBlockhash,
@@ -36,7 +37,28 @@ export interface SignTransactionInput {
 export async function signTransactionToWire(
   input: SignTransactionInput,
 ): Promise<{ readonly signature: string; readonly wire: Uint8Array }> {
-  const message = pipe(
+  const signed = await signTransactionMessageWithSigners(transactionMessage(input));
+  return {
+    signature: getSignatureFromTransaction(signed),
+    wire: new Uint8Array(getTransactionEncoder().encode(signed)),
+  };
+}
+
+/**
+ * The same transaction signed by every signer that can sign here, for someone else to complete:
+ * a `NoopSigner` (kit's `createNoopSigner`, e.g. a relay's fee payer) leaves its signature slot
+ * empty (64 zero bytes on the wire). The transaction's id is its fee payer's signature, so it is
+ * not known until that signer has signed.
+ */
+export async function partiallySignTransactionToWire(
+  input: SignTransactionInput,
+): Promise<{ readonly wire: Uint8Array }> {
+  const signed = await partiallySignTransactionMessageWithSigners(transactionMessage(input));
+  return { wire: new Uint8Array(getTransactionEncoder().encode(signed)) };
+}
+
+function transactionMessage(input: SignTransactionInput) {
+  return pipe(
     createTransactionMessage({ version: 0 }),
     (m) => setTransactionMessageFeePayerSigner(input.feePayer, m),
     (m) =>
@@ -47,9 +69,4 @@ export async function signTransactionToWire(
     (m) => appendTransactionMessageInstructions(input.instructions, m),
     (m) => addSignersToTransactionMessage([...(input.signers ?? [])], m),
   );
-  const signed = await signTransactionMessageWithSigners(message);
-  return {
-    signature: getSignatureFromTransaction(signed),
-    wire: new Uint8Array(getTransactionEncoder().encode(signed)),
-  };
 }

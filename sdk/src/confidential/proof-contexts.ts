@@ -28,13 +28,18 @@
  * as authority) and closed in one transaction. Accounts that still cannot be closed are reported as
  * `orphaned`; a staging buffer is closed too (best effort). The error names the failed step; a
  * retry builds fresh proofs and fresh accounts, so it is always safe.
+ *
+ * With a `submitter` (relayed-proof-contexts.ts) the same plan goes to a relay instead of the
+ * cluster: the payer is the relay's fee payer (a kit NoopSigner) and signs nothing but its fee, the
+ * staging buffer is the submitter's signer's, and a Write too large with that second signature is
+ * split in parts (one more phase-2 transaction per split proof). Without one, nothing changes: the
+ * cluster channel (proof-context-channel.ts) signs and sends exactly what this file always did.
  */
 import {
   type Address,
   address,
   generateKeyPairSigner,
   type Instruction,
-  type KeyPairSigner,
   type TransactionSigner,
 } from "@solana/kit";
 import { getCreateAccountInstruction } from "@solana-program/system";
@@ -44,15 +49,19 @@ import {
   type ZkElGamalProofInstruction,
 } from "@solana-program/zk-elgamal-proof";
 import type { ClusterPort } from "../cluster/cluster-port";
-import { closeAt, closeContexts } from "./close-proof-contexts";
-import { ConfidentialError, type ConfidentialStep, type ContextAccountOutcome } from "./errors";
+import { closeAt } from "./close-proof-contexts";
+import { ConfidentialError, type ConfidentialStep } from "./errors";
+import { clusterChannel, type PlannedContext, type ProofContextChannel } from "./proof-context-channel";
 import { type ProofStaging, planProofStaging } from "./proof-staging";
-import { landedStatus, type SignedTransaction, signTransaction, submit } from "./transactions";
+import { type ProofContextSubmitter, relayChannel } from "./relayed-proof-contexts";
+import type { PreparedTransaction } from "./transactions";
 
 const COMPUTE_BUDGET_PROGRAM_ADDRESS = address("ComputeBudget111111111111111111111111111111");
 const SET_COMPUTE_UNIT_LIMIT = 2;
 const DEFAULT_INSTRUCTION_COMPUTE_UNITS = 200_000;
 const MAX_COMPUTE_UNIT_LIMIT = 1_400_000;
+/** A staged proof's Write is split in at most this many parts (a U128 proof needs 2 when relayed). */
+const MAX_WRITE_PARTS = 4;
 
 /** One proof to verify into a context account of `accountSize` bytes. */
 export interface ContextProof {
@@ -80,6 +89,11 @@ export interface ProofContextRun {
   readonly authority?: ContextAuthority;
   readonly proofs: readonly ContextProof[];
   readonly finalStep: ConfidentialStep;
+  /**
+   * Submit through a relay instead of the cluster (see the file doc); `payer` is then the relay's
+   * fee payer as a NoopSigner and `authority` must be given (the payer authorizes nothing).
+   */
+  readonly submitter?: ProofContextSubmitter;
   /** TEST ONLY: runs after the proofs are verified, just before the final transaction is sent. */
   readonly beforeFinal?: () => void | Promise<void>;
   /** The final instructions, given each proof step's context account address. */
@@ -88,20 +102,29 @@ export interface ProofContextRun {
   ) => Instruction[] | Promise<Instruction[]>;
 }
 
-interface PlannedContext extends ContextProof {
-  readonly account: KeyPairSigner;
-}
-
 /** Submits the proofs and the final instructions; returns every signature, in submission order. */
 export async function runWithProofContexts(run: ProofContextRun): Promise<{ readonly signatures: string[] }> {
+  const authority = run.authority ?? payerAuthority(run.payer);
+  if (run.submitter === undefined)
+    return runOver(run, authority, clusterChannel(run.cluster, run.payer, authority));
+  if (run.authority === undefined) {
+    throw new Error("a relayed run needs a context authority other than the payer (it only pays)");
+  }
+  return runOver(run, authority, relayChannel(run.cluster, run.payer, authority, run.submitter));
+}
+
+async function runOver<T extends PreparedTransaction>(
+  run: ProofContextRun,
+  authority: ContextAuthority,
+  channel: ProofContextChannel<T>,
+): Promise<{ readonly signatures: string[] }> {
   const { cluster, payer } = run;
-  const authority = run.authority ?? payerAuthority(payer);
   const planned: PlannedContext[] = await Promise.all(
     run.proofs.map(async (proof) => ({ ...proof, account: await generateKeyPairSigner() })),
   );
-  const blockhash = cluster.getLatestBlockhash();
+  const blockhash = await channel.latestBlockhash();
   const sign = (step: ConfidentialStep, instructions: Instruction[]) =>
-    signTransaction({ step, feePayer: payer, blockhash, instructions });
+    channel.sign(step, instructions, blockhash);
   const create = (context: PlannedContext) =>
     getCreateAccountInstruction({
       payer,
@@ -134,6 +157,7 @@ export async function runWithProofContexts(run: ProofContextRun): Promise<{ read
           payer,
           await generateKeyPairSigner(),
           staged.map((context) => ({ ...context, contextState: context.account.address })),
+          channel.bufferAuthority,
         );
   // Account creations ride along in the first phase-1 transaction with room for them.
   const riders = [
@@ -148,10 +172,11 @@ export async function runWithProofContexts(run: ProofContextRun): Promise<{ read
     host.instructions.push(...rider.instructions);
   }
 
+  const writes = staging === null ? [] : await stagedWrites(staging, staged, sign);
   const phase1 = await Promise.all(inline.map((tx) => sign(tx.step, tx.instructions)));
   const phase2 = await Promise.all([
     ...split.map((context) => sign(context.step, [verifyInto(context, authority.address)])),
-    ...staged.map((context, i) => sign(context.step, [staging?.writes[i] as Instruction])),
+    ...writes.map((write) => sign(write.step, [write.instruction])),
   ]);
   const addresses = new Map(planned.map((context) => [context.step, context.account.address] as const));
   const final = await sign(run.finalStep, [
@@ -164,19 +189,17 @@ export async function runWithProofContexts(run: ProofContextRun): Promise<{ read
 
   const signatures: string[] = [];
   try {
-    signatures.push(...(await submitConcurrently(cluster, phase1)));
-    signatures.push(...(await submitConcurrently(cluster, phase2)));
+    signatures.push(...(await channel.submitConcurrently(phase1)));
+    signatures.push(...(await channel.submitConcurrently(phase2)));
     await run.beforeFinal?.();
-    signatures.push(await submitFinal(cluster, final));
+    signatures.push(await channel.submitFinal(final));
     return { signatures };
   } catch (failure) {
-    const contexts = await closeLeftovers(cluster, payer, authority, planned);
-    if (staging !== null) await closeStaging(cluster, payer, staging);
+    const contexts = await channel.cleanUp(planned, staging);
     // A final transaction whose submission errored may still have landed (e.g. a timeout over RPC):
     // then the closes above found its contexts already gone, and the funds did move.
-    if (landedStatus(cluster, final.signature) === "succeeded") {
-      return { signatures: [...signatures, final.signature] };
-    }
+    const landed = await channel.finalLanded(final, planned);
+    if (landed !== null) return { signatures: [...signatures, landed] };
     if (failure instanceof ConfidentialError) {
       throw new ConfidentialError(failure.code, `${failure.message}; nothing moved`, {
         step: failure.step ?? run.finalStep,
@@ -186,6 +209,27 @@ export async function runWithProofContexts(run: ProofContextRun): Promise<{ read
     }
     throw failure;
   }
+}
+
+/** Each staged proof's Write, in as few parts as each fit a transaction of their own (plan order). */
+async function stagedWrites(
+  staging: ProofStaging,
+  staged: readonly PlannedContext[],
+  sign: (step: ConfidentialStep, instructions: Instruction[]) => Promise<PreparedTransaction>,
+): Promise<{ readonly step: ConfidentialStep; readonly instruction: Instruction }[]> {
+  const writes: { step: ConfidentialStep; instruction: Instruction }[] = [];
+  for (const [index, context] of staged.entries()) {
+    let parts: Instruction[] | undefined;
+    for (let chunks = 1; parts === undefined && chunks <= MAX_WRITE_PARTS; chunks++) {
+      const candidate = staging.writes(index, chunks);
+      const fit = await Promise.all(candidate.map((part) => fits(() => sign(context.step, [part]))));
+      if (fit.every(Boolean)) parts = candidate;
+    }
+    if (parts === undefined)
+      throw new Error(`the ${context.step} proof does not fit ${MAX_WRITE_PARTS} Writes`);
+    writes.push(...parts.map((instruction) => ({ step: context.step, instruction })));
+  }
+  return writes;
 }
 
 /**
@@ -198,23 +242,6 @@ function computeUnitLimit(stagedVerifies: number): Instruction {
   data[0] = SET_COMPUTE_UNIT_LIMIT;
   new DataView(data.buffer).setUint32(1, units, true);
   return { programAddress: COMPUTE_BUDGET_PROGRAM_ADDRESS, data };
-}
-
-/** Closes a staging buffer left by a failed run (best effort: rent back to the payer). */
-async function closeStaging(
-  cluster: ClusterPort,
-  payer: TransactionSigner,
-  staging: ProofStaging,
-): Promise<void> {
-  if (cluster.getAccount(staging.buffer.address) === null) return;
-  await signTransaction({
-    step: "close_contexts",
-    feePayer: payer,
-    blockhash: cluster.getLatestBlockhash(),
-    instructions: [staging.close],
-  })
-    .then((transaction) => submit(cluster, transaction))
-    .catch(() => undefined);
 }
 
 /** The default: the payer owns the contexts and closes them with CloseContextState. */
@@ -247,7 +274,7 @@ function close(context: PlannedContext, payer: TransactionSigner): Instruction {
   return closeAt(context.account.address, payer);
 }
 
-async function fits(build: () => Promise<SignedTransaction>): Promise<boolean> {
+async function fits(build: () => Promise<PreparedTransaction>): Promise<boolean> {
   try {
     await build();
     return true;
@@ -255,47 +282,4 @@ async function fits(build: () => Promise<SignedTransaction>): Promise<boolean> {
     if (error instanceof RangeError) return false;
     throw error;
   }
-}
-
-/** Submits all, waits for all; throws the first failure (in plan order) once every one settled. */
-async function submitConcurrently(cluster: ClusterPort, transactions: readonly SignedTransaction[]) {
-  const results = await Promise.allSettled(transactions.map((transaction) => submit(cluster, transaction)));
-  const failed = results.find((result) => result.status === "rejected");
-  if (failed !== undefined) throw failed.reason;
-  return results.map((result) => (result as PromiseFulfilledResult<string>).value);
-}
-
-/** The final transaction, counted as done if it landed even though its submission reported an error. */
-async function submitFinal(cluster: ClusterPort, final: SignedTransaction): Promise<string> {
-  try {
-    return await submit(cluster, final);
-  } catch (error) {
-    if (landedStatus(cluster, final.signature) === "succeeded") return final.signature;
-    throw error;
-  }
-}
-
-/** Closes every context account of `planned` that exists; reports each one's fate. */
-async function closeLeftovers(
-  cluster: ClusterPort,
-  payer: TransactionSigner,
-  authority: ContextAuthority,
-  planned: readonly PlannedContext[],
-): Promise<ContextAccountOutcome[]> {
-  const created = planned.filter((context) => cluster.getAccount(context.account.address) !== null);
-  await closeContexts(
-    cluster,
-    payer,
-    created.map((context) => ({ address: context.account.address, initializeWith: context })),
-    authority.close,
-  );
-  return planned.map((context) => ({
-    address: context.account.address,
-    step: context.step,
-    outcome: !created.includes(context)
-      ? "never_created"
-      : cluster.getAccount(context.account.address) === null
-        ? "closed"
-        : "orphaned",
-  }));
 }

@@ -11,8 +11,19 @@
  * the proofs), writes each proof in its own transaction (1,222 bytes for a U128 proof), verifies
  * from it in the operation's final transaction and closes it there, getting the rent back. Nothing
  * it holds is secret: proof data is public once verified anyway.
+ *
+ * The buffer's authority (who signs the Writes and the Close) is the payer unless `authority` names
+ * another signer: a relay's fee payer only pays, so a relayed run makes the agent signer the
+ * authority. That second signature (and key) costs 96 bytes, so a U128 proof's Write no longer fits
+ * one transaction: `writes(i, chunks)` splits a proof into parts, each written in its own.
  */
-import type { Address, Instruction, KeyPairSigner, TransactionSigner } from "@solana/kit";
+import {
+  type Address,
+  addSignersToInstruction,
+  type Instruction,
+  type KeyPairSigner,
+  type TransactionSigner,
+} from "@solana/kit";
 import { getCreateAccountInstruction } from "@solana-program/system";
 import { getVerifyProofInstruction, type ZkElGamalProofInstruction } from "@solana-program/zk-elgamal-proof";
 import type { ClusterPort } from "../cluster/cluster-port";
@@ -33,23 +44,30 @@ export interface StagedProof {
 
 export interface ProofStaging {
   readonly buffer: KeyPairSigner;
-  /** CreateAccount + InitializeBuffer (authority: the payer), atomically. */
+  /** CreateAccount + InitializeBuffer (authority: the payer or `authority`), atomically. */
   readonly create: Instruction[];
-  /** One Write per proof, each for its own transaction. */
-  readonly writes: Instruction[];
+  /** Proof `index` written in `chunks` consecutive parts (default 1), each for its own transaction. */
+  readonly writes: (index: number, chunks?: number) => Instruction[];
   /** One Verify per proof, reading from the buffer, for the final transaction. */
   readonly verifies: (authority: Address) => Instruction[];
-  /** Close the buffer, rent to the payer. */
+  /** Close the buffer (signed by its authority), rent to the payer. */
   readonly close: Instruction;
 }
 
-/** Lays `proofs` out back to back in a new buffer owned by the loader, written by `payer`. */
+/**
+ * Lays `proofs` out back to back in a new buffer owned by the loader, paid for by `payer` and
+ * written by `authority` (default: the payer).
+ */
 export function planProofStaging(
   cluster: ClusterPort,
   payer: TransactionSigner,
   buffer: KeyPairSigner,
   proofs: readonly StagedProof[],
+  authority: TransactionSigner = payer,
 ): ProofStaging {
+  // The payer signs as fee payer already; another authority's signature rides on the instruction.
+  const signedBy = (instruction: Instruction) =>
+    authority === payer ? instruction : addSignersToInstruction([authority], instruction);
   const offsets: number[] = [];
   let length = 0;
   for (const proof of proofs) {
@@ -67,11 +85,20 @@ export function planProofStaging(
         space,
         programAddress: BPF_LOADER_UPGRADEABLE_ADDRESS,
       }),
-      getInitializeBufferInstruction(buffer.address, payer.address),
+      getInitializeBufferInstruction(buffer.address, authority.address),
     ],
-    writes: proofs.map((proof, i) =>
-      getWriteInstruction(buffer.address, payer.address, offsets[i] ?? 0, proof.data),
-    ),
+    writes: (index, chunks = 1) => {
+      const proof = proofs[index];
+      if (proof === undefined) throw new Error(`no staged proof ${index}`);
+      const size = Math.ceil(proof.data.length / chunks);
+      const parts: Instruction[] = [];
+      for (let start = 0; start < proof.data.length; start += size) {
+        const offset = (offsets[index] ?? 0) + start;
+        const bytes = chunks === 1 ? proof.data : proof.data.subarray(start, start + size);
+        parts.push(signedBy(getWriteInstruction(buffer.address, authority.address, offset, bytes)));
+      }
+      return parts;
+    },
     verifies: (authority) =>
       proofs.map((proof, i) =>
         getVerifyProofInstruction({
@@ -82,6 +109,6 @@ export function planProofStaging(
           contextStateAuthority: authority,
         }),
       ),
-    close: getCloseBufferInstruction(buffer.address, payer.address, payer.address),
+    close: signedBy(getCloseBufferInstruction(buffer.address, payer.address, authority.address)),
   };
 }

@@ -9,16 +9,24 @@
 import type { Instruction, TransactionSigner } from "@solana/kit";
 import type { ClusterPort, TransactionErrorJson } from "../cluster/cluster-port";
 import { SubmissionRejected } from "../cluster/cluster-port";
-import { PACKET_DATA_SIZE, signTransactionToWire } from "../cluster/sign-transaction";
+import {
+  PACKET_DATA_SIZE,
+  partiallySignTransactionToWire,
+  signTransactionToWire,
+} from "../cluster/sign-transaction";
 import { ConfidentialError, type ConfidentialStep } from "./errors";
 
-/** A signed transaction ready to send, with the step it performs. */
-export interface SignedTransaction {
+/** A transaction with the step it performs, signed by everyone here (the fee payer's slot may be empty). */
+export interface PreparedTransaction {
   readonly step: ConfidentialStep;
-  readonly signature: string;
   readonly wire: Uint8Array;
   /** The blockhash it was signed with: once invalid, the transaction can no longer land. */
   readonly blockhash: string;
+}
+
+/** A signed transaction ready to send, with the step it performs. */
+export interface SignedTransaction extends PreparedTransaction {
+  readonly signature: string;
 }
 
 /** Signs `instructions` (v0 message) with the fee payer and every signer the instructions carry. */
@@ -43,6 +51,29 @@ export async function signTransaction(input: {
     wire,
     blockhash: input.blockhash.blockhash,
   };
+}
+
+/**
+ * Signs `instructions` like `signTransaction` but leaves the slot of a fee payer that cannot sign
+ * here (a kit `NoopSigner`: a relay co-signs and submits it) empty. Same size as the fully signed
+ * transaction: the empty slot takes its 64 bytes. `RangeError` over the packet limit.
+ */
+export async function partiallySignTransaction(input: {
+  readonly step: ConfidentialStep;
+  readonly feePayer: TransactionSigner;
+  readonly instructions: readonly Instruction[];
+  readonly blockhash: { readonly blockhash: string; readonly lastValidBlockHeight: bigint };
+}): Promise<PreparedTransaction> {
+  const { wire } = await partiallySignTransactionToWire({
+    feePayer: input.feePayer,
+    instructions: input.instructions,
+    blockhash: input.blockhash.blockhash,
+    lastValidBlockHeight: input.blockhash.lastValidBlockHeight,
+  });
+  if (wire.length > PACKET_DATA_SIZE) {
+    throw new RangeError(`${input.step} transaction is ${wire.length} bytes (limit ${PACKET_DATA_SIZE})`);
+  }
+  return { step: input.step, wire, blockhash: input.blockhash.blockhash };
 }
 
 /** Whether `signature` has landed successfully, failed, or is not known to the cluster. */

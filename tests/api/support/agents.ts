@@ -33,7 +33,10 @@ export async function createTestAgent(
   name: string,
   spendPolicy: TCreateAgentRequest["spend_policy"] = TEST_POLICY,
 ): Promise<WorldAgent> {
-  const agent = await owner.client.call("createAgent", { body: { name, spend_policy: spendPolicy } });
+  // The create response adds `signer_secret` (null: the service keeps this agent's signer).
+  const { signer_secret: _kept, ...agent } = await owner.client.call("createAgent", {
+    body: { name, spend_policy: spendPolicy },
+  });
   const row = await accountRow(world, agent.account_id);
   if (row === undefined) throw new Error(`agent ${agent.account_id} has no row`);
   const key = await issueApiKey(world.service.context, {

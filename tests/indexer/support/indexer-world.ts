@@ -72,8 +72,10 @@ export interface OutboxEvent {
 }
 
 /** Starts the API world, then an indexer on its database (leading before this resolves). */
-export async function startIndexerWorld(): Promise<IndexerWorld> {
-  const api = await startApiWorld();
+export async function startIndexerWorld(
+  options: { readonly env?: Record<string, string> } = {},
+): Promise<IndexerWorld> {
+  const api = await startApiWorld(options.env === undefined ? {} : { env: options.env });
   const { db } = api.service.context;
   const chain = createEmbeddedChain(api.cluster);
   const indexerLogs: Record<string, unknown>[] = [];

@@ -1,0 +1,200 @@
+/**
+ * The relay's guard for self-custody agents (issue 8): an agent signs its own transaction through
+ * its PDA with its own key, and the service's fee payer (the fee reserve) co-signs as account 0.
+ * Solana takes every account's signer and writable flags from the MESSAGE, not from the instruction
+ * that lists it, so the fee payer's index in ANY instruction's account list hands that instruction
+ * (and whatever it CPIs into) a writable signer holding the reserve's lamports. Before co-signing,
+ * the relay therefore proves, statically and over the exact bytes it will sign, that the fee payer
+ * pays for nothing but fees and the rent deposits the product pays (spec: callers never need SOL):
+ * every program, instruction, signer and fee-payer position allowed is listed here, and anything
+ * else is refused with a message naming the instruction and the account that broke the rule.
+ */
+import { LAMPORTS_PER_SIGNATURE } from "@cpay/sdk/cluster";
+import {
+  type Address,
+  type CompiledTransactionMessage,
+  getCompiledTransactionMessageDecoder,
+  getCompiledTransactionMessageEncoder,
+  getTransactionDecoder,
+  type ReadonlyUint8Array,
+} from "@solana/kit";
+import { ASSOCIATED_TOKEN_PROGRAM_ADDRESS } from "@solana-program/token-2022";
+import { checkAgentPolicy } from "./checks/agent-policy";
+import { checkAssociatedToken } from "./checks/associated-token";
+import { COMPUTE_BUDGET_PROGRAM, checkComputeBudget } from "./checks/compute-budget";
+import { checkSigners } from "./checks/signers";
+import { checkSystem, SYSTEM_PROGRAM } from "./checks/system";
+import { BPF_LOADER_UPGRADEABLE_PROGRAM, checkUpgradeableLoader } from "./checks/upgradeable-loader";
+import {
+  type CompiledMessage,
+  type Refusal,
+  type RelayCheck,
+  type RelayedInstruction,
+  type RelayPolicyContext,
+  refuse,
+  type Verdict,
+} from "./checks/verdict";
+import { checkZkProof, ZK_ELGAMAL_PROOF_PROGRAM } from "./checks/zk-proof";
+
+export type { RelayCheck, RelayPolicyContext, RelayRefusal } from "./checks/verdict";
+
+/**
+ * Checks a partially signed wire transaction an agent asks the relay to co-sign (see the module
+ * doc). On success it returns what the fee payer will spend and the bytes it must sign at index 0;
+ * on refusal nothing may be signed, and `message` names what was wrong precisely enough for the
+ * agent's developer to fix it without reading this file.
+ */
+export function checkRelayedTransaction(wire: Uint8Array, ctx: RelayPolicyContext): RelayCheck {
+  const decoded = decode(wire);
+  if (!decoded.ok) return decoded;
+  const { message, messageBytes, signatures } = decoded;
+  const accounts = message.staticAccounts;
+  if (accounts[0] !== ctx.feePayer) {
+    return refuse(
+      "fee_payer_mismatch",
+      `account 0 (the fee payer) is ${accounts[0]}; relayed transactions name ${ctx.feePayer}`,
+    );
+  }
+  if (signatures[0] !== null) {
+    return refuse(
+      "malformed_transaction",
+      "signature 0 (the fee payer's) is filled; leave it as 64 zero bytes, the relay signs it",
+    );
+  }
+  const allowance = { created: new Set<string>(), rentLamports: 0n };
+  for (const [index, compiled] of message.instructions.entries()) {
+    const instruction: RelayedInstruction = {
+      index,
+      program: accounts[compiled.programAddressIndex] as string,
+      accounts: (compiled.accountIndices ?? []).map((at) => accounts[at] as string),
+      data: compiled.data ?? new Uint8Array(),
+    };
+    const verdict = checkInstruction(instruction, message.header.numSignerAccounts, accounts, ctx);
+    if (!verdict.ok) return verdict;
+    if (verdict.created !== undefined) allowance.created.add(verdict.created);
+    allowance.rentLamports += verdict.rentLamports;
+  }
+  const signerRefusal = checkSigners(message, signatures, messageBytes, allowance.created, ctx);
+  if (signerRefusal) return signerRefusal;
+  const required = message.header.numSignerAccounts;
+  return {
+    ok: true,
+    signatures: required,
+    feeLamports: LAMPORTS_PER_SIGNATURE * BigInt(required),
+    rentLamports: allowance.rentLamports,
+    messageBytes: new Uint8Array(messageBytes),
+    feePayerIndex: 0,
+  };
+}
+
+interface Decoded {
+  readonly ok: true;
+  readonly message: CompiledMessage;
+  readonly messageBytes: ReadonlyUint8Array;
+  /** One per required signer, in account order; null where the slot is 64 zero bytes. */
+  readonly signatures: readonly (ReadonlyUint8Array | null)[];
+}
+
+/**
+ * Decodes with kit and refuses what the static check cannot see through: lookup tables (the
+ * accounts they load are not in the bytes), v1 messages, duplicate or out-of-range accounts, and
+ * bytes that do not re-encode to themselves (what is signed must be exactly what was checked).
+ */
+function decode(wire: Uint8Array): Decoded | Refusal {
+  let messageBytes: ReadonlyUint8Array;
+  let signatureMap: Readonly<Record<string, ReadonlyUint8Array | null>>;
+  let message: CompiledTransactionMessage;
+  try {
+    ({ messageBytes, signatures: signatureMap } = getTransactionDecoder().decode(wire));
+    message = getCompiledTransactionMessageDecoder().decode(messageBytes);
+  } catch (error) {
+    return refuse("malformed_transaction", `not a wire transaction: ${(error as Error).message}`);
+  }
+  if (message.version === 1) {
+    return refuse("malformed_transaction", "a version 1 message; the relay takes legacy and v0 transactions");
+  }
+  const lookups = message.version === 0 ? (message.addressTableLookups ?? []) : [];
+  if (lookups.length > 0) {
+    return refuse(
+      "address_lookup_not_allowed",
+      `the message loads accounts from lookup table ${lookups[0]?.lookupTableAddress}; list every account in the message`,
+    );
+  }
+  const encoded = getCompiledTransactionMessageEncoder().encode(message);
+  if (!sameBytes(encoded, messageBytes)) {
+    return refuse("malformed_transaction", "the message bytes do not re-encode to themselves");
+  }
+  const structural = checkStructure(message);
+  if (structural) return structural;
+  const signers = message.staticAccounts.slice(0, message.header.numSignerAccounts);
+  return {
+    ok: true,
+    message,
+    messageBytes,
+    signatures: signers.map((signer) => signatureMap[signer] ?? null),
+  };
+}
+
+/** What the runtime would reject before running anything, and what would fool the signer map. */
+function checkStructure(message: CompiledMessage): Refusal | undefined {
+  const { header, staticAccounts } = message;
+  const count = staticAccounts.length;
+  if (
+    header.numSignerAccounts < 1 ||
+    header.numReadonlySignerAccounts >= header.numSignerAccounts ||
+    header.numSignerAccounts + header.numReadonlyNonSignerAccounts > count
+  ) {
+    return refuse("malformed_transaction", "the message header does not fit its accounts");
+  }
+  const seen = new Map<string, number>();
+  for (const [at, account] of staticAccounts.entries()) {
+    const first = seen.get(account);
+    if (first !== undefined) {
+      return refuse("malformed_transaction", `accounts ${first} and ${at} are both ${account}`);
+    }
+    seen.set(account, at);
+  }
+  for (const [index, instruction] of message.instructions.entries()) {
+    const indices = [instruction.programAddressIndex, ...(instruction.accountIndices ?? [])];
+    const outside = indices.find((at) => at >= count);
+    if (outside !== undefined) {
+      return refuse(
+        "malformed_transaction",
+        `instruction ${index} refers to account ${outside}; the message has ${count}`,
+      );
+    }
+  }
+  return undefined;
+}
+
+function checkInstruction(
+  instruction: RelayedInstruction,
+  numSigners: number,
+  accounts: readonly Address[],
+  ctx: RelayPolicyContext,
+): Verdict {
+  const isSignerAt = (at: number) => at >= 0 && at < numSigners;
+  switch (instruction.program) {
+    case ctx.programId:
+      return checkAgentPolicy(instruction, ctx);
+    case ZK_ELGAMAL_PROOF_PROGRAM:
+      return checkZkProof(instruction, ctx);
+    case SYSTEM_PROGRAM:
+      return checkSystem(instruction, (account) => isSignerAt(accounts.indexOf(account as Address)), ctx);
+    case ASSOCIATED_TOKEN_PROGRAM_ADDRESS:
+      return checkAssociatedToken(instruction, ctx);
+    case COMPUTE_BUDGET_PROGRAM:
+      return checkComputeBudget(instruction, ctx);
+    case BPF_LOADER_UPGRADEABLE_PROGRAM:
+      return checkUpgradeableLoader(instruction, ctx);
+    default:
+      return refuse(
+        "unknown_program",
+        `instruction ${instruction.index} calls program ${instruction.program}; relayed transactions call only agent-policy, ZK ElGamal proof, System, Associated Token, Compute Budget and the BPF Upgradeable Loader (a proof's staging buffer)`,
+      );
+  }
+}
+
+function sameBytes(a: ReadonlyUint8Array, b: ReadonlyUint8Array): boolean {
+  return a.length === b.length && a.every((byte, at) => byte === b[at]);
+}

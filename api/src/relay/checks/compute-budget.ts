@@ -1,0 +1,44 @@
+/** The Compute Budget program's relayed instructions: a unit limit, and a unit price of zero. */
+import { getU64Decoder } from "@solana/kit";
+import {
+  ALLOWED,
+  feePayerOutside,
+  type RelayedInstruction,
+  type RelayPolicyContext,
+  refuse,
+  type Verdict,
+} from "./verdict";
+
+export const COMPUTE_BUDGET_PROGRAM = "ComputeBudget111111111111111111111111111111";
+const SET_COMPUTE_UNIT_LIMIT = 2;
+const SET_COMPUTE_UNIT_PRICE = 3;
+
+/**
+ * Compute Budget: a unit limit is free; a unit price is a priority fee the fee payer would pay on
+ * top of the base fee, so only a zero price passes. Heap frames and loaded-data limits are not
+ * relayed.
+ */
+export function checkComputeBudget(instruction: RelayedInstruction, ctx: RelayPolicyContext): Verdict {
+  const { data } = instruction;
+  const at = `instruction ${instruction.index}`;
+  if (data[0] === SET_COMPUTE_UNIT_LIMIT && data.length === 5) {
+    return (
+      feePayerOutside(instruction, `${at} (Compute Budget SetComputeUnitLimit)`, ctx, () => false) ?? ALLOWED
+    );
+  }
+  if (data[0] === SET_COMPUTE_UNIT_PRICE && data.length === 9) {
+    const label = `${at} (Compute Budget SetComputeUnitPrice)`;
+    const price = getU64Decoder().decode(data, 1);
+    if (price > 0n) {
+      return refuse(
+        "fee_payer_misused",
+        `${label} sets a priority fee of ${price} micro-lamports per unit, which the fee payer would pay`,
+      );
+    }
+    return feePayerOutside(instruction, label, ctx, () => false) ?? ALLOWED;
+  }
+  return refuse(
+    "instruction_not_allowed",
+    `${at} (Compute Budget, tag ${data[0] ?? "none"}, ${data.length} bytes) is not relayed; only SetComputeUnitLimit and a zero SetComputeUnitPrice are`,
+  );
+}

@@ -1,0 +1,10 @@
+/** The relay for self-custody agents (issue 8): thin handlers over relay-info and relay-transactions. */
+import type { Handlers } from "../http/mount-routes";
+import { relayInfo } from "./relay-info";
+import { relayTransactions } from "./relay-transactions";
+
+export const relayHandlers: Pick<Handlers, "getRelayInfo" | "relayTransactions"> = {
+  getRelayInfo: async ({ service }) => relayInfo(service),
+  relayTransactions: async ({ service, caller, body, request }) =>
+    relayTransactions(service, caller.account, body.transactions, request.res as never),
+};

@@ -1,0 +1,154 @@
+/**
+ * `POST /v1/relay`: a self-custody agent's signed transactions, paid by the fee reserve.
+ *
+ * 1. Per-agent rate limit (`RELAY_RATE_LIMIT_PER_MINUTE`, beside the per-key limit).
+ * 2. Every transaction is checked BEFORE anything is signed (check-relayed-transaction.ts): the fee
+ *    payer used for fees and rent only, only the allowed programs and instructions, the agent's own
+ *    PDA and signer, no extra signer. One refusal refuses the request: `422
+ *    relay_transaction_refused` naming `transactions[i]` and why; nothing is signed.
+ * 3. The fees are reserved against the agent's daily cap (fee-budget.ts), or `429`.
+ * 4. In order, each transaction is simulated (the program's refusals are the program's: `422
+ *    policy_violation` naming the rule, exactly as for the service's own agent transfers), co-signed
+ *    by the fee payer and submitted; a later one is checked against the state the earlier ones left.
+ * 5. The answer: every signature, and the transfer the last one made or held.
+ */
+
+import { getAgentPolicyErrorFromTransactionError } from "@cpay/sdk";
+import type { TRelayResponse } from "@cpay/sdk/api";
+import { SubmissionRejected, type TransactionErrorJson } from "@cpay/sdk/cluster";
+import {
+  type Address,
+  getBase64Encoder,
+  getCompiledTransactionMessageDecoder,
+  getTransactionDecoder,
+} from "@solana/kit";
+import type { Response } from "express";
+import { ProgramRefusal } from "../chain/send-instructions";
+import type { AccountRow } from "../db/rows";
+import { ApiError } from "../http/api-error";
+import { createRateLimiter, type RateLimiter } from "../http/rate-limit";
+import type { ServiceContext } from "../service-context";
+import { policyRefusalOf } from "../transfers/policy-refusal";
+import { checkRelayedTransaction } from "./check-relayed-transaction";
+import { coSignAsFeePayer } from "./co-sign";
+import { chargeRelaySpend, reserveRelayFees } from "./fee-budget";
+import { relayedTransfer } from "./relayed-transfer";
+
+const limiters = new WeakMap<ServiceContext, RateLimiter>();
+
+export async function relayTransactions(
+  service: ServiceContext,
+  agent: AccountRow,
+  transactions: readonly string[],
+  response: Response,
+): Promise<TRelayResponse> {
+  relayLimiter(service).take(`relay:${agent.id}`, response);
+  if (agent.agentSigner === null)
+    throw new ApiError("agent_key_required", "this key's account has no agent signer");
+  const wires = transactions.map((text) => new Uint8Array(getBase64Encoder().encode(text)));
+  let fees = 0n;
+  for (const [index, wire] of wires.entries()) {
+    const check = checkRelayedTransaction(wire, {
+      feePayer: service.feePayer.address,
+      programId: service.cluster.programId,
+      usdgMint: service.cluster.usdgMint,
+      agent: { pda: agent.publicKey, signer: agent.agentSigner },
+      rentExemptMinimum: (space: number) => service.cluster.minimumBalanceForRentExemption(space),
+    });
+    if (!check.ok) {
+      throw new ApiError(
+        "relay_transaction_refused",
+        `${check.message} (${check.reason}); nothing was signed`,
+        `transactions[${index}]`,
+      );
+    }
+    fees += check.feeLamports;
+  }
+  await reserveRelayFees(service, agent.id, fees);
+  const signatures: string[] = [];
+  for (const [index, wire] of wires.entries()) {
+    const signature = await submitOne(service, wire, index);
+    signatures.push(signature);
+    await chargeRelaySpend(service, agent.id, rentPaid(service, signature));
+  }
+  const last = signatures[signatures.length - 1] as string;
+  return { signatures, transfer: await relayedTransfer(service, last, agent.publicKey) };
+}
+
+/** What the fee payer (account 0) lost in a landed transaction beyond its fee: rent deposited (or, negative, returned). */
+function rentPaid(service: ServiceContext, signature: string): bigint {
+  const landed = service.cluster.getTransaction(signature);
+  if (landed === null) return 0n;
+  const before = landed.preBalances[0] ?? 0n;
+  const after = landed.postBalances[0] ?? 0n;
+  return before - after - landed.fee;
+}
+
+function relayLimiter(service: ServiceContext): RateLimiter {
+  let limiter = limiters.get(service);
+  if (limiter === undefined) {
+    limiter = createRateLimiter(service.config.relayRateLimitPerMinute);
+    limiters.set(service, limiter);
+  }
+  return limiter;
+}
+
+/** Simulates, co-signs and submits one checked transaction; its signature once it landed. */
+async function submitOne(service: ServiceContext, wire: Uint8Array, index: number): Promise<string> {
+  const simulated = service.cluster.simulateTransaction(wire, { sigVerify: false });
+  if (simulated.err !== null) throw refusalOf(wire, simulated.err, index);
+  const signed = await coSignAsFeePayer(service.feePayer, wire);
+  let signature: string;
+  try {
+    signature = service.cluster.sendTransaction(signed);
+  } catch (error) {
+    if (error instanceof SubmissionRejected) throw refusalOf(wire, error.outcome?.err ?? null, index);
+    throw error;
+  }
+  const status = service.cluster.getSignatureStatus(signature);
+  if (status === null) throw new ApiError("chain_unavailable", `transactions[${index}] did not land`);
+  if (status.err !== null) throw refusalOf(wire, status.err, index);
+  return signature;
+}
+
+/** The program's refusal as the API words it for any agent transfer; anything else is named as is. */
+function refusalOf(wire: Uint8Array, err: TransactionErrorJson | null, index: number): ApiError {
+  if (err !== null) {
+    const programError = getAgentPolicyErrorFromTransactionError(err, {
+      instructionProgramAddresses: programAddressesOf(wire),
+    });
+    if (programError !== null) {
+      const refusal = policyRefusalOf(
+        new ProgramRefusal(
+          { code: Number(programError.code), name: programError.name, message: programError.message },
+          err,
+        ),
+      );
+      if (refusal !== null) return new ApiError("policy_violation", refusal.message, refusal.param);
+      return new ApiError(
+        "relay_transaction_refused",
+        `the program refused transactions[${index}]: ${programError.name}`,
+        `transactions[${index}]`,
+      );
+    }
+  }
+  if (JSON.stringify(err).includes("InsufficientFunds") || JSON.stringify(err).includes('"Custom":1}')) {
+    return new ApiError("insufficient_balance", `transactions[${index}] moves more than the agent holds`);
+  }
+  return new ApiError(
+    "relay_transaction_refused",
+    `transactions[${index}] failed: ${err === null ? "it did not execute" : JSON.stringify(err)}`,
+    `transactions[${index}]`,
+  );
+}
+
+function programAddressesOf(wire: Uint8Array): Address[] {
+  const message = getCompiledTransactionMessageDecoder().decode(
+    getTransactionDecoder().decode(wire).messageBytes,
+  );
+  // Legacy and v0 messages list their instructions; the checks refused anything else already.
+  const { instructions = [] } = message as { instructions?: readonly { programAddressIndex: number }[] };
+  return instructions.map(
+    (instruction) => message.staticAccounts[instruction.programAddressIndex] as Address,
+  );
+}

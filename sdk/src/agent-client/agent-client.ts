@@ -1,0 +1,155 @@
+/**
+ * The client of a SELF-CUSTODY agent: it holds its own agent signer key (and, for confidential
+ * spends, its token account's `ConfidentialKeyset`), builds, proves and signs its transfers through
+ * its PDA, and hands the partially signed transactions to the service's relay, whose fee payer
+ * co-signs and pays. The agent holds no SOL; the service never sees its keys or a confidential
+ * amount. Reads (policy, holds, the day's spend) come from `cluster`; nothing is submitted to it.
+ *
+ * - public: one transaction (relayed-public-transfer.ts);
+ * - confidential: `transferAgentConfidential` with the relay as its submitter (7 transactions, each
+ *   its own `relay.submit`; agent-confidential/agent-confidential-transfer.ts).
+ */
+import { type Address, address, type TransactionSigner } from "@solana/kit";
+import {
+  type AgentTransferRelay,
+  transferAgentConfidential,
+} from "../agent-confidential/agent-confidential-transfer";
+import { listAgentPendingTransactions } from "../agent-confidential/list-pending-transactions";
+import type { Hold } from "../agent-confidential/pending-transaction";
+import type { ClusterPort } from "../cluster/cluster-port";
+import type { ConfidentialKeyset } from "../confidential/keys";
+import { getPolicyDecoder, POLICY_DISCRIMINATOR, type Policy } from "../generated";
+import { findPolicyPda } from "../program/pdas";
+import type { RelaySubmission, RelayTransport } from "./relay-transport";
+import { buildRelayedPublicTransfer } from "./relayed-public-transfer";
+import { type RemainingToday, readRemainingToday } from "./remaining-today";
+
+const TRANSFER_ID_BYTES = 16;
+
+export interface AgentClientConfig {
+  /** Reads only: the agent's accounts, the policy, the clock. */
+  readonly cluster: ClusterPort;
+  readonly relay: RelayTransport;
+  readonly agentSigner: TransactionSigner;
+  /** The agent's PDA (its `public_key`). */
+  readonly agent: Address;
+  /** The agent token account's confidential keys: needed for confidential transfers, and to read a confidential spend. */
+  readonly keys?: ConfidentialKeyset;
+  /** Default: the cluster's agent-policy program. */
+  readonly programAddress?: Address;
+  readonly mint: Address;
+}
+
+export interface AgentTransferRequest {
+  /** The recipient's wallet. */
+  readonly recipient: Address;
+  /** An account handle of the recipient, proved to the program for name/suffix recipient patterns. */
+  readonly recipientHandle?: string;
+  /** Base units. */
+  readonly amount: bigint;
+  readonly confidential: boolean;
+  /** 16 bytes carried by the program's events; default random. */
+  readonly transferId?: Uint8Array;
+}
+
+export interface AgentClient {
+  /**
+   * Transfers (or, above the HITL threshold, holds for the owner) and resolves with the relay's
+   * answer for the final transaction. Rejects with the relay's error (a program refusal included)
+   * or, confidential, a `ConfidentialError` (`policy_limit_exceeded` before anything is sent;
+   * `step_failed` naming the step, with the relay's error as `cause`).
+   */
+  transfer(request: AgentTransferRequest): Promise<RelaySubmission>;
+  /** The on-chain Policy account, decoded. */
+  policy(): Promise<Policy>;
+  /** What is left of today's limits (remaining-today.ts says exactly what). */
+  remainingToday(): Promise<RemainingToday>;
+  /** The agent's open holds, public and confidential (confidential ones without an amount). */
+  heldTransactions(): Promise<Hold[]>;
+}
+
+/** A client for the agent `config.agent` signing with `config.agentSigner` (see the file doc). */
+export function createAgentClient(config: AgentClientConfig): AgentClient {
+  const { cluster, relay, agent } = config;
+  const programAddress = config.programAddress ?? address(cluster.programId);
+  const policyAddress = async () => (await findPolicyPda({ agent }, { programAddress }))[0];
+
+  const transferPublic = async (request: AgentTransferRequest, transferId: Uint8Array) => {
+    const info = await relay.info();
+    const wire = await buildRelayedPublicTransfer(cluster, {
+      agentSigner: config.agentSigner,
+      agent,
+      mint: config.mint,
+      recipient: request.recipient,
+      ...(request.recipientHandle === undefined ? {} : { recipientHandle: request.recipientHandle }),
+      amount: request.amount,
+      transferId,
+      programAddress,
+      ...info,
+    });
+    return relay.submit([wire]);
+  };
+
+  const transferConfidential = async (request: AgentTransferRequest, transferId: Uint8Array) => {
+    if (config.keys === undefined)
+      throw new Error("a confidential transfer needs the agent's confidential keys");
+    const answers: RelaySubmission[] = [];
+    const { feePayer } = await relay.info();
+    const submitter: AgentTransferRelay = {
+      feePayer,
+      submit: async (wires) => {
+        const answer = await relay.submit(wires);
+        answers.push(answer);
+        return answer.signatures;
+      },
+      latestBlockhash: async () => {
+        const { blockhash, lastValidBlockHeight } = await relay.info();
+        return { blockhash, lastValidBlockHeight };
+      },
+    };
+    const { signatures } = await transferAgentConfidential(cluster, {
+      agentSigner: config.agentSigner,
+      agent,
+      keys: config.keys,
+      mint: config.mint,
+      recipient: request.recipient,
+      ...(request.recipientHandle === undefined ? {} : { recipientHandle: request.recipientHandle }),
+      amount: request.amount,
+      transferId,
+      relay: submitter,
+    });
+    const final = signatures[signatures.length - 1] as string;
+    // The final transaction's own answer; none when its submission errored but it landed after all.
+    return (
+      answers.find((answer) => answer.signatures.includes(final)) ?? { signatures: [final], transfer: null }
+    );
+  };
+
+  return {
+    transfer(request) {
+      const transferId = request.transferId ?? crypto.getRandomValues(new Uint8Array(TRANSFER_ID_BYTES));
+      return request.confidential
+        ? transferConfidential(request, transferId)
+        : transferPublic(request, transferId);
+    },
+    async policy() {
+      const at = await policyAddress();
+      const account = cluster.getAccount(at);
+      if (
+        account === null ||
+        account.owner !== programAddress ||
+        !POLICY_DISCRIMINATOR.every((byte, i) => account.data[i] === byte)
+      ) {
+        throw new Error(`no Policy account of ${agent} at ${at}`);
+      }
+      return getPolicyDecoder().decode(account.data);
+    },
+    async remainingToday() {
+      return readRemainingToday(cluster, {
+        policy: await policyAddress(),
+        ...(config.keys === undefined ? {} : { keys: config.keys }),
+      });
+    },
+    heldTransactions: () => listAgentPendingTransactions(cluster, agent),
+  };
+}

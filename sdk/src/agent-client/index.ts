@@ -1,0 +1,16 @@
+/**
+ * `@cpay/sdk/agent-client`: a self-custody agent's client — it signs (and, confidential, proves)
+ * its own transfers and submits them through the service's relay, which pays the fees. See this
+ * folder's README.md.
+ */
+
+export {
+  type AgentClient,
+  type AgentClientConfig,
+  type AgentTransferRequest,
+  createAgentClient,
+} from "./agent-client";
+export { createApiRelayTransport } from "./api-relay-transport";
+export type { RelaySubmission, RelayTransport } from "./relay-transport";
+export { buildRelayedPublicTransfer, type RelayedPublicTransferInput } from "./relayed-public-transfer";
+export { type RemainingToday, readRemainingToday } from "./remaining-today";

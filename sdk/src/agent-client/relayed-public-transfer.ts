@@ -1,0 +1,78 @@
+/**
+ * A self-custody agent's public transfer as one transaction for the relay: [CreateATA-idempotent
+ * for the recipient's Token-2022 account, `agent_transfer`], the relay's fee payer as fee payer and
+ * as the payer of both (the recipient account's rent, a hold's rent), signed here by the agent
+ * signer only. The program applies the whole policy: it executes, holds above the HITL threshold,
+ * or refuses (then the relay's simulation fails with the program's error). The optional
+ * `transfer_record` (an encrypted memo, api/src/transfers/agent-transfer.ts) is left out.
+ */
+import { type Address, createNoopSigner, type TransactionSigner } from "@solana/kit";
+import {
+  getCreateAssociatedTokenIdempotentInstruction,
+  TOKEN_2022_PROGRAM_ADDRESS,
+} from "@solana-program/token-2022";
+import { readAgentAccount } from "../agent-confidential/agent-account";
+import type { ClusterPort } from "../cluster/cluster-port";
+import { PACKET_DATA_SIZE, partiallySignTransactionToWire } from "../cluster/sign-transaction";
+import { findTokenAccount } from "../confidential/token-account";
+import { buildAgentTransferInstruction } from "../program/instructions";
+
+export interface RelayedPublicTransferInput {
+  readonly agentSigner: TransactionSigner;
+  readonly agent: Address;
+  readonly mint: Address;
+  /** The recipient's wallet: its associated Token-2022 account receives the amount. */
+  readonly recipient: Address;
+  readonly recipientHandle?: string;
+  readonly amount: bigint;
+  readonly transferId: Uint8Array;
+  readonly programAddress: Address;
+  /** From the relay: the fee payer to name and the blockhash to sign with. */
+  readonly feePayer: Address;
+  readonly blockhash: string;
+  readonly lastValidBlockHeight: bigint;
+}
+
+/** The transfer's wire bytes, signed by the agent signer, the fee payer's slot empty. */
+export async function buildRelayedPublicTransfer(
+  cluster: ClusterPort,
+  input: RelayedPublicTransferInput,
+): Promise<Uint8Array> {
+  const feePayer = createNoopSigner(input.feePayer);
+  const [source, destination] = await Promise.all([
+    findTokenAccount(input.agent, input.mint),
+    findTokenAccount(input.recipient, input.mint),
+  ]);
+  const { nextHoldNonce } = readAgentAccount(cluster, input.agent);
+  const { wire } = await partiallySignTransactionToWire({
+    feePayer,
+    blockhash: input.blockhash,
+    lastValidBlockHeight: input.lastValidBlockHeight,
+    instructions: [
+      getCreateAssociatedTokenIdempotentInstruction({
+        payer: feePayer,
+        ata: destination,
+        owner: input.recipient,
+        mint: input.mint,
+        tokenProgram: TOKEN_2022_PROGRAM_ADDRESS,
+      }),
+      await buildAgentTransferInstruction({
+        agentSigner: input.agentSigner,
+        agent: input.agent,
+        nextHoldNonce,
+        mint: input.mint,
+        source,
+        destination,
+        amount: input.amount,
+        transferId: input.transferId,
+        payer: feePayer,
+        ...(input.recipientHandle === undefined ? {} : { recipientHandle: input.recipientHandle }),
+        programAddress: input.programAddress,
+      }),
+    ],
+  });
+  if (wire.length > PACKET_DATA_SIZE) {
+    throw new RangeError(`the transfer is ${wire.length} bytes (limit ${PACKET_DATA_SIZE})`);
+  }
+  return wire;
+}

@@ -1,0 +1,395 @@
+/**
+ * The relay (issue 8) end to end: a self-custody agent (created with `custody: "self"`, its signer
+ * handed over once) signs its own transfers, names the service's fee payer, and submits them to
+ * `POST /v1/relay`; the service checks, co-signs and submits; the indexer records them. The agent's
+ * signer never holds SOL. Crafted transactions that would spend the reserve are refused with
+ * nothing signed; policy refusals come from the program.
+ */
+import { createAgentClient, createApiRelayTransport } from "@cpay/sdk/agent-client";
+import { ApiRequestError } from "@cpay/sdk/api";
+import {
+  deriveAgentConfidentialSecret,
+  deriveConfidentialKeys,
+  findTokenAccount,
+  importConfidentialSecret,
+  readConfidentialState,
+} from "@cpay/sdk/confidential";
+import { AccountRole, address, createNoopSigner, generateKeyPairSigner, type Instruction } from "@solana/kit";
+import { getTransferSolInstruction } from "@solana-program/system";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type IndexerWorld, startIndexerWorld } from "../indexer/support/indexer-world";
+import { type ApiWorld, refusalOf, usdg, type WorldAccount } from "../support/api-world";
+import {
+  agentSigned,
+  createSelfCustodyAgent,
+  publicTransferInstructions,
+  type SelfCustodyAgent,
+} from "./support/self-custody";
+
+let world: IndexerWorld;
+let api: ApiWorld;
+let alice: WorldAccount;
+let bob: WorldAccount;
+let solo: SelfCustodyAgent;
+let other: SelfCustodyAgent;
+
+beforeAll(async () => {
+  world = await startIndexerWorld();
+  api = world.api;
+  alice = await api.account("alice");
+  bob = await api.account("bob");
+  solo = await createSelfCustodyAgent(api, alice, "solo");
+  other = await createSelfCustodyAgent(api, alice, "other");
+  bobUsdg = await findTokenAccount(address(bob.account.publicKey), address(api.cluster.usdgMint));
+  await api.fund(await api.accountRow(solo.created.account_id), {
+    public: usdg(500),
+    confidential: usdg(300),
+  });
+});
+
+afterAll(async () => {
+  await world?.close();
+});
+
+const feePayer = () => api.service.context.feePayer.address;
+const relayAs = (agent: SelfCustodyAgent) => api.clientFor(agent.key.value);
+
+/** What the fee payer has signed so far, and its lamports: a refused request changes neither. */
+function reserveState() {
+  return {
+    signatures: api.cluster.getSignaturesForAddress(feePayer()).length,
+    lamports: api.cluster.getAccount(feePayer())?.lamports,
+  };
+}
+
+let bobUsdg: string;
+const bobUsdgAccount = () => bobUsdg;
+
+function publicTransfer(amount: bigint, agent: SelfCustodyAgent = solo) {
+  return publicTransferInstructions(api, {
+    agent: agent.pda,
+    signer: agent.signer,
+    recipient: address(bob.account.publicKey),
+    amount,
+  });
+}
+
+describe("self-custody agents", () => {
+  it("Given an owner, When it creates a self-custody agent, Then the signer comes back once, the vault forgets it, and the custodial path refuses the agent", async () => {
+    expect(solo.created.custody).toBe("self");
+    expect(solo.signer.address).toBe((await api.accountRow(solo.created.account_id)).agentSigner);
+    const { vaultSecrets } = api.service.context.db.tables;
+    const kept = await api.service.context.db.read((db) =>
+      db.select().from(vaultSecrets).where(eq(vaultSecrets.accountId, solo.created.account_id)),
+    );
+    expect(kept.map((row) => row.kind)).not.toContain("agent_signer_seed");
+    const listed = await alice.client.call("listAgents", {});
+    const listedSolo = listed.agents.find((agent) => agent.account_id === solo.created.account_id);
+    expect(listedSolo).toMatchObject({ custody: "self" });
+    expect(listedSolo).not.toHaveProperty("signer_secret");
+
+    const refused = await refusalOf(
+      relayAs(solo).call("createTransfer", { body: { to: "@bob", amount: "1", confidential: false } }),
+    );
+    expect(refused.status).toBe(409);
+    expect(refused.code).toBe("agent_self_custody");
+  });
+
+  it("Given an agent's key, When it asks the relay, Then it learns the fee payer; an owner's key is refused", async () => {
+    const info = await relayAs(solo).call("getRelayInfo", {});
+    expect(info.fee_payer).toBe(feePayer());
+    expect(info.program_id).toBe(api.cluster.programId);
+    const refused = await refusalOf(alice.client.call("getRelayInfo", {}));
+    expect(refused.status).toBe(403);
+    expect(refused.code).toBe("agent_key_required");
+  });
+});
+
+describe("relayed transfers", () => {
+  it("Given a public transfer the agent signed, When relayed, Then it lands paid by the reserve, the indexer confirms it, and the agent's signer holds no SOL", async () => {
+    const before = api.cluster.getAccount(bob.account.publicKey);
+    const answer = await relayAs(solo).call("relayTransactions", {
+      body: { transactions: [await agentSigned(api, await publicTransfer(usdg(5)))] },
+    });
+    expect(answer.signatures).toHaveLength(1);
+    expect(answer.transfer).toMatchObject({
+      status: "pending",
+      to: "@bob",
+      confidential: false,
+      approval: null,
+    });
+    expect(answer.transfer?.tx_signature).toBe(answer.signatures[0]);
+
+    await api.slots(2);
+    await world.catchUp();
+    const transfer = await relayAs(solo).call("getTransfer", {
+      params: { transfer_id: answer.transfer?.transfer_id ?? "" },
+    });
+    expect(transfer).toMatchObject({ status: "confirmed", from: solo.created.handle, to: "@bob" });
+    expect(api.cluster.getAccount(solo.signer.address)).toBeNull();
+    expect(before).toBeDefined();
+  });
+
+  it("Given a transfer that opens the recipient's token account, When relayed, Then the rent the reserve deposited is charged to the agent's day with the fee", async () => {
+    const { context } = api.service;
+    const spentToday = async () => {
+      const rows = await context.db.read((db) => db.select().from(context.db.tables.relayFeeUsage));
+      return BigInt(rows.find((row) => row.agentAccountId === solo.created.account_id)?.lamports ?? 0);
+    };
+    const before = await spentToday();
+    const reserveBefore = api.cluster.getAccount(feePayer())?.lamports ?? 0n;
+    const newcomer = (await generateKeyPairSigner()).address;
+
+    await relayAs(solo).call("relayTransactions", {
+      body: {
+        transactions: [
+          await agentSigned(
+            api,
+            await publicTransferInstructions(api, {
+              agent: solo.pda,
+              signer: solo.signer,
+              recipient: newcomer,
+              amount: usdg(1),
+            }),
+          ),
+        ],
+      },
+    });
+
+    const paid = reserveBefore - (api.cluster.getAccount(feePayer())?.lamports ?? 0n);
+    expect(paid).toBeGreaterThan(10_000n);
+    expect((await spentToday()) - before).toBe(paid);
+  });
+
+  it("Given an amount above the HITL threshold, When relayed, Then it is held with the approval the owner then approves through the API", async () => {
+    const answer = await relayAs(solo).call("relayTransactions", {
+      body: { transactions: [await agentSigned(api, await publicTransfer(usdg(60)))] },
+    });
+    const approval = answer.transfer?.approval;
+    expect(approval?.transaction_id).toMatch(/^tx_/);
+
+    await api.slots(2);
+    await world.catchUp();
+    const pending = await alice.client.call("listPendingApprovals", {});
+    expect(pending.pending.map((held) => held.transaction_id)).toContain(approval?.transaction_id);
+    await alice.client.call("approveTransaction", {
+      params: { transaction_id: approval?.transaction_id ?? "" },
+    });
+    await api.slots(2);
+    await world.catchUp();
+    const transfer = await relayAs(solo).call("getTransfer", {
+      params: { transfer_id: answer.transfer?.transfer_id ?? "" },
+    });
+    expect(transfer.status).toBe("confirmed");
+  });
+
+  it("Given an amount over the per-transaction limit, When relayed, Then the program refuses it (422 policy_violation) and nothing lands", async () => {
+    const before = reserveState();
+    const refused = await refusalOf(
+      relayAs(solo).call("relayTransactions", {
+        body: { transactions: [await agentSigned(api, await publicTransfer(usdg(150)))] },
+      }),
+    );
+    expect(refused.status).toBe(422);
+    expect(refused.code).toBe("policy_violation");
+    expect(refused.param).toBe("per_transaction_limit_usdg");
+    expect(reserveState()).toEqual(before);
+  });
+});
+
+describe("the SDK agent client over the HTTP relay", () => {
+  const clientOf = (agent: SelfCustodyAgent) =>
+    createAgentClient({
+      cluster: api.cluster,
+      relay: createApiRelayTransport(relayAs(agent)),
+      agentSigner: agent.signer,
+      agent: agent.pda,
+      keys: deriveConfidentialKeys(
+        deriveAgentConfidentialSecret(importConfidentialSecret(alice.confidentialSecret), "alice/solo"),
+      ),
+      mint: address(api.cluster.usdgMint),
+    });
+
+  it("Given the agent's own client, When it pays confidentially, Then the seven transactions land through the relay, the indexer confirms the transfer, and the allowance drops by the amount", async () => {
+    const client = clientOf(solo);
+    const before = await client.remainingToday();
+    const bobsCredits = () =>
+      readConfidentialState(api.cluster, bobUsdgAccount())?.pendingBalanceCreditCounter ?? 0n;
+    const creditsBefore = bobsCredits();
+
+    const confidential = await client.transfer({
+      recipient: address(bob.account.publicKey),
+      amount: usdg(7),
+      confidential: true,
+    });
+
+    expect(confidential.transfer).toMatchObject({ status: "pending", confidential: true, to: "@bob" });
+    expect(bobsCredits()).toBe(creditsBefore + 1n);
+    expect((await client.remainingToday()).daily).toBe(before.daily - usdg(7));
+    await api.slots(2);
+    await world.catchUp();
+    const id = (confidential.transfer as { transfer_id: string }).transfer_id;
+    expect((await relayAs(solo).call("getTransfer", { params: { transfer_id: id } })).status).toBe(
+      "confirmed",
+    );
+    expect(api.cluster.getAccount(solo.signer.address)).toBeNull();
+  });
+});
+
+describe("transactions that would spend the reserve", () => {
+  const crafted: [string, () => Promise<Instruction[]>][] = [
+    [
+      "a System transfer from the fee payer",
+      async () => [
+        ...(await publicTransfer(usdg(1))),
+        getTransferSolInstruction({
+          source: createNoopSigner(feePayer()),
+          destination: (await generateKeyPairSigner()).address,
+          amount: 1_000_000n,
+        }),
+      ],
+    ],
+    [
+      "the fee payer as a writable account handed to the program (a CPI could spend it)",
+      async () => {
+        const [ata, transfer] = await publicTransfer(usdg(1));
+        if (ata === undefined || transfer === undefined) throw new Error("no instructions");
+        return [
+          ata,
+          {
+            ...transfer,
+            accounts: [...(transfer.accounts ?? []), { address: feePayer(), role: AccountRole.WRITABLE }],
+          },
+        ];
+      },
+    ],
+    [
+      "an unknown program",
+      async () => [
+        ...(await publicTransfer(usdg(1))),
+        {
+          programAddress: address("MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr"),
+          data: new Uint8Array([1, 2, 3]),
+        },
+      ],
+    ],
+    [
+      "an extra signer slot",
+      async () => {
+        const stranger = await generateKeyPairSigner();
+        const [ata, transfer] = await publicTransfer(usdg(1));
+        if (ata === undefined || transfer === undefined) throw new Error("no instructions");
+        return [
+          ata,
+          {
+            ...transfer,
+            accounts: [
+              ...(transfer.accounts ?? []),
+              { address: stranger.address, role: AccountRole.READONLY_SIGNER, signer: stranger },
+            ],
+          } as Instruction,
+        ];
+      },
+    ],
+  ];
+
+  for (const [what, build] of crafted) {
+    it(`Given ${what}, When relayed, Then it is refused naming the transaction and nothing is signed`, async () => {
+      const before = reserveState();
+      const refused = await refusalOf(
+        relayAs(solo).call("relayTransactions", {
+          body: { transactions: [await agentSigned(api, await build())] },
+        }),
+      );
+      expect(refused.status).toBe(422);
+      expect(refused.code).toBe("relay_transaction_refused");
+      expect(refused.param).toBe("transactions[0]");
+      expect(reserveState()).toEqual(before);
+    });
+  }
+
+  it("Given a transaction another agent signed, When relayed with this agent's key, Then it is refused", async () => {
+    const before = reserveState();
+    const refused = await refusalOf(
+      relayAs(other).call("relayTransactions", {
+        body: { transactions: [await agentSigned(api, await publicTransfer(usdg(1)))] },
+      }),
+    );
+    expect(refused.code).toBe("relay_transaction_refused");
+    expect(refused.message).toContain("not_this_agent");
+    expect(reserveState()).toEqual(before);
+  });
+
+  it("Given an owner's key, When it posts to the relay, Then 403 agent_key_required", async () => {
+    const refused = await refusalOf(
+      alice.client.call("relayTransactions", {
+        body: { transactions: [await agentSigned(api, await publicTransfer(usdg(1)))] },
+      }),
+    );
+    expect(refused).toBeInstanceOf(ApiRequestError);
+    expect(refused.code).toBe("agent_key_required");
+  });
+});
+
+describe("abuse limits", () => {
+  let limited: IndexerWorld;
+  let agent: SelfCustodyAgent;
+  let recipient: WorldAccount;
+
+  beforeAll(async () => {
+    // Two public transfers' worth of fees (2 signatures each, to a recipient whose token account
+    // exists: no rent); three requests a minute.
+    limited = await startIndexerWorld({
+      env: { RELAY_DAILY_FEE_CAP_LAMPORTS: "20000", RELAY_RATE_LIMIT_PER_MINUTE: "3" },
+    });
+    const owner = await limited.api.account("carol");
+    recipient = await limited.api.account("dave");
+    agent = await createSelfCustodyAgent(limited.api, owner, "capped");
+    await limited.api.cluster.mintUsdgToOwner(agent.pda, usdg(100));
+  });
+
+  afterAll(async () => {
+    await limited?.close();
+  });
+
+  const send = async () =>
+    limited.api.clientFor(agent.key.value).call("relayTransactions", {
+      body: {
+        transactions: [
+          await agentSigned(
+            limited.api,
+            await publicTransferInstructions(limited.api, {
+              agent: agent.pda,
+              signer: agent.signer,
+              recipient: address(recipient.account.publicKey),
+              amount: usdg(1),
+            }),
+          ),
+        ],
+      },
+    });
+
+  it("Given the agent's daily fee cap, When its relayed transactions spend it, Then the next is refused (429) with nothing signed, and past the per-agent rate the next is 429 rate_limited", async () => {
+    const { context } = limited.api.service;
+    const spentToday = async () => {
+      const rows = await context.db.read((db) => db.select().from(context.db.tables.relayFeeUsage));
+      return BigInt(rows.find((row) => row.agentAccountId === agent.created.account_id)?.lamports ?? 0);
+    };
+
+    await send();
+    expect(await spentToday()).toBe(10_000n);
+    await send();
+    expect(await spentToday()).toBe(20_000n);
+
+    const signedBefore = limited.api.cluster.getSignaturesForAddress(context.feePayer.address).length;
+    const capped = await refusalOf(send());
+    expect(capped.status).toBe(429);
+    expect(capped.code).toBe("relay_fee_cap_reached");
+    expect(limited.api.cluster.getSignaturesForAddress(context.feePayer.address).length).toBe(signedBefore);
+
+    const limitedRate = await refusalOf(send());
+    expect(limitedRate.status).toBe(429);
+    expect(limitedRate.code).toBe("rate_limited");
+  });
+});
