@@ -79,7 +79,8 @@ export const API_ERRORS = {
   },
   relay_transaction_refused: {
     status: 422,
-    description: "A relayed transaction uses the fee payer for more than fees and rent, or is not this agent's; nothing was signed.",
+    description:
+      "A relayed transaction uses the fee payer for more than fees and rent, or is not this agent's; nothing was signed.",
   },
   relay_fee_cap_reached: {
     status: 429,

@@ -17,7 +17,7 @@ export {
 export * from "./common";
 export { API_ERRORS, type ApiErrorCode, statusOfApiError } from "./errors";
 export { buildOpenApiDocument } from "./openapi";
-export { API_ROUTES, type ApiRouteId, type RouteAudience, type RouteContract } from "./routes";
 export * from "./relay";
+export { API_ROUTES, type ApiRouteId, type RouteAudience, type RouteContract } from "./routes";
 export * from "./transfers";
 export * from "./webhooks";

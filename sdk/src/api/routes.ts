@@ -5,11 +5,17 @@
  */
 import { z } from "zod";
 import { ZAccount, ZBalances, ZBalancesRequest } from "./accounts";
-import { ZAgent, ZAgentList, ZCreateAgentRequest, ZCreatedAgent, ZSpendPolicy, ZSpendPolicyUpdate } from "./agents";
+import {
+  ZAgentList,
+  ZCreateAgentRequest,
+  ZCreatedAgent,
+  ZSpendPolicy,
+  ZSpendPolicyUpdate,
+} from "./agents";
 import { ZAgentTransaction, ZPendingList } from "./approvals";
-import { ZRelayInfo, ZRelayRequest, ZRelayResponse } from "./relay";
 import { zId } from "./common";
 import type { ApiErrorCode } from "./errors";
+import { ZRelayInfo, ZRelayRequest, ZRelayResponse } from "./relay";
 import {
   ZCreateTransferRequest,
   ZListTransfersQuery,
