@@ -5,13 +5,7 @@
  */
 import { z } from "zod";
 import { ZAccount, ZBalances, ZBalancesRequest } from "./accounts";
-import {
-  ZAgentList,
-  ZCreateAgentRequest,
-  ZCreatedAgent,
-  ZSpendPolicy,
-  ZSpendPolicyUpdate,
-} from "./agents";
+import { ZAgentList, ZCreateAgentRequest, ZCreatedAgent, ZSpendPolicy, ZSpendPolicyUpdate } from "./agents";
 import { ZAgentTransaction, ZPendingList } from "./approvals";
 import { zId } from "./common";
 import type { ApiErrorCode } from "./errors";
