@@ -120,6 +120,17 @@ describe("relayed transfers", () => {
       approval: null,
     });
     expect(answer.transfer?.tx_signature).toBe(answer.signatures[0]);
+    // The row exists the moment the relay answers, and the agent's key counts the transfer.
+    const id = answer.transfer?.transfer_id ?? "";
+    expect((await relayAs(solo).call("getTransfer", { params: { transfer_id: id } })).from).toBe(
+      solo.created.handle,
+    );
+    const { apiKeys } = api.service.context.db.tables;
+    const [key] = await api.service.context.db.read((db) =>
+      db.select().from(apiKeys).where(eq(apiKeys.id, solo.key.id)),
+    );
+    expect(key?.transferCount).toBe(1);
+    expect(key?.transferredTotal).not.toBeNull();
 
     await api.slots(2);
     await world.catchUp();

@@ -6,5 +6,10 @@ import { relayTransactions } from "./relay-transactions";
 export const relayHandlers: Pick<Handlers, "getRelayInfo" | "relayTransactions"> = {
   getRelayInfo: async ({ service }) => relayInfo(service),
   relayTransactions: async ({ service, caller, body, request }) =>
-    relayTransactions(service, caller.account, body.transactions, request.res as never),
+    relayTransactions(
+      service,
+      { account: caller.account, apiKeyId: caller.apiKey.id },
+      body.transactions,
+      request.res as never,
+    ),
 };

@@ -10,7 +10,9 @@
  * 4. In order, each transaction is simulated (the program's refusals are the program's: `422
  *    policy_violation` naming the rule, exactly as for the service's own agent transfers), co-signed
  *    by the fee payer and submitted; a later one is checked against the state the earlier ones left.
- * 5. The answer: every signature, and the transfer the last one made or held.
+ * 5. The transfer the request carries (relayed-intent.ts) gets its row before submission and
+ *    `submitted`/`held` once it landed (relayed-transfer-row.ts), exactly as the API's own agent
+ *    transfers; the indexer confirms it. The answer: every signature, and that transfer.
  */
 
 import { getAgentPolicyErrorFromTransactionError } from "@cpay/sdk";
@@ -32,16 +34,18 @@ import { policyRefusalOf } from "../transfers/policy-refusal";
 import { checkRelayedTransaction } from "./check-relayed-transaction";
 import { coSignAsFeePayer } from "./co-sign";
 import { chargeRelaySpend, reserveRelayFees } from "./fee-budget";
-import { relayedTransfer } from "./relayed-transfer";
+import { relayedIntentOf } from "./relayed-intent";
+import { recordRelayedIntent, recordRelayedOutcome, recordRelayedRefusal } from "./relayed-transfer-row";
 
 const limiters = new WeakMap<ServiceContext, RateLimiter>();
 
 export async function relayTransactions(
   service: ServiceContext,
-  agent: AccountRow,
+  caller: { readonly account: AccountRow; readonly apiKeyId: string },
   transactions: readonly string[],
   response: Response,
 ): Promise<TRelayResponse> {
+  const { account: agent, apiKeyId } = caller;
   relayLimiter(service).take(`relay:${agent.id}`, response);
   if (agent.agentSigner === null)
     throw new ApiError("agent_key_required", "this key's account has no agent signer");
@@ -65,14 +69,28 @@ export async function relayTransactions(
     fees += check.feeLamports;
   }
   await reserveRelayFees(service, agent.id, fees);
+  const intent = relayedIntentOf(wires, service.cluster.programId);
+  const row = intent === null ? null : await recordRelayedIntent(service, agent, apiKeyId, intent);
   const signatures: string[] = [];
   for (const [index, wire] of wires.entries()) {
-    const signature = await submitOne(service, wire, index);
+    let signature: string;
+    try {
+      signature = await submitOne(service, wire, index);
+    } catch (error) {
+      // Nothing of the transfer landed (its transaction is this one or a later one): never initiated.
+      if (row !== null && intent !== null && index <= intent.wireIndex) {
+        await recordRelayedRefusal(service, row, error instanceof ApiError ? error.code : "relay_failed");
+      }
+      throw error;
+    }
     signatures.push(signature);
     await chargeRelaySpend(service, agent.id, rentPaid(service, signature));
   }
-  const last = signatures[signatures.length - 1] as string;
-  return { signatures, transfer: await relayedTransfer(service, last, agent.publicKey) };
+  const transfer =
+    row === null || intent === null
+      ? null
+      : await recordRelayedOutcome(service, agent, row, signatures[intent.wireIndex] as string);
+  return { signatures, transfer };
 }
 
 /** What the fee payer (account 0) lost in a landed transaction beyond its fee: rent deposited (or, negative, returned). */

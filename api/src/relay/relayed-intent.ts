@@ -1,0 +1,75 @@
+/**
+ * The transfer a relayed request carries, read from the checked transactions before anything is
+ * submitted: the agent instruction's transfer id, destination and (public path) amount. The relay
+ * writes the transfer's row from it BEFORE submission, as the API does for the transfers it signs,
+ * so the row exists the moment the chain has the transfer (GET answers at once, crash recovery and
+ * the indexer find it) and the agent's key counts it (spec 5.6).
+ */
+import {
+  AGENT_CONFIDENTIAL_TRANSFER_DISCRIMINATOR,
+  AGENT_TRANSFER_DISCRIMINATOR,
+  getAgentConfidentialTransferInstructionDataDecoder,
+  getAgentTransferInstructionDataDecoder,
+} from "@cpay/sdk";
+import { containsBytes, getCompiledTransactionMessageDecoder, getTransactionDecoder } from "@solana/kit";
+
+export interface RelayedIntent {
+  /** Which of the request's transactions carries the transfer. */
+  readonly wireIndex: number;
+  readonly transferId: Uint8Array;
+  /** The destination token account (account 5 of both agent transfer instructions). */
+  readonly destination: string;
+  readonly mint: string;
+  /** Base units of a public transfer; null for a confidential one (the service never sees it). */
+  readonly amount: bigint | null;
+  readonly confidential: boolean;
+}
+
+/** Accounts 4 and 5 of agent_transfer and agent_confidential_transfer: mint, destination. */
+const MINT = 4;
+const DESTINATION = 5;
+
+export function relayedIntentOf(wires: readonly Uint8Array[], programId: string): RelayedIntent | null {
+  for (const [wireIndex, wire] of wires.entries()) {
+    const message = getCompiledTransactionMessageDecoder().decode(
+      getTransactionDecoder().decode(wire).messageBytes,
+    );
+    const { instructions = [] } = message as {
+      instructions?: readonly {
+        programAddressIndex: number;
+        accountIndices?: readonly number[];
+        data?: Uint8Array;
+      }[];
+    };
+    for (const instruction of instructions) {
+      if (message.staticAccounts[instruction.programAddressIndex] !== programId) continue;
+      const data = instruction.data ?? new Uint8Array();
+      const accountAt = (position: number) =>
+        message.staticAccounts[instruction.accountIndices?.[position] ?? -1] ?? "";
+      if (containsBytes(data, AGENT_TRANSFER_DISCRIMINATOR, 0)) {
+        const decoded = getAgentTransferInstructionDataDecoder().decode(data);
+        return {
+          wireIndex,
+          transferId: Uint8Array.from(decoded.transferId),
+          destination: accountAt(DESTINATION),
+          mint: accountAt(MINT),
+          amount: decoded.amount,
+          confidential: false,
+        };
+      }
+      if (containsBytes(data, AGENT_CONFIDENTIAL_TRANSFER_DISCRIMINATOR, 0)) {
+        return {
+          wireIndex,
+          transferId: Uint8Array.from(
+            getAgentConfidentialTransferInstructionDataDecoder().decode(data).transferId,
+          ),
+          destination: accountAt(DESTINATION),
+          mint: accountAt(MINT),
+          amount: null,
+          confidential: true,
+        };
+      }
+    }
+  }
+  return null;
+}

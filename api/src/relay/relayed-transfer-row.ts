@@ -1,0 +1,135 @@
+/**
+ * The row of a relayed transfer, through the same lifecycle as the API's own (transfer-transitions):
+ * written `submitting` before anything is submitted (with the agent key that asked, and for a
+ * public amount its usage increment, encrypted under the agent's key), then `submitted` or `held`
+ * from the program's events once it landed, or `failed` (never initiated) when the relay refused
+ * it. The indexer confirms it like any other.
+ */
+import { parseAgentPolicyEvents } from "@cpay/sdk";
+import { readHold } from "@cpay/sdk/agent-confidential";
+import type { TTransfer } from "@cpay/sdk/api";
+import { type Address, address } from "@solana/kit";
+import { getTokenDecoder } from "@solana-program/token-2022";
+import { eq } from "drizzle-orm";
+import { isUniqueViolation } from "../db/database";
+import type { AccountRow, TransferRow } from "../db/rows";
+import { ApiError } from "../http/api-error";
+import { idFromBytes, nowIso } from "../ids";
+import type { ServiceContext } from "../service-context";
+import { markHeld } from "../transfers/mark-held";
+import { usageIncrementOf } from "../transfers/record-usage";
+import { insertSubmittingTransfer, markFailed, markSubmitted } from "../transfers/transfer-transitions";
+import { transferView } from "../transfers/transfer-view";
+import { confidentialKeysOf } from "../vault/account-secrets";
+import type { RelayedIntent } from "./relayed-intent";
+
+/** Writes the row before submission; a transfer id already used is refused with nothing signed. */
+export async function recordRelayedIntent(
+  service: ServiceContext,
+  agent: AccountRow,
+  apiKeyId: string,
+  intent: RelayedIntent,
+): Promise<TransferRow> {
+  const id = idFromBytes("tr", intent.transferId);
+  const owner = ownerOfTokenAccount(service, intent.destination);
+  const keys = intent.amount === null ? null : await confidentialKeysOf(service, agent);
+  try {
+    return await insertSubmittingTransfer(service, {
+      id,
+      accountId: agent.id,
+      apiKeyId,
+      fromHandle: agent.handle,
+      to: await recipientName(service, owner ?? intent.destination),
+      recipientAddress: owner ?? intent.destination,
+      asset: intent.mint === service.cluster.usdgMint ? "USDG" : intent.mint,
+      confidential: intent.confidential,
+      usageIncrement:
+        keys === null || intent.amount === null ? null : usageIncrementOf(keys.elgamalPubkey, intent.amount),
+      createdAt: nowIso(),
+    });
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    throw new ApiError(
+      "relay_transaction_refused",
+      `transaction ${intent.wireIndex} reuses transfer id ${id}; each transfer needs a fresh one; nothing was signed`,
+      `transactions[${intent.wireIndex}]`,
+    );
+  }
+}
+
+/**
+ * The transfer's transaction landed as `signature`: `submitted` or `held`, from its events; the
+ * answer in the shape of `POST /v1/transfers`.
+ */
+export async function recordRelayedOutcome(
+  service: ServiceContext,
+  agent: AccountRow,
+  row: TransferRow,
+  signature: string,
+): Promise<TTransfer> {
+  const landed = service.cluster.getTransaction(signature);
+  if (landed === null)
+    throw new ApiError("chain_unavailable", `the transfer's transaction ${signature} did not land`);
+  const programAddress = address(service.cluster.programId);
+  for (const event of parseAgentPolicyEvents(landed.logs, { programAddress }).events) {
+    if (
+      !("transferId" in event.data) ||
+      idFromBytes("tr", Uint8Array.from(event.data.transferId)) !== row.id
+    ) {
+      continue;
+    }
+    if (
+      (event.name === "TransferExecuted" || event.name === "ConfidentialTransferExecuted") &&
+      !event.data.fromHold
+    ) {
+      const submitted = await markSubmitted(service, row.id, {
+        signature,
+        signatures: [signature],
+        usage: { apiKeyId: row.apiKeyId, increment: row.usageIncrement },
+      });
+      return transferView(submitted, null);
+    }
+    if (event.name === "TransactionHeld") {
+      const hold = readHold(service.cluster, event.data.pending as Address);
+      if (hold === null) break;
+      const held = await markHeld(service, row.id, { agent, hold, signature, signatures: [signature] });
+      const approval =
+        held.transactionId === null || held.expiresAt === null
+          ? null
+          : { transaction_id: held.transactionId, expires_at: held.expiresAt };
+      return transferView(held.transfer, approval);
+    }
+  }
+  throw new ApiError(
+    "chain_unavailable",
+    `the transfer's transaction ${signature} landed without the program's transfer events; the indexer will record what it did`,
+  );
+}
+
+/** The relay refused or the chain failed the transfer before it landed: never initiated. */
+export async function recordRelayedRefusal(
+  service: ServiceContext,
+  row: TransferRow,
+  code: string,
+): Promise<void> {
+  await markFailed(service, row.id, { from: "submitting", failureCode: code, fireEvent: false });
+}
+
+function ownerOfTokenAccount(service: ServiceContext, tokenAccount: string): string | null {
+  const account = service.cluster.getAccount(tokenAccount);
+  if (account === null) return null;
+  try {
+    return getTokenDecoder().decode(account.data).owner;
+  } catch {
+    return null;
+  }
+}
+
+/** A service account's handle for a wallet/PDA, else the address. */
+async function recipientName(service: ServiceContext, owner: string): Promise<string> {
+  const { accounts } = service.db.tables;
+  const [account] = await service.db.read((db) =>
+    db.select({ handle: accounts.handle }).from(accounts).where(eq(accounts.publicKey, owner)),
+  );
+  return account?.handle ?? owner;
+}
