@@ -13,4 +13,5 @@ export {
   markFailedIn,
   markSubmittedIn,
   NOT_LANDED,
+  withSignature,
 } from "./transfers/transfer-transitions";

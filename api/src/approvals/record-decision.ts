@@ -20,6 +20,7 @@ import { nowIso } from "../ids";
 import type { ServiceContext } from "../service-context";
 import { recordTransferUsage } from "../transfers/record-usage";
 import { recordTransferEvent } from "../transfers/transfer-events";
+import { withSignature } from "../transfers/transfer-transitions";
 
 export interface Decision {
   readonly status: "approved" | "rejected" | "expired";
@@ -88,7 +89,7 @@ async function updateTransfer(
   const { transfers } = service.db.tables;
   const [transfer] = await tx.select().from(transfers).where(eq(transfers.heldTransactionId, held.id));
   if (transfer === undefined) return null;
-  const signatures = withSignature(transfer.signatures, decision.signature);
+  const signatures = JSON.stringify(withSignature(transfer.signatures, decision.signature));
   const whileHeld = and(eq(transfers.id, transfer.id), eq(transfers.phase, "held"));
   if (decision.status === "approved") {
     const [submitted] = await tx
@@ -114,17 +115,4 @@ async function updateTransfer(
   if (failed === undefined) return transfer;
   await recordTransferEvent(service, tx, "transfer.failed", failed);
   return failed;
-}
-
-/** The transfer's signature list (JSON) with `signature` appended once. */
-function withSignature(signaturesJson: string, signature: string | null): string {
-  let signatures: unknown;
-  try {
-    signatures = JSON.parse(signaturesJson);
-  } catch {
-    signatures = [];
-  }
-  const list = Array.isArray(signatures) ? signatures.filter((item) => typeof item === "string") : [];
-  if (signature !== null && !list.includes(signature)) list.push(signature);
-  return JSON.stringify(list);
 }

@@ -7,7 +7,7 @@
  */
 import { getAgentPolicyErrorFromTransactionError } from "@cpay/sdk";
 import { SubmissionRejected, signTransactionToWire, type TransactionErrorJson } from "@cpay/sdk/cluster";
-import type { Instruction } from "@solana/kit";
+import type { Address, Instruction } from "@solana/kit";
 import type { ServiceContext } from "../service-context";
 
 export class ChainFailure extends Error {
@@ -62,16 +62,34 @@ function failureOf(
   instructions: readonly Instruction[],
   what: string,
 ): ChainFailure {
-  if (err !== null) {
-    const programError = getAgentPolicyErrorFromTransactionError(err, {
-      instructionProgramAddresses: instructions.map((instruction) => instruction.programAddress),
-    });
-    if (programError !== null) {
-      return new ProgramRefusal(
-        { code: Number(programError.code), name: programError.name, message: programError.message },
-        err,
-      );
-    }
-  }
-  return new ChainFailure(`the transaction ${what}${err === null ? "" : `: ${JSON.stringify(err)}`}`, err);
+  const refusal =
+    err === null
+      ? null
+      : programRefusalOf(
+          err,
+          instructions.map((instruction) => instruction.programAddress),
+        );
+  return (
+    refusal ??
+    new ChainFailure(`the transaction ${what}${err === null ? "" : `: ${JSON.stringify(err)}`}`, err)
+  );
+}
+
+/**
+ * The agent-policy program's refusal behind a transaction error, given the program of each of the
+ * transaction's instructions in order (the error names an instruction index); null when the error
+ * is not our program's.
+ */
+export function programRefusalOf(
+  err: TransactionErrorJson,
+  programAddresses: readonly Address[],
+): ProgramRefusal | null {
+  const programError = getAgentPolicyErrorFromTransactionError(err, {
+    instructionProgramAddresses: [...programAddresses],
+  });
+  if (programError === null) return null;
+  return new ProgramRefusal(
+    { code: Number(programError.code), name: programError.name, message: programError.message },
+    err,
+  );
 }

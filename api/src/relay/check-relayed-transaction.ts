@@ -62,13 +62,15 @@ export function checkRelayedTransaction(wire: Uint8Array, ctx: RelayPolicyContex
     );
   }
   const allowance = { created: new Set<string>(), rentLamports: 0n };
-  for (const [index, compiled] of message.instructions.entries()) {
-    const instruction: RelayedInstruction = {
+  const instructions = message.instructions.map(
+    (compiled, index): RelayedInstruction => ({
       index,
       program: accounts[compiled.programAddressIndex] as string,
       accounts: (compiled.accountIndices ?? []).map((at) => accounts[at] as string),
       data: compiled.data ?? new Uint8Array(),
-    };
+    }),
+  );
+  for (const instruction of instructions) {
     const verdict = checkInstruction(instruction, message.header.numSignerAccounts, accounts, ctx);
     if (!verdict.ok) return verdict;
     if (verdict.created !== undefined) allowance.created.add(verdict.created);
@@ -84,6 +86,7 @@ export function checkRelayedTransaction(wire: Uint8Array, ctx: RelayPolicyContex
     rentLamports: allowance.rentLamports,
     messageBytes: new Uint8Array(messageBytes),
     feePayerIndex: 0,
+    instructions,
   };
 }
 

@@ -15,23 +15,18 @@
  *    transfers; the indexer confirms it. The answer: every signature, and that transfer.
  */
 
-import { getAgentPolicyErrorFromTransactionError } from "@cpay/sdk";
 import type { TRelayResponse } from "@cpay/sdk/api";
 import { SubmissionRejected, type TransactionErrorJson } from "@cpay/sdk/cluster";
-import {
-  type Address,
-  getBase64Encoder,
-  getCompiledTransactionMessageDecoder,
-  getTransactionDecoder,
-} from "@solana/kit";
+import { type Address, getBase64Encoder } from "@solana/kit";
 import type { Response } from "express";
-import { ProgramRefusal } from "../chain/send-instructions";
+import { programRefusalOf } from "../chain/send-instructions";
 import type { AccountRow } from "../db/rows";
 import { ApiError } from "../http/api-error";
 import { createRateLimiter, type RateLimiter } from "../http/rate-limit";
 import type { ServiceContext } from "../service-context";
 import { policyRefusalOf } from "../transfers/policy-refusal";
 import { checkRelayedTransaction } from "./check-relayed-transaction";
+import type { RelayedInstruction } from "./checks/verdict";
 import { coSignAsFeePayer } from "./co-sign";
 import { chargeRelaySpend, reserveRelayFees } from "./fee-budget";
 import { relayedIntentOf } from "./relayed-intent";
@@ -51,6 +46,7 @@ export async function relayTransactions(
     throw new ApiError("agent_key_required", "this key's account has no agent signer");
   const wires = transactions.map((text) => new Uint8Array(getBase64Encoder().encode(text)));
   let fees = 0n;
+  const checked: (readonly RelayedInstruction[])[] = [];
   for (const [index, wire] of wires.entries()) {
     const check = checkRelayedTransaction(wire, {
       feePayer: service.feePayer.address,
@@ -67,15 +63,16 @@ export async function relayTransactions(
       );
     }
     fees += check.feeLamports;
+    checked.push(check.instructions);
   }
   await reserveRelayFees(service, agent.id, fees);
-  const intent = relayedIntentOf(wires, service.cluster.programId);
+  const intent = relayedIntentOf(checked, service.cluster.programId);
   const row = intent === null ? null : await recordRelayedIntent(service, agent, apiKeyId, intent);
   const signatures: string[] = [];
   for (const [index, wire] of wires.entries()) {
     let signature: string;
     try {
-      signature = await submitOne(service, wire, index);
+      signature = await submitOne(service, wire, index, checked[index] ?? []);
     } catch (error) {
       // Nothing of the transfer landed (its transaction is this one or a later one): never initiated.
       if (row !== null && intent !== null && index <= intent.wireIndex) {
@@ -112,43 +109,50 @@ function relayLimiter(service: ServiceContext): RateLimiter {
 }
 
 /** Simulates, co-signs and submits one checked transaction; its signature once it landed. */
-async function submitOne(service: ServiceContext, wire: Uint8Array, index: number): Promise<string> {
+async function submitOne(
+  service: ServiceContext,
+  wire: Uint8Array,
+  index: number,
+  instructions: readonly RelayedInstruction[],
+): Promise<string> {
+  const refused = (err: TransactionErrorJson | null) => refusalOf(err, index, instructions);
   const simulated = service.cluster.simulateTransaction(wire, { sigVerify: false });
-  if (simulated.err !== null) throw refusalOf(wire, simulated.err, index);
+  if (simulated.err !== null) throw refused(simulated.err);
   const signed = await coSignAsFeePayer(service.feePayer, wire);
   let signature: string;
   try {
     signature = service.cluster.sendTransaction(signed);
   } catch (error) {
-    if (error instanceof SubmissionRejected) throw refusalOf(wire, error.outcome?.err ?? null, index);
+    if (error instanceof SubmissionRejected) throw refused(error.outcome?.err ?? null);
     throw error;
   }
   const status = service.cluster.getSignatureStatus(signature);
   if (status === null) throw new ApiError("chain_unavailable", `transactions[${index}] did not land`);
-  if (status.err !== null) throw refusalOf(wire, status.err, index);
+  if (status.err !== null) throw refused(status.err);
   return signature;
 }
 
 /** The program's refusal as the API words it for any agent transfer; anything else is named as is. */
-function refusalOf(wire: Uint8Array, err: TransactionErrorJson | null, index: number): ApiError {
-  if (err !== null) {
-    const programError = getAgentPolicyErrorFromTransactionError(err, {
-      instructionProgramAddresses: programAddressesOf(wire),
-    });
-    if (programError !== null) {
-      const refusal = policyRefusalOf(
-        new ProgramRefusal(
-          { code: Number(programError.code), name: programError.name, message: programError.message },
+function refusalOf(
+  err: TransactionErrorJson | null,
+  index: number,
+  instructions: readonly RelayedInstruction[],
+): ApiError {
+  const programRefusal =
+    err === null
+      ? null
+      : programRefusalOf(
           err,
-        ),
-      );
-      if (refusal !== null) return new ApiError("policy_violation", refusal.message, refusal.param);
-      return new ApiError(
-        "relay_transaction_refused",
-        `the program refused transactions[${index}]: ${programError.name}`,
-        `transactions[${index}]`,
-      );
-    }
+          instructions.map((instruction) => instruction.program as Address),
+        );
+  if (programRefusal !== null) {
+    const refusal = policyRefusalOf(programRefusal);
+    if (refusal !== null) return new ApiError("policy_violation", refusal.message, refusal.param);
+    return new ApiError(
+      "relay_transaction_refused",
+      `the program refused transactions[${index}]: ${programRefusal.programError.name}`,
+      `transactions[${index}]`,
+    );
   }
   if (JSON.stringify(err).includes("InsufficientFunds") || JSON.stringify(err).includes('"Custom":1}')) {
     return new ApiError("insufficient_balance", `transactions[${index}] moves more than the agent holds`);
@@ -157,16 +161,5 @@ function refusalOf(wire: Uint8Array, err: TransactionErrorJson | null, index: nu
     "relay_transaction_refused",
     `transactions[${index}] failed: ${err === null ? "it did not execute" : JSON.stringify(err)}`,
     `transactions[${index}]`,
-  );
-}
-
-function programAddressesOf(wire: Uint8Array): Address[] {
-  const message = getCompiledTransactionMessageDecoder().decode(
-    getTransactionDecoder().decode(wire).messageBytes,
-  );
-  // Legacy and v0 messages list their instructions; the checks refused anything else already.
-  const { instructions = [] } = message as { instructions?: readonly { programAddressIndex: number }[] };
-  return instructions.map(
-    (instruction) => message.staticAccounts[instruction.programAddressIndex] as Address,
   );
 }

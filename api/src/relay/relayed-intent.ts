@@ -11,7 +11,8 @@ import {
   getAgentConfidentialTransferInstructionDataDecoder,
   getAgentTransferInstructionDataDecoder,
 } from "@cpay/sdk";
-import { containsBytes, getCompiledTransactionMessageDecoder, getTransactionDecoder } from "@solana/kit";
+import { containsBytes } from "@solana/kit";
+import type { RelayedInstruction } from "./checks/verdict";
 
 export interface RelayedIntent {
   /** Which of the request's transactions carries the transfer. */
@@ -29,23 +30,16 @@ export interface RelayedIntent {
 const MINT = 4;
 const DESTINATION = 5;
 
-export function relayedIntentOf(wires: readonly Uint8Array[], programId: string): RelayedIntent | null {
-  for (const [wireIndex, wire] of wires.entries()) {
-    const message = getCompiledTransactionMessageDecoder().decode(
-      getTransactionDecoder().decode(wire).messageBytes,
-    );
-    const { instructions = [] } = message as {
-      instructions?: readonly {
-        programAddressIndex: number;
-        accountIndices?: readonly number[];
-        data?: Uint8Array;
-      }[];
-    };
+/** The first agent transfer instruction of the checked transactions (`checked[i]` = transaction i's). */
+export function relayedIntentOf(
+  checked: readonly (readonly RelayedInstruction[])[],
+  programId: string,
+): RelayedIntent | null {
+  for (const [wireIndex, instructions] of checked.entries()) {
     for (const instruction of instructions) {
-      if (message.staticAccounts[instruction.programAddressIndex] !== programId) continue;
-      const data = instruction.data ?? new Uint8Array();
-      const accountAt = (position: number) =>
-        message.staticAccounts[instruction.accountIndices?.[position] ?? -1] ?? "";
+      if (instruction.program !== programId) continue;
+      const { data } = instruction;
+      const accountAt = (position: number) => instruction.accounts[position] ?? "";
       if (containsBytes(data, AGENT_TRANSFER_DISCRIMINATOR, 0)) {
         const decoded = getAgentTransferInstructionDataDecoder().decode(data);
         return {

@@ -174,6 +174,18 @@ export async function markConfirmedIn(
   return updated;
 }
 
+/** A row's signature list (its JSON `signatures`) with `signature` appended once. */
+export function withSignature(signaturesJson: string, signature: string | null): string[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(signaturesJson);
+  } catch {
+    parsed = [];
+  }
+  const list = Array.isArray(parsed) ? parsed.filter((item): item is string => typeof item === "string") : [];
+  return signature === null || list.includes(signature) ? list : [...list, signature];
+}
+
 /** Unix seconds (the cluster clock) as the service writes timestamps. */
 export function isoOfUnixSeconds(seconds: bigint): string {
   return new Date(Number(seconds) * 1000).toISOString();

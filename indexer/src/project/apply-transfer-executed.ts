@@ -15,6 +15,7 @@ import {
   recordDecisionIn,
   recordEvent,
   type TransferRow,
+  withSignature,
 } from "@cpay/api/records";
 import { eq } from "drizzle-orm";
 import { type ApplyContext, blockIso } from "./apply-context";
@@ -110,16 +111,4 @@ async function recordReceived(
       transfer_id: transfer.id,
     },
   });
-}
-
-/** The row's signature list (JSON) with `signature` appended once. */
-export function withSignature(signaturesJson: string, signature: string): string[] {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(signaturesJson);
-  } catch {
-    parsed = [];
-  }
-  const list = Array.isArray(parsed) ? parsed.filter((item): item is string => typeof item === "string") : [];
-  return list.includes(signature) ? list : [...list, signature];
 }

@@ -5,10 +5,9 @@
  * recipient comes from the hold's account, read before the database transaction.
  */
 import type { Db } from "@cpay/api/database";
-import { markHeldIn, NOT_LANDED } from "@cpay/api/records";
+import { markHeldIn, NOT_LANDED, withSignature } from "@cpay/api/records";
 import { eq } from "drizzle-orm";
 import type { ApplyContext } from "./apply-context";
-import { withSignature } from "./apply-transfer-executed";
 import { accountByAddress, insertFoundTransfer } from "./found-transfer";
 import type { TransferHeldFact } from "./observed-fact";
 

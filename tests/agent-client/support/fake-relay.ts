@@ -11,6 +11,8 @@
  *    can decode them) and sending nothing after a refused one.
  * The answer's `transfer` mimics `POST /v1/transfers` from the program's events.
  */
+
+import { idFromBytes } from "@cpay/api/ids";
 import {
   identifyAgentPolicyInstruction,
   parseAgentPolicyEvents,
@@ -183,7 +185,7 @@ function transferAnswer(cluster: EmbeddedCluster, signature: string): unknown | 
   if (landed === null) return null;
   const { events } = parseAgentPolicyEvents(landed.logs, { programAddress: address(cluster.programId) });
   const answer = (transferId: ReadonlyUint8Array) => ({
-    transfer_id: `tr_${base32(Uint8Array.from(transferId))}`,
+    transfer_id: idFromBytes("tr", Uint8Array.from(transferId)),
     tx_signature: signature,
     created_at: new Date(Number(landed.blockTime) * 1000).toISOString(),
   });
@@ -212,22 +214,4 @@ function transferAnswer(cluster: EmbeddedCluster, signature: string): unknown | 
     }
   }
   return null;
-}
-
-/** RFC 4648 base32, lower case, unpadded (the service's id alphabet). */
-function base32(bytes: Uint8Array): string {
-  const alphabet = "abcdefghijklmnopqrstuvwxyz234567";
-  let bits = 0;
-  let value = 0;
-  let out = "";
-  for (const byte of bytes) {
-    value = (value << 8) | byte;
-    bits += 8;
-    while (bits >= 5) {
-      out += alphabet[(value >>> (bits - 5)) & 31];
-      bits -= 5;
-    }
-  }
-  if (bits > 0) out += alphabet[(value << (5 - bits)) & 31];
-  return out;
 }

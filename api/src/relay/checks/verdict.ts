@@ -45,6 +45,8 @@ export type RelayCheck =
       /** The exact message bytes the fee payer signs. */
       readonly messageBytes: Uint8Array;
       readonly feePayerIndex: 0;
+      /** The instructions as checked (program, accounts, data), for what the relay reads next. */
+      readonly instructions: readonly RelayedInstruction[];
     }
   | { readonly ok: false; readonly reason: RelayRefusal; readonly message: string };
 
