@@ -3,6 +3,7 @@
  * indexer moves the same transfer and agent-transaction rows, with the same guards and the same
  * outbox facts, as the API does — so whichever observes a fact first records it, once.
  */
+export { accountByAddress, nameOfAddress } from "./accounts/account-by-address";
 export { recordDecisionIn } from "./approvals/record-decision";
 export type { AccountRow, AgentTransactionRow, TransferRow } from "./db/rows";
 export { type EventFact, type OutboxContext, recordEvent } from "./events/record-event";

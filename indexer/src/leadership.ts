@@ -42,15 +42,10 @@ export function startLeadership(options: LeadershipOptions): Leadership {
 
 function advisoryLockLeadership(options: LeadershipOptions): Leadership {
   const retryMs = options.retryMs ?? 1000;
-  let leader = false;
+  const state = leaderState(options.onChange);
   let stopped = false;
   let client: pg.Client | null = null;
   let timer: NodeJS.Timeout | null = null;
-  const setLeader = (value: boolean) => {
-    if (leader === value) return;
-    leader = value;
-    options.onChange?.(value);
-  };
   const attempt = async () => {
     timer = null;
     if (stopped) return;
@@ -61,7 +56,7 @@ function advisoryLockLeadership(options: LeadershipOptions): Leadership {
           // The session (and with it the lock) is gone: stand by and reconnect.
           options.onError?.(error);
           if (client === fresh) client = null;
-          setLeader(false);
+          state.set(false);
           fresh.end().catch(() => {});
         });
         await fresh.connect();
@@ -72,17 +67,17 @@ function advisoryLockLeadership(options: LeadershipOptions): Leadership {
         }
         client = fresh;
       }
-      if (!leader) {
+      if (!state.leader) {
         const result = await client.query<{ locked: boolean }>("SELECT pg_try_advisory_lock($1) AS locked", [
           LEADER_LOCK_KEY,
         ]);
-        if (result.rows[0]?.locked === true && !stopped) setLeader(true);
+        if (result.rows[0]?.locked === true && !stopped) state.set(true);
       } else {
         await client.query("SELECT 1");
       }
     } catch (error) {
       options.onError?.(error);
-      setLeader(false);
+      state.set(false);
       await client?.end().catch(() => {});
       client = null;
     }
@@ -90,11 +85,11 @@ function advisoryLockLeadership(options: LeadershipOptions): Leadership {
   };
   timer = setTimeout(attempt, 0);
   return {
-    isLeader: () => leader,
+    isLeader: () => state.leader,
     async release() {
       stopped = true;
       if (timer !== null) clearTimeout(timer);
-      setLeader(false);
+      state.set(false);
       await client?.query("SELECT pg_advisory_unlock($1)", [LEADER_LOCK_KEY]).catch(() => {});
       await client?.end().catch(() => {});
       client = null;
@@ -106,15 +101,10 @@ function leaseLeadership(options: LeadershipOptions): Leadership {
   const leaseMs = options.leaseMs ?? 15_000;
   const holder = randomUUID();
   const { serviceMeta } = options.db.tables;
-  let leader = false;
+  const state = leaderState(options.onChange);
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
   let attempting: Promise<void> | null = null;
-  const setLeader = (value: boolean) => {
-    if (leader === value) return;
-    leader = value;
-    options.onChange?.(value);
-  };
   const attempt = async () => {
     timer = null;
     if (stopped) return;
@@ -132,10 +122,10 @@ function leaseLeadership(options: LeadershipOptions): Leadership {
           .onConflictDoUpdate({ target: serviceMeta.key, set: { value } });
         return true;
       });
-      if (!stopped) setLeader(won);
+      if (!stopped) state.set(won);
     } catch (error) {
       options.onError?.(error);
-      setLeader(false);
+      state.set(false);
     }
     if (!stopped) timer = setTimeout(run, Math.max(50, Math.floor(leaseMs / 3)));
   };
@@ -146,7 +136,7 @@ function leaseLeadership(options: LeadershipOptions): Leadership {
   };
   timer = setTimeout(run, 0);
   return {
-    isLeader: () => leader,
+    isLeader: () => state.leader,
     async release() {
       stopped = true;
       if (timer !== null) clearTimeout(timer);
@@ -161,7 +151,22 @@ function leaseLeadership(options: LeadershipOptions): Leadership {
           }
         })
         .catch(() => {});
-      setLeader(false);
+      state.set(false);
+    },
+  };
+}
+
+/** Whether this process leads, telling `onChange` only when that changes. */
+function leaderState(onChange: ((leader: boolean) => void) | undefined) {
+  let leader = false;
+  return {
+    get leader() {
+      return leader;
+    },
+    set(value: boolean) {
+      if (leader === value) return;
+      leader = value;
+      onChange?.(value);
     },
   };
 }

@@ -4,45 +4,29 @@
  * one database and one cluster. Always on PostgreSQL: DATABASE_URL when it is a PostgreSQL URL,
  * else the cluster `scripts/postgres.sh` starts — so this runs in both passes of the test command.
  */
-import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { resolve } from "node:path";
 import { createAccount, issueApiKey, type RunningService, startService } from "@cpay/api";
 import { recordEvent } from "@cpay/api/events";
 import { deliverDue } from "@cpay/api/webhook-worker";
 import { createApiClient } from "@cpay/sdk/api";
 import { createEmbeddedCluster, type EmbeddedCluster } from "@cpay/sdk/cluster";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPostgresDatabase, postgresServerUrl } from "../support/api-database";
 
 const EVENTS = 60;
-
-function postgresServerUrl(): string {
-  const given = process.env.DATABASE_URL;
-  if (given !== undefined && /^postgres(ql)?:\/\//.test(given)) return given;
-  const script = resolve(__dirname, "../../scripts/postgres.sh");
-  return execFileSync("bash", [script, "start"], { encoding: "utf8" }).trim().split("\n").at(-1) as string;
-}
 
 describe("two webhook workers on PostgreSQL", () => {
   let cluster: EmbeddedCluster;
   const services: RunningService[] = [];
   let receiver: Server;
-  let databaseName: string;
-  let serverUrl: string;
+  let dropDatabase: (() => Promise<void>) | undefined;
   const received: string[] = [];
 
   beforeAll(async () => {
-    serverUrl = postgresServerUrl();
-    databaseName = `cpay_t_${randomBytes(6).toString("hex")}`;
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${databaseName}`);
-    await admin.end();
-    const url = new URL(serverUrl);
-    url.pathname = `/${databaseName}`;
+    const database = await createPostgresDatabase(postgresServerUrl());
+    dropDatabase = database.drop;
     receiver = createServer((request, response) => {
       request.resume();
       request.on("end", () => {
@@ -55,7 +39,7 @@ describe("two webhook workers on PostgreSQL", () => {
     cluster = await createEmbeddedCluster({ slotMs: 50 });
     const env = {
       PORT: "0",
-      DATABASE_URL: url.toString(),
+      DATABASE_URL: database.url,
       SERVICE_MASTER_KEY: randomBytes(32).toString("hex"),
       WEBHOOKS_ALLOW_LOCAL: "1",
       LOG_LEVEL: "silent",
@@ -68,10 +52,7 @@ describe("two webhook workers on PostgreSQL", () => {
     await Promise.all(services.map((service) => service.close()));
     cluster?.stop();
     await new Promise((done) => receiver?.close(done));
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
-    await admin.end();
+    await dropDatabase?.();
   });
 
   it("deliver every event exactly once between them", async () => {

@@ -1,22 +1,7 @@
-/**
- * One indexer leads at a time (indexer/src/leadership.ts), on both databases:
- * - SQLite: a lease row in `service_meta`. Two indexers on one file (two handles, as two processes
- *   would have) never both lead; a stopped leader hands over at once; a leader that dies without
- *   releasing is replaced only when its lease has run out; a leader that stalled past its lease
- *   and then stops does not delete its successor's lease.
- * - PostgreSQL: a session advisory lock on a connection of its own. A leader whose session the
- *   server terminates stands by at once and the stand-by takes the lock; a leadership released
- *   while still connecting keeps nothing; two indexers running passes against one cluster and one
- *   database never both lead, and every transfer's events are there exactly once. Always on
- *   PostgreSQL: DATABASE_URL when it is a PostgreSQL URL, else the cluster `scripts/postgres.sh`
- *   starts (as tests/api/webhook-workers-postgres.test.ts does).
- */
-import { execFileSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { type AddressInfo, connect, createServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { type Database, openDatabase } from "@cpay/api/database";
 import {
   createEmbeddedChain,
@@ -31,6 +16,7 @@ import { eq } from "drizzle-orm";
 import pg from "pg";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createPostgresDatabase, postgresServerUrl } from "../support/api-database";
 import { type ApiWorld, startApiWorld, usdg } from "../support/api-world";
 
 const logger = pino({ level: "warn" });
@@ -249,14 +235,6 @@ describe("indexer leadership on SQLite: a lease row", () => {
   });
 });
 
-/** DATABASE_URL when it is a PostgreSQL URL, else the test cluster of scripts/postgres.sh. */
-function postgresServerUrl(): string {
-  const given = process.env.DATABASE_URL;
-  if (given !== undefined && /^postgres(ql)?:\/\//.test(given)) return given;
-  const script = resolve(__dirname, "../../scripts/postgres.sh");
-  return execFileSync("bash", [script, "start"], { encoding: "utf8" }).trim().split("\n").at(-1) as string;
-}
-
 /** A TCP relay to PostgreSQL that opens each connection only after `delayMs`. */
 async function slowRelay(target: URL, delayMs: number): Promise<{ url: string; close(): Promise<void> }> {
   const sockets = new Set<Socket>();
@@ -285,17 +263,6 @@ async function slowRelay(target: URL, delayMs: number): Promise<{ url: string; c
   };
 }
 
-async function createDatabase(serverUrl: string): Promise<{ url: string; name: string }> {
-  const name = `cpay_t_${randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), name };
-}
-
 describe("indexer leadership on PostgreSQL: a session advisory lock", () => {
   let serverUrl: string;
   const databases: string[] = [];
@@ -318,7 +285,7 @@ describe("indexer leadership on PostgreSQL: a session advisory lock", () => {
 
   beforeAll(async () => {
     serverUrl = postgresServerUrl();
-    const created = await createDatabase(serverUrl);
+    const created = await createPostgresDatabase(serverUrl);
     databases.push(created.name);
     url = created.url;
     db = await openDatabase(url);
@@ -422,7 +389,7 @@ describe("indexer leadership on PostgreSQL: a session advisory lock", () => {
     let running: RunningIndexer[] = [];
 
     beforeAll(async () => {
-      const created = await createDatabase(serverUrl);
+      const created = await createPostgresDatabase(serverUrl);
       databases.push(created.name);
       worldUrl = created.url;
       world = await startApiWorld({ env: { DATABASE_URL: worldUrl } });

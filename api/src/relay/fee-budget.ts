@@ -15,6 +15,7 @@
  * (0.1 SOL) leaves room for.
  */
 import { sql } from "drizzle-orm";
+import type { Db } from "../db/database";
 import { ApiError } from "../http/api-error";
 import type { ServiceContext } from "../service-context";
 
@@ -24,20 +25,10 @@ export async function reserveRelayFees(
   lamports: bigint,
 ): Promise<void> {
   const cap = BigInt(service.config.relayDailyFeeCapLamports);
-  const day = new Date(service.clock()).toISOString().slice(0, 10);
-  const { relayFeeUsage } = service.db.tables;
   await service.db.transaction(async (tx) => {
     // One atomic upsert: concurrent requests serialise on the row, and the total is checked after
     // adding; over the cap, throwing rolls the addition back.
-    const [row] = await tx
-      .insert(relayFeeUsage)
-      .values({ agentAccountId, day, lamports: Number(lamports) })
-      .onConflictDoUpdate({
-        target: [relayFeeUsage.agentAccountId, relayFeeUsage.day],
-        set: { lamports: sql`${relayFeeUsage.lamports} + ${Number(lamports)}` },
-      })
-      .returning({ lamports: relayFeeUsage.lamports });
-    const total = BigInt(row?.lamports ?? 0);
+    const { day, total } = await addToToday(service, tx, agentAccountId, lamports);
     if (total > cap) {
       throw new ApiError(
         "relay_fee_cap_reached",
@@ -54,16 +45,25 @@ export async function chargeRelaySpend(
   lamports: bigint,
 ): Promise<void> {
   if (lamports <= 0n) return;
+  await service.db.transaction((tx) => addToToday(service, tx, agentAccountId, lamports));
+}
+
+/** Adds `lamports` to the agent's total of the service clock's UTC day; the day and the new total. */
+async function addToToday(
+  service: ServiceContext,
+  tx: Db,
+  agentAccountId: string,
+  lamports: bigint,
+): Promise<{ readonly day: string; readonly total: bigint }> {
   const day = new Date(service.clock()).toISOString().slice(0, 10);
   const { relayFeeUsage } = service.db.tables;
-  await service.db.transaction((tx) =>
-    tx
-      .insert(relayFeeUsage)
-      .values({ agentAccountId, day, lamports: Number(lamports) })
-      .onConflictDoUpdate({
-        target: [relayFeeUsage.agentAccountId, relayFeeUsage.day],
-        set: { lamports: sql`${relayFeeUsage.lamports} + ${Number(lamports)}` },
-      })
-      .then(() => undefined),
-  );
+  const [row] = await tx
+    .insert(relayFeeUsage)
+    .values({ agentAccountId, day, lamports: Number(lamports) })
+    .onConflictDoUpdate({
+      target: [relayFeeUsage.agentAccountId, relayFeeUsage.day],
+      set: { lamports: sql`${relayFeeUsage.lamports} + ${Number(lamports)}` },
+    })
+    .returning({ lamports: relayFeeUsage.lamports });
+  return { day, total: BigInt(row?.lamports ?? 0) };
 }

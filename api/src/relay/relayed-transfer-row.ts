@@ -8,9 +8,9 @@
 import { parseAgentPolicyEvents } from "@cpay/sdk";
 import { readHold } from "@cpay/sdk/agent-confidential";
 import type { TTransfer } from "@cpay/sdk/api";
+import { tokenAccountOwnerOf } from "@cpay/sdk/confidential";
 import { type Address, address } from "@solana/kit";
-import { getTokenDecoder } from "@solana-program/token-2022";
-import { eq } from "drizzle-orm";
+import { nameOfAddress } from "../accounts/account-by-address";
 import { isUniqueViolation } from "../db/database";
 import type { AccountRow, TransferRow } from "../db/rows";
 import { ApiError } from "../http/api-error";
@@ -39,7 +39,7 @@ export async function recordRelayedIntent(
       accountId: agent.id,
       apiKeyId,
       fromHandle: agent.handle,
-      to: await recipientName(service, owner ?? intent.destination),
+      to: await service.db.read((q) => nameOfAddress(service, q, owner ?? intent.destination)),
       recipientAddress: owner ?? intent.destination,
       asset: intent.mint === service.cluster.usdgMint ? "USDG" : intent.mint,
       confidential: intent.confidential,
@@ -117,19 +117,5 @@ export async function recordRelayedRefusal(
 
 function ownerOfTokenAccount(service: ServiceContext, tokenAccount: string): string | null {
   const account = service.cluster.getAccount(tokenAccount);
-  if (account === null) return null;
-  try {
-    return getTokenDecoder().decode(account.data).owner;
-  } catch {
-    return null;
-  }
-}
-
-/** A service account's handle for a wallet/PDA, else the address. */
-async function recipientName(service: ServiceContext, owner: string): Promise<string> {
-  const { accounts } = service.db.tables;
-  const [account] = await service.db.read((db) =>
-    db.select({ handle: accounts.handle }).from(accounts).where(eq(accounts.publicKey, owner)),
-  );
-  return account?.handle ?? owner;
+  return account === null ? null : tokenAccountOwnerOf(account.owner, account.data);
 }

@@ -5,8 +5,8 @@
  */
 import type { ClusterPort } from "@cpay/sdk/cluster";
 import { meetsCommitment } from "@cpay/sdk/cluster";
+import { tokenAccountOwnerOf } from "@cpay/sdk/confidential";
 import type { IndexerChain } from "./indexer-chain";
-import { tokenAccountOwnerOf } from "./token-account-owner";
 
 export function createEmbeddedChain(cluster: ClusterPort): IndexerChain {
   const unsubscribers = new Set<() => void>();

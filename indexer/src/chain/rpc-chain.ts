@@ -13,6 +13,7 @@
  * watcher is unsubscribed.
  */
 import type { TransactionErrorJson } from "@cpay/sdk/cluster";
+import { tokenAccountOwnerOf } from "@cpay/sdk/confidential";
 import {
   address,
   createSolanaRpc,
@@ -21,7 +22,6 @@ import {
   signature,
 } from "@solana/kit";
 import type { ChainTransaction, IndexerChain, ProgramSignature, SignatureState } from "./indexer-chain";
-import { tokenAccountOwnerOf } from "./token-account-owner";
 
 export interface RpcChainOptions {
   /** HTTP JSON-RPC endpoint. */

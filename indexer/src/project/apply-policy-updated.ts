@@ -4,9 +4,8 @@
  * made through the API fires once and one made any other way fires too.
  */
 import type { Db } from "@cpay/api/database";
-import { recordEvent } from "@cpay/api/records";
+import { accountByAddress, recordEvent } from "@cpay/api/records";
 import type { ApplyContext } from "./apply-context";
-import { accountByAddress } from "./found-transfer";
 import type { PolicyUpdatedFact } from "./observed-fact";
 
 /** Applies the fact; returns the agent's account id, or null when it is not a service account. */

@@ -9,6 +9,7 @@
  */
 import type { Db } from "@cpay/api/database";
 import {
+  accountByAddress,
   markConfirmedIn,
   markSubmittedIn,
   NOT_LANDED,
@@ -19,7 +20,7 @@ import {
 } from "@cpay/api/records";
 import { eq } from "drizzle-orm";
 import { type ApplyContext, blockIso } from "./apply-context";
-import { accountByAddress, insertFoundTransfer } from "./found-transfer";
+import { insertFoundTransfer } from "./found-transfer";
 import type { TransferExecutedFact } from "./observed-fact";
 
 /** Applies the fact; returns the transfer id, or null when the sender is not a service account. */

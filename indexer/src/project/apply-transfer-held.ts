@@ -5,10 +5,10 @@
  * recipient comes from the hold's account, read before the database transaction.
  */
 import type { Db } from "@cpay/api/database";
-import { markHeldIn, NOT_LANDED, withSignature } from "@cpay/api/records";
+import { accountByAddress, markHeldIn, NOT_LANDED, withSignature } from "@cpay/api/records";
 import { eq } from "drizzle-orm";
 import type { ApplyContext } from "./apply-context";
-import { accountByAddress, insertFoundTransfer } from "./found-transfer";
+import { insertFoundTransfer } from "./found-transfer";
 import type { TransferHeldFact } from "./observed-fact";
 
 /** Applies the fact; returns the `tx_...` id, or null when the agent is not a service account. */

@@ -5,8 +5,7 @@
  */
 
 import type { Db } from "@cpay/api/database";
-import type { AccountRow, TransferRow } from "@cpay/api/records";
-import { eq } from "drizzle-orm";
+import { type AccountRow, nameOfAddress, type TransferRow } from "@cpay/api/records";
 import { type ApplyContext, blockIso } from "./apply-context";
 
 export interface FoundTransfer {
@@ -33,7 +32,7 @@ export async function insertFoundTransfer(
     fromHandle: found.sender.handle,
     to:
       found.recipientHandle === null
-        ? await nameOf(ctx, tx, found.recipientAddress)
+        ? await nameOfAddress(ctx, tx, found.recipientAddress)
         : `@${found.recipientHandle.replace(/^@/, "")}`,
     recipientAddress: found.recipientAddress,
     asset: found.mint === ctx.usdgMint ? "USDG" : found.mint,
@@ -50,21 +49,4 @@ export async function insertFoundTransfer(
   };
   await tx.insert(ctx.db.tables.transfers).values(row);
   return row;
-}
-
-/** A service account's handle for an address, or the address itself. */
-export async function nameOf(ctx: ApplyContext, tx: Db, address: string): Promise<string> {
-  const account = await accountByAddress(ctx, tx, address);
-  return account?.handle ?? address;
-}
-
-/** The service account whose wallet (or agent PDA) is `address`, if any. */
-export async function accountByAddress(
-  ctx: ApplyContext,
-  tx: Db,
-  address: string,
-): Promise<AccountRow | undefined> {
-  const { accounts } = ctx.db.tables;
-  const [account] = await tx.select().from(accounts).where(eq(accounts.publicKey, address));
-  return account;
 }

@@ -75,6 +75,7 @@ export {
   readConfidentialMint,
   readConfidentialState,
 } from "./token-account";
+export { tokenAccountOwnerOf } from "./token-account-owner";
 export {
   loadTokenConfidentialHelpers,
   useZkSdkNodeBuildForBundlerImports,
