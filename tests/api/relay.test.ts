@@ -66,6 +66,13 @@ function reserveState() {
 let bobUsdg: string;
 const bobUsdgAccount = () => bobUsdg;
 
+/** What the agent's day has charged against its relay cap so far (`relay_fee_usage`). */
+async function spentToday(world: ApiWorld, agent: SelfCustodyAgent): Promise<bigint> {
+  const { db } = world.service.context;
+  const rows = await db.read((q) => q.select().from(db.tables.relayFeeUsage));
+  return BigInt(rows.find((row) => row.agentAccountId === agent.created.account_id)?.lamports ?? 0);
+}
+
 function publicTransfer(amount: bigint, agent: SelfCustodyAgent = solo) {
   return publicTransferInstructions(api, {
     agent: agent.pda,
@@ -143,12 +150,7 @@ describe("relayed transfers", () => {
   });
 
   it("Given a transfer that opens the recipient's token account, When relayed, Then the rent the reserve deposited is charged to the agent's day with the fee", async () => {
-    const { context } = api.service;
-    const spentToday = async () => {
-      const rows = await context.db.read((db) => db.select().from(context.db.tables.relayFeeUsage));
-      return BigInt(rows.find((row) => row.agentAccountId === solo.created.account_id)?.lamports ?? 0);
-    };
-    const before = await spentToday();
+    const before = await spentToday(api, solo);
     const reserveBefore = api.cluster.getAccount(feePayer())?.lamports ?? 0n;
     const newcomer = (await generateKeyPairSigner()).address;
 
@@ -170,7 +172,7 @@ describe("relayed transfers", () => {
 
     const paid = reserveBefore - (api.cluster.getAccount(feePayer())?.lamports ?? 0n);
     expect(paid).toBeGreaterThan(10_000n);
-    expect((await spentToday()) - before).toBe(paid);
+    expect((await spentToday(api, solo)) - before).toBe(paid);
   });
 
   it("Given an amount above the HITL threshold, When relayed, Then it is held with the approval the owner then approves through the API", async () => {
@@ -225,6 +227,8 @@ describe("the SDK agent client over the HTTP relay", () => {
   it("Given the agent's own client, When it pays confidentially, Then the seven transactions land through the relay, the indexer confirms the transfer, and the allowance drops by the amount", async () => {
     const client = clientOf(solo);
     const before = await client.remainingToday();
+    const chargedBefore = await spentToday(api, solo);
+    const reserveBefore = api.cluster.getAccount(feePayer())?.lamports ?? 0n;
     const bobsCredits = () =>
       readConfidentialState(api.cluster, bobUsdgAccount())?.pendingBalanceCreditCounter ?? 0n;
     const creditsBefore = bobsCredits();
@@ -238,6 +242,10 @@ describe("the SDK agent client over the HTTP relay", () => {
     expect(confidential.transfer).toMatchObject({ status: "pending", confidential: true, to: "@bob" });
     expect(bobsCredits()).toBe(creditsBefore + 1n);
     expect((await client.remainingToday()).daily).toBe(before.daily - usdg(7));
+    // The contexts' and the buffer's rent came back in the final transaction: the agent's day is
+    // charged exactly what the reserve is out (its fees), not the deposits it got back.
+    const reserveOut = reserveBefore - (api.cluster.getAccount(feePayer())?.lamports ?? 0n);
+    expect((await spentToday(api, solo)) - chargedBefore).toBe(reserveOut);
     await api.slots(2);
     await world.catchUp();
     const id = (confidential.transfer as { transfer_id: string }).transfer_id;
@@ -383,15 +391,11 @@ describe("abuse limits", () => {
 
   it("Given the agent's daily fee cap, When its relayed transactions spend it, Then the next is refused (429) with nothing signed, and past the per-agent rate the next is 429 rate_limited", async () => {
     const { context } = limited.api.service;
-    const spentToday = async () => {
-      const rows = await context.db.read((db) => db.select().from(context.db.tables.relayFeeUsage));
-      return BigInt(rows.find((row) => row.agentAccountId === agent.created.account_id)?.lamports ?? 0);
-    };
 
     await send();
-    expect(await spentToday()).toBe(10_000n);
+    expect(await spentToday(limited.api, agent)).toBe(10_000n);
     await send();
-    expect(await spentToday()).toBe(20_000n);
+    expect(await spentToday(limited.api, agent)).toBe(20_000n);
 
     const signedBefore = limited.api.cluster.getSignaturesForAddress(context.feePayer.address).length;
     const capped = await refusalOf(send());

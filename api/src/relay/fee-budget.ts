@@ -38,13 +38,16 @@ export async function reserveRelayFees(
   });
 }
 
-/** Adds what a landed transaction cost the reserve beyond its fee (rent) to the day's total. */
+/**
+ * Adds what a landed transaction cost the reserve beyond its fee to the day's total: rent deposited,
+ * or (negative) rent returned, so the total stays what the reserve is out for the agent.
+ */
 export async function chargeRelaySpend(
   service: ServiceContext,
   agentAccountId: string,
   lamports: bigint,
 ): Promise<void> {
-  if (lamports <= 0n) return;
+  if (lamports === 0n) return;
   await service.db.transaction((tx) => addToToday(service, tx, agentAccountId, lamports));
 }
 
