@@ -43,7 +43,14 @@ export class ConfigError extends Error {
   override readonly name = "ConfigError";
 }
 
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+/** An integer setting of `env` within [min, max], or `fallback` when unset; `ConfigError` otherwise. */
+export function integerFromEnv(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
   const text = env[name];
   if (text === undefined || text === "") return fallback;
   const value = Number(text);
@@ -90,16 +97,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir = resol
     throw new ConfigError(`LOG_LEVEL must be a pino level, got "${logLevel}"`);
   }
   return {
-    port: integer(env, "PORT", 3000, 0, 65535),
+    port: integerFromEnv(env, "PORT", 3000, 0, 65535),
     host: env.HOST ?? "127.0.0.1",
     databaseUrl: env.DATABASE_URL ?? resolve(dataDir, "cpay.sqlite"),
     masterKey,
     masterKeySource,
-    rateLimitPerMinute: integer(env, "RATE_LIMIT_PER_MINUTE", 600, 1, 1_000_000_000),
+    rateLimitPerMinute: integerFromEnv(env, "RATE_LIMIT_PER_MINUTE", 600, 1, 1_000_000_000),
     logLevel,
     liveModeAvailable: false,
     webhooksAllowLocal: env.WEBHOOKS_ALLOW_LOCAL === "1",
-    relayDailyFeeCapLamports: integer(env, "RELAY_DAILY_FEE_CAP_LAMPORTS", 100_000_000, 0, 1_000_000_000_000),
-    relayRateLimitPerMinute: integer(env, "RELAY_RATE_LIMIT_PER_MINUTE", 60, 1, 1_000_000),
+    relayDailyFeeCapLamports: integerFromEnv(
+      env,
+      "RELAY_DAILY_FEE_CAP_LAMPORTS",
+      100_000_000,
+      0,
+      1_000_000_000_000,
+    ),
+    relayRateLimitPerMinute: integerFromEnv(env, "RELAY_RATE_LIMIT_PER_MINUTE", 60, 1, 1_000_000),
   };
 }

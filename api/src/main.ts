@@ -1,18 +1,8 @@
 import { createEmbeddedCluster, type EmbeddedCluster } from "@cpay/sdk/cluster";
 import { exitOnSignals, type Localnet, startLocalnet } from "@cpay/sdk/localnet";
 import { type DemoAccounts, ensureDemoAccounts } from "./admin/demo-accounts";
-import { ConfigError } from "./config";
+import { ConfigError, integerFromEnv } from "./config";
 import { type RunningService, startService } from "./service";
-
-function integerFromEnv(name: string, fallback: number, min: number, max: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
-  }
-  return value;
-}
 
 function banner(
   service: RunningService,
@@ -56,7 +46,9 @@ function banner(
 }
 
 async function main(): Promise<void> {
-  const cluster = await createEmbeddedCluster({ slotMs: integerFromEnv("LOCALNET_SLOT_MS", 400, 1, 60_000) });
+  const cluster = await createEmbeddedCluster({
+    slotMs: integerFromEnv(process.env, "LOCALNET_SLOT_MS", 400, 1, 60_000),
+  });
   let localnet: Localnet | null = null;
   let service: RunningService | null = null;
   const stop = async () => {
@@ -77,8 +69,8 @@ async function main(): Promise<void> {
     // fee reserve) and the demo accounts already in place.
     localnet = await startLocalnet({
       cluster,
-      rpcPort: integerFromEnv("LOCALNET_RPC_PORT", 8899, 0, 65535),
-      wsPort: integerFromEnv("LOCALNET_WS_PORT", 8900, 0, 65535),
+      rpcPort: integerFromEnv(process.env, "LOCALNET_RPC_PORT", 8899, 0, 65535),
+      wsPort: integerFromEnv(process.env, "LOCALNET_WS_PORT", 8900, 0, 65535),
     });
     console.log(banner(service, localnet, cluster, demo));
   } catch (error) {

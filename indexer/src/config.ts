@@ -17,6 +17,7 @@
  * | `HELIUS_NETWORK` | `mainnet` | `mainnet` or `devnet` (webhook type `raw` / `rawDevnet`) |
  */
 import { resolve } from "node:path";
+import { ConfigError, integerFromEnv } from "@cpay/api/config";
 import { AGENT_POLICY_PROGRAM_ADDRESS } from "@cpay/sdk";
 import { LOCALNET_KEY_LABELS, localnetKey } from "@cpay/sdk/cluster";
 
@@ -38,14 +39,10 @@ export interface IndexerConfig {
   };
 }
 
-export class IndexerConfigError extends Error {
-  override readonly name = "IndexerConfigError";
-}
-
 export function loadIndexerConfig(env: NodeJS.ProcessEnv, dataDir = resolve("data")): IndexerConfig {
   const network = env.HELIUS_NETWORK ?? "mainnet";
   if (network !== "mainnet" && network !== "devnet") {
-    throw new IndexerConfigError(`HELIUS_NETWORK must be mainnet or devnet, got "${network}"`);
+    throw new ConfigError(`HELIUS_NETWORK must be mainnet or devnet, got "${network}"`);
   }
   const helius = {
     authHeader: nonEmpty(env.HELIUS_AUTH_HEADER),
@@ -57,7 +54,7 @@ export function loadIndexerConfig(env: NodeJS.ProcessEnv, dataDir = resolve("dat
     (helius.apiKey === null) !== (helius.webhookUrl === null) ||
     (helius.apiKey !== null && helius.authHeader === null)
   ) {
-    throw new IndexerConfigError(
+    throw new ConfigError(
       "HELIUS_API_KEY and HELIUS_WEBHOOK_URL go together, and need HELIUS_AUTH_HEADER (the receiver's credential)",
     );
   }
@@ -68,23 +65,13 @@ export function loadIndexerConfig(env: NodeJS.ProcessEnv, dataDir = resolve("dat
     programId: env.PROGRAM_ID ?? AGENT_POLICY_PROGRAM_ADDRESS,
     usdgMint: env.USDG_MINT ?? localnetKey(LOCALNET_KEY_LABELS.usdgMint).address,
     host: env.INDEXER_HOST ?? "127.0.0.1",
-    port: integer(env, "INDEXER_PORT", 3002, 0, 65535),
-    pollMs: integer(env, "INDEXER_POLL_MS", 1000, 50, 60_000),
-    leaseMs: integer(env, "INDEXER_LEASE_MS", 15_000, 500, 600_000),
+    port: integerFromEnv(env, "INDEXER_PORT", 3002, 0, 65535),
+    pollMs: integerFromEnv(env, "INDEXER_POLL_MS", 1000, 50, 60_000),
+    leaseMs: integerFromEnv(env, "INDEXER_LEASE_MS", 15_000, 500, 600_000),
     helius,
   };
 }
 
 function nonEmpty(value: string | undefined): string | null {
   return value === undefined || value === "" ? null : value;
-}
-
-function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new IndexerConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
-  }
-  return value;
 }

@@ -3,9 +3,11 @@
  * cleanly on SIGINT/SIGTERM; a SIGKILL loses nothing either, because every committed transaction
  * carries its own checkpoint.
  */
+
+import { ConfigError } from "@cpay/api/config";
 import pino from "pino";
 import { ClusterMismatchError } from "./cluster-binding";
-import { IndexerConfigError, loadIndexerConfig } from "./config";
+import { loadIndexerConfig } from "./config";
 import { runIndexer } from "./run-indexer";
 
 async function main(): Promise<void> {
@@ -26,7 +28,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof IndexerConfigError || error instanceof ClusterMismatchError) {
+  if (error instanceof ConfigError || error instanceof ClusterMismatchError) {
     console.error(`indexer: ${error.message}`);
     process.exit(2);
   }
