@@ -7,9 +7,9 @@
 import { idFromBytes } from "@cpay/api/ids";
 import { parseAgentPolicyEvents } from "@cpay/sdk";
 import { decodeHold } from "@cpay/sdk/agent-confidential";
-import { address } from "@solana/kit";
+import { address, type ReadonlyUint8Array } from "@solana/kit";
 import type { ChainTransaction, IndexerChain } from "../chain/indexer-chain";
-import type { EventPosition, ObservedFact } from "./observed-fact";
+import type { EventPosition, ObservedFact, TransferExecutedFact } from "./observed-fact";
 
 export interface ObservedTransaction {
   readonly facts: readonly ObservedFact[];
@@ -39,33 +39,14 @@ export async function observeTransaction(
     switch (event.name) {
       case "ServiceTransferRecorded": {
         const { data } = event;
-        facts.push({
-          kind: "transfer_executed",
-          position,
-          transferId: idFromBytes("tr", Uint8Array.from(data.transferId)),
-          sender: data.sender,
-          destination: data.destination,
-          recipient: await chain.tokenAccountOwner(data.destination),
-          mint: data.mint,
-          confidential: data.confidential,
-          fromHold: false,
-        });
+        facts.push(await transferExecuted(chain, position, { ...data, fromHold: false }));
         break;
       }
       case "TransferExecuted":
       case "ConfidentialTransferExecuted": {
         const { data } = event;
-        facts.push({
-          kind: "transfer_executed",
-          position,
-          transferId: idFromBytes("tr", Uint8Array.from(data.transferId)),
-          sender: data.agent,
-          destination: data.destination,
-          recipient: await chain.tokenAccountOwner(data.destination),
-          mint: data.mint,
-          confidential: event.name === "ConfidentialTransferExecuted",
-          fromHold: data.fromHold,
-        });
+        const confidential = event.name === "ConfidentialTransferExecuted";
+        facts.push(await transferExecuted(chain, position, { ...data, sender: data.agent, confidential }));
         break;
       }
       case "TransactionHeld": {
@@ -106,6 +87,32 @@ export async function observeTransaction(
     }
   }
   return { facts, truncated: parsed.truncated };
+}
+
+/** Funds moved (an owner's record, or an agent's transfer): the fact, with who owns the destination. */
+async function transferExecuted(
+  chain: IndexerChain,
+  position: EventPosition,
+  moved: {
+    readonly transferId: ReadonlyUint8Array;
+    readonly sender: string;
+    readonly destination: string;
+    readonly mint: string;
+    readonly confidential: boolean;
+    readonly fromHold: boolean;
+  },
+): Promise<TransferExecutedFact> {
+  return {
+    kind: "transfer_executed",
+    position,
+    transferId: idFromBytes("tr", Uint8Array.from(moved.transferId)),
+    sender: moved.sender,
+    destination: moved.destination,
+    recipient: await chain.tokenAccountOwner(moved.destination),
+    mint: moved.mint,
+    confidential: moved.confidential,
+    fromHold: moved.fromHold,
+  };
 }
 
 const DECISIONS = {
