@@ -1,7 +1,7 @@
 import { createEmbeddedCluster, type EmbeddedCluster } from "@cpay/sdk/cluster";
 import { exitOnSignals, type Localnet, startLocalnet } from "@cpay/sdk/localnet";
 import { type DemoAccounts, ensureDemoAccounts } from "./admin/demo-accounts";
-import { ConfigError, integerFromEnv } from "./config";
+import { integerFromEnv } from "./config";
 import { type RunningService, startService } from "./service";
 
 function banner(
