@@ -8,8 +8,10 @@
 import { createAgentClient, createApiRelayTransport } from "@cpay/sdk/agent-client";
 import { ApiRequestError } from "@cpay/sdk/api";
 import {
+  decryptEncryptedTotal,
   deriveAgentConfidentialSecret,
   deriveConfidentialKeys,
+  encryptedTotalFromBase64,
   findTokenAccount,
   importConfidentialSecret,
   readConfidentialState,
@@ -65,12 +67,30 @@ function reserveState() {
 
 let bobUsdg: string;
 const bobUsdgAccount = () => bobUsdg;
+/** @alice/solo's confidential keys, as its owner derives them client-side. */
+const soloKeys = () =>
+  deriveConfidentialKeys(
+    deriveAgentConfidentialSecret(importConfidentialSecret(alice.confidentialSecret), "alice/solo"),
+  );
 
 /** What the agent's day has charged against its relay cap so far (`relay_fee_usage`). */
 async function spentToday(world: ApiWorld, agent: SelfCustodyAgent): Promise<bigint> {
   const { db } = world.service.context;
   const rows = await db.read((q) => q.select().from(db.tables.relayFeeUsage));
   return BigInt(rows.find((row) => row.agentAccountId === agent.created.account_id)?.lamports ?? 0);
+}
+
+/** The agent key's usage (spec 5.6): its count and its encrypted total, decrypted with the agent's keys. */
+async function keyUsage(agent: SelfCustodyAgent) {
+  const { db } = api.service.context;
+  const [key] = await db.read((q) =>
+    q.select().from(db.tables.apiKeys).where(eq(db.tables.apiKeys.id, agent.key.id)),
+  );
+  const total = key?.transferredTotal ?? null;
+  return {
+    count: key?.transferCount ?? 0,
+    total: total === null ? 0n : decryptEncryptedTotal(encryptedTotalFromBase64(total), soloKeys()),
+  };
 }
 
 function publicTransfer(amount: bigint, agent: SelfCustodyAgent = solo) {
@@ -220,9 +240,7 @@ describe("the SDK agent client over the HTTP relay", () => {
       relay: createApiRelayTransport(relayAs(agent)),
       agentSigner: agent.signer,
       agent: agent.pda,
-      keys: deriveConfidentialKeys(
-        deriveAgentConfidentialSecret(importConfidentialSecret(alice.confidentialSecret), "alice/solo"),
-      ),
+      keys: soloKeys(),
       mint: address(api.cluster.usdgMint),
     });
 
@@ -234,6 +252,7 @@ describe("the SDK agent client over the HTTP relay", () => {
     const bobsCredits = () =>
       readConfidentialState(api.cluster, bobUsdgAccount())?.pendingBalanceCreditCounter ?? 0n;
     const creditsBefore = bobsCredits();
+    const usageBefore = await keyUsage(solo);
 
     const confidential = await client.transfer({
       recipient: address(bob.account.publicKey),
@@ -245,6 +264,11 @@ describe("the SDK agent client over the HTTP relay", () => {
     expect(confidential.transfer).toMatchObject({ confidential: true, to: "@bob" });
     expect(bobsCredits()).toBe(creditsBefore + 1n);
     expect((await client.remainingToday()).daily).toBe(before.daily - usdg(7));
+    // The key counts the transfer and its amount, which the service added without reading it.
+    expect(await keyUsage(solo)).toEqual({
+      count: usageBefore.count + 1,
+      total: usageBefore.total + usdg(7),
+    });
     // The contexts' and the buffer's rent came back in the final transaction: the agent's day is
     // charged exactly what the reserve is out (its fees), not the deposits it got back.
     const reserveOut = reserveBefore - (api.cluster.getAccount(feePayer())?.lamports ?? 0n);

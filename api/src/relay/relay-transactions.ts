@@ -12,7 +12,9 @@
  *    by the fee payer and submitted; a later one is checked against the state the earlier ones left.
  * 5. The transfer the request carries (relayed-intent.ts) gets its row before submission and
  *    `submitted`/`held` once it landed (relayed-transfer-row.ts), exactly as the API's own agent
- *    transfers; the indexer confirms it. The answer: every signature, and that transfer.
+ *    transfers; the indexer confirms it. A confidential one's usage increment is read from its
+ *    validity context just before its transaction goes out (relayed-usage.ts). The answer: every
+ *    signature, and that transfer.
  */
 
 import type { TRelayResponse } from "@cpay/sdk/api";
@@ -31,6 +33,7 @@ import { coSignAsFeePayer } from "./co-sign";
 import { chargeRelaySpend, reserveRelayFees } from "./fee-budget";
 import { relayedIntentOf } from "./relayed-intent";
 import { recordRelayedIntent, recordRelayedOutcome, recordRelayedRefusal } from "./relayed-transfer-row";
+import { recordConfidentialUsage } from "./relayed-usage";
 
 const limiters = new WeakMap<ServiceContext, RateLimiter>();
 
@@ -67,9 +70,12 @@ export async function relayTransactions(
   }
   await reserveRelayFees(service, agent.id, fees);
   const intent = relayedIntentOf(checked, service.cluster.programId);
-  const row = intent === null ? null : await recordRelayedIntent(service, agent, apiKeyId, intent);
+  let row = intent === null ? null : await recordRelayedIntent(service, agent, apiKeyId, intent);
   const signatures: string[] = [];
   for (const [index, wire] of wires.entries()) {
+    if (row !== null && intent?.validityContext != null && index === intent.wireIndex) {
+      row = await recordConfidentialUsage(service, agent, row, intent.validityContext);
+    }
     let signature: string;
     try {
       signature = await submitOne(service, wire, index, checked[index] ?? []);

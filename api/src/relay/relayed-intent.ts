@@ -24,11 +24,19 @@ export interface RelayedIntent {
   /** Base units of a public transfer; null for a confidential one (the service never sees it). */
   readonly amount: bigint | null;
   readonly confidential: boolean;
+  /**
+   * A confidential transfer's ciphertext-validity context (account 8 of
+   * agent_confidential_transfer): its source ciphertexts are the key's usage increment
+   * (relayed-usage.ts). Null for a public transfer.
+   */
+  readonly validityContext: string | null;
 }
 
 /** Accounts 4 and 5 of agent_transfer and agent_confidential_transfer: mint, destination. */
 const MINT = 4;
 const DESTINATION = 5;
+/** Account 8 of agent_confidential_transfer: the ciphertext-validity context. */
+const VALIDITY_CONTEXT = 8;
 
 /** The first agent transfer instruction of the checked transactions (`checked[i]` = transaction i's). */
 export function relayedIntentOf(
@@ -49,6 +57,7 @@ export function relayedIntentOf(
           mint: accountAt(MINT),
           amount: decoded.amount,
           confidential: false,
+          validityContext: null,
         };
       }
       if (containsBytes(data, AGENT_CONFIDENTIAL_TRANSFER_DISCRIMINATOR, 0)) {
@@ -61,6 +70,7 @@ export function relayedIntentOf(
           mint: accountAt(MINT),
           amount: null,
           confidential: true,
+          validityContext: accountAt(VALIDITY_CONTEXT),
         };
       }
     }

@@ -76,3 +76,4 @@ export { listAgentPendingTransactions, readHold } from "./list-pending-transacti
 export { CONFIDENTIAL_HOLD_LENGTH, decodeHold, type Hold, type PinnedContexts } from "./pending-transaction";
 export { decodePolicySpendState, type PolicySpendState, readPolicySpendState } from "./policy-account";
 export { encryptsTotal, type ProverState, proverStateOf, readProverState } from "./prover-state";
+export { encryptedTotalOfTransfer, readTransferValidityContext } from "./transfer-usage";

@@ -1,0 +1,105 @@
+import { type Address, generateKeyPairSigner, getAddressEncoder } from "@solana/kit";
+import { ZK_ELGAMAL_PROOF_PROGRAM_ADDRESS } from "@solana-program/zk-elgamal-proof";
+import { describe, expect, it } from "vitest";
+import type { AccountRecord, ClusterPort } from "../cluster/cluster-port";
+import {
+  decryptEncryptedTotal,
+  encryptedTotalFromBase64,
+  encryptedTotalToBase64,
+  sumEncryptedTotals,
+} from "../confidential/encrypted-total";
+import { deriveConfidentialKeys, generateConfidentialSecret } from "../confidential/keys";
+import {
+  BatchedGroupedCiphertext3HandlesValidityProofData,
+  GroupedElGamalCiphertext3Handles,
+  PedersenOpening,
+} from "../confidential/zk-sdk";
+import { VALIDITY_PROOF_CONTEXT_LENGTH } from "./limit-ciphertexts";
+import { encryptedTotalOfTransfer, readTransferValidityContext } from "./transfer-usage";
+
+const source = deriveConfidentialKeys(generateConfidentialSecret());
+const recipient = deriveConfidentialKeys(generateConfidentialSecret());
+const auditor = deriveConfidentialKeys(generateConfidentialSecret());
+const agentPda = (await generateKeyPairSigner()).address;
+const CONTEXT_ADDRESS = (await generateKeyPairSigner()).address;
+
+/** The context account the ZK program writes for a transfer of `amount` (lo 16 bits, hi the rest). */
+function contextAccount(
+  amount: bigint,
+  overrides: Partial<{
+    authority: Address;
+    proofType: number;
+    owner: string;
+    sourceKeys: typeof source;
+    extra: number;
+  }> = {},
+): AccountRecord {
+  const lo = amount & 0xffffn;
+  const hi = amount >> 16n;
+  const keys = [overrides.sourceKeys ?? source, recipient, auditor].map((each) => each.elgamal.pubkey());
+  const [first, second, third] = keys as [(typeof keys)[0], (typeof keys)[0], (typeof keys)[0]];
+  const openingLo = new PedersenOpening();
+  const openingHi = new PedersenOpening();
+  const groupedLo = GroupedElGamalCiphertext3Handles.encryptWith(first, second, third, lo, openingLo);
+  const groupedHi = GroupedElGamalCiphertext3Handles.encryptWith(first, second, third, hi, openingHi);
+  const proof = new BatchedGroupedCiphertext3HandlesValidityProofData(
+    first,
+    second,
+    third,
+    groupedLo,
+    groupedHi,
+    lo,
+    hi,
+    openingLo,
+    openingHi,
+  ).toBytes();
+  const data = new Uint8Array(33 + VALIDITY_PROOF_CONTEXT_LENGTH + (overrides.extra ?? 0));
+  data.set(getAddressEncoder().encode(overrides.authority ?? agentPda), 0);
+  data[32] = overrides.proofType ?? 12;
+  data.set(proof.subarray(0, VALIDITY_PROOF_CONTEXT_LENGTH), 33);
+  return {
+    address: CONTEXT_ADDRESS,
+    lamports: 1n,
+    owner: overrides.owner ?? ZK_ELGAMAL_PROOF_PROGRAM_ADDRESS,
+    executable: false,
+    rentEpoch: 0n,
+    data,
+  };
+}
+
+function clusterWith(account: AccountRecord | null): ClusterPort {
+  return {
+    getAccount: (address: string) => (address === CONTEXT_ADDRESS ? account : null),
+  } as unknown as ClusterPort;
+}
+
+const read = (account: AccountRecord | null) =>
+  readTransferValidityContext(clusterWith(account), CONTEXT_ADDRESS, {
+    authority: agentPda,
+    sourcePubkey: source.elgamalPubkey,
+  });
+
+describe("a confidential transfer's usage increment", () => {
+  it("Given the validity context of a transfer, When it is read as an encrypted total, Then only the source's key decrypts it, to the amount, and it adds to a running total", () => {
+    const amount = 7_123_456n; // 7.123456 USDG: both halves non-zero
+    const context = read(contextAccount(amount));
+    expect(context).not.toBeNull();
+    const increment = encryptedTotalOfTransfer(context as NonNullable<typeof context>);
+    expect(decryptEncryptedTotal(increment, source)).toBe(amount);
+    const other = encryptedTotalOfTransfer(read(contextAccount(250_000n)) as NonNullable<typeof context>);
+    const total = encryptedTotalFromBase64(encryptedTotalToBase64(sumEncryptedTotals(increment, other)));
+    expect(decryptEncryptedTotal(total, source)).toBe(amount + 250_000n);
+    expect(() => decryptEncryptedTotal(increment, recipient)).toThrow();
+  });
+
+  it.each([
+    ["missing", null],
+    ["owned by another program", contextAccount(5n, { owner: agentPda })],
+    ["of another proof type", contextAccount(5n, { proofType: 3 })],
+    ["of another length", contextAccount(5n, { extra: 1 })],
+    ["of another authority", contextAccount(5n, { authority: CONTEXT_ADDRESS })],
+    ["under another source key", contextAccount(5n, { sourceKeys: recipient })],
+  ])("Given a context account %s, When read, Then it is not taken (null)", (_, account) => {
+    expect(read(account)).toBeNull();
+  });
+});

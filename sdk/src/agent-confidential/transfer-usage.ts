@@ -1,0 +1,63 @@
+/**
+ * A confidential transfer's amount as an encrypted total (confidential/encrypted-total.ts), taken
+ * from the transfer's ciphertext-validity context on chain, so a service that never sees the amount
+ * can still add it to a key's usage (spec 5.6 "total USDG transferred").
+ *
+ * Token-2022 splits a transfer's amount the way an encrypted total is split: `lo` = the low 16
+ * bits, `hi` = the rest. The validity context holds both halves as grouped ciphertexts whose
+ * handle 0 is under the source account's ElGamal key; (commitment, handle 0) of each half is
+ * therefore exactly the total's `lo` and `hi` part for an amount under that key.
+ *
+ * The context is trusted only as far as the program trusts it: it must be owned by the ZK ElGamal
+ * Proof program (which writes a context only for a proof it verified), be a 3-handles validity
+ * context of the exact length, name `authority` (the agent PDA that will consume it), and have the
+ * expected source key. Anything else reads as null: the transfer then counts without an amount.
+ */
+import type { Address } from "@solana/kit";
+import { getAddressEncoder } from "@solana/kit";
+import { ZK_ELGAMAL_PROOF_PROGRAM_ADDRESS } from "@solana-program/zk-elgamal-proof";
+import type { ClusterPort } from "../cluster/cluster-port";
+import { ciphertextFromGrouped, ELGAMAL_CIPHERTEXT_LENGTH } from "../confidential/ciphertext-arithmetic";
+import { ENCRYPTED_TOTAL_LENGTH, ENCRYPTED_TOTAL_VERSION } from "../confidential/encrypted-total";
+import {
+  parseValidityProofContext,
+  VALIDITY_PROOF_CONTEXT_LENGTH,
+  type ValidityProofContext,
+} from "./limit-ciphertexts";
+
+/** A context account: authority 32, proof type 1, then the proof's context. */
+const CONTEXT_HEADER_LENGTH = 33;
+/** `ProofType::BatchedGroupedCiphertext3HandlesValidity`. */
+const GROUPED_3_HANDLES_VALIDITY = 12;
+
+/** The transfer's amount, `lo` and `hi` under the source key, in the encrypted-total layout. */
+export function encryptedTotalOfTransfer(context: ValidityProofContext): Uint8Array {
+  const total = new Uint8Array(ENCRYPTED_TOTAL_LENGTH);
+  total[0] = ENCRYPTED_TOTAL_VERSION;
+  total.set(ciphertextFromGrouped(context.groupedLo, 0), 1);
+  total.set(ciphertextFromGrouped(context.groupedHi, 0), 1 + ELGAMAL_CIPHERTEXT_LENGTH);
+  return total;
+}
+
+/**
+ * The verified validity context at `contextAddress`, if it is one under `authority` whose source
+ * key is `sourcePubkey`; null otherwise (missing, another owner, type, length, authority or key).
+ */
+export function readTransferValidityContext(
+  cluster: ClusterPort,
+  contextAddress: Address,
+  expected: { readonly authority: Address; readonly sourcePubkey: Uint8Array },
+): ValidityProofContext | null {
+  const account = cluster.getAccount(contextAddress);
+  if (account === null || account.owner !== ZK_ELGAMAL_PROOF_PROGRAM_ADDRESS) return null;
+  const { data } = account;
+  if (data.length !== CONTEXT_HEADER_LENGTH + VALIDITY_PROOF_CONTEXT_LENGTH) return null;
+  if (data[CONTEXT_HEADER_LENGTH - 1] !== GROUPED_3_HANDLES_VALIDITY) return null;
+  if (!sameBytes(data.subarray(0, 32), getAddressEncoder().encode(expected.authority))) return null;
+  const context = parseValidityProofContext(data.subarray(CONTEXT_HEADER_LENGTH));
+  return sameBytes(context.sourcePubkey, expected.sourcePubkey) ? context : null;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array | ArrayLike<number>): boolean {
+  return a.length === b.length && a.every((byte, index) => byte === b[index]);
+}
