@@ -5,11 +5,10 @@
  * from the program's events once it landed, or `failed` (never initiated) when the relay refused
  * it. The indexer confirms it like any other.
  */
-import { parseAgentPolicyEvents } from "@cpay/sdk";
 import { readHold } from "@cpay/sdk/agent-confidential";
 import type { TTransfer } from "@cpay/sdk/api";
 import { tokenAccountOwnerOf } from "@cpay/sdk/confidential";
-import { type Address, address } from "@solana/kit";
+import { address } from "@solana/kit";
 import { nameOfAddress } from "../accounts/account-by-address";
 import { isUniqueViolation } from "../db/database";
 import type { AccountRow, TransferRow } from "../db/rows";
@@ -18,8 +17,9 @@ import { idFromBytes, nowIso } from "../ids";
 import type { ServiceContext } from "../service-context";
 import { markHeld } from "../transfers/mark-held";
 import { usageIncrementOf } from "../transfers/record-usage";
+import { transferOutcomeIn } from "../transfers/transfer-outcome";
 import { insertSubmittingTransfer, markFailed, markSubmitted } from "../transfers/transfer-transitions";
-import { transferView } from "../transfers/transfer-view";
+import { heldTransferView, transferView } from "../transfers/transfer-view";
 import { confidentialKeysOf } from "../vault/account-secrets";
 import type { RelayedIntent } from "./relayed-intent";
 
@@ -70,35 +70,19 @@ export async function recordRelayedOutcome(
   const landed = service.cluster.getTransaction(signature);
   if (landed === null)
     throw new ApiError("chain_unavailable", `the transfer's transaction ${signature} did not land`);
-  const programAddress = address(service.cluster.programId);
-  for (const event of parseAgentPolicyEvents(landed.logs, { programAddress }).events) {
-    if (
-      !("transferId" in event.data) ||
-      idFromBytes("tr", Uint8Array.from(event.data.transferId)) !== row.id
-    ) {
-      continue;
-    }
-    if (
-      (event.name === "TransferExecuted" || event.name === "ConfidentialTransferExecuted") &&
-      !event.data.fromHold
-    ) {
-      const submitted = await markSubmitted(service, row.id, {
-        signature,
-        signatures: [signature],
-        usage: { apiKeyId: row.apiKeyId, increment: row.usageIncrement },
-      });
-      return transferView(submitted, null);
-    }
-    if (event.name === "TransactionHeld") {
-      const hold = readHold(service.cluster, event.data.pending as Address);
-      if (hold === null) break;
-      const held = await markHeld(service, row.id, { agent, hold, signature, signatures: [signature] });
-      const approval =
-        held.transactionId === null || held.expiresAt === null
-          ? null
-          : { transaction_id: held.transactionId, expires_at: held.expiresAt };
-      return transferView(held.transfer, approval);
-    }
+  const found = transferOutcomeIn(landed.logs, address(service.cluster.programId), row.id);
+  if (found?.outcome === "executed") {
+    const submitted = await markSubmitted(service, row.id, {
+      signature,
+      signatures: [signature],
+      usage: { apiKeyId: row.apiKeyId, increment: row.usageIncrement },
+    });
+    return transferView(submitted, null);
+  }
+  const hold = found?.outcome === "held" ? readHold(service.cluster, found.pending) : null;
+  if (hold !== null) {
+    const held = await markHeld(service, row.id, { agent, hold, signature, signatures: [signature] });
+    return heldTransferView(held);
   }
   throw new ApiError(
     "chain_unavailable",

@@ -13,7 +13,7 @@
  *   record needs 72 bytes plus a 33-byte envelope plus the memo — room for ~70 memo bytes, not the
  *   200 the API accepts; one memo limit for every path beats a limit that depends on the path.
  */
-import { buildAgentTransferInstruction, parseAgentPolicyEvents } from "@cpay/sdk";
+import { buildAgentTransferInstruction } from "@cpay/sdk";
 import { readAgentAccount, readHold, transferAgentConfidential } from "@cpay/sdk/agent-confidential";
 import { findTokenAccount } from "@cpay/sdk/confidential";
 import { type Address, address } from "@solana/kit";
@@ -22,10 +22,10 @@ import {
   TOKEN_2022_PROGRAM_ADDRESS,
 } from "@solana-program/token-2022";
 import { sendInstructions } from "../chain/send-instructions";
-import { idFromBytes } from "../ids";
 import type { ServiceContext } from "../service-context";
 import { buildAgentTransferRecord } from "./agent-transfer-record";
 import type { Sender } from "./sender";
+import { transferOutcomeIn } from "./transfer-outcome";
 import type { Submission, TransferPlan } from "./transfer-plan";
 
 type AgentSender = Extract<Sender, { kind: "agent" }>;
@@ -116,18 +116,8 @@ async function confidentialTransfer(
 function heldIn(service: ServiceContext, signature: string, id: string): Address | null {
   const landed = service.cluster.getTransaction(signature);
   if (landed === null) return null;
-  const { events } = parseAgentPolicyEvents(landed.logs, {
-    programAddress: address(service.cluster.programId),
-  });
-  for (const event of events) {
-    if (
-      event.name === "TransactionHeld" &&
-      idFromBytes("tr", Uint8Array.from(event.data.transferId)) === id
-    ) {
-      return event.data.pending;
-    }
-  }
-  return null;
+  const found = transferOutcomeIn(landed.logs, address(service.cluster.programId), id);
+  return found?.outcome === "held" ? found.pending : null;
 }
 
 function holdAt(service: ServiceContext, pending: Address) {

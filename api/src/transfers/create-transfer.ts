@@ -40,7 +40,7 @@ import { settleSubmittedTransfer } from "./settle-transfers";
 import { classifySubmissionFailure } from "./submission-failure";
 import type { Submission, TransferPlan } from "./transfer-plan";
 import { insertSubmittingTransfer, markFailed, markSubmitted } from "./transfer-transitions";
-import { transferView } from "./transfer-view";
+import { heldTransferView, transferView } from "./transfer-view";
 
 type Body = Required<Pick<TCreateTransferRequest, "to" | "amount" | "asset" | "confidential">> &
   Pick<TCreateTransferRequest, "memo">;
@@ -198,11 +198,7 @@ async function recordSubmission(
       signature: submission.signature,
       signatures: submission.signatures,
     });
-    const approval =
-      held.transactionId === null || held.expiresAt === null
-        ? null
-        : { transaction_id: held.transactionId, expires_at: held.expiresAt };
-    return transferView(held.transfer, approval);
+    return heldTransferView(held);
   }
   const submitted = await markSubmitted(service, plan.id, {
     signature: submission.signature,

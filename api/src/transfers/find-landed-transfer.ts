@@ -7,11 +7,12 @@
  * - an agent's transfer: the program's `TransferExecuted` / `ConfidentialTransferExecuted` (not from
  *   a hold) or `TransactionHeld` event with that id, in the agent PDA's recent transactions.
  */
-import { findReceiptPda, parseAgentPolicyEvents } from "@cpay/sdk";
+import { findReceiptPda } from "@cpay/sdk";
 import { type Address, address } from "@solana/kit";
 import type { AccountRow, TransferRow } from "../db/rows";
-import { bytesOfId, idFromBytes } from "../ids";
+import { bytesOfId } from "../ids";
 import type { ServiceContext } from "../service-context";
+import { transferOutcomeIn } from "./transfer-outcome";
 
 export type LandedTransfer =
   | { readonly outcome: "executed"; readonly signature: string }
@@ -67,23 +68,10 @@ async function findAgentTransfer(
       if (entry.err !== null) continue;
       const landed = service.cluster.getTransaction(entry.signature);
       if (landed === null) continue;
-      for (const event of parseAgentPolicyEvents(landed.logs, { programAddress }).events) {
-        if (
-          !("transferId" in event.data) ||
-          idFromBytes("tr", Uint8Array.from(event.data.transferId)) !== transfer.id
-        ) {
-          continue;
-        }
-        if (
-          (event.name === "TransferExecuted" || event.name === "ConfidentialTransferExecuted") &&
-          !event.data.fromHold
-        ) {
-          return { outcome: "executed", signature: entry.signature };
-        }
-        if (event.name === "TransactionHeld") {
-          held = { outcome: "held", signature: entry.signature, pending: event.data.pending };
-        }
-      }
+      const found = transferOutcomeIn(landed.logs, programAddress, transfer.id);
+      if (found?.outcome === "executed") return { outcome: "executed", signature: entry.signature };
+      if (found?.outcome === "held")
+        held = { outcome: "held", signature: entry.signature, pending: found.pending };
     }
     if (entries.length < PAGE) return held;
     before = entries[entries.length - 1]?.signature;

@@ -8,6 +8,7 @@ import type { TTransfer, TTransferDetail } from "@cpay/sdk/api";
 import { inArray } from "drizzle-orm";
 import type { TransferRow } from "../db/rows";
 import type { ServiceContext } from "../service-context";
+import type { HeldOutcome } from "./mark-held";
 
 export interface Approval {
   readonly transaction_id: string;
@@ -26,6 +27,15 @@ export function transferView(row: TransferRow, approval: Approval | null): TTran
     created_at: row.createdAt,
     approval,
   };
+}
+
+/** The create response of a held agent transfer (`markHeld`'s outcome): with its approval, once recorded. */
+export function heldTransferView(held: HeldOutcome): TTransfer {
+  const approval =
+    held.transactionId === null || held.expiresAt === null
+      ? null
+      : { transaction_id: held.transactionId, expires_at: held.expiresAt };
+  return transferView(held.transfer, approval);
 }
 
 /** The get response and list item (spec 4.2, 4.3). */
