@@ -9,7 +9,7 @@
  * every program, instruction, signer and fee-payer position allowed is listed here, and anything
  * else is refused with a message naming the instruction and the account that broke the rule.
  */
-import { LAMPORTS_PER_SIGNATURE } from "@cpay/sdk/cluster";
+import { BPF_LOADER_UPGRADEABLE_ADDRESS, LAMPORTS_PER_SIGNATURE } from "@cpay/sdk/cluster";
 import {
   type Address,
   type CompiledTransactionMessage,
@@ -18,13 +18,15 @@ import {
   getTransactionDecoder,
   type ReadonlyUint8Array,
 } from "@solana/kit";
+import { SYSTEM_PROGRAM_ADDRESS } from "@solana-program/system";
 import { ASSOCIATED_TOKEN_PROGRAM_ADDRESS } from "@solana-program/token-2022";
+import { ZK_ELGAMAL_PROOF_PROGRAM_ADDRESS } from "@solana-program/zk-elgamal-proof";
 import { checkAgentPolicy } from "./checks/agent-policy";
 import { checkAssociatedToken } from "./checks/associated-token";
 import { COMPUTE_BUDGET_PROGRAM, checkComputeBudget } from "./checks/compute-budget";
 import { checkSigners } from "./checks/signers";
-import { checkSystem, SYSTEM_PROGRAM } from "./checks/system";
-import { BPF_LOADER_UPGRADEABLE_PROGRAM, checkUpgradeableLoader } from "./checks/upgradeable-loader";
+import { checkSystem } from "./checks/system";
+import { checkUpgradeableLoader } from "./checks/upgradeable-loader";
 import {
   type CompiledMessage,
   type Refusal,
@@ -34,7 +36,7 @@ import {
   refuse,
   type Verdict,
 } from "./checks/verdict";
-import { checkZkProof, ZK_ELGAMAL_PROOF_PROGRAM } from "./checks/zk-proof";
+import { checkZkProof } from "./checks/zk-proof";
 
 export type { RelayCheck, RelayPolicyContext, RelayRefusal } from "./checks/verdict";
 
@@ -180,15 +182,15 @@ function checkInstruction(
   switch (instruction.program) {
     case ctx.programId:
       return checkAgentPolicy(instruction, ctx);
-    case ZK_ELGAMAL_PROOF_PROGRAM:
+    case ZK_ELGAMAL_PROOF_PROGRAM_ADDRESS:
       return checkZkProof(instruction, ctx);
-    case SYSTEM_PROGRAM:
+    case SYSTEM_PROGRAM_ADDRESS:
       return checkSystem(instruction, (account) => isSignerAt(accounts.indexOf(account as Address)), ctx);
     case ASSOCIATED_TOKEN_PROGRAM_ADDRESS:
       return checkAssociatedToken(instruction, ctx);
     case COMPUTE_BUDGET_PROGRAM:
       return checkComputeBudget(instruction, ctx);
-    case BPF_LOADER_UPGRADEABLE_PROGRAM:
+    case BPF_LOADER_UPGRADEABLE_ADDRESS:
       return checkUpgradeableLoader(instruction, ctx);
     default:
       return refuse(

@@ -30,10 +30,10 @@ import {
   type Instruction,
   type ReadonlyUint8Array,
 } from "@solana/kit";
+import { SYSTEM_PROGRAM_ADDRESS } from "@solana-program/system";
 import { ASSOCIATED_TOKEN_PROGRAM_ADDRESS } from "@solana-program/token-2022";
 import { ZK_ELGAMAL_PROOF_PROGRAM_ADDRESS } from "@solana-program/zk-elgamal-proof";
 
-const SYSTEM_PROGRAM = "11111111111111111111111111111111";
 const COMPUTE_BUDGET_PROGRAM = "ComputeBudget111111111111111111111111111111";
 /** Agent-policy accounts (the generated parsers' names) the fee payer may be: rent in or out. */
 const FEE_PAYER_ROLES = new Set(["payer", "contextRentReceiver", "rentReceiver"]);
@@ -141,7 +141,7 @@ function feePayerAllowed(
 ): boolean {
   const tag = data.length >= 4 ? new DataView(data.buffer, data.byteOffset).getUint32(0, true) : -1;
   switch (program) {
-    case SYSTEM_PROGRAM:
+    case SYSTEM_PROGRAM_ADDRESS:
       return tag === 0 && position === 0; // CreateAccount's funder
     case ASSOCIATED_TOKEN_PROGRAM_ADDRESS:
       return data.length === 1 && data[0] === 1 && position === 0; // CreateIdempotent's payer

@@ -1,6 +1,6 @@
 /** The Associated Token Account program's one relayed instruction: CreateIdempotent of a USDG account. */
+import { SYSTEM_PROGRAM_ADDRESS } from "@solana-program/system";
 import { TOKEN_2022_PROGRAM_ADDRESS } from "@solana-program/token-2022";
-import { SYSTEM_PROGRAM } from "./system";
 import {
   ALLOWED,
   feePayerOutside,
@@ -45,7 +45,7 @@ export function checkAssociatedToken(instruction: RelayedInstruction, ctx: Relay
   if (misuse) return misuse;
   const expected: [number, string][] = [
     [3, ctx.usdgMint],
-    [4, SYSTEM_PROGRAM],
+    [4, SYSTEM_PROGRAM_ADDRESS],
     [5, TOKEN_2022_PROGRAM_ADDRESS],
   ];
   for (const [position, address] of expected) {

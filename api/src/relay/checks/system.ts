@@ -1,6 +1,7 @@
 /** The System program's one relayed instruction: the fee payer's CreateAccount of a ZK proof context. */
+import { BPF_LOADER_UPGRADEABLE_ADDRESS } from "@cpay/sdk/cluster";
 import { getAddressDecoder, getU32Decoder, getU64Decoder } from "@solana/kit";
-import { BPF_LOADER_UPGRADEABLE_PROGRAM } from "./upgradeable-loader";
+import { ZK_ELGAMAL_PROOF_PROGRAM_ADDRESS } from "@solana-program/zk-elgamal-proof";
 import {
   feePayerOutside,
   type RelayedInstruction,
@@ -8,9 +9,7 @@ import {
   refuse,
   type Verdict,
 } from "./verdict";
-import { ZK_ELGAMAL_PROOF_PROGRAM } from "./zk-proof";
 
-export const SYSTEM_PROGRAM = "11111111111111111111111111111111";
 /** The largest proof context the reserve funds (the biggest ZK context is 385 bytes). */
 const MAX_CONTEXT_SPACE = 10_000;
 
@@ -80,7 +79,7 @@ export function checkSystem(
   if (created === ctx.agent.signer || !isSigner(created)) {
     return refuseSystem(`creates ${created}, which must be a fresh key signing this transaction`);
   }
-  if (owner !== ZK_ELGAMAL_PROOF_PROGRAM && owner !== BPF_LOADER_UPGRADEABLE_PROGRAM) {
+  if (owner !== ZK_ELGAMAL_PROOF_PROGRAM_ADDRESS && owner !== BPF_LOADER_UPGRADEABLE_ADDRESS) {
     return refuseSystem(
       `would give the fee payer's lamports to an account owned by ${owner}; only ZK proof contexts and a proof's staging buffer are funded`,
     );

@@ -16,8 +16,6 @@ import {
   type Verdict,
 } from "./verdict";
 
-export const BPF_LOADER_UPGRADEABLE_PROGRAM = "BPFLoaderUpgradeab1e11111111111111111111111";
-
 const INITIALIZE_BUFFER = 0;
 const WRITE = 1;
 const CLOSE = 5;

@@ -8,8 +8,6 @@ import {
   type Verdict,
 } from "./verdict";
 
-export const ZK_ELGAMAL_PROOF_PROGRAM = "ZkE1Gama1Proof11111111111111111111111111111";
-
 const CLOSE_CONTEXT_ACCOUNTS = ["context_state", "destination", "authority"];
 /** A verify reads its proof from an account when its data is the tag and a u32 offset. */
 const VERIFY_FROM_ACCOUNT_DATA_LEN = 5;
