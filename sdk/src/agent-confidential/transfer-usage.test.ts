@@ -9,11 +9,7 @@ import {
   sumEncryptedTotals,
 } from "../confidential/encrypted-total";
 import { deriveConfidentialKeys, generateConfidentialSecret } from "../confidential/keys";
-import {
-  BatchedGroupedCiphertext3HandlesValidityProofData,
-  GroupedElGamalCiphertext3Handles,
-  PedersenOpening,
-} from "../confidential/zk-sdk";
+import { encryptTransferAmount } from "../confidential/transfer-proofs";
 import { VALIDITY_PROOF_CONTEXT_LENGTH } from "./limit-ciphertexts";
 import { encryptedTotalOfTransfer, readTransferValidityContext } from "./transfer-usage";
 
@@ -23,7 +19,7 @@ const auditor = deriveConfidentialKeys(generateConfidentialSecret());
 const agentPda = (await generateKeyPairSigner()).address;
 const CONTEXT_ADDRESS = (await generateKeyPairSigner()).address;
 
-/** The context account the ZK program writes for a transfer of `amount` (lo 16 bits, hi the rest). */
+/** The context account the ZK program writes for a transfer of `amount`, encrypted as the SDK's transfers are. */
 function contextAccount(
   amount: bigint,
   overrides: Partial<{
@@ -34,29 +30,16 @@ function contextAccount(
     extra: number;
   }> = {},
 ): AccountRecord {
-  const lo = amount & 0xffffn;
-  const hi = amount >> 16n;
-  const keys = [overrides.sourceKeys ?? source, recipient, auditor].map((each) => each.elgamal.pubkey());
-  const [first, second, third] = keys as [(typeof keys)[0], (typeof keys)[0], (typeof keys)[0]];
-  const openingLo = new PedersenOpening();
-  const openingHi = new PedersenOpening();
-  const groupedLo = GroupedElGamalCiphertext3Handles.encryptWith(first, second, third, lo, openingLo);
-  const groupedHi = GroupedElGamalCiphertext3Handles.encryptWith(first, second, third, hi, openingHi);
-  const proof = new BatchedGroupedCiphertext3HandlesValidityProofData(
-    first,
-    second,
-    third,
-    groupedLo,
-    groupedHi,
-    lo,
-    hi,
-    openingLo,
-    openingHi,
-  ).toBytes();
+  const { validityContext } = encryptTransferAmount({
+    keys: overrides.sourceKeys ?? source,
+    amount,
+    recipientPubkey: recipient.elgamalPubkey,
+    auditorPubkey: auditor.elgamalPubkey,
+  });
   const data = new Uint8Array(33 + VALIDITY_PROOF_CONTEXT_LENGTH + (overrides.extra ?? 0));
   data.set(getAddressEncoder().encode(overrides.authority ?? agentPda), 0);
   data[32] = overrides.proofType ?? 12;
-  data.set(proof.subarray(0, VALIDITY_PROOF_CONTEXT_LENGTH), 33);
+  data.set(validityContext, 33);
   return {
     address: CONTEXT_ADDRESS,
     lamports: 1n,
