@@ -17,8 +17,9 @@ import type { Address } from "@solana/kit";
 import { getAddressEncoder } from "@solana/kit";
 import { ZK_ELGAMAL_PROOF_PROGRAM_ADDRESS } from "@solana-program/zk-elgamal-proof";
 import type { ClusterPort } from "../cluster/cluster-port";
-import { ciphertextFromGrouped, ELGAMAL_CIPHERTEXT_LENGTH } from "../confidential/ciphertext-arithmetic";
-import { ENCRYPTED_TOTAL_LENGTH, ENCRYPTED_TOTAL_VERSION } from "../confidential/encrypted-total";
+import { sameBytes } from "../confidential/account-setup";
+import { ciphertextFromGrouped } from "../confidential/ciphertext-arithmetic";
+import { encryptedTotalFromParts } from "../confidential/encrypted-total";
 import {
   parseValidityProofContext,
   VALIDITY_PROOF_CONTEXT_LENGTH,
@@ -32,11 +33,10 @@ const GROUPED_3_HANDLES_VALIDITY = 12;
 
 /** The transfer's amount, `lo` and `hi` under the source key, in the encrypted-total layout. */
 export function encryptedTotalOfTransfer(context: ValidityProofContext): Uint8Array {
-  const total = new Uint8Array(ENCRYPTED_TOTAL_LENGTH);
-  total[0] = ENCRYPTED_TOTAL_VERSION;
-  total.set(ciphertextFromGrouped(context.groupedLo, 0), 1);
-  total.set(ciphertextFromGrouped(context.groupedHi, 0), 1 + ELGAMAL_CIPHERTEXT_LENGTH);
-  return total;
+  return encryptedTotalFromParts(
+    ciphertextFromGrouped(context.groupedLo, 0),
+    ciphertextFromGrouped(context.groupedHi, 0),
+  );
 }
 
 /**
@@ -53,11 +53,8 @@ export function readTransferValidityContext(
   const { data } = account;
   if (data.length !== CONTEXT_HEADER_LENGTH + VALIDITY_PROOF_CONTEXT_LENGTH) return null;
   if (data[CONTEXT_HEADER_LENGTH - 1] !== GROUPED_3_HANDLES_VALIDITY) return null;
-  if (!sameBytes(data.subarray(0, 32), getAddressEncoder().encode(expected.authority))) return null;
+  const authority = Uint8Array.from(getAddressEncoder().encode(expected.authority));
+  if (!sameBytes(data.subarray(0, 32), authority)) return null;
   const context = parseValidityProofContext(data.subarray(CONTEXT_HEADER_LENGTH));
   return sameBytes(context.sourcePubkey, expected.sourcePubkey) ? context : null;
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array | ArrayLike<number>): boolean {
-  return a.length === b.length && a.every((byte, index) => byte === b[index]);
 }

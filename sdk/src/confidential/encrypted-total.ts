@@ -42,6 +42,21 @@ export function emptyEncryptedTotal(): Uint8Array {
 }
 
 /**
+ * The total whose parts are `lo` and `hi` (64-byte ciphertexts under the account's key): e.g. a
+ * Token-2022 transfer's two amount halves, which are split the same way (sdk agent-confidential
+ * `encryptedTotalOfTransfer`).
+ */
+export function encryptedTotalFromParts(lo: Uint8Array, hi: Uint8Array): Uint8Array {
+  if (lo.length !== ELGAMAL_CIPHERTEXT_LENGTH || hi.length !== ELGAMAL_CIPHERTEXT_LENGTH) {
+    throw new RangeError(`each part of an encrypted total is a ${ELGAMAL_CIPHERTEXT_LENGTH}-byte ciphertext`);
+  }
+  const total = emptyEncryptedTotal();
+  total.set(lo, LO_START);
+  total.set(hi, HI_START);
+  return total;
+}
+
+/**
  * Returns a new total that encrypts `total + amount` under `pubkey` (a zk-sdk ElGamalPubkey or its 32
  * bytes, which must be the key `total` was built with). The amount's halves are encrypted with fresh
  * randomness, so the result looks random even when the amount is 0 and never reveals it. Throws
@@ -58,15 +73,15 @@ export function addToEncryptedTotal(
   }
   const key = elgamalPubkey(pubkey);
   const [amountLo, amountHi] = splitAmount(amount, ENCRYPTED_TOTAL_LO_BITS);
-  const next = emptyEncryptedTotal();
   try {
-    next.set(addCiphertexts(lo, key.encryptU64(amountLo).toBytes()), LO_START);
-    next.set(addCiphertexts(hi, key.encryptU64(amountHi).toBytes()), HI_START);
+    return encryptedTotalFromParts(
+      addCiphertexts(lo, key.encryptU64(amountLo).toBytes()),
+      addCiphertexts(hi, key.encryptU64(amountHi).toBytes()),
+    );
   } catch (cause) {
     // zk-sdk's own output always decodes, so the stored blob holds a non-point.
     throw new RangeError("the encrypted total holds an invalid ciphertext", { cause });
   }
-  return next;
 }
 
 /**
@@ -77,14 +92,11 @@ export function addToEncryptedTotal(
 export function sumEncryptedTotals(a: Uint8Array, b: Uint8Array): Uint8Array {
   const first = parts(a);
   const second = parts(b);
-  const next = emptyEncryptedTotal();
   try {
-    next.set(addCiphertexts(first.lo, second.lo), LO_START);
-    next.set(addCiphertexts(first.hi, second.hi), HI_START);
+    return encryptedTotalFromParts(addCiphertexts(first.lo, second.lo), addCiphertexts(first.hi, second.hi));
   } catch (cause) {
     throw new RangeError("an encrypted total holds an invalid ciphertext", { cause });
   }
-  return next;
 }
 
 /**
