@@ -6,37 +6,30 @@
  * the indexer find it) and the agent's key counts it (spec 5.6).
  */
 import {
-  AGENT_CONFIDENTIAL_TRANSFER_DISCRIMINATOR,
-  AGENT_TRANSFER_DISCRIMINATOR,
-  getAgentConfidentialTransferInstructionDataDecoder,
-  getAgentTransferInstructionDataDecoder,
+  AgentPolicyInstruction,
+  identifyAgentPolicyInstruction,
+  parseAgentConfidentialTransferInstruction,
+  parseAgentTransferInstruction,
 } from "@cpay/sdk";
-import { containsBytes } from "@solana/kit";
+import { AccountRole, address } from "@solana/kit";
 import type { RelayedInstruction } from "./checks/verdict";
 
 export interface RelayedIntent {
   /** Which of the request's transactions carries the transfer. */
   readonly wireIndex: number;
   readonly transferId: Uint8Array;
-  /** The destination token account (account 5 of both agent transfer instructions). */
+  /** The destination token account. */
   readonly destination: string;
   readonly mint: string;
   /** Base units of a public transfer; null for a confidential one (the service never sees it). */
   readonly amount: bigint | null;
   readonly confidential: boolean;
   /**
-   * A confidential transfer's ciphertext-validity context (account 8 of
-   * agent_confidential_transfer): its source ciphertexts are the key's usage increment
-   * (relayed-usage.ts). Null for a public transfer.
+   * A confidential transfer's ciphertext-validity context (`ciphertext_validity_proof`): its
+   * source ciphertexts are the key's usage increment (relayed-usage.ts). Null for a public one.
    */
   readonly validityContext: string | null;
 }
-
-/** Accounts 4 and 5 of agent_transfer and agent_confidential_transfer: mint, destination. */
-const MINT = 4;
-const DESTINATION = 5;
-/** Account 8 of agent_confidential_transfer: the ciphertext-validity context. */
-const VALIDITY_CONTEXT = 8;
 
 /** The first agent transfer instruction of the checked transactions (`checked[i]` = transaction i's). */
 export function relayedIntentOf(
@@ -46,32 +39,41 @@ export function relayedIntentOf(
   for (const [wireIndex, instructions] of checked.entries()) {
     for (const instruction of instructions) {
       if (instruction.program !== programId) continue;
-      const { data } = instruction;
-      const accountAt = (position: number) => instruction.accounts[position] ?? "";
-      if (containsBytes(data, AGENT_TRANSFER_DISCRIMINATOR, 0)) {
-        const decoded = getAgentTransferInstructionDataDecoder().decode(data);
-        return {
-          wireIndex,
-          transferId: Uint8Array.from(decoded.transferId),
-          destination: accountAt(DESTINATION),
-          mint: accountAt(MINT),
-          amount: decoded.amount,
-          confidential: false,
-          validityContext: null,
-        };
-      }
-      if (containsBytes(data, AGENT_CONFIDENTIAL_TRANSFER_DISCRIMINATOR, 0)) {
-        return {
-          wireIndex,
-          transferId: Uint8Array.from(
-            getAgentConfidentialTransferInstructionDataDecoder().decode(data).transferId,
-          ),
-          destination: accountAt(DESTINATION),
-          mint: accountAt(MINT),
-          amount: null,
-          confidential: true,
-          validityContext: accountAt(VALIDITY_CONTEXT),
-        };
+      // The generated (IDL) parsers name the accounts; roles play no part in reading them.
+      const parsable = {
+        programAddress: address(instruction.program),
+        accounts: instruction.accounts.map((account) => ({
+          address: address(account),
+          role: AccountRole.READONLY,
+        })),
+        data: instruction.data,
+      };
+      switch (identifyAgentPolicyInstruction(parsable)) {
+        case AgentPolicyInstruction.AgentTransfer: {
+          const { accounts, data } = parseAgentTransferInstruction(parsable);
+          return {
+            wireIndex,
+            transferId: Uint8Array.from(data.transferId),
+            destination: accounts.destination.address,
+            mint: accounts.mint.address,
+            amount: data.amount,
+            confidential: false,
+            validityContext: null,
+          };
+        }
+        case AgentPolicyInstruction.AgentConfidentialTransfer: {
+          const { accounts, data } = parseAgentConfidentialTransferInstruction(parsable);
+          return {
+            wireIndex,
+            transferId: Uint8Array.from(data.transferId),
+            destination: accounts.destination.address,
+            mint: accounts.mint.address,
+            amount: null,
+            confidential: true,
+            validityContext: accounts.ciphertextValidityProof.address,
+          };
+        }
+        default:
       }
     }
   }
