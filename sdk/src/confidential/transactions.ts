@@ -30,21 +30,9 @@ export interface SignedTransaction extends PreparedTransaction {
 }
 
 /** Signs `instructions` (v0 message) with the fee payer and every signer the instructions carry. */
-export async function signTransaction(input: {
-  readonly step: ConfidentialStep;
-  readonly feePayer: TransactionSigner;
-  readonly instructions: readonly Instruction[];
-  readonly blockhash: { readonly blockhash: string; readonly lastValidBlockHeight: bigint };
-}): Promise<SignedTransaction> {
-  const { signature, wire } = await signTransactionToWire({
-    feePayer: input.feePayer,
-    instructions: input.instructions,
-    blockhash: input.blockhash.blockhash,
-    lastValidBlockHeight: input.blockhash.lastValidBlockHeight,
-  });
-  if (wire.length > PACKET_DATA_SIZE) {
-    throw new RangeError(`${input.step} transaction is ${wire.length} bytes (limit ${PACKET_DATA_SIZE})`);
-  }
+export async function signTransaction(input: StepTransactionInput): Promise<SignedTransaction> {
+  const { signature, wire } = await signTransactionToWire(wireInput(input));
+  assertFitsPacket(input.step, wire);
   return {
     step: input.step,
     signature,
@@ -58,22 +46,34 @@ export async function signTransaction(input: {
  * here (a kit `NoopSigner`: a relay co-signs and submits it) empty. Same size as the fully signed
  * transaction: the empty slot takes its 64 bytes. `RangeError` over the packet limit.
  */
-export async function partiallySignTransaction(input: {
+export async function partiallySignTransaction(input: StepTransactionInput): Promise<PreparedTransaction> {
+  const { wire } = await partiallySignTransactionToWire(wireInput(input));
+  assertFitsPacket(input.step, wire);
+  return { step: input.step, wire, blockhash: input.blockhash.blockhash };
+}
+
+/** What both signing functions take: one step's instructions, its fee payer and blockhash. */
+interface StepTransactionInput {
   readonly step: ConfidentialStep;
   readonly feePayer: TransactionSigner;
   readonly instructions: readonly Instruction[];
   readonly blockhash: { readonly blockhash: string; readonly lastValidBlockHeight: bigint };
-}): Promise<PreparedTransaction> {
-  const { wire } = await partiallySignTransactionToWire({
+}
+
+function wireInput(input: StepTransactionInput) {
+  return {
     feePayer: input.feePayer,
     instructions: input.instructions,
     blockhash: input.blockhash.blockhash,
     lastValidBlockHeight: input.blockhash.lastValidBlockHeight,
-  });
+  };
+}
+
+/** `RangeError` for a transaction over the packet limit, naming its step. */
+function assertFitsPacket(step: ConfidentialStep, wire: Uint8Array): void {
   if (wire.length > PACKET_DATA_SIZE) {
-    throw new RangeError(`${input.step} transaction is ${wire.length} bytes (limit ${PACKET_DATA_SIZE})`);
+    throw new RangeError(`${step} transaction is ${wire.length} bytes (limit ${PACKET_DATA_SIZE})`);
   }
-  return { step: input.step, wire, blockhash: input.blockhash.blockhash };
 }
 
 /** Whether `signature` has landed successfully, failed, or is not known to the cluster. */
