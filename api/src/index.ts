@@ -5,6 +5,7 @@
 export { AccountInputError, createAccount, type KycStatus } from "./accounts/create-account";
 export { fundTestAccount } from "./accounts/fund-test-account";
 export { type CreateAgentInput, createAgent } from "./agents/create-agent";
+export { sendInstructions } from "./chain/send-instructions";
 export { loadConfig, type ServiceConfig } from "./config";
 export type { Database } from "./db/database";
 export type { AccountRow, AgentTransactionRow, ApiKeyRow, EventRow, TransferRow } from "./db/rows";

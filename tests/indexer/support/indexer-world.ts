@@ -7,7 +7,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { Writable } from "node:stream";
-import type { AccountRow } from "@cpay/api";
+import { type AccountRow, sendInstructions } from "@cpay/api";
 import { agentSignerOf } from "@cpay/api/vault";
 import {
   createEmbeddedChain,
@@ -19,7 +19,6 @@ import {
 } from "@cpay/indexer";
 import { buildAgentTransferInstruction } from "@cpay/sdk";
 import { readAgentAccount } from "@cpay/sdk/agent-confidential";
-import { signTransactionToWire } from "@cpay/sdk/cluster";
 import { findTokenAccount } from "@cpay/sdk/confidential";
 import { address } from "@solana/kit";
 import {
@@ -207,17 +206,5 @@ export async function sendAgentSignedTransfer(
       programAddress: address(api.cluster.programId),
     }),
   ];
-  const { blockhash, lastValidBlockHeight } = api.cluster.getLatestBlockhash();
-  const { signature, wire } = await signTransactionToWire({
-    feePayer: service.feePayer,
-    instructions,
-    blockhash,
-    lastValidBlockHeight,
-  });
-  api.cluster.sendTransaction(wire, { preflight: true });
-  const status = api.cluster.getSignatureStatus(signature);
-  if (status === null || status.err !== null) {
-    throw new Error(`the agent's own transfer did not land: ${JSON.stringify(status?.err ?? null)}`);
-  }
-  return { transferId, signature };
+  return { transferId, signature: await sendInstructions(service, instructions) };
 }
