@@ -5,5 +5,6 @@
 # 127.0.0.1:3002. indexer/src/config.ts lists every setting (Helius included).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/use-node.sh
 bash scripts/ensure-node-deps.sh
-exec npx tsx indexer/src/main.ts "$@"
+exec tsx indexer/src/main.ts "$@"

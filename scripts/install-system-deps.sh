@@ -10,9 +10,10 @@
 # The API (issue 6):
 #   postgresql                the server binaries (/usr/lib/postgresql/<N>/bin) scripts/postgres.sh
 #                             runs a throwaway test cluster with; the API suite also runs on it
-#   build-essential, python3  node-gyp's compiler, make and Python: better-sqlite3 builds its native
-#                             addon from source when its prebuilt binary (fetched from GitHub,
-#                             unreachable here) is missing or does not match the Node ABI
+#   build-essential, python3  node-gyp's compiler, make and Python: ws's native addons (bufferutil,
+#                             utf-8-validate) are compiled against the pinned Node's headers at
+#                             install (scripts/ensure-node-deps.sh), and better-sqlite3 compiles
+#                             its own on a platform its package ships no binary for
 # Debian's postgresql package also starts a system cluster on port 5432; the tests never use it
 # (scripts/postgres.sh runs its own on 127.0.0.1:55432).
 #

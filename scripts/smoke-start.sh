@@ -12,6 +12,7 @@
 # Then it stops the service. Fails if the service does not come up within 120 s or any check fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/use-node.sh
 rpc() { curl -s -m 5 -H 'content-type: application/json' -d "$1" http://127.0.0.1:8899; }
 api_up() { [ "$(curl -s -m 5 -o /dev/null -w '%{http_code}' http://127.0.0.1:3000/v1/openapi.json)" = 200 ]; }
 # Something already answering on 8899 or 3000 would be tested instead of the service started here.
@@ -21,7 +22,7 @@ if rpc '{"jsonrpc":"2.0","id":0,"method":"getHealth"}' >/dev/null || api_up; the
 fi
 log=$(mktemp)
 block=$(mktemp)
-# Its own session, so the whole tree (npx -> tsx -> node) is stopped at the end, not just bash.
+# Its own session, so the whole tree (bash -> tsx -> node) is stopped at the end, not just bash.
 setsid bash scripts/start.sh >"$log" 2>&1 &
 pid=$!
 trap 'kill -TERM -- -$pid 2>/dev/null || true; wait $pid 2>/dev/null || true; rm -f "$log" "$block"' EXIT
@@ -68,8 +69,8 @@ for _ in $(seq 1 120); do
     if echo "$program" | grep -q '"executable":true'; then
       echo "smoke-start: localnet is serving and the program is deployed"
       wallet=$(mktemp)
-      npx tsx tests/support/write-localnet-wallet.ts "$wallet" >/dev/null
-      ANCHOR_PROVIDER_URL=http://127.0.0.1:8899 ANCHOR_WALLET="$wallet" npx vitest run tests/validator
+      tsx tests/support/write-localnet-wallet.ts "$wallet" >/dev/null
+      ANCHOR_PROVIDER_URL=http://127.0.0.1:8899 ANCHOR_WALLET="$wallet" vitest run tests/validator
       rm -f "$wallet"
       run_readme_examples
       check_indexer

@@ -11,8 +11,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-system-deps.sh >/dev/null
+source scripts/use-node.sh
 bash scripts/ensure-node-deps.sh
-npx tsx api/src/main.ts "$@" &
+tsx api/src/main.ts "$@" &
 api=$!
 indexer=""
 stop() {
@@ -30,7 +31,7 @@ for _ in $(seq 1 120); do
 done
 RPC_URL=${RPC_URL:-http://127.0.0.1:${LOCALNET_RPC_PORT:-8899}} \
   RPC_WS_URL=${RPC_WS_URL:-ws://127.0.0.1:${LOCALNET_WS_PORT:-8900}} \
-  npx tsx indexer/src/main.ts &
+  tsx indexer/src/main.ts &
 indexer=$!
 # Whichever stops first (a crash, or Ctrl-C) stops the other.
 wait -n "$api" "$indexer" || status=$?

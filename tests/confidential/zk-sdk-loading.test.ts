@@ -31,8 +31,10 @@ describe("zk-sdk loading", () => {
   });
 
   it("Given an ESM caller that never asks the SDK, then nothing was patched: the helpers still fail to load", () => {
+    // Node 24 loads the bundler build's .wasm as a module of its own (a second zk-sdk instance),
+    // which has no ConfidentialKeys in 0.4.1: token-2022's import fails on that.
     expect(run("zk-sdk-esm-caller.ts", "--without-sdk")).toEqual({
-      plainImport: expect.stringContaining('Unknown file extension ".wasm"'),
+      plainImport: expect.stringContaining("does not provide an export named 'ConfidentialKeys'"),
     });
   });
 

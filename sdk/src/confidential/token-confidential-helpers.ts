@@ -1,16 +1,17 @@
 /**
  * Makes `@solana-program/token-2022/confidential` loadable in Node, sharing our zk-sdk instance.
  *
- * Token-2022's helpers import `@solana/zk-sdk/bundler`, which Node cannot load (see zk-sdk.ts), and
- * they import `ConfidentialKeys`, which zk-sdk 0.4.1 (the newest on our registry) does not have. The
- * options and why we took this one:
+ * Token-2022's helpers import `@solana/zk-sdk/bundler`, which Node would load as a second zk-sdk
+ * instance whose keys ours are not (see zk-sdk.ts), and they import `ConfidentialKeys`, which zk-sdk
+ * 0.4.1 (the newest on our registry) does not have, so on its own the import fails. The options and
+ * why we took this one:
  * - npm `overrides`/aliases replace whole packages, not one subpath, and zk-sdk is only an optional
  *   peer of token-2022, so npm would not place an aliased copy where token-2022 resolves it.
  * - package.json `imports` only maps `#` specifiers of the package that declares them (ours), and
  *   zk-sdk's `./bundler` export has no condition we could select.
  * - Patching `Module._resolveFilename` or `globalThis` would change resolution for everything.
  * So one explicit call, `useZkSdkNodeBuildForBundlerImports()`, affects exactly one specifier —
- * `@solana/zk-sdk/bundler`, which cannot load in Node anyway — and nothing else:
+ * `@solana/zk-sdk/bundler`, which is of no use in Node anyway — and nothing else:
  * - ESM: a resolve hook (`module.register`) maps it to a module that re-exports the Node build and
  *   adds a `ConfidentialKeys` that throws a clear error (signature-derived keys need zk-sdk 0.5; we
  *   derive keys with HKDF, see keys.ts). Hooks apply to imports that start after registration, so

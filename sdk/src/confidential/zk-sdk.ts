@@ -2,8 +2,9 @@
  * The zk-sdk this process computes with: the Node build of `@solana/zk-sdk` (0.4.1), loaded once.
  *
  * Why the `node` build and why one instance: the package ships three WASM builds. `bundler` imports
- * the `.wasm` file as an ES module, which Node cannot load (`ERR_UNKNOWN_FILE_EXTENSION .wasm`);
- * `node` reads it with `fs` and is a CommonJS module. wasm-bindgen checks arguments with
+ * the `.wasm` file as an ES module, which Node 24 loads only as an experimental feature (with a
+ * warning) and as an instance of its own; `node` reads it with `fs` and is a CommonJS module, the
+ * build meant for Node. wasm-bindgen checks arguments with
  * `instanceof` against the classes of the instance that made them, so a keypair from one copy is
  * rejected by another ("expected instance of ElGamalKeypair"). Every file in this folder imports
  * the classes from here. Because `@solana/zk-sdk/node` is CommonJS, an ESM `import` and a CJS

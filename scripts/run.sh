@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Runs one command of the project (`bash scripts/run.sh tsx api/src/cli/main.ts --help`) on the
+# pinned Node, with the npm dependencies installed: what package.json's scripts call, so
+# `npm run admin` works the same whichever Node started npm.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/use-node.sh
+bash scripts/ensure-node-deps.sh
+exec "$@"
