@@ -128,10 +128,8 @@ describe("crash recovery of transfers left submitting", () => {
     const { id, bytes } = freshTransferId();
     const service = world.service.context;
     const before = await bobPending();
-    await leaveSubmitting(
-      { account: alice.account, keyId: alice.key.id },
-      { id, to: "@bob", recipient: bob.account.publicKey, confidential: true, createdAt: FIVE_MINUTES_AGO() },
-    );
+    // (The chain part first: the background job runs every second and must never see the row
+    // before what the dead process sent has landed.)
     const sent = await transferConfidential(world.cluster, {
       owner: await walletSignerOf(service, alice.account.id),
       keys: await confidentialKeysOf(service, alice.account),
@@ -141,6 +139,10 @@ describe("crash recovery of transfers left submitting", () => {
       payer: service.feePayer,
       record: { transferId: bytes },
     });
+    await leaveSubmitting(
+      { account: alice.account, keyId: alice.key.id },
+      { id, to: "@bob", recipient: bob.account.publicKey, confidential: true, createdAt: FIVE_MINUTES_AGO() },
+    );
     // When the background job runs
     const settled = await whenSettled(id);
     // Then the transfer is confirmed with the transaction that moved the funds
@@ -255,6 +257,9 @@ describe("crash recovery of transfers left submitting", () => {
       // service writes it) and sent the agent's transfer of 4 USDG to @bob
       const { id, bytes } = freshTransferId();
       const agentKeys = await confidentialKeysOf(world.service.context, agentRow);
+      const bobBefore = bobPublic();
+      // (Sent before the row is written: the background job must not judge the row in between.)
+      const signature = await sendAsDeadProcess(bytes, usdg(4));
       await leaveSubmitting(
         { account: agentRow, keyId },
         {
@@ -268,8 +273,6 @@ describe("crash recovery of transfers left submitting", () => {
           ),
         },
       );
-      const bobBefore = bobPublic();
-      const signature = await sendAsDeadProcess(bytes, usdg(4));
       // When the background job runs
       const settled = await whenSettled(id);
       // Then the transfer is confirmed with that transaction, and bob got the 4 USDG once
@@ -290,6 +293,9 @@ describe("crash recovery of transfers left submitting", () => {
     it("is recovered as held, with its agent transaction for the owner, when the program held it", async () => {
       // Given a dead process that sent a transfer above the HITL threshold (the program held it)
       const { id, bytes } = freshTransferId();
+      const bobBefore = bobPublic();
+      // (Sent before the row is written: the background job must not judge the row in between.)
+      const signature = await sendAsDeadProcess(bytes, usdg(6));
       await leaveSubmitting(
         { account: agentRow, keyId },
         {
@@ -300,8 +306,6 @@ describe("crash recovery of transfers left submitting", () => {
           createdAt: FIVE_MINUTES_AGO(),
         },
       );
-      const bobBefore = bobPublic();
-      const signature = await sendAsDeadProcess(bytes, usdg(6));
       // When the background job runs
       let recovered = await world.transferRow(id);
       for (let attempt = 0; attempt < 150 && recovered.phase === "submitting"; attempt++) {
