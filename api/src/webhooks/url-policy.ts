@@ -115,23 +115,44 @@ function ipv6Bytes(address: string): number[] | null {
   return groups.flatMap((g) => [g >> 8, g & 0xff]);
 }
 
-/** Per query: c-ares gives up after `timeout` ms per try, `tries` times. */
-export const DNS_TIMEOUT_MS = 2_000;
+/** Per try: c-ares gives up on a server after `timeout` ms, `tries` times (its back-off included). */
+const DNS_TIMEOUT_MS = 1_000;
 const DNS_TRIES = 2;
-let dnsResolver: DnsResolver | undefined;
+/** Whatever c-ares does, a lookup is abandoned after this long. */
+export const DNS_DEADLINE_MS = 3_000;
 
 /**
- * A and AAAA through c-ares with a time-out: `dns.lookup` (getaddrinfo) has none and runs on
- * libuv's four-thread pool, so a deliberately slow authoritative server could hold those threads
- * (shared with file I/O) and every delivery behind them. A host with neither record is refused.
+ * A and AAAA through c-ares, bounded by DNS_DEADLINE_MS: `dns.lookup` (getaddrinfo) has no
+ * time-out and runs on libuv's four-thread pool, so a deliberately slow authoritative server could
+ * hold those threads (shared with file I/O) and every delivery behind them. c-ares queries run on
+ * the event loop. A host with neither record is refused. `servers` overrides the system's (tests).
  */
-const publicDnsResolver: Resolver = async (hostname) => {
-  dnsResolver ??= new DnsResolver({ timeout: DNS_TIMEOUT_MS, tries: DNS_TRIES });
-  const resolver = dnsResolver;
-  const answers = await Promise.allSettled([resolver.resolve4(hostname), resolver.resolve6(hostname)]);
-  const addresses = answers.flatMap((answer) => (answer.status === "fulfilled" ? answer.value : []));
-  if (addresses.length === 0) throw new Error("no address");
-  return addresses;
+export function createDnsResolver(servers?: readonly string[]): Resolver {
+  const resolver = new DnsResolver({ timeout: DNS_TIMEOUT_MS, tries: DNS_TRIES });
+  if (servers !== undefined) resolver.setServers([...servers]);
+  return async (hostname) => {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error("dns deadline")), DNS_DEADLINE_MS);
+    });
+    try {
+      const answers = await Promise.race([
+        Promise.allSettled([resolver.resolve4(hostname), resolver.resolve6(hostname)]),
+        deadline,
+      ]);
+      const addresses = answers.flatMap((answer) => (answer.status === "fulfilled" ? answer.value : []));
+      if (addresses.length === 0) throw new Error("no address");
+      return addresses;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+}
+
+let publicResolver: Resolver | undefined;
+const publicDnsResolver: Resolver = (hostname) => {
+  publicResolver ??= createDnsResolver();
+  return publicResolver(hostname);
 };
 
 /** Local development only: also the hosts file (`localhost`), which c-ares queries do not read. */
