@@ -92,6 +92,8 @@ describe("a receiver that trickles its answer", () => {
     const arrival = promptArrivals.find((p) => p.eventId === eventId);
     expect(arrival, "B's delivery never arrived while A's hung").toBeDefined();
     expect((arrival?.at ?? Number.POSITIVE_INFINITY) - fired).toBeLessThan(1_000);
+    // A holds no more than its share of the slots, however many of its deliveries are due.
+    expect(trickling.size).toBeLessThanOrEqual(8);
   }, 20_000);
 
   it("an attempt against the trickler ends at the deadline with a recorded failure", async () => {
