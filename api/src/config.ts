@@ -12,6 +12,10 @@
  * | `RATE_LIMIT_PER_MINUTE` | 600 | requests per API key per minute |
  * | `LOG_LEVEL` | info | pino level |
  * | `WEBHOOKS_ALLOW_LOCAL` | unset | `1` admits http and local addresses as webhook URLs (local development and tests only) |
+ * | `WEBHOOK_ATTEMPT_DEADLINE_MS` | 10000 | absolute time for one delivery attempt: connect, response headers and body |
+ * | `WEBHOOK_ACCOUNT_SLOTS` | 8 | delivery attempts in flight per account per process (of the worker's 32) |
+ * | `WEBHOOK_MAX_SUBSCRIPTIONS_PER_ACCOUNT` | 10 | live subscriptions an account may have |
+ * | `WEBHOOK_SECRET_ROTATION_GRACE_SECONDS` | 86400 | how long a rotated-out secret keeps signing beside the new one |
  * | `RELAY_DAILY_FEE_CAP_LAMPORTS` | 100000000 | what the reserve may be out per self-custody agent per UTC day: fees plus rent not returned (0.1 SOL) |
  * | `RELAY_RATE_LIMIT_PER_MINUTE` | 60 | relay requests per agent per minute |
  * | `MAINNET_RPC_URL` | must be unset | this build has no mainnet-beta chain port: `svc_live_` keys are always refused, and setting it stops the service rather than let live keys act on the test cluster |
@@ -31,12 +35,35 @@ export interface ServiceConfig {
   readonly logLevel: string;
   /** `WEBHOOKS_ALLOW_LOCAL=1`: webhook URLs may be http and resolve to local addresses (tests only). */
   readonly webhooksAllowLocal: boolean;
+  /** Webhook delivery limits and secret rotation (api/README.md, "Webhooks: delivery limits and signatures"). */
+  readonly webhooks: WebhookLimits;
   /** Fees (lamports) the reserve pays per self-custody agent per UTC day for relayed transactions. */
   readonly relayDailyFeeCapLamports: number;
   /** Relay requests per agent per minute (beside the per-key limit). */
   readonly relayRateLimitPerMinute: number;
   /** Always false in this build: there is no mainnet-beta chain port, so live keys are refused. */
   readonly liveModeAvailable: false;
+}
+
+export interface WebhookLimits {
+  /** Absolute milliseconds one delivery attempt may take, connect to last response byte. */
+  readonly attemptDeadlineMs: number;
+  /** Attempts in flight per account per process, so one account's receivers cannot take every slot. */
+  readonly accountSlots: number;
+  /** Live subscriptions per account. */
+  readonly maxSubscriptionsPerAccount: number;
+  /** Seconds a rotated-out signing secret keeps signing beside the new one. */
+  readonly rotationGraceSeconds: number;
+}
+
+/** The webhook settings of `env`, with their defaults. */
+export function webhookLimitsFromEnv(env: NodeJS.ProcessEnv): WebhookLimits {
+  return {
+    attemptDeadlineMs: integerFromEnv(env, "WEBHOOK_ATTEMPT_DEADLINE_MS", 10_000, 100, 45_000),
+    accountSlots: integerFromEnv(env, "WEBHOOK_ACCOUNT_SLOTS", 8, 1, 32),
+    maxSubscriptionsPerAccount: integerFromEnv(env, "WEBHOOK_MAX_SUBSCRIPTIONS_PER_ACCOUNT", 10, 1, 1_000),
+    rotationGraceSeconds: integerFromEnv(env, "WEBHOOK_SECRET_ROTATION_GRACE_SECONDS", 86_400, 0, 2_592_000),
+  };
 }
 
 export class ConfigError extends Error {
@@ -106,6 +133,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir = resol
     logLevel,
     liveModeAvailable: false,
     webhooksAllowLocal: env.WEBHOOKS_ALLOW_LOCAL === "1",
+    webhooks: webhookLimitsFromEnv(env),
     relayDailyFeeCapLamports: integerFromEnv(
       env,
       "RELAY_DAILY_FEE_CAP_LAMPORTS",

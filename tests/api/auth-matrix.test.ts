@@ -144,7 +144,7 @@ describe("the authorisation matrix", () => {
     expect((await call("updateSpendPolicy", other)).status).toBe(403);
     expect((await call("approveTransaction", other)).body.error?.code).toBe("transaction_not_found");
     expect((await call("rejectTransaction", other)).body.error?.code).toBe("transaction_not_found");
-    for (const route of ["deleteWebhook", "replayEvent", "listDeliveries"] as const) {
+    for (const route of ["deleteWebhook", "rotateWebhookSecret", "replayEvent", "listDeliveries"] as const) {
       expect((await call(route, other)).body.error?.code).toBe("webhook_not_found");
     }
     expect((await stranger.client.call("listWebhooks")).webhooks).toEqual([]);

@@ -114,11 +114,65 @@ describe("signed webhooks", () => {
         signature: delivery.headers["x-service-signature"] as string,
       };
       expect(verifyWebhook(check)).toEqual({ ok: true });
+      // The Standard Webhooks signature, which also covers the id and the timestamp.
+      expect(delivery.headers["webhook-id"]).toBe(payload.event_id);
+      expect(delivery.headers["webhook-timestamp"]).toBe(delivery.headers["x-service-timestamp"]);
+      expect(
+        verifyWebhook({ secret: created.secret, rawBody: delivery.body, headers: delivery.headers }),
+      ).toEqual({
+        ok: true,
+      });
       expect(verifyWebhook({ ...check, secret: `${created.secret}x` }).ok).toBe(false);
       expect(verifyWebhook({ ...check, rawBody: delivery.body.replace("@alice", "@mallory") }).ok).toBe(
         false,
       );
     }
+  });
+
+  it("rotates the secret: the new one is shown once, and both sign during the grace period", async () => {
+    const hook = at("rotated");
+    const created = await alice.client.call("createWebhook", {
+      body: { url: hook.url, events: ["transfer.initiated"] },
+    });
+    const rotated = await alice.client.call("rotateWebhookSecret", {
+      params: { webhook_id: created.webhook_id },
+    });
+    expect(rotated.webhook_id).toBe(created.webhook_id);
+    expect(rotated.secret).not.toBe(created.secret);
+    expect(Date.parse(rotated.previous_secret_expires_at) - (Date.now() + offsetMs)).toBeGreaterThan(
+      23 * 60 * 60_000,
+    );
+    expect(JSON.stringify(await alice.client.call("listWebhooks"))).not.toContain(rotated.secret);
+    await alice.client.call("createTransfer", { body: { to: "@bob", amount: "1", confidential: false } });
+    const [delivery] = await until(
+      () => hook.got(),
+      (got) => got.length >= 1,
+    );
+    const nowSeconds = Number(delivery?.headers["webhook-timestamp"]);
+    const verify = (secret: string) =>
+      verifyWebhook({
+        secret,
+        rawBody: delivery?.body as string,
+        headers: delivery?.headers ?? {},
+        nowSeconds,
+      });
+    expect(String(delivery?.headers["webhook-signature"]).split(" ")).toHaveLength(2);
+    expect(verify(rotated.secret)).toEqual({ ok: true });
+    expect(verify(created.secret)).toEqual({ ok: true });
+    // The spec's header is signed with the new secret.
+    expect(
+      verifyWebhook({
+        secret: rotated.secret,
+        rawBody: delivery?.body as string,
+        signature: delivery?.headers["x-service-signature"] as string,
+      }),
+    ).toEqual({ ok: true });
+    const foreign = await refusalOf(
+      (await world.account("eve")).client.call("rotateWebhookSecret", {
+        params: { webhook_id: created.webhook_id },
+      }),
+    );
+    expect([foreign.status, foreign.code]).toEqual([404, "webhook_not_found"]);
   });
 
   it("retries a failing receiver with backoff, logging every attempt's status code, until it answers 2xx", async () => {

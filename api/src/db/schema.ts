@@ -177,7 +177,10 @@ export function defineTables(c: ColumnKit) {
   /**
    * The event outbox (spec 6): one row per fact, `fact_key` unique so whoever observes a fact first
    * (the API at submission, the indexer from the program's logs) records it and the other's insert
-   * does nothing. Payloads never carry an amount. Delivered by the webhook workers (issue 7).
+   * does nothing. Payloads never carry an amount. `fan_out_pending` is set when the event is
+   * written; the webhook worker creates its deliveries in a transaction of its own and clears it,
+   * so recording an event (often in a hot transaction: a checkpoint, a transfer transition) writes
+   * one row whatever the number of subscriptions.
    */
   const events = c.table(
     "events",
@@ -189,14 +192,21 @@ export function defineTables(c: ColumnKit) {
       factKey: c.text("fact_key").notNull(),
       payload: c.text("payload").notNull(),
       createdAt: c.text("created_at").notNull(),
+      fanOutPending: c.bool("fan_out_pending").notNull().default(false),
     },
     (t) => [
       c.uniqueIndex("events_fact_key").on(t.factKey),
       c.index("events_account").on(t.accountId, t.createdAt),
+      c.index("events_fan_out_pending").on(t.fanOutPending, t.createdAt),
     ],
   );
 
-  /** Webhook subscriptions (spec 2.7); the signing secret is sealed in the vault (kind `webhook_secret`). */
+  /**
+   * Webhook subscriptions (spec 2.7); the signing secret is sealed in the vault (kind
+   * `webhook_secret`). Rotation moves it to `webhook_secret_previous`, which keeps signing until
+   * `previous_secret_expires_at`; `secret_version` counts rotations, so a worker's cache of opened
+   * secrets never serves a rotated-out one as current.
+   */
   const webhookSubscriptions = c.table(
     "webhook_subscriptions",
     {
@@ -207,13 +217,15 @@ export function defineTables(c: ColumnKit) {
       events: c.text("events").notNull(),
       createdAt: c.text("created_at").notNull(),
       deletedAt: c.text("deleted_at"),
+      secretVersion: c.int("secret_version").notNull().default(1),
+      previousSecretExpiresAt: c.text("previous_secret_expires_at"),
     },
     (t) => [c.index("webhook_subscriptions_account").on(t.accountId)],
   );
 
   /**
-   * One delivery of one event to one subscription (spec 2.8, 6.4): written with the event (fan-out
-   * in record-event.ts), claimed by the delivery workers. `history` is a JSON array of attempts
+   * One delivery of one event to one subscription (spec 2.8, 6.4): written by the worker's fan-out
+   * step (webhooks/fan-out.ts), claimed by the delivery workers. `history` is a JSON array of attempts
    * `{at, status_code, error}`; `state`: queued, delivering, delivered, failed, cancelled.
    */
   const webhookDeliveries = c.table(

@@ -3,9 +3,9 @@
  * record it describes commit together. `fact_key` is unique: the API (at submission) and the
  * indexer (from the program's logs, issue 7) may both observe a fact and only the first insert
  * counts, so each event fires once. Payloads follow spec 6.2 plus `event_id` and the resource id;
- * they never carry an amount.
+ * they never carry an amount. Webhook deliveries are not written here: the event is the outbox
+ * entry, and the webhook worker fans it out to subscriptions in a step of its own.
  */
-import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { Db } from "../db/database";
 import { newId } from "../ids";
 import type { ServiceContext } from "../service-context";
@@ -52,51 +52,11 @@ export async function recordEvent(service: OutboxContext, tx: Db, fact: EventFac
       factKey: fact.factKey,
       payload: JSON.stringify({ event: fact.type, event_id: id, ...fact.payload, timestamp: createdAt }),
       createdAt,
+      // Deliveries are the webhook worker's to create (webhooks/fan-out.ts), outside this
+      // transaction: however many subscriptions there are, recording a fact writes one row here.
+      fanOutPending: true,
     })
     .onConflictDoNothing()
     .returning({ id: service.db.tables.events.id });
-  if (inserted.length === 0) return null;
-  await enqueueDeliveries(service, tx, { id, type: fact.type, accountId: fact.accountId, createdAt });
-  return id;
-}
-
-/**
- * Fan-out, in the event's own transaction: one queued delivery per live subscription that wants
- * this event type, of the account concerned or — for an agent — of its owner (spec 6: "the account
- * or any agent beneath it"). A subscription made later does not receive earlier events (replay can).
- */
-async function enqueueDeliveries(
-  service: OutboxContext,
-  tx: Db,
-  event: {
-    readonly id: string;
-    readonly type: EventType;
-    readonly accountId: string;
-    readonly createdAt: string;
-  },
-): Promise<void> {
-  const { accounts, webhookSubscriptions, webhookDeliveries } = service.db.tables;
-  const [account] = await tx
-    .select({ ownerAccountId: accounts.ownerAccountId })
-    .from(accounts)
-    .where(eq(accounts.id, event.accountId));
-  const audience = [event.accountId, ...(account?.ownerAccountId ? [account.ownerAccountId] : [])];
-  const subscriptions = await tx
-    .select()
-    .from(webhookSubscriptions)
-    .where(and(inArray(webhookSubscriptions.accountId, audience), isNull(webhookSubscriptions.deletedAt)));
-  for (const subscription of subscriptions) {
-    if (!(JSON.parse(subscription.events) as string[]).includes(event.type)) continue;
-    await tx.insert(webhookDeliveries).values({
-      id: newId("dlv"),
-      subscriptionId: subscription.id,
-      eventId: event.id,
-      state: "queued",
-      attempts: 0,
-      nextAttemptAt: event.createdAt,
-      history: "[]",
-      createdAt: event.createdAt,
-      updatedAt: event.createdAt,
-    });
-  }
+  return inserted.length === 0 ? null : id;
 }

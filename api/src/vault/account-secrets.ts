@@ -20,7 +20,12 @@ import { nowIso } from "../ids";
 import type { ServiceContext } from "../service-context";
 import { openSecret, sealSecret, VaultError } from "./vault";
 
-export type SecretKind = "wallet_seed" | "confidential_secret" | "agent_signer_seed" | "webhook_secret";
+export type SecretKind =
+  | "wallet_seed"
+  | "confidential_secret"
+  | "agent_signer_seed"
+  | "webhook_secret"
+  | "webhook_secret_previous";
 
 /** Seals and stores `secret` inside the caller's transaction. */
 export async function storeSecret(
@@ -37,6 +42,19 @@ export async function storeSecret(
     sealed: sealSecret(service.config.masterKey, accountId, kind, secret),
     createdAt: nowIso(),
   });
+}
+
+/** Deletes one secret (if present) inside the caller's transaction. */
+export async function deleteSecret(
+  service: ServiceContext,
+  tx: Db,
+  accountId: string,
+  kind: SecretKind,
+): Promise<void> {
+  const { vaultSecrets } = service.db.tables;
+  await tx
+    .delete(vaultSecrets)
+    .where(and(eq(vaultSecrets.accountId, accountId), eq(vaultSecrets.kind, kind)));
 }
 
 /** Opens one secret; VaultError if missing or sealed under another master key. */
@@ -64,8 +82,9 @@ export async function loadSecret(
 /**
  * Opened keys are kept in process memory for a minute after they were opened (like a KMS data-key
  * cache): opening costs a vault read, an AES-GCM open and a WebCrypto key import per request, a
- * large share of a public transfer's own cost. Secrets never change for an account, so nothing
- * needs invalidating; the window only bounds how long an idle account's keys stay in memory.
+ * large share of a public transfer's own cost. Account secrets never change, so nothing needs
+ * invalidating; a webhook secret can be rotated, so its entry is keyed by the subscription's
+ * `secret_version`. The window only bounds how long an idle account's keys stay in memory.
  */
 const OPENED_KEYS_TTL_MS = 60_000;
 const openedKeys = new WeakMap<
@@ -105,10 +124,20 @@ export function agentSignerOf(service: ServiceContext, agentAccountId: string): 
   );
 }
 
-/** A webhook subscription's signing secret (`whsec_...`), opened once a minute at most per worker. */
-export function webhookSecretOf(service: ServiceContext, subscriptionId: string): Promise<string> {
-  return opened(service, `webhook:${subscriptionId}`, async () =>
-    new TextDecoder().decode(await loadSecret(service, subscriptionId, "webhook_secret")),
+/**
+ * A webhook subscription's signing secret (`whsec_...`) at `version` (the subscription's
+ * `secret_version`), or with `previous` the one rotated out at that version; opened once a minute
+ * at most per worker.
+ */
+export function webhookSecretOf(
+  service: ServiceContext,
+  subscriptionId: string,
+  version = 1,
+  previous = false,
+): Promise<string> {
+  const kind = previous ? "webhook_secret_previous" : "webhook_secret";
+  return opened(service, `${kind}:${subscriptionId}:${version}`, async () =>
+    new TextDecoder().decode(await loadSecret(service, subscriptionId, kind)),
   );
 }
 

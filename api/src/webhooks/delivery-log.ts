@@ -11,6 +11,24 @@ import { newId } from "../ids";
 import type { ServiceContext } from "../service-context";
 import type { DeliveryRow, SubscriptionRow } from "./subscription-view";
 
+/**
+ * What an attempt's `error` may say: the worker records only these (deliver-webhooks.ts). Rows
+ * written before carry a socket's or resolver's message, which can name internal addresses and
+ * ports, so anything else is shown as `connection_failed`.
+ */
+const ATTEMPT_ERRORS = new Set([
+  "timeout",
+  "response_too_large",
+  "connection_failed",
+  "malformed_url",
+  "not_https",
+  "credentials_in_url",
+  "unresolvable_host",
+  "non_public_address",
+]);
+
+type Attempt = TDelivery["history"][number];
+
 export function deliveryView(row: DeliveryRow, eventType: string): TDelivery {
   return {
     delivery_id: row.id,
@@ -21,7 +39,11 @@ export function deliveryView(row: DeliveryRow, eventType: string): TDelivery {
     retry_count: Math.max(0, row.attempts - 1),
     last_status_code: row.lastStatusCode,
     next_attempt_at: row.state === "queued" ? row.nextAttemptAt : null,
-    history: JSON.parse(row.history) as TDelivery["history"],
+    history: (JSON.parse(row.history) as Attempt[]).map((attempt) => ({
+      ...attempt,
+      error:
+        attempt.error === null || ATTEMPT_ERRORS.has(attempt.error) ? attempt.error : "connection_failed",
+    })),
     created_at: row.createdAt,
   };
 }

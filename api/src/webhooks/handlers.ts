@@ -6,11 +6,17 @@ import {
   deleteSubscription,
   findSubscription,
   listSubscriptions,
+  rotateSubscriptionSecret,
 } from "./manage-subscriptions";
 
 export const webhookHandlers: Pick<
   Handlers,
-  "createWebhook" | "listWebhooks" | "deleteWebhook" | "replayEvent" | "listDeliveries"
+  | "createWebhook"
+  | "listWebhooks"
+  | "deleteWebhook"
+  | "rotateWebhookSecret"
+  | "replayEvent"
+  | "listDeliveries"
 > = {
   createWebhook: ({ service, caller, body, idempotency }) =>
     createSubscription(
@@ -22,6 +28,8 @@ export const webhookHandlers: Pick<
   listWebhooks: ({ service, caller }) => listSubscriptions(service, caller.account.id),
   deleteWebhook: ({ service, caller, params }) =>
     deleteSubscription(service, caller.account.id, params.webhook_id),
+  rotateWebhookSecret: ({ service, caller, params }) =>
+    rotateSubscriptionSecret(service, caller.account.id, params.webhook_id),
   replayEvent: async ({ service, caller, params }) =>
     replayEvent(
       service,

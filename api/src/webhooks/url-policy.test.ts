@@ -16,6 +16,8 @@ const dns = resolver({
   "mixed.attacker.test": ["93.184.216.34", "10.0.0.5"],
   "v6.attacker.test": ["::ffff:127.0.0.1"],
   "v6public.example.com": ["2606:2800:220:1:248:1893:25c8:1946"],
+  "siit.attacker.test": ["::ffff:0:a00:5"],
+  "internal.attacker.test": ["10.20.30.40"],
 });
 
 describe("webhook URL policy", () => {
@@ -47,9 +49,24 @@ describe("webhook URL policy", () => {
     ["https://mixed.attacker.test/", "non_public_address"],
     ["https://v6.attacker.test/", "non_public_address"],
     ["https://nowhere.invalid/", "unresolvable_host"],
+    // IPv6 forms that reach IPv4 or non-global space through translation or old allocations.
+    ["https://[::ffff:0:7f00:1]/", "non_public_address"],
+    ["https://[::7f00:1]/", "non_public_address"],
+    ["https://[64:ff9b:1::7f00:1]/", "non_public_address"],
+    ["https://[2002:7f00:1::1]/", "non_public_address"],
+    ["https://[fec0::1]/", "non_public_address"],
+    ["https://[64:ff9b::a00:1]/", "non_public_address"],
+    ["https://[64:ff9b::c0a8:101]/", "non_public_address"],
+    ["https://siit.attacker.test/", "non_public_address"],
   ])("refuses %s (%s)", async (url, reason) => {
     const check = await checkWebhookUrl(url, { resolve: dns });
     expect(check).toMatchObject({ ok: false, reason });
+  });
+
+  it("refuses without echoing the address a host resolved to", async () => {
+    const check = await checkWebhookUrl("https://internal.attacker.test/", { resolve: dns });
+    expect(check).toMatchObject({ ok: false, reason: "non_public_address" });
+    expect(JSON.stringify(check)).not.toContain("10.20.30.40");
   });
 
   it("admits http and local addresses only with the explicit local-development switch", async () => {
@@ -60,7 +77,7 @@ describe("webhook URL policy", () => {
   });
 
   it("classifies addresses", () => {
-    for (const address of ["8.8.8.8", "93.184.216.34", "2606:4700::1111"])
+    for (const address of ["8.8.8.8", "93.184.216.34", "2606:4700::1111", "2a00:1450:4001:82a::200e"])
       expect(isNonPublicAddress(address)).toBe(false);
     for (const address of [
       "127.0.0.2",
@@ -69,6 +86,15 @@ describe("webhook URL policy", () => {
       "224.0.0.1",
       "255.255.255.255",
       "::ffff:10.0.0.1",
+      "::ffff:0:7f00:1",
+      "::7f00:1",
+      "64:ff9b:1::7f00:1",
+      "2002:7f00:1::1",
+      "fec0::1",
+      "64:ff9b::a00:1",
+      "3fff::1",
+      "2001:db8::1",
+      "2001::1",
       "garbage",
     ]) {
       expect(isNonPublicAddress(address), address).toBe(true);

@@ -8,7 +8,7 @@
  * delivery. `allowLocal` is the explicit local-development switch (tests, a receiver on this
  * machine): it admits `http:` and non-public addresses.
  */
-import { lookup } from "node:dns/promises";
+import { Resolver as DnsResolver, lookup } from "node:dns/promises";
 import { BlockList, isIP } from "node:net";
 
 export type UrlRefusal =
@@ -44,16 +44,24 @@ for (const [network, prefix] of [
 ] as const) {
   NON_PUBLIC.addSubnet(network, prefix, "ipv4");
 }
+/**
+ * IPv6 is allowed only in global unicast (2000::/3), less the parts of it that are not an
+ * ordinary host: IETF protocol assignments (2001::/23: Teredo, benchmarking, ORCHID), 6to4
+ * (2002::/16, which relays to any IPv4 address), and documentation (2001:db8::/32, 3fff::/20).
+ * Everything outside 2000::/3 — loopback, ::/96 IPv4-compatible, SIIT ::ffff:0:0/96, local NAT64
+ * 64:ff9b:1::/48, discard, ULA, link- and site-local, multicast — is refused, except the two
+ * forms that name an IPv4 address, which are judged by that address.
+ */
+const GLOBAL_UNICAST = new BlockList();
+GLOBAL_UNICAST.addSubnet("2000::", 3, "ipv6");
+const NON_PUBLIC_GLOBAL = new BlockList();
 for (const [network, prefix] of [
-  ["::", 128],
-  ["::1", 128],
-  ["100::", 64],
+  ["2001::", 23],
   ["2001:db8::", 32],
-  ["fc00::", 7],
-  ["fe80::", 10],
-  ["ff00::", 8],
+  ["2002::", 16],
+  ["3fff::", 20],
 ] as const) {
-  NON_PUBLIC.addSubnet(network, prefix, "ipv6");
+  NON_PUBLIC_GLOBAL.addSubnet(network, prefix, "ipv6");
 }
 
 /** True when `address` (IPv4 or IPv6 text) is not a public unicast address. */
@@ -63,10 +71,13 @@ export function isNonPublicAddress(address: string): boolean {
   if (family !== 6) return true;
   const embedded = embeddedIpv4(address);
   if (embedded !== null) return NON_PUBLIC.check(embedded, "ipv4");
-  return NON_PUBLIC.check(address, "ipv6");
+  return !GLOBAL_UNICAST.check(address, "ipv6") || NON_PUBLIC_GLOBAL.check(address, "ipv6");
 }
 
-/** The IPv4 address inside an IPv4-mapped (`::ffff:a.b.c.d`) or NAT64 (`64:ff9b::/96`) address. */
+/**
+ * The IPv4 address inside an IPv4-mapped (`::ffff:a.b.c.d`, which the socket connects over IPv4)
+ * or well-known NAT64 (`64:ff9b::/96`, how a DNS64 network names every IPv4 host) address.
+ */
 function embeddedIpv4(address: string): string | null {
   const bytes = ipv6Bytes(address);
   if (bytes === null) return null;
@@ -104,7 +115,48 @@ function ipv6Bytes(address: string): number[] | null {
   return groups.flatMap((g) => [g >> 8, g & 0xff]);
 }
 
-const systemResolver: Resolver = async (hostname) =>
+/** Per try: c-ares gives up on a server after `timeout` ms, `tries` times (its back-off included). */
+const DNS_TIMEOUT_MS = 1_000;
+const DNS_TRIES = 2;
+/** Whatever c-ares does, a lookup is abandoned after this long. */
+export const DNS_DEADLINE_MS = 3_000;
+
+/**
+ * A and AAAA through c-ares, bounded by DNS_DEADLINE_MS: `dns.lookup` (getaddrinfo) has no
+ * time-out and runs on libuv's four-thread pool, so a deliberately slow authoritative server could
+ * hold those threads (shared with file I/O) and every delivery behind them. c-ares queries run on
+ * the event loop. A host with neither record is refused. `servers` overrides the system's (tests).
+ */
+export function createDnsResolver(servers?: readonly string[]): Resolver {
+  const resolver = new DnsResolver({ timeout: DNS_TIMEOUT_MS, tries: DNS_TRIES });
+  if (servers !== undefined) resolver.setServers([...servers]);
+  return async (hostname) => {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error("dns deadline")), DNS_DEADLINE_MS);
+    });
+    try {
+      const answers = await Promise.race([
+        Promise.allSettled([resolver.resolve4(hostname), resolver.resolve6(hostname)]),
+        deadline,
+      ]);
+      const addresses = answers.flatMap((answer) => (answer.status === "fulfilled" ? answer.value : []));
+      if (addresses.length === 0) throw new Error("no address");
+      return addresses;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+}
+
+let publicResolver: Resolver | undefined;
+const publicDnsResolver: Resolver = (hostname) => {
+  publicResolver ??= createDnsResolver();
+  return publicResolver(hostname);
+};
+
+/** Local development only: also the hosts file (`localhost`), which c-ares queries do not read. */
+const localDevelopmentResolver: Resolver = async (hostname) =>
   (await lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
 
 /** Checks a subscription URL (see the module doc); never throws. */
@@ -128,18 +180,19 @@ export async function checkWebhookUrl(
   const host = url.hostname.replace(/^\[|\]$/g, "");
   let addresses: readonly string[];
   try {
-    addresses = isIP(host) !== 0 ? [host] : await (options.resolve ?? systemResolver)(host);
+    addresses =
+      isIP(host) !== 0
+        ? [host]
+        : await (options.resolve ?? (allowLocal ? localDevelopmentResolver : publicDnsResolver))(host);
   } catch {
-    return refuse("unresolvable_host", `the host ${host} does not resolve`);
+    return refuse("unresolvable_host", "the host does not resolve");
   }
-  if (addresses.length === 0) return refuse("unresolvable_host", `the host ${host} does not resolve`);
+  if (addresses.length === 0) return refuse("unresolvable_host", "the host does not resolve");
   if (!allowLocal) {
-    const blocked = addresses.find(isNonPublicAddress);
-    if (blocked !== undefined) {
-      return refuse(
-        "non_public_address",
-        `the host ${host} resolves to ${blocked}, which is not a public address (loopback, private, link-local or reserved)`,
-      );
+    // The refusal never names the address: it would turn this check into a resolver of internal
+    // names for any API caller.
+    if (addresses.some(isNonPublicAddress)) {
+      return refuse("non_public_address", "the host is not reachable at a public address");
     }
   }
   return { ok: true, url, addresses };

@@ -86,6 +86,11 @@ export const API_ERRORS = {
     status: 429,
     description: "The agent's daily allowance of fees paid by the service is spent; nothing was signed.",
   },
+  webhook_limit_reached: {
+    status: 409,
+    description:
+      "The account already has the maximum number of live webhook subscriptions; delete one first. Nothing was created.",
+  },
   internal_error: { status: 500, description: "An unexpected failure; nothing was changed." },
 } as const satisfies Record<string, { readonly status: number; readonly description: string }>;
 

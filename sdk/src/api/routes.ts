@@ -23,6 +23,7 @@ import {
   ZDelivery,
   ZDeliveryList,
   ZDeliveryListQuery,
+  ZRotatedWebhookSecret,
   ZWebhookList,
   ZWebhookWithSecret,
 } from "./webhooks";
@@ -228,7 +229,22 @@ export const API_ROUTES = {
     audience: "any",
     body: ZCreateWebhookRequest,
     response: { status: 201, schema: ZWebhookWithSecret },
-    errors: ["invalid_webhook_url", "idempotency_key_reused", "idempotency_in_progress"],
+    errors: [
+      "invalid_webhook_url",
+      "webhook_limit_reached",
+      "idempotency_key_reused",
+      "idempotency_in_progress",
+    ],
+  },
+  rotateWebhookSecret: {
+    method: "post",
+    path: "/v1/webhooks/:webhook_id/rotate-secret",
+    summary:
+      "Replace the signing secret (shown once); the old one keeps signing beside it for a grace period",
+    audience: "any",
+    params: ZWebhookParams,
+    response: { status: 200, schema: ZRotatedWebhookSecret },
+    errors: ["webhook_not_found", "idempotency_key_reused", "idempotency_in_progress"],
   },
   listWebhooks: {
     method: "get",

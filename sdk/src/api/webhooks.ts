@@ -29,10 +29,28 @@ const webhookFields = {
   created_at: ZTimestamp,
 };
 
+/**
+ * A signing secret: `whsec_` and the base64 of 32 random bytes (standard alphabet with padding;
+ * subscriptions made before that used the URL-safe alphabet, which decodes to the key the same way).
+ */
+const ZWebhookSecret = z.string().regex(/^whsec_(?:[A-Za-z0-9+/]{43}=|[A-Za-z0-9_-]{43})$/);
+
 /** The create response: the only time `secret` is shown. */
 export const ZWebhookWithSecret = z
-  .object({ ...webhookFields, secret: z.string().regex(/^whsec_[A-Za-z0-9_-]{43}$/) })
+  .object({ ...webhookFields, secret: ZWebhookSecret })
   .meta({ id: "WebhookWithSecret" });
+
+/** The rotate-secret response: the new secret, shown once, and when the old one stops signing. */
+export const ZRotatedWebhookSecret = z
+  .object({
+    webhook_id: zId("wh"),
+    secret: ZWebhookSecret,
+    previous_secret_expires_at: ZTimestamp.meta({
+      description:
+        "Until then deliveries are signed with both secrets (two `v1,` entries of `webhook-signature`)",
+    }),
+  })
+  .meta({ id: "RotatedWebhookSecret" });
 
 export const ZWebhook = z.object(webhookFields).meta({ id: "Webhook" });
 export type TWebhook = z.infer<typeof ZWebhook>;

@@ -1,19 +1,30 @@
 /**
- * Webhook signatures (spec 6.3, DESIGN section 8): every delivery carries
- * `X-Service-Signature` = lowercase hex HMAC-SHA256 of the raw request body, keyed with the
- * subscription's secret (`whsec_...`), plus `X-Service-Event-Id` and `X-Service-Timestamp` (unix
- * seconds). The service signs with `signWebhookBody`; a receiver checks with `verifyWebhook`
- * BEFORE parsing or acting on the body, in constant time. The HMAC covers the body only (spec
- * 6.3); the body carries its own `event_id` and `timestamp`, so a receiver also refuses a stale
- * `X-Service-Timestamp` and dedupes by event id, and a captured delivery cannot be replayed later.
+ * Webhook signatures (spec 6.3, DESIGN section 8). Every delivery carries two signatures under the
+ * subscription's secret (`whsec_...`):
+ * - `X-Service-Signature` (the spec's): lowercase hex HMAC-SHA256 of the raw body, keyed with the
+ *   secret's text, beside `X-Service-Event-Id` and `X-Service-Timestamp` (unix seconds). It covers
+ *   the body only: `X-Service-Timestamp` is NOT authenticated, so it proves where a body came from
+ *   but not when it was sent.
+ * - Standard Webhooks: `webhook-id` (the event id), `webhook-timestamp` (unix seconds) and
+ *   `webhook-signature`, one or more space-separated `v1,<base64 HMAC-SHA256>` entries over
+ *   `<webhook-id>.<webhook-timestamp>.<raw body>`, keyed with the base64-decoded part of the secret
+ *   after `whsec_`. During a secret rotation's grace period there is one entry per secret.
+ * The service signs with `signWebhookBody` and `signWebhookV1`. A receiver calls `verifyWebhook`
+ * with the request's headers BEFORE parsing or acting on the body: it checks a `v1` signature in
+ * constant time and that the signed timestamp is within the tolerance, so a captured delivery
+ * cannot be replayed once the window has passed; within the window, dedupe by the event id (which
+ * also absorbs the service's own retries and replays, sent with fresh timestamps and signatures).
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 
 export const SIGNATURE_HEADER = "x-service-signature";
 export const EVENT_ID_HEADER = "x-service-event-id";
 export const TIMESTAMP_HEADER = "x-service-timestamp";
+export const STANDARD_ID_HEADER = "webhook-id";
+export const STANDARD_TIMESTAMP_HEADER = "webhook-timestamp";
+export const STANDARD_SIGNATURE_HEADER = "webhook-signature";
 
-/** How old a delivery's `X-Service-Timestamp` may be by default: 5 minutes. */
+/** How far a delivery's signed timestamp may be from the receiver's clock by default: 5 minutes. */
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
 /** Lowercase hex HMAC-SHA256 of `rawBody` under `secret`, as the `X-Service-Signature` header. */
@@ -21,42 +32,110 @@ export function signWebhookBody(secret: string, rawBody: string | Uint8Array): s
   return createHmac("sha256", secret).update(rawBody).digest("hex");
 }
 
+/** The HMAC key of the Standard Webhooks signature: the base64 after `whsec_` (either alphabet). */
+function standardKey(secret: string): Buffer {
+  return Buffer.from(secret.startsWith("whsec_") ? secret.slice("whsec_".length) : secret, "base64");
+}
+
+/** One `webhook-signature` entry: `v1,` and the base64 HMAC-SHA256 of `id.timestamp.body`. */
+export function signWebhookV1(
+  secret: string,
+  message: { readonly id: string; readonly timestamp: string; readonly body: string | Uint8Array },
+): string {
+  const hmac = createHmac("sha256", standardKey(secret)).update(`${message.id}.${message.timestamp}.`);
+  return `v1,${hmac.update(message.body).digest("base64")}`;
+}
+
 export type WebhookVerification =
   | { readonly ok: true }
-  | { readonly ok: false; readonly reason: "missing_signature" | "signature_mismatch" | "stale_timestamp" };
+  | {
+      readonly ok: false;
+      readonly reason:
+        | "missing_signature"
+        | "signature_mismatch"
+        | "stale_timestamp"
+        /** A timestamp was given to check beside the body-only signature, which does not cover it. */
+        | "unsigned_timestamp";
+    };
+
+/** Request headers as Node (`IncomingHttpHeaders`) or fetch (`Headers`) gives them. */
+export type WebhookHeaders = Headers | Readonly<Record<string, string | readonly string[] | undefined>>;
+
+function header(headers: WebhookHeaders, name: string): string | undefined {
+  if (typeof (headers as Headers).get === "function") return (headers as Headers).get(name) ?? undefined;
+  const record = headers as Readonly<Record<string, string | readonly string[] | undefined>>;
+  const key = Object.keys(record).find((k) => k.toLowerCase() === name);
+  const value = key === undefined ? undefined : record[key];
+  return typeof value === "string" ? value : undefined;
+}
+
+/** Constant-time equality of two strings whatever their lengths. */
+function equalText(given: string, expected: string): boolean {
+  const a = Buffer.from(given, "utf8");
+  const b = Buffer.from(expected, "utf8");
+  // timingSafeEqual needs equal lengths; comparing against itself keeps the time independent of
+  // where a wrong value differs.
+  return a.length === b.length ? timingSafeEqual(a, b) : !timingSafeEqual(b, b);
+}
 
 /**
- * Checks a delivery: the signature must equal the HMAC of the exact raw bytes received (compared
- * in constant time), and, when `timestamp` is given, it must be within `toleranceSeconds` of
- * `nowSeconds`. Never throws for bad input; returns why it refused.
+ * Checks a delivery.
+ * - With `headers` (recommended): a `webhook-signature` entry must equal the `v1` HMAC of
+ *   `webhook-id`, `webhook-timestamp` and the exact raw bytes received (any one entry of several;
+ *   compared in constant time), and the signed timestamp must be within `toleranceSeconds` of
+ *   `nowSeconds`. A delivery without those three headers is refused.
+ * - With `signature` (the `X-Service-Signature` value) alone: the spec's body-only check. It says
+ *   nothing about when the delivery was sent, so passing `timestamp` with it is refused
+ *   (`unsigned_timestamp`) rather than giving a freshness check it cannot give.
+ * Never throws for bad input; returns why it refused.
  */
-export function verifyWebhook(input: {
-  readonly secret: string;
-  readonly rawBody: string | Uint8Array;
-  readonly signature: string | null | undefined;
-  readonly timestamp?: string | null;
-  readonly toleranceSeconds?: number;
-  readonly nowSeconds?: number;
-}): WebhookVerification {
+export function verifyWebhook(
+  input: {
+    readonly secret: string;
+    readonly rawBody: string | Uint8Array;
+    readonly toleranceSeconds?: number;
+    readonly nowSeconds?: number;
+  } & (
+    | { readonly headers: WebhookHeaders }
+    | { readonly signature: string | null | undefined; readonly timestamp?: string | null }
+  ),
+): WebhookVerification {
+  if ("headers" in input) return verifyStandard({ ...input, headers: input.headers });
   const { signature } = input;
   if (signature === null || signature === undefined || signature === "") {
     return { ok: false, reason: "missing_signature" };
   }
-  const expected = Buffer.from(signWebhookBody(input.secret, input.rawBody), "utf8");
-  const given = Buffer.from(signature.trim().toLowerCase(), "utf8");
-  // timingSafeEqual needs equal lengths; comparing against itself keeps the time independent of
-  // where a wrong signature differs.
-  const equal =
-    given.length === expected.length
-      ? timingSafeEqual(given, expected)
-      : !timingSafeEqual(expected, expected);
-  if (!equal) return { ok: false, reason: "signature_mismatch" };
-  if (input.timestamp !== undefined) {
-    const sent = Number(input.timestamp);
-    const now = input.nowSeconds ?? Math.floor(Date.now() / 1000);
-    const tolerance = input.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
-    if (!Number.isInteger(sent) || Math.abs(now - sent) > tolerance)
-      return { ok: false, reason: "stale_timestamp" };
+  if (input.timestamp !== undefined && input.timestamp !== null) {
+    return { ok: false, reason: "unsigned_timestamp" };
   }
+  const expected = signWebhookBody(input.secret, input.rawBody);
+  if (!equalText(signature.trim().toLowerCase(), expected))
+    return { ok: false, reason: "signature_mismatch" };
+  return { ok: true };
+}
+
+function verifyStandard(input: {
+  readonly secret: string;
+  readonly rawBody: string | Uint8Array;
+  readonly headers: WebhookHeaders;
+  readonly toleranceSeconds?: number;
+  readonly nowSeconds?: number;
+}): WebhookVerification {
+  const id = header(input.headers, STANDARD_ID_HEADER);
+  const timestamp = header(input.headers, STANDARD_TIMESTAMP_HEADER);
+  const signatures = header(input.headers, STANDARD_SIGNATURE_HEADER);
+  if (!id || !timestamp || !signatures) return { ok: false, reason: "missing_signature" };
+  const expected = signWebhookV1(input.secret, { id, timestamp, body: input.rawBody });
+  // Every entry is compared, so the time does not depend on which one matched.
+  let matched = false;
+  for (const entry of signatures.split(" ")) {
+    if (entry.startsWith("v1,") && equalText(entry, expected)) matched = true;
+  }
+  if (!matched) return { ok: false, reason: "signature_mismatch" };
+  const sent = /^\d{1,12}$/.test(timestamp) ? Number(timestamp) : Number.NaN;
+  const now = input.nowSeconds ?? Math.floor(Date.now() / 1000);
+  const tolerance = input.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
+  if (!Number.isInteger(sent) || Math.abs(now - sent) > tolerance)
+    return { ok: false, reason: "stale_timestamp" };
   return { ok: true };
 }

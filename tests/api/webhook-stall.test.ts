@@ -1,0 +1,154 @@
+/**
+ * One account cannot stall everyone's webhooks. Account A points several subscriptions at a
+ * receiver that answers one byte every 300 ms and never finishes, and fires enough events to fill
+ * every delivery slot of the worker; account B's delivery must still arrive promptly, and each of
+ * A's attempts must end at the per-attempt deadline with a failure in its log. Also: the cap on
+ * subscriptions per account, and fan-out outside the transaction that records the event.
+ */
+import { createServer, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { recordEvent } from "@cpay/api/events";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ApiWorld, refusalOf, startApiWorld, type WorldAccount } from "../support/api-world";
+
+const DEADLINE_MS = 2_500;
+/** More of A's deliveries than the worker has slots (32 before per-account shares existed). */
+const A_SUBSCRIPTIONS = 4;
+const A_EVENTS = 12;
+
+describe("a receiver that trickles its answer", () => {
+  let world: ApiWorld;
+  let a: WorldAccount;
+  let b: WorldAccount;
+  let trickler: Server;
+  let prompt: Server;
+  const trickling = new Set<ServerResponse>();
+  const promptArrivals: { at: number; eventId: string }[] = [];
+  let facts = 0;
+
+  const serve = async (server: Server) => {
+    await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  };
+  const fire = (account: WorldAccount) =>
+    world.service.context.db.transaction((tx) =>
+      recordEvent(world.service.context, tx, {
+        type: "agent.policy.updated",
+        accountId: account.account.id,
+        resourceId: `policy_${facts}`,
+        factKey: `stall-test:${facts++}`,
+        payload: { account: `@${account.account.handle}` },
+      }),
+    );
+
+  beforeAll(async () => {
+    trickler = createServer((request, response) => {
+      request.resume();
+      trickling.add(response);
+      response.writeHead(200, { "content-type": "text/plain" });
+      const timer = setInterval(() => response.write("."), 300);
+      response.on("close", () => {
+        clearInterval(timer);
+        trickling.delete(response);
+      });
+    });
+    prompt = createServer((request, response) => {
+      request.resume();
+      request.on("end", () => {
+        promptArrivals.push({ at: Date.now(), eventId: String(request.headers["x-service-event-id"]) });
+        response.end();
+      });
+    });
+    world = await startApiWorld({
+      env: { WEBHOOKS_ALLOW_LOCAL: "1", WEBHOOK_ATTEMPT_DEADLINE_MS: String(DEADLINE_MS) },
+    });
+    a = await world.account("trickler");
+    b = await world.account("victim");
+    const tricklerUrl = await serve(trickler);
+    for (let i = 0; i < A_SUBSCRIPTIONS; i++) {
+      await a.client.call("createWebhook", {
+        body: { url: `${tricklerUrl}/${i}`, events: ["agent.policy.updated"] },
+      });
+    }
+    await b.client.call("createWebhook", {
+      body: { url: await serve(prompt), events: ["agent.policy.updated"] },
+    });
+  });
+  afterAll(async () => {
+    await world?.close();
+    for (const response of trickling) response.destroy();
+    await Promise.all([trickler, prompt].map((server) => new Promise((done) => server?.close(done))));
+  });
+
+  it("given A's deliveries hanging on it, B's delivery is still delivered promptly", async () => {
+    for (let i = 0; i < A_EVENTS; i++) await fire(a);
+    // Until A's attempts hold the slots they can get.
+    for (let i = 0; i < 100 && trickling.size < A_SUBSCRIPTIONS; i++) await sleep(20);
+    expect(trickling.size).toBeGreaterThanOrEqual(A_SUBSCRIPTIONS);
+    const fired = Date.now();
+    const eventId = await fire(b);
+    for (let i = 0; i < 100 && !promptArrivals.some((p) => p.eventId === eventId); i++) await sleep(20);
+    const arrival = promptArrivals.find((p) => p.eventId === eventId);
+    expect(arrival, "B's delivery never arrived while A's hung").toBeDefined();
+    expect((arrival?.at ?? Number.POSITIVE_INFINITY) - fired).toBeLessThan(1_000);
+    // A holds no more than its share of the slots, however many of its deliveries are due.
+    expect(trickling.size).toBeLessThanOrEqual(8);
+  }, 20_000);
+
+  it("an attempt against the trickler ends at the deadline with a recorded failure", async () => {
+    const [hook] = (await a.client.call("listWebhooks")).webhooks;
+    const started = Date.now();
+    let log = await a.client.call("listDeliveries", { params: { webhook_id: hook?.webhook_id as string } });
+    while (Date.now() - started < DEADLINE_MS + 3_000 && !log.deliveries.some((d) => d.attempts > 0)) {
+      await sleep(100);
+      log = await a.client.call("listDeliveries", { params: { webhook_id: hook?.webhook_id as string } });
+    }
+    const attempted = log.deliveries.find((d) => d.attempts > 0);
+    expect(attempted, "no attempt of A's ended").toBeDefined();
+    expect(attempted?.state).toBe("queued");
+    expect(attempted?.history[0]).toMatchObject({ status_code: null, error: "timeout" });
+  }, 20_000);
+
+  it("refuses a subscription beyond the account's cap with a code naming the rule", async () => {
+    const c = await world.account("collector");
+    for (let i = 0; i < 10; i++) {
+      await c.client.call("createWebhook", {
+        body: { url: `http://127.0.0.1:9/c/${i}`, events: ["transfer.initiated"] },
+      });
+    }
+    const refused = await refusalOf(
+      c.client.call("createWebhook", {
+        body: { url: "http://127.0.0.1:9/c/10", events: ["transfer.initiated"] },
+      }),
+    );
+    expect([refused.status, refused.code]).toEqual([409, "webhook_limit_reached"]);
+    expect((await c.client.call("listWebhooks")).webhooks).toHaveLength(10);
+    // A deleted subscription frees its place.
+    const [first] = (await c.client.call("listWebhooks")).webhooks;
+    await c.client.call("deleteWebhook", { params: { webhook_id: first?.webhook_id as string } });
+    await c.client.call("createWebhook", {
+      body: { url: "http://127.0.0.1:9/c/11", events: ["transfer.initiated"] },
+    });
+  });
+
+  it("records an event without writing its deliveries in the same transaction", async () => {
+    const { webhookDeliveries } = world.service.context.db.tables;
+    const inside = await world.service.context.db.transaction(async (tx) => {
+      const id = await recordEvent(world.service.context, tx, {
+        type: "agent.policy.updated",
+        accountId: b.account.id,
+        resourceId: "policy_outbox",
+        factKey: `stall-test:${facts++}`,
+        payload: { account: "@victim" },
+      });
+      return tx
+        .select()
+        .from(webhookDeliveries)
+        .where(eq(webhookDeliveries.eventId, id as string));
+    });
+    expect(inside).toEqual([]);
+  });
+});
+
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
