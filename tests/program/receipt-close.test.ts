@@ -15,8 +15,8 @@ import {
   type Receipt,
 } from "@cpay/sdk";
 import {
-  type Address,
   AccountRole,
+  type Address,
   generateKeyPairSigner,
   getAddressEncoder,
   type Instruction,
@@ -117,6 +117,7 @@ describe("receipt_close", () => {
 
   it("sends the rent nowhere but to the payer, and only with its signature", async () => {
     const receipt = await record(1);
+    world.cluster.requestAirdrop(sender.address, 1_000_000_000n);
     ageTo(receipt, RECEIPT_MIN_AGE_SLOTS + 10n);
     // The sender, a stranger: not the payer
     for (const thief of [sender, world.stranger]) {
@@ -178,9 +179,12 @@ describe("receipt_close", () => {
     const receipt = await record(1);
     ageTo(receipt, RECEIPT_MIN_AGE_SLOTS);
     // Closing twice in one transaction fails as a whole: the receipt is still there
-    const twice = await world.attempt(() => world.send([closeInstruction(receipt), closeInstruction(receipt)]), {
-      extra: [receipt],
-    });
+    const twice = await world.attempt(
+      () => world.send([closeInstruction(receipt), closeInstruction(receipt)]),
+      {
+        extra: [receipt],
+      },
+    );
     expect(twice.outcome.err).toEqual({ InstructionError: [1, { Custom: 6004 }] });
     expect(twice.changes).toEqual([]);
     // Closing, refunding the address and closing again in one transaction: the same
@@ -200,7 +204,10 @@ describe("receipt_close", () => {
     expect((await world.send([closeInstruction(receipt)])).err).toBeNull();
     // Lamports sent to the address afterwards make a plain System account, not a receipt
     expect((await world.send([refund])).err).toBeNull();
-    expect(world.cluster.getAccount(receipt)).toMatchObject({ owner: "11111111111111111111111111111111", data: new Uint8Array(0) });
+    expect(world.cluster.getAccount(receipt)).toMatchObject({
+      owner: "11111111111111111111111111111111",
+      data: new Uint8Array(0),
+    });
     const again = await world.attempt(() => world.send([closeInstruction(receipt)]), { extra: [receipt] });
     expect(again.outcome.error).toBe("WrongAccountOwner");
     expect(again.changes).toEqual([]);
