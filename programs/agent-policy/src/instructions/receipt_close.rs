@@ -180,7 +180,12 @@ mod tests {
             Err(PolicyError::InvalidInstructionData)
         );
         assert_eq!(
-            run(accounts().into_iter().take(1).collect(), &instruction::RECEIPT_CLOSE, NOON).result,
+            run(
+                accounts().into_iter().take(1).collect(),
+                &instruction::RECEIPT_CLOSE,
+                NOON
+            )
+            .result,
             Err(PolicyError::NotEnoughAccounts)
         );
     }
