@@ -242,16 +242,28 @@ describe("anchor 0.32 coder against our IDL", () => {
       expiresAt: 86_500n,
     });
 
-    const receipt = new AccountBytes(72, "Receipt")
+    const receipt = new AccountBytes(112, "Receipt")
       .raw(8, TRANSFER_ID)
       .key(24, key(16))
       .i64(56, 123n)
-      .u8(64, 251);
+      .u8(64, 251)
+      .key(72, key(17))
+      .u64(104, 456n);
     const decodedReceipt = accounts.decode("Receipt", Buffer.from(receipt.data));
     expect(decodedReceipt.transfer_id).toEqual(TRANSFER_ID);
     expect(decodedReceipt.sender.toBase58()).toBe(key(16));
-    expect([asNumber(decodedReceipt.recorded_at), decodedReceipt.bump]).toEqual(["123", 251]);
-    expect(getReceiptDecoder().decode(receipt.data)).toMatchObject({ sender: key(16), recordedAt: 123n });
+    expect(decodedReceipt.rent_payer.toBase58()).toBe(key(17));
+    expect([
+      asNumber(decodedReceipt.recorded_at),
+      decodedReceipt.bump,
+      asNumber(decodedReceipt.recorded_slot),
+    ]).toEqual(["123", 251, "456"]);
+    expect(getReceiptDecoder().decode(receipt.data)).toMatchObject({
+      sender: key(16),
+      recordedAt: 123n,
+      rentPayer: key(17),
+      recordedSlot: 456n,
+    });
   });
 
   it("decodes events from their bytes, and parses the same logs as our parser", () => {

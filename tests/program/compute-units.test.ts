@@ -10,7 +10,10 @@ import {
   buildAgentCreateInstruction,
   buildConfigInitializeInstruction,
   buildHandleRegisterInstruction,
+  buildReceiptCloseInstruction,
   buildTransferRecordInstruction,
+  findReceiptPda,
+  RECEIPT_MIN_AGE_SLOTS,
 } from "@cpay/sdk";
 import { createEmbeddedCluster } from "@cpay/sdk/cluster";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -43,8 +46,10 @@ const CEILINGS = {
   pending_reject: 870,
   // last measured 781
   pending_close_expired: 820,
-  // last measured 4297
+  // last measured 4312 (4297 before it stored the rent payer and the slot)
   "transfer_record (256-byte memo)": 4_510,
+  // last measured 1894 (~1.5k of it the receipt's PDA re-derivation)
+  receipt_close: 1_990,
 } as const;
 
 type Measured = keyof typeof CEILINGS;
@@ -121,6 +126,22 @@ describe("compute units per instruction", () => {
           source: world.alice.usdg,
           destination: world.recipients.bob.usdg,
           mint: world.usdgMint,
+        }),
+      ]),
+    );
+    const [receipt] = await findReceiptPda(
+      { sender: world.feePayer.address, transferId: transferId(1) },
+      { programAddress: world.programId },
+    );
+    // The send produces the last slot of the minimum age
+    world.cluster.clock.advance(Number(RECEIPT_MIN_AGE_SLOTS) - 1);
+    measured.set(
+      "receipt_close",
+      await world.send([
+        buildReceiptCloseInstruction({
+          receipt,
+          rentReceiver: world.feePayer,
+          programAddress: world.programId,
         }),
       ]),
     );

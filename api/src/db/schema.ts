@@ -299,6 +299,21 @@ export function defineTables(c: ColumnKit) {
     (t) => [c.uniqueIndex("relay_fee_usage_agent_day").on(t.agentAccountId, t.day)],
   );
 
+  /**
+   * What the receipt job (transfers/close-receipts.ts) did with each settled transfer's Receipt:
+   * `closed` (its rent back to the fee reserve: `rent_returned` lamports, in `signature`), `none`
+   * (no receipt of the reserve's to close: none was created, or someone else paid it). One row
+   * per transfer, written once.
+   */
+  const receiptClosures = c.table("receipt_closures", {
+    transferId: c.text("transfer_id").primaryKey(),
+    receiptAddress: c.text("receipt_address").notNull(),
+    outcome: c.text("outcome").notNull(),
+    rentReturned: c.int("rent_returned").notNull(),
+    signature: c.text("signature"),
+    closedAt: c.text("closed_at").notNull(),
+  });
+
   /** Service facts: schema owner, the cluster instance the rows belong to. */
   const serviceMeta = c.table("service_meta", {
     key: c.text("key").primaryKey(),
@@ -318,6 +333,7 @@ export function defineTables(c: ColumnKit) {
     indexerCheckpoints,
     indexedEvents,
     relayFeeUsage,
+    receiptClosures,
     serviceMeta,
   };
 }

@@ -34,8 +34,9 @@ pub mod instruction {
     pub const AGENT_CONFIDENTIAL_CLOSE_CONTEXTS: [u8; 8] = discriminator(b"global:agent_confidential_close_contexts");
     pub const AGENT_CONFIDENTIAL_TRANSFER: [u8; 8] = discriminator(b"global:agent_confidential_transfer");
     pub const CONFIDENTIAL_PENDING_APPROVE: [u8; 8] = discriminator(b"global:confidential_pending_approve");
+    pub const RECEIPT_CLOSE: [u8; 8] = discriminator(b"global:receipt_close");
 
-    pub const ALL: [[u8; 8]; 16] = [
+    pub const ALL: [[u8; 8]; 17] = [
         CONFIG_INITIALIZE,
         HANDLE_REGISTER,
         AGENT_CREATE,
@@ -52,6 +53,7 @@ pub mod instruction {
         AGENT_CONFIDENTIAL_CLOSE_CONTEXTS,
         AGENT_CONFIDENTIAL_TRANSFER,
         CONFIDENTIAL_PENDING_APPROVE,
+        RECEIPT_CLOSE,
     ];
 }
 

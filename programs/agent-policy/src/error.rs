@@ -71,7 +71,7 @@ pub enum PolicyError {
     WrongPendingTransaction = 6031, // 6031
     /// A token account or mint is not a valid Token-2022 one for this transfer (owner program, layout, state, mint or owner).
     WrongTokenAccount = 6032, // 6032
-    /// The rent receiver is not the account that paid the pending account's rent.
+    /// The rent receiver is not the account that paid the rent (of a pending account or a receipt).
     WrongRentReceiver = 6033, // 6033
     /// The memo is longer than 256 bytes.
     MemoTooLong = 6034, // 6034
@@ -91,6 +91,9 @@ pub enum PolicyError {
     ConfidentialHoldPolicyTightened = 6041, // 6041
     /// Bytes that must encode a Ristretto255 point do not (or a curve operation failed).
     InvalidCurvePoint = 6042, // 6042
+    /// The receipt is younger than `receipt_close::MIN_AGE_SLOTS`: its record may not be final, or a
+    /// signed copy of its transfer may still land.
+    ReceiptTooRecent = 6043, // 6043
 }
 
 impl PolicyError {
@@ -144,6 +147,7 @@ impl PolicyError {
             Self::PublicSpendAfterConfidential => "PublicSpendAfterConfidential",
             Self::ConfidentialHoldPolicyTightened => "ConfidentialHoldPolicyTightened",
             Self::InvalidCurvePoint => "InvalidCurvePoint",
+            Self::ReceiptTooRecent => "ReceiptTooRecent",
         }
     }
 
@@ -183,7 +187,7 @@ impl PolicyError {
             Self::TransactionNotExpired => "The held transaction has not expired yet",
             Self::WrongPendingTransaction => "The pending transaction does not match the accounts passed",
             Self::WrongTokenAccount => "A token account or mint is not the expected one",
-            Self::WrongRentReceiver => "The rent receiver is not the hold's rent payer",
+            Self::WrongRentReceiver => "The rent receiver is not the account that paid the rent",
             Self::MemoTooLong => "The memo is longer than 256 bytes",
             Self::AgentNotActive => "The agent is not active",
             Self::WrongProofContext => "A proof context account has the wrong owner, size, proof type or authority",
@@ -195,12 +199,13 @@ impl PolicyError {
                 "The policy is tighter than the limits the hold was proved against"
             }
             Self::InvalidCurvePoint => "Bytes that must be a Ristretto255 point are not one",
+            Self::ReceiptTooRecent => "The receipt is too recent to close",
         }
     }
 }
 
 /// Every error, in code order (the IDL test walks this list).
-pub const ALL_ERRORS: [PolicyError; 43] = [
+pub const ALL_ERRORS: [PolicyError; 44] = [
     PolicyError::InvalidInstructionData,
     PolicyError::NotEnoughAccounts,
     PolicyError::MissingSigner,
@@ -244,6 +249,7 @@ pub const ALL_ERRORS: [PolicyError; 43] = [
     PolicyError::PublicSpendAfterConfidential,
     PolicyError::ConfidentialHoldPolicyTightened,
     PolicyError::InvalidCurvePoint,
+    PolicyError::ReceiptTooRecent,
 ];
 
 pub type ProgramResult = Result<(), PolicyError>;
@@ -295,6 +301,7 @@ mod tests {
             (6040, "PublicSpendAfterConfidential"),
             (6041, "ConfidentialHoldPolicyTightened"),
             (6042, "InvalidCurvePoint"),
+            (6043, "ReceiptTooRecent"),
         ];
         // Then each error carries exactly that code and name, and the messages are distinct enough to log
         for (code, name) in published {

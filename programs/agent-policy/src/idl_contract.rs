@@ -43,6 +43,7 @@ fn instruction_discriminators_match_the_idl() {
         ("agent_confidential_close_contexts", instruction::AGENT_CONFIDENTIAL_CLOSE_CONTEXTS),
         ("agent_confidential_transfer", instruction::AGENT_CONFIDENTIAL_TRANSFER),
         ("confidential_pending_approve", instruction::CONFIDENTIAL_PENDING_APPROVE),
+        ("receipt_close", instruction::RECEIPT_CLOSE),
     ];
     let idl = rows("instruction");
     assert_eq!(idl.len(), expected.len(), "instruction count");

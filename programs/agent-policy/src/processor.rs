@@ -22,6 +22,7 @@ const AGENT_CONFIDENTIAL_WITHDRAW: u64 = as_u64(instruction::AGENT_CONFIDENTIAL_
 const AGENT_CONFIDENTIAL_CLOSE_CONTEXTS: u64 = as_u64(instruction::AGENT_CONFIDENTIAL_CLOSE_CONTEXTS);
 const AGENT_CONFIDENTIAL_TRANSFER: u64 = as_u64(instruction::AGENT_CONFIDENTIAL_TRANSFER);
 const CONFIDENTIAL_PENDING_APPROVE: u64 = as_u64(instruction::CONFIDENTIAL_PENDING_APPROVE);
+const RECEIPT_CLOSE: u64 = as_u64(instruction::RECEIPT_CLOSE);
 
 /// Routes the instruction to its handler by the first 8 bytes of data; anything shorter or
 /// unknown is `InvalidInstructionData`. Inlined into the entrypoint, with every other instruction
@@ -71,6 +72,7 @@ fn process_other(discriminator: u64, input: &Input) -> ProgramResult {
         CONFIDENTIAL_PENDING_APPROVE => {
             instructions::confidential_pending_approve::process(program_id, &accounts, data)
         }
+        RECEIPT_CLOSE => instructions::receipt_close::process(program_id, &accounts, data),
         _ => Err(PolicyError::InvalidInstructionData),
     }
 }

@@ -49,7 +49,7 @@ export interface ConfidentialTransferInput {
   /**
    * Records the transfer on the agent-policy program (confidential = true) in the final
    * transaction, with the memo encrypted to the owner's and the recipient's ElGamal keys. The
-   * payer also pays the receipt's rent (72 bytes).
+   * payer also pays the receipt's rent (112 bytes; `receipt_close` returns it to the payer).
    */
   readonly record?: TransferRecordRequest;
 }

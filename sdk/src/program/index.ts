@@ -56,11 +56,13 @@ export {
   buildPendingCloseExpiredInstruction,
   buildPendingRejectInstruction,
   buildPolicyUpdateInstruction,
+  buildReceiptCloseInstruction,
   buildTransferRecordInstruction,
   HANDLE_KIND,
   type HandleKind,
   MAX_MEMO_BYTES,
   type ProgramConfig,
+  RECEIPT_MIN_AGE_SLOTS,
   recipientHandleOf,
 } from "./instructions";
 export {

@@ -16,6 +16,7 @@ import {
   getPendingCloseExpiredInstruction,
   getPendingRejectInstruction,
   getPolicyUpdateInstruction,
+  getReceiptCloseInstruction,
   getTransferRecordInstruction,
   type PendingTransaction,
 } from "../generated";
@@ -44,6 +45,12 @@ export type HandleKind = keyof typeof HANDLE_KIND;
 
 /** The longest memo `transfer_record` accepts, in bytes. */
 export const MAX_MEMO_BYTES = 256;
+
+/**
+ * Slots a Receipt must exist before `receipt_close` accepts it (the program's
+ * `receipt_close::MIN_AGE_SLOTS`): its record final and every signed copy of its transfer expired.
+ */
+export const RECEIPT_MIN_AGE_SLOTS = 1_000n;
 
 /** Every builder takes the program id, the deployed agent-policy program by default. */
 export interface ProgramConfig {
@@ -335,6 +342,19 @@ export async function buildTransferRecordInstruction(
       memo: input.memo,
     },
     config,
+  );
+}
+
+/**
+ * `receipt_close`: the receipt's rent payer (`rentReceiver`, who signs) closes it once it is
+ * RECEIPT_MIN_AGE_SLOTS old and takes back every lamport. Nobody else can close it.
+ */
+export function buildReceiptCloseInstruction(
+  input: { readonly receipt: Address; readonly rentReceiver: TransactionSigner } & ProgramConfig,
+) {
+  return getReceiptCloseInstruction(
+    { receipt: input.receipt, rentReceiver: input.rentReceiver },
+    programOf(input),
   );
 }
 

@@ -22,6 +22,7 @@ pub mod pending_close_expired;
 pub mod pending_reject;
 pub mod policy_args;
 pub mod policy_update;
+pub mod receipt_close;
 pub mod spend;
 pub mod transfer_record;
 

@@ -167,11 +167,17 @@ impl Run {
     }
 }
 
-/// Serializes `accounts` and `data` as the loader does and runs the program at `now`.
+/// Serializes `accounts` and `data` as the loader does and runs the program at `now` (slot 0).
 pub fn run(accounts: Vec<TestAccount>, data: &[u8], now: i64) -> Run {
+    run_at_slot(accounts, data, now, 0)
+}
+
+/// [`run`] with the Clock's slot at `slot`.
+pub fn run_at_slot(accounts: Vec<TestAccount>, data: &[u8], now: i64, slot: u64) -> Run {
     let entries: Vec<Entry> = accounts.into_iter().map(Entry::Account).collect();
     let mut buffer = serialize(&entries, data, &PROGRAM);
     record::reset(Some(now));
+    record::set_slot(slot);
     let input = unsafe { parse(buffer.as_mut_ptr()) };
     let views = (0..input.accounts().len())
         .map(|i| input.accounts().get(i).unwrap())

@@ -12,7 +12,8 @@
 //!                      they know)
 //! 1. `receipt`         writable — PDA `["receipt", sender, transfer_id]`, must not exist yet
 //!    (the sender in the seeds: nobody else can take a transfer id before the service records it)
-//! 2. `payer`           signer, writable — pays the receipt's rent
+//! 2. `payer`           signer, writable — pays the receipt's rent, stored as its `rent_payer`: the
+//!                      only account `receipt_close` returns the rent to
 //! 3. `source`          Token-2022 account of `mint`
 //! 4. `destination`     Token-2022 account of `mint`
 //! 5. `mint`            Token-2022 mint
@@ -32,7 +33,7 @@ use crate::runtime::cpi::{Seed, Signer};
 use crate::runtime::input::AccountList;
 use crate::runtime::system::{create_pda_account, CreatePda};
 use crate::runtime::{clock, keys_eq, pda, rent, Pubkey, SYSTEM_PROGRAM_ID};
-use crate::state::receipt::{self, Receipt, RECEIPT_SEED};
+use crate::state::receipt::{self, NewReceipt, Receipt, RECEIPT_SEED};
 use crate::state::{init, is_uninitialized};
 use crate::token;
 
@@ -132,12 +133,15 @@ pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramR
         owner: program_id,
         signer: &Signer::new(&seeds),
     })?;
-    init::<Receipt>(&accounts.receipt).write_new(
-        args.transfer_id,
-        accounts.sender.key(),
-        clock::unix_timestamp(),
+    let (recorded_slot, recorded_at) = clock::slot_and_unix_timestamp();
+    init::<Receipt>(&accounts.receipt).write_new(&NewReceipt {
+        transfer_id: args.transfer_id,
+        sender: accounts.sender.key(),
+        rent_payer: accounts.payer.key(),
+        recorded_at,
+        recorded_slot,
         bump,
-    );
+    });
     event::service_transfer_recorded(&event::ServiceTransferRecorded {
         transfer_id: args.transfer_id,
         sender: accounts.sender.key(),

@@ -12,13 +12,32 @@ struct Clock {
     unix_timestamp: i64,
 }
 
-/// The cluster's `unix_timestamp` (seconds, UTC): the only clock the policy rules use.
 #[inline]
-pub fn unix_timestamp() -> i64 {
+fn read() -> Clock {
     // Written whole by the syscall.
     let mut clock = core::mem::MaybeUninit::<Clock>::uninit();
     unsafe {
         syscalls::sol_get_clock_sysvar(clock.as_mut_ptr() as *mut u8);
-        clock.assume_init().unix_timestamp
+        clock.assume_init()
     }
+}
+
+/// The cluster's `unix_timestamp` (seconds, UTC): the only clock the policy rules use.
+#[inline]
+pub fn unix_timestamp() -> i64 {
+    read().unix_timestamp
+}
+
+/// The current slot and `unix_timestamp` from one syscall: receipts age in slots (finality and
+/// blockhash expiry are counted in slots and blocks, not seconds) and keep the time for readers.
+#[inline]
+pub fn slot_and_unix_timestamp() -> (u64, i64) {
+    let clock = read();
+    (clock.slot, clock.unix_timestamp)
+}
+
+/// The current slot.
+#[inline]
+pub fn slot() -> u64 {
+    read().slot
 }

@@ -64,6 +64,7 @@ mod host {
 
         thread_local! {
             pub(super) static UNIX_TIMESTAMP: RefCell<Option<i64>> = const { RefCell::new(None) };
+            pub(super) static SLOT: RefCell<u64> = const { RefCell::new(0) };
             pub(super) static INVOCATIONS: RefCell<Vec<Invocation>> = const { RefCell::new(Vec::new()) };
             pub(super) static EVENTS: RefCell<Vec<Vec<u8>>> = const { RefCell::new(Vec::new()) };
         }
@@ -71,8 +72,14 @@ mod host {
         /// Sets the clock host code reads and clears the recorded calls and events.
         pub fn reset(unix_timestamp: Option<i64>) {
             UNIX_TIMESTAMP.with(|t| *t.borrow_mut() = unix_timestamp);
+            SLOT.with(|s| *s.borrow_mut() = 0);
             INVOCATIONS.with(|i| i.borrow_mut().clear());
             EVENTS.with(|e| e.borrow_mut().clear());
+        }
+
+        /// Sets the Clock's slot (0 after `reset`) for the host code that reads it.
+        pub fn set_slot(slot: u64) {
+            SLOT.with(|s| *s.borrow_mut() = slot);
         }
 
         pub fn invocations() -> Vec<Invocation> {
@@ -142,12 +149,15 @@ mod host {
     pub unsafe fn sol_get_rent_sysvar(_: *mut u8) -> u64 {
         unavailable("sol_get_rent_sysvar")
     }
-    /// The clock set with `record::reset`; unset, it panics like the other on-chain-only syscalls.
+    /// The clock set with `record::reset` (and `record::set_slot`); unset, it panics like the other
+    /// on-chain-only syscalls.
     pub unsafe fn sol_get_clock_sysvar(out: *mut u8) -> u64 {
         let Some(now) = record::UNIX_TIMESTAMP.with(|t| *t.borrow()) else {
             unavailable("sol_get_clock_sysvar")
         };
         core::ptr::write_bytes(out, 0, 40);
+        let slot = record::SLOT.with(|s| *s.borrow());
+        core::ptr::copy_nonoverlapping(slot.to_le_bytes().as_ptr(), out, 8);
         core::ptr::copy_nonoverlapping(now.to_le_bytes().as_ptr(), out.add(32), 8);
         0
     }

@@ -1,6 +1,7 @@
-//! `Receipt` — PDA `["receipt", transfer_id]`: created by `transfer_record`, so a retried
+//! `Receipt` — PDA `["receipt", sender, transfer_id]`: created by `transfer_record`, so a retried
 //! submission of the same transfer id fails on-chain (the account exists) and one id can never
-//! be recorded, or move funds in the same transaction, twice.
+//! be recorded, or move funds in the same transaction, twice. Closed by `receipt_close` once it is
+//! old enough, its rent back to `rent_payer`.
 //!
 //! ```text
 //! offset size field
@@ -10,7 +11,13 @@
 //!     56    8 recorded_at    i64 LE unix seconds
 //!     64    1 bump           canonical bump of the PDA
 //!     65    7 reserved       zero
+//!     72   32 rent_payer     who paid the rent: the only account `receipt_close` returns it to
+//!    104    8 recorded_slot  u64 LE, the Clock slot of the recording: `receipt_close` measures age from it
 //! ```
+//!
+//! The first 72 bytes are the original layout, unchanged, so a reader of the header reads both.
+//! A 72-byte receipt (recorded before `rent_payer` existed) fails the length check and cannot be
+//! closed: nothing on it says who paid. None exists outside test clusters.
 
 use core::mem::offset_of;
 
@@ -19,7 +26,7 @@ use crate::discriminator::account::RECEIPT;
 use crate::runtime::Pubkey;
 
 pub const RECEIPT_SEED: &[u8] = b"receipt";
-pub const LEN: usize = 72;
+pub const LEN: usize = 112;
 
 #[repr(C)]
 pub struct Receipt {
@@ -29,6 +36,8 @@ pub struct Receipt {
     pub recorded_at: [u8; 8],
     pub bump: u8,
     pub reserved: [u8; 7],
+    pub rent_payer: Pubkey,
+    pub recorded_slot: [u8; 8],
 }
 
 unsafe impl AccountType for Receipt {
@@ -43,15 +52,33 @@ const _: () = {
     assert!(offset_of!(Receipt, recorded_at) == 56);
     assert!(offset_of!(Receipt, bump) == 64);
     assert!(offset_of!(Receipt, reserved) == 65);
+    assert!(offset_of!(Receipt, rent_payer) == 72);
+    assert!(offset_of!(Receipt, recorded_slot) == 104);
 };
+
+/// What `transfer_record` writes into a just-created receipt.
+pub struct NewReceipt<'a> {
+    pub transfer_id: &'a [u8; 16],
+    pub sender: &'a Pubkey,
+    pub rent_payer: &'a Pubkey,
+    pub recorded_at: i64,
+    pub recorded_slot: u64,
+    pub bump: u8,
+}
 
 impl Receipt {
     /// Fills a just-created receipt (`state::init` wrote the discriminator).
-    pub fn write_new(&mut self, transfer_id: &[u8; 16], sender: &Pubkey, recorded_at: i64, bump: u8) {
-        self.transfer_id = *transfer_id;
-        self.sender = *sender;
-        self.recorded_at = recorded_at.to_le_bytes();
-        self.bump = bump;
+    pub fn write_new(&mut self, new: &NewReceipt) {
+        self.transfer_id = *new.transfer_id;
+        self.sender = *new.sender;
+        self.recorded_at = new.recorded_at.to_le_bytes();
+        self.bump = new.bump;
+        self.rent_payer = *new.rent_payer;
+        self.recorded_slot = new.recorded_slot.to_le_bytes();
+    }
+
+    pub fn recorded_slot(&self) -> u64 {
+        u64::from_le_bytes(self.recorded_slot)
     }
 }
 
@@ -64,11 +91,21 @@ mod tests {
         let mut data = [0u8; LEN];
         data[..8].copy_from_slice(&RECEIPT);
         let receipt = unsafe { &mut *(data.as_mut_ptr() as *mut Receipt) };
-        receipt.write_new(&[1; 16], &[2; 32], 1_700_000_000, 254);
+        receipt.write_new(&NewReceipt {
+            transfer_id: &[1; 16],
+            sender: &[2; 32],
+            rent_payer: &[3; 32],
+            recorded_at: 1_700_000_000,
+            recorded_slot: 987_654_321,
+            bump: 254,
+        });
+        assert_eq!(receipt.recorded_slot(), 987_654_321);
         assert_eq!(&data[8..24], &[1; 16]);
         assert_eq!(&data[24..56], &[2; 32]);
         assert_eq!(&data[56..64], &1_700_000_000i64.to_le_bytes());
         assert_eq!(data[64], 254);
-        assert_eq!(&data[65..], &[0; 7]);
+        assert_eq!(&data[65..72], &[0; 7]);
+        assert_eq!(&data[72..104], &[3; 32]);
+        assert_eq!(&data[104..112], &987_654_321u64.to_le_bytes());
     }
 }

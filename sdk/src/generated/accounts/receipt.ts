@@ -23,6 +23,8 @@ import {
   getI64Encoder,
   getStructDecoder,
   getStructEncoder,
+  getU64Decoder,
+  getU64Encoder,
   getU8Decoder,
   getU8Encoder,
   transformEncoder,
@@ -59,6 +61,10 @@ export type Receipt = {
   bump: number;
   /** offset 65..72 */
   reserved: ReadonlyUint8Array;
+  /** offset 72; who paid the rent, the only account receipt_close returns it to */
+  rentPayer: Address;
+  /** offset 104; the Clock slot of the recording (receipt_close measures age from it) */
+  recordedSlot: bigint;
 };
 
 export type ReceiptArgs = {
@@ -72,6 +78,10 @@ export type ReceiptArgs = {
   bump: number;
   /** offset 65..72 */
   reserved: ReadonlyUint8Array;
+  /** offset 72; who paid the rent, the only account receipt_close returns it to */
+  rentPayer: Address;
+  /** offset 104; the Clock slot of the recording (receipt_close measures age from it) */
+  recordedSlot: number | bigint;
 };
 
 /** Gets the encoder for {@link ReceiptArgs} account data. */
@@ -84,6 +94,8 @@ export function getReceiptEncoder(): FixedSizeEncoder<ReceiptArgs> {
       ["recordedAt", getI64Encoder()],
       ["bump", getU8Encoder()],
       ["reserved", fixEncoderSize(getBytesEncoder(), 7)],
+      ["rentPayer", getAddressEncoder()],
+      ["recordedSlot", getU64Encoder()],
     ]),
     (value) => ({ ...value, discriminator: RECEIPT_DISCRIMINATOR }),
   );
@@ -98,6 +110,8 @@ export function getReceiptDecoder(): FixedSizeDecoder<Receipt> {
     ["recordedAt", getI64Decoder()],
     ["bump", getU8Decoder()],
     ["reserved", fixDecoderSize(getBytesDecoder(), 7)],
+    ["rentPayer", getAddressDecoder()],
+    ["recordedSlot", getU64Decoder()],
   ]);
 }
 
@@ -160,5 +174,5 @@ export async function fetchAllMaybeReceipt(
 }
 
 export function getReceiptSize(): number {
-  return 72;
+  return 112;
 }

@@ -80,7 +80,7 @@ export const AGENT_POLICY_ERROR__TRANSACTION_NOT_EXPIRED = 0x178e; // 6030
 export const AGENT_POLICY_ERROR__WRONG_PENDING_TRANSACTION = 0x178f; // 6031
 /** WrongTokenAccount: A token account or mint is not the expected one */
 export const AGENT_POLICY_ERROR__WRONG_TOKEN_ACCOUNT = 0x1790; // 6032
-/** WrongRentReceiver: The rent receiver is not the hold's rent payer */
+/** WrongRentReceiver: The rent receiver is not the account that paid the rent */
 export const AGENT_POLICY_ERROR__WRONG_RENT_RECEIVER = 0x1791; // 6033
 /** MemoTooLong: The memo is longer than 256 bytes */
 export const AGENT_POLICY_ERROR__MEMO_TOO_LONG = 0x1792; // 6034
@@ -100,6 +100,8 @@ export const AGENT_POLICY_ERROR__PUBLIC_SPEND_AFTER_CONFIDENTIAL = 0x1798; // 60
 export const AGENT_POLICY_ERROR__CONFIDENTIAL_HOLD_POLICY_TIGHTENED = 0x1799; // 6041
 /** InvalidCurvePoint: Bytes that must be a Ristretto255 point are not one */
 export const AGENT_POLICY_ERROR__INVALID_CURVE_POINT = 0x179a; // 6042
+/** ReceiptTooRecent: The receipt is too recent to close */
+export const AGENT_POLICY_ERROR__RECEIPT_TOO_RECENT = 0x179b; // 6043
 
 export type AgentPolicyError =
   | typeof AGENT_POLICY_ERROR__ACCOUNT_ALREADY_INITIALIZED
@@ -131,6 +133,7 @@ export type AgentPolicyError =
   | typeof AGENT_POLICY_ERROR__OUTSIDE_ACTIVE_HOURS
   | typeof AGENT_POLICY_ERROR__PER_TRANSACTION_LIMIT_EXCEEDED
   | typeof AGENT_POLICY_ERROR__PUBLIC_SPEND_AFTER_CONFIDENTIAL
+  | typeof AGENT_POLICY_ERROR__RECEIPT_TOO_RECENT
   | typeof AGENT_POLICY_ERROR__RECIPIENT_NOT_ALLOWED
   | typeof AGENT_POLICY_ERROR__TOO_MANY_MINTS
   | typeof AGENT_POLICY_ERROR__TOO_MANY_RECIPIENT_PATTERNS
@@ -178,6 +181,7 @@ if (process.env["NODE_ENV"] !== "production") {
     [AGENT_POLICY_ERROR__OUTSIDE_ACTIVE_HOURS]: `The transfer is outside the policy's active hours`,
     [AGENT_POLICY_ERROR__PER_TRANSACTION_LIMIT_EXCEEDED]: `The amount exceeds the per-transaction limit`,
     [AGENT_POLICY_ERROR__PUBLIC_SPEND_AFTER_CONFIDENTIAL]: `The agent already spent confidentially today`,
+    [AGENT_POLICY_ERROR__RECEIPT_TOO_RECENT]: `The receipt is too recent to close`,
     [AGENT_POLICY_ERROR__RECIPIENT_NOT_ALLOWED]: `The recipient is not in the policy's allowed recipients`,
     [AGENT_POLICY_ERROR__TOO_MANY_MINTS]: `A policy allows at most 4 mints`,
     [AGENT_POLICY_ERROR__TOO_MANY_RECIPIENT_PATTERNS]: `A policy allows at most 16 recipient patterns`,
@@ -190,7 +194,7 @@ if (process.env["NODE_ENV"] !== "production") {
     [AGENT_POLICY_ERROR__WRONG_PENDING_TRANSACTION]: `The pending transaction does not match the accounts passed`,
     [AGENT_POLICY_ERROR__WRONG_PROGRAM]: `A program account is not the expected program`,
     [AGENT_POLICY_ERROR__WRONG_PROOF_CONTEXT]: `A proof context account has the wrong owner, size, proof type or authority`,
-    [AGENT_POLICY_ERROR__WRONG_RENT_RECEIVER]: `The rent receiver is not the hold's rent payer`,
+    [AGENT_POLICY_ERROR__WRONG_RENT_RECEIVER]: `The rent receiver is not the account that paid the rent`,
     [AGENT_POLICY_ERROR__WRONG_TOKEN_ACCOUNT]: `A token account or mint is not the expected one`,
   };
 }

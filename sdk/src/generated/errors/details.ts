@@ -50,6 +50,7 @@ import {
   AGENT_POLICY_ERROR__PUBLIC_SPEND_AFTER_CONFIDENTIAL,
   AGENT_POLICY_ERROR__CONFIDENTIAL_HOLD_POLICY_TIGHTENED,
   AGENT_POLICY_ERROR__INVALID_CURVE_POINT,
+  AGENT_POLICY_ERROR__RECEIPT_TOO_RECENT,
   type AgentPolicyError,
 } from "./agentPolicy";
 
@@ -90,7 +91,7 @@ export const AGENT_POLICY_ERROR_DETAILS: Readonly<
   [AGENT_POLICY_ERROR__TRANSACTION_NOT_EXPIRED]: { name: "TransactionNotExpired", message: "The held transaction has not expired yet" },
   [AGENT_POLICY_ERROR__WRONG_PENDING_TRANSACTION]: { name: "WrongPendingTransaction", message: "The pending transaction does not match the accounts passed" },
   [AGENT_POLICY_ERROR__WRONG_TOKEN_ACCOUNT]: { name: "WrongTokenAccount", message: "A token account or mint is not the expected one" },
-  [AGENT_POLICY_ERROR__WRONG_RENT_RECEIVER]: { name: "WrongRentReceiver", message: "The rent receiver is not the hold's rent payer" },
+  [AGENT_POLICY_ERROR__WRONG_RENT_RECEIVER]: { name: "WrongRentReceiver", message: "The rent receiver is not the account that paid the rent" },
   [AGENT_POLICY_ERROR__MEMO_TOO_LONG]: { name: "MemoTooLong", message: "The memo is longer than 256 bytes" },
   [AGENT_POLICY_ERROR__AGENT_NOT_ACTIVE]: { name: "AgentNotActive", message: "The agent is not active" },
   [AGENT_POLICY_ERROR__WRONG_PROOF_CONTEXT]: { name: "WrongProofContext", message: "A proof context account has the wrong owner, size, proof type or authority" },
@@ -100,4 +101,5 @@ export const AGENT_POLICY_ERROR_DETAILS: Readonly<
   [AGENT_POLICY_ERROR__PUBLIC_SPEND_AFTER_CONFIDENTIAL]: { name: "PublicSpendAfterConfidential", message: "The agent already spent confidentially today" },
   [AGENT_POLICY_ERROR__CONFIDENTIAL_HOLD_POLICY_TIGHTENED]: { name: "ConfidentialHoldPolicyTightened", message: "The policy is tighter than the limits the hold was proved against" },
   [AGENT_POLICY_ERROR__INVALID_CURVE_POINT]: { name: "InvalidCurvePoint", message: "Bytes that must be a Ristretto255 point are not one" },
+  [AGENT_POLICY_ERROR__RECEIPT_TOO_RECENT]: { name: "ReceiptTooRecent", message: "The receipt is too recent to close" },
 };

@@ -21,4 +21,5 @@ export * from "./pendingApprove";
 export * from "./pendingCloseExpired";
 export * from "./pendingReject";
 export * from "./policyUpdate";
+export * from "./receiptClose";
 export * from "./transferRecord";

@@ -155,6 +155,7 @@ export type TransferRecordAsyncInput<
 > = {
   sender: TransactionSigner<TAccountSender>;
   receipt?: Address<TAccountReceipt>;
+  /** Pays the receipt's rent; stored as its rent_payer, which receipt_close returns it to. */
   payer: TransactionSigner<TAccountPayer>;
   source: Address<TAccountSource>;
   destination: Address<TAccountDestination>;
@@ -274,6 +275,7 @@ export type TransferRecordInput<
 > = {
   sender: TransactionSigner<TAccountSender>;
   receipt: Address<TAccountReceipt>;
+  /** Pays the receipt's rent; stored as its rent_payer, which receipt_close returns it to. */
   payer: TransactionSigner<TAccountPayer>;
   source: Address<TAccountSource>;
   destination: Address<TAccountDestination>;
@@ -376,6 +378,7 @@ export type ParsedTransferRecordInstruction<
   accounts: {
     sender: TAccountMetas[0];
     receipt: TAccountMetas[1];
+    /** Pays the receipt's rent; stored as its rent_payer, which receipt_close returns it to. */
     payer: TAccountMetas[2];
     source: TAccountMetas[3];
     destination: TAccountMetas[4];

@@ -69,6 +69,7 @@ import {
   getPendingCloseExpiredInstruction,
   getPendingRejectInstruction,
   getPolicyUpdateInstructionAsync,
+  getReceiptCloseInstruction,
   getTransferRecordInstructionAsync,
   parseAgentConfidentialApplyInstruction,
   parseAgentConfidentialCloseContextsInstruction,
@@ -85,6 +86,7 @@ import {
   parsePendingCloseExpiredInstruction,
   parsePendingRejectInstruction,
   parsePolicyUpdateInstruction,
+  parseReceiptCloseInstruction,
   parseTransferRecordInstruction,
   type AgentConfidentialApplyInput,
   type AgentConfidentialCloseContextsInput,
@@ -112,11 +114,13 @@ import {
   type ParsedPendingCloseExpiredInstruction,
   type ParsedPendingRejectInstruction,
   type ParsedPolicyUpdateInstruction,
+  type ParsedReceiptCloseInstruction,
   type ParsedTransferRecordInstruction,
   type PendingApproveAsyncInput,
   type PendingCloseExpiredInput,
   type PendingRejectInput,
   type PolicyUpdateAsyncInput,
+  type ReceiptCloseInput,
   type TransferRecordAsyncInput,
 } from "../instructions";
 import { findConfigPda, findPolicyPda, findReceiptPda } from "../pdas";
@@ -226,6 +230,7 @@ export enum AgentPolicyInstruction {
   AgentConfidentialCloseContexts,
   AgentConfidentialTransfer,
   ConfidentialPendingApprove,
+  ReceiptClose,
 }
 
 export function identifyAgentPolicyInstruction(
@@ -408,6 +413,17 @@ export function identifyAgentPolicyInstruction(
   ) {
     return AgentPolicyInstruction.ConfidentialPendingApprove;
   }
+  if (
+    containsBytes(
+      data,
+      fixEncoderSize(getBytesEncoder(), 8).encode(
+        new Uint8Array([84, 149, 154, 242, 255, 58, 6, 163]),
+      ),
+      0,
+    )
+  ) {
+    return AgentPolicyInstruction.ReceiptClose;
+  }
   throw new SolanaError(
     SOLANA_ERROR__PROGRAM_CLIENTS__FAILED_TO_IDENTIFY_INSTRUCTION,
     { instructionData: data, programName: "agentPolicy" },
@@ -464,7 +480,10 @@ export type ParsedAgentPolicyInstruction<
     } & ParsedAgentConfidentialTransferInstruction<TProgram>)
   | ({
       instructionType: AgentPolicyInstruction.ConfidentialPendingApprove;
-    } & ParsedConfidentialPendingApproveInstruction<TProgram>);
+    } & ParsedConfidentialPendingApproveInstruction<TProgram>)
+  | ({
+      instructionType: AgentPolicyInstruction.ReceiptClose;
+    } & ParsedReceiptCloseInstruction<TProgram>);
 
 export function parseAgentPolicyInstruction<TProgram extends string>(
   instruction: Instruction<TProgram> & InstructionWithData<ReadonlyUint8Array>,
@@ -583,6 +602,13 @@ export function parseAgentPolicyInstruction<TProgram extends string>(
         ...parseConfidentialPendingApproveInstruction(instruction),
       };
     }
+    case AgentPolicyInstruction.ReceiptClose: {
+      assertIsInstructionWithAccounts(instruction);
+      return {
+        instructionType: AgentPolicyInstruction.ReceiptClose,
+        ...parseReceiptCloseInstruction(instruction),
+      };
+    }
     default:
       throw new SolanaError(
         SOLANA_ERROR__PROGRAM_CLIENTS__UNRECOGNIZED_INSTRUCTION_TYPE,
@@ -680,6 +706,9 @@ export type AgentPolicyPluginInstructions = {
     input: ConfidentialPendingApproveAsyncInput,
   ) => ReturnType<typeof getConfidentialPendingApproveInstructionAsync> &
     SelfPlanAndSendFunctions;
+  receiptClose: (
+    input: ReceiptCloseInput,
+  ) => ReturnType<typeof getReceiptCloseInstruction> & SelfPlanAndSendFunctions;
 };
 
 export type AgentPolicyPluginPdas = {
@@ -791,6 +820,11 @@ export function agentPolicyProgram() {
             addSelfPlanAndSendFunctions(
               client,
               getConfidentialPendingApproveInstructionAsync(input),
+            ),
+          receiptClose: (input) =>
+            addSelfPlanAndSendFunctions(
+              client,
+              getReceiptCloseInstruction(input),
             ),
         },
         pdas: {

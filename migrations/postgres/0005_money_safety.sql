@@ -1,3 +1,12 @@
+CREATE TABLE "receipt_closures" (
+	"transfer_id" text PRIMARY KEY NOT NULL,
+	"receipt_address" text NOT NULL,
+	"outcome" text NOT NULL,
+	"rent_returned" bigint NOT NULL,
+	"signature" text,
+	"closed_at" text NOT NULL
+);
+--> statement-breakpoint
 ALTER TABLE "events" ADD COLUMN "fan_out_pending" boolean DEFAULT false NOT NULL;--> statement-breakpoint
 ALTER TABLE "webhook_subscriptions" ADD COLUMN "secret_version" bigint DEFAULT 1 NOT NULL;--> statement-breakpoint
 ALTER TABLE "webhook_subscriptions" ADD COLUMN "previous_secret_expires_at" text;--> statement-breakpoint

@@ -1,3 +1,12 @@
+CREATE TABLE `receipt_closures` (
+	`transfer_id` text PRIMARY KEY NOT NULL,
+	`receipt_address` text NOT NULL,
+	`outcome` text NOT NULL,
+	`rent_returned` integer NOT NULL,
+	`signature` text,
+	`closed_at` text NOT NULL
+);
+--> statement-breakpoint
 ALTER TABLE `events` ADD `fan_out_pending` integer DEFAULT false NOT NULL;--> statement-breakpoint
 CREATE INDEX `events_fan_out_pending` ON `events` (`fan_out_pending`,`created_at`);--> statement-breakpoint
 ALTER TABLE `webhook_subscriptions` ADD `secret_version` integer DEFAULT 1 NOT NULL;--> statement-breakpoint

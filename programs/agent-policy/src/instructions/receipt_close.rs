@@ -1,0 +1,192 @@
+//! `receipt_close` — the account that paid a `Receipt`'s rent takes it back once the record is
+//! old enough: the receipt is closed and every lamport goes to its `rent_payer`, which must sign.
+//! Nobody else can close a receipt or send its rent anywhere else.
+//!
+//! Closing a receipt frees its transfer id for that sender again, so the receipt must outlive
+//! every signed transaction that could still replay the transfer (see `MIN_AGE_SLOTS`), and the
+//! payer (the service) closes only transfers it will never resubmit.
+//!
+//! Data (8 bytes): discriminator `sha256("global:receipt_close")[..8]`.
+//!
+//! Accounts:
+//! 0. `receipt`        writable — `Receipt` of this program at PDA `["receipt", sender,
+//!                     transfer_id]` (re-derived from its stored sender, id and bump)
+//! 1. `rent_receiver`  signer, writable — must be `receipt.rent_payer`
+//!
+//! Errors: `AccountNotWritable`, `WrongAccountOwner` (not this program's: another program's
+//! account, or a receipt already closed), `WrongAccountData` (not a `Receipt`, or a 72-byte one
+//! from before `rent_payer` existed), `MissingSigner`, `WrongRentReceiver`, `ReceiptTooRecent`
+//! (fewer than `MIN_AGE_SLOTS` slots since `recorded_slot`), `WrongPda`.
+
+use crate::error::{PolicyError, ProgramResult};
+use crate::runtime::account::AccountView;
+use crate::runtime::input::AccountList;
+use crate::runtime::{clock, keys_eq, pda, Pubkey};
+use crate::state::load_mut;
+use crate::state::receipt::{Receipt, RECEIPT_SEED};
+
+pub const DATA_LEN: usize = 8;
+
+/// Slots a receipt must have existed before it can be closed. Two things must hold by then:
+/// - the recording is final: a block is rooted once 32 more confirmed blocks vote on top of it
+///   (Solana's `MAX_LOCKOUT_HISTORY`; `finalized` trails `confirmed` by ~32 slots), so the record
+///   and its event can no longer be rolled back;
+/// - no signed copy of the transfer can still land: a transaction signed before the record landed
+///   carries a blockhash no newer than the recording slot and expires 150 blocks after it
+///   (`MAX_PROCESSING_AGE`). 150 blocks span at least 150 slots, more when leaders skip slots.
+///
+/// 1,000 slots (~400 s at 400 ms a slot) covers both even if 4 slots in 5 were skipped
+/// (150 x 5 + 32 = 782). A transaction built on a durable nonce never expires by blockhash:
+/// whoever uses one must not close its receipt while the nonce is unadvanced.
+pub const MIN_AGE_SLOTS: u64 = 1_000;
+
+struct Accounts {
+    receipt: AccountView,
+    rent_receiver: AccountView,
+}
+
+fn accounts(list: &AccountList) -> Result<Accounts, PolicyError> {
+    let get = |index| list.get(index).ok_or(PolicyError::NotEnoughAccounts);
+    Ok(Accounts {
+        receipt: get(0)?,
+        rent_receiver: get(1)?,
+    })
+}
+
+/// The receiver is the receipt's rent payer and signed; the receipt is old enough and at its PDA
+/// (checked last: the derivation is the costly part).
+fn validate(accounts: &Accounts, receipt: &Receipt, now_slot: u64, program_id: &Pubkey) -> ProgramResult {
+    if !accounts.rent_receiver.is_signer() {
+        return Err(PolicyError::MissingSigner);
+    }
+    if !accounts.rent_receiver.is_writable() {
+        return Err(PolicyError::AccountNotWritable);
+    }
+    if !keys_eq(&receipt.rent_payer, accounts.rent_receiver.key()) {
+        return Err(PolicyError::WrongRentReceiver);
+    }
+    // A slot before the recording (never on a real cluster) counts as too recent.
+    match now_slot.checked_sub(receipt.recorded_slot()) {
+        Some(age) if age >= MIN_AGE_SLOTS => {}
+        _ => return Err(PolicyError::ReceiptTooRecent),
+    }
+    let expected = pda::create_program_address(
+        &[RECEIPT_SEED, &receipt.sender, &receipt.transfer_id, &[receipt.bump]],
+        program_id,
+    )?;
+    if !keys_eq(accounts.receipt.key(), &expected) {
+        return Err(PolicyError::WrongPda);
+    }
+    Ok(())
+}
+
+/// Closes one receipt to its rent payer (see the module doc for data, accounts and checks).
+pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramResult {
+    if data.len() != DATA_LEN {
+        return Err(PolicyError::InvalidInstructionData);
+    }
+    let accounts = accounts(list)?;
+    let receipt = load_mut::<Receipt>(&accounts.receipt, program_id)?;
+    validate(&accounts, receipt, clock::slot(), program_id)?;
+    accounts.receipt.close_to(&accounts.rent_receiver)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::discriminator::{account as account_disc, instruction};
+    use crate::instructions::test_fixtures::*;
+    use crate::runtime::input::test_support::TestAccount;
+    use crate::state::receipt::LEN;
+
+    const RECEIPT: Pubkey = [0x52; 32];
+    const RECORDED_SLOT: u64 = 5_000;
+
+    fn receipt_data() -> Vec<u8> {
+        let mut data = vec![0u8; LEN];
+        data[..8].copy_from_slice(&account_disc::RECEIPT);
+        data[8..24].copy_from_slice(&[0x42; 16]);
+        data[24..56].copy_from_slice(&OWNER);
+        data[64] = 255;
+        data[72..104].copy_from_slice(&PAYER);
+        data[104..112].copy_from_slice(&RECORDED_SLOT.to_le_bytes());
+        data
+    }
+
+    fn accounts() -> Vec<TestAccount> {
+        vec![
+            writable(account(RECEIPT, PROGRAM, receipt_data())),
+            signer(writable(wallet(PAYER))),
+        ]
+    }
+
+    fn close(accounts: Vec<TestAccount>, slot: u64) -> ProgramResult {
+        run_at_slot(accounts, &instruction::RECEIPT_CLOSE, NOON, slot).result
+    }
+
+    const OLD_ENOUGH: u64 = RECORDED_SLOT + MIN_AGE_SLOTS;
+
+    #[test]
+    fn refuses_a_receipt_younger_than_the_minimum_age() {
+        assert_eq!(close(accounts(), OLD_ENOUGH - 1), Err(PolicyError::ReceiptTooRecent));
+        assert_eq!(close(accounts(), RECORDED_SLOT), Err(PolicyError::ReceiptTooRecent));
+        assert_eq!(close(accounts(), RECORDED_SLOT - 1), Err(PolicyError::ReceiptTooRecent));
+    }
+
+    #[test]
+    #[should_panic(expected = "sol_create_program_address")]
+    fn an_old_enough_receipt_reaches_the_pda_check() {
+        let _ = close(accounts(), OLD_ENOUGH);
+    }
+
+    #[test]
+    fn only_the_signing_rent_payer_takes_the_rent() {
+        let mut elsewhere = accounts();
+        elsewhere[1].key = OWNER;
+        assert_eq!(close(elsewhere, OLD_ENOUGH), Err(PolicyError::WrongRentReceiver));
+        let mut unsigned = accounts();
+        unsigned[1].is_signer = false;
+        assert_eq!(close(unsigned, OLD_ENOUGH), Err(PolicyError::MissingSigner));
+        let mut read_only = accounts();
+        read_only[1].is_writable = false;
+        assert_eq!(close(read_only, OLD_ENOUGH), Err(PolicyError::AccountNotWritable));
+    }
+
+    #[test]
+    fn refuses_anything_but_a_writable_receipt_of_this_program() {
+        let mut foreign = accounts();
+        foreign[0].owner = [0x99; 32];
+        assert_eq!(close(foreign, OLD_ENOUGH), Err(PolicyError::WrongAccountOwner));
+        let mut closed = accounts();
+        closed[0] = writable(wallet(RECEIPT));
+        assert_eq!(close(closed, OLD_ENOUGH), Err(PolicyError::WrongAccountOwner));
+        let mut other_type = accounts();
+        other_type[0].data = pending_data(80);
+        assert_eq!(close(other_type, OLD_ENOUGH), Err(PolicyError::WrongAccountData));
+        let mut legacy = accounts();
+        legacy[0].data.truncate(72);
+        assert_eq!(close(legacy, OLD_ENOUGH), Err(PolicyError::WrongAccountData));
+        let mut read_only = accounts();
+        read_only[0].is_writable = false;
+        assert_eq!(close(read_only, OLD_ENOUGH), Err(PolicyError::AccountNotWritable));
+    }
+
+    #[test]
+    fn takes_exactly_the_discriminator() {
+        let mut data = instruction::RECEIPT_CLOSE.to_vec();
+        data.push(0);
+        assert_eq!(
+            run(accounts(), &data, NOON).result,
+            Err(PolicyError::InvalidInstructionData)
+        );
+        assert_eq!(
+            run(
+                accounts().into_iter().take(1).collect(),
+                &instruction::RECEIPT_CLOSE,
+                NOON
+            )
+            .result,
+            Err(PolicyError::NotEnoughAccounts)
+        );
+    }
+}

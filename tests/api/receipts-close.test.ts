@@ -1,0 +1,118 @@
+/**
+ * The receipt job: every transfer's Receipt is paid by the fee reserve; once the transfer is
+ * settled and the receipt RECEIPT_MIN_AGE_SLOTS old at `finalized`, the service closes it and the
+ * reserve has every lamport back, recorded in `receipt_closures`. A younger receipt is left alone.
+ */
+import { bytesOfId } from "@cpay/api/ids";
+import { findReceiptPda, getReceiptDecoder, RECEIPT_MIN_AGE_SLOTS } from "@cpay/sdk";
+import { FINALITY_DEPTH } from "@cpay/sdk/cluster";
+import { address } from "@solana/kit";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
+import { eventually } from "./support/held-transfer";
+
+/** The job's period (close-receipts.ts) and a margin: long enough for one pass to have run. */
+const ONE_PASS_MS = 6_000;
+
+describe("closing the receipts of settled transfers", () => {
+  let world: ApiWorld;
+  let alice: WorldAccount;
+  beforeAll(async () => {
+    world = await startApiWorld();
+    [alice] = await Promise.all([world.account("alice"), world.account("bob")]);
+    await world.fund(alice.account, { confidential: usdg(10), public: usdg(10) });
+  });
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  async function confirmedTransfer(confidential: boolean): Promise<string> {
+    const created = await alice.client.call("createTransfer", {
+      body: { to: "@bob", amount: "1", confidential },
+    });
+    await eventually(
+      () => world.transferRow(created.transfer_id),
+      (row) => row.status === "confirmed",
+    );
+    return created.transfer_id;
+  }
+
+  async function receiptOf(transferId: string) {
+    const [receipt] = await findReceiptPda(
+      { sender: address(alice.account.publicKey), transferId: bytesOfId(transferId) },
+      { programAddress: address(world.cluster.programId) },
+    );
+    return receipt;
+  }
+
+  async function closures() {
+    const { db } = world.service.context;
+    const { receiptClosures } = db.tables;
+    return db.read((tx) => tx.select().from(receiptClosures));
+  }
+
+  it("Given settled transfers, When their receipts are young, Then they stay; When final and old enough, Then the reserve gets every lamport back", async () => {
+    // Given a public and a confidential transfer, settled, whose receipts the reserve paid
+    const ids = [await confirmedTransfer(false), await confirmedTransfer(true)];
+    const receipts = await Promise.all(ids.map(receiptOf));
+    const reserve = world.service.context.feePayer.address;
+    const rents = receipts.map((receipt) => {
+      const account = world.cluster.getAccount(receipt);
+      if (account === null) throw new Error(`no receipt ${receipt}`);
+      expect(getReceiptDecoder().decode(account.data).rentPayer).toBe(reserve);
+      return BigInt(account.lamports);
+    });
+    expect(rents).toEqual([1_670_400n, 1_670_400n]);
+
+    // When a pass of the job runs while they are young
+    await new Promise((resolve) => setTimeout(resolve, ONE_PASS_MS));
+    // Then nothing is closed or recorded
+    for (const receipt of receipts) expect(world.cluster.getAccount(receipt)).not.toBeNull();
+    expect(await closures()).toEqual([]);
+
+    // When the cluster moves past the minimum age at finalized commitment
+    const reserveBefore = BigInt(world.cluster.getAccount(reserve)?.lamports ?? 0n);
+    world.cluster.clock.advance(Number(RECEIPT_MIN_AGE_SLOTS + FINALITY_DEPTH) + 2);
+    const rows = await eventually(closures, (found) => found.length === 2, 20_000);
+
+    // Then both receipts are closed in one transaction and the reserve has their rent back, lamport-exact
+    for (const receipt of receipts) expect(world.cluster.getAccount(receipt)).toBeNull();
+    expect(
+      rows
+        .map(({ transferId, outcome, rentReturned, receiptAddress }) => ({
+          transferId,
+          outcome,
+          rentReturned,
+          receiptAddress,
+        }))
+        .sort((a, b) => a.transferId.localeCompare(b.transferId)),
+    ).toEqual(
+      ids
+        .map((transferId, index) => ({
+          transferId,
+          outcome: "closed",
+          rentReturned: Number(rents[index]),
+          receiptAddress: receipts[index],
+        }))
+        .sort((a, b) => a.transferId.localeCompare(b.transferId)),
+    );
+    const [signature] = new Set(rows.map((row) => row.signature));
+    const closing = world.cluster.getTransaction(signature as string);
+    if (closing === null) throw new Error("the closing transaction is not in the history");
+    const reserveAfter = BigInt(world.cluster.getAccount(reserve)?.lamports ?? 0n);
+    expect(reserveAfter - reserveBefore).toBe((rents[0] ?? 0n) + (rents[1] ?? 0n) - closing.fee);
+
+    // And a later pass changes nothing
+    await new Promise((resolve) => setTimeout(resolve, ONE_PASS_MS));
+    expect(await closures()).toHaveLength(2);
+    const { transfers } = world.service.context.db.tables;
+    const [first] = await world.service.context.db.read((db) =>
+      db
+        .select()
+        .from(transfers)
+        .where(eq(transfers.id, ids[0] as string)),
+    );
+    expect(first?.status).toBe("confirmed");
+  });
+});
