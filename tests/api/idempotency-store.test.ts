@@ -16,7 +16,7 @@ describe("Idempotency-Key records", () => {
     handle = await openTestDatabase();
     service = {
       db: handle.db,
-      config: { masterKey: parseMasterKey(generateMasterKeyHex()) },
+      config: { masterKey: parseMasterKey(generateMasterKeyHex()), idempotencyLeaseMs: 30_000 },
     } as ServiceContext;
   });
   afterAll(async () => {

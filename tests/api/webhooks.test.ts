@@ -109,7 +109,7 @@ describe("signed webhooks", () => {
       expect(payload).not.toHaveProperty("amount");
       expect(delivery.headers["x-service-event-id"]).toBe(payload.event_id);
       const check = {
-        secret: created.secret,
+        secret: created.secret ?? "",
         rawBody: delivery.body,
         signature: delivery.headers["x-service-signature"] as string,
       };

@@ -42,6 +42,11 @@ export interface RouteContract {
   readonly response: { readonly status: number; readonly schema: z.ZodType };
   /** Errors beyond those every route can return (401, 429, 400 for a malformed request, 500). */
   readonly errors: readonly ApiErrorCode[];
+  /**
+   * The response field holding a secret shown once. An `Idempotency-Key` replay never carries it:
+   * the field is `null` and `secret_already_delivered: true` says why (the stored answer never held it).
+   */
+  readonly shownOnce?: string;
 }
 
 const ZTransferParams = z.strictObject({ transfer_id: zId("tr") });
@@ -141,6 +146,7 @@ export const API_ROUTES = {
     audience: "owner",
     body: ZCreateAgentRequest,
     response: { status: 201, schema: ZCreatedAgent },
+    shownOnce: "signer_secret",
     errors: [
       "invalid_policy",
       "agent_exists",
@@ -228,6 +234,7 @@ export const API_ROUTES = {
     audience: "any",
     body: ZCreateWebhookRequest,
     response: { status: 201, schema: ZWebhookWithSecret },
+    shownOnce: "secret",
     errors: ["invalid_webhook_url", "idempotency_key_reused", "idempotency_in_progress"],
   },
   listWebhooks: {

@@ -1,6 +1,6 @@
 /** Webhook subscriptions and their delivery log (spec 2.7, 2.8, 4.12-4.16, 6). */
 import { z } from "zod";
-import { ZPage, ZPaging, ZTimestamp, zId } from "./common";
+import { ZPage, ZPaging, ZSecretAlreadyDelivered, ZTimestamp, zId } from "./common";
 
 /** The event types of spec 6.1. */
 export const WEBHOOK_EVENT_TYPES = [
@@ -29,9 +29,17 @@ const webhookFields = {
   created_at: ZTimestamp,
 };
 
-/** The create response: the only time `secret` is shown. */
+/** The create response: the only time `secret` is shown (null on an Idempotency-Key replay). */
 export const ZWebhookWithSecret = z
-  .object({ ...webhookFields, secret: z.string().regex(/^whsec_[A-Za-z0-9_-]{43}$/) })
+  .object({
+    ...webhookFields,
+    secret: z
+      .string()
+      .regex(/^whsec_[A-Za-z0-9_-]{43}$/)
+      .nullable()
+      .meta({ description: "The signing secret, shown once: null on an Idempotency-Key replay" }),
+    secret_already_delivered: ZSecretAlreadyDelivered,
+  })
   .meta({ id: "WebhookWithSecret" });
 
 export const ZWebhook = z.object(webhookFields).meta({ id: "Webhook" });
