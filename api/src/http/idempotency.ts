@@ -177,6 +177,18 @@ async function runAsHolder(
   }
 }
 
+/** Deletes every expired idempotency record (sweep-idempotency.ts runs it); returns how many. */
+export async function sweepExpiredIdempotencyKeys(service: ServiceContext): Promise<number> {
+  const { idempotencyKeys } = service.db.tables;
+  const deleted = await service.db.transaction((tx) =>
+    tx
+      .delete(idempotencyKeys)
+      .where(lt(idempotencyKeys.expiresAt, nowIso()))
+      .returning({ key: idempotencyKeys.key }),
+  );
+  return deleted.length;
+}
+
 /** A duplicate: waits for the holder's answer, or takes over a claim whose holder died. */
 async function awaitOrRecover(service: ServiceContext, input: IdempotentRequest, work: Work) {
   const { idempotencyKeys } = service.db.tables;

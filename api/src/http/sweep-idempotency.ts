@@ -3,25 +3,11 @@
  * SWEEP_EVERY_MS, and once at start, every row past `expires_at` (24 h after its claim) is
  * deleted, so a stored answer — sealed, and never holding a secret — is kept 24 h, not forever.
  */
-import { lt } from "drizzle-orm";
 import { registerBackgroundJob } from "../background";
-import { nowIso } from "../ids";
-import type { ServiceContext } from "../service-context";
 import { describeUnexpected } from "./error-handler";
+import { sweepExpiredIdempotencyKeys } from "./idempotency";
 
 export const SWEEP_EVERY_MS = 15 * 60 * 1000;
-
-/** Deletes every expired idempotency record; returns how many. */
-export async function sweepExpiredIdempotencyKeys(service: ServiceContext): Promise<number> {
-  const { idempotencyKeys } = service.db.tables;
-  const deleted = await service.db.transaction((tx) =>
-    tx
-      .delete(idempotencyKeys)
-      .where(lt(idempotencyKeys.expiresAt, nowIso()))
-      .returning({ key: idempotencyKeys.key }),
-  );
-  return deleted.length;
-}
 
 registerBackgroundJob((service) => {
   let running: Promise<unknown> | null = null;
