@@ -182,4 +182,51 @@ describe("Idempotency-Key records", () => {
     );
     expect(left.map((row) => row.key)).toEqual(["k-fresh"]);
   });
+
+  it("Given an abandoned claim bound to a webhook whose secret was never shown, When retried, Then that subscription is discarded and the request runs afresh", async () => {
+    const { idempotencyKeys, webhookSubscriptions, vaultSecrets } = handle.db.tables;
+    const past = new Date(Date.now() - 60_000).toISOString();
+    await handle.db.transaction(async (tx) => {
+      await tx.insert(webhookSubscriptions).values({
+        id: "wh_orphan",
+        accountId: "acct_1",
+        url: "https://example.com/hooks",
+        events: "[]",
+        createdAt: past,
+        deletedAt: null,
+      });
+      await tx
+        .insert(vaultSecrets)
+        .values({ accountId: "wh_orphan", kind: "webhook_secret", keyId: "k", sealed: "x", createdAt: past });
+      await tx.insert(idempotencyKeys).values({
+        accountId: "acct_1",
+        key: "k-orphan-webhook",
+        requestHash: "f1",
+        state: "in_progress",
+        resourceId: "wh_orphan",
+        createdAt: past,
+        expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+        leaseExpiresAt: past,
+      });
+    });
+    const resumed: (string | null)[] = [];
+    const answer = await runIdempotently(
+      service,
+      { accountId: "acct_1", key: "k-orphan-webhook", fingerprint: "f1" },
+      async (claim) => {
+        resumed.push(claim.resumedResourceId);
+        return { status: 201, body: { webhook_id: "wh_fresh" } };
+      },
+    );
+    expect(resumed).toEqual([null]);
+    expect(answer).toEqual({ status: 201, body: { webhook_id: "wh_fresh" }, replayed: false });
+    const [orphan] = await handle.db.read((db) =>
+      db.select().from(webhookSubscriptions).where(eq(webhookSubscriptions.id, "wh_orphan")),
+    );
+    expect(orphan?.deletedAt).not.toBeNull();
+    const secrets = await handle.db.read((db) =>
+      db.select().from(vaultSecrets).where(eq(vaultSecrets.accountId, "wh_orphan")),
+    );
+    expect(secrets).toEqual([]);
+  });
 });

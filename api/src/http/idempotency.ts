@@ -279,7 +279,8 @@ async function recover(
   if (recovery.kind === "rerun")
     return runAsHolder(service, input, work, recovery.resume ? resourceId : null);
   if (recovery.final) {
-    await store(service, input, recovery.status, recovery.body);
+    const body = input.redact ? input.redact(recovery.body) : recovery.body;
+    await store(service, input, recovery.status, body);
   } else {
     // Not settled yet (a transfer still being reconciled): answered, not stored; the next retry
     // rebuilds the answer again.
