@@ -19,6 +19,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshDatabaseUrl } from "../support/api-database";
 
 const LEASE_MS = 1_000;
+/** A fresh Node process transpiling the api on a busy machine can take a while to start. */
+const SPAWN_TIMEOUT_MS = 150_000;
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const fixture = fileURLToPath(new URL("./fixtures/hold-idempotency-claim.ts", import.meta.url));
 
@@ -88,60 +90,72 @@ describe("an Idempotency-Key claim after its holder is SIGKILLed", () => {
       work,
     );
 
-  it("Given a holder killed before binding anything, When the request is retried, Then it runs and succeeds", async () => {
-    await claimAndKill("k-unbound", null);
-    let runs = 0;
-    const answer = await retry("k-unbound", async () => {
-      runs += 1;
-      return { status: 201, body: { made: "once" } };
-    });
-    expect(answer).toEqual({ status: 201, body: { made: "once" }, replayed: false });
-    expect(runs).toBe(1);
-    const again = await retry("k-unbound", async () => ({ status: 201, body: { made: "twice" } }));
-    expect(again).toEqual({ status: 201, body: { made: "once" }, replayed: true });
-  });
+  it(
+    "Given a holder killed before binding anything, When the request is retried, Then it runs and succeeds",
+    async () => {
+      await claimAndKill("k-unbound", null);
+      let runs = 0;
+      const answer = await retry("k-unbound", async () => {
+        runs += 1;
+        return { status: 201, body: { made: "once" } };
+      });
+      expect(answer).toEqual({ status: 201, body: { made: "once" }, replayed: false });
+      expect(runs).toBe(1);
+      const again = await retry("k-unbound", async () => ({ status: 201, body: { made: "twice" } }));
+      expect(again).toEqual({ status: 201, body: { made: "once" }, replayed: true });
+    },
+    SPAWN_TIMEOUT_MS,
+  );
 
-  it("Given a holder killed after binding a transfer that landed, When retried, Then the answer is rebuilt from the transfer and nothing runs again", async () => {
-    const { transfers } = db.tables;
-    await db.transaction((tx) =>
-      tx
-        .insert(transfers)
-        .values({
-          id: "tr_killedholder0000000000000",
-          accountId: "acct_owner",
-          apiKeyId: "key_1",
-          fromHandle: "@owner",
-          to: "@bob",
-          recipientAddress: "11111111111111111111111111111111",
-          asset: "USDG",
-          confidential: true,
-          status: "pending",
-          phase: "submitted",
-          txSignature: "5".repeat(88),
-          signatures: "[]",
-          createdAt: new Date().toISOString(),
-        })
-        .then(() => undefined),
-    );
-    await claimAndKill("k-transfer", "tr_killedholder0000000000000");
-    let runs = 0;
-    const answer = await retry("k-transfer", async () => {
-      runs += 1;
-      return { status: 201, body: { transfer_id: "tr_a_second_transfer" } };
-    });
-    expect(runs).toBe(0);
-    expect(answer.status).toBe(201);
-    expect(answer.body).toMatchObject({ transfer_id: "tr_killedholder0000000000000", status: "pending" });
-  });
+  it(
+    "Given a holder killed after binding a transfer that landed, When retried, Then the answer is rebuilt from the transfer and nothing runs again",
+    async () => {
+      const { transfers } = db.tables;
+      await db.transaction((tx) =>
+        tx
+          .insert(transfers)
+          .values({
+            id: "tr_killedholder0000000000000",
+            accountId: "acct_owner",
+            apiKeyId: "key_1",
+            fromHandle: "@owner",
+            to: "@bob",
+            recipientAddress: "11111111111111111111111111111111",
+            asset: "USDG",
+            confidential: true,
+            status: "pending",
+            phase: "submitted",
+            txSignature: "5".repeat(88),
+            signatures: "[]",
+            createdAt: new Date().toISOString(),
+          })
+          .then(() => undefined),
+      );
+      await claimAndKill("k-transfer", "tr_killedholder0000000000000");
+      let runs = 0;
+      const answer = await retry("k-transfer", async () => {
+        runs += 1;
+        return { status: 201, body: { transfer_id: "tr_a_second_transfer" } };
+      });
+      expect(runs).toBe(0);
+      expect(answer.status).toBe(201);
+      expect(answer.body).toMatchObject({ transfer_id: "tr_killedholder0000000000000", status: "pending" });
+    },
+    SPAWN_TIMEOUT_MS,
+  );
 
-  it("Given a holder killed after binding an agent, When retried, Then the use case resumes that agent", async () => {
-    await claimAndKill("k-agent", "acct_halfmadeagent");
-    const resumed: (string | null)[] = [];
-    const answer = await retry("k-agent", async (claim) => {
-      resumed.push(claim.resumedResourceId);
-      return { status: 201, body: { account_id: claim.resumedResourceId } };
-    });
-    expect(resumed).toEqual(["acct_halfmadeagent"]);
-    expect(answer).toMatchObject({ status: 201, body: { account_id: "acct_halfmadeagent" } });
-  });
+  it(
+    "Given a holder killed after binding an agent, When retried, Then the use case resumes that agent",
+    async () => {
+      await claimAndKill("k-agent", "acct_halfmadeagent");
+      const resumed: (string | null)[] = [];
+      const answer = await retry("k-agent", async (claim) => {
+        resumed.push(claim.resumedResourceId);
+        return { status: 201, body: { account_id: claim.resumedResourceId } };
+      });
+      expect(resumed).toEqual(["acct_halfmadeagent"]);
+      expect(answer).toMatchObject({ status: 201, body: { account_id: "acct_halfmadeagent" } });
+    },
+    SPAWN_TIMEOUT_MS,
+  );
 });
