@@ -1,6 +1,7 @@
 /** Imports the modules that register background jobs (background.ts), so starting the service starts them. */
 import "./http/usage-stamps";
 import "./transfers/close-receipts";
+import "./http/sweep-idempotency";
 import "./transfers/settle-transfers";
 import "./approvals/expire-held-transactions";
 import "./webhooks/deliver-webhooks";

@@ -8,6 +8,7 @@ CREATE TABLE "receipt_closures" (
 );
 --> statement-breakpoint
 ALTER TABLE "events" ADD COLUMN "fan_out_pending" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+ALTER TABLE "idempotency_keys" ADD COLUMN "lease_expires_at" text;--> statement-breakpoint
 ALTER TABLE "webhook_subscriptions" ADD COLUMN "secret_version" bigint DEFAULT 1 NOT NULL;--> statement-breakpoint
 ALTER TABLE "webhook_subscriptions" ADD COLUMN "previous_secret_expires_at" text;--> statement-breakpoint
 CREATE INDEX "events_fan_out_pending" ON "events" USING btree ("fan_out_pending","created_at");

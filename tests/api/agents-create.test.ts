@@ -244,6 +244,22 @@ describe("agent accounts", () => {
     const again = await refusalOf(alice.client.call("createAgent", { body }));
     expect(again.code).toBe("agent_exists");
   });
+
+  it("Given the confidential setup fails under an Idempotency-Key, When retried with the same key, Then the agent is finished, not the 503 replayed", async () => {
+    const body = { name: "half-keyed", spend_policy: TEST_POLICY, custody: "self" as const };
+    const call = () => alice.client.call("createAgent", { body, idempotencyKey: "agent-half-keyed" });
+    const restore = failSubmissions(world, [2]);
+    const failure = await refusalOf(call()).finally(restore);
+    expect([failure.status, failure.code]).toEqual([503, "chain_unavailable"]);
+    const finished = await call();
+    expect(finished.handle).toBe("@alice/half-keyed");
+    expect(finished.signer_secret).toEqual(expect.any(String));
+    const tokenAccount = await findTokenAccount(finished.public_key, world.cluster.usdgMint);
+    expect(readConfidentialState(world.cluster, tokenAccount)).not.toBeNull();
+    // From now on the key replays the finished agent, without its secret.
+    const replay = await call();
+    expect(replay).toMatchObject({ account_id: finished.account_id, signer_secret: null });
+  });
 });
 
 /**

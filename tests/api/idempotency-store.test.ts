@@ -1,11 +1,14 @@
 /**
  * Idempotency records on the real database (SQLite, or PostgreSQL under DATABASE_URL): twenty
  * concurrent duplicates run the use case once and all get its answer; a different request with
- * the same key is refused; a failed run releases the key; keys are per account.
+ * the same key is refused; a failed run releases the key; keys are per account; a resumable use
+ * case's 5xx is not frozen (the retry resumes its resource); a waiting duplicate does not poll the
+ * database every 50 ms; expired records are swept.
  */
 import type { ServiceContext } from "@cpay/api";
-import { runIdempotently } from "@cpay/api/idempotency";
+import { runIdempotently, sweepExpiredIdempotencyKeys } from "@cpay/api/idempotency";
 import { generateMasterKeyHex, parseMasterKey } from "@cpay/api/vault-crypto";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase } from "../support/api-database";
 
@@ -16,7 +19,7 @@ describe("Idempotency-Key records", () => {
     handle = await openTestDatabase();
     service = {
       db: handle.db,
-      config: { masterKey: parseMasterKey(generateMasterKeyHex()) },
+      config: { masterKey: parseMasterKey(generateMasterKeyHex()), idempotencyLeaseMs: 30_000 },
     } as ServiceContext;
   });
   afterAll(async () => {
@@ -105,5 +108,125 @@ describe("Idempotency-Key records", () => {
     const retry = await runIdempotently(service, input, failsAfterBinding);
     expect(runs).toBe(1);
     expect(retry).toMatchObject({ status: 500, replayed: true, body: { error: { code: "internal_error" } } });
+  });
+
+  it("Given a resumable use case that failed (5xx) after binding, When retried with the key, Then it resumes the resource instead of replaying the 503", async () => {
+    const input = { accountId: "acct_1", key: "k-resumable", fingerprint: "f1" };
+    const seen: (string | null)[] = [];
+    await expect(
+      runIdempotently(service, input, async (claim) => {
+        seen.push(claim.resumedResourceId);
+        await claim.bindResource("acct_agent", { resumable: true });
+        throw new Error("the setup did not land");
+      }),
+    ).rejects.toThrow("did not land");
+    const retry = await runIdempotently(service, input, async (claim) => {
+      seen.push(claim.resumedResourceId);
+      return { status: 201, body: { account_id: claim.resumedResourceId } };
+    });
+    expect(seen).toEqual([null, "acct_agent"]);
+    expect(retry).toEqual({ status: 201, body: { account_id: "acct_agent" }, replayed: false });
+  });
+
+  it("Given a duplicate waiting 2 s for the first request, Then it reads the record a few times, not every 50 ms", async () => {
+    let reads = 0;
+    const counting = {
+      ...service,
+      db: {
+        ...service.db,
+        read: ((work) => {
+          reads += 1;
+          return service.db.read(work);
+        }) as typeof service.db.read,
+      },
+    } as ServiceContext;
+    const input = { accountId: "acct_1", key: "k-slow", fingerprint: "f1" };
+    const first = runIdempotently(service, input, async () => {
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      return { status: 201, body: { slow: true } };
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const duplicate = await runIdempotently(counting, input, async () => ({ status: 201, body: {} }));
+    await first;
+    expect(duplicate).toEqual({ status: 201, body: { slow: true }, replayed: true });
+    expect(reads).toBeLessThanOrEqual(8);
+  });
+
+  it("Given records past their 24 h, When the sweep runs, Then they are deleted and fresh ones stay", async () => {
+    const { idempotencyKeys } = handle.db.tables;
+    const past = new Date(Date.now() - 1_000).toISOString();
+    await handle.db.transaction((tx) =>
+      tx
+        .insert(idempotencyKeys)
+        .values({
+          accountId: "acct_old",
+          key: "k-expired",
+          requestHash: "f1",
+          state: "completed",
+          createdAt: past,
+          expiresAt: past,
+        })
+        .then(() => undefined),
+    );
+    await runIdempotently(
+      service,
+      { accountId: "acct_old", key: "k-fresh", fingerprint: "f1" },
+      async () => ({
+        status: 201,
+        body: {},
+      }),
+    );
+    expect(await sweepExpiredIdempotencyKeys(service)).toBeGreaterThanOrEqual(1);
+    const left = await handle.db.read((db) =>
+      db.select().from(idempotencyKeys).where(eq(idempotencyKeys.accountId, "acct_old")),
+    );
+    expect(left.map((row) => row.key)).toEqual(["k-fresh"]);
+  });
+
+  it("Given an abandoned claim bound to a webhook whose secret was never shown, When retried, Then that subscription is discarded and the request runs afresh", async () => {
+    const { idempotencyKeys, webhookSubscriptions, vaultSecrets } = handle.db.tables;
+    const past = new Date(Date.now() - 60_000).toISOString();
+    await handle.db.transaction(async (tx) => {
+      await tx.insert(webhookSubscriptions).values({
+        id: "wh_orphan",
+        accountId: "acct_1",
+        url: "https://example.com/hooks",
+        events: "[]",
+        createdAt: past,
+        deletedAt: null,
+      });
+      await tx
+        .insert(vaultSecrets)
+        .values({ accountId: "wh_orphan", kind: "webhook_secret", keyId: "k", sealed: "x", createdAt: past });
+      await tx.insert(idempotencyKeys).values({
+        accountId: "acct_1",
+        key: "k-orphan-webhook",
+        requestHash: "f1",
+        state: "in_progress",
+        resourceId: "wh_orphan",
+        createdAt: past,
+        expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+        leaseExpiresAt: past,
+      });
+    });
+    const resumed: (string | null)[] = [];
+    const answer = await runIdempotently(
+      service,
+      { accountId: "acct_1", key: "k-orphan-webhook", fingerprint: "f1" },
+      async (claim) => {
+        resumed.push(claim.resumedResourceId);
+        return { status: 201, body: { webhook_id: "wh_fresh" } };
+      },
+    );
+    expect(resumed).toEqual([null]);
+    expect(answer).toEqual({ status: 201, body: { webhook_id: "wh_fresh" }, replayed: false });
+    const [orphan] = await handle.db.read((db) =>
+      db.select().from(webhookSubscriptions).where(eq(webhookSubscriptions.id, "wh_orphan")),
+    );
+    expect(orphan?.deletedAt).not.toBeNull();
+    const secrets = await handle.db.read((db) =>
+      db.select().from(vaultSecrets).where(eq(vaultSecrets.accountId, "wh_orphan")),
+    );
+    expect(secrets).toEqual([]);
   });
 });

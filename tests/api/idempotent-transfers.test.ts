@@ -2,7 +2,8 @@
  * `Idempotency-Key` on POST /v1/transfers, end to end: twenty concurrent duplicates of one
  * confidential transfer make exactly one transfer (one row, one on-chain movement) and all twenty
  * callers get the same answer; a later identical request replays it; the same key with another
- * body is 409 `idempotency_key_reused`; a malformed key is 400.
+ * body is 409 `idempotency_key_reused`; a malformed key is 400; the same request written with
+ * another letter case or a trailing slash (Express routes it the same) replays.
  */
 import { findTokenAccount, readConfidentialState } from "@cpay/sdk/confidential";
 import { eq } from "drizzle-orm";
@@ -23,8 +24,8 @@ describe("idempotent transfers", () => {
     await world?.close();
   });
 
-  async function post(key: string, body: unknown) {
-    const response = await world.fetch("/v1/transfers", {
+  async function post(key: string, body: unknown, path = "/v1/transfers") {
+    const response = await world.fetch(path, {
       method: "POST",
       key: alice.key.value,
       headers: { "content-type": "application/json", "idempotency-key": key },
@@ -72,5 +73,19 @@ describe("idempotent transfers", () => {
     const malformed = await post("has spaces in it", { to: "@bob", amount: "1" });
     expect(malformed.status).toBe(400);
     expect((malformed.body as { error: { param: string } }).error.param).toBe("idempotency-key");
+  });
+
+  it("Given a transfer made with a key, When the same request comes as /V1/Transfers/, Then it replays", async () => {
+    const body = { to: "@bob", amount: "0.5" };
+    const first = await post("path-variants", body);
+    expect(first.status).toBe(201);
+    for (const path of ["/V1/Transfers/", "/v1/transfers/", "/v1/TRANSFERS"]) {
+      const again = await post("path-variants", body, path);
+      expect(again.status, path).toBe(201);
+      expect(again.replayed).toBe("true");
+      expect((again.body as { transfer_id: string }).transfer_id).toBe(
+        (first.body as { transfer_id: string }).transfer_id,
+      );
+    }
   });
 });

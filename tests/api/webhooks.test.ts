@@ -109,7 +109,7 @@ describe("signed webhooks", () => {
       expect(payload).not.toHaveProperty("amount");
       expect(delivery.headers["x-service-event-id"]).toBe(payload.event_id);
       const check = {
-        secret: created.secret,
+        secret: created.secret ?? "",
         rawBody: delivery.body,
         signature: delivery.headers["x-service-signature"] as string,
       };
@@ -118,7 +118,7 @@ describe("signed webhooks", () => {
       expect(delivery.headers["webhook-id"]).toBe(payload.event_id);
       expect(delivery.headers["webhook-timestamp"]).toBe(delivery.headers["x-service-timestamp"]);
       expect(
-        verifyWebhook({ secret: created.secret, rawBody: delivery.body, headers: delivery.headers }),
+        verifyWebhook({ secret: created.secret ?? "", rawBody: delivery.body, headers: delivery.headers }),
       ).toEqual({
         ok: true,
       });
@@ -157,12 +157,12 @@ describe("signed webhooks", () => {
         nowSeconds,
       });
     expect(String(delivery?.headers["webhook-signature"]).split(" ")).toHaveLength(2);
-    expect(verify(rotated.secret)).toEqual({ ok: true });
-    expect(verify(created.secret)).toEqual({ ok: true });
+    expect(verify(rotated.secret ?? "")).toEqual({ ok: true });
+    expect(verify(created.secret ?? "")).toEqual({ ok: true });
     // The spec's header is signed with the new secret.
     expect(
       verifyWebhook({
-        secret: rotated.secret,
+        secret: rotated.secret ?? "",
         rawBody: delivery?.body as string,
         signature: delivery?.headers["x-service-signature"] as string,
       }),

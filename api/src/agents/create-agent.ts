@@ -4,6 +4,9 @@
  * did not land, the rows are deleted again: nothing is left behind. If it landed but the
  * confidential account setup did not, the rows stay (they describe what is on-chain) and the
  * request answers 503; retrying the same request finishes the agent (only with the same policy).
+ * With an `Idempotency-Key` the agent is bound to the key as a resumable resource: a retry with the
+ * same key (also after a crash of the process, once the key's lease ran out) finishes that agent
+ * rather than replaying the 503.
  * Concurrent creations of one handle in this process run one after the other; across processes
  * the unique handle index lets one row in.
  *
@@ -78,12 +81,15 @@ export async function createAgent(
     "spend_policy.",
   );
   const custody = input.custody ?? "service";
+  const resumed = options.idempotency?.resumedResourceId ?? null;
   return runExclusively(`agent:${handle}`, async () => {
     const existing = await findAgentByHandle(service, handle);
     const agent =
-      existing !== undefined
-        ? await finishExisting(service, owner, existing, input)
-        : await createFresh(service, owner, name, handle, input, options.idempotency ?? null);
+      existing === undefined
+        ? await createFresh(service, owner, name, handle, input, options.idempotency ?? null)
+        : existing.id === resumed
+          ? await resumeBound(service, owner, existing, input)
+          : await finishExisting(service, owner, existing, input);
     return { agent, signerSecret: custody === "self" ? await handOverSigner(service, agent) : null };
   });
 }
@@ -118,7 +124,7 @@ async function createFresh(
   idempotency: IdempotencyClaim | null,
 ): Promise<AccountRow> {
   const agent = await insertAgent(service, owner, name, handle, input.custody ?? "service");
-  await idempotency?.bindResource(agent.id);
+  await idempotency?.bindResource(agent.id, { resumable: true });
   await completeOnChain(service, owner, agent, input);
   return agent;
 }
@@ -202,6 +208,24 @@ async function finishExisting(
   if (await agentConfidentialReady(service, agent)) throw agentExists(agent.handle);
   if (!(await onChainPolicyEquals(service, agent, input.spend_policy))) throw agentExists(agent.handle);
   await setupAgentAccountOnChain(service, agent);
+  return agent;
+}
+
+/**
+ * The agent an interrupted run of this same idempotent request made (the key's fingerprint matched,
+ * so the policy is the one asked for): finished wherever it stopped, complete or not.
+ */
+async function resumeBound(
+  service: ServiceContext,
+  owner: AccountRow,
+  agent: AccountRow,
+  input: CreateAgentInput,
+): Promise<AccountRow> {
+  if (!agentExistsOnChain(service, agent)) {
+    await completeOnChain(service, owner, agent, input);
+  } else if (!(await agentConfidentialReady(service, agent))) {
+    await setupAgentAccountOnChain(service, agent);
+  }
   return agent;
 }
 

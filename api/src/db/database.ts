@@ -78,6 +78,9 @@ async function openSqlite(file: string): Promise<Database> {
   connection.pragma("journal_mode = WAL");
   connection.pragma("synchronous = NORMAL");
   connection.pragma("busy_timeout = 5000");
+  // Deleted rows are overwritten, not left in free pages: a handed-over signer seed or an expired
+  // idempotency record must not survive in the file (or in an archived copy of it).
+  connection.pragma("secure_delete = ON");
   const db = drizzleSqlite(connection);
   migrateSqlite(db, { migrationsFolder: `${MIGRATIONS_ROOT}/sqlite` });
   const asPg = db as unknown as Db;

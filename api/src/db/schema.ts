@@ -7,8 +7,9 @@
  * sound for SQLite too).
  *
  * No column ever holds a plaintext amount of a confidential transfer, a secret or an API key:
- * secrets are vault ciphertexts, keys are SHA-256 hashes, usage totals are ElGamal ciphertexts
- * under the account holder's key.
+ * secrets are vault ciphertexts, keys are SHA-256 hashes (of 256-bit random keys), usage totals are
+ * ElGamal ciphertexts under the account holder's key, and a request's fingerprint is an HMAC under
+ * a key derived from the master key (a plain hash of a body would give a small amount away).
  */
 import type {
   index,
@@ -152,12 +153,13 @@ export function defineTables(c: ColumnKit) {
     ],
   );
 
-  /** Idempotency records: one per (account, key), kept 24 h. */
+  /** Idempotency records: one per (account, key), kept 24 h, then deleted (http/idempotency.ts). */
   const idempotencyKeys = c.table(
     "idempotency_keys",
     {
       accountId: c.text("account_id").notNull(),
       key: c.text("key").notNull(),
+      /** HMAC-SHA256 of the request under a key derived from the master key: never an unkeyed hash. */
       requestHash: c.text("request_hash").notNull(),
       /** `in_progress` until the first request answers, then `completed`. */
       state: c.text("state").notNull(),
@@ -167,6 +169,11 @@ export function defineTables(c: ColumnKit) {
       resourceId: c.text("resource_id"),
       createdAt: c.text("created_at").notNull(),
       expiresAt: c.text("expires_at").notNull(),
+      /**
+       * While `in_progress`: the holder renews it; once past, the holder is presumed dead and the
+       * next request with the key recovers the claim. Null once completed.
+       */
+      leaseExpiresAt: c.text("lease_expires_at"),
     },
     (t) => [
       c.uniqueIndex("idempotency_keys_account_key").on(t.accountId, t.key),

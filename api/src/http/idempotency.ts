@@ -1,24 +1,37 @@
 /**
- * `Idempotency-Key` on POSTs (DESIGN section 7). Per account, for 24 h:
- * - the first request claims the key (a unique row, state `in_progress`) and runs;
- * - its answer is stored (2xx and 4xx, and any answer once the request bound a resource); a 5xx of
- *   a request that created nothing releases the key so a retry can run again;
+ * `Idempotency-Key` on POSTs (DESIGN section 7). Per account, for 24 h (IDEMPOTENCY_TTL_MS; expired
+ * rows are deleted when their key is used again and by a sweep every 15 min, sweep-idempotency.ts):
+ * - the first request claims the key (a unique row, state `in_progress`) and holds it under a lease
+ *   (`lease_expires_at`, IDEMPOTENCY_LEASE_SECONDS, renewed while the request runs);
+ * - its answer is stored (2xx and 4xx, and any answer once the request bound a resource that a
+ *   retry must not make again); a 5xx of a request that created nothing releases the key so a retry
+ *   can run again; a 5xx of a resumable use case (agent creation) keeps the bound resource and
+ *   gives the lease up, so the retry finishes that resource instead of replaying the 5xx;
  * - the same key with the same request replays the stored answer (`Idempotent-Replayed: true`);
- * - the same key with a different method, path or body is `409 idempotency_key_reused`;
- * - a duplicate arriving while the first still runs waits for its answer (up to `waitMs`), then
- *   gets `409 idempotency_in_progress`. It never runs the use case a second time, so twenty
- *   concurrent duplicates make one transfer.
- * A claim also records the resource it creates (`resource_id`) before any chain submission, so
- * after a crash the recovery (recover-idempotency.ts) can finish the record from that resource.
+ *   a secret shown once (`shownOnce` in the route table) is removed before the answer is stored,
+ *   so a replay carries `null` there and `secret_already_delivered: true`;
+ * - the same key with a different request is `409 idempotency_key_reused` (idempotency-fingerprint.ts);
+ * - a duplicate arriving while the first still runs waits for its answer (up to `waitMs`, woken at
+ *   once by a holder in this process, else reading the row with a backoff up to 1 s), then gets
+ *   `409 idempotency_in_progress`. It never runs the use case a second time, so twenty concurrent
+ *   duplicates make one transfer.
+ * A claim whose lease ran out belongs to a process that died (or stalled for a whole lease): the
+ * next request with that key takes it over (one winner, by a guarded update) and recovers it
+ * (recover-idempotency.ts): without a bound resource the request simply runs; with one, the answer
+ * is rebuilt from that resource, or the use case resumes it.
  */
-import { createHash } from "node:crypto";
-import { and, eq, lt } from "drizzle-orm";
+import { and, eq, isNull, lt, or } from "drizzle-orm";
 import { nowIso } from "../ids";
 import type { ServiceContext } from "../service-context";
 import { openSecret, sealSecret } from "../vault/vault";
 import { ApiError } from "./api-error";
+import { recoverBoundResource } from "./recover-idempotency";
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
+/** Default of IDEMPOTENCY_LEASE_SECONDS: how long a claim outlives its last sign of life. */
+export const DEFAULT_IDEMPOTENCY_LEASE_MS = 30_000;
+const DEFAULT_WAIT_MS = 60_000;
+const MAX_POLL_MS = 1_000;
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 export interface StoredAnswer {
@@ -28,9 +41,29 @@ export interface StoredAnswer {
 }
 
 export interface IdempotencyClaim {
-  /** Names the resource this request creates, before it touches the chain. */
-  bindResource(resourceId: string): Promise<void>;
+  /**
+   * The resource an earlier, interrupted run of this very request bound (its claim was recovered
+   * and the use case is resumable): finish that one rather than make another. Null otherwise.
+   */
+  readonly resumedResourceId: string | null;
+  /**
+   * Names the resource this request creates, before it touches the chain. `resumable`: a 5xx after
+   * this does not freeze the key; the retry runs the use case again with `resumedResourceId`.
+   */
+  bindResource(resourceId: string, options?: { readonly resumable?: boolean }): Promise<void>;
 }
+
+export interface IdempotentRequest {
+  readonly accountId: string;
+  readonly key: string;
+  /** `requestFingerprint(...)` of the request (an HMAC: never an unkeyed hash of the body). */
+  readonly fingerprint: string;
+  readonly waitMs?: number;
+  /** The body as it may be stored and replayed: without what is shown once. */
+  readonly redact?: (body: unknown) => unknown;
+}
+
+type Work = (claim: IdempotencyClaim) => Promise<{ status: number; body: unknown }>;
 
 /** Validates the header value; `400 invalid_request` naming the header otherwise. */
 export function checkIdempotencyKey(value: string | undefined): string | undefined {
@@ -45,40 +78,17 @@ export function checkIdempotencyKey(value: string | undefined): string | undefin
   return value;
 }
 
-/** SHA-256 over what makes two requests "the same": method, path and the parsed body. */
-export function requestFingerprint(method: string, path: string, body: unknown): string {
-  return createHash("sha256")
-    .update(`${method} ${path}\n${canonicalJson(body)}`)
-    .digest("hex");
-}
-
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (value !== null && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, inner]) => inner !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([key, inner]) => `${JSON.stringify(key)}:${canonicalJson(inner)}`).join(",")}}`;
-  }
-  return JSON.stringify(value ?? null);
-}
-
 /**
  * Runs `work` at most once per (account, key): returns its answer, or the stored answer of the
  * request that ran it.
  */
 export async function runIdempotently(
   service: ServiceContext,
-  input: {
-    readonly accountId: string;
-    readonly key: string;
-    readonly fingerprint: string;
-    readonly waitMs?: number;
-  },
-  work: (claim: IdempotencyClaim) => Promise<{ status: number; body: unknown }>,
+  input: IdempotentRequest,
+  work: Work,
 ): Promise<StoredAnswer> {
   const { idempotencyKeys } = service.db.tables;
-  const where = and(eq(idempotencyKeys.accountId, input.accountId), eq(idempotencyKeys.key, input.key));
+  const where = whereKey(service, input);
   const claimed = await service.db.transaction(async (tx) => {
     const now = nowIso();
     // An expired record frees its key.
@@ -92,17 +102,33 @@ export async function runIdempotently(
         state: "in_progress",
         createdAt: now,
         expiresAt: new Date(Date.now() + IDEMPOTENCY_TTL_MS).toISOString(),
+        leaseExpiresAt: leaseEnd(service),
       })
       .onConflictDoNothing()
       .returning();
     return inserted.length === 1;
   });
-  if (!claimed) return awaitStoredAnswer(service, where, input);
+  if (!claimed) return awaitOrRecover(service, input, work);
+  return runAsHolder(service, input, work, null);
+}
 
-  let bound = false;
+/** Runs the use case holding the claim: renews its lease, stores (or releases) its answer. */
+async function runAsHolder(
+  service: ServiceContext,
+  input: IdempotentRequest,
+  work: Work,
+  resumedResourceId: string | null,
+): Promise<StoredAnswer> {
+  const { idempotencyKeys } = service.db.tables;
+  const where = whereKey(service, input);
+  const lease = holdLease(service, input);
+  let bound = resumedResourceId !== null;
+  let resumable = resumedResourceId !== null;
   const claim: IdempotencyClaim = {
-    bindResource: async (resourceId) => {
+    resumedResourceId,
+    bindResource: async (resourceId, options) => {
       bound = true;
+      resumable = options?.resumable ?? false;
       await service.db.transaction((tx) =>
         tx
           .update(idempotencyKeys)
@@ -114,25 +140,29 @@ export async function runIdempotently(
   };
   try {
     const answer = await work(claim);
-    await store(service, input, where, answer.status, answer.body);
+    await store(service, input, answer.status, input.redact ? input.redact(answer.body) : answer.body);
     return { ...answer, replayed: false };
   } catch (error) {
-    // The answer is kept (a retry replays it) when it is the caller's fault, and whenever a resource
-    // was bound: the request may have created it, so a retry must never run the use case again.
-    // Otherwise (a failure before anything was created) the key is released for a clean retry.
-    const keep = bound || (error instanceof ApiError && error.status < 500 && error.code !== "rate_limited");
-    if (keep) {
+    const callersFault = error instanceof ApiError && error.status < 500 && error.code !== "rate_limited";
+    if (callersFault || (bound && !resumable)) {
+      // Kept (a retry replays it) when it is the caller's fault, and whenever a resource was bound
+      // whose use case cannot resume: the request may have created it, so a retry must never run
+      // the use case again.
       const answer =
         error instanceof ApiError ? error : new ApiError("internal_error", "an unexpected error occurred");
-      const body = {
-        error: {
-          code: answer.code,
-          message: answer.message,
-          ...(answer.param ? { param: answer.param } : {}),
-        },
-      };
-      await store(service, input, where, answer.status, body);
+      await store(service, input, answer.status, errorBody(answer));
+    } else if (bound) {
+      // Resumable: the resource stays bound and the lease is given up, so the retry takes the claim
+      // over at once and finishes that resource.
+      await service.db.transaction((tx) =>
+        tx
+          .update(idempotencyKeys)
+          .set({ leaseExpiresAt: new Date(0).toISOString() })
+          .where(and(where, eq(idempotencyKeys.state, "in_progress")))
+          .then(() => undefined),
+      );
     } else {
+      // Nothing was created: the key is released for a clean retry.
       await service.db.transaction((tx) =>
         tx
           .delete(idempotencyKeys)
@@ -141,33 +171,30 @@ export async function runIdempotently(
       );
     }
     throw error;
+  } finally {
+    lease.stop();
+    wakeWaiters(input);
   }
 }
 
-async function store(
-  service: ServiceContext,
-  owner: { readonly accountId: string; readonly key: string },
-  where: ReturnType<typeof and>,
-  status: number,
-  body: unknown,
-) {
+/** Deletes every expired idempotency record (sweep-idempotency.ts runs it); returns how many. */
+export async function sweepExpiredIdempotencyKeys(service: ServiceContext): Promise<number> {
   const { idempotencyKeys } = service.db.tables;
-  await service.db.transaction((tx) =>
+  const deleted = await service.db.transaction((tx) =>
     tx
-      .update(idempotencyKeys)
-      .set({ state: "completed", responseStatus: status, responseBody: sealAnswer(service, owner, body) })
-      .where(where)
-      .then(() => undefined),
+      .delete(idempotencyKeys)
+      .where(lt(idempotencyKeys.expiresAt, nowIso()))
+      .returning({ key: idempotencyKeys.key }),
   );
+  return deleted.length;
 }
 
-async function awaitStoredAnswer(
-  service: ServiceContext,
-  where: ReturnType<typeof and>,
-  input: { readonly fingerprint: string; readonly waitMs?: number },
-): Promise<StoredAnswer> {
+/** A duplicate: waits for the holder's answer, or takes over a claim whose holder died. */
+async function awaitOrRecover(service: ServiceContext, input: IdempotentRequest, work: Work) {
   const { idempotencyKeys } = service.db.tables;
-  const deadline = Date.now() + (input.waitMs ?? 60_000);
+  const where = whereKey(service, input);
+  const deadline = Date.now() + (input.waitMs ?? DEFAULT_WAIT_MS);
+  let pause = 50;
   for (;;) {
     const [row] = await service.db.read((db) => db.select().from(idempotencyKeys).where(where));
     if (row === undefined) {
@@ -193,6 +220,11 @@ async function awaitStoredAnswer(
         replayed: true,
       };
     }
+    const leaseEndsAt =
+      row.leaseExpiresAt ?? new Date(Date.parse(row.createdAt) + leaseMs(service)).toISOString();
+    if (leaseEndsAt < nowIso() && (await takeOver(service, input))) {
+      return recover(service, input, work, row.resourceId);
+    }
     if (Date.now() > deadline) {
       throw new ApiError(
         "idempotency_in_progress",
@@ -200,13 +232,161 @@ async function awaitStoredAnswer(
         "idempotency-key",
       );
     }
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitForHolder(input, Math.min(pause, Math.max(deadline - Date.now(), 0) + 1));
+    pause = Math.min(pause * 2, MAX_POLL_MS);
   }
 }
 
 /**
- * Stored answers are sealed under the master key, bound to their (account, key): an answer can
- * hold something shown once (a webhook secret), which must never sit in a table in plaintext.
+ * Claims an abandoned row: only the one request whose guarded update matches it wins. A row
+ * written before leases existed has none; its lease is counted from its creation.
+ */
+async function takeOver(service: ServiceContext, input: IdempotentRequest): Promise<boolean> {
+  const { idempotencyKeys } = service.db.tables;
+  const now = nowIso();
+  const taken = await service.db.transaction((tx) =>
+    tx
+      .update(idempotencyKeys)
+      .set({ leaseExpiresAt: leaseEnd(service) })
+      .where(
+        and(
+          whereKey(service, input),
+          eq(idempotencyKeys.state, "in_progress"),
+          eq(idempotencyKeys.requestHash, input.fingerprint),
+          or(
+            lt(idempotencyKeys.leaseExpiresAt, now),
+            and(
+              isNull(idempotencyKeys.leaseExpiresAt),
+              lt(idempotencyKeys.createdAt, new Date(Date.now() - leaseMs(service)).toISOString()),
+            ),
+          ),
+        ),
+      )
+      .returning({ key: idempotencyKeys.key }),
+  );
+  return taken.length === 1;
+}
+
+/** After a take-over: run afresh, resume the bound resource, or answer from it. */
+async function recover(
+  service: ServiceContext,
+  input: IdempotentRequest,
+  work: Work,
+  resourceId: string | null,
+): Promise<StoredAnswer> {
+  if (resourceId === null) return runAsHolder(service, input, work, null);
+  const recovery = await recoverBoundResource(service, input.accountId, resourceId);
+  if (recovery.kind === "rerun")
+    return runAsHolder(service, input, work, recovery.resume ? resourceId : null);
+  if (recovery.final) {
+    const body = input.redact ? input.redact(recovery.body) : recovery.body;
+    await store(service, input, recovery.status, body);
+  } else {
+    // Not settled yet (a transfer still being reconciled): answered, not stored; the next retry
+    // rebuilds the answer again.
+    const { idempotencyKeys } = service.db.tables;
+    await service.db.transaction((tx) =>
+      tx
+        .update(idempotencyKeys)
+        .set({ leaseExpiresAt: new Date(0).toISOString() })
+        .where(and(whereKey(service, input), eq(idempotencyKeys.state, "in_progress")))
+        .then(() => undefined),
+    );
+  }
+  wakeWaiters(input);
+  return { status: recovery.status, body: recovery.body, replayed: true };
+}
+
+async function store(
+  service: ServiceContext,
+  owner: { readonly accountId: string; readonly key: string },
+  status: number,
+  body: unknown,
+) {
+  const { idempotencyKeys } = service.db.tables;
+  await service.db.transaction((tx) =>
+    tx
+      .update(idempotencyKeys)
+      .set({
+        state: "completed",
+        responseStatus: status,
+        responseBody: sealAnswer(service, owner, body),
+        leaseExpiresAt: null,
+      })
+      .where(whereKey(service, owner))
+      .then(() => undefined),
+  );
+}
+
+function errorBody(error: ApiError) {
+  return {
+    error: { code: error.code, message: error.message, ...(error.param ? { param: error.param } : {}) },
+  };
+}
+
+function whereKey(service: ServiceContext, owner: { readonly accountId: string; readonly key: string }) {
+  const { idempotencyKeys } = service.db.tables;
+  return and(eq(idempotencyKeys.accountId, owner.accountId), eq(idempotencyKeys.key, owner.key));
+}
+
+function leaseMs(service: ServiceContext): number {
+  return service.config.idempotencyLeaseMs;
+}
+
+function leaseEnd(service: ServiceContext): string {
+  return new Date(Date.now() + leaseMs(service)).toISOString();
+}
+
+/** Renews the claim's lease every third of it while the use case runs. */
+function holdLease(service: ServiceContext, owner: { readonly accountId: string; readonly key: string }) {
+  const { idempotencyKeys } = service.db.tables;
+  const renew = () =>
+    service.db
+      .transaction((tx) =>
+        tx
+          .update(idempotencyKeys)
+          .set({ leaseExpiresAt: leaseEnd(service) })
+          .where(and(whereKey(service, owner), eq(idempotencyKeys.state, "in_progress")))
+          .then(() => undefined),
+      )
+      .catch(() => {
+        // A missed renewal only shortens the lease; the next one (or the answer) follows.
+      });
+  const timer = setInterval(renew, Math.max(Math.floor(leaseMs(service) / 3), 10));
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}
+
+/** Duplicates waiting in this process, woken as soon as the holder here stores or releases. */
+const waiters = new Map<string, Set<() => void>>();
+
+function waiterKey(owner: { readonly accountId: string; readonly key: string }): string {
+  return `${owner.accountId}\0${owner.key}`;
+}
+
+function waitForHolder(owner: { readonly accountId: string; readonly key: string }, ms: number) {
+  return new Promise<void>((resolve) => {
+    const id = waiterKey(owner);
+    const set = waiters.get(id) ?? new Set();
+    waiters.set(id, set);
+    const done = () => {
+      clearTimeout(timer);
+      set.delete(done);
+      if (set.size === 0 && waiters.get(id) === set) waiters.delete(id);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    set.add(done);
+  });
+}
+
+function wakeWaiters(owner: { readonly accountId: string; readonly key: string }): void {
+  for (const wake of [...(waiters.get(waiterKey(owner)) ?? [])]) wake();
+}
+
+/**
+ * Stored answers are sealed under the master key, bound to their (account, key). A secret shown
+ * once never reaches them (`redact`); the seal keeps the rest (ids, statuses) out of plain tables.
  */
 function sealAnswer(
   service: ServiceContext,

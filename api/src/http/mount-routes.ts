@@ -11,12 +11,8 @@ import type { ServiceContext } from "../service-context";
 import { ApiError } from "./api-error";
 import { authenticate, type Caller } from "./authenticate";
 import { sendError } from "./error-handler";
-import {
-  checkIdempotencyKey,
-  type IdempotencyClaim,
-  requestFingerprint,
-  runIdempotently,
-} from "./idempotency";
+import { checkIdempotencyKey, type IdempotencyClaim, runIdempotently } from "./idempotency";
+import { requestFingerprint } from "./idempotency-fingerprint";
 import type { RateLimiter } from "./rate-limit";
 import { requestIdOf } from "./request-id";
 
@@ -98,7 +94,13 @@ export function mountRoutes(
         {
           accountId: caller.account.id,
           key,
-          fingerprint: requestFingerprint(route.method, request.path, request.body ?? null),
+          fingerprint: requestFingerprint(options.service.config.masterKey, {
+            method: route.method,
+            route: id,
+            params,
+            body: request.body ?? null,
+          }),
+          ...(route.shownOnce === undefined ? {} : { redact: withoutSecret(route.shownOnce) }),
         },
         run,
       );
@@ -120,6 +122,20 @@ export function mountRoutes(
       sendError(response, new ApiError("method_not_allowed", "this route does not accept that method"));
     });
   }
+}
+
+/**
+ * The answer as it is stored for replays: the secret shown once is replaced by `null` and
+ * `secret_already_delivered: true` (the route's response contract admits both). An answer without
+ * the secret (an error, a service-custody agent's `null`) is stored as it is.
+ */
+function withoutSecret(field: string) {
+  return (body: unknown): unknown => {
+    if (body === null || typeof body !== "object") return body;
+    const value = (body as Record<string, unknown>)[field];
+    if (value === undefined || value === null) return body;
+    return { ...(body as Record<string, unknown>), [field]: null, secret_already_delivered: true };
+  };
 }
 
 function hasContent(body: unknown): boolean {

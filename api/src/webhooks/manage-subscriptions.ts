@@ -120,6 +120,28 @@ export async function rotateSubscriptionSecret(
   return { webhook_id: row.id, secret, previous_secret_expires_at: expiresAt };
 }
 
+/**
+ * Discards a subscription whose creating request died before answering (idempotency recovery):
+ * its secret was never shown, so no receiver can verify its deliveries. Deleted like DELETE does
+ * (queued deliveries cancelled), and its secret is removed from the vault. Nothing when absent.
+ */
+export async function discardUndeliveredSubscription(
+  service: ServiceContext,
+  accountId: string,
+  webhookId: string,
+): Promise<void> {
+  const { vaultSecrets } = service.db.tables;
+  await deleteSubscription(service, accountId, webhookId).catch((error: unknown) => {
+    if (!(error instanceof ApiError && error.code === "webhook_not_found")) throw error;
+  });
+  await service.db.transaction((tx) =>
+    tx
+      .delete(vaultSecrets)
+      .where(and(eq(vaultSecrets.accountId, webhookId), eq(vaultSecrets.kind, "webhook_secret")))
+      .then(() => undefined),
+  );
+}
+
 /** The account's live subscriptions, oldest first. */
 export async function listSubscriptions(service: ServiceContext, accountId: string) {
   const { webhookSubscriptions } = service.db.tables;

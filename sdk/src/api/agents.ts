@@ -1,6 +1,6 @@
 /** Agent accounts and spend policies (spec 2.3, 2.4, 4.4-4.6, 4.11). */
 import { z } from "zod";
-import { ZBase58Address, ZTimestamp, zId } from "./common";
+import { ZBase58Address, ZSecretAlreadyDelivered, ZTimestamp, zId } from "./common";
 
 /** A limit in USDG: a JSON number or, for exactness, a decimal string. */
 const ZUsdgLimit = z
@@ -81,10 +81,11 @@ export type TAgent = z.infer<typeof ZAgent>;
 
 /** The create response: a self-custody agent's signer secret appears here once, never again. */
 export const ZCreatedAgent = ZAgent.extend({
-  signer_secret: z
-    .string()
-    .nullable()
-    .meta({ description: "Base58 of the signer's 32-byte ed25519 seed (self custody only); shown once" }),
+  signer_secret: z.string().nullable().meta({
+    description:
+      "Base58 of the signer's 32-byte ed25519 seed (self custody only); shown once: null on an Idempotency-Key replay",
+  }),
+  secret_already_delivered: ZSecretAlreadyDelivered,
 }).meta({ id: "CreatedAgent" });
 export type TCreatedAgent = z.infer<typeof ZCreatedAgent>;
 

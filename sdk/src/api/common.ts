@@ -58,3 +58,13 @@ export const ZPage = z.object({
   offset: z.number().int(),
   has_more: z.boolean(),
 });
+
+/**
+ * Beside a secret shown once (`signer_secret`, a webhook's `secret`): present, `true`, only on an
+ * `Idempotency-Key` replay, whose secret field is then `null`. The secret was in the original
+ * response and the service keeps no copy to show again.
+ */
+export const ZSecretAlreadyDelivered = z.literal(true).optional().meta({
+  description:
+    "Only on an Idempotency-Key replay (`Idempotent-Replayed: true`): the secret was returned by the original response and is not kept, so its field is null here",
+});

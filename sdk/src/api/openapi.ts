@@ -80,7 +80,10 @@ function operationOf(
       required: false,
       schema: { type: "string", minLength: 1, maxLength: 255 },
       description:
-        "Replays the stored response of an identical request for 24 h; a different body gives 409.",
+        "Replays the stored response of an identical request for 24 h; a different body gives 409." +
+        (route.shownOnce === undefined
+          ? ""
+          : ` A replay never repeats the secret: \`${route.shownOnce}\` is null and \`secret_already_delivered\` is true.`),
     });
   }
   const responses: Record<string, JsonSchema> = {

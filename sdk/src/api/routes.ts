@@ -43,6 +43,11 @@ export interface RouteContract {
   readonly response: { readonly status: number; readonly schema: z.ZodType };
   /** Errors beyond those every route can return (401, 429, 400 for a malformed request, 500). */
   readonly errors: readonly ApiErrorCode[];
+  /**
+   * The response field holding a secret shown once. An `Idempotency-Key` replay never carries it:
+   * the field is `null` and `secret_already_delivered: true` says why (the stored answer never held it).
+   */
+  readonly shownOnce?: string;
 }
 
 const ZTransferParams = z.strictObject({ transfer_id: zId("tr") });
@@ -142,6 +147,7 @@ export const API_ROUTES = {
     audience: "owner",
     body: ZCreateAgentRequest,
     response: { status: 201, schema: ZCreatedAgent },
+    shownOnce: "signer_secret",
     errors: [
       "invalid_policy",
       "agent_exists",
@@ -229,6 +235,7 @@ export const API_ROUTES = {
     audience: "any",
     body: ZCreateWebhookRequest,
     response: { status: 201, schema: ZWebhookWithSecret },
+    shownOnce: "secret",
     errors: [
       "invalid_webhook_url",
       "webhook_limit_reached",
@@ -244,6 +251,7 @@ export const API_ROUTES = {
     audience: "any",
     params: ZWebhookParams,
     response: { status: 200, schema: ZRotatedWebhookSecret },
+    shownOnce: "secret",
     errors: ["webhook_not_found", "idempotency_key_reused", "idempotency_in_progress"],
   },
   listWebhooks: {

@@ -1,6 +1,6 @@
 /** Webhook subscriptions and their delivery log (spec 2.7, 2.8, 4.12-4.16, 6). */
 import { z } from "zod";
-import { ZPage, ZPaging, ZTimestamp, zId } from "./common";
+import { ZPage, ZPaging, ZSecretAlreadyDelivered, ZTimestamp, zId } from "./common";
 
 /** The event types of spec 6.1. */
 export const WEBHOOK_EVENT_TYPES = [
@@ -35,16 +35,26 @@ const webhookFields = {
  */
 const ZWebhookSecret = z.string().regex(/^whsec_(?:[A-Za-z0-9+/]{43}=|[A-Za-z0-9_-]{43})$/);
 
-/** The create response: the only time `secret` is shown. */
+/** A secret shown once: null on an Idempotency-Key replay, which says so. */
+const ZSecretShownOnce = ZWebhookSecret.nullable().meta({
+  description: "The signing secret, shown once: null on an Idempotency-Key replay",
+});
+
+/** The create response: the only time `secret` is shown (null on an Idempotency-Key replay). */
 export const ZWebhookWithSecret = z
-  .object({ ...webhookFields, secret: ZWebhookSecret })
+  .object({
+    ...webhookFields,
+    secret: ZSecretShownOnce,
+    secret_already_delivered: ZSecretAlreadyDelivered,
+  })
   .meta({ id: "WebhookWithSecret" });
 
 /** The rotate-secret response: the new secret, shown once, and when the old one stops signing. */
 export const ZRotatedWebhookSecret = z
   .object({
     webhook_id: zId("wh"),
-    secret: ZWebhookSecret,
+    secret: ZSecretShownOnce,
+    secret_already_delivered: ZSecretAlreadyDelivered,
     previous_secret_expires_at: ZTimestamp.meta({
       description:
         "Until then deliveries are signed with both secrets (two `v1,` entries of `webhook-signature`)",

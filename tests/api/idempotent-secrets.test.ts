@@ -1,0 +1,113 @@
+/**
+ * Secrets are shown once, also under `Idempotency-Key`: the replay of a self-custody agent's
+ * creation and of a webhook subscription's creation keeps its status and fields, but the secret
+ * is withheld (`null`, `secret_already_delivered: true`); no row of any table (the stored answers
+ * opened with the master key included) holds the secret; and a request's stored fingerprint does
+ * not give its amount away to anyone who reads the table.
+ */
+import { createHash } from "node:crypto";
+import { openSecret } from "@cpay/api/vault-crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
+import { TEST_POLICY } from "./support/agents";
+
+describe("secrets under Idempotency-Key", () => {
+  let world: ApiWorld;
+  let alice: WorldAccount;
+  beforeAll(async () => {
+    world = await startApiWorld({ env: { WEBHOOKS_ALLOW_LOCAL: "1" } });
+    alice = await world.account("alice");
+    await world.account("bob");
+    await world.fund(alice.account, { confidential: usdg(10) });
+  });
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  async function post(path: string, key: string, body: unknown) {
+    const response = await world.fetch(path, {
+      method: "POST",
+      key: alice.key.value,
+      headers: { "content-type": "application/json", "idempotency-key": key },
+      body: JSON.stringify(body),
+    });
+    return {
+      status: response.status,
+      replayed: response.headers.get("idempotent-replayed"),
+      body: (await response.json()) as Record<string, unknown>,
+    };
+  }
+
+  /** Every row of every table, with each stored idempotency answer opened under the master key. */
+  async function everythingStored(): Promise<string> {
+    const { db, config } = world.service.context;
+    let dump = "";
+    for (const [name, table] of Object.entries(db.tables)) {
+      const rows = await db.read((q) => q.select().from(table));
+      dump += `${name}\n${JSON.stringify(rows)}\n`;
+    }
+    const answers = await db.read((q) => q.select().from(db.tables.idempotencyKeys));
+    for (const row of answers) {
+      if (row.responseBody === null) continue;
+      const opened = openSecret(config.masterKey, row.accountId, `idempotency:${row.key}`, row.responseBody);
+      dump += `${new TextDecoder().decode(opened)}\n`;
+    }
+    return dump;
+  }
+
+  it("Given a self-custody agent created with a key, When the request is repeated, Then the replay withholds signer_secret", async () => {
+    const body = { name: "self-held", spend_policy: TEST_POLICY, custody: "self" };
+    const first = await post("/v1/accounts/me/agents", "agent-self-1", body);
+    expect(first.status).toBe(201);
+    const secret = first.body.signer_secret as string;
+    expect(secret).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/);
+
+    const replay = await post("/v1/accounts/me/agents", "agent-self-1", body);
+    expect(replay.replayed).toBe("true");
+    expect(replay.status).toBe(201);
+    expect(replay.body.account_id).toBe(first.body.account_id);
+    expect(JSON.stringify(replay.body)).not.toContain(secret);
+    expect(replay.body).toMatchObject({ signer_secret: null, secret_already_delivered: true });
+    expect(await everythingStored()).not.toContain(secret);
+  });
+
+  it("Given a webhook created with a key, When the request is repeated, Then the replay withholds the secret", async () => {
+    const body = { url: "http://127.0.0.1:9/hooks", events: ["transfer.confirmed"] };
+    const first = await post("/v1/webhooks", "webhook-1", body);
+    expect(first.status).toBe(201);
+    const secret = first.body.secret as string;
+    expect(secret).toMatch(/^whsec_/);
+
+    const replay = await post("/v1/webhooks", "webhook-1", body);
+    expect(replay.replayed).toBe("true");
+    expect(replay.status).toBe(201);
+    expect(replay.body.webhook_id).toBe(first.body.webhook_id);
+    expect(JSON.stringify(replay.body)).not.toContain(secret);
+    expect(replay.body).toMatchObject({ secret: null, secret_already_delivered: true });
+    expect(await everythingStored()).not.toContain(secret);
+  });
+
+  it("Given a transfer made with a key, When its stored fingerprint is read, Then the amount cannot be found from it offline", async () => {
+    const body = { to: "@bob", amount: "0.000317" };
+    const sent = await post("/v1/transfers", "pay-small", body);
+    expect(sent.status).toBe(201);
+    const { db } = world.service.context;
+    const rows = await db.read((q) => q.select().from(db.tables.idempotencyKeys));
+    const stored = rows.find((row) => row.key === "pay-small")?.requestHash;
+    expect(stored).toBeDefined();
+
+    // An attacker with the table knows the route and the body's shape; only the amount is unknown.
+    // Every amount up to 0.001 USDG (1,000 base units), in the forms a client would write it.
+    const found: string[] = [];
+    for (let units = 1; units <= 1_000; units++) {
+      const decimal = (units / 1_000_000).toFixed(6);
+      for (const amount of [decimal, decimal.replace(/0+$/, "")]) {
+        for (const path of ["/v1/transfers", "/v1/transfers/"]) {
+          const candidate = `post ${path}\n{"amount":${JSON.stringify(amount)},"to":"@bob"}`;
+          if (createHash("sha256").update(candidate).digest("hex") === stored) found.push(amount);
+        }
+      }
+    }
+    expect(found, "the amount was recovered from idempotency_keys.request_hash").toEqual([]);
+  });
+});
