@@ -87,6 +87,25 @@ describe("secrets under Idempotency-Key", () => {
     expect(await everythingStored()).not.toContain(secret);
   });
 
+  it("Given a webhook secret rotated with a key, When the request is repeated, Then the replay withholds the new secret", async () => {
+    const created = await post("/v1/webhooks", "webhook-2", {
+      url: "http://127.0.0.1:9/hooks",
+      events: ["transfer.confirmed"],
+    });
+    const path = `/v1/webhooks/${created.body.webhook_id}/rotate-secret`;
+    const first = await post(path, "rotate-1", {});
+    expect(first.status).toBe(200);
+    const secret = first.body.secret as string;
+    expect(secret).toMatch(/^whsec_/);
+
+    const replay = await post(path, "rotate-1", {});
+    expect(replay.replayed).toBe("true");
+    expect(replay.status).toBe(200);
+    expect(JSON.stringify(replay.body)).not.toContain(secret);
+    expect(replay.body).toMatchObject({ secret: null, secret_already_delivered: true });
+    expect(await everythingStored()).not.toContain(secret);
+  });
+
   it("Given a transfer made with a key, When its stored fingerprint is read, Then the amount cannot be found from it offline", async () => {
     const body = { to: "@bob", amount: "0.000317" };
     const sent = await post("/v1/transfers", "pay-small", body);
