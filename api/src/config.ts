@@ -14,6 +14,7 @@
  * | `WEBHOOKS_ALLOW_LOCAL` | unset | `1` admits http and local addresses as webhook URLs (local development and tests only) |
  * | `RELAY_DAILY_FEE_CAP_LAMPORTS` | 100000000 | what the reserve may be out per self-custody agent per UTC day: fees plus rent not returned (0.1 SOL) |
  * | `RELAY_RATE_LIMIT_PER_MINUTE` | 60 | relay requests per agent per minute |
+ * | `AGENTS_PER_OWNER_MAX` | 20 | agents one owner may have (the reserve pays each one's rent, never returned) |
  * | `MAINNET_RPC_URL` | must be unset | this build has no mainnet-beta chain port: `svc_live_` keys are always refused, and setting it stops the service rather than let live keys act on the test cluster |
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -35,6 +36,8 @@ export interface ServiceConfig {
   readonly relayDailyFeeCapLamports: number;
   /** Relay requests per agent per minute (beside the per-key limit). */
   readonly relayRateLimitPerMinute: number;
+  /** Agents one owner may have: each costs the reserve rent it never gets back. */
+  readonly agentsPerOwnerMax: number;
   /** Always false in this build: there is no mainnet-beta chain port, so live keys are refused. */
   readonly liveModeAvailable: false;
 }
@@ -114,5 +117,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir = resol
       1_000_000_000_000,
     ),
     relayRateLimitPerMinute: integerFromEnv(env, "RELAY_RATE_LIMIT_PER_MINUTE", 60, 1, 1_000_000),
+    agentsPerOwnerMax: integerFromEnv(env, "AGENTS_PER_OWNER_MAX", 20, 0, 1_000_000),
   };
 }

@@ -87,6 +87,11 @@ export const API_ERRORS = {
     description: "The agent's daily allowance of fees paid by the service is spent; nothing was signed.",
   },
   internal_error: { status: 500, description: "An unexpected failure; nothing was changed." },
+  agent_limit_reached: {
+    status: 409,
+    description:
+      "The owner already has as many agents as this service allows per owner; nothing was created or paid.",
+  },
 } as const satisfies Record<string, { readonly status: number; readonly description: string }>;
 
 export type ApiErrorCode = keyof typeof API_ERRORS;
