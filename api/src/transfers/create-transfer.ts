@@ -30,7 +30,7 @@ import { submitAgentTransfer } from "./agent-transfer";
 import { whileInFlight, withAccountTurn } from "./in-flight";
 import { markHeld } from "./mark-held";
 import { submitOwnerTransfer } from "./owner-transfer";
-import { parseTransferAmount } from "./parse-amount";
+import { parseTransferAmount, requireConfidentialCarriable } from "./parse-amount";
 import { usageIncrementOf } from "./record-usage";
 import { type ResolvedAsset, resolveAsset } from "./resolve-asset";
 import { type Recipient, resolveRecipient } from "./resolve-recipient";
@@ -55,7 +55,7 @@ export async function createTransfer(
   requireServiceCustody(account);
   await requireKyc(service, account);
   const asset = resolveAsset(service, body.asset);
-  const amount = parseTransferAmount(body.amount, asset.decimals, body.confidential);
+  const amount = parseTransferAmount(body.amount, asset.decimals);
   const memo = body.memo === undefined || body.memo === "" ? null : body.memo;
   const recipient = await resolveRecipient(service, account, body.to);
   await checkRecipientAndMemo(service, {
@@ -69,6 +69,7 @@ export async function createTransfer(
   return withAccountTurn(account.id, async () => {
     const sender = await loadSender(service, account);
     await requireSufficientBalance(service, { sender, asset, amount, confidential: body.confidential });
+    requireConfidentialCarriable(amount, body.confidential);
     const id = newId("tr");
     const plan: TransferPlan = {
       id,
