@@ -3,10 +3,10 @@
  * if the balance were checked first, `402` for a small amount against `422` for a large one would
  * tell an agent key its confidential balance, which the service must never disclose (spec 1.2,
  * 5.7). So every rule the program would refuse on that needs no balance runs here, in the
- * program's order: an open confidential hold, the asset, the recipient, the active hours, a public
- * spend after a confidential one today, the per-transaction limit and what is left of the daily
- * limit. After this, only the balance (`402`) can refuse the transfer, unless the policy or the
- * clock changed in between (then the program's refusal comes back, as before).
+ * program's order: the agent's status, an open confidential hold, the asset, the recipient, the
+ * active hours, a public spend after a confidential one today, the per-transaction limit and what
+ * is left of the daily limit. After this, only the balance (`402`) can refuse the transfer, unless
+ * the policy or the clock changed in between (then the program's refusal comes back, as before).
  *
  * Read from the chain, as the program reads it: the Policy and Agent accounts and the cluster's
  * clock. Today's confidential spend is the prover state the SDK decrypts for every agent transfer
@@ -32,6 +32,10 @@ import type { Sender } from "./sender";
 
 type AgentSender = Extract<Sender, { kind: "agent" }>;
 
+/** The Agent account's `status` byte and its active value (program `state/agent.rs`). */
+const AGENT_STATUS_OFFSET = 106;
+const AGENT_ACTIVE = 1;
+
 /** Throws the program's `422 policy_violation` for the first rule that refuses this transfer. */
 export async function requireAgentPolicyAllows(
   service: ServiceContext,
@@ -49,9 +53,12 @@ export async function requireAgentPolicyAllows(
     throw new ApiError("chain_unavailable", "the agent's policy account could not be read from the cluster");
   }
   const params = policyParamsFromAccount(policy);
-  if (readAgentAccount(service.cluster, address(sender.agent)).confidentialHold !== null) {
-    throw policyViolation("ConfidentialHoldOpen");
+  const agent = readAgentAccount(service.cluster, address(sender.agent));
+  // readAgentAccount checked owner, length and discriminator; status is the byte at 106 (1 = active).
+  if (service.cluster.getAccount(sender.agent)?.data[AGENT_STATUS_OFFSET] !== AGENT_ACTIVE) {
+    throw policyViolation("AgentNotActive");
   }
+  if (agent.confidentialHold !== null) throw policyViolation("ConfidentialHoldOpen");
   if (!params.allowedMints.includes(address(asset.mint))) throw policyViolation("MintNotAllowed");
   const allowed = recipientAllowed(params.recipientPatterns, {
     handle: recipient.handle,
