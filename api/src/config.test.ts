@@ -23,6 +23,11 @@ describe("service configuration", () => {
     expect(statSync(join(dir, "master.key")).mode & 0o777).toBe(0o600);
     expect(loadConfig({}, dir).masterKey.id).toBe(first.masterKey.id);
     expect(first.liveModeAvailable).toBe(false);
+    expect(first.agentsPerOwnerMax).toBe(20);
+  });
+
+  it("takes the agents-per-owner cap from AGENTS_PER_OWNER_MAX", () => {
+    expect(loadConfig({ AGENTS_PER_OWNER_MAX: "3" }, dataDir()).agentsPerOwnerMax).toBe(3);
   });
 
   it.each([
@@ -30,6 +35,8 @@ describe("service configuration", () => {
     [{ PORT: "abc" }, "PORT"],
     [{ RATE_LIMIT_PER_MINUTE: "0" }, "RATE_LIMIT_PER_MINUTE"],
     [{ LOG_LEVEL: "loud" }, "LOG_LEVEL"],
+    [{ AGENTS_PER_OWNER_MAX: "-1" }, "AGENTS_PER_OWNER_MAX"],
+    [{ AGENTS_PER_OWNER_MAX: "2.5" }, "AGENTS_PER_OWNER_MAX"],
     [{ SERVICE_MASTER_KEY: "too-short" }, "SERVICE_MASTER_KEY"],
     [{ MAINNET_RPC_URL: "https://api.mainnet-beta.solana.com" }, "MAINNET_RPC_URL"],
   ])("refuses %o naming %s", (env, name) => {

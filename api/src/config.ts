@@ -19,6 +19,7 @@
  * | `RELAY_DAILY_FEE_CAP_LAMPORTS` | 100000000 | what the reserve may be out per self-custody agent per UTC day: fees plus rent not returned (0.1 SOL) |
  * | `RELAY_RATE_LIMIT_PER_MINUTE` | 60 | relay requests per agent per minute |
  * | `IDEMPOTENCY_LEASE_SECONDS` | 30 | how long an `Idempotency-Key` claim outlives its holder's last renewal; then the next request with the key recovers it |
+ * | `AGENTS_PER_OWNER_MAX` | 20 | agents one owner may have (the reserve pays each one's rent, never returned) |
  * | `MAINNET_RPC_URL` | must be unset | this build has no mainnet-beta chain port: `svc_live_` keys are always refused, and setting it stops the service rather than let live keys act on the test cluster |
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -44,6 +45,8 @@ export interface ServiceConfig {
   readonly relayRateLimitPerMinute: number;
   /** `IDEMPOTENCY_LEASE_SECONDS` in ms: a claim not renewed for this long belongs to a dead process. */
   readonly idempotencyLeaseMs: number;
+  /** Agents one owner may have: each costs the reserve rent it never gets back. */
+  readonly agentsPerOwnerMax: number;
   /** Always false in this build: there is no mainnet-beta chain port, so live keys are refused. */
   readonly liveModeAvailable: false;
 }
@@ -146,5 +149,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir = resol
     ),
     relayRateLimitPerMinute: integerFromEnv(env, "RELAY_RATE_LIMIT_PER_MINUTE", 60, 1, 1_000_000),
     idempotencyLeaseMs: integerFromEnv(env, "IDEMPOTENCY_LEASE_SECONDS", 30, 1, 3600) * 1000,
+    agentsPerOwnerMax: integerFromEnv(env, "AGENTS_PER_OWNER_MAX", 20, 0, 1_000_000),
   };
 }

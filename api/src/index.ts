@@ -4,6 +4,7 @@
  */
 export { AccountInputError, createAccount, type KycStatus } from "./accounts/create-account";
 export { fundTestAccount } from "./accounts/fund-test-account";
+export { setKycStatus } from "./admin/set-kyc-status";
 export { type CreateAgentInput, createAgent } from "./agents/create-agent";
 export { sendInstructions } from "./chain/send-instructions";
 export { loadConfig, type ServiceConfig } from "./config";

@@ -178,12 +178,12 @@ describe("spend policies", () => {
     expect([patch.status, patch.code]).toEqual([404, "agent_not_found"]);
   });
 
-  it("Given a malformed agent id, When the policy is read, Then 400 invalid_request names the path parameter", async () => {
+  it("Given a malformed agent id, When the policy is read, Then 404 agent_not_found names the path parameter, like any unknown id", async () => {
     const response = await world.fetch("/v1/agents/not-an-id/spend-policy", { key: alice.key.value });
     const answer = (await response.json()) as { error: { code: string; param: string } };
     expect([response.status, answer.error.code, answer.error.param]).toEqual([
-      400,
-      "invalid_request",
+      404,
+      "agent_not_found",
       "account_id",
     ]);
   });

@@ -238,7 +238,7 @@ describe("approving and rejecting held agent transactions", () => {
       key: alice.key.value,
       method: "POST",
     });
-    expect(malformed.status).toBe(400);
+    expect(malformed.status).toBe(404);
     const byAgent = await refusalOf(
       world
         .clientFor(publicBot.key.value)

@@ -150,9 +150,10 @@ describe("an agent spending with its own key", () => {
     );
   });
 
-  it("is refused by the program above its per-transaction limit (public)", async () => {
+  it("is refused by its policy above its per-transaction limit (public), before anything is written", async () => {
     // Given the counts before
     const events = await count("events");
+    const transfers = await count("transfers");
     // When the agent sends 150 USDG, above its 100 USDG per-transaction limit
     const error = await refusal({ body: { to: "@bob", amount: "150", confidential: false } });
     // Then the program's rule is named, and the message quotes no amount
@@ -162,12 +163,9 @@ describe("an agent spending with its own key", () => {
       param: "per_transaction_limit_usdg",
     });
     expect(error.message).not.toMatch(/150|100/);
-    // ... the attempt is kept as a failed transfer with the rule, without any event
-    const list = await agent.call("listTransfers", { query: { status: "failed" } });
-    expect(list.total).toBe(1);
-    const [failed] = list.transfers;
-    expect(failed).toMatchObject({ status: "failed", tx_signature: null, to: "@bob" });
-    expect((await transferRow(failed?.transfer_id as string)).failureCode).toBe("per_transaction_limit_usdg");
+    // ... checked before the balance and before anything is written or sent (an agent key must not
+    // learn its balance from which refusal comes back): no transfer row, no event
+    expect(await count("transfers")).toBe(transfers);
     expect(await count("events")).toBe(events);
   });
 

@@ -10,6 +10,12 @@
  * Concurrent creations of one handle in this process run one after the other; across processes
  * the unique handle index lets one row in.
  *
+ * Before anything is written or sent (the reserve pays every agent's rent, and no agent is ever
+ * closed to return it): the owner's identity verification (`403 kyc_required`), and, for a new
+ * handle, the per-owner cap `AGENTS_PER_OWNER_MAX` (`409 agent_limit_reached`). The count and the
+ * insert run in one per-owner turn of this process, so concurrent requests of one process cannot
+ * pass the cap together; processes behind one database can each add at most one in a race.
+ *
  * Custody `self`: the same creation (the service needs the signer once, to set up the agent's
  * confidential account), then the signer's seed is handed over (self-custody.ts): returned in
  * this response only and deleted from the vault, so from then on only the agent can sign for its
@@ -26,8 +32,9 @@ import {
 import type { ZSpendPolicyInput } from "@cpay/sdk/api";
 import { keyFromSeed } from "@cpay/sdk/cluster";
 import { address } from "@solana/kit";
-import { eq } from "drizzle-orm";
+import { and, count, eq } from "drizzle-orm";
 import type { z } from "zod";
+import { requireKyc } from "../accounts/require-kyc";
 import { isUniqueViolation } from "../db/database";
 import type { AccountRow } from "../db/rows";
 import { ApiError } from "../http/api-error";
@@ -61,8 +68,9 @@ export interface CreatedAgent {
 
 /**
  * Creates the agent `input.name` of `owner` with its spend policy and returns the agent's account
- * row. Refusals: `400 invalid_request` (name), `400 invalid_policy` (a policy field, `param`
- * `spend_policy.<field>`), `409 agent_exists`, `503 chain_unavailable`. With an idempotency
+ * row. Refusals: `403 kyc_required`, `400 invalid_request` (name), `400 invalid_policy` (a policy
+ * field, `param` `spend_policy.<field>`), `409 agent_exists`, `409 agent_limit_reached`,
+ * `503 chain_unavailable`. With an idempotency
  * claim, the agent's id is bound to it before anything is sent to the chain.
  */
 export async function createAgent(
@@ -74,6 +82,7 @@ export async function createAgent(
   if (owner.type === "agent") {
     throw new ApiError("agent_key_not_allowed", "an agent cannot own agents; use its owner's key");
   }
+  await requireKyc(service, owner);
   const name = agentNameOf(input.name);
   const handle = `@${agentHandleOf(owner, name)}`;
   encodePolicyOrRefuse(
@@ -123,10 +132,31 @@ async function createFresh(
   input: CreateAgentInput,
   idempotency: IdempotencyClaim | null,
 ): Promise<AccountRow> {
-  const agent = await insertAgent(service, owner, name, handle, input.custody ?? "service");
+  const agent = await runExclusively(`agents-of:${owner.id}`, async () => {
+    await requireAgentRoom(service, owner);
+    return insertAgent(service, owner, name, handle, input.custody ?? "service");
+  });
   await idempotency?.bindResource(agent.id, { resumable: true });
   await completeOnChain(service, owner, agent, input);
   return agent;
+}
+
+/** `409 agent_limit_reached` when `owner` already has `AGENTS_PER_OWNER_MAX` agents. */
+async function requireAgentRoom(service: ServiceContext, owner: AccountRow): Promise<void> {
+  const { accounts } = service.db.tables;
+  const [row] = await service.db.read((db) =>
+    db
+      .select({ agents: count() })
+      .from(accounts)
+      .where(and(eq(accounts.ownerAccountId, owner.id), eq(accounts.type, "agent"))),
+  );
+  const max = service.config.agentsPerOwnerMax;
+  if ((row?.agents ?? 0) >= max) {
+    throw new ApiError(
+      "agent_limit_reached",
+      `an owner may have at most ${max} agents, and this one has ${row?.agents ?? 0}; nothing was created`,
+    );
+  }
 }
 
 /** The agent row and its signer seed, in one transaction; `409 agent_exists` if the handle is taken. */

@@ -16,6 +16,7 @@ import {
 } from "@cpay/sdk";
 import { approveConfidentialHold, type Hold, readHold, rejectHold } from "@cpay/sdk/agent-confidential";
 import { type Address, address, type KeyPairSigner } from "@solana/kit";
+import { requireKyc } from "../accounts/require-kyc";
 import { runExclusively } from "../agents/run-exclusively";
 import { sendInstructions } from "../chain/send-instructions";
 import type { AccountRow } from "../db/rows";
@@ -42,7 +43,9 @@ export function decisionTurn(transactionId: string): string {
 /**
  * Approves or rejects `transactionId` for `owner` and returns the transaction as it is now.
  * Refusals: 404 transaction_not_found, 409 transaction_not_pending / transaction_expired,
- * 422 policy_violation and 402 insufficient_balance (approve), 503 chain_unavailable.
+ * 422 policy_violation, 402 insufficient_balance and 403 kyc_required (approve), 503
+ * chain_unavailable. Approving moves money, so it needs the owner's identity verification like a
+ * transfer; rejecting moves nothing and stays open to an owner whose verification lapsed.
  */
 export async function decideHold(
   service: ServiceContext,
@@ -50,6 +53,7 @@ export async function decideHold(
   transactionId: string,
   decision: HoldDecision,
 ): Promise<HeldTransaction> {
+  if (decision === "approve") await requireKyc(service, owner);
   return runExclusively(decisionTurn(transactionId), async () => {
     const held = await loadDecidableTransaction(service, owner, transactionId);
     const pending = address(held.row.pendingAddress);

@@ -4,7 +4,7 @@
  * idempotency (POST) -> the use case -> the response, checked against its contract when
  * `checkResponses` is on (tests). A handler is a thin function of already-validated input.
  */
-import { API_ROUTES, type ApiRouteId, type RouteContract } from "@cpay/sdk/api";
+import { API_ROUTES, type ApiErrorCode, type ApiRouteId, type RouteContract } from "@cpay/sdk/api";
 import type { Express, Request, Response } from "express";
 import type { z } from "zod";
 import type { ServiceContext } from "../service-context";
@@ -61,7 +61,7 @@ export function mountRoutes(
       if (route.audience === "agent" && caller.account.type !== "agent") {
         throw new ApiError("agent_key_required", "only an agent's own API key can use this endpoint");
       }
-      const params = parse(route.params, request.params, "path");
+      const params = parsePathIds(route.params, request.params);
       const query = parse(route.query, request.query, "query");
       const body =
         route.body === undefined
@@ -150,6 +150,31 @@ const POLICY_BODIES: Partial<Record<ApiRouteId, string>> = {
   createAgent: "spend_policy",
   updateSpendPolicy: "",
 };
+
+/**
+ * The not-found answer of each path id: a path parameter is only ever an id the service issued, so
+ * one of the wrong shape (other prefix, length or characters) names nothing, and is answered
+ * exactly as a well-formed id that names nothing (spec 7: unknown ids are `404`), never `400`.
+ */
+const NOT_FOUND_BY_PATH_ID: Readonly<Record<string, { code: ApiErrorCode; message: string }>> = {
+  transfer_id: { code: "transfer_not_found", message: "no transfer with this id for this account" },
+  account_id: { code: "agent_not_found", message: "no agent with this id" },
+  transaction_id: { code: "transaction_not_found", message: "no pending transaction with this id" },
+  webhook_id: { code: "webhook_not_found", message: "no webhook with this id" },
+  event_id: { code: "event_not_found", message: "no event with this id for this subscription" },
+};
+
+/** The route's path ids, or the not-found refusal of the first one of the wrong shape. */
+function parsePathIds(schema: z.ZodType | undefined, value: unknown): unknown {
+  if (schema === undefined) return undefined;
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const name = String(result.error.issues[0]?.path[0] ?? "");
+  const notFound = NOT_FOUND_BY_PATH_ID[name];
+  if (notFound === undefined) return parse(schema, value, "path");
+  // The malformed text is not quoted back: it was never an id.
+  throw new ApiError(notFound.code, notFound.message, name);
+}
 
 /** Validates one part of the request; the first problem becomes `400 invalid_request` naming it. */
 function parse(

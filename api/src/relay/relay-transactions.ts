@@ -1,7 +1,8 @@
 /**
  * `POST /v1/relay`: a self-custody agent's signed transactions, paid by the fee reserve.
  *
- * 1. Per-agent rate limit (`RELAY_RATE_LIMIT_PER_MINUTE`, beside the per-key limit).
+ * 1. Per-agent rate limit (`RELAY_RATE_LIMIT_PER_MINUTE`, beside the per-key limit), then the
+ *    owner's identity verification (`403 kyc_required`), as for the service's own transfers.
  * 2. Every transaction is checked BEFORE anything is signed (check-relayed-transaction.ts): the fee
  *    payer used for fees and rent only, only the allowed programs and instructions, the agent's own
  *    PDA and signer, no extra signer. One refusal refuses the request: `422
@@ -21,6 +22,7 @@ import type { TRelayResponse } from "@cpay/sdk/api";
 import { SubmissionRejected, type TransactionErrorJson } from "@cpay/sdk/cluster";
 import { type Address, getBase64Encoder } from "@solana/kit";
 import type { Response } from "express";
+import { requireKyc } from "../accounts/require-kyc";
 import { programRefusalOf } from "../chain/send-instructions";
 import type { AccountRow } from "../db/rows";
 import { ApiError } from "../http/api-error";
@@ -47,6 +49,8 @@ export async function relayTransactions(
   relayLimiter(service).take(`relay:${agent.id}`, response);
   if (agent.agentSigner === null)
     throw new ApiError("agent_key_required", "this key's account has no agent signer");
+  // The relay moves the agent's funds: the same gate as POST /v1/transfers (its owner's status).
+  await requireKyc(service, agent);
   const wires = transactions.map((text) => new Uint8Array(getBase64Encoder().encode(text)));
   let fees = 0n;
   const checked: (readonly RelayedInstruction[])[] = [];

@@ -1,7 +1,10 @@
 /**
  * `POST /v1/transfers` (spec 4.1, 3.1): one use case, in this order —
  * 1. refuse without touching anything: KYC (`403 kyc_required`), asset, amount, recipient, the
- *    recipient's confidential readiness (`422`), memo rules, the balance (`402`);
+ *    recipient's confidential readiness (`422`), memo rules, an agent's spend policy (`422
+ *    policy_violation`, agent-policy-precheck.ts), and only then the balance (`402`) and what one
+ *    confidential transfer carries — so no refusal an agent key can provoke depends on a balance
+ *    it must not learn;
  * 2. write the transfer `submitting` (and bind the Idempotency-Key to it) before anything is sent;
  * 3. submit: the owner's wallet path or the agent's program path (owner-transfer.ts,
  *    agent-transfer.ts), the fee reserve paying everything;
@@ -26,11 +29,12 @@ import { describeUnexpected } from "../http/error-handler";
 import type { IdempotencyClaim } from "../http/idempotency";
 import { bytesOfId, newId, nowIso } from "../ids";
 import type { ServiceContext } from "../service-context";
+import { requireAgentPolicyAllows } from "./agent-policy-precheck";
 import { submitAgentTransfer } from "./agent-transfer";
 import { whileInFlight, withAccountTurn } from "./in-flight";
 import { markHeld } from "./mark-held";
 import { submitOwnerTransfer } from "./owner-transfer";
-import { parseTransferAmount } from "./parse-amount";
+import { parseTransferAmount, requireConfidentialCarriable } from "./parse-amount";
 import { usageIncrementOf } from "./record-usage";
 import { type ResolvedAsset, resolveAsset } from "./resolve-asset";
 import { type Recipient, resolveRecipient } from "./resolve-recipient";
@@ -55,7 +59,7 @@ export async function createTransfer(
   requireServiceCustody(account);
   await requireKyc(service, account);
   const asset = resolveAsset(service, body.asset);
-  const amount = parseTransferAmount(body.amount, asset.decimals, body.confidential);
+  const amount = parseTransferAmount(body.amount, asset.decimals);
   const memo = body.memo === undefined || body.memo === "" ? null : body.memo;
   const recipient = await resolveRecipient(service, account, body.to);
   await checkRecipientAndMemo(service, {
@@ -68,7 +72,17 @@ export async function createTransfer(
 
   return withAccountTurn(account.id, async () => {
     const sender = await loadSender(service, account);
+    if (sender.kind === "agent") {
+      await requireAgentPolicyAllows(service, {
+        sender,
+        recipient,
+        asset,
+        amount,
+        confidential: body.confidential,
+      });
+    }
     await requireSufficientBalance(service, { sender, asset, amount, confidential: body.confidential });
+    requireConfidentialCarriable(amount, body.confidential);
     const id = newId("tr");
     const plan: TransferPlan = {
       id,

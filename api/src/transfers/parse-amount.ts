@@ -10,10 +10,11 @@ import { ApiError } from "../http/api-error";
 
 /**
  * Base units of `amount` for an asset of `decimals` decimals: positive, at most `decimals`
- * decimals, within u64 — and, for a confidential transfer, within what one Token-2022 confidential
- * transfer carries (2^48 - 1 base units).
+ * decimals, within u64. What one confidential transfer carries is checked apart
+ * (`requireConfidentialCarriable`), after the balance: an amount the account cannot cover is
+ * `402 insufficient_balance` whatever else is wrong with its size.
  */
-export function parseTransferAmount(amount: string, decimals: number, confidential: boolean): bigint {
+export function parseTransferAmount(amount: string, decimals: number): bigint {
   let units: bigint;
   try {
     units = parseDecimalAmount(amount, decimals);
@@ -23,6 +24,11 @@ export function parseTransferAmount(amount: string, decimals: number, confidenti
   }
   if (units === 0n) throw new ApiError("invalid_request", "amount must be greater than zero", "amount");
   if (units > U64_MAX) throw new ApiError("invalid_request", "amount is too large", "amount");
+  return units;
+}
+
+/** `400 invalid_request` when a confidential transfer's `units` exceed what one carries (2^48 - 1). */
+export function requireConfidentialCarriable(units: bigint, confidential: boolean): void {
   if (confidential && units > MAX_CONFIDENTIAL_AMOUNT) {
     throw new ApiError(
       "invalid_request",
@@ -30,7 +36,6 @@ export function parseTransferAmount(amount: string, decimals: number, confidenti
       "amount",
     );
   }
-  return units;
 }
 
 function amountProblem(error: AmountError, decimals: number): string {

@@ -12,6 +12,7 @@
 import { agentPolicyErrorOf, PolicyLimitExceededError } from "@cpay/sdk/agent-confidential";
 import { isConfidentialError } from "@cpay/sdk/confidential";
 import { ProgramRefusal } from "../chain/send-instructions";
+import { ApiError } from "../http/api-error";
 
 export interface PolicyRefusal {
   /** The spend-policy field (or agent property) that refused the transfer. */
@@ -34,7 +35,7 @@ const HOLD_OPEN: PolicyRefusal = {
 };
 
 /** The program's error names (IDL) that are policy decisions, and what they mean to a caller. */
-const BY_PROGRAM_ERROR: Readonly<Record<string, PolicyRefusal>> = {
+const BY_PROGRAM_ERROR = {
   PerTransactionLimitExceeded: PER_TRANSACTION,
   DailyLimitExceeded: DAILY,
   RecipientNotAllowed: {
@@ -61,7 +62,23 @@ const BY_PROGRAM_ERROR: Readonly<Record<string, PolicyRefusal>> = {
       "the agent's limits (or the UTC day) changed while the transfer was being proved; retry to prove against the policy in force",
   },
   AgentNotActive: { param: "status", message: "the agent account is not active" },
-};
+} as const satisfies Readonly<Record<string, PolicyRefusal>>;
+
+/** A policy decision of the program, by its IDL error name. */
+export type PolicyRule = keyof typeof BY_PROGRAM_ERROR;
+
+/**
+ * The `422 policy_violation` the program's `rule` refusal answers, for a refusal decided before
+ * anything was sent (agent-policy-precheck.ts): the same answer as when the program refuses.
+ */
+export function policyViolation(rule: PolicyRule): ApiError {
+  const refusal: PolicyRefusal = BY_PROGRAM_ERROR[rule];
+  return new ApiError("policy_violation", refusal.message, refusal.param);
+}
+
+function byProgramError(name: string): PolicyRefusal | null {
+  return Object.hasOwn(BY_PROGRAM_ERROR, name) ? BY_PROGRAM_ERROR[name as PolicyRule] : null;
+}
 
 /** The policy rule behind `error`, or null when the error is not a policy decision. */
 export function policyRefusalOf(error: unknown): PolicyRefusal | null {
@@ -69,10 +86,10 @@ export function policyRefusalOf(error: unknown): PolicyRefusal | null {
     return error.limit === "daily" ? DAILY : PER_TRANSACTION;
   }
   if (isConfidentialError(error, "confidential_hold_open")) return HOLD_OPEN;
-  if (error instanceof ProgramRefusal) return BY_PROGRAM_ERROR[error.programError.name] ?? null;
+  if (error instanceof ProgramRefusal) return byProgramError(error.programError.name);
   if (isConfidentialError(error, "step_failed")) {
     const programError = agentPolicyErrorOf(error);
-    return programError === null ? null : (BY_PROGRAM_ERROR[programError.name] ?? null);
+    return programError === null ? null : byProgramError(programError.name);
   }
   return null;
 }

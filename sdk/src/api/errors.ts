@@ -92,6 +92,11 @@ export const API_ERRORS = {
       "The account already has the maximum number of live webhook subscriptions; delete one first. Nothing was created.",
   },
   internal_error: { status: 500, description: "An unexpected failure; nothing was changed." },
+  agent_limit_reached: {
+    status: 409,
+    description:
+      "The owner already has as many agents as this service allows per owner; nothing was created or paid.",
+  },
 } as const satisfies Record<string, { readonly status: number; readonly description: string }>;
 
 export type ApiErrorCode = keyof typeof API_ERRORS;

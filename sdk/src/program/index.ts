@@ -102,3 +102,4 @@ export {
   type UsdgAmountInput,
 } from "./policy-codec";
 export { formatRecipientPattern, parseRecipientPattern, RecipientPatternError } from "./recipient-patterns";
+export { recipientAllowed, type SpendRecipient, withinActiveHours } from "./spend-rules";
