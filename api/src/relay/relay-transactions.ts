@@ -4,7 +4,8 @@
  * 1. Per-agent rate limit (`RELAY_RATE_LIMIT_PER_MINUTE`, beside the per-key limit).
  * 2. Every transaction is checked BEFORE anything is signed (check-relayed-transaction.ts): the fee
  *    payer used for fees and rent only, only the allowed programs and instructions, the agent's own
- *    PDA and signer, no extra signer. One refusal refuses the request: `422
+ *    PDA and signer, no extra signer, a `transfer_record` only beside the agent's own
+ *    `agent_transfer` of the same id (checks/transfer-record.ts). One refusal refuses the request: `422
  *    relay_transaction_refused` naming `transactions[i]` and why; nothing is signed.
  * 3. The fees are reserved against the agent's daily cap (fee-budget.ts), or `429`.
  * 4. In order, each transaction is simulated (the program's refusals are the program's: `422
