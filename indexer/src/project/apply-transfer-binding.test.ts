@@ -11,11 +11,11 @@ import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ApplyContext } from "./apply-context";
 import { applyTransactions } from "./apply-transaction";
-import type { TransferExecutedFact } from "./observed-fact";
+import type { ObservedFact, TransferExecutedFact, TransferHeldFact } from "./observed-fact";
 
 const newAddress = async () => (await generateKeyPairSigner()).address as string;
 
-describe("a transfer_executed fact against the row of its transfer id", () => {
+describe("a transfer fact against the row of its transfer id", () => {
   let dir: string;
   let db: Database;
   let ctx: ApplyContext;
@@ -127,7 +127,7 @@ describe("a transfer_executed fact against the row of its transfer id", () => {
     };
   }
 
-  const apply = (fact: TransferExecutedFact) =>
+  const apply = (fact: ObservedFact) =>
     applyTransactions(ctx, [
       { at: { signature: fact.position.signature, slot: fact.position.slot }, facts: [fact] },
     ]);
@@ -179,5 +179,73 @@ describe("a transfer_executed fact against the row of its transfer id", () => {
 
     await apply(await factFor(row, owner));
     expect(await rowNow(row.id)).toMatchObject({ phase: "settled", status: "confirmed" });
+  });
+
+  /** The `TransactionHeld` fact of `sender`'s hold of the row's transfer; `change` alters the hold. */
+  async function heldFactFor(
+    row: TransferRow,
+    sender: AccountRow,
+    change: { agent?: string; destination?: string; recipient?: string; mint?: string } = {},
+  ): Promise<TransferHeldFact> {
+    slot += 1n;
+    const pending = await newAddress();
+    const agentAddress = change.agent ?? sender.publicKey;
+    return {
+      kind: "transfer_held",
+      position: {
+        signature: await newAddress(),
+        slot,
+        blockTime: 1_700_000_000n,
+        instructionIndex: 0,
+        eventIndex: 0,
+        event: "TransactionHeld",
+      },
+      transferId: row.id,
+      agent: agentAddress,
+      pending,
+      expiresAt: 1_700_086_400n,
+      hold: {
+        address: pending as never,
+        agent: agentAddress as never,
+        nonce: 0n,
+        source: (await findTokenAccount(agentAddress, usdgMint)) as never,
+        destination: (change.destination ?? (await findTokenAccount(merchant.publicKey, usdgMint))) as never,
+        mint: (change.mint ?? usdgMint) as never,
+        amount: 60_000_000n,
+        requestedAt: 1_700_000_000n,
+        expiresAt: 1_700_086_400n,
+        rentPayer: (await newAddress()) as never,
+        recipientHandle: null,
+        transferId: new Uint8Array(16),
+        confidential: false,
+        contexts: null,
+        provenPerTransactionLimit: null,
+        provenDailyLimit: null,
+        holdDay: null,
+      },
+      recipient: change.recipient ?? merchant.publicKey,
+    };
+  }
+
+  it("Given an agent's submitting row, When another agent's hold, or a hold to another destination or mint, carries its id, Then the row is not held and no approval is listed", async () => {
+    const row = await submittingRow(agent);
+    const stranger = await account("@eve/bot2", "agent", { agentSigner: await newAddress() });
+    const elsewhere = await newAddress();
+    await apply(await heldFactFor(row, agent, { agent: stranger.publicKey }));
+    await apply(
+      await heldFactFor(row, agent, {
+        destination: await findTokenAccount(elsewhere, usdgMint),
+        recipient: elsewhere,
+      }),
+    );
+    await apply(await heldFactFor(row, agent, { mint: await newAddress() }));
+
+    expect(await rowNow(row.id)).toMatchObject({ phase: "submitting", heldTransactionId: null });
+    expect(await db.read((q) => q.select().from(db.tables.agentTransactions))).toEqual([]);
+
+    await apply(await heldFactFor(row, agent));
+    expect(await rowNow(row.id)).toMatchObject({ phase: "held", status: "pending" });
+    const held = await db.read((q) => q.select().from(db.tables.agentTransactions));
+    expect(held.map((transaction) => transaction.transferId)).toEqual([row.id]);
   });
 });
