@@ -92,6 +92,13 @@ async function keyUsageCount(): Promise<number> {
   return key?.transferCount ?? 0;
 }
 
+/** What solo's relay fees have reserved so far (`relay_fee_usage`). */
+async function feesReserved(): Promise<number> {
+  const { db } = api.service.context;
+  const rows = await db.read((q) => q.select().from(db.tables.relayFeeUsage));
+  return rows.find((row) => row.agentAccountId === solo.created.account_id)?.lamports ?? 0;
+}
+
 /** A transaction the program refuses: above the per-transaction limit (100 USDG). */
 const failing = async () => agentSigned(api, [await agentTransfer(newId(), usdg(150))]);
 
@@ -169,9 +176,10 @@ describe("every agent transfer of a request", () => {
     expect(await keyUsageCount()).toBe(countBefore + 2);
   });
 
-  it("Given two transfers with one transfer id, When relayed, Then it is refused with nothing signed and no row", async () => {
+  it("Given two transfers with one transfer id, When relayed, Then it is refused with nothing signed, reserved or written", async () => {
     const x = newId();
     const signedBefore = api.cluster.getSignaturesForAddress(feePayer().address).length;
+    const reservedBefore = await feesReserved();
     const refused = await refusalOf(
       relay().call("relayTransactions", {
         body: {
@@ -185,6 +193,7 @@ describe("every agent transfer of a request", () => {
     expect(refused.code).toBe("relay_transaction_refused");
     expect(refused.param).toBe("transactions[1]");
     expect(api.cluster.getSignaturesForAddress(feePayer().address).length).toBe(signedBefore);
+    expect(await feesReserved()).toBe(reservedBefore);
     await expect(rowOf(x)).rejects.toThrow(/no transfer/);
   });
 });

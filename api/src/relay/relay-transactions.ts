@@ -34,7 +34,12 @@ import type { RelayedInstruction } from "./checks/verdict";
 import { coSignAsFeePayer } from "./co-sign";
 import { chargeRelaySpend, reserveRelayFees } from "./fee-budget";
 import { relayedIntentsOf } from "./relayed-intent";
-import { recordRelayedIntents, recordRelayedOutcome, recordRelayedRefusal } from "./relayed-transfer-row";
+import {
+  recordRelayedIntents,
+  recordRelayedOutcome,
+  recordRelayedRefusal,
+  refuseRepeatedIds,
+} from "./relayed-transfer-row";
 import { recordConfidentialUsage } from "./relayed-usage";
 
 const limiters = new WeakMap<ServiceContext, RateLimiter>();
@@ -70,8 +75,9 @@ export async function relayTransactions(
     fees += check.feeLamports;
     checked.push(check.instructions);
   }
-  await reserveRelayFees(service, agent.id, fees);
   const intents = relayedIntentsOf(checked, service.cluster.programId);
+  refuseRepeatedIds(intents);
+  await reserveRelayFees(service, agent.id, fees);
   const rows = await recordRelayedIntents(service, agent, apiKeyId, intents);
   const answers: (TTransfer | null)[] = intents.map(() => null);
   /** The transfers of transaction `index` and after: none landed, none was initiated. */

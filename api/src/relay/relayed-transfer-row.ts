@@ -39,15 +39,13 @@ export async function recordRelayedIntents(
   apiKeyId: string,
   intents: readonly RelayedIntent[],
 ): Promise<TransferRow[]> {
-  const seen = new Set<string>();
+  refuseRepeatedIds(intents);
   const values: SubmittingTransfer[] = [];
   const keys = intents.some((intent) => intent.amount !== null)
     ? await confidentialKeysOf(service, agent)
     : null;
   for (const intent of intents) {
     const id = idFromBytes("tr", intent.transferId);
-    if (seen.has(id)) throw reusedId(intent, id);
-    seen.add(id);
     const owner = tokenAccountOwner(service, intent.destination);
     values.push({
       id,
@@ -76,6 +74,16 @@ export async function recordRelayedIntents(
     }
     return rows;
   });
+}
+
+/** A transfer id twice in one request is refused before anything is reserved or signed. */
+export function refuseRepeatedIds(intents: readonly RelayedIntent[]): void {
+  const seen = new Set<string>();
+  for (const intent of intents) {
+    const id = idFromBytes("tr", intent.transferId);
+    if (seen.has(id)) throw reusedId(intent, id);
+    seen.add(id);
+  }
 }
 
 function reusedId(intent: RelayedIntent, id: string): ApiError {
