@@ -9,6 +9,11 @@ export type { AccountRow, AgentTransactionRow, TransferRow } from "./db/rows";
 export { type EventFact, type OutboxContext, recordEvent } from "./events/record-event";
 export { markHeldIn } from "./transfers/mark-held";
 export {
+  isTransferOf,
+  mintOfTransfer,
+  type ObservedTransfer,
+} from "./transfers/transfer-binding";
+export {
   isoOfUnixSeconds,
   markConfirmedIn,
   markFailedIn,

@@ -519,6 +519,29 @@ describe("checkRelayedTransaction", () => {
     });
   });
 
+  describe("Given a transfer_record that does not ride with the agent's own transfer", () => {
+    it("When it is alone, Then record_without_transfer names it", async () => {
+      const { reason, message } = refusal(checkRelayedTransaction(await wire([await transferRecord()]), ctx));
+
+      expect(reason).toBe("record_without_transfer");
+      expect(message).toContain("instruction 0 (agent-policy transfer_record)");
+    });
+
+    it("When the agent_transfer beside it has another transfer id or destination, Then record_without_transfer", async () => {
+      const otherId = await wire([
+        await agentTransfer({ transferId: new Uint8Array(16).fill(9) }),
+        await transferRecord(),
+      ]);
+      const otherDestination = await wire([
+        await agentTransfer({ destination: agentAta }),
+        await transferRecord(),
+      ]);
+
+      expect(refusal(checkRelayedTransaction(otherId, ctx)).reason).toBe("record_without_transfer");
+      expect(refusal(checkRelayedTransaction(otherDestination, ctx)).reason).toBe("record_without_transfer");
+    });
+  });
+
   describe("Given signatures that are not as the relay needs them", () => {
     it("When the agent's signature slot is empty, Then missing_signature names the slot", async () => {
       const unsigned = createNoopSigner(agentSigner.address);

@@ -7,7 +7,9 @@
  * own cluster, the same program and mint) makes owner transfers through its API; the indexer of
  * world A sees each of B's transactions, with B's real program logs, at a confirmed slot of a
  * sibling fork of A's chain (support/forked-chain). A's database has the transfer as A's API would
- * have left it after submitting to that fork: `submitted`, with B's transfer id and signature. A's
+ * have left it after submitting to that fork: `submitted`, with B's transfer id and signature, sent
+ * by an account of A's whose wallet is the one that signed on B (the indexer applies a record only
+ * to a row of the wallet that signed it, to the row's recipient, in its mint). A's
  * own settle job leaves it alone (A's cluster has no status for the signature), so only the
  * indexer moves it. Then A's cluster abandons the fork and finalizes past it.
  */
@@ -49,6 +51,8 @@ describe("indexer: a confirmed transaction the chain abandons is reverted at fin
   let a: ApiWorld;
   let b: ApiWorld;
   let aAlice: WorldAccount;
+  /** The fork's sender as an account of A: B's alice's wallet, which signed B's records. */
+  let forkSenderId: string;
   /** B's transfers and the transactions that carried them. */
   const onB: { id: string; record: TransactionRecord }[] = [];
   /** A's own transfers (real on A's chain), as the indexer must leave them. */
@@ -87,7 +91,7 @@ describe("indexer: a confirmed transaction the chain abandons is reverted at fin
         .insert(db().tables.transfers)
         .values({
           ...bRow,
-          accountId: aAlice.account.id,
+          accountId: forkSenderId,
           apiKeyId: aAlice.key.id,
           status: "pending",
           phase: "submitted",
@@ -120,6 +124,13 @@ describe("indexer: a confirmed transaction the chain abandons is reverted at fin
 
     a = await startApiWorld();
     [aAlice] = await Promise.all([a.account("alice"), a.account("bob")]);
+    forkSenderId = `${bAlice.account.id}_on_b`;
+    await db().transaction((tx) =>
+      tx
+        .insert(db().tables.accounts)
+        .values({ ...bAlice.account, id: forkSenderId, handle: "@alice-on-b" })
+        .then(() => undefined),
+    );
     await a.fund(aAlice.account, { public: usdg(10) });
     realIds.push((await settledTransfer(a, aAlice, "0.5")).id);
 

@@ -26,6 +26,7 @@ import { checkAssociatedToken } from "./checks/associated-token";
 import { COMPUTE_BUDGET_PROGRAM, checkComputeBudget } from "./checks/compute-budget";
 import { checkSigners } from "./checks/signers";
 import { checkSystem } from "./checks/system";
+import { checkTransferRecords } from "./checks/transfer-record";
 import { checkUpgradeableLoader } from "./checks/upgradeable-loader";
 import {
   type CompiledMessage,
@@ -78,6 +79,8 @@ export function checkRelayedTransaction(wire: Uint8Array, ctx: RelayPolicyContex
     if (verdict.created !== undefined) allowance.created.add(verdict.created);
     allowance.rentLamports += verdict.rentLamports;
   }
+  const unrecorded = checkTransferRecords(instructions, ctx);
+  if (unrecorded) return unrecorded;
   const signerRefusal = checkSigners(message, signatures, messageBytes, allowance.created, ctx);
   if (signerRefusal) return signerRefusal;
   const required = message.header.numSignerAccounts;

@@ -5,26 +5,28 @@
  *    owner's identity verification (`403 kyc_required`), as for the service's own transfers.
  * 2. Every transaction is checked BEFORE anything is signed (check-relayed-transaction.ts): the fee
  *    payer used for fees and rent only, only the allowed programs and instructions, the agent's own
- *    PDA and signer, no extra signer. One refusal refuses the request: `422
+ *    PDA and signer, no extra signer, a `transfer_record` only beside the agent's own
+ *    `agent_transfer` of the same id (checks/transfer-record.ts). One refusal refuses the request: `422
  *    relay_transaction_refused` naming `transactions[i]` and why; nothing is signed.
  * 3. The fees are reserved against the agent's daily cap (fee-budget.ts), or `429`.
  * 4. In order, each transaction is simulated (the program's refusals are the program's: `422
  *    policy_violation` naming the rule, exactly as for the service's own agent transfers), co-signed
  *    by the fee payer and submitted; a later one is checked against the state the earlier ones left.
- * 5. The transfer the request carries (relayed-intent.ts) gets its row before submission and
- *    `submitted`/`held` once it landed (relayed-transfer-row.ts), exactly as the API's own agent
- *    transfers; the indexer confirms it. A confidential one's usage increment is read from its
- *    validity context just before its transaction goes out (relayed-usage.ts). The answer: every
- *    signature, and that transfer.
+ * 5. Every transfer the request carries (relayed-intent.ts) gets its row before submission, and
+ *    `submitted`/`held` as soon as its own transaction landed (relayed-transfer-row.ts), exactly as
+ *    the API's own agent transfers; a refused transaction fails its transfers and every later
+ *    one's (never initiated); the indexer confirms them. A confidential one's usage increment is
+ *    read from its validity context just before its transaction goes out (relayed-usage.ts). The
+ *    answer: every signature, and the request's first transfer.
  */
 
-import type { TRelayResponse } from "@cpay/sdk/api";
+import type { TRelayResponse, TTransfer } from "@cpay/sdk/api";
 import { SubmissionRejected, type TransactionErrorJson } from "@cpay/sdk/cluster";
 import { type Address, getBase64Encoder } from "@solana/kit";
 import type { Response } from "express";
 import { requireKyc } from "../accounts/require-kyc";
 import { programRefusalOf } from "../chain/send-instructions";
-import type { AccountRow } from "../db/rows";
+import type { AccountRow, TransferRow } from "../db/rows";
 import { ApiError } from "../http/api-error";
 import { createRateLimiter, type RateLimiter } from "../http/rate-limit";
 import type { ServiceContext } from "../service-context";
@@ -33,8 +35,13 @@ import { checkRelayedTransaction } from "./check-relayed-transaction";
 import type { RelayedInstruction } from "./checks/verdict";
 import { coSignAsFeePayer } from "./co-sign";
 import { chargeRelaySpend, reserveRelayFees } from "./fee-budget";
-import { relayedIntentOf } from "./relayed-intent";
-import { recordRelayedIntent, recordRelayedOutcome, recordRelayedRefusal } from "./relayed-transfer-row";
+import { relayedIntentsOf } from "./relayed-intent";
+import {
+  recordRelayedIntents,
+  recordRelayedOutcome,
+  recordRelayedRefusal,
+  refuseRepeatedIds,
+} from "./relayed-transfer-row";
 import { recordConfidentialUsage } from "./relayed-usage";
 
 const limiters = new WeakMap<ServiceContext, RateLimiter>();
@@ -72,32 +79,52 @@ export async function relayTransactions(
     fees += check.feeLamports;
     checked.push(check.instructions);
   }
+  const intents = relayedIntentsOf(checked, service.cluster.programId);
+  refuseRepeatedIds(intents);
   await reserveRelayFees(service, agent.id, fees);
-  const intent = relayedIntentOf(checked, service.cluster.programId);
-  let row = intent === null ? null : await recordRelayedIntent(service, agent, apiKeyId, intent);
+  const rows = await recordRelayedIntents(service, agent, apiKeyId, intents);
+  const answers: (TTransfer | null)[] = intents.map(() => null);
+  /** The transfers of transaction `index` and after: none landed, none was initiated. */
+  const refuseFrom = async (index: number, error: unknown) => {
+    const code = error instanceof ApiError ? error.code : "relay_failed";
+    for (const [at, intent] of intents.entries()) {
+      if (intent.wireIndex >= index) await recordRelayedRefusal(service, rows[at] as TransferRow, code);
+    }
+  };
   const signatures: string[] = [];
   for (const [index, wire] of wires.entries()) {
-    if (row !== null && intent?.validityContext != null && index === intent.wireIndex) {
-      row = await recordConfidentialUsage(service, agent, row, intent.validityContext);
+    const here = [...intents.entries()].filter(([, intent]) => intent.wireIndex === index);
+    for (const [at, intent] of here) {
+      if (intent.validityContext !== null) {
+        rows[at] = await recordConfidentialUsage(
+          service,
+          agent,
+          rows[at] as TransferRow,
+          intent.validityContext,
+        );
+      }
     }
     let signature: string;
     try {
       signature = await submitOne(service, wire, index, checked[index] ?? []);
     } catch (error) {
-      // Nothing of the transfer landed (its transaction is this one or a later one): never initiated.
-      if (row !== null && intent !== null && index <= intent.wireIndex) {
-        await recordRelayedRefusal(service, row, error instanceof ApiError ? error.code : "relay_failed");
-      }
+      await refuseFrom(index, error);
       throw error;
     }
     signatures.push(signature);
     await chargeRelaySpend(service, agent.id, rentPaid(service, signature));
+    // Recorded now, not after the loop: a later transaction's failure must not leave these
+    // transfers `submitting` (what landed is held or submitted, whatever follows).
+    try {
+      for (const [at, intent] of here) {
+        answers[at] = await recordRelayedOutcome(service, agent, rows[at] as TransferRow, intent, signature);
+      }
+    } catch (error) {
+      await refuseFrom(index + 1, error);
+      throw error;
+    }
   }
-  const transfer =
-    row === null || intent === null
-      ? null
-      : await recordRelayedOutcome(service, agent, row, signatures[intent.wireIndex] as string);
-  return { signatures, transfer };
+  return { signatures, transfer: answers[0] ?? null };
 }
 
 /** What the fee payer (account 0) lost in a landed transaction beyond its fee: rent deposited (or, negative, returned). */

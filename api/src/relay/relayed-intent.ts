@@ -1,9 +1,9 @@
 /**
- * The transfer a relayed request carries, read from the checked transactions before anything is
- * submitted: the agent instruction's transfer id, destination and (public path) amount. The relay
- * writes the transfer's row from it BEFORE submission, as the API does for the transfers it signs,
- * so the row exists the moment the chain has the transfer (GET answers at once, crash recovery and
- * the indexer find it) and the agent's key counts it (spec 5.6).
+ * The transfers a relayed request carries, read from the checked transactions before anything is
+ * submitted: each agent instruction's transfer id, destination and (public path) amount. The relay
+ * writes every transfer's row from them BEFORE submission, as the API does for the transfers it
+ * signs, so each row exists the moment the chain has its transfer (GET answers at once, crash
+ * recovery and the indexer find it) and the agent's key counts each one (spec 5.6).
  */
 import {
   AgentPolicyInstruction,
@@ -11,8 +11,7 @@ import {
   parseAgentConfidentialTransferInstruction,
   parseAgentTransferInstruction,
 } from "@cpay/sdk";
-import { AccountRole, address } from "@solana/kit";
-import type { RelayedInstruction } from "./checks/verdict";
+import { parsableOf, type RelayedInstruction } from "./checks/verdict";
 
 export interface RelayedIntent {
   /** Which of the request's transactions carries the transfer. */
@@ -31,27 +30,20 @@ export interface RelayedIntent {
   readonly validityContext: string | null;
 }
 
-/** The first agent transfer instruction of the checked transactions (`checked[i]` = transaction i's). */
-export function relayedIntentOf(
+/** Every agent transfer instruction of the checked transactions, in order (`checked[i]` = transaction i's). */
+export function relayedIntentsOf(
   checked: readonly (readonly RelayedInstruction[])[],
   programId: string,
-): RelayedIntent | null {
+): RelayedIntent[] {
+  const intents: RelayedIntent[] = [];
   for (const [wireIndex, instructions] of checked.entries()) {
     for (const instruction of instructions) {
       if (instruction.program !== programId) continue;
-      // The generated (IDL) parsers name the accounts; roles play no part in reading them.
-      const parsable = {
-        programAddress: address(instruction.program),
-        accounts: instruction.accounts.map((account) => ({
-          address: address(account),
-          role: AccountRole.READONLY,
-        })),
-        data: instruction.data,
-      };
+      const parsable = parsableOf(instruction);
       switch (identifyAgentPolicyInstruction(parsable)) {
         case AgentPolicyInstruction.AgentTransfer: {
           const { accounts, data } = parseAgentTransferInstruction(parsable);
-          return {
+          intents.push({
             wireIndex,
             transferId: Uint8Array.from(data.transferId),
             destination: accounts.destination.address,
@@ -59,11 +51,12 @@ export function relayedIntentOf(
             amount: data.amount,
             confidential: false,
             validityContext: null,
-          };
+          });
+          break;
         }
         case AgentPolicyInstruction.AgentConfidentialTransfer: {
           const { accounts, data } = parseAgentConfidentialTransferInstruction(parsable);
-          return {
+          intents.push({
             wireIndex,
             transferId: Uint8Array.from(data.transferId),
             destination: accounts.destination.address,
@@ -71,11 +64,12 @@ export function relayedIntentOf(
             amount: null,
             confidential: true,
             validityContext: accounts.ciphertextValidityProof.address,
-          };
+          });
+          break;
         }
         default:
       }
     }
   }
-  return null;
+  return intents;
 }

@@ -1,15 +1,16 @@
 /**
- * The row of a relayed transfer, through the same lifecycle as the API's own (transfer-transitions):
- * written `submitting` before anything is submitted (with the agent key that asked, and for a
- * public amount its usage increment, encrypted under the agent's key), then `submitted` or `held`
- * from the program's events once it landed, or `failed` (never initiated) when the relay refused
- * it. The indexer confirms it like any other.
+ * The rows of a relayed request's transfers, through the same lifecycle as the API's own
+ * (transfer-transitions): every one written `submitting` before anything is submitted, in one
+ * database transaction (with the agent key that asked, and for a public amount its usage
+ * increment, encrypted under the agent's key); then each `submitted` or `held` from the program's
+ * events as soon as its own transaction landed, or `failed` (never initiated) when the relay
+ * refused its transaction or one before it. The indexer confirms them like any other.
  */
 import { readHold } from "@cpay/sdk/agent-confidential";
 import type { TTransfer } from "@cpay/sdk/api";
-import { tokenAccountOwnerOf } from "@cpay/sdk/confidential";
 import { address } from "@solana/kit";
 import { nameOfAddress } from "../accounts/account-by-address";
+import { tokenAccountOwner } from "../chain/token-account-owner";
 import { isUniqueViolation } from "../db/database";
 import type { AccountRow, TransferRow } from "../db/rows";
 import { ApiError } from "../http/api-error";
@@ -18,23 +19,35 @@ import type { ServiceContext } from "../service-context";
 import { markHeld } from "../transfers/mark-held";
 import { usageIncrementOf } from "../transfers/record-usage";
 import { transferOutcomeIn } from "../transfers/transfer-outcome";
-import { insertSubmittingTransfer, markFailed, markSubmitted } from "../transfers/transfer-transitions";
+import {
+  insertSubmittingTransferIn,
+  markFailed,
+  markSubmitted,
+  type SubmittingTransfer,
+} from "../transfers/transfer-transitions";
 import { heldTransferView, transferView } from "../transfers/transfer-view";
 import { confidentialKeysOf } from "../vault/account-secrets";
 import type { RelayedIntent } from "./relayed-intent";
 
-/** Writes the row before submission; a transfer id already used is refused with nothing signed. */
-export async function recordRelayedIntent(
+/**
+ * Writes every intent's row before submission (`rows[i]` for `intents[i]`), all or none; a transfer
+ * id used before, or twice in the request, is refused with nothing signed.
+ */
+export async function recordRelayedIntents(
   service: ServiceContext,
   agent: AccountRow,
   apiKeyId: string,
-  intent: RelayedIntent,
-): Promise<TransferRow> {
-  const id = idFromBytes("tr", intent.transferId);
-  const owner = ownerOfTokenAccount(service, intent.destination);
-  const keys = intent.amount === null ? null : await confidentialKeysOf(service, agent);
-  try {
-    return await insertSubmittingTransfer(service, {
+  intents: readonly RelayedIntent[],
+): Promise<TransferRow[]> {
+  refuseRepeatedIds(intents);
+  const values: SubmittingTransfer[] = [];
+  const keys = intents.some((intent) => intent.amount !== null)
+    ? await confidentialKeysOf(service, agent)
+    : null;
+  for (const intent of intents) {
+    const id = idFromBytes("tr", intent.transferId);
+    const owner = tokenAccountOwner(service, intent.destination);
+    values.push({
       id,
       accountId: agent.id,
       apiKeyId,
@@ -47,30 +60,63 @@ export async function recordRelayedIntent(
         keys === null || intent.amount === null ? null : usageIncrementOf(keys.elgamalPubkey, intent.amount),
       createdAt: nowIso(),
     });
-  } catch (error) {
-    if (!isUniqueViolation(error)) throw error;
-    throw new ApiError(
-      "relay_transaction_refused",
-      `transaction ${intent.wireIndex} reuses transfer id ${id}; each transfer needs a fresh one; nothing was signed`,
-      `transactions[${intent.wireIndex}]`,
-    );
+  }
+  return service.db.transaction(async (tx) => {
+    const rows: TransferRow[] = [];
+    for (const [at, row] of values.entries()) {
+      const intent = intents[at] as RelayedIntent;
+      try {
+        rows.push(await insertSubmittingTransferIn(service, tx, row));
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+        throw reusedId(intent, row.id);
+      }
+    }
+    return rows;
+  });
+}
+
+/** A transfer id twice in one request is refused before anything is reserved or signed. */
+export function refuseRepeatedIds(intents: readonly RelayedIntent[]): void {
+  const seen = new Set<string>();
+  for (const intent of intents) {
+    const id = idFromBytes("tr", intent.transferId);
+    if (seen.has(id)) throw reusedId(intent, id);
+    seen.add(id);
   }
 }
 
+function reusedId(intent: RelayedIntent, id: string): ApiError {
+  return new ApiError(
+    "relay_transaction_refused",
+    `transaction ${intent.wireIndex} reuses transfer id ${id}; each transfer needs a fresh one; nothing was signed`,
+    `transactions[${intent.wireIndex}]`,
+  );
+}
+
 /**
- * The transfer's transaction landed as `signature`: `submitted` or `held`, from its events; the
- * answer in the shape of `POST /v1/transfers`.
+ * The intent's transaction landed as `signature`: `submitted` or `held`, from the events of the
+ * agent's own transfer (its PDA, the intent's destination and mint); the answer in the shape of
+ * `POST /v1/transfers`.
  */
 export async function recordRelayedOutcome(
   service: ServiceContext,
   agent: AccountRow,
   row: TransferRow,
+  intent: RelayedIntent,
   signature: string,
 ): Promise<TTransfer> {
   const landed = service.cluster.getTransaction(signature);
   if (landed === null)
     throw new ApiError("chain_unavailable", `the transfer's transaction ${signature} did not land`);
-  const found = transferOutcomeIn(landed.logs, address(service.cluster.programId), row.id);
+  const isIntended = (moved: { destination: string; mint: string; confidential: boolean }) =>
+    moved.destination === intent.destination &&
+    moved.mint === intent.mint &&
+    moved.confidential === intent.confidential;
+  const found = await transferOutcomeIn(landed.logs, address(service.cluster.programId), row.id, {
+    agent: agent.publicKey,
+    moves: isIntended,
+  });
   if (found?.outcome === "executed") {
     const submitted = await markSubmitted(service, row.id, {
       signature,
@@ -80,7 +126,7 @@ export async function recordRelayedOutcome(
     return transferView(submitted, null);
   }
   const hold = found?.outcome === "held" ? readHold(service.cluster, found.pending) : null;
-  if (hold !== null) {
+  if (hold !== null && hold.agent === agent.publicKey && isIntended(hold)) {
     const held = await markHeld(service, row.id, { agent, hold, signature, signatures: [signature] });
     return heldTransferView(held);
   }
@@ -97,9 +143,4 @@ export async function recordRelayedRefusal(
   code: string,
 ): Promise<void> {
   await markFailed(service, row.id, { from: "submitting", failureCode: code, fireEvent: false });
-}
-
-function ownerOfTokenAccount(service: ServiceContext, tokenAccount: string): string | null {
-  const account = service.cluster.getAccount(tokenAccount);
-  return account === null ? null : tokenAccountOwnerOf(account.owner, account.data);
 }

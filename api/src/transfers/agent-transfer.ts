@@ -25,7 +25,7 @@ import { sendInstructions } from "../chain/send-instructions";
 import type { ServiceContext } from "../service-context";
 import { buildAgentTransferRecord } from "./agent-transfer-record";
 import type { Sender } from "./sender";
-import { transferOutcomeIn } from "./transfer-outcome";
+import { type OutcomeBinding, transferOutcomeIn } from "./transfer-outcome";
 import type { Submission, TransferPlan } from "./transfer-plan";
 
 type AgentSender = Extract<Sender, { kind: "agent" }>;
@@ -84,7 +84,10 @@ async function publicTransfer(
     }),
   ];
   const signature = await sendInstructions(service, instructions);
-  const pending = heldIn(service, signature, plan.id);
+  const pending = await heldIn(service, signature, plan.id, {
+    agent: sender.agent,
+    moves: (moved) => moved.destination === destination && moved.mint === mint && !moved.confidential,
+  });
   if (pending === null) return { outcome: "executed", signature, signatures: [signature] };
   return { outcome: "held", signature, signatures: [signature], hold: holdAt(service, pending) };
 }
@@ -113,10 +116,15 @@ async function confidentialTransfer(
 }
 
 /** The hold the landed transaction `signature` created for this transfer id, or null if it executed. */
-function heldIn(service: ServiceContext, signature: string, id: string): Address | null {
+async function heldIn(
+  service: ServiceContext,
+  signature: string,
+  id: string,
+  binding: OutcomeBinding,
+): Promise<Address | null> {
   const landed = service.cluster.getTransaction(signature);
   if (landed === null) return null;
-  const found = transferOutcomeIn(landed.logs, address(service.cluster.programId), id);
+  const found = await transferOutcomeIn(landed.logs, address(service.cluster.programId), id, binding);
   return found?.outcome === "held" ? found.pending : null;
 }
 

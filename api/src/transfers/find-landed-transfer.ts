@@ -6,12 +6,17 @@
  *   transaction is the receipt's first successful signature;
  * - an agent's transfer: the program's `TransferExecuted` / `ConfidentialTransferExecuted` (not from
  *   a hold) or `TransactionHeld` event with that id, in the agent PDA's recent transactions.
+ * Either way the event must be the row's (transfer-binding.ts): its signer or agent PDA, token
+ * accounts and mint; an id alone proves nothing.
  */
-import { findReceiptPda } from "@cpay/sdk";
+import { findReceiptPda, parseAgentPolicyEvents } from "@cpay/sdk";
+import { readHold } from "@cpay/sdk/agent-confidential";
 import { type Address, address } from "@solana/kit";
+import { tokenAccountOwner } from "../chain/token-account-owner";
 import type { AccountRow, TransferRow } from "../db/rows";
-import { bytesOfId } from "../ids";
+import { bytesOfId, idFromBytes } from "../ids";
 import type { ServiceContext } from "../service-context";
+import { isTransferOf, type ObservedTransfer } from "./transfer-binding";
 import { transferOutcomeIn } from "./transfer-outcome";
 
 export type LandedTransfer =
@@ -29,32 +34,58 @@ export async function findLandedTransfer(
   transfer: TransferRow,
   sender: AccountRow,
 ): Promise<LandedTransfer | null> {
+  const isTheRows = (observed: Omit<ObservedTransfer, "destinationOwner">) =>
+    isTransferOf(transfer, sender, service.cluster.usdgMint, {
+      ...observed,
+      destinationOwner: tokenAccountOwner(service, observed.destination),
+    });
   return sender.type === "agent"
-    ? findAgentTransfer(service, transfer, address(sender.publicKey))
-    : findRecordedTransfer(service, transfer, address(sender.publicKey));
+    ? findAgentTransfer(service, transfer, address(sender.publicKey), isTheRows)
+    : findRecordedTransfer(service, transfer, address(sender.publicKey), isTheRows);
 }
+
+type IsTheRows = (observed: Omit<ObservedTransfer, "destinationOwner">) => Promise<boolean>;
 
 async function findRecordedTransfer(
   service: ServiceContext,
   transfer: TransferRow,
   wallet: Address,
+  isTheRows: IsTheRows,
 ): Promise<LandedTransfer | null> {
+  const programAddress = address(service.cluster.programId);
   const [receipt] = await findReceiptPda(
     { sender: wallet, transferId: bytesOfId(transfer.id) },
-    { programAddress: address(service.cluster.programId) },
+    { programAddress },
   );
   if (service.cluster.getAccount(receipt) === null) return null;
   const succeeded = service.cluster.getSignaturesForAddress(receipt).filter((entry) => entry.err === null);
   const first = succeeded[succeeded.length - 1];
-  return first === undefined ? null : { outcome: "executed", signature: first.signature };
+  if (first === undefined) return null;
+  const landed = service.cluster.getTransaction(first.signature);
+  if (landed === null) return null;
+  for (const event of parseAgentPolicyEvents(landed.logs, { programAddress }).events) {
+    if (event.name !== "ServiceTransferRecorded") continue;
+    if (idFromBytes("tr", Uint8Array.from(event.data.transferId)) !== transfer.id) continue;
+    const { sender, source, destination, mint, confidential } = event.data;
+    if (await isTheRows({ by: "record", sender, source, destination, mint, confidential })) {
+      return { outcome: "executed", signature: first.signature };
+    }
+  }
+  return null;
 }
 
 async function findAgentTransfer(
   service: ServiceContext,
   transfer: TransferRow,
   agent: Address,
+  isTheRows: IsTheRows,
 ): Promise<LandedTransfer | null> {
   const programAddress = address(service.cluster.programId);
+  const binding = {
+    agent,
+    moves: (moved: Omit<ObservedTransfer, "by" | "sender" | "destinationOwner">) =>
+      isTheRows({ by: "agent", sender: agent, ...moved }),
+  };
   const since = BigInt(Math.floor(Date.parse(transfer.createdAt) / 1000)) - HISTORY_MARGIN_SECONDS;
   let held: LandedTransfer | null = null;
   let before: string | undefined;
@@ -68,13 +99,26 @@ async function findAgentTransfer(
       if (entry.err !== null) continue;
       const landed = service.cluster.getTransaction(entry.signature);
       if (landed === null) continue;
-      const found = transferOutcomeIn(landed.logs, programAddress, transfer.id);
+      const found = await transferOutcomeIn(landed.logs, programAddress, transfer.id, binding);
       if (found?.outcome === "executed") return { outcome: "executed", signature: entry.signature };
-      if (found?.outcome === "held")
+      if (found?.outcome === "held" && (await holdIsTheRows(service, found.pending, binding.moves))) {
         held = { outcome: "held", signature: entry.signature, pending: found.pending };
+      }
     }
     if (entries.length < PAGE) return held;
     before = entries[entries.length - 1]?.signature;
   }
   return held;
+}
+
+/** A hold still readable must hold the row's transfer; a closed one is judged by its agent alone. */
+async function holdIsTheRows(
+  service: ServiceContext,
+  pending: Address,
+  moves: (moved: Omit<ObservedTransfer, "by" | "sender" | "destinationOwner">) => Promise<boolean>,
+): Promise<boolean> {
+  const hold = readHold(service.cluster, pending);
+  if (hold === null) return true;
+  const { source, destination, mint, confidential } = hold;
+  return moves({ source, destination, mint, confidential });
 }

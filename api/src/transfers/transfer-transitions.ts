@@ -25,13 +25,25 @@ import { recordTransferEvent } from "./transfer-events";
 /** A `failure_code` meaning crash recovery found nothing on chain (see `markSubmitted`). */
 export const NOT_LANDED = "not_landed";
 
+/** The columns a `submitting` row is written with; the rest start as every new row's. */
+export type SubmittingTransfer = Omit<
+  TransferRow,
+  "status" | "phase" | "txSignature" | "signatures" | "failureCode" | "heldTransactionId" | "confirmedAt"
+>;
+
 /** Writes the row before anything is sent to the chain (crash recovery starts from it). */
 export async function insertSubmittingTransfer(
   service: ServiceContext,
-  values: Omit<
-    TransferRow,
-    "status" | "phase" | "txSignature" | "signatures" | "failureCode" | "heldTransactionId" | "confirmedAt"
-  >,
+  values: SubmittingTransfer,
+): Promise<TransferRow> {
+  return service.db.transaction((tx) => insertSubmittingTransferIn(service, tx, values));
+}
+
+/** `insertSubmittingTransfer` inside the caller's transaction (several rows written together). */
+export async function insertSubmittingTransferIn(
+  service: OutboxContext,
+  tx: Db,
+  values: SubmittingTransfer,
 ): Promise<TransferRow> {
   const row: TransferRow = {
     ...values,
@@ -43,12 +55,7 @@ export async function insertSubmittingTransfer(
     heldTransactionId: null,
     confirmedAt: null,
   };
-  await service.db.transaction((tx) =>
-    tx
-      .insert(service.db.tables.transfers)
-      .values(row)
-      .then(() => undefined),
-  );
+  await tx.insert(service.db.tables.transfers).values(row);
   return row;
 }
 

@@ -6,10 +6,17 @@
  * no row (an agent that signs itself) gets one. The recipient, when it is one of the service's
  * accounts, gets its own `transfer.confirmed` with `direction: "received"` (spec 6: "every
  * transaction involving the account").
+ *
+ * The transfer id alone never moves a row: the event's signer, token accounts and mint must be the
+ * row's (`isTransferOf`, api/src/transfers/transfer-binding.ts). An agent's own `transfer_record`,
+ * anybody's record reusing a row's id, or an agent's transfer under another row's id is applied to
+ * no row (and confirms nothing).
  */
 import type { Db } from "@cpay/api/database";
 import {
+  type AccountRow,
   accountByAddress,
+  isTransferOf,
   markConfirmedIn,
   markSubmittedIn,
   NOT_LANDED,
@@ -20,22 +27,23 @@ import {
 } from "@cpay/api/records";
 import { eq } from "drizzle-orm";
 import { type ApplyContext, blockIso } from "./apply-context";
-import { insertFoundTransfer } from "./found-transfer";
+import { foundTransferRow, insertFoundTransfer } from "./found-transfer";
 import type { TransferExecutedFact } from "./observed-fact";
 
-/** Applies the fact; returns the transfer id, or null when the sender is not a service account. */
+/** Applies the fact; returns the transfer id, or null when it is no transfer of a service account. */
 export async function applyTransferExecuted(
   ctx: ApplyContext,
   tx: Db,
   fact: TransferExecutedFact,
 ): Promise<string | null> {
-  const { transfers } = ctx.db.tables;
+  const { transfers, accounts } = ctx.db.tables;
   const { signature, blockTime } = fact.position;
   let [row] = await tx.select().from(transfers).where(eq(transfers.id, fact.transferId));
+  let sender: AccountRow | undefined;
   if (row === undefined) {
-    const sender = await accountByAddress(ctx, tx, fact.sender);
+    sender = await accountByAddress(ctx, tx, fact.sender);
     if (sender === undefined) return null;
-    row = await insertFoundTransfer(ctx, tx, {
+    const found = await foundTransferRow(ctx, tx, {
       transferId: fact.transferId,
       sender,
       recipientAddress: fact.recipient ?? fact.destination,
@@ -44,6 +52,12 @@ export async function applyTransferExecuted(
       confidential: fact.confidential,
       blockTime,
     });
+    if (!(await isTransferOf(found, sender, ctx.usdgMint, observedOf(fact)))) return null;
+    row = await insertFoundTransfer(ctx, tx, found);
+  } else {
+    [sender] = await tx.select().from(accounts).where(eq(accounts.id, row.accountId));
+    if (sender === undefined) return null;
+    if (!(await isTransferOf(row, sender, ctx.usdgMint, observedOf(fact)))) return null;
   }
   if (row.phase === "submitting" || row.failureCode === NOT_LANDED) {
     row = await markSubmittedIn(ctx, tx, row.id, {
@@ -55,8 +69,21 @@ export async function applyTransferExecuted(
   if (row.phase === "held" && fact.fromHold) row = await approveHeld(ctx, tx, row, fact);
   if (row.phase === "submitted")
     row = await markConfirmedIn(ctx, tx, row.id, blockIso(blockTime, row.createdAt));
-  if (row.status === "confirmed") await recordReceived(ctx, tx, row, fact.recipient);
+  if (row.status === "confirmed") await recordReceived(ctx, tx, row, fact.recipient ?? row.recipientAddress);
   return row.id;
+}
+
+/** The fact as the binding rules read it. */
+function observedOf(fact: TransferExecutedFact) {
+  return {
+    by: fact.by,
+    sender: fact.sender,
+    source: fact.source,
+    destination: fact.destination,
+    destinationOwner: fact.recipient,
+    mint: fact.mint,
+    confidential: fact.confidential,
+  };
 }
 
 /**
@@ -87,14 +114,16 @@ async function approveHeld(
   return now ?? row;
 }
 
-/** `transfer.confirmed` for a recipient that is a service account (not the sender itself). */
+/**
+ * `transfer.confirmed` for a recipient that is a service account (not the sender itself):
+ * `recipientAddress` owns the destination the fact was bound to.
+ */
 async function recordReceived(
   ctx: ApplyContext,
   tx: Db,
   transfer: TransferRow,
-  recipientAddress: string | null,
+  recipientAddress: string,
 ): Promise<void> {
-  if (recipientAddress === null) return;
   const recipient = await accountByAddress(ctx, tx, recipientAddress);
   if (recipient === undefined || recipient.id === transfer.accountId) return;
   await recordEvent(ctx, tx, {

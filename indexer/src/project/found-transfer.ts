@@ -20,12 +20,13 @@ export interface FoundTransfer {
   readonly blockTime: bigint;
 }
 
-export async function insertFoundTransfer(
+/** The row as it would be written (not written yet: the caller checks the fact binds to it first). */
+export async function foundTransferRow(
   ctx: ApplyContext,
   tx: Db,
   found: FoundTransfer,
 ): Promise<TransferRow> {
-  const row: TransferRow = {
+  return {
     id: found.transferId,
     accountId: found.sender.id,
     apiKeyId: null,
@@ -47,6 +48,10 @@ export async function insertFoundTransfer(
     createdAt: blockIso(found.blockTime),
     confirmedAt: null,
   };
+}
+
+/** Writes a row built by foundTransferRow. */
+export async function insertFoundTransfer(ctx: ApplyContext, tx: Db, row: TransferRow): Promise<TransferRow> {
   await tx.insert(ctx.db.tables.transfers).values(row);
   return row;
 }

@@ -39,14 +39,16 @@ export async function observeTransaction(
     switch (event.name) {
       case "ServiceTransferRecorded": {
         const { data } = event;
-        facts.push(await transferExecuted(chain, position, { ...data, fromHold: false }));
+        facts.push(await transferExecuted(chain, position, { ...data, by: "record", fromHold: false }));
         break;
       }
       case "TransferExecuted":
       case "ConfidentialTransferExecuted": {
         const { data } = event;
         const confidential = event.name === "ConfidentialTransferExecuted";
-        facts.push(await transferExecuted(chain, position, { ...data, sender: data.agent, confidential }));
+        facts.push(
+          await transferExecuted(chain, position, { ...data, by: "agent", sender: data.agent, confidential }),
+        );
         break;
       }
       case "TransactionHeld": {
@@ -89,13 +91,18 @@ export async function observeTransaction(
   return { facts, truncated: parsed.truncated };
 }
 
-/** Funds moved (an owner's record, or an agent's transfer): the fact, with who owns the destination. */
+/**
+ * An owner's record or an agent's transfer: the fact, with who owns the destination. Whether it
+ * moved a row's funds is decided against the row (apply-transfer-executed.ts), not here.
+ */
 async function transferExecuted(
   chain: IndexerChain,
   position: EventPosition,
   moved: {
     readonly transferId: ReadonlyUint8Array;
+    readonly by: "record" | "agent";
     readonly sender: string;
+    readonly source: string;
     readonly destination: string;
     readonly mint: string;
     readonly confidential: boolean;
@@ -106,7 +113,9 @@ async function transferExecuted(
     kind: "transfer_executed",
     position,
     transferId: idFromBytes("tr", Uint8Array.from(moved.transferId)),
+    by: moved.by,
     sender: moved.sender,
+    source: moved.source,
     destination: moved.destination,
     recipient: await chain.tokenAccountOwner(moved.destination),
     mint: moved.mint,

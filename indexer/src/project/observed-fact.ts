@@ -24,8 +24,14 @@ export interface TransferExecutedFact {
   readonly position: EventPosition;
   /** `tr_...` from the event's 16-byte transfer id. */
   readonly transferId: string;
-  /** The sending wallet, or the agent PDA. */
+  /**
+   * `record`: `ServiceTransferRecorded` (any signer may emit it); `agent`: the agent's own
+   * `TransferExecuted` / `ConfidentialTransferExecuted`, emitted by the program for its PDA.
+   */
+  readonly by: "record" | "agent";
+  /** The record's signer, or the agent PDA. */
   readonly sender: string;
+  readonly source: string;
   readonly destination: string;
   /** The wallet (or PDA) owning the destination token account; null if it is gone. */
   readonly recipient: string | null;

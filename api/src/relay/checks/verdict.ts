@@ -3,10 +3,12 @@
  * context a transaction is checked against, the refusals, one instruction's verdict, and the
  * fee-payer position check every program's check uses (feePayerOutside).
  */
-import type {
-  LegacyCompiledTransactionMessage,
-  ReadonlyUint8Array,
-  V0CompiledTransactionMessage,
+import {
+  AccountRole,
+  address,
+  type LegacyCompiledTransactionMessage,
+  type ReadonlyUint8Array,
+  type V0CompiledTransactionMessage,
 } from "@solana/kit";
 
 /** What the relay checks a transaction against: the service's keys and the authenticated agent. */
@@ -31,7 +33,8 @@ export type RelayRefusal =
   | "unexpected_signer"
   | "not_this_agent"
   | "missing_signature"
-  | "address_lookup_not_allowed";
+  | "address_lookup_not_allowed"
+  | "record_without_transfer";
 
 export type RelayCheck =
   | {
@@ -60,6 +63,21 @@ export interface RelayedInstruction {
   readonly program: string;
   readonly accounts: readonly string[];
   readonly data: ReadonlyUint8Array;
+}
+
+/**
+ * The instruction in the shape the generated (IDL) parsers read, which name its accounts; roles
+ * play no part in reading them.
+ */
+export function parsableOf(instruction: RelayedInstruction) {
+  return {
+    programAddress: address(instruction.program),
+    accounts: instruction.accounts.map((account) => ({
+      address: address(account),
+      role: AccountRole.READONLY,
+    })),
+    data: instruction.data,
+  };
 }
 
 /** An allowed instruction: the context account it creates and the rent the fee payer deposits. */

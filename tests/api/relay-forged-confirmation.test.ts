@@ -1,0 +1,161 @@
+/**
+ * A relayed transfer's records follow what the chain did, never what a transaction claims: a
+ * self-custody agent with no funds relays its own `transfer_record` beside an `agent_transfer` the
+ * program holds, then a second transaction that fails. The transfer must stay held — listed for
+ * the owner, never `confirmed` — and the merchant it names must never be told it was paid.
+ */
+import { randomBytes } from "node:crypto";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { idFromBytes } from "@cpay/api/ids";
+import { buildAgentTransferInstruction, buildTransferRecordInstruction } from "@cpay/sdk";
+import { readAgentAccount } from "@cpay/sdk/agent-confidential";
+import { findTokenAccount } from "@cpay/sdk/confidential";
+import { type Address, address, createNoopSigner } from "@solana/kit";
+import {
+  getCreateAssociatedTokenIdempotentInstruction,
+  TOKEN_2022_PROGRAM_ADDRESS,
+} from "@solana-program/token-2022";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type IndexerWorld, startIndexerWorld } from "../indexer/support/indexer-world";
+import { type ApiWorld, refusalOf, usdg, type WorldAccount } from "../support/api-world";
+import { agentSigned, createSelfCustodyAgent, type SelfCustodyAgent } from "./support/self-custody";
+
+interface Delivery {
+  readonly event: string;
+  readonly transfer_id: string;
+  readonly direction?: string;
+}
+
+describe("a relayed transfer record beside a held transfer", () => {
+  let world: IndexerWorld;
+  let api: ApiWorld;
+  let mallory: WorldAccount;
+  let merchant: WorldAccount;
+  let bot: SelfCustodyAgent;
+  let receiver: Server;
+  const delivered: Delivery[] = [];
+
+  beforeAll(async () => {
+    receiver = createServer((request, response) => {
+      let body = "";
+      request.on("data", (chunk) => {
+        body += chunk;
+      });
+      request.on("end", () => {
+        delivered.push(JSON.parse(body) as Delivery);
+        response.end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    world = await startIndexerWorld({ env: { WEBHOOKS_ALLOW_LOCAL: "1" } });
+    api = world.api;
+    mallory = await api.account("mallory");
+    merchant = await api.account("merchant", { type: "business" });
+    bot = await createSelfCustodyAgent(api, mallory, "bot");
+    await api.fund(mallory.account, { public: usdg(10) });
+    await merchant.client.call("createWebhook", {
+      body: {
+        url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/merchant`,
+        events: ["transfer.confirmed"],
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await world?.close();
+    await new Promise((resolve) => receiver?.close(resolve));
+  });
+
+  /** The agent's `agent_transfer` of `amount` USDG to the merchant under `transferId`, with its ATA. */
+  async function agentTransfer(transferId: Uint8Array, amount: bigint) {
+    const feePayer = createNoopSigner(api.service.context.feePayer.address);
+    const mint = address(api.cluster.usdgMint);
+    const recipient = address(merchant.account.publicKey);
+    const [source, destination] = await Promise.all([
+      findTokenAccount(bot.pda, mint),
+      findTokenAccount(recipient, mint),
+    ]);
+    const transfer = await buildAgentTransferInstruction({
+      agentSigner: bot.signer,
+      agent: bot.pda,
+      nextHoldNonce: readAgentAccount(api.cluster, bot.pda).nextHoldNonce,
+      mint,
+      source,
+      destination,
+      amount,
+      transferId,
+      payer: feePayer,
+      recipientHandle: "merchant",
+      programAddress: address(api.cluster.programId),
+    });
+    return { feePayer, mint, source, destination: destination as Address, transfer };
+  }
+
+  async function until<T>(read: () => Promise<T> | T, done: (value: T) => boolean): Promise<T> {
+    for (let i = 0; i < 400; i++) {
+      const value = await read();
+      if (done(value)) return value;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    throw new Error("timed out waiting");
+  }
+
+  it("Given tx0 = [transfer_record(X), agent_transfer(X) held] and a failing tx1, When relayed, Then X is held for the owner, never confirmed, and the merchant hears nothing of it", async () => {
+    const x = new Uint8Array(randomBytes(16));
+    const id = idFromBytes("tr", x);
+    const held = await agentTransfer(x, usdg(60));
+    const record = await buildTransferRecordInstruction({
+      sender: bot.signer,
+      payer: held.feePayer,
+      transferId: x,
+      confidential: false,
+      memo: new Uint8Array(),
+      source: held.source,
+      destination: held.destination,
+      mint: held.mint,
+      programAddress: address(api.cluster.programId),
+    });
+    const ata = getCreateAssociatedTokenIdempotentInstruction({
+      payer: held.feePayer,
+      ata: held.destination,
+      owner: address(merchant.account.publicKey),
+      mint: held.mint,
+      tokenProgram: TOKEN_2022_PROGRAM_ADDRESS,
+    });
+    const tx0 = await agentSigned(api, [ata, record, held.transfer]);
+    const tx1 = await agentSigned(api, [
+      (await agentTransfer(new Uint8Array(randomBytes(16)), usdg(150))).transfer,
+    ]);
+
+    const refused = await refusalOf(
+      api.clientFor(bot.key.value).call("relayTransactions", { body: { transactions: [tx0, tx1] } }),
+    );
+    expect(refused.status).toBe(422);
+
+    await api.slots(2);
+    await world.catchUp();
+    const row = await api.transferRow(id);
+    expect(row.status).not.toBe("confirmed");
+    expect(row.phase).toBe("held");
+    const pending = await mallory.client.call("listPendingApprovals", {});
+    expect(row.heldTransactionId).not.toBeNull();
+    expect(pending.pending.map((hold) => hold.transaction_id)).toContain(row.heldTransactionId);
+    const events = await world.events();
+    expect(events.filter((event) => event.type === "transfer.confirmed" && event.resourceId === id)).toEqual(
+      [],
+    );
+
+    // A real payment to the merchant afterwards: its webhook arrives, X's never did.
+    const paid = await mallory.client.call("createTransfer", {
+      body: { to: "@merchant", amount: "1", confidential: false },
+    });
+    await api.slots(2);
+    await world.catchUp();
+    await until(
+      () => delivered.filter((delivery) => delivery.transfer_id === paid.transfer_id).length,
+      (count) => count >= 1,
+    );
+    expect(delivered.filter((delivery) => delivery.transfer_id === id)).toEqual([]);
+  });
+});
