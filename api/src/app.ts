@@ -6,6 +6,7 @@
 import { buildOpenApiDocument } from "@cpay/sdk/api";
 import express, { type Express, type NextFunction, type Request, type Response } from "express";
 import { ApiError } from "./http/api-error";
+import { createAuthFailureLimiter } from "./http/auth-failure-limit";
 import { createErrorHandler, sendError } from "./http/error-handler";
 import { type Handlers, mountRoutes } from "./http/mount-routes";
 import { createRateLimiter } from "./http/rate-limit";
@@ -49,6 +50,7 @@ export function createApp(service: ServiceContext, options: AppOptions): Express
     service,
     handlers: options.handlers,
     rateLimiter: createRateLimiter(service.config.rateLimitPerMinute),
+    authFailureLimiter: createAuthFailureLimiter(service.config.authFailureLimitPerMinute),
     checkResponses: options.checkResponses ?? false,
   });
   app.use((_request: Request, response: Response) => {

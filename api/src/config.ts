@@ -10,6 +10,7 @@
  * | `DATABASE_URL` | `./data/cpay.sqlite` | SQLite file path, or `postgres://...` |
  * | `SERVICE_MASTER_KEY` | (dev only) `./data/master.key`, created on first start | 32 bytes hex/base64 sealing the vault |
  * | `RATE_LIMIT_PER_MINUTE` | 600 | requests per API key per minute |
+ * | `AUTH_FAILURE_LIMIT_PER_MINUTE` | 60 | failed authentications (401) per client address per minute, after which the address gets 429 until the minute ends |
  * | `LOG_LEVEL` | info | pino level |
  * | `WEBHOOKS_ALLOW_LOCAL` | unset | `1` admits http and local addresses as webhook URLs (local development and tests only) |
  * | `WEBHOOK_ATTEMPT_DEADLINE_MS` | 10000 | absolute time for one delivery attempt: connect, response headers and body |
@@ -34,6 +35,8 @@ export interface ServiceConfig {
   /** Where the master key came from, for the start banner (never the key itself). */
   readonly masterKeySource: "environment" | "development file";
   readonly rateLimitPerMinute: number;
+  /** Failed authentications per client address per minute before its requests are refused. */
+  readonly authFailureLimitPerMinute: number;
   readonly logLevel: string;
   /** `WEBHOOKS_ALLOW_LOCAL=1`: webhook URLs may be http and resolve to local addresses (tests only). */
   readonly webhooksAllowLocal: boolean;
@@ -136,6 +139,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir = resol
     masterKey,
     masterKeySource,
     rateLimitPerMinute: integerFromEnv(env, "RATE_LIMIT_PER_MINUTE", 600, 1, 1_000_000_000),
+    authFailureLimitPerMinute: integerFromEnv(env, "AUTH_FAILURE_LIMIT_PER_MINUTE", 60, 1, 1_000_000_000),
     logLevel,
     liveModeAvailable: false,
     webhooksAllowLocal: env.WEBHOOKS_ALLOW_LOCAL === "1",

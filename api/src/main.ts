@@ -1,5 +1,5 @@
 import { createEmbeddedCluster, type EmbeddedCluster } from "@cpay/sdk/cluster";
-import { exitOnSignals, type Localnet, startLocalnet } from "@cpay/sdk/localnet";
+import { exitOnSignals, type Localnet, parseAllowedOrigins, startLocalnet } from "@cpay/sdk/localnet";
 import { type DemoAccounts, ensureDemoAccounts } from "./admin/demo-accounts";
 import { integerFromEnv } from "./config";
 import { type RunningService, startService } from "./service";
@@ -71,6 +71,7 @@ async function main(): Promise<void> {
       cluster,
       rpcPort: integerFromEnv(process.env, "LOCALNET_RPC_PORT", 8899, 0, 65535),
       wsPort: integerFromEnv(process.env, "LOCALNET_WS_PORT", 8900, 0, 65535),
+      allowedOrigins: parseAllowedOrigins(process.env.LOCALNET_ALLOWED_ORIGINS),
     });
     console.log(banner(service, localnet, cluster, demo));
   } catch (error) {

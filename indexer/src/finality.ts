@@ -8,7 +8,7 @@
  */
 import { markFailedIn } from "@cpay/api/records";
 import { and, eq, inArray, lte } from "drizzle-orm";
-import type { PassContext } from "./index-pass";
+import type { IndexerContext } from "./index-pass";
 
 const BATCH = 256;
 
@@ -17,7 +17,7 @@ export interface FinalityResult {
   readonly reverted: number;
 }
 
-export async function checkFinality(ctx: PassContext): Promise<FinalityResult> {
+export async function checkFinality(ctx: IndexerContext): Promise<FinalityResult> {
   const { indexedEvents } = ctx.db.tables;
   const finalizedSlot = Number(await ctx.chain.finalizedSlot());
   const rows = await ctx.db.read((db) =>
@@ -55,7 +55,7 @@ const TRANSFER_EVENTS = new Set([
   "ConfidentialTransferExecuted",
 ]);
 
-async function revertTransaction(ctx: PassContext, signature: string): Promise<void> {
+async function revertTransaction(ctx: IndexerContext, signature: string): Promise<void> {
   const { indexedEvents } = ctx.db.tables;
   await ctx.db.transaction(async (tx) => {
     const events = await tx.select().from(indexedEvents).where(eq(indexedEvents.signature, signature));

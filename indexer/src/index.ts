@@ -6,6 +6,13 @@ export { type Checkpoint, readCheckpoint } from "./checkpoint";
 export { type IndexerConfig, loadIndexerConfig } from "./config";
 export { checkFinality } from "./finality";
 export { startIndexerServer } from "./health-server";
-export { type PassContext, type PassResult, runIndexPass } from "./index-pass";
+export {
+  createIndexWalk,
+  type IndexerContext,
+  type IndexWalk,
+  type PassContext,
+  type PassResult,
+  runIndexPass,
+} from "./index-pass";
 export { type IndexerStatus, type RunningIndexer, startIndexer } from "./indexer";
 export { type Leadership, type LeadershipOptions, startLeadership } from "./leadership";

@@ -9,7 +9,7 @@ import type { Logger } from "pino";
 import type { IndexerChain } from "./chain/indexer-chain";
 import { type Checkpoint, readCheckpoint } from "./checkpoint";
 import { checkFinality } from "./finality";
-import { type PassContext, runIndexPass } from "./index-pass";
+import { createIndexWalk, type PassContext, runIndexPass } from "./index-pass";
 import { startLeadership } from "./leadership";
 
 export interface IndexerOptions {
@@ -45,7 +45,14 @@ export interface RunningIndexer {
 export function startIndexer(options: IndexerOptions): RunningIndexer {
   const clock = options.clock ?? Date.now;
   const { logger, chain } = options;
-  const ctx: PassContext = { db: options.db, clock, usdgMint: chain.usdgMint, chain, logger };
+  const ctx: PassContext = {
+    db: options.db,
+    clock,
+    usdgMint: chain.usdgMint,
+    chain,
+    logger,
+    walk: createIndexWalk(),
+  };
   const finalityMs = options.finalityMs ?? 2000;
   let stopped = false;
   let indexed = 0;
@@ -60,7 +67,7 @@ export function startIndexer(options: IndexerOptions): RunningIndexer {
       for (;;) {
         const result = await runIndexPass(ctx);
         indexed += result.indexed;
-        if (!result.incomplete || result.indexed === 0 || stopped) break;
+        if (!result.incomplete || result.stalled || stopped) break;
       }
       if (clock() - lastFinality >= finalityMs) {
         lastFinality = clock();

@@ -47,6 +47,7 @@ if (mode === "bare") {
       DATABASE_URL: join(dataDir, "cpay.sqlite"),
       SERVICE_MASTER_KEY: randomBytes(32).toString("hex"),
       RATE_LIMIT_PER_MINUTE: "1000000000",
+      AUTH_FAILURE_LIMIT_PER_MINUTE: "1000000000",
       LOG_LEVEL: "info",
     },
     dataDir,

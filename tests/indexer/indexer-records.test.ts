@@ -272,7 +272,7 @@ describe("the indexer beside the API", () => {
     expect(await w.checkpointSignature()).toBeNull();
     const replay = await runIndexPass(w.passContext);
     // Then every program transaction was applied again, and the outbox is exactly as it was
-    expect(replay).toEqual({ indexed: programHistory().length, incomplete: false });
+    expect(replay).toEqual({ indexed: programHistory().length, incomplete: false, stalled: false });
     expect(await w.events()).toEqual(events);
     expect(await indexedEventRows()).toHaveLength(indexedBefore.length);
     expect(await w.checkpointSignature()).toBe(w.newestConfirmedProgramSignature());

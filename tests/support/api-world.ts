@@ -102,6 +102,8 @@ export async function startApiWorld(
       DATABASE_URL: database.url,
       SERVICE_MASTER_KEY: randomBytes(32).toString("hex"),
       RATE_LIMIT_PER_MINUTE: "100000",
+      // Every test client is 127.0.0.1: suites that send bad keys on purpose must not share a budget.
+      AUTH_FAILURE_LIMIT_PER_MINUTE: "100000",
       LOG_LEVEL: "info",
       ...options.env,
     },

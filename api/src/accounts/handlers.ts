@@ -1,7 +1,7 @@
 /** `/v1/accounts/me` handlers (spec 4.9, 4.10). */
 import type { Handlers } from "../http/mount-routes";
 import { accountView } from "./account-view";
-import { decryptionProofOf } from "./decryption-proof-input";
+import { decryptionProofOf, REFUSED_PROOF_HEADER } from "./decryption-proof-input";
 import { readBalances } from "./read-balances";
 import { requireKyc } from "./require-kyc";
 
@@ -11,8 +11,8 @@ export const accountHandlers: Pick<Handlers, "getMe" | "getBalances"> = {
     return accountView(caller.account);
   },
   getBalances: async ({ service, caller, body, request }) => {
+    const proof = decryptionProofOf(body.decryption_proof, request.get(REFUSED_PROOF_HEADER));
     await requireKyc(service, caller.account);
-    const proof = decryptionProofOf(body.decryption_proof, request.get("x-decryption-proof"));
     return readBalances(service, caller.account, proof);
   },
 };

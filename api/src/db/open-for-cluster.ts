@@ -4,14 +4,47 @@
  * database records `genesis/instance id` and a later start against another instance finds rows
  * about a chain that is gone. `refuse` stops with an explanation; `archive` (the start command's
  * choice, SQLite only) moves the old file aside (`<name>-<time>.sqlite`) and starts empty.
+ *
+ * A SQLite file is held by one API process at a time (process-lock.ts): a second one is refused
+ * before it reads, archives or caches anything; the lock goes with `db.close()` or the process.
  */
 import { existsSync, renameSync } from "node:fs";
 import type { EmbeddedCluster } from "@cpay/sdk/cluster";
 import { eq, sql } from "drizzle-orm";
 import { ConfigError } from "../config";
 import { type Database, openDatabase } from "./database";
+import { lockDatabaseFile } from "./process-lock";
 
+/**
+ * The API's way into its database: locked to this process when it is a SQLite file, then checked
+ * against (or bound to) `cluster`'s instance; rows of another instance are refused or archived.
+ */
 export async function openDatabaseForCluster(
+  url: string,
+  cluster: EmbeddedCluster,
+  staleData: "archive" | "refuse",
+): Promise<{ db: Database; archivedTo: string | null }> {
+  const lock = isSqliteFile(url) ? lockDatabaseFile(url) : null;
+  try {
+    const opened = await openForCluster(url, cluster, staleData);
+    if (lock === null) return opened;
+    const { db } = opened;
+    const close = async () => {
+      await db.close();
+      lock.release();
+    };
+    return { ...opened, db: { ...db, close } };
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
+}
+
+function isSqliteFile(url: string): boolean {
+  return !/^postgres(ql)?:\/\//.test(url) && url !== ":memory:";
+}
+
+async function openForCluster(
   url: string,
   cluster: EmbeddedCluster,
   staleData: "archive" | "refuse",

@@ -1,6 +1,6 @@
 /**
- * Mounts one handler per route of the shared route table (`API_ROUTES`): authenticate -> rate
- * limit -> audience check -> validate params, query and body with the route's contracts ->
+ * Mounts one handler per route of the shared route table (`API_ROUTES`): the client address's
+ * failed-authentication limit -> authenticate -> rate limit -> audience check -> validate params, query and body with the route's contracts ->
  * idempotency (POST) -> the use case -> the response, checked against its contract when
  * `checkResponses` is on (tests). A handler is a thin function of already-validated input.
  */
@@ -9,6 +9,7 @@ import type { Express, Request, Response } from "express";
 import type { z } from "zod";
 import type { ServiceContext } from "../service-context";
 import { ApiError } from "./api-error";
+import type { AuthFailureLimiter } from "./auth-failure-limit";
 import { authenticate, type Caller } from "./authenticate";
 import { sendError } from "./error-handler";
 import { checkIdempotencyKey, type IdempotencyClaim, runIdempotently } from "./idempotency";
@@ -43,13 +44,14 @@ export function mountRoutes(
     readonly service: ServiceContext;
     readonly handlers: Handlers;
     readonly rateLimiter: RateLimiter;
+    readonly authFailureLimiter: AuthFailureLimiter;
     readonly checkResponses: boolean;
   },
 ): void {
   for (const [id, route] of Object.entries(API_ROUTES) as [ApiRouteId, RouteContract][]) {
     const handler = options.handlers[id] as Handler<ApiRouteId>;
     app[route.method](route.path, async (request: Request, response: Response) => {
-      const caller = await authenticate(options.service, request.get("authorization"));
+      const caller = await authenticateLimited(options, request);
       response.locals.accountId = caller.account.id;
       options.rateLimiter.take(caller.apiKey.id, response);
       if (route.audience === "owner" && caller.account.type === "agent") {
@@ -136,6 +138,24 @@ function withoutSecret(field: string) {
     if (value === undefined || value === null) return body;
     return { ...(body as Record<string, unknown>), [field]: null, secret_already_delivered: true };
   };
+}
+
+/**
+ * `authenticate`, unless the client's address has spent its failed authentications for the minute
+ * (then 429 before any key is looked up); each `401` it earns counts against that budget.
+ */
+async function authenticateLimited(
+  options: { readonly service: ServiceContext; readonly authFailureLimiter: AuthFailureLimiter },
+  request: Request,
+): Promise<Caller> {
+  const address = request.ip ?? request.socket.remoteAddress ?? "unknown";
+  options.authFailureLimiter.check(address);
+  try {
+    return await authenticate(options.service, request.get("authorization"));
+  } catch (error) {
+    if (error instanceof ApiError && error.code === "unauthorized") options.authFailureLimiter.fail(address);
+    throw error;
+  }
 }
 
 function hasContent(body: unknown): boolean {

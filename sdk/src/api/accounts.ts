@@ -18,17 +18,15 @@ export const ZAccount = z
 export type TAccount = z.infer<typeof ZAccount>;
 
 /**
- * The balance read (spec 4.10): with no proof, `decryption_proof` absent. The proof may also come
- * in the `X-Decryption-Proof` header (a GET body is unusual for some clients).
+ * The balance read (spec 4.10): with no proof, `decryption_proof` absent. The proof travels in this
+ * GET body only: it carries the amount, so an `X-Decryption-Proof` header is refused (400).
  */
 export const ZBalancesRequest = z
   .strictObject({
-    decryption_proof: z
-      .string()
-      .min(1)
-      .max(1024)
-      .optional()
-      .meta({ description: "Base64 balance proof made client-side (`createBalanceProof`)" }),
+    decryption_proof: z.string().min(1).max(1024).optional().meta({
+      description:
+        "Base64 balance proof made client-side (`createBalanceProof`). Only here, in the GET body: it carries the amount, so the same proof in an `X-Decryption-Proof` header is refused with 400 `invalid_request`.",
+    }),
   })
   .meta({ id: "BalancesRequest" });
 

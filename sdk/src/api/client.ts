@@ -5,6 +5,7 @@
  */
 import type { z } from "zod";
 import { ZErrorBody } from "./common";
+import { getWithBody } from "./get-with-body";
 import { API_ROUTES, type ApiRouteId } from "./routes";
 
 type Route<R extends ApiRouteId> = (typeof API_ROUTES)[R];
@@ -26,6 +27,7 @@ export interface ApiClientOptions {
   /** e.g. `http://127.0.0.1:3000` (no trailing `/v1`). */
   readonly baseUrl: string;
   readonly apiKey: string;
+  /** Transport for every call but a GET with a body (fetch cannot send one: see get-with-body.ts). */
   readonly fetch?: typeof fetch;
 }
 
@@ -73,20 +75,19 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         authorization: `Bearer ${options.apiKey}`,
         ...given.headers,
       };
-      // fetch cannot send a GET body; the one GET that takes one (balances) also accepts its only
-      // field, the decryption proof, as the `X-Decryption-Proof` header.
-      const sendsBody = given.body !== undefined && route.method !== "get";
-      if (route.method === "get" && given.body !== undefined) {
-        const proof = (given.body as { decryption_proof?: unknown }).decryption_proof;
-        if (typeof proof === "string") headers["x-decryption-proof"] = proof;
-      }
+      const sendsBody = given.body !== undefined;
       if (sendsBody) headers["content-type"] = "application/json";
       if (given.idempotencyKey !== undefined) headers["idempotency-key"] = given.idempotencyKey;
-      const response = await doFetch(url, {
-        method: route.method.toUpperCase(),
-        headers,
-        ...(sendsBody ? { body: JSON.stringify(given.body) } : {}),
-      });
+      // The one GET with a body (the balance read's decryption proof) cannot go through fetch, and
+      // its proof must stay in the body: it carries the amount.
+      const response =
+        sendsBody && route.method === "get"
+          ? await getWithBody(url, headers, JSON.stringify(given.body))
+          : await doFetch(url, {
+              method: route.method.toUpperCase(),
+              headers,
+              ...(sendsBody ? { body: JSON.stringify(given.body) } : {}),
+            });
       const text = await response.text();
       const json: unknown = text === "" ? null : JSON.parse(text);
       if (!response.ok) {

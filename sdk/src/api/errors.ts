@@ -54,7 +54,8 @@ export const API_ERRORS = {
   unsupported_media_type: { status: 415, description: "A request body must be `application/json`." },
   rate_limited: {
     status: 429,
-    description: "Too many requests for this key; see `RateLimit-*` and `Retry-After`.",
+    description:
+      "Too many requests for this key, or too many failed authentications from this client address; see `RateLimit-*` and `Retry-After`.",
   },
   chain_unavailable: {
     status: 503,

@@ -26,7 +26,7 @@ export type ConfidentialErrorCode =
   | "decryption_proof_invalid"
   /** An encrypted memo is malformed, tampered with, or not addressed to these keys. */
   | "memo_undecryptable"
-  /** A transfer record's plaintext memo is longer than MAX_TRANSFER_MEMO_BYTES; nothing was submitted. */
+  /** A transfer record's plaintext memo is longer than MAX_MEMO_PLAINTEXT_BYTES; nothing was submitted. */
   | "memo_too_long"
   /** A transfer record request is malformed (transfer id not 16 bytes, recipient key missing or not 32 bytes). */
   | "invalid_transfer_record"

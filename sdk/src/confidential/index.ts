@@ -55,7 +55,8 @@ export {
 export {
   decryptMemo,
   encryptMemo,
-  MAX_MEMO_BYTES,
+  MAX_MEMO_PLAINTEXT_BYTES,
+  MEMO_BUCKETS,
   MEMO_ENVELOPE_OVERHEAD,
   MEMO_KDF_INFO,
   type MemoParties,
@@ -88,7 +89,6 @@ export {
 } from "./transfer";
 export { buildTransferProofs, type TransferProofInput, type TransferProofs } from "./transfer-proofs";
 export {
-  MAX_TRANSFER_MEMO_BYTES,
   TRANSFER_MEMO_AAD_DOMAIN,
   type TransferRecordFields,
   type TransferRecordRequest,

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { MAX_MEMO_BYTES as MAX_RECORD_MEMO_BYTES } from "../program/instructions";
 import { isConfidentialError } from "./errors";
 import { deriveConfidentialKeys, generateConfidentialSecret } from "./keys";
-import { decryptMemo, encryptMemo, MAX_MEMO_BYTES } from "./memo";
+import { decryptMemo, encryptMemo, MAX_MEMO_PLAINTEXT_BYTES, MEMO_BUCKETS } from "./memo";
 
 const sender = deriveConfidentialKeys(generateConfidentialSecret());
 const recipient = deriveConfidentialKeys(generateConfidentialSecret());
@@ -30,8 +31,9 @@ describe("encrypted memo", () => {
     expect(Buffer.from(decryptMemo({ envelope, keys: recipient, parties }))).toEqual(Buffer.from(text));
   });
 
-  it("Given a memo, then it is the plaintext plus 33 bytes and does not contain the plaintext", () => {
-    expect(envelope).toHaveLength(text.length + 33);
+  it("Given a memo, then it is its bucket plus 33 bytes and does not contain the plaintext", () => {
+    expect(text.length).toBeLessThan(32);
+    expect(envelope).toHaveLength(32 + 33);
     expect(Buffer.from(envelope).includes(Buffer.from(text))).toBe(false);
   });
 
@@ -76,19 +78,73 @@ describe("encrypted memo", () => {
     expect(Buffer.from(again)).not.toEqual(Buffer.from(envelope));
   });
 
+  it("Given each bucket's edges, then the envelope is that bucket plus 33 bytes, the largest exactly the program's 256", () => {
+    expect(MEMO_BUCKETS.at(-1)).toBe(MAX_RECORD_MEMO_BYTES - 33);
+    const sizes = [0, 31, 32, 63, 64, 127, 128, MAX_MEMO_PLAINTEXT_BYTES];
+    // Plaintexts of zeros and of marker bytes, which the padding must not confuse with itself.
+    for (const fill of [0x00, 0x80]) {
+      const lengths = sizes.map((size) => {
+        const plaintext = new Uint8Array(size).fill(fill);
+        const sealed = encryptMemo({
+          plaintext,
+          senderKeys: sender,
+          recipientPubkey: recipient.elgamalPubkey,
+        });
+        expect(Buffer.from(decryptMemo({ envelope: sealed, keys: recipient, parties }))).toEqual(
+          Buffer.from(plaintext),
+        );
+        return sealed.length;
+      });
+      expect(lengths).toEqual([65, 65, 97, 97, 161, 161, 256, 256]);
+    }
+  });
+
   it("Given an empty memo and a maximal one, then both round-trip; a larger one is refused", () => {
-    for (const size of [0, MAX_MEMO_BYTES]) {
+    for (const size of [0, MAX_MEMO_PLAINTEXT_BYTES]) {
       const plaintext = new Uint8Array(size).fill(65);
       const sealed = encryptMemo({ plaintext, senderKeys: sender, recipientPubkey: recipient.elgamalPubkey });
       expect(decryptMemo({ envelope: sealed, keys: recipient, parties })).toHaveLength(size);
     }
     expect(() =>
       encryptMemo({
-        plaintext: new Uint8Array(MAX_MEMO_BYTES + 1),
+        plaintext: new Uint8Array(MAX_MEMO_PLAINTEXT_BYTES + 1),
         senderKeys: sender,
         recipientPubkey: recipient.elgamalPubkey,
       }),
     ).toThrow(RangeError);
+  });
+
+  it("Given two memos of different lengths in one bucket, then their envelopes have the same length", () => {
+    const seal = (size: number) =>
+      encryptMemo({
+        plaintext: new Uint8Array(size).fill(66),
+        senderKeys: sender,
+        recipientPubkey: recipient.elgamalPubkey,
+      });
+    const short = seal(3);
+    const longer = seal(20);
+    expect(longer).toHaveLength(short.length);
+    expect(decryptMemo({ envelope: short, keys: recipient, parties })).toHaveLength(3);
+    expect(decryptMemo({ envelope: longer, keys: recipient, parties })).toHaveLength(20);
+  });
+
+  it("Given an envelope of the first format (no padding), then it still decrypts", () => {
+    // Written by the first format from fixed secrets (0x11... sender, 0x22... recipient).
+    const first = {
+      sender: deriveConfidentialKeys(new Uint8Array(32).fill(0x11)),
+      recipient: deriveConfidentialKeys(new Uint8Array(32).fill(0x22)),
+      envelope: Buffer.from(
+        "011475ea2a9b900b6927d868c9ee1f0e34e510b86db0d77a7958a0453a4253fe6b7c2e9c51c69a444e36e8c6a7d64ae878bfe27095cd1c9da14af3fc",
+        "hex",
+      ),
+    };
+    const plaintext = decryptMemo({
+      envelope: first.envelope,
+      keys: first.recipient,
+      parties: { senderPubkey: first.sender.elgamalPubkey, recipientPubkey: first.recipient.elgamalPubkey },
+      associatedData: Buffer.from("transfer-1"),
+    });
+    expect(new TextDecoder().decode(plaintext)).toBe("invoice 2026-114: GPU hours");
   });
 
   it("Given the identity as recipient key (which would make the key public), then encryption is refused", () => {

@@ -7,11 +7,10 @@ import {
 } from "../generated";
 import { isConfidentialError } from "./errors";
 import { deriveConfidentialKeys, generateConfidentialSecret } from "./keys";
-import { encryptMemo } from "./memo";
+import { encryptMemo, MAX_MEMO_PLAINTEXT_BYTES } from "./memo";
 import { findTransferRecords, readTransferMemo } from "./read-transfer-memo";
 import {
   checkTransferRecord,
-  MAX_TRANSFER_MEMO_BYTES,
   type TransferRecordFields,
   transferMemoAssociatedData,
 } from "./transfer-record";
@@ -58,10 +57,10 @@ const code = (attempt: () => unknown): string | undefined => {
 };
 
 describe("transfer record requests", () => {
-  it("Given memos, then the limit is 223 UTF-8 bytes (256 minus the 33-byte envelope)", () => {
-    expect(MAX_TRANSFER_MEMO_BYTES).toBe(223);
-    expect(checkTransferRecord({ transferId: id(1), memo: "a".repeat(223) }).memo).toHaveLength(223);
-    expect(code(() => checkTransferRecord({ transferId: id(1), memo: "a".repeat(224) }))).toBe(
+  it("Given memos, then the limit is 222 UTF-8 bytes (256 less the 33-byte envelope and the padding marker)", () => {
+    expect(MAX_MEMO_PLAINTEXT_BYTES).toBe(222);
+    expect(checkTransferRecord({ transferId: id(1), memo: "a".repeat(222) }).memo).toHaveLength(222);
+    expect(code(() => checkTransferRecord({ transferId: id(1), memo: "a".repeat(223) }))).toBe(
       "memo_too_long",
     );
     expect(code(() => checkTransferRecord({ transferId: id(1), memo: "€".repeat(75) }))).toBe(

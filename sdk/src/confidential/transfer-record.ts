@@ -10,9 +10,10 @@
  * The memo is encrypted to the sender and the recipient (memo.ts) before it leaves the process:
  * only the envelope is on-chain. Its associated data binds it to the record it travels in
  * (`transferMemoAssociatedData`), so an envelope copied into another record does not decrypt.
- * The program takes at most 256 memo bytes and an envelope adds 33, so a plaintext memo is at most
- * 223 bytes (MAX_TRANSFER_MEMO_BYTES); the longest one still fits the confidential transfer's final
- * transaction (measured in tests/confidential/memo-on-chain.test.ts).
+ * The program takes at most 256 memo bytes; an envelope is the plaintext padded to a bucket plus 33
+ * bytes, so a plaintext memo is at most 222 bytes (MAX_MEMO_PLAINTEXT_BYTES, memo.ts); the longest
+ * one still fits the confidential transfer's final transaction (measured in
+ * tests/confidential/memo-on-chain.test.ts).
  */
 import {
   type Address,
@@ -25,17 +26,11 @@ import {
 import { type ClusterPort, SubmissionRejected } from "../cluster/cluster-port";
 import { AGENT_POLICY_ERROR__ACCOUNT_ALREADY_INITIALIZED } from "../generated";
 import { getAgentPolicyErrorFromTransactionError } from "../program/errors";
-import {
-  buildTransferRecordInstruction,
-  MAX_MEMO_BYTES as MAX_RECORD_MEMO_BYTES,
-} from "../program/instructions";
+import { buildTransferRecordInstruction } from "../program/instructions";
 import { findReceiptPda, TRANSFER_ID_BYTES } from "../program/pdas";
 import { ConfidentialError } from "./errors";
 import type { ConfidentialKeyset } from "./keys";
-import { encryptMemo, MEMO_ENVELOPE_OVERHEAD } from "./memo";
-
-/** The longest plaintext memo a transfer record carries, in bytes (UTF-8 for text): 256 - 33 = 223. */
-export const MAX_TRANSFER_MEMO_BYTES = MAX_RECORD_MEMO_BYTES - MEMO_ENVELOPE_OVERHEAD;
+import { encryptMemo, MAX_MEMO_PLAINTEXT_BYTES } from "./memo";
 
 /** Domain prefix of a record memo's associated data (see transferMemoAssociatedData). */
 export const TRANSFER_MEMO_AAD_DOMAIN = "cpay/transfer-record/memo/v1";
@@ -45,7 +40,7 @@ export interface TransferRecordRequest {
   /** 16 bytes, unique per sender: the receipt's seed, so the same id is recorded (and paid) once. */
   readonly transferId: Uint8Array;
   /**
-   * The plaintext memo (a string is UTF-8 encoded), at most MAX_TRANSFER_MEMO_BYTES bytes. It is
+   * The plaintext memo (a string is UTF-8 encoded), at most MAX_MEMO_PLAINTEXT_BYTES bytes. It is
    * encrypted to the sender and the recipient; omitted, the record carries an empty memo.
    */
   readonly memo?: string | Uint8Array;
@@ -76,7 +71,7 @@ export interface TransferRecordFields {
 
 /**
  * Checks a request without touching the chain: `invalid_transfer_record` for a transfer id that is
- * not 16 bytes or a recipient key that is not 32, `memo_too_long` above MAX_TRANSFER_MEMO_BYTES.
+ * not 16 bytes or a recipient key that is not 32, `memo_too_long` above MAX_MEMO_PLAINTEXT_BYTES.
  */
 export function checkTransferRecord(request: TransferRecordRequest): CheckedTransferRecord {
   if (request.transferId.length !== TRANSFER_ID_BYTES) {
@@ -93,10 +88,10 @@ export function checkTransferRecord(request: TransferRecordRequest): CheckedTran
     );
   }
   const memo = typeof request.memo === "string" ? new TextEncoder().encode(request.memo) : request.memo;
-  if (memo !== undefined && memo.length > MAX_TRANSFER_MEMO_BYTES) {
+  if (memo !== undefined && memo.length > MAX_MEMO_PLAINTEXT_BYTES) {
     throw new ConfidentialError(
       "memo_too_long",
-      `a transfer memo is at most ${MAX_TRANSFER_MEMO_BYTES} bytes, got ${memo.length}`,
+      `a transfer memo is at most ${MAX_MEMO_PLAINTEXT_BYTES} bytes, got ${memo.length}`,
     );
   }
   return {

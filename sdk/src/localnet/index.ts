@@ -3,6 +3,7 @@
  * loopback, for @solana/kit, the indexer's RPC source and standard Solana tools.
  */
 
+export { parseAllowedOrigins } from "./allowed-origins";
 export { exitOnSignals } from "./exit-on-signals";
 export { RpcError, RpcErrorCode } from "./json-rpc-errors";
 export { type PubSubServer, type PubSubServerOptions, startPubSubServer } from "./pubsub-server";

@@ -3,13 +3,14 @@
  * PubSub on 8900), like `solana-test-validator` but in-process and seconds to start.
  *
  * Environment: LOCALNET_RPC_PORT, LOCALNET_WS_PORT (defaults 8899/8900), LOCALNET_SLOT_MS (default
- * 400), AGENT_POLICY_SO (the program to deploy; the cluster's default path otherwise). When the
+ * 400), LOCALNET_ALLOWED_ORIGINS (web origins that may call it; none by default), AGENT_POLICY_SO (the program to deploy; the cluster's default path otherwise). When the
  * program is not built yet it starts without it and says so, since the rest (airdrops, transfers,
  * USDG) is still useful. Prints the URLs and the addresses a client needs, then runs until
  * SIGINT/SIGTERM and shuts down cleanly.
  */
 import { existsSync } from "node:fs";
 import { agentPolicyProgramPath, createEmbeddedCluster } from "../cluster/index";
+import { parseAllowedOrigins } from "./allowed-origins";
 import { exitOnSignals } from "./exit-on-signals";
 import { startLocalnet } from "./start-localnet";
 
@@ -31,6 +32,7 @@ async function main(): Promise<void> {
     cluster,
     rpcPort: portFromEnv("LOCALNET_RPC_PORT", 8899),
     wsPort: portFromEnv("LOCALNET_WS_PORT", 8900),
+    allowedOrigins: parseAllowedOrigins(process.env.LOCALNET_ALLOWED_ORIGINS),
   });
 
   console.log(

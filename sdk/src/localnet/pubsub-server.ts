@@ -9,6 +9,7 @@
 import type { AddressInfo } from "node:net";
 import { type WebSocket, WebSocketServer } from "ws";
 import type { ClusterPort } from "../cluster/cluster-port";
+import { originVerdict } from "./allowed-origins";
 import { dispatchJsonRpc } from "./json-rpc-dispatch";
 import { createSubscriptionHub, type SubscriberConnection } from "./subscriptions";
 
@@ -19,6 +20,8 @@ export interface PubSubServerOptions {
   readonly cluster: ClusterPort;
   readonly host: string;
   readonly port: number;
+  /** Web origins whose pages may connect; none by default (allowed-origins.ts). */
+  readonly allowedOrigins?: readonly string[];
   readonly onInternalError?: (error: unknown, method: string) => void;
 }
 
@@ -44,7 +47,17 @@ function connectionFor(socket: WebSocket): SubscriberConnection {
 /** Starts the WebSocket PubSub server; resolves once it listens (port 0 picks a free port). */
 export function startPubSubServer(options: PubSubServerOptions): Promise<PubSubServer> {
   const hub = createSubscriptionHub(options.cluster, (error) => options.onInternalError?.(error, "<notify>"));
-  const wss = new WebSocketServer({ host: options.host, port: options.port, maxPayload: MAX_MESSAGE_BYTES });
+  const allowed = new Set(options.allowedOrigins ?? []);
+  const wss = new WebSocketServer({
+    host: options.host,
+    port: options.port,
+    maxPayload: MAX_MESSAGE_BYTES,
+    // Browsers apply no CORS to WebSockets: a page's handshake carries its Origin, checked here.
+    verifyClient: (info, done) =>
+      originVerdict(allowed, info.req.headers.origin) === "refused"
+        ? done(false, 403, "this origin may not call the localnet")
+        : done(true),
+  });
 
   wss.on("connection", (socket) => {
     const connection = connectionFor(socket);

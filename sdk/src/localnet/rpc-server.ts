@@ -1,6 +1,8 @@
 /**
  * Solana JSON-RPC over HTTP (node:http): POST a JSON-RPC 2.0 request or batch to any path; GET
- * /health answers "ok" like a validator. CORS is open so browser tools can talk to it.
+ * /health answers "ok" like a validator. A browser request from an origin not explicitly allowed is
+ * refused (403) before it runs and no CORS header is ever sent to it (allowed-origins.ts); an
+ * allowed origin (a local dashboard) gets CORS headers naming it.
  *
  * Bodies are capped (agave's 50 KiB by default) and an oversized body is answered 413 with a JSON-RPC
  * error as soon as the cap is crossed, without buffering the rest. The server binds to the host it
@@ -8,6 +10,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { originVerdict } from "./allowed-origins";
 import { stringifyJson } from "./json-bigint";
 import { dispatchJsonRpc } from "./json-rpc-dispatch";
 import { invalidRequest, RpcError, RpcErrorCode } from "./json-rpc-errors";
@@ -22,6 +25,8 @@ export interface RpcServerOptions {
   readonly host: string;
   readonly port: number;
   readonly maxBodyBytes?: number;
+  /** Web origins that may call it (CORS); none by default. */
+  readonly allowedOrigins?: readonly string[];
   readonly onInternalError?: (error: unknown, method: string) => void;
 }
 
@@ -31,8 +36,8 @@ export interface RpcServer {
   close(): Promise<void>;
 }
 
+/** Sent only to an allowed origin, with `access-control-allow-origin` naming it. */
 const CORS_HEADERS = {
-  "access-control-allow-origin": "*",
   "access-control-allow-methods": "POST, GET, OPTIONS",
   "access-control-allow-headers": "content-type, solana-client",
   "access-control-max-age": "86400",
@@ -41,7 +46,6 @@ const CORS_HEADERS = {
 function send(res: ServerResponse, status: number, body: string, contentType = "application/json"): void {
   if (res.headersSent) return;
   res.writeHead(status, {
-    ...CORS_HEADERS,
     "content-type": contentType,
     "content-length": Buffer.byteLength(body),
   });
@@ -56,9 +60,31 @@ function tooLarge(res: ServerResponse, limit: number): void {
   send(res, 413, errorBody(invalidRequest(`request body exceeds the ${limit}-byte limit`)));
 }
 
-function handle(req: IncomingMessage, res: ServerResponse, options: RpcServerOptions, limit: number): void {
+function handle(
+  req: IncomingMessage,
+  res: ServerResponse,
+  options: RpcServerOptions,
+  allowed: ReadonlySet<string>,
+  limit: number,
+): void {
+  // Answers differ by Origin, so caches must key on it.
+  res.setHeader("vary", "Origin");
+  const verdict = originVerdict(allowed, req.headers.origin);
+  if (verdict === "refused") {
+    req.resume();
+    send(
+      res,
+      403,
+      errorBody(invalidRequest("this origin may not call the localnet (LOCALNET_ALLOWED_ORIGINS)")),
+    );
+    return;
+  }
+  if (verdict === "allowed") {
+    res.setHeader("access-control-allow-origin", req.headers.origin as string);
+    for (const [name, value] of Object.entries(CORS_HEADERS)) res.setHeader(name, value);
+  }
   if (req.method === "OPTIONS") {
-    res.writeHead(204, CORS_HEADERS).end();
+    res.writeHead(204).end();
     return;
   }
   if (req.method === "GET" && req.url?.split("?")[0] === "/health") {
@@ -117,9 +143,10 @@ function handle(req: IncomingMessage, res: ServerResponse, options: RpcServerOpt
 /** Starts the HTTP JSON-RPC server; resolves once it listens (port 0 picks a free port). */
 export function startRpcServer(options: RpcServerOptions): Promise<RpcServer> {
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const allowed = new Set(options.allowedOrigins ?? []);
   const server: Server = createServer((req, res) => {
     try {
-      handle(req, res, options, limit);
+      handle(req, res, options, allowed, limit);
     } catch (error) {
       options.onInternalError?.(error, "<http>");
       send(res, 500, errorBody(new RpcError(RpcErrorCode.INTERNAL_ERROR, "Internal error")));

@@ -19,6 +19,11 @@ export interface LocalnetOptions {
   readonly host?: string;
   /** HTTP body limit in bytes; default 50 KiB (agave's). */
   readonly maxBodyBytes?: number;
+  /**
+   * Web origins whose pages may call it (a local dashboard, e.g. `http://localhost:5173`); none by
+   * default, so no web page can drive the chain. See allowed-origins.ts.
+   */
+  readonly allowedOrigins?: readonly string[];
   /** Errors that are bugs of the localnet (answered -32603); default logs them to stderr. */
   readonly onInternalError?: (error: unknown, method: string) => void;
 }
@@ -49,6 +54,7 @@ export async function startLocalnet(options: LocalnetOptions): Promise<Localnet>
     host,
     port: options.rpcPort ?? 8899,
     maxBodyBytes: options.maxBodyBytes,
+    ...(options.allowedOrigins === undefined ? {} : { allowedOrigins: options.allowedOrigins }),
     onInternalError,
   });
   let pubsub: Awaited<ReturnType<typeof startPubSubServer>>;
@@ -57,6 +63,7 @@ export async function startLocalnet(options: LocalnetOptions): Promise<Localnet>
       cluster: options.cluster,
       host,
       port: options.wsPort ?? 8900,
+      ...(options.allowedOrigins === undefined ? {} : { allowedOrigins: options.allowedOrigins }),
       onInternalError,
     });
   } catch (error) {

@@ -11,6 +11,7 @@ import { type AccountRow, sendInstructions } from "@cpay/api";
 import { agentSignerOf } from "@cpay/api/vault";
 import {
   createEmbeddedChain,
+  createIndexWalk,
   type IndexerChain,
   type RunningIndexer,
   readCheckpoint,
@@ -99,7 +100,14 @@ export async function startIndexerWorld(
     });
   let indexer = start();
   let running = true;
-  const passContext: PassContext = { db, clock: Date.now, usdgMint: api.cluster.usdgMint, chain, logger };
+  const passContext: PassContext = {
+    db,
+    clock: Date.now,
+    usdgMint: api.cluster.usdgMint,
+    chain,
+    logger,
+    walk: createIndexWalk(),
+  };
 
   const waitForLeader = async () => {
     const deadline = Date.now() + 10_000;
