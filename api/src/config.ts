@@ -14,6 +14,7 @@
  * | `WEBHOOKS_ALLOW_LOCAL` | unset | `1` admits http and local addresses as webhook URLs (local development and tests only) |
  * | `RELAY_DAILY_FEE_CAP_LAMPORTS` | 100000000 | what the reserve may be out per self-custody agent per UTC day: fees plus rent not returned (0.1 SOL) |
  * | `RELAY_RATE_LIMIT_PER_MINUTE` | 60 | relay requests per agent per minute |
+ * | `RESERVE_DAILY_BUDGET_LAMPORTS` | 1000000000 | what the fee reserve may be out per account (an agent's counted to its owner) per UTC day: fees plus rent deposits not seen coming back, each transaction reserved at its maximum before it is signed (1 SOL) |
  * | `MAINNET_RPC_URL` | must be unset | this build has no mainnet-beta chain port: `svc_live_` keys are always refused, and setting it stops the service rather than let live keys act on the test cluster |
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -35,6 +36,8 @@ export interface ServiceConfig {
   readonly relayDailyFeeCapLamports: number;
   /** Relay requests per agent per minute (beside the per-key limit). */
   readonly relayRateLimitPerMinute: number;
+  /** Lamports the fee reserve may be out per account (agents count to their owner) per UTC day. */
+  readonly reserveDailyBudgetLamports: number;
   /** Always false in this build: there is no mainnet-beta chain port, so live keys are refused. */
   readonly liveModeAvailable: false;
 }
@@ -114,5 +117,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir = resol
       1_000_000_000_000,
     ),
     relayRateLimitPerMinute: integerFromEnv(env, "RELAY_RATE_LIMIT_PER_MINUTE", 60, 1, 1_000_000),
+    reserveDailyBudgetLamports: integerFromEnv(
+      env,
+      "RESERVE_DAILY_BUDGET_LAMPORTS",
+      1_000_000_000,
+      0,
+      1_000_000_000_000,
+    ),
   };
 }

@@ -19,6 +19,7 @@ import { address } from "@solana/kit";
 import { ProgramRefusal, sendInstructions } from "../chain/send-instructions";
 import type { AccountRow } from "../db/rows";
 import { ApiError } from "../http/api-error";
+import { reservePayer } from "../reserve/reserve-scope";
 import type { ServiceContext } from "../service-context";
 import { agentSignerOf, confidentialKeysOf, walletSignerOf } from "../vault/account-secrets";
 import { invalidPolicyOfProgramError } from "./policy-errors";
@@ -52,7 +53,7 @@ export async function createAgentOnChain(
     name: agent.agentName ?? "",
     agentSigner: (await agentSignerOf(service, agent.id)).address,
     policy,
-    payer: service.feePayer,
+    payer: reservePayer(service),
     assets: service.assets,
     programAddress: address(service.cluster.programId),
   });
@@ -80,7 +81,7 @@ export async function setupAgentAccountOnChain(service: ServiceContext, agent: A
       agent: agent.publicKey,
       mint: service.cluster.usdgMint,
       keys: await confidentialKeysOf(service, agent),
-      payer: service.feePayer,
+      payer: reservePayer(service),
     });
   } catch (error) {
     if (!isConfidentialError(error)) throw error;

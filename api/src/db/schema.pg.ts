@@ -24,5 +24,6 @@ export const {
   indexerCheckpoints,
   indexedEvents,
   relayFeeUsage,
+  reserveUsage,
   serviceMeta,
 } = pgTables;

@@ -28,5 +28,6 @@ export const {
   indexerCheckpoints,
   indexedEvents,
   relayFeeUsage,
+  reserveUsage,
   serviceMeta,
 } = sqliteTables;

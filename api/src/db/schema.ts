@@ -287,6 +287,21 @@ export function defineTables(c: ColumnKit) {
     (t) => [c.uniqueIndex("relay_fee_usage_agent_day").on(t.agentAccountId, t.day)],
   );
 
+  /**
+   * What the fee reserve is out for an account per UTC day (api/src/reserve): fees plus rent
+   * deposits not seen coming back, an agent's counted to its owner. A transaction's maximum is
+   * reserved here before the reserve signs it and settled to what it actually cost once it landed.
+   */
+  const reserveUsage = c.table(
+    "reserve_usage",
+    {
+      accountId: c.text("account_id").notNull(),
+      day: c.text("day").notNull(),
+      lamports: c.int("lamports").notNull(),
+    },
+    (t) => [c.uniqueIndex("reserve_usage_account_day").on(t.accountId, t.day)],
+  );
+
   /** Service facts: schema owner, the cluster instance the rows belong to. */
   const serviceMeta = c.table("service_meta", {
     key: c.text("key").primaryKey(),
@@ -306,6 +321,7 @@ export function defineTables(c: ColumnKit) {
     indexerCheckpoints,
     indexedEvents,
     relayFeeUsage,
+    reserveUsage,
     serviceMeta,
   };
 }

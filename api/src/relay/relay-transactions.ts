@@ -6,7 +6,9 @@
  *    payer used for fees and rent only, only the allowed programs and instructions, the agent's own
  *    PDA and signer, no extra signer. One refusal refuses the request: `422
  *    relay_transaction_refused` naming `transactions[i]` and why; nothing is signed.
- * 3. The fees are reserved against the agent's daily cap (fee-budget.ts), or `429`.
+ * 3. The most the transactions can cost the reserve (fees and every deposit, reserve/spend-bound.ts)
+ *    is reserved against the agent's daily cap (fee-budget.ts) and its owner's reserve budget
+ *    (reserve/), or `429`, nothing signed; each is settled to what it cost once it landed.
  * 4. In order, each transaction is simulated (the program's refusals are the program's: `422
  *    policy_violation` naming the rule, exactly as for the service's own agent transfers), co-signed
  *    by the fee payer and submitted; a later one is checked against the state the earlier ones left.
@@ -19,12 +21,19 @@
 
 import type { TRelayResponse } from "@cpay/sdk/api";
 import { SubmissionRejected, type TransactionErrorJson } from "@cpay/sdk/cluster";
-import { type Address, getBase64Encoder } from "@solana/kit";
+import {
+  type Address,
+  getBase64Encoder,
+  getSignatureFromTransaction,
+  getTransactionDecoder,
+} from "@solana/kit";
 import type { Response } from "express";
 import { programRefusalOf } from "../chain/send-instructions";
 import type { AccountRow } from "../db/rows";
 import { ApiError } from "../http/api-error";
 import { createRateLimiter, type RateLimiter } from "../http/rate-limit";
+import { noteReserveSignature, prepayReserve, reserveCostOf } from "../reserve/reserve-scope";
+import { spendBoundOf } from "../reserve/spend-bound";
 import type { ServiceContext } from "../service-context";
 import { policyRefusalOf } from "../transfers/policy-refusal";
 import { checkRelayedTransaction } from "./check-relayed-transaction";
@@ -48,7 +57,7 @@ export async function relayTransactions(
   if (agent.agentSigner === null)
     throw new ApiError("agent_key_required", "this key's account has no agent signer");
   const wires = transactions.map((text) => new Uint8Array(getBase64Encoder().encode(text)));
-  let fees = 0n;
+  const bounds: bigint[] = [];
   const checked: (readonly RelayedInstruction[])[] = [];
   for (const [index, wire] of wires.entries()) {
     const check = checkRelayedTransaction(wire, {
@@ -65,44 +74,64 @@ export async function relayTransactions(
         `transactions[${index}]`,
       );
     }
-    fees += check.feeLamports;
+    const bound = spendBoundOf(check.messageBytes, {
+      feePayer: service.feePayer.address,
+      programId: service.cluster.programId,
+      rentExemptMinimum: (space: number) => service.cluster.minimumBalanceForRentExemption(space),
+    });
+    bounds.push(bound.feeLamports + bound.depositLamports);
     checked.push(check.instructions);
   }
-  await reserveRelayFees(service, agent.id, fees);
-  const intent = relayedIntentOf(checked, service.cluster.programId);
-  let row = intent === null ? null : await recordRelayedIntent(service, agent, apiKeyId, intent);
-  const signatures: string[] = [];
-  for (const [index, wire] of wires.entries()) {
-    if (row !== null && intent?.validityContext != null && index === intent.wireIndex) {
-      row = await recordConfidentialUsage(service, agent, row, intent.validityContext);
-    }
-    let signature: string;
-    try {
-      signature = await submitOne(service, wire, index, checked[index] ?? []);
-    } catch (error) {
-      // Nothing of the transfer landed (its transaction is this one or a later one): never initiated.
-      if (row !== null && intent !== null && index <= intent.wireIndex) {
-        await recordRelayedRefusal(service, row, error instanceof ApiError ? error.code : "relay_failed");
-      }
-      throw error;
-    }
-    signatures.push(signature);
-    await chargeRelaySpend(service, agent.id, rentPaid(service, signature));
+  const reserved = bounds.reduce((sum, bound) => sum + bound, 0n);
+  await reserveRelayFees(service, agent.id, reserved);
+  try {
+    await prepayReserve(service, reserved);
+  } catch (error) {
+    await chargeRelaySpend(service, agent.id, -reserved);
+    throw error;
   }
-  const transfer =
-    row === null || intent === null
-      ? null
-      : await recordRelayedOutcome(service, agent, row, signatures[intent.wireIndex] as string);
-  return { signatures, transfer };
-}
-
-/** What the fee payer (account 0) lost in a landed transaction beyond its fee: rent deposited (or, negative, returned). */
-function rentPaid(service: ServiceContext, signature: string): bigint {
-  const landed = service.cluster.getTransaction(signature);
-  if (landed === null) return 0n;
-  const before = landed.preBalances[0] ?? 0n;
-  const after = landed.postBalances[0] ?? 0n;
-  return before - after - landed.fee;
+  const intent = relayedIntentOf(checked, service.cluster.programId);
+  const signatures: string[] = [];
+  // Each transaction's reservation is settled once: to what it cost if it was signed, else to 0.
+  let settled = 0;
+  const settleUpTo = async (end: number, signature: string | null) => {
+    let change = 0n;
+    for (; settled < end; settled++) change -= bounds[settled] ?? 0n;
+    if (signature !== null) change += reserveCostOf(service, signature);
+    await chargeRelaySpend(service, agent.id, change);
+  };
+  try {
+    let row = intent === null ? null : await recordRelayedIntent(service, agent, apiKeyId, intent);
+    for (const [index, wire] of wires.entries()) {
+      if (row !== null && intent?.validityContext != null && index === intent.wireIndex) {
+        row = await recordConfidentialUsage(service, agent, row, intent.validityContext);
+      }
+      let signed: string | null = null;
+      try {
+        signatures.push(
+          await submitOne(service, wire, index, checked[index] ?? [], (signature) => {
+            signed = signature;
+            noteReserveSignature(service, signature);
+          }),
+        );
+      } catch (error) {
+        // Nothing of the transfer landed (its transaction is this one or a later one): never initiated.
+        if (row !== null && intent !== null && index <= intent.wireIndex) {
+          await recordRelayedRefusal(service, row, error instanceof ApiError ? error.code : "relay_failed");
+        }
+        throw error;
+      } finally {
+        await settleUpTo(index + 1, signed);
+      }
+    }
+    const transfer =
+      row === null || intent === null
+        ? null
+        : await recordRelayedOutcome(service, agent, row, signatures[intent.wireIndex] as string);
+    return { signatures, transfer };
+  } finally {
+    await settleUpTo(wires.length, null);
+  }
 }
 
 function relayLimiter(service: ServiceContext): RateLimiter {
@@ -120,11 +149,13 @@ async function submitOne(
   wire: Uint8Array,
   index: number,
   instructions: readonly RelayedInstruction[],
+  onSigned: (signature: string) => void,
 ): Promise<string> {
   const refused = (err: TransactionErrorJson | null) => refusalOf(err, index, instructions);
   const simulated = service.cluster.simulateTransaction(wire, { sigVerify: false });
   if (simulated.err !== null) throw refused(simulated.err);
   const signed = await coSignAsFeePayer(service.feePayer, wire);
+  onSigned(getSignatureFromTransaction(getTransactionDecoder().decode(signed)));
   let signature: string;
   try {
     signature = service.cluster.sendTransaction(signed);

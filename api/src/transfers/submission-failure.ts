@@ -21,6 +21,9 @@ export interface SubmissionFailure {
 
 /** Classifies `error` thrown while submitting a transfer (see the module doc). */
 export function classifySubmissionFailure(error: unknown): SubmissionFailure | null {
+  // The fee reserve refused to sign (its budget): nothing was signed, so nothing can land.
+  const budget = reserveRefusalIn(error);
+  if (budget !== null) return refused(budget.code, budget);
   const refusal = policyRefusalOf(error);
   if (refusal !== null) {
     return refused(refusal.param, new ApiError("policy_violation", refusal.message, refusal.param));
@@ -59,6 +62,15 @@ export function classifySubmissionFailure(error: unknown): SubmissionFailure | n
   }
   if (error instanceof ChainFailure && landedOrFailed(error)) {
     return notSent("the cluster refused the transaction; nothing moved, retry");
+  }
+  return null;
+}
+
+/** A `reserve_budget_exhausted` refusal behind `error` (an SDK step wraps what its signer threw). */
+export function reserveRefusalIn(error: unknown): ApiError | null {
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 5; depth++) {
+    if (cause instanceof ApiError && cause.code === "reserve_budget_exhausted") return cause;
+    cause = cause.cause;
   }
   return null;
 }

@@ -86,6 +86,11 @@ export const API_ERRORS = {
     status: 429,
     description: "The agent's daily allowance of fees paid by the service is spent; nothing was signed.",
   },
+  reserve_budget_exhausted: {
+    status: 429,
+    description:
+      "The account's daily budget of fees and rent paid by the service's fee reserve would be passed (an agent's spend counts to its owner); nothing was signed.",
+  },
   internal_error: { status: 500, description: "An unexpected failure; nothing was changed." },
 } as const satisfies Record<string, { readonly status: number; readonly description: string }>;
 

@@ -70,6 +70,7 @@ export const API_ROUTES = {
       "agent_key_required",
       "relay_transaction_refused",
       "relay_fee_cap_reached",
+      "reserve_budget_exhausted",
       "policy_violation",
       "insufficient_balance",
       "live_mode_unavailable",
@@ -90,6 +91,7 @@ export const API_ROUTES = {
       "recipient_not_found",
       "recipient_not_confidential_ready",
       "unsupported_asset",
+      "reserve_budget_exhausted",
       "policy_violation",
       "kyc_required",
       "live_mode_unavailable",
@@ -148,6 +150,7 @@ export const API_ROUTES = {
       "idempotency_key_reused",
       "idempotency_in_progress",
       "chain_unavailable",
+      "reserve_budget_exhausted",
     ],
   },
   listAgents: {
@@ -175,7 +178,13 @@ export const API_ROUTES = {
     params: ZAgentParams,
     body: ZSpendPolicyUpdate,
     response: { status: 200, schema: ZSpendPolicy },
-    errors: ["invalid_policy", "not_agent_owner", "agent_not_found", "chain_unavailable"],
+    errors: [
+      "invalid_policy",
+      "not_agent_owner",
+      "agent_not_found",
+      "chain_unavailable",
+      "reserve_budget_exhausted",
+    ],
   },
   listPendingApprovals: {
     method: "get",
@@ -202,6 +211,7 @@ export const API_ROUTES = {
       "idempotency_key_reused",
       "idempotency_in_progress",
       "chain_unavailable",
+      "reserve_budget_exhausted",
     ],
   },
   rejectTransaction: {

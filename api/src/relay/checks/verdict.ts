@@ -31,7 +31,8 @@ export type RelayRefusal =
   | "unexpected_signer"
   | "not_this_agent"
   | "missing_signature"
-  | "address_lookup_not_allowed";
+  | "address_lookup_not_allowed"
+  | "account_not_consumed";
 
 export type RelayCheck =
   | {
@@ -62,9 +63,16 @@ export interface RelayedInstruction {
   readonly data: ReadonlyUint8Array;
 }
 
-/** An allowed instruction: the context account it creates and the rent the fee payer deposits. */
+/**
+ * An allowed instruction: the account it creates (a proof context or a staging buffer, which the
+ * same transaction must then consume) and the rent the fee payer deposits.
+ */
 export type Verdict =
-  | { readonly ok: true; readonly created?: string; readonly rentLamports: bigint }
+  | {
+      readonly ok: true;
+      readonly created?: { readonly address: string; readonly kind: "context" | "buffer" };
+      readonly rentLamports: bigint;
+    }
   | Refusal;
 
 export const ALLOWED: Verdict = { ok: true, rentLamports: 0n };
