@@ -19,6 +19,7 @@ import { address } from "@solana/kit";
 import { ProgramRefusal, sendInstructions } from "../chain/send-instructions";
 import type { AccountRow } from "../db/rows";
 import { ApiError } from "../http/api-error";
+import { reserveRefusalIn } from "../reserve/reserve-ledger";
 import { reservePayer } from "../reserve/reserve-scope";
 import type { ServiceContext } from "../service-context";
 import { agentSignerOf, confidentialKeysOf, walletSignerOf } from "../vault/account-secrets";
@@ -61,6 +62,7 @@ export async function createAgentOnChain(
   try {
     await sendInstructions(service, [instruction]);
   } catch (error) {
+    if (reserveRefusalIn(error) !== null) throw error;
     if (error instanceof ProgramRefusal) {
       if (error.programError.name === "AccountAlreadyInitialized") {
         throw new ApiError("agent_exists", `the agent ${agent.handle} already exists`, "name");
@@ -84,6 +86,8 @@ export async function setupAgentAccountOnChain(service: ServiceContext, agent: A
       payer: reservePayer(service),
     });
   } catch (error) {
+    const budget = reserveRefusalIn(error);
+    if (budget !== null) throw budget;
     if (!isConfidentialError(error)) throw error;
     service.logger.warn(
       { agent_id: agent.id, err: { name: error.name, code: error.code } },

@@ -81,6 +81,15 @@ export async function settleReservation(
   );
 }
 
+/** A `reserve_budget_exhausted` refusal behind `error` (an SDK step wraps what its signer threw). */
+export function reserveRefusalIn(error: unknown): ApiError | null {
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 5; depth++) {
+    if (cause instanceof ApiError && cause.code === "reserve_budget_exhausted") return cause;
+    cause = cause.cause;
+  }
+  return null;
+}
+
 /** The account's total of `day` (0 when it spent nothing). */
 export async function spentOn(service: ServiceContext, accountId: string, day: string): Promise<bigint> {
   const { reserveUsage } = service.db.tables;

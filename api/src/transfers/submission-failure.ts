@@ -10,6 +10,7 @@
 import { isConfidentialError } from "@cpay/sdk/confidential";
 import { ChainFailure, ProgramRefusal } from "../chain/send-instructions";
 import { ApiError } from "../http/api-error";
+import { reserveRefusalIn } from "../reserve/reserve-ledger";
 import { policyRefusalOf } from "./policy-refusal";
 
 export interface SubmissionFailure {
@@ -62,15 +63,6 @@ export function classifySubmissionFailure(error: unknown): SubmissionFailure | n
   }
   if (error instanceof ChainFailure && landedOrFailed(error)) {
     return notSent("the cluster refused the transaction; nothing moved, retry");
-  }
-  return null;
-}
-
-/** A `reserve_budget_exhausted` refusal behind `error` (an SDK step wraps what its signer threw). */
-export function reserveRefusalIn(error: unknown): ApiError | null {
-  for (let cause = error, depth = 0; cause instanceof Error && depth < 5; depth++) {
-    if (cause instanceof ApiError && cause.code === "reserve_budget_exhausted") return cause;
-    cause = cause.cause;
   }
   return null;
 }
