@@ -221,5 +221,13 @@ describe("custodial public transfers", () => {
     const lost = before - reserveLamports(world);
     expect(lost).toBeLessThanOrEqual(BUDGET);
     expect(refused).toEqual({ status: 429, code: "reserve_budget_exhausted" });
+    // The ledger holds exactly what the reserve lost, every reservation settled.
+    const { db } = world.service.context;
+    const rows = await db.read((q) => q.select().from(db.tables.reserveUsage));
+    const row = rows.find((entry) => entry.accountId === owner.account.id);
+    expect({ lamports: BigInt(row?.lamports ?? -1), reserved: row?.reservedLamports }).toEqual({
+      lamports: lost,
+      reserved: 0,
+    });
   });
 });

@@ -1,8 +1,9 @@
 /**
  * What the fee reserve is out for each account on one UTC day (reserve/reserve-ledger.ts), for the
- * admin: the account, its spend and what is left of its daily budget, biggest spenders first.
+ * admin: the account, its spend (settled, plus reserved for transactions in flight) and what is left
+ * of its daily budget, biggest spenders first.
  */
-import { desc, eq } from "drizzle-orm";
+import { desc, eq, sql } from "drizzle-orm";
 import { utcDay } from "../reserve/reserve-ledger";
 import type { ServiceContext } from "../service-context";
 
@@ -25,18 +26,23 @@ export async function reserveSpend(
   const { reserveUsage, accounts } = service.db.tables;
   const rows = await service.db.read((db) =>
     db
-      .select({ accountId: reserveUsage.accountId, handle: accounts.handle, lamports: reserveUsage.lamports })
+      .select({
+        accountId: reserveUsage.accountId,
+        handle: accounts.handle,
+        lamports: reserveUsage.lamports,
+        reserved: reserveUsage.reservedLamports,
+      })
       .from(reserveUsage)
       .leftJoin(accounts, eq(accounts.id, reserveUsage.accountId))
       .where(eq(reserveUsage.day, day))
-      .orderBy(desc(reserveUsage.lamports)),
+      .orderBy(desc(sql`${reserveUsage.lamports} + ${reserveUsage.reservedLamports}`)),
   );
   const budget = BigInt(service.config.reserveDailyBudgetLamports);
   return {
     day,
     budget_lamports: budget.toString(),
     accounts: rows.map((row) => {
-      const spent = BigInt(row.lamports);
+      const spent = BigInt(row.lamports) + BigInt(row.reserved);
       return {
         account_id: row.accountId,
         handle: row.handle,

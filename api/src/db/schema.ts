@@ -290,7 +290,8 @@ export function defineTables(c: ColumnKit) {
   /**
    * What the fee reserve is out for an account per UTC day (api/src/reserve): fees plus rent
    * deposits not seen coming back, an agent's counted to its owner. A transaction's maximum is
-   * reserved here before the reserve signs it and settled to what it actually cost once it landed.
+   * reserved (`reserved_lamports`) before the reserve signs it and moved to `lamports` as what it
+   * actually cost once it landed; the budget bounds their sum.
    */
   const reserveUsage = c.table(
     "reserve_usage",
@@ -298,6 +299,7 @@ export function defineTables(c: ColumnKit) {
       accountId: c.text("account_id").notNull(),
       day: c.text("day").notNull(),
       lamports: c.int("lamports").notNull(),
+      reservedLamports: c.int("reserved_lamports").notNull(),
     },
     (t) => [c.uniqueIndex("reserve_usage_account_day").on(t.accountId, t.day)],
   );

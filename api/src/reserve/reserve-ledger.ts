@@ -5,6 +5,8 @@
  * day's total stays within `RESERVE_DAILY_BUDGET_LAMPORTS`: concurrent requests serialise on the
  * row (in one process or several on PostgreSQL), so together they never pass the budget. Once a
  * transaction landed the reservation is settled to what it actually cost (`settleReservation`).
+ * A row keeps the two apart: `reserved_lamports` (held for transactions not settled yet) and
+ * `lamports` (what landed transactions cost); the budget bounds their sum.
  */
 import { and, eq, sql } from "drizzle-orm";
 import { ApiError } from "../http/api-error";
@@ -37,12 +39,12 @@ export async function reserveLamports(
         : await service.db.transaction((tx) =>
             tx
               .insert(reserveUsage)
-              .values({ accountId, day, lamports: added })
+              .values({ accountId, day, lamports: 0, reservedLamports: added })
               .onConflictDoUpdate({
                 target: [reserveUsage.accountId, reserveUsage.day],
-                set: { lamports: sql`${reserveUsage.lamports} + ${added}` },
+                set: { reservedLamports: sql`${reserveUsage.reservedLamports} + ${added}` },
                 // The guard: the row is only updated (and returned) while the total stays in budget.
-                setWhere: sql`${reserveUsage.lamports} + ${added} <= ${lamportsNumber(budget)}`,
+                setWhere: sql`${reserveUsage.lamports} + ${reserveUsage.reservedLamports} + ${added} <= ${lamportsNumber(budget)}`,
               })
               .returning({ lamports: reserveUsage.lamports }),
           );
@@ -50,7 +52,7 @@ export async function reserveLamports(
       const spent = await spentOn(service, accountId, day);
       throw new ApiError(
         "reserve_budget_exhausted",
-        `the service's fee reserve pays at most ${budget} lamports of fees and rent a day for this account; ${spent} are spent today (UTC ${day}) and this needs up to ${lamports}; nothing was signed`,
+        `the service's fee reserve pays at most ${budget} lamports of fees and rent a day for this account; ${spent} are spent or reserved today (UTC ${day}) and this needs up to ${lamports}; nothing was signed`,
       );
     }
   }
@@ -59,24 +61,34 @@ export async function reserveLamports(
 
 /**
  * Settles `reservation` to `actual` (what the transactions it covered cost the reserve, rent that
- * came back in them already taken off): the day's total moves by the difference.
+ * came back in them already taken off): the reservation leaves `reserved_lamports` and `actual`
+ * joins `lamports`, which a return never takes below zero — so the day's total never drops below
+ * what other requests still hold reserved.
  */
 export async function settleReservation(
   service: ServiceContext,
   reservation: Reservation,
   actual: bigint,
 ): Promise<void> {
-  const delta = actual - reservation.lamports;
-  if (delta === 0n) return;
+  if (reservation.lamports === 0n && actual === 0n) return;
   const { reserveUsage } = service.db.tables;
-  const change = lamportsNumber(delta);
+  const cost = lamportsNumber(actual);
+  const released = lamportsNumber(reservation.lamports);
   await service.db.transaction((tx) =>
     tx
       .insert(reserveUsage)
-      .values({ accountId: reservation.accountId, day: reservation.day, lamports: change })
+      .values({
+        accountId: reservation.accountId,
+        day: reservation.day,
+        lamports: Math.max(cost, 0),
+        reservedLamports: 0,
+      })
       .onConflictDoUpdate({
         target: [reserveUsage.accountId, reserveUsage.day],
-        set: { lamports: sql`${reserveUsage.lamports} + ${change}` },
+        set: {
+          lamports: sql`case when ${reserveUsage.lamports} + ${cost} < 0 then 0 else ${reserveUsage.lamports} + ${cost} end`,
+          reservedLamports: sql`${reserveUsage.reservedLamports} - ${released}`,
+        },
       }),
   );
 }
@@ -90,16 +102,16 @@ export function reserveRefusalIn(error: unknown): ApiError | null {
   return null;
 }
 
-/** The account's total of `day` (0 when it spent nothing). */
+/** The account's total of `day`, settled and reserved (0 when it spent nothing). */
 export async function spentOn(service: ServiceContext, accountId: string, day: string): Promise<bigint> {
   const { reserveUsage } = service.db.tables;
   const [row] = await service.db.read((db) =>
     db
-      .select({ lamports: reserveUsage.lamports })
+      .select({ lamports: reserveUsage.lamports, reserved: reserveUsage.reservedLamports })
       .from(reserveUsage)
       .where(and(eq(reserveUsage.accountId, accountId), eq(reserveUsage.day, day))),
   );
-  return BigInt(row?.lamports ?? 0);
+  return BigInt(row?.lamports ?? 0) + BigInt(row?.reserved ?? 0);
 }
 
 /** The service clock's UTC day, `YYYY-MM-DD`. */

@@ -134,15 +134,15 @@ function meteredPayer(service: ServiceContext): Scope["payer"] {
 
 /** Settles the scope's reservations to what its landed transactions cost the reserve. */
 async function settle(scope: Scope): Promise<void> {
-  const [first] = scope.reservations;
-  if (scope.accountId === null || (first === undefined && scope.signatures.length === 0)) return;
-  const reserved = scope.reservations.reduce((sum, reservation) => sum + reservation.lamports, 0n);
+  const [first, ...others] = scope.reservations;
+  if (scope.accountId === null || first === undefined) return;
   const actual = [...new Set(scope.signatures)].reduce(
     (sum, signature) => sum + reserveCostOf(scope.service, signature),
     0n,
   );
-  const reservation = first ?? (await reserveLamports(scope.service, scope.accountId, 0n));
-  await settleReservation(scope.service, { ...reservation, lamports: reserved }, actual);
+  // Each reservation leaves the day it was made on; what landed is charged to the first one's.
+  for (const reservation of others) await settleReservation(scope.service, reservation, 0n);
+  await settleReservation(scope.service, first, actual);
 }
 
 /** What a landed transaction cost the reserve (negative when more rent came back than it paid); 0 if it never landed. */
