@@ -32,7 +32,7 @@ export interface ServiceConfig {
   readonly logLevel: string;
   /** `WEBHOOKS_ALLOW_LOCAL=1`: webhook URLs may be http and resolve to local addresses (tests only). */
   readonly webhooksAllowLocal: boolean;
-  /** Fees (lamports) the reserve pays per self-custody agent per UTC day for relayed transactions. */
+  /** Lamports the reserve may be out per self-custody agent per UTC day for relayed transactions (fees and rent). */
   readonly relayDailyFeeCapLamports: number;
   /** Relay requests per agent per minute (beside the per-key limit). */
   readonly relayRateLimitPerMinute: number;
