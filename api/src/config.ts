@@ -21,6 +21,7 @@
  * | `RELAY_RATE_LIMIT_PER_MINUTE` | 60 | relay requests per agent per minute |
  * | `IDEMPOTENCY_LEASE_SECONDS` | 30 | how long an `Idempotency-Key` claim outlives its holder's last renewal; then the next request with the key recovers it |
  * | `AGENTS_PER_OWNER_MAX` | 20 | agents one owner may have (the reserve pays each one's rent, never returned) |
+ * | `RESERVE_DAILY_BUDGET_LAMPORTS` | 1000000000 | what the fee reserve may be out per account (an agent's counted to its owner) per UTC day: fees plus rent deposits not seen coming back, each transaction reserved at its maximum before it is signed (1 SOL) |
  * | `MAINNET_RPC_URL` | must be unset | this build has no mainnet-beta chain port: `svc_live_` keys are always refused, and setting it stops the service rather than let live keys act on the test cluster |
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -42,7 +43,7 @@ export interface ServiceConfig {
   readonly webhooksAllowLocal: boolean;
   /** Webhook delivery limits and secret rotation (api/README.md, "Webhooks: delivery limits and signatures"). */
   readonly webhooks: WebhookLimits;
-  /** Fees (lamports) the reserve pays per self-custody agent per UTC day for relayed transactions. */
+  /** Lamports the reserve may be out per self-custody agent per UTC day for relayed transactions (fees and rent). */
   readonly relayDailyFeeCapLamports: number;
   /** Relay requests per agent per minute (beside the per-key limit). */
   readonly relayRateLimitPerMinute: number;
@@ -50,6 +51,8 @@ export interface ServiceConfig {
   readonly idempotencyLeaseMs: number;
   /** Agents one owner may have: each costs the reserve rent it never gets back. */
   readonly agentsPerOwnerMax: number;
+  /** Lamports the fee reserve may be out per account (agents count to their owner) per UTC day. */
+  readonly reserveDailyBudgetLamports: number;
   /** Always false in this build: there is no mainnet-beta chain port, so live keys are refused. */
   readonly liveModeAvailable: false;
 }
@@ -154,5 +157,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir = resol
     relayRateLimitPerMinute: integerFromEnv(env, "RELAY_RATE_LIMIT_PER_MINUTE", 60, 1, 1_000_000),
     idempotencyLeaseMs: integerFromEnv(env, "IDEMPOTENCY_LEASE_SECONDS", 30, 1, 3600) * 1000,
     agentsPerOwnerMax: integerFromEnv(env, "AGENTS_PER_OWNER_MAX", 20, 0, 1_000_000),
+    reserveDailyBudgetLamports: integerFromEnv(
+      env,
+      "RESERVE_DAILY_BUDGET_LAMPORTS",
+      1_000_000_000,
+      0,
+      1_000_000_000_000,
+    ),
   };
 }

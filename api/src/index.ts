@@ -12,5 +12,6 @@ export type { Database } from "./db/database";
 export type { AccountRow, AgentTransactionRow, ApiKeyRow, EventRow, TransferRow } from "./db/rows";
 export { type IssuedKey, issueApiKey } from "./keys/issue-key";
 export { type KeyView, listApiKeys, revokeApiKey } from "./keys/manage-keys";
+export { withReserveSpend } from "./reserve/reserve-scope";
 export { type RunningService, type ServiceOptions, startService } from "./service";
 export type { ServiceContext } from "./service-context";

@@ -15,6 +15,7 @@ import { handlers } from "./handlers";
 import { createLogger } from "./http/logger";
 import type { ServiceContext } from "./service-context";
 import "./jobs";
+import { withReserveSpend } from "./reserve/reserve-scope";
 
 export interface ServiceOptions {
   readonly env?: NodeJS.ProcessEnv;
@@ -126,7 +127,9 @@ async function ensureProgramConfig(service: ServiceContext): Promise<void> {
   const [configPda] = await findConfigPda();
   if (service.cluster.getAccount(configPda) !== null) return;
   const admin = await service.cluster.keys.programUpgradeAuthority.toSigner();
-  await sendInstructions(service, [
-    await buildConfigInitializeInstruction({ admin, registrar: service.registrar.address }),
-  ]);
+  await withReserveSpend(service, null, async () => {
+    await sendInstructions(service, [
+      await buildConfigInitializeInstruction({ admin, registrar: service.registrar.address }),
+    ]);
+  });
 }

@@ -7,6 +7,14 @@ CREATE TABLE `receipt_closures` (
 	`closed_at` text NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE `reserve_usage` (
+	`account_id` text NOT NULL,
+	`day` text NOT NULL,
+	`lamports` integer NOT NULL,
+	`reserved_lamports` integer NOT NULL
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `reserve_usage_account_day` ON `reserve_usage` (`account_id`,`day`);--> statement-breakpoint
 ALTER TABLE `events` ADD `fan_out_pending` integer DEFAULT false NOT NULL;--> statement-breakpoint
 CREATE INDEX `events_fan_out_pending` ON `events` (`fan_out_pending`,`created_at`);--> statement-breakpoint
 ALTER TABLE `idempotency_keys` ADD `lease_expires_at` text;--> statement-breakpoint

@@ -264,6 +264,50 @@ describe("the admin CLI against a running service", () => {
     expect(keys.keys.map((key) => key.name)).toEqual(["agent"]);
   });
 
+  it("shows what the fee reserve is out for each account today, an agent's creation counted to its owner", async () => {
+    const owner = await cliJson<{ value: string; account: { account_id: string } }>([
+      "keys",
+      "issue",
+      "alice",
+      "--name",
+      "reserve",
+    ]);
+    const feePayer = service.context.feePayer.address;
+    const before = cluster.getAccount(feePayer)?.lamports ?? 0n;
+    const spentBefore = await cliJson<{ accounts: { account_id: string; spent_lamports: string }[] }>([
+      "reserve",
+    ]);
+    const aliceBefore = BigInt(
+      spentBefore.accounts.find((row) => row.account_id === owner.account.account_id)?.spent_lamports ?? "0",
+    );
+    await clientFor(owner.value).call("createAgent", {
+      body: {
+        name: "metered",
+        spend_policy: {
+          daily_limit_usdg: 10,
+          per_transaction_limit_usdg: 5,
+          hitl_threshold_usdg: 5,
+          assets: ["USDG"],
+        },
+      },
+    });
+    const paid = before - (cluster.getAccount(feePayer)?.lamports ?? 0n);
+    const answer = await cliJson<{
+      budget_lamports: string;
+      accounts: { account_id: string; handle: string; spent_lamports: string; left_lamports: string }[];
+    }>(["reserve"]);
+    const alice = answer.accounts.find((row) => row.account_id === owner.account.account_id);
+    expect(alice?.handle).toBe("@alice");
+    expect(BigInt(alice?.spent_lamports ?? "0") - aliceBefore).toBe(paid);
+    expect(BigInt(alice?.left_lamports ?? "0")).toBe(
+      BigInt(answer.budget_lamports) - BigInt(alice?.spent_lamports ?? "0"),
+    );
+    const text = await cli(["reserve"]);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toContain("@alice");
+    expect((await cli(["reserve", "--day", "yesterday"])).code).toBe(1);
+  });
+
   it("refuses bad input with a clear message and a non-zero exit code", async () => {
     const cases: [readonly string[], number, RegExp][] = [
       [["accounts", "create", "--handle", "bad handle!"], 1, /not allowed/],

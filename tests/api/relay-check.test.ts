@@ -55,6 +55,7 @@ const ZK_ELGAMAL_PROOF = "ZkE1Gama1Proof11111111111111111111111111111" as Addres
 const COMPUTE_BUDGET = "ComputeBudget111111111111111111111111111111" as Address;
 const SYSTEM = "11111111111111111111111111111111" as Address;
 const MEMO = "MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr" as Address;
+const LOADER = "BPFLoaderUpgradeab1e11111111111111111111111" as Address;
 const LIFETIME = {
   blockhash: blockhash("EkSnNWid2cvwEVnVx9aBqawnmiCNiDgp3gUdkDPTKN1N"),
   lastValidBlockHeight: 0n,
@@ -412,6 +413,38 @@ describe("checkRelayedTransaction", () => {
       expect(message).toContain(
         `instruction 1 (System CreateAccount) would give the fee payer's lamports to an account owned by ${SYSTEM}`,
       );
+    });
+
+    it("When a context the reserve funds is not verified into in the same transaction, Then account_not_consumed names it", async () => {
+      const context = await generateKeyPairSigner();
+      const bytes = await wire([await agentTransfer(), createContext(context)]);
+
+      const { reason, message } = refusal(checkRelayedTransaction(bytes, ctx));
+
+      expect(reason).toBe("account_not_consumed");
+      expect(message).toContain(
+        `instruction 1 creates ${context.address}, which this transaction does not consume`,
+      );
+    });
+
+    it("When a loader buffer the reserve funds is not initialized for the agent in the same transaction, Then account_not_consumed names it", async () => {
+      const buffer = await generateKeyPairSigner();
+      const initialize = (authority: Address): Instruction => ({
+        programAddress: LOADER,
+        accounts: [
+          { address: buffer.address, role: AccountRole.WRITABLE },
+          { address: authority, role: AccountRole.READONLY },
+        ],
+        data: new Uint8Array(4),
+      });
+      const bare = await wire([createContext(buffer, { owner: LOADER, space: 1_000 })]);
+      expect(refusal(checkRelayedTransaction(bare, ctx)).reason).toBe("account_not_consumed");
+
+      const forAgent = await wire([
+        createContext(buffer, { owner: LOADER, space: 1_000 }),
+        initialize(agentSigner.address),
+      ]);
+      expect(checkRelayedTransaction(forAgent, ctx)).toMatchObject({ ok: true });
     });
 
     it("When SetComputeUnitPrice asks a priority fee, Then fee_payer_misused names it", async () => {

@@ -15,6 +15,7 @@ import {
 import { agentAuthorityOf } from "../agents/agent-authority";
 import type { AccountRow } from "../db/rows";
 import { ApiError } from "../http/api-error";
+import { reservePayer } from "../reserve/reserve-scope";
 import type { ServiceContext } from "../service-context";
 import { walletSignerOf } from "../vault/account-secrets";
 
@@ -40,14 +41,14 @@ export async function applyIncomingCredits(
         agent: account.publicKey,
         mint,
         keys,
-        payer: service.feePayer,
+        payer: reservePayer(service),
       });
     } else {
       await applyPendingBalance(service.cluster, {
         owner: await walletSignerOf(service, account.id),
         mint,
         keys,
-        payer: service.feePayer,
+        payer: reservePayer(service),
       });
     }
   } catch (error) {

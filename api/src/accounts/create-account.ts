@@ -18,6 +18,7 @@ import { eq } from "drizzle-orm";
 import { sendInstructions } from "../chain/send-instructions";
 import type { AccountRow } from "../db/rows";
 import { newId, nowIso } from "../ids";
+import { withReserveSpend } from "../reserve/reserve-scope";
 import type { ServiceContext } from "../service-context";
 import { storeSecret } from "../vault/account-secrets";
 
@@ -66,15 +67,18 @@ export async function createAccount(
     await storeSecret(service, tx, account.id, "confidential_secret", secret);
   });
   try {
-    await sendInstructions(service, [
-      await buildHandleRegisterInstruction({
-        registrar: service.registrar,
-        payer: service.feePayer,
-        handle,
-        kind: input.type,
-        wallet: wallet.address,
-      }),
-    ]);
+    // An account is opened by the service's operator (admin, start-up): the reserve's own spend.
+    await withReserveSpend(service, null, async () =>
+      sendInstructions(service, [
+        await buildHandleRegisterInstruction({
+          registrar: service.registrar,
+          payer: service.feePayer,
+          handle,
+          kind: input.type,
+          wallet: wallet.address,
+        }),
+      ]),
+    );
     await setupConfidentialAccount(service.cluster, {
       owner: wallet,
       mint: service.cluster.usdgMint,

@@ -1,7 +1,7 @@
 /**
  * The admin endpoints, one thin handler each (validate -> one use case -> JSON). They are what the
- * spec leaves to a dashboard: accounts and their KYC status, API keys (issue, list, revoke, usage)
- * and the test cluster's faucet. Never part of `/v1`, never on a public interface.
+ * spec leaves to a dashboard: accounts and their KYC status, API keys (issue, list, revoke, usage),
+ * the fee reserve's spend per account and the test cluster's faucet. Never part of `/v1`, never on a public interface.
  */
 import { AmountError, parseDecimalAmount } from "@cpay/sdk";
 import { USDG_DECIMALS } from "@cpay/sdk/cluster";
@@ -17,6 +17,7 @@ import { AdminError } from "./admin-error";
 import { accountByHandle } from "./find-account";
 import { keyById } from "./find-key";
 import { listAccounts } from "./list-accounts";
+import { reserveSpend } from "./reserve-spend";
 import { setKycStatus } from "./set-kyc-status";
 
 const ZKycStatus = z.enum(["unverified", "pending", "verified", "enhanced"]);
@@ -115,6 +116,14 @@ export function adminRoutes(service: ServiceContext): ExpressRouter {
     }
     await fundTestAccount(service, account, amounts);
     response.json({ account: accountView(account), funded: true });
+  });
+
+  router.get("/reserve", async (request, response) => {
+    const day = request.query.day;
+    if (day !== undefined && (typeof day !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(day))) {
+      throw new AdminError("invalid_request", "day: a UTC day, YYYY-MM-DD");
+    }
+    response.json(await reserveSpend(service, day));
   });
 
   return router;

@@ -19,6 +19,8 @@ import { address } from "@solana/kit";
 import { ProgramRefusal, sendInstructions } from "../chain/send-instructions";
 import type { AccountRow } from "../db/rows";
 import { ApiError } from "../http/api-error";
+import { reserveRefusalIn } from "../reserve/reserve-ledger";
+import { reservePayer } from "../reserve/reserve-scope";
 import type { ServiceContext } from "../service-context";
 import { agentSignerOf, confidentialKeysOf, walletSignerOf } from "../vault/account-secrets";
 import { invalidPolicyOfProgramError } from "./policy-errors";
@@ -52,7 +54,7 @@ export async function createAgentOnChain(
     name: agent.agentName ?? "",
     agentSigner: (await agentSignerOf(service, agent.id)).address,
     policy,
-    payer: service.feePayer,
+    payer: reservePayer(service),
     assets: service.assets,
     programAddress: address(service.cluster.programId),
   });
@@ -60,6 +62,7 @@ export async function createAgentOnChain(
   try {
     await sendInstructions(service, [instruction]);
   } catch (error) {
+    if (reserveRefusalIn(error) !== null) throw error;
     if (error instanceof ProgramRefusal) {
       if (error.programError.name === "AccountAlreadyInitialized") {
         throw new ApiError("agent_exists", `the agent ${agent.handle} already exists`, "name");
@@ -80,9 +83,11 @@ export async function setupAgentAccountOnChain(service: ServiceContext, agent: A
       agent: agent.publicKey,
       mint: service.cluster.usdgMint,
       keys: await confidentialKeysOf(service, agent),
-      payer: service.feePayer,
+      payer: reservePayer(service),
     });
   } catch (error) {
+    const budget = reserveRefusalIn(error);
+    if (budget !== null) throw budget;
     if (!isConfidentialError(error)) throw error;
     service.logger.warn(
       { agent_id: agent.id, err: { name: error.name, code: error.code } },

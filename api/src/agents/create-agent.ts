@@ -40,6 +40,7 @@ import type { AccountRow } from "../db/rows";
 import { ApiError } from "../http/api-error";
 import type { IdempotencyClaim } from "../http/idempotency";
 import { newId, nowIso } from "../ids";
+import { prepayReserve } from "../reserve/reserve-scope";
 import type { ServiceContext } from "../service-context";
 import { agentHandleText, storeSecret } from "../vault/account-secrets";
 import { findAgentByHandle } from "./agent-lookup";
@@ -50,6 +51,7 @@ import {
   onChainPolicyEquals,
   setupAgentAccountOnChain,
 } from "./agent-on-chain";
+import { agentCreationReserveBound } from "./agent-reserve-bound";
 import { encodePolicyOrRefuse } from "./policy-errors";
 import { runExclusively } from "./run-exclusively";
 import { handOverSigner } from "./self-custody";
@@ -134,6 +136,8 @@ async function createFresh(
 ): Promise<AccountRow> {
   const agent = await runExclusively(`agents-of:${owner.id}`, async () => {
     await requireAgentRoom(service, owner);
+    // The reserve's share is reserved before the row is written: a refusal changes nothing.
+    await prepayReserve(service, agentCreationReserveBound(service));
     return insertAgent(service, owner, name, handle, input.custody ?? "service");
   });
   await idempotency?.bindResource(agent.id, { resumable: true });

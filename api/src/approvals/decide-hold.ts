@@ -21,6 +21,7 @@ import { runExclusively } from "../agents/run-exclusively";
 import { sendInstructions } from "../chain/send-instructions";
 import type { AccountRow } from "../db/rows";
 import { describeUnexpected } from "../http/error-handler";
+import { reservePayer } from "../reserve/reserve-scope";
 import type { ServiceContext } from "../service-context";
 import { withAccountTurn } from "../transfers/in-flight";
 import { walletSignerOf } from "../vault/account-secrets";
@@ -97,7 +98,7 @@ async function approve(
   hold: Hold,
 ): Promise<string> {
   if (hold.confidential) {
-    return (await approveConfidentialHold(service.cluster, { owner, pending, payer: service.feePayer }))
+    return (await approveConfidentialHold(service.cluster, { owner, pending, payer: reservePayer(service) }))
       .signature;
   }
   return sendInstructions(service, [
@@ -117,7 +118,7 @@ async function reject(
   hold: Hold,
 ): Promise<string> {
   if (hold.confidential) {
-    return (await rejectHold(service.cluster, { owner, pending, payer: service.feePayer })).signature;
+    return (await rejectHold(service.cluster, { owner, pending, payer: reservePayer(service) })).signature;
   }
   return sendInstructions(service, [
     buildPendingRejectInstruction({

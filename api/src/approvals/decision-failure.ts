@@ -8,6 +8,7 @@ import { agentPolicyErrorOf } from "@cpay/sdk/agent-confidential";
 import { isConfidentialError } from "@cpay/sdk/confidential";
 import { ChainFailure, ProgramRefusal } from "../chain/send-instructions";
 import { ApiError } from "../http/api-error";
+import { reserveRefusalIn } from "../reserve/reserve-ledger";
 import { policyRefusalOf } from "../transfers/policy-refusal";
 import { transactionExpired, transactionNotPending } from "./load-held-transaction";
 
@@ -19,6 +20,9 @@ const TOKEN_INSUFFICIENT_FUNDS = 1;
  * the hold account still exists after the failure: when it does not, another decision closed it.
  */
 export function decisionFailure(error: unknown, holdStillOpen: boolean): ApiError {
+  // The fee reserve refused to sign the decision (the owner's budget): nothing was signed.
+  const budget = reserveRefusalIn(error);
+  if (budget !== null) return budget;
   const programError = programErrorName(error);
   if (programError === "TransactionExpired") return transactionExpired();
   if (!holdStillOpen) return transactionNotPending("closed on-chain by another decision");

@@ -16,6 +16,7 @@ import { registerBackgroundJob } from "../background";
 import { sendInstructions } from "../chain/send-instructions";
 import type { AgentTransactionRow } from "../db/rows";
 import { describeUnexpected } from "../http/error-handler";
+import { reservePayer, withReserveSpend } from "../reserve/reserve-scope";
 import type { ServiceContext } from "../service-context";
 import { closingOutcome } from "./closing-outcome";
 import { clusterNowIso } from "./cluster-time";
@@ -64,7 +65,10 @@ async function expireOne(service: ServiceContext, transactionId: string): Promis
   const pending = address(row.pendingAddress);
   const hold = readHold(service.cluster, pending);
   if (hold !== null) {
-    const signature = await closeOnChain(service, pending, hold);
+    // Closing returns the hold's rent; its fee is the owner's, like the hold it ends.
+    const signature = await withReserveSpend(service, row.ownerAccountId, () =>
+      closeOnChain(service, pending, hold),
+    );
     await recordDecision(service, row, agent, { status: "expired", signature });
     return;
   }
@@ -78,7 +82,7 @@ async function expireOne(service: ServiceContext, transactionId: string): Promis
 
 async function closeOnChain(service: ServiceContext, pending: Address, hold: Hold): Promise<string> {
   if (hold.confidential) {
-    return (await closeExpiredHold(service.cluster, { pending, payer: service.feePayer })).signature;
+    return (await closeExpiredHold(service.cluster, { pending, payer: reservePayer(service) })).signature;
   }
   const account = service.cluster.getAccount(pending);
   if (account === null) throw new Error(`the hold ${pending} disappeared`);

@@ -1,13 +1,15 @@
 /**
  * Signs instructions with the fee reserve as fee payer (plus the signers their account metas
- * carry), submits them to the cluster with preflight, and waits until the transaction has landed.
- * A refusal by the agent-policy program comes back as `ProgramRefusal` with the program's error
+ * carry) — reserving the most the transaction can cost it against the scope's account first
+ * (reserve/reserve-scope.ts: `429 reserve_budget_exhausted`, nothing signed) — submits them to
+ * the cluster with preflight, and waits until the transaction has landed. A refusal by the agent-policy program comes back as `ProgramRefusal` with the program's error
  * (code, name); every other failure as `ChainFailure`. Nothing is logged here: callers decide what
  * a failure means for the request.
  */
 import { getAgentPolicyErrorFromTransactionError } from "@cpay/sdk";
 import { SubmissionRejected, signTransactionToWire, type TransactionErrorJson } from "@cpay/sdk/cluster";
 import type { Address, Instruction } from "@solana/kit";
+import { reservePayer } from "../reserve/reserve-scope";
 import type { ServiceContext } from "../service-context";
 
 export class ChainFailure extends Error {
@@ -38,7 +40,7 @@ export async function sendInstructions(
 ): Promise<string> {
   const { blockhash, lastValidBlockHeight } = service.cluster.getLatestBlockhash();
   const { signature, wire } = await signTransactionToWire({
-    feePayer: service.feePayer,
+    feePayer: reservePayer(service),
     instructions,
     blockhash,
     lastValidBlockHeight,

@@ -1,9 +1,10 @@
 /** The admin API's JSON shapes as the CLI reads them (admin-routes.ts writes them). */
 import type { TAccount } from "@cpay/sdk/api";
+import type { ReserveSpendView } from "../admin/reserve-spend";
 import type { KeyView } from "../keys/manage-keys";
 
 export type AccountView = TAccount;
-export type { KeyView };
+export type { KeyView, ReserveSpendView };
 
 export interface CreatedAccount {
   readonly account: AccountView;

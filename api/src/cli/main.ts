@@ -2,7 +2,7 @@
 /**
  * The admin CLI (`npm run admin -- <command>`, or `bash scripts/run.sh tsx api/src/cli/main.ts
  * <command>`): what the spec leaves to a dashboard — accounts and KYC, API keys and their usage,
- * the test faucet. It talks to the running service's admin listener (127.0.0.1:3001, admin token from
+ * the fee reserve's spend per account, the test faucet. It talks to the running service's admin listener (127.0.0.1:3001, admin token from
  * `data/admin.token`), because the embedded cluster lives inside that process. Secrets the service
  * hands out (an account's confidential secret, an API key) are printed once; a key's transferred
  * total is decrypted here, never by the service.
@@ -15,6 +15,7 @@ import { registerAccountCommands } from "./commands/accounts";
 import { registerAgentCommands } from "./commands/agents";
 import { registerFundCommand } from "./commands/fund";
 import { registerKeyCommands } from "./commands/keys";
+import { registerReserveCommand } from "./commands/reserve";
 
 /** The CLI's command tree; commander's own exits become exceptions, so `run` picks the code. */
 function buildProgram(): Command {
@@ -32,6 +33,7 @@ function buildProgram(): Command {
   registerKeyCommands(program);
   registerAgentCommands(program);
   registerFundCommand(program);
+  registerReserveCommand(program);
   return program;
 }
 

@@ -25,5 +25,6 @@ export const {
   indexedEvents,
   relayFeeUsage,
   receiptClosures,
+  reserveUsage,
   serviceMeta,
 } = pgTables;

@@ -29,5 +29,6 @@ export const {
   indexedEvents,
   relayFeeUsage,
   receiptClosures,
+  reserveUsage,
   serviceMeta,
 } = sqliteTables;

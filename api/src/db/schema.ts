@@ -321,6 +321,23 @@ export function defineTables(c: ColumnKit) {
     closedAt: c.text("closed_at").notNull(),
   });
 
+  /**
+   * What the fee reserve is out for an account per UTC day (api/src/reserve): fees plus rent
+   * deposits not seen coming back, an agent's counted to its owner. A transaction's maximum is
+   * reserved (`reserved_lamports`) before the reserve signs it and moved to `lamports` as what it
+   * actually cost once it landed; the budget bounds their sum.
+   */
+  const reserveUsage = c.table(
+    "reserve_usage",
+    {
+      accountId: c.text("account_id").notNull(),
+      day: c.text("day").notNull(),
+      lamports: c.int("lamports").notNull(),
+      reservedLamports: c.int("reserved_lamports").notNull(),
+    },
+    (t) => [c.uniqueIndex("reserve_usage_account_day").on(t.accountId, t.day)],
+  );
+
   /** Service facts: schema owner, the cluster instance the rows belong to. */
   const serviceMeta = c.table("service_meta", {
     key: c.text("key").primaryKey(),
@@ -341,6 +358,7 @@ export function defineTables(c: ColumnKit) {
     indexedEvents,
     relayFeeUsage,
     receiptClosures,
+    reserveUsage,
     serviceMeta,
   };
 }

@@ -1,12 +1,14 @@
 /**
  * Mounts one handler per route of the shared route table (`API_ROUTES`): the client address's
- * failed-authentication limit -> authenticate -> rate limit -> audience check -> validate params, query and body with the route's contracts ->
- * idempotency (POST) -> the use case -> the response, checked against its contract when
+ * failed-authentication limit -> authenticate -> rate limit -> audience check -> validate params,
+ * query and body with the route's contracts -> idempotency (POST) -> the use case (spending the
+ * fee reserve for the caller's owner) -> the response, checked against its contract when
  * `checkResponses` is on (tests). A handler is a thin function of already-validated input.
  */
 import { API_ROUTES, type ApiErrorCode, type ApiRouteId, type RouteContract } from "@cpay/sdk/api";
 import type { Express, Request, Response } from "express";
 import type { z } from "zod";
+import { withReserveSpend } from "../reserve/reserve-scope";
 import type { ServiceContext } from "../service-context";
 import { ApiError } from "./api-error";
 import type { AuthFailureLimiter } from "./auth-failure-limit";
@@ -73,15 +75,18 @@ export function mountRoutes(
         throw new ApiError("invalid_request", "this endpoint takes no request body", "body");
       }
       const run = async (idempotency: IdempotencyClaim | null) => {
-        const result = await handler({
-          service: options.service,
-          caller,
-          params,
-          query,
-          body,
-          idempotency,
-          request,
-        } as HandlerInput<ApiRouteId>);
+        // Whatever the fee reserve pays for this request counts to the caller's owner (reserve/).
+        const result = await withReserveSpend(options.service, reserveAccountOf(caller), () =>
+          handler({
+            service: options.service,
+            caller,
+            params,
+            query,
+            body,
+            idempotency,
+            request,
+          } as HandlerInput<ApiRouteId>),
+        );
         const checked = options.checkResponses ? route.response.schema.parse(result) : result;
         return { status: route.response.status, body: checked };
       };
@@ -156,6 +161,13 @@ async function authenticateLimited(
     if (error instanceof ApiError && error.code === "unauthorized") options.authFailureLimiter.fail(address);
     throw error;
   }
+}
+
+/** The account whose reserve budget a caller spends: an agent's owner, else the caller's own. */
+function reserveAccountOf(caller: Caller): string {
+  return caller.account.type === "agent"
+    ? (caller.account.ownerAccountId ?? caller.account.id)
+    : caller.account.id;
 }
 
 function hasContent(body: unknown): boolean {

@@ -64,7 +64,11 @@ export function checkRelayedTransaction(wire: Uint8Array, ctx: RelayPolicyContex
       "signature 0 (the fee payer's) is filled; leave it as 64 zero bytes, the relay signs it",
     );
   }
-  const allowance = { created: new Set<string>(), rentLamports: 0n };
+  const allowance = {
+    created: new Set<string>(),
+    creations: [] as { readonly address: string; readonly kind: "context" | "buffer"; readonly at: number }[],
+    rentLamports: 0n,
+  };
   const instructions = message.instructions.map(
     (compiled, index): RelayedInstruction => ({
       index,
@@ -76,11 +80,16 @@ export function checkRelayedTransaction(wire: Uint8Array, ctx: RelayPolicyContex
   for (const instruction of instructions) {
     const verdict = checkInstruction(instruction, message.header.numSignerAccounts, accounts, ctx);
     if (!verdict.ok) return verdict;
-    if (verdict.created !== undefined) allowance.created.add(verdict.created);
+    if (verdict.created !== undefined) {
+      allowance.created.add(verdict.created.address);
+      allowance.creations.push({ ...verdict.created, at: instruction.index });
+    }
     allowance.rentLamports += verdict.rentLamports;
   }
   const unrecorded = checkTransferRecords(instructions, ctx);
   if (unrecorded) return unrecorded;
+  const unconsumed = unconsumedCreation(allowance.creations, instructions, ctx);
+  if (unconsumed) return unconsumed;
   const signerRefusal = checkSigners(message, signatures, messageBytes, allowance.created, ctx);
   if (signerRefusal) return signerRefusal;
   const required = message.header.numSignerAccounts;
@@ -93,6 +102,60 @@ export function checkRelayedTransaction(wire: Uint8Array, ctx: RelayPolicyContex
     feePayerIndex: 0,
     instructions,
   };
+}
+
+const ZK_CLOSE_CONTEXT_STATE = 0;
+const LOADER_INITIALIZE_BUFFER = 0;
+
+/**
+ * Rule 7: every account the fee payer funds is consumed in the same transaction, for the agent,
+ * so nobody can take it (and its rent) elsewhere. A proof context must be verified into here (a
+ * verify's context_state; the ZK check holds its authority to the agent's PDA): an allocated but
+ * unverified context is anyone's to verify into with their own authority and close. A staging
+ * buffer must be initialized here with the agent's signer as its authority (the loader check
+ * holds the authority); the agent could still close it to itself, so its rent counts as spent
+ * until it is seen coming back.
+ */
+function unconsumedCreation(
+  creations: readonly {
+    readonly address: string;
+    readonly kind: "context" | "buffer";
+    readonly at: number;
+  }[],
+  instructions: readonly RelayedInstruction[],
+  ctx: RelayPolicyContext,
+): Refusal | undefined {
+  for (const creation of creations) {
+    const consumed = instructions.some((instruction) => {
+      if (creation.kind === "context") {
+        if (instruction.program !== ZK_ELGAMAL_PROOF_PROGRAM_ADDRESS) return false;
+        const tag = instruction.data[0];
+        if (tag === undefined || tag === ZK_CLOSE_CONTEXT_STATE) return false;
+        // The context is the second account of a verify reading from an account, else the first.
+        const position = instruction.data.length === 5 ? 1 : 0;
+        return instruction.accounts[position] === creation.address;
+      }
+      if (instruction.program !== BPF_LOADER_UPGRADEABLE_ADDRESS) return false;
+      const data = instruction.data;
+      const tag = data.length >= 4 ? new DataView(data.buffer, data.byteOffset, 4).getUint32(0, true) : -1;
+      return (
+        tag === LOADER_INITIALIZE_BUFFER &&
+        instruction.accounts[0] === creation.address &&
+        instruction.accounts[1] === ctx.agent.signer
+      );
+    });
+    if (!consumed) {
+      const how =
+        creation.kind === "context"
+          ? "a proof context the reserve funds must be verified into in the same transaction, with the agent's PDA as its authority"
+          : "a staging buffer the reserve funds must be initialized in the same transaction, with the agent's signer as its authority";
+      return refuse(
+        "account_not_consumed",
+        `instruction ${creation.at} creates ${creation.address}, which this transaction does not consume: ${how}`,
+      );
+    }
+  }
+  return undefined;
 }
 
 interface Decoded {

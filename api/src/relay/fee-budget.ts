@@ -1,22 +1,20 @@
 /**
- * A self-custody agent's daily allowance of fees the reserve pays for its relayed transactions
- * (`RELAY_DAILY_FEE_CAP_LAMPORTS`, per UTC day). The fees of a request are reserved — added to the
- * day's total, or the request refused with nothing signed — before anything is co-signed, in one
- * database transaction, so concurrent requests cannot overspend it together. A request that fails
- * after reserving keeps its reservation: the reserve may have paid for what landed.
+ * A self-custody agent's daily allowance of what the reserve may be out for its relayed
+ * transactions (`RELAY_DAILY_FEE_CAP_LAMPORTS`, per UTC day), beside its owner's reserve budget
+ * (reserve/reserve-ledger.ts). A request reserves the MOST its transactions can cost the reserve —
+ * fees plus every deposit they can make (reserve/spend-bound.ts) — before anything is co-signed, by
+ * one guarded upsert that adds it only while the day's total stays within the cap, so concurrent
+ * requests (in one process or several on PostgreSQL) never pass it together.
  *
- * Rent is charged too, once a transaction landed, by what the fee payer's balance actually changed
- * beyond the fee (`chargeRelaySpend`): a deposit (a recipient's token account, a receipt, a hold,
- * proof contexts, a staging buffer) adds to the day's total, and rent coming back (contexts and the
- * buffer close to the fee payer in a confidential transfer's final transaction) takes it off again.
- * So the total is what the reserve is out for this agent: fees plus rent not (yet) returned, exact
- * whatever the instructions were, and the next request is refused once it passes the cap. A
- * confidential transfer deposits ~0.026 SOL of context rent for a moment, which the default cap
- * (0.1 SOL) leaves room for.
+ * Once a transaction landed, its reservation is settled to what the fee payer's balance actually
+ * changed in it (`chargeRelaySpend` with the difference): a deposit that came back in the same
+ * transaction (contexts and the staging buffer closed to the fee payer in a confidential
+ * transfer's final transaction) takes it off again, and a transaction never sent gives its
+ * reservation back. Rent is counted as spent until it is seen coming back.
  */
 import { sql } from "drizzle-orm";
-import type { Db } from "../db/database";
 import { ApiError } from "../http/api-error";
+import { utcDay } from "../reserve/reserve-ledger";
 import type { ServiceContext } from "../service-context";
 
 export async function reserveRelayFees(
@@ -25,22 +23,35 @@ export async function reserveRelayFees(
   lamports: bigint,
 ): Promise<void> {
   const cap = BigInt(service.config.relayDailyFeeCapLamports);
-  await service.db.transaction(async (tx) => {
-    // One atomic upsert: concurrent requests serialise on the row, and the total is checked after
-    // adding; over the cap, throwing rolls the addition back.
-    const { day, total } = await addToToday(service, tx, agentAccountId, lamports);
-    if (total > cap) {
-      throw new ApiError(
-        "relay_fee_cap_reached",
-        `the service pays at most ${cap} lamports of fees a day for this agent; ${total - lamports} are spent today (UTC ${day}) and this request needs ${lamports}`,
-      );
-    }
-  });
+  const day = utcDay(service);
+  const { relayFeeUsage } = service.db.tables;
+  const added = Number(lamports);
+  const rows =
+    lamports > cap
+      ? []
+      : await service.db.transaction((tx) =>
+          tx
+            .insert(relayFeeUsage)
+            .values({ agentAccountId, day, lamports: added })
+            .onConflictDoUpdate({
+              target: [relayFeeUsage.agentAccountId, relayFeeUsage.day],
+              set: { lamports: sql`${relayFeeUsage.lamports} + ${added}` },
+              // The guard: updated (and returned) only while the total stays within the cap.
+              setWhere: sql`${relayFeeUsage.lamports} + ${added} <= ${Number(cap)}`,
+            })
+            .returning({ lamports: relayFeeUsage.lamports }),
+        );
+  if (rows.length === 0) {
+    throw new ApiError(
+      "relay_fee_cap_reached",
+      `the service pays at most ${cap} lamports of fees and rent a day for this agent (UTC ${day}); this request could cost up to ${lamports}; nothing was signed`,
+    );
+  }
 }
 
 /**
- * Adds what a landed transaction cost the reserve beyond its fee to the day's total: rent deposited,
- * or (negative) rent returned, so the total stays what the reserve is out for the agent.
+ * Moves the agent's day by `lamports`: what a landed transaction cost beyond its reservation (or,
+ * negative, what it cost less, rent that came back included).
  */
 export async function chargeRelaySpend(
   service: ServiceContext,
@@ -48,25 +59,16 @@ export async function chargeRelaySpend(
   lamports: bigint,
 ): Promise<void> {
   if (lamports === 0n) return;
-  await service.db.transaction((tx) => addToToday(service, tx, agentAccountId, lamports));
-}
-
-/** Adds `lamports` to the agent's total of the service clock's UTC day; the day and the new total. */
-async function addToToday(
-  service: ServiceContext,
-  tx: Db,
-  agentAccountId: string,
-  lamports: bigint,
-): Promise<{ readonly day: string; readonly total: bigint }> {
-  const day = new Date(service.clock()).toISOString().slice(0, 10);
+  const day = utcDay(service);
   const { relayFeeUsage } = service.db.tables;
-  const [row] = await tx
-    .insert(relayFeeUsage)
-    .values({ agentAccountId, day, lamports: Number(lamports) })
-    .onConflictDoUpdate({
-      target: [relayFeeUsage.agentAccountId, relayFeeUsage.day],
-      set: { lamports: sql`${relayFeeUsage.lamports} + ${Number(lamports)}` },
-    })
-    .returning({ lamports: relayFeeUsage.lamports });
-  return { day, total: BigInt(row?.lamports ?? 0) };
+  const change = Number(lamports);
+  await service.db.transaction((tx) =>
+    tx
+      .insert(relayFeeUsage)
+      .values({ agentAccountId, day, lamports: change })
+      .onConflictDoUpdate({
+        target: [relayFeeUsage.agentAccountId, relayFeeUsage.day],
+        set: { lamports: sql`${relayFeeUsage.lamports} + ${change}` },
+      }),
+  );
 }

@@ -8,7 +8,9 @@
  *    PDA and signer, no extra signer, a `transfer_record` only beside the agent's own
  *    `agent_transfer` of the same id (checks/transfer-record.ts). One refusal refuses the request: `422
  *    relay_transaction_refused` naming `transactions[i]` and why; nothing is signed.
- * 3. The fees are reserved against the agent's daily cap (fee-budget.ts), or `429`.
+ * 3. The most the transactions can cost the reserve (fees and every deposit, reserve/spend-bound.ts)
+ *    is reserved against the agent's daily cap (fee-budget.ts) and its owner's reserve budget
+ *    (reserve/), or `429`, nothing signed; each is settled to what it cost once it landed.
  * 4. In order, each transaction is simulated (the program's refusals are the program's: `422
  *    policy_violation` naming the rule, exactly as for the service's own agent transfers), co-signed
  *    by the fee payer and submitted; a later one is checked against the state the earlier ones left.
@@ -22,13 +24,20 @@
 
 import type { TRelayResponse, TTransfer } from "@cpay/sdk/api";
 import { SubmissionRejected, type TransactionErrorJson } from "@cpay/sdk/cluster";
-import { type Address, getBase64Encoder } from "@solana/kit";
+import {
+  type Address,
+  getBase64Encoder,
+  getSignatureFromTransaction,
+  getTransactionDecoder,
+} from "@solana/kit";
 import type { Response } from "express";
 import { requireKyc } from "../accounts/require-kyc";
 import { programRefusalOf } from "../chain/send-instructions";
 import type { AccountRow, TransferRow } from "../db/rows";
 import { ApiError } from "../http/api-error";
 import { createRateLimiter, type RateLimiter } from "../http/rate-limit";
+import { noteReserveSignature, prepayReserve, reserveCostOf } from "../reserve/reserve-scope";
+import { spendBoundOf } from "../reserve/spend-bound";
 import type { ServiceContext } from "../service-context";
 import { policyRefusalOf } from "../transfers/policy-refusal";
 import { checkRelayedTransaction } from "./check-relayed-transaction";
@@ -59,7 +68,7 @@ export async function relayTransactions(
   // The relay moves the agent's funds: the same gate as POST /v1/transfers (its owner's status).
   await requireKyc(service, agent);
   const wires = transactions.map((text) => new Uint8Array(getBase64Encoder().encode(text)));
-  let fees = 0n;
+  const bounds: bigint[] = [];
   const checked: (readonly RelayedInstruction[])[] = [];
   for (const [index, wire] of wires.entries()) {
     const check = checkRelayedTransaction(wire, {
@@ -76,64 +85,90 @@ export async function relayTransactions(
         `transactions[${index}]`,
       );
     }
-    fees += check.feeLamports;
+    const bound = spendBoundOf(check.messageBytes, {
+      feePayer: service.feePayer.address,
+      programId: service.cluster.programId,
+      rentExemptMinimum: (space: number) => service.cluster.minimumBalanceForRentExemption(space),
+    });
+    bounds.push(bound.feeLamports + bound.depositLamports);
     checked.push(check.instructions);
   }
   const intents = relayedIntentsOf(checked, service.cluster.programId);
   refuseRepeatedIds(intents);
-  await reserveRelayFees(service, agent.id, fees);
-  const rows = await recordRelayedIntents(service, agent, apiKeyId, intents);
-  const answers: (TTransfer | null)[] = intents.map(() => null);
-  /** The transfers of transaction `index` and after: none landed, none was initiated. */
-  const refuseFrom = async (index: number, error: unknown) => {
-    const code = error instanceof ApiError ? error.code : "relay_failed";
-    for (const [at, intent] of intents.entries()) {
-      if (intent.wireIndex >= index) await recordRelayedRefusal(service, rows[at] as TransferRow, code);
-    }
-  };
-  const signatures: string[] = [];
-  for (const [index, wire] of wires.entries()) {
-    const here = [...intents.entries()].filter(([, intent]) => intent.wireIndex === index);
-    for (const [at, intent] of here) {
-      if (intent.validityContext !== null) {
-        rows[at] = await recordConfidentialUsage(
-          service,
-          agent,
-          rows[at] as TransferRow,
-          intent.validityContext,
-        );
-      }
-    }
-    let signature: string;
-    try {
-      signature = await submitOne(service, wire, index, checked[index] ?? []);
-    } catch (error) {
-      await refuseFrom(index, error);
-      throw error;
-    }
-    signatures.push(signature);
-    await chargeRelaySpend(service, agent.id, rentPaid(service, signature));
-    // Recorded now, not after the loop: a later transaction's failure must not leave these
-    // transfers `submitting` (what landed is held or submitted, whatever follows).
-    try {
-      for (const [at, intent] of here) {
-        answers[at] = await recordRelayedOutcome(service, agent, rows[at] as TransferRow, intent, signature);
-      }
-    } catch (error) {
-      await refuseFrom(index + 1, error);
-      throw error;
-    }
+  const reserved = bounds.reduce((sum, bound) => sum + bound, 0n);
+  await reserveRelayFees(service, agent.id, reserved);
+  try {
+    await prepayReserve(service, reserved);
+  } catch (error) {
+    await chargeRelaySpend(service, agent.id, -reserved);
+    throw error;
   }
-  return { signatures, transfer: answers[0] ?? null };
-}
-
-/** What the fee payer (account 0) lost in a landed transaction beyond its fee: rent deposited (or, negative, returned). */
-function rentPaid(service: ServiceContext, signature: string): bigint {
-  const landed = service.cluster.getTransaction(signature);
-  if (landed === null) return 0n;
-  const before = landed.preBalances[0] ?? 0n;
-  const after = landed.postBalances[0] ?? 0n;
-  return before - after - landed.fee;
+  const signatures: string[] = [];
+  // Each transaction's reservation is settled once: to what it cost if it was signed, else to 0.
+  let settled = 0;
+  const settleUpTo = async (end: number, signature: string | null) => {
+    let change = 0n;
+    for (; settled < end; settled++) change -= bounds[settled] ?? 0n;
+    if (signature !== null) change += reserveCostOf(service, signature);
+    await chargeRelaySpend(service, agent.id, change);
+  };
+  try {
+    const rows = await recordRelayedIntents(service, agent, apiKeyId, intents);
+    const answers: (TTransfer | null)[] = intents.map(() => null);
+    /** The transfers of transaction `index` and after: none landed, none was initiated. */
+    const refuseFrom = async (index: number, error: unknown) => {
+      const code = error instanceof ApiError ? error.code : "relay_failed";
+      for (const [at, intent] of intents.entries()) {
+        if (intent.wireIndex >= index) await recordRelayedRefusal(service, rows[at] as TransferRow, code);
+      }
+    };
+    for (const [index, wire] of wires.entries()) {
+      const here = [...intents.entries()].filter(([, intent]) => intent.wireIndex === index);
+      for (const [at, intent] of here) {
+        if (intent.validityContext !== null) {
+          rows[at] = await recordConfidentialUsage(
+            service,
+            agent,
+            rows[at] as TransferRow,
+            intent.validityContext,
+          );
+        }
+      }
+      let signed: string | null = null;
+      let signature: string;
+      try {
+        signature = await submitOne(service, wire, index, checked[index] ?? [], (landed) => {
+          signed = landed;
+          noteReserveSignature(service, landed);
+        });
+      } catch (error) {
+        await refuseFrom(index, error);
+        throw error;
+      } finally {
+        await settleUpTo(index + 1, signed);
+      }
+      signatures.push(signature);
+      // Recorded now, not after the loop: a later transaction's failure must not leave these
+      // transfers `submitting` (what landed is held or submitted, whatever follows).
+      try {
+        for (const [at, intent] of here) {
+          answers[at] = await recordRelayedOutcome(
+            service,
+            agent,
+            rows[at] as TransferRow,
+            intent,
+            signature,
+          );
+        }
+      } catch (error) {
+        await refuseFrom(index + 1, error);
+        throw error;
+      }
+    }
+    return { signatures, transfer: answers[0] ?? null };
+  } finally {
+    await settleUpTo(wires.length, null);
+  }
 }
 
 function relayLimiter(service: ServiceContext): RateLimiter {
@@ -151,11 +186,13 @@ async function submitOne(
   wire: Uint8Array,
   index: number,
   instructions: readonly RelayedInstruction[],
+  onSigned: (signature: string) => void,
 ): Promise<string> {
   const refused = (err: TransactionErrorJson | null) => refusalOf(err, index, instructions);
   const simulated = service.cluster.simulateTransaction(wire, { sigVerify: false });
   if (simulated.err !== null) throw refused(simulated.err);
   const signed = await coSignAsFeePayer(service.feePayer, wire);
+  onSigned(getSignatureFromTransaction(getTransactionDecoder().decode(signed)));
   let signature: string;
   try {
     signature = service.cluster.sendTransaction(signed);

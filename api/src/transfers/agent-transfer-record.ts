@@ -13,6 +13,7 @@ import { buildTransferRecordInstruction } from "@cpay/sdk";
 import { encryptMemo, readConfidentialState, transferMemoAssociatedData } from "@cpay/sdk/confidential";
 import { type Address, address, type Instruction } from "@solana/kit";
 import { ApiError } from "../http/api-error";
+import { reservePayer } from "../reserve/reserve-scope";
 import type { ServiceContext } from "../service-context";
 import type { Sender } from "./sender";
 
@@ -47,7 +48,7 @@ export async function buildAgentTransferRecord(
         });
   return buildTransferRecordInstruction({
     sender: input.sender.agentSigner,
-    payer: service.feePayer,
+    payer: reservePayer(service),
     transferId: input.transferId,
     confidential: false,
     memo: envelope,

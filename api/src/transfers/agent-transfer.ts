@@ -22,6 +22,7 @@ import {
   TOKEN_2022_PROGRAM_ADDRESS,
 } from "@solana-program/token-2022";
 import { sendInstructions } from "../chain/send-instructions";
+import { reservePayer } from "../reserve/reserve-scope";
 import type { ServiceContext } from "../service-context";
 import { buildAgentTransferRecord } from "./agent-transfer-record";
 import type { Sender } from "./sender";
@@ -55,7 +56,7 @@ async function publicTransfer(
   const { nextHoldNonce } = readAgentAccount(service.cluster, sender.agent);
   const instructions = [
     getCreateAssociatedTokenIdempotentInstruction({
-      payer: service.feePayer,
+      payer: reservePayer(service),
       ata: destination,
       owner: plan.recipient.wallet,
       mint,
@@ -70,7 +71,7 @@ async function publicTransfer(
       destination,
       amount: plan.amount,
       transferId: plan.transferId,
-      payer: service.feePayer,
+      payer: reservePayer(service),
       ...(plan.recipient.handle === null ? {} : { recipientHandle: plan.recipient.handle }),
       programAddress,
     }),
@@ -106,7 +107,7 @@ async function confidentialTransfer(
     ...(plan.recipient.handle === null ? {} : { recipientHandle: plan.recipient.handle }),
     amount: plan.amount,
     transferId: plan.transferId,
-    payer: service.feePayer,
+    payer: reservePayer(service),
   });
   const signature = result.signatures[result.signatures.length - 1] as string;
   if (result.outcome === "executed" || result.pending === undefined) {

@@ -28,6 +28,7 @@ import type { Caller } from "../http/authenticate";
 import { describeUnexpected } from "../http/error-handler";
 import type { IdempotencyClaim } from "../http/idempotency";
 import { bytesOfId, newId, nowIso } from "../ids";
+import { prepayReserve } from "../reserve/reserve-scope";
 import type { ServiceContext } from "../service-context";
 import { requireAgentPolicyAllows } from "./agent-policy-precheck";
 import { submitAgentTransfer } from "./agent-transfer";
@@ -43,6 +44,7 @@ import { requireSufficientBalance } from "./sender-balance";
 import { settleSubmittedTransfer } from "./settle-transfers";
 import { classifySubmissionFailure } from "./submission-failure";
 import type { Submission, TransferPlan } from "./transfer-plan";
+import { transferReserveBound } from "./transfer-reserve-bound";
 import { insertSubmittingTransfer, markFailed, markSubmitted } from "./transfer-transitions";
 import { heldTransferView, transferView } from "./transfer-view";
 
@@ -93,6 +95,8 @@ export async function createTransfer(
       memo,
       recipient,
     };
+    // The reserve's share is reserved before the row is written: a refusal changes nothing.
+    await prepayReserve(service, transferReserveBound(service, plan, sender.kind === "agent"));
     return whileInFlight(id, async () => {
       const row = await insertSubmittingTransfer(service, {
         id,

@@ -6,6 +6,7 @@
  * which is also how crash recovery finds out whether the transfer landed (settle-transfers.ts).
  */
 import { transferConfidential, transferPublic } from "@cpay/sdk/confidential";
+import { reservePayer } from "../reserve/reserve-scope";
 import type { ServiceContext } from "../service-context";
 import type { Sender } from "./sender";
 import type { Submission, TransferPlan } from "./transfer-plan";
@@ -22,7 +23,7 @@ export async function submitOwnerTransfer(
     mint: plan.asset.mint,
     recipient: plan.recipient.wallet,
     amount: plan.amount,
-    payer: service.feePayer,
+    payer: reservePayer(service),
     record,
   };
   if (plan.confidential) {

@@ -16,6 +16,7 @@ import {
 import { getTokenDecoder, TOKEN_2022_PROGRAM_ADDRESS } from "@solana-program/token-2022";
 import { ApiError } from "../http/api-error";
 import { describeUnexpected } from "../http/error-handler";
+import { reservePayer } from "../reserve/reserve-scope";
 import type { ServiceContext } from "../service-context";
 import type { ResolvedAsset } from "./resolve-asset";
 import { type Sender, senderWallet } from "./sender";
@@ -61,14 +62,14 @@ async function confidentialAvailable(
         agent: sender.agent,
         mint: asset.mint,
         keys: sender.keys,
-        payer: service.feePayer,
+        payer: reservePayer(service),
       });
     } else {
       await applyPendingBalance(service.cluster, {
         owner: sender.wallet,
         mint: asset.mint,
         keys: sender.keys,
-        payer: service.feePayer,
+        payer: reservePayer(service),
       });
     }
   } catch (error) {

@@ -10,6 +10,7 @@
 import { isConfidentialError } from "@cpay/sdk/confidential";
 import { ChainFailure, ProgramRefusal } from "../chain/send-instructions";
 import { ApiError } from "../http/api-error";
+import { reserveRefusalIn } from "../reserve/reserve-ledger";
 import { policyRefusalOf } from "./policy-refusal";
 
 export interface SubmissionFailure {
@@ -21,6 +22,9 @@ export interface SubmissionFailure {
 
 /** Classifies `error` thrown while submitting a transfer (see the module doc). */
 export function classifySubmissionFailure(error: unknown): SubmissionFailure | null {
+  // The fee reserve refused to sign (its budget): nothing was signed, so nothing can land.
+  const budget = reserveRefusalIn(error);
+  if (budget !== null) return refused(budget.code, budget);
   const refusal = policyRefusalOf(error);
   if (refusal !== null) {
     return refused(refusal.param, new ApiError("policy_violation", refusal.message, refusal.param));

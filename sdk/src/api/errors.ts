@@ -92,6 +92,11 @@ export const API_ERRORS = {
     description:
       "The account already has the maximum number of live webhook subscriptions; delete one first. Nothing was created.",
   },
+  reserve_budget_exhausted: {
+    status: 429,
+    description:
+      "The account's daily budget of fees and rent paid by the service's fee reserve would be passed (an agent's spend counts to its owner); nothing was signed.",
+  },
   internal_error: { status: 500, description: "An unexpected failure; nothing was changed." },
   agent_limit_reached: {
     status: 409,

@@ -77,6 +77,7 @@ export const API_ROUTES = {
       "relay_transaction_refused",
       "relay_fee_cap_reached",
       "kyc_required",
+      "reserve_budget_exhausted",
       "policy_violation",
       "insufficient_balance",
       "live_mode_unavailable",
@@ -97,6 +98,7 @@ export const API_ROUTES = {
       "recipient_not_found",
       "recipient_not_confidential_ready",
       "unsupported_asset",
+      "reserve_budget_exhausted",
       "policy_violation",
       "kyc_required",
       "live_mode_unavailable",
@@ -158,6 +160,7 @@ export const API_ROUTES = {
       "idempotency_key_reused",
       "idempotency_in_progress",
       "chain_unavailable",
+      "reserve_budget_exhausted",
     ],
   },
   listAgents: {
@@ -185,7 +188,13 @@ export const API_ROUTES = {
     params: ZAgentParams,
     body: ZSpendPolicyUpdate,
     response: { status: 200, schema: ZSpendPolicy },
-    errors: ["invalid_policy", "not_agent_owner", "agent_not_found", "chain_unavailable"],
+    errors: [
+      "invalid_policy",
+      "not_agent_owner",
+      "agent_not_found",
+      "chain_unavailable",
+      "reserve_budget_exhausted",
+    ],
   },
   listPendingApprovals: {
     method: "get",
@@ -213,6 +222,7 @@ export const API_ROUTES = {
       "idempotency_key_reused",
       "idempotency_in_progress",
       "chain_unavailable",
+      "reserve_budget_exhausted",
     ],
   },
   rejectTransaction: {

@@ -32,7 +32,10 @@
  * With a `submitter` (relayed-proof-contexts.ts) the same plan goes to a relay instead of the
  * cluster: the payer is the relay's fee payer (a kit NoopSigner) and signs nothing but its fee, the
  * staging buffer is the submitter's signer's, and a Write too large with that second signature is
- * split in parts (one more phase-2 transaction per split proof). Without one, nothing changes: the
+ * split in parts (one more phase-2 transaction per split proof). A relay funds an account only in
+ * the transaction that consumes it, so no context is created ahead of its Verify: a proof whose
+ * CreateAccount and Verify do not fit one transaction is staged, and verified from the buffer in a
+ * phase-3 transaction that also creates its context. Without one, nothing changes: the
  * cluster channel (proof-context-channel.ts) signs and sends exactly what this file always did.
  */
 import {
@@ -119,6 +122,10 @@ async function runOver<T extends PreparedTransaction>(
   channel: ProofContextChannel<T>,
 ): Promise<{ readonly signatures: string[] }> {
   const { cluster, payer } = run;
+  // A relay funds an account only in the transaction that consumes it (verified into, for the
+  // agent): no context is created ahead of its verify, so staged proofs are verified from the
+  // buffer in a transaction that creates their context, after the Writes.
+  const consumeWhereCreated = run.submitter !== undefined;
   const planned: PlannedContext[] = await Promise.all(
     run.proofs.map(async (proof) => ({ ...proof, account: await generateKeyPairSigner() })),
   );
@@ -144,7 +151,10 @@ async function runOver<T extends PreparedTransaction>(
       shared.instructions.push(...own);
     } else if (await fits(() => sign(context.step, own))) {
       inline.push({ step: context.step, batch: context.batch, instructions: own });
-    } else if (await fits(() => sign(context.step, [verifyInto(context, authority.address)]))) {
+    } else if (
+      !consumeWhereCreated &&
+      (await fits(() => sign(context.step, [verifyInto(context, authority.address)])))
+    ) {
       split.push(context);
     } else staged.push(context);
   }
@@ -161,7 +171,10 @@ async function runOver<T extends PreparedTransaction>(
         );
   // Account creations ride along in the first phase-1 transaction with room for them.
   const riders = [
-    ...[...split, ...staged].map((context) => ({ step: context.step, instructions: [create(context)] })),
+    ...[...split, ...(consumeWhereCreated ? [] : staged)].map((context) => ({
+      step: context.step,
+      instructions: [create(context)],
+    })),
     ...(staging === null ? [] : [{ step: staged[0]?.step ?? run.finalStep, instructions: staging.create }]),
   ];
   for (const rider of riders) {
@@ -178,10 +191,18 @@ async function runOver<T extends PreparedTransaction>(
     ...split.map((context) => sign(context.step, [verifyInto(context, authority.address)])),
     ...writes.map((write) => sign(write.step, [write.instruction])),
   ]);
+  const stagedVerifies = staging === null ? [] : staging.verifies(authority.address);
+  const phase3 = consumeWhereCreated
+    ? await Promise.all(
+        staged.map((context, i) =>
+          sign(context.step, [computeUnitLimit(1), create(context), ...stagedVerifies.slice(i, i + 1)]),
+        ),
+      )
+    : [];
   const addresses = new Map(planned.map((context) => [context.step, context.account.address] as const));
   const final = await sign(run.finalStep, [
     // Staged proofs are verified first: the final instructions read their contexts.
-    ...(staging === null ? [] : [computeUnitLimit(staged.length), ...staging.verifies(authority.address)]),
+    ...(staging === null || consumeWhereCreated ? [] : [computeUnitLimit(staged.length), ...stagedVerifies]),
     ...(await run.finalInstructions(addresses)),
     ...(authority.closedByFinalInstructions ? [] : planned.map((context) => close(context, payer))),
     ...(staging === null ? [] : [staging.close]),
@@ -191,6 +212,7 @@ async function runOver<T extends PreparedTransaction>(
   try {
     signatures.push(...(await channel.submitConcurrently(phase1)));
     signatures.push(...(await channel.submitConcurrently(phase2)));
+    if (phase3.length > 0) signatures.push(...(await channel.submitConcurrently(phase3)));
     await run.beforeFinal?.();
     signatures.push(await channel.submitFinal(final));
     return { signatures };

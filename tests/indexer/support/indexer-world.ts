@@ -7,7 +7,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { Writable } from "node:stream";
-import { type AccountRow, sendInstructions } from "@cpay/api";
+import { type AccountRow, sendInstructions, withReserveSpend } from "@cpay/api";
 import { agentSignerOf } from "@cpay/api/vault";
 import {
   createEmbeddedChain,
@@ -214,5 +214,7 @@ export async function sendAgentSignedTransfer(
       programAddress: address(api.cluster.programId),
     }),
   ];
-  return { transferId, signature: await sendInstructions(service, instructions) };
+  // Signed as the service's own spend (the test stands in for an agent acting outside the API).
+  const signature = await withReserveSpend(service, null, () => sendInstructions(service, instructions));
+  return { transferId, signature };
 }

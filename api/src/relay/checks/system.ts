@@ -33,10 +33,12 @@ const SYSTEM_INSTRUCTIONS = [
 const CREATE_ACCOUNT_DATA_LEN = 4 + 8 + 8 + 32;
 
 /**
- * System program: only CreateAccount of a ZK proof context, funded by the fee payer with exactly
- * the rent-exempt minimum, for a fresh account that signs (neither the fee payer nor the agent's
- * key). Anything else the fee payer takes part in (Transfer, Assign, a bigger deposit, another
- * owner) would spend or give away the reserve.
+ * System program: only CreateAccount of a ZK proof context (or a proof's staging buffer), funded by
+ * the fee payer with exactly the rent-exempt minimum, for a fresh account that signs (neither the
+ * fee payer nor the agent's key). Anything else the fee payer takes part in (Transfer, Assign, a
+ * bigger deposit, another owner) would spend or give away the reserve. That the same transaction
+ * consumes the account for the agent is checked over the whole transaction (consumedAccounts in
+ * check-relayed-transaction.ts).
  */
 export function checkSystem(
   instruction: RelayedInstruction,
@@ -93,5 +95,9 @@ export function checkSystem(
       `deposits ${lamports} lamports; the rent-exempt minimum for ${space} bytes is ${minimum}`,
     );
   }
-  return { ok: true, created, rentLamports: lamports };
+  return {
+    ok: true,
+    created: { address: created, kind: owner === ZK_ELGAMAL_PROOF_PROGRAM_ADDRESS ? "context" : "buffer" },
+    rentLamports: lamports,
+  };
 }

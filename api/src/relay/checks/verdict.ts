@@ -34,7 +34,8 @@ export type RelayRefusal =
   | "not_this_agent"
   | "missing_signature"
   | "address_lookup_not_allowed"
-  | "record_without_transfer";
+  | "record_without_transfer"
+  | "account_not_consumed";
 
 export type RelayCheck =
   | {
@@ -80,9 +81,16 @@ export function parsableOf(instruction: RelayedInstruction) {
   };
 }
 
-/** An allowed instruction: the context account it creates and the rent the fee payer deposits. */
+/**
+ * An allowed instruction: the account it creates (a proof context or a staging buffer, which the
+ * same transaction must then consume) and the rent the fee payer deposits.
+ */
 export type Verdict =
-  | { readonly ok: true; readonly created?: string; readonly rentLamports: bigint }
+  | {
+      readonly ok: true;
+      readonly created?: { readonly address: string; readonly kind: "context" | "buffer" };
+      readonly rentLamports: bigint;
+    }
   | Refusal;
 
 export const ALLOWED: Verdict = { ok: true, rentLamports: 0n };

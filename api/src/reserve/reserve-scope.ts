@@ -1,0 +1,155 @@
+/**
+ * Who a use case spends the fee reserve for, and the signer that makes every transaction it signs
+ * with the reserve count against that account's day (reserve-ledger.ts). `withReserveSpend` opens
+ * the scope (the HTTP layer opens one per request for the caller's owner; background jobs and the
+ * service's own setup open theirs); `reservePayer` is the reserve as a kit signer inside it. That
+ * signer computes, from the exact message bytes, the most the transaction can cost the reserve
+ * (spend-bound.ts) and reserves it BEFORE signing: a refusal (`429 reserve_budget_exhausted`)
+ * signs nothing. A use case that writes rows before it signs reserves up front instead
+ * (`prepayReserve`), so a refusal also changes nothing; the signer then draws on that first.
+ *
+ * When the scope ends, the reservations are settled to what the transactions cost: for each one
+ * signed, the reserve's balance change in the landed transaction's meta (fee, rent deposited, minus
+ * rent that came back in it); one that never landed cost nothing (the chain port lands or refuses a
+ * transaction before `sendTransaction` returns, and a signed transaction is never sent later).
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+import {
+  getBase58Decoder,
+  type KeyPairSigner,
+  type SignatureDictionary,
+  type TransactionPartialSigner,
+  type TransactionSigner,
+} from "@solana/kit";
+import type { ServiceContext } from "../service-context";
+import { type Reservation, reserveLamports, settleReservation } from "./reserve-ledger";
+import { spendBoundOf } from "./spend-bound";
+
+interface Scope {
+  readonly service: ServiceContext;
+  /** The account charged; null for the service's own setup (program config, the admin's test funding). */
+  readonly accountId: string | null;
+  readonly payer: TransactionPartialSigner & Pick<KeyPairSigner, "address">;
+  readonly reservations: Reservation[];
+  /** Reserved and not yet drawn on by a signed transaction. */
+  prepaid: bigint;
+  readonly signatures: string[];
+}
+
+const scopes = new AsyncLocalStorage<Scope>();
+
+/**
+ * Runs `work` spending the reserve for `accountId` (an agent's owner, never the agent), then
+ * settles what it reserved to what landed. `null` spends it for the service itself, uncounted.
+ */
+export async function withReserveSpend<T>(
+  service: ServiceContext,
+  accountId: string | null,
+  work: () => Promise<T>,
+): Promise<T> {
+  const outer = scopes.getStore();
+  // A use case called from another keeps the outer scope: one account pays for the whole request.
+  if (outer !== undefined && outer.service === service) return work();
+  const scope: Scope = {
+    service,
+    accountId,
+    payer: meteredPayer(service),
+    reservations: [],
+    prepaid: 0n,
+    signatures: [],
+  };
+  try {
+    return await scopes.run(scope, work);
+  } finally {
+    await settle(scope);
+  }
+}
+
+/** The fee reserve as the signer of the current scope (see the module doc). */
+export function reservePayer(service: ServiceContext): TransactionSigner {
+  const scope = scopeOf(service);
+  // The service's own setup signs with the key itself: it also signs as the registrar there.
+  return scope.accountId === null ? service.feePayer : scope.payer;
+}
+
+/**
+ * Reserves `lamports` for transactions the scope will sign, before anything is written or signed;
+ * `429 reserve_budget_exhausted` when the account's day has no room for them.
+ */
+export async function prepayReserve(service: ServiceContext, lamports: bigint): Promise<void> {
+  const scope = scopeOf(service);
+  await reserveInScope(scope, lamports);
+  scope.prepaid += lamports;
+}
+
+/** Counts a transaction the reserve signed outside `reservePayer` (the relay's co-signature). */
+export function noteReserveSignature(service: ServiceContext, signature: string): void {
+  scopeOf(service).signatures.push(signature);
+}
+
+function scopeOf(service: ServiceContext): Scope {
+  const scope = scopes.getStore();
+  if (scope === undefined || scope.service !== service) {
+    throw new Error("the fee reserve signs only inside withReserveSpend (whose spend is it?)");
+  }
+  return scope;
+}
+
+async function reserveInScope(scope: Scope, lamports: bigint): Promise<void> {
+  if (scope.accountId === null || lamports <= 0n) return;
+  scope.reservations.push(await reserveLamports(scope.service, scope.accountId, lamports));
+}
+
+/** The reserve's key behind a signer that reserves each transaction's maximum before signing it. */
+function meteredPayer(service: ServiceContext): Scope["payer"] {
+  const inner = service.feePayer;
+  return {
+    address: inner.address,
+    async signTransactions(
+      transactions: Parameters<KeyPairSigner["signTransactions"]>[0],
+    ): Promise<readonly SignatureDictionary[]> {
+      const scope = scopeOf(service);
+      for (const transaction of transactions) {
+        const bound = spendBoundOf(transaction.messageBytes, {
+          feePayer: inner.address,
+          programId: service.cluster.programId,
+          rentExemptMinimum: (space) => service.cluster.minimumBalanceForRentExemption(space),
+        });
+        const needed = bound.feeLamports + bound.depositLamports;
+        const shortfall = needed - scope.prepaid;
+        if (shortfall > 0n) {
+          await reserveInScope(scope, shortfall);
+          scope.prepaid = 0n;
+        } else scope.prepaid -= needed;
+      }
+      const signed = await inner.signTransactions(transactions);
+      for (const dictionary of signed) {
+        const signature = dictionary[inner.address];
+        if (signature !== undefined) scope.signatures.push(getBase58Decoder().decode(signature));
+      }
+      return signed;
+    },
+  };
+}
+
+/** Settles the scope's reservations to what its landed transactions cost the reserve. */
+async function settle(scope: Scope): Promise<void> {
+  const [first, ...others] = scope.reservations;
+  if (scope.accountId === null || first === undefined) return;
+  const actual = [...new Set(scope.signatures)].reduce(
+    (sum, signature) => sum + reserveCostOf(scope.service, signature),
+    0n,
+  );
+  // Each reservation leaves the day it was made on; what landed is charged to the first one's.
+  for (const reservation of others) await settleReservation(scope.service, reservation, 0n);
+  await settleReservation(scope.service, first, actual);
+}
+
+/** What a landed transaction cost the reserve (negative when more rent came back than it paid); 0 if it never landed. */
+export function reserveCostOf(service: ServiceContext, signature: string): bigint {
+  const landed = service.cluster.getTransaction(signature);
+  if (landed === null) return 0n;
+  const at = landed.accountKeys.indexOf(service.feePayer.address);
+  if (at === -1) return 0n;
+  return (landed.preBalances[at] ?? 0n) - (landed.postBalances[at] ?? 0n);
+}

@@ -1,0 +1,129 @@
+/**
+ * The most a message can cost the fee reserve, from its bytes: every deposit it can make is
+ * counted, and an instruction that could move the reserve's lamports another way has no bound.
+ */
+import {
+  AccountRole,
+  type AccountSignerMeta,
+  type Address,
+  appendTransactionMessageInstructions,
+  type Blockhash,
+  compileTransaction,
+  createNoopSigner,
+  createTransactionMessage,
+  generateKeyPairSigner,
+  type Instruction,
+  pipe,
+  setTransactionMessageFeePayerSigner,
+  setTransactionMessageLifetimeUsingBlockhash,
+} from "@solana/kit";
+import {
+  getAssignInstruction,
+  getCreateAccountInstruction,
+  getTransferSolInstruction,
+} from "@solana-program/system";
+import { describe, expect, it } from "vitest";
+import { spendBoundOf, UnboundedSpend } from "./spend-bound";
+
+const PROGRAM = "AgentPo1icy11111111111111111111111111111111" as Address;
+const LOADER = "BPFLoaderUpgradeab1e11111111111111111111111" as Address;
+const rentExemptMinimum = (space: number) => BigInt((128 + space) * 6960);
+const payer = createNoopSigner("Fee1111111111111111111111111111111111111111" as Address);
+const payerMeta: AccountSignerMeta = {
+  address: payer.address,
+  role: AccountRole.WRITABLE_SIGNER,
+  signer: payer,
+};
+const ctx = { feePayer: payer.address, programId: PROGRAM, rentExemptMinimum };
+
+function messageOf(instructions: readonly Instruction[]) {
+  return pipe(
+    createTransactionMessage({ version: 0 }),
+    (m) => setTransactionMessageFeePayerSigner(payer, m),
+    (m) =>
+      setTransactionMessageLifetimeUsingBlockhash(
+        { blockhash: "11111111111111111111111111111111" as Blockhash, lastValidBlockHeight: 0n },
+        m,
+      ),
+    (m) => appendTransactionMessageInstructions(instructions, m),
+    (m) => compileTransaction(m).messageBytes,
+  );
+}
+
+describe("spendBoundOf", () => {
+  it("Given CreateAccounts and a Transfer from the fee payer, Then their lamports and a fee per signature are counted", async () => {
+    const [a, b] = await Promise.all([generateKeyPairSigner(), generateKeyPairSigner()]);
+    const bound = spendBoundOf(
+      messageOf([
+        getCreateAccountInstruction({
+          payer,
+          newAccount: a,
+          lamports: 70_490_880n,
+          space: 10_000,
+          programAddress: LOADER,
+        }),
+        getCreateAccountInstruction({
+          payer,
+          newAccount: b,
+          lamports: 1_000n,
+          space: 0,
+          programAddress: LOADER,
+        }),
+        getTransferSolInstruction({ source: payer, destination: a.address, amount: 5n }),
+      ]),
+      ctx,
+    );
+    expect(bound).toEqual({ feeLamports: 15_000n, depositLamports: 70_491_885n });
+  });
+
+  it("Given an Associated Token account the fee payer opens, Then its rent (170 bytes) is counted", () => {
+    const bound = spendBoundOf(
+      messageOf([
+        {
+          programAddress: "ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL" as Address,
+          accounts: [payerMeta],
+          data: new Uint8Array([1]),
+        },
+      ]),
+      ctx,
+    );
+    expect(bound.depositLamports).toBe(rentExemptMinimum(170));
+  });
+
+  it("Given the fee payer handed to System Assign or to an unknown program, Then there is no bound", async () => {
+    expect(() =>
+      spendBoundOf(messageOf([getAssignInstruction({ account: payer, programAddress: LOADER })]), ctx),
+    ).toThrow(UnboundedSpend);
+    const stranger = "MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr" as Address;
+    expect(() =>
+      spendBoundOf(
+        messageOf([
+          {
+            programAddress: stranger,
+            accounts: [payerMeta],
+            data: new Uint8Array([0]),
+          },
+        ]),
+        ctx,
+      ),
+    ).toThrow(UnboundedSpend);
+  });
+
+  it("Given a priority fee, Then it is counted at the unit limit the message sets", () => {
+    const limit = new Uint8Array(5);
+    limit[0] = 2;
+    new DataView(limit.buffer).setUint32(1, 300_000, true);
+    const price = new Uint8Array(9);
+    price[0] = 3;
+    new DataView(price.buffer).setBigUint64(1, 1_000_000n, true);
+    const computeBudget = "ComputeBudget111111111111111111111111111111" as Address;
+    const bound = spendBoundOf(
+      messageOf([
+        { programAddress: computeBudget, data: limit },
+        { programAddress: computeBudget, data: price },
+      ]),
+      ctx,
+    );
+    expect(bound.feeLamports).toBe(5_000n + 300_000n);
+  });
+});

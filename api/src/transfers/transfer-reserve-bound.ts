@@ -1,0 +1,31 @@
+/**
+ * What the fee reserve reserves for a transfer before its row is written (reserve/reserve-scope.ts
+ * `prepayReserve`), so that an exhausted budget refuses it with nothing changed. A public transfer
+ * is one transaction whose deposits are known: the recipient's token account (opened when it does
+ * not exist), the Receipt, and for an agent a hold; its signatures are the reserve's and the
+ * sender's. A confidential transfer's proof contexts are reserved by the signer as it signs them
+ * (all before the first is sent), on top of this.
+ */
+import { getPendingTransactionSize, getReceiptSize } from "@cpay/sdk";
+import { LAMPORTS_PER_SIGNATURE } from "@cpay/sdk/cluster";
+import { TOKEN_ACCOUNT_SIZE } from "../reserve/spend-bound";
+import type { ServiceContext } from "../service-context";
+import type { TransferPlan } from "./transfer-plan";
+
+/** The fee payer's and the sender's signature (an agent's signer, or the owner's wallet). */
+const PUBLIC_TRANSFER_SIGNATURES = 2n;
+
+export function transferReserveBound(
+  service: ServiceContext,
+  plan: TransferPlan,
+  agentSender: boolean,
+): bigint {
+  if (plan.confidential) return 0n;
+  const rent = (space: number) => service.cluster.minimumBalanceForRentExemption(space);
+  return (
+    LAMPORTS_PER_SIGNATURE * PUBLIC_TRANSFER_SIGNATURES +
+    rent(TOKEN_ACCOUNT_SIZE) +
+    rent(getReceiptSize()) +
+    (agentSender ? rent(getPendingTransactionSize()) : 0n)
+  );
+}

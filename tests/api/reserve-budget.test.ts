@@ -1,0 +1,233 @@
+/**
+ * The fee reserve's daily budget per account, measured on the cluster: the reserve's lamports
+ * before and after an attack that makes it pay rent into accounts the attacker can reclaim, or burn
+ * it. Each attack runs until the service refuses it; the reserve never loses more than the owner's
+ * budget, and the refusal (`429 reserve_budget_exhausted`) signs nothing.
+ */
+import { ApiRequestError } from "@cpay/sdk/api";
+import { BPF_LOADER_UPGRADEABLE_ADDRESS } from "@cpay/sdk/cluster";
+import {
+  AccountRole,
+  type Address,
+  createNoopSigner,
+  generateKeyPairSigner,
+  type Instruction,
+  type KeyPairSigner,
+} from "@solana/kit";
+import { getCreateAccountInstruction } from "@solana-program/system";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
+import {
+  agentSigned,
+  createSelfCustodyAgent,
+  publicTransferInstructions,
+  type SelfCustodyAgent,
+} from "./support/self-custody";
+
+/** The owner's daily budget in these worlds: 0.05 SOL (the default is far higher). */
+const BUDGET = 50_000_000n;
+/** Less than 20 recipients' token accounts (about 0.0021 SOL each). */
+const SWARM_BUDGET = 20_000_000n;
+const LOADER_BUFFER_SPACE = 10_000;
+
+const reserveLamports = (world: ApiWorld) =>
+  world.cluster.getAccount(world.service.context.feePayer.address)?.lamports ?? 0n;
+
+/** What a request ended with: its status and code, or 201. */
+async function outcomeOf(request: Promise<unknown>): Promise<{ status: number; code: string }> {
+  try {
+    await request;
+    return { status: 201, code: "ok" };
+  } catch (error) {
+    if (!(error instanceof ApiRequestError)) throw error;
+    return { status: error.status, code: error.code };
+  }
+}
+
+/** InitializeBuffer (loader tag 0): `[buffer, authority]`. */
+function initializeBuffer(buffer: Address, authority: Address): Instruction {
+  return {
+    programAddress: BPF_LOADER_UPGRADEABLE_ADDRESS,
+    accounts: [
+      { address: buffer, role: AccountRole.WRITABLE },
+      { address: authority, role: AccountRole.READONLY },
+    ],
+    data: new Uint8Array(4),
+  };
+}
+
+describe("the relay", () => {
+  let world: ApiWorld;
+  let owner: WorldAccount;
+  let agent: SelfCustodyAgent;
+
+  beforeAll(async () => {
+    // The owner's budget is what stops these requests, not the agent's relay cap.
+    world = await startApiWorld({
+      env: { RESERVE_DAILY_BUDGET_LAMPORTS: String(BUDGET), RELAY_DAILY_FEE_CAP_LAMPORTS: "1000000000" },
+    });
+    owner = await world.account("mallory");
+    agent = await createSelfCustodyAgent(world, owner, "drain");
+    await world.cluster.mintUsdgToOwner(agent.pda, usdg(100));
+  });
+
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  const relay = (transactions: string[]) =>
+    world.clientFor(agent.key.value).call("relayTransactions", { body: { transactions } });
+
+  /** `count` loader buffers of `space` bytes, funded by the fee payer, optionally initialized for the agent. */
+  async function loaderBuffers(
+    count: number,
+    space: number,
+    initializedFor?: KeyPairSigner,
+  ): Promise<string> {
+    const feePayer = createNoopSigner(world.service.context.feePayer.address);
+    const lamports = world.cluster.minimumBalanceForRentExemption(space);
+    const instructions: Instruction[] = [];
+    for (let i = 0; i < count; i++) {
+      const buffer = await generateKeyPairSigner();
+      instructions.push(
+        getCreateAccountInstruction({
+          payer: feePayer,
+          newAccount: buffer,
+          lamports,
+          space,
+          programAddress: BPF_LOADER_UPGRADEABLE_ADDRESS,
+        }),
+      );
+      if (initializedFor !== undefined)
+        instructions.push(initializeBuffer(buffer.address, initializedFor.address));
+    }
+    return agentSigned(world, instructions);
+  }
+
+  it("Given 8 transactions of 6 fresh loader buffers each (10,000 bytes, nothing else), When relayed, Then they are refused naming the rule and the reserve loses nothing", async () => {
+    const before = reserveLamports(world);
+    const transactions = await Promise.all(
+      Array.from({ length: 8 }, () => loaderBuffers(6, LOADER_BUFFER_SPACE)),
+    );
+    const outcome = await outcomeOf(relay(transactions));
+    const lost = before - reserveLamports(world);
+    expect(lost).toBeLessThanOrEqual(BUDGET);
+    expect(outcome).toEqual({ status: 422, code: "relay_transaction_refused" });
+    expect(lost).toBe(0n);
+  });
+
+  it("Given loader buffers initialized with the agent as authority (so the agent could close them for itself), When relayed again and again, Then they stop at the owner's budget with nothing signed by the refusal", async () => {
+    const before = reserveLamports(world);
+    let refused: { status: number; code: string } | null = null;
+    let relayed = 0;
+    for (let request = 0; request < 10 && refused === null; request++) {
+      // Two buffers of 1,000 bytes: about 0.0157 SOL a request, so a few fit in the budget.
+      const transactions = [await loaderBuffers(2, 1_000, agent.signer)];
+      const atRefusal = reserveLamports(world);
+      const outcome = await outcomeOf(relay(transactions));
+      if (outcome.status !== 201) {
+        refused = outcome;
+        expect(reserveLamports(world)).toBe(atRefusal);
+      } else relayed++;
+    }
+    const lost = before - reserveLamports(world);
+    expect(lost).toBeLessThanOrEqual(BUDGET);
+    expect(relayed).toBeGreaterThan(0);
+    expect(refused).toEqual({ status: 429, code: "reserve_budget_exhausted" });
+  });
+});
+
+describe("concurrent relay requests", () => {
+  let world: ApiWorld;
+  let agent: SelfCustodyAgent;
+
+  beforeAll(async () => {
+    world = await startApiWorld({
+      // The agent's relay cap binds here (the owner's budget also paid for the agent's creation).
+      env: { RELAY_DAILY_FEE_CAP_LAMPORTS: String(SWARM_BUDGET) },
+    });
+    const owner = await world.account("oscar");
+    agent = await createSelfCustodyAgent(world, owner, "swarm");
+    await world.cluster.mintUsdgToOwner(agent.pda, usdg(100));
+  });
+
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  it("Given 20 requests at once, each opening a fresh recipient's token account, When relayed together, Then the reserve loses no more than the budget in total", async () => {
+    const transactions = await Promise.all(
+      Array.from({ length: 20 }, async () =>
+        agentSigned(
+          world,
+          await publicTransferInstructions(world, {
+            agent: agent.pda,
+            signer: agent.signer,
+            recipient: (await generateKeyPairSigner()).address,
+            amount: 1n,
+          }),
+        ),
+      ),
+    );
+    const before = reserveLamports(world);
+    const client = world.clientFor(agent.key.value);
+    const outcomes = await Promise.all(
+      transactions.map((transaction) =>
+        outcomeOf(client.call("relayTransactions", { body: { transactions: [transaction] } })),
+      ),
+    );
+    const lost = before - reserveLamports(world);
+    expect(lost).toBeLessThanOrEqual(SWARM_BUDGET);
+    expect(outcomes.filter((outcome) => outcome.status === 201).length).toBeGreaterThan(0);
+    expect(outcomes.filter((outcome) => outcome.status !== 201)).not.toEqual([]);
+  });
+});
+
+describe("custodial public transfers", () => {
+  let world: ApiWorld;
+  let owner: WorldAccount;
+
+  beforeAll(async () => {
+    world = await startApiWorld({ env: { RESERVE_DAILY_BUDGET_LAMPORTS: String(BUDGET) } });
+    owner = await world.account("trudy");
+    await world.fund(owner.account, { public: usdg(1) });
+  });
+
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  it("Given 0.000001 USDG sent again and again to fresh addresses, When the owner's budget is spent, Then the next is refused (429 reserve_budget_exhausted) with nothing signed and the reserve lost at most the budget", async () => {
+    const before = reserveLamports(world);
+    let refused: { status: number; code: string } | null = null;
+    for (let sent = 0; sent < 30 && refused === null; sent++) {
+      const atRefusal = reserveLamports(world);
+      const signedBefore = world.cluster.getSignaturesForAddress(
+        world.service.context.feePayer.address,
+      ).length;
+      const outcome = await outcomeOf(
+        owner.client.call("createTransfer", {
+          body: { to: (await generateKeyPairSigner()).address, amount: "0.000001", confidential: false },
+        }),
+      );
+      if (outcome.status !== 201) {
+        refused = outcome;
+        expect(reserveLamports(world)).toBe(atRefusal);
+        expect(world.cluster.getSignaturesForAddress(world.service.context.feePayer.address).length).toBe(
+          signedBefore,
+        );
+      }
+    }
+    const lost = before - reserveLamports(world);
+    expect(lost).toBeLessThanOrEqual(BUDGET);
+    expect(refused).toEqual({ status: 429, code: "reserve_budget_exhausted" });
+    // The ledger holds exactly what the reserve lost, every reservation settled.
+    const { db } = world.service.context;
+    const rows = await db.read((q) => q.select().from(db.tables.reserveUsage));
+    const row = rows.find((entry) => entry.accountId === owner.account.id);
+    expect({ lamports: BigInt(row?.lamports ?? -1), reserved: row?.reservedLamports }).toEqual({
+      lamports: lost,
+      reserved: 0,
+    });
+  });
+});
