@@ -14,9 +14,11 @@ import {
 } from "@solana/kit";
 import { getCreateAccountInstruction } from "@solana-program/system";
 import {
+  BATCHED_GROUPED_CIPHERTEXT_3_HANDLES_VALIDITY_CONTEXT_ACCOUNT_SIZE,
   BATCHED_RANGE_PROOF_CONTEXT_ACCOUNT_SIZE,
   CIPHERTEXT_COMMITMENT_EQUALITY_CONTEXT_ACCOUNT_SIZE,
   getVerifyProofInstruction,
+  PUBKEY_VALIDITY_CONTEXT_ACCOUNT_SIZE,
   ZK_ELGAMAL_PROOF_PROGRAM_ADDRESS,
   ZkElGamalProofInstruction,
 } from "@solana-program/zk-elgamal-proof";
@@ -31,6 +33,11 @@ const CONTEXT_SIZES = new Map<number, number>([
   ],
   [ZkElGamalProofInstruction.VerifyBatchedRangeProofU64, BATCHED_RANGE_PROOF_CONTEXT_ACCOUNT_SIZE],
   [ZkElGamalProofInstruction.VerifyBatchedRangeProofU128, BATCHED_RANGE_PROOF_CONTEXT_ACCOUNT_SIZE],
+  [
+    ZkElGamalProofInstruction.VerifyBatchedGroupedCiphertext3HandlesValidity,
+    BATCHED_GROUPED_CIPHERTEXT_3_HANDLES_VALIDITY_CONTEXT_ACCOUNT_SIZE,
+  ],
+  [ZkElGamalProofInstruction.VerifyPubkeyValidity, PUBKEY_VALIDITY_CONTEXT_ACCOUNT_SIZE],
 ]);
 
 /** One Verify* instruction's payload: its discriminator and proof data. */
