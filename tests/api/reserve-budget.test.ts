@@ -17,6 +17,7 @@ import {
 import { getCreateAccountInstruction } from "@solana-program/system";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
+import { TEST_POLICY } from "./support/agents";
 import {
   agentSigned,
   createSelfCustodyAgent,
@@ -223,6 +224,58 @@ describe("custodial public transfers", () => {
     expect(refused).toEqual({ status: 429, code: "reserve_budget_exhausted" });
     // The ledger holds exactly what the reserve lost, every reservation settled.
     const { db } = world.service.context;
+    const rows = await db.read((q) => q.select().from(db.tables.reserveUsage));
+    const row = rows.find((entry) => entry.accountId === owner.account.id);
+    expect({ lamports: BigInt(row?.lamports ?? -1), reserved: row?.reservedLamports }).toEqual({
+      lamports: lost,
+      reserved: 0,
+    });
+  });
+});
+
+describe("agent creation", () => {
+  let world: ApiWorld;
+  let owner: WorldAccount;
+
+  beforeAll(async () => {
+    // A cap far above what the budget pays for: the budget, not the cap, is what stops the drain.
+    world = await startApiWorld({
+      env: { RESERVE_DAILY_BUDGET_LAMPORTS: String(BUDGET), AGENTS_PER_OWNER_MAX: "1000" },
+    });
+    owner = await world.account("mass");
+  });
+
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  it("Given an owner creating agents again and again, When its budget is spent, Then the next is refused (429 reserve_budget_exhausted) with nothing written or signed, and the reserve lost at most the budget", async () => {
+    const before = reserveLamports(world);
+    const { db } = world.service.context;
+    const agentRows = async () =>
+      (await db.read((q) => q.select().from(db.tables.accounts))).filter(
+        (row) => row.ownerAccountId === owner.account.id,
+      ).length;
+    let refused: { status: number; code: string } | null = null;
+    let created = 0;
+    for (let index = 0; index < 30 && refused === null; index++) {
+      const atRefusal = reserveLamports(world);
+      const rowsBefore = await agentRows();
+      const outcome = await outcomeOf(
+        owner.client.call("createAgent", { body: { name: `bot-${index}`, spend_policy: TEST_POLICY } }),
+      );
+      if (outcome.status === 201) {
+        created++;
+        continue;
+      }
+      refused = outcome;
+      expect(reserveLamports(world)).toBe(atRefusal);
+      expect(await agentRows()).toBe(rowsBefore);
+    }
+    const lost = before - reserveLamports(world);
+    expect(created).toBeGreaterThan(0);
+    expect(lost).toBeLessThanOrEqual(BUDGET);
+    expect(refused).toEqual({ status: 429, code: "reserve_budget_exhausted" });
     const rows = await db.read((q) => q.select().from(db.tables.reserveUsage));
     const row = rows.find((entry) => entry.accountId === owner.account.id);
     expect({ lamports: BigInt(row?.lamports ?? -1), reserved: row?.reservedLamports }).toEqual({
