@@ -31,6 +31,7 @@ import { sendInstructions } from "../chain/send-instructions";
 import type { AccountRow, TransferRow } from "../db/rows";
 import { describeUnexpected } from "../http/error-handler";
 import { bytesOfId } from "../ids";
+import { withReserveSpend } from "../reserve/reserve-scope";
 import type { ServiceContext } from "../service-context";
 import { RECONCILE_AFTER_MS } from "./settle-transfers";
 
@@ -136,10 +137,14 @@ function judge(
 
 async function closeChunk(service: ServiceContext, chunk: readonly Closable[]): Promise<void> {
   const programAddress = address(service.cluster.programId);
-  const signature = await sendInstructions(
-    service,
-    chunk.map(({ receipt }) =>
-      buildReceiptCloseInstruction({ receipt, rentReceiver: service.feePayer, programAddress }),
+  // The service's own spend (uncounted): the fee of giving rent back to the reserve. The rent each
+  // transfer's account was charged for its receipt stays counted on the day it was spent.
+  const signature = await withReserveSpend(service, null, () =>
+    sendInstructions(
+      service,
+      chunk.map(({ receipt }) =>
+        buildReceiptCloseInstruction({ receipt, rentReceiver: service.feePayer, programAddress }),
+      ),
     ),
   );
   const { receiptClosures } = service.db.tables;
