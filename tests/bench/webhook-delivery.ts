@@ -1,7 +1,8 @@
 /**
  * Webhook delivery against a bare loop doing the same HTTP work, both in this process against a
  * local HTTPS receiver answering 200 (a self-signed certificate for 127.0.0.1, made with the
- * `openssl` CLI and trusted through `https.globalAgent`, the agent the worker's requests use):
+ * `openssl` CLI and added to the process's default CA certificates for the run, since the worker
+ * opens a connection of its own for every attempt, without an agent, and the bare loop does too):
  * - baseline: a bare loop that signs (`signWebhookBody`) and POSTs DELIVERIES event bodies with the
  *   worker's headers, WORKER_CONCURRENCY in flight (the worker's claim batch, deliver-webhooks.ts);
  *   deliveries per second, and per-request latency (signing to arrival at the receiver) p50/p99.
@@ -19,12 +20,13 @@
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { globalAgent, request as httpsRequest, createServer as httpsServer } from "node:https";
+import { request as httpsRequest, createServer as httpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
+import { getCACertificates, setDefaultCACertificates } from "node:tls";
 import { recordEvent } from "@cpay/api/events";
 import { newId } from "@cpay/api/ids";
 import { signWebhookBody } from "@cpay/sdk/webhooks";
@@ -43,8 +45,8 @@ export const webhookDelivery: BenchEntry = {
   name: "webhook delivery",
   async run(): Promise<BenchResult[]> {
     const tls = selfSignedCertificate();
-    const trusted = globalAgent.options.ca;
-    globalAgent.options.ca = tls.cert;
+    const trusted = getCACertificates("default");
+    setDefaultCACertificates([...trusted, tls.cert]);
     const world = await startApiWorld({ env: { WEBHOOKS_ALLOW_LOCAL: "1" } });
     try {
       const bare = await bareLoop(tls);
@@ -91,8 +93,7 @@ export const webhookDelivery: BenchEntry = {
       ];
     } finally {
       await world.close();
-      globalAgent.options.ca = trusted;
-      globalAgent.destroy();
+      setDefaultCACertificates(trusted);
       rmSync(tls.dir, { recursive: true, force: true });
     }
   },
@@ -257,6 +258,8 @@ function post(url: string, body: string, headers: Record<string, string>): Promi
       url,
       {
         method: "POST",
+        // A connection of its own, as the worker's attempts (post-webhook.ts): the same TLS work.
+        agent: false,
         timeout: 10_000,
         headers: {
           "content-type": "application/json",
