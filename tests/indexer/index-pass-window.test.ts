@@ -15,6 +15,7 @@ import {
 import pino from "pino";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openTestDatabase } from "../support/api-database";
+import { signaturePage } from "./support/signature-page";
 
 /** getSignaturesForAddress's page maximum. */
 const PAGE = 1000;
@@ -64,17 +65,7 @@ function fakeChain(): FakeChain {
     },
     async signaturesForProgram(page) {
       pages += 1;
-      const all = [...oldestFirst].reverse();
-      const position = (signature: string) => all.findIndex((entry) => entry.signature === signature);
-      let start = 0;
-      if (page.before !== undefined) {
-        const before = position(page.before);
-        if (before === -1) return [];
-        start = before + 1;
-      }
-      const until = page.until === undefined ? -1 : position(page.until);
-      const end = until === -1 ? all.length : until;
-      return all.slice(start, Math.max(start, end)).slice(0, Math.min(page.limit, PAGE));
+      return signaturePage([...oldestFirst].reverse(), { ...page, limit: Math.min(page.limit, PAGE) });
     },
     async transaction(signature) {
       const entry = oldestFirst.find((candidate) => candidate.signature === signature);

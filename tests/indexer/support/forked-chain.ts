@@ -11,6 +11,7 @@
 import type { IndexerChain, ProgramSignature } from "@cpay/indexer";
 import { createEmbeddedChain } from "@cpay/indexer";
 import type { EmbeddedCluster, TransactionRecord } from "@cpay/sdk/cluster";
+import { signaturePage } from "./signature-page";
 
 export interface ForkedChain extends IndexerChain {
   /**
@@ -67,18 +68,7 @@ export function createForkedChain(cluster: EmbeddedCluster): ForkedChain {
       entry.abandoned = true;
     },
     async signaturesForProgram(page) {
-      const all = await everything();
-      const position = (signature: string) => all.findIndex((entry) => entry.signature === signature);
-      // As getSignaturesForAddress: an unknown `before` yields nothing, an unknown `until` no bound.
-      let start = 0;
-      if (page.before !== undefined) {
-        const before = position(page.before);
-        if (before === -1) return [];
-        start = before + 1;
-      }
-      const until = page.until === undefined ? -1 : position(page.until);
-      const end = until === -1 ? all.length : until;
-      return all.slice(start, Math.max(start, end)).slice(0, page.limit);
+      return signaturePage(await everything(), page);
     },
     async transaction(signature) {
       const entry = forked.get(signature);
