@@ -46,6 +46,16 @@ describe("closing the receipts of settled transfers", () => {
     return receipt;
   }
 
+  /** What alice's reserve budget counts (settled; nothing is reserved between requests). */
+  async function aliceCharged(): Promise<bigint> {
+    const { db } = world.service.context;
+    const { reserveUsage } = db.tables;
+    const rows = await db.read((tx) =>
+      tx.select().from(reserveUsage).where(eq(reserveUsage.accountId, alice.account.id)),
+    );
+    return rows.reduce((sum, row) => sum + BigInt(row.lamports), 0n);
+  }
+
   async function closures() {
     const { db } = world.service.context;
     const { receiptClosures } = db.tables;
@@ -73,6 +83,8 @@ describe("closing the receipts of settled transfers", () => {
 
     // When the cluster moves past the minimum age at finalized commitment
     const reserveBefore = BigInt(world.cluster.getAccount(reserve)?.lamports ?? 0n);
+    const chargedBefore = await aliceCharged();
+    expect(chargedBefore).toBeGreaterThanOrEqual((rents[0] ?? 0n) + (rents[1] ?? 0n));
     world.cluster.clock.advance(Number(RECEIPT_MIN_AGE_SLOTS + FINALITY_DEPTH) + 2);
     const rows = await eventually(closures, (found) => found.length === 2, 20_000);
 
@@ -102,6 +114,13 @@ describe("closing the receipts of settled transfers", () => {
     if (closing === null) throw new Error("the closing transaction is not in the history");
     const reserveAfter = BigInt(world.cluster.getAccount(reserve)?.lamports ?? 0n);
     expect(reserveAfter - reserveBefore).toBe((rents[0] ?? 0n) + (rents[1] ?? 0n) - closing.fee);
+    // ... and alice's reserve budget no longer counts the rent that came back (the fee of closing is
+    // the service's own)
+    const returned = chargedBefore - (rents[0] ?? 0n) - (rents[1] ?? 0n);
+    await eventually(
+      async () => String(await aliceCharged()),
+      (charged) => charged === String(returned),
+    );
 
     // And a later pass changes nothing
     await new Promise((resolve) => setTimeout(resolve, ONE_PASS_MS));

@@ -93,6 +93,20 @@ export async function settleReservation(
   );
 }
 
+/**
+ * Takes rent the reserve got back later (a receipt closed 1,000 slots after its transfer) off the
+ * account's day, never below zero: what the reserve is out for an account is rent not seen coming
+ * back, so a return seen on chain ends its count. Credited to the day it came back.
+ */
+export async function creditReturnedRent(
+  service: ServiceContext,
+  accountId: string,
+  lamports: bigint,
+): Promise<void> {
+  if (lamports <= 0n) return;
+  await settleReservation(service, { accountId, day: utcDay(service), lamports: 0n }, -lamports);
+}
+
 /** A `reserve_budget_exhausted` refusal behind `error` (an SDK step wraps what its signer threw). */
 export function reserveRefusalIn(error: unknown): ApiError | null {
   for (let cause = error, depth = 0; cause instanceof Error && depth < 5; depth++) {

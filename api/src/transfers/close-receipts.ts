@@ -31,6 +31,7 @@ import { sendInstructions } from "../chain/send-instructions";
 import type { AccountRow, TransferRow } from "../db/rows";
 import { describeUnexpected } from "../http/error-handler";
 import { bytesOfId } from "../ids";
+import { creditReturnedRent } from "../reserve/reserve-ledger";
 import { withReserveSpend } from "../reserve/reserve-scope";
 import type { ServiceContext } from "../service-context";
 import { RECONCILE_AFTER_MS } from "./settle-transfers";
@@ -45,6 +46,8 @@ interface Closable {
   readonly transferId: string;
   readonly receipt: Address;
   readonly lamports: bigint;
+  /** The account whose reserve budget paid the receipt's rent (an agent's owner). */
+  readonly chargedAccountId: string;
 }
 
 /** One pass: judges up to BATCH settled transfers without a closure row, closes what it may. */
@@ -77,7 +80,12 @@ export async function closeReceipts(
       await recordNone(service, transfer.id, receipt);
       continue;
     }
-    closable.push({ transferId: transfer.id, receipt: verdict.receipt, lamports: verdict.lamports });
+    closable.push({
+      transferId: transfer.id,
+      receipt: verdict.receipt,
+      lamports: verdict.lamports,
+      chargedAccountId: account.type === "agent" ? (account.ownerAccountId ?? account.id) : account.id,
+    });
   }
   for (let start = 0; start < closable.length; start += CLOSES_PER_TRANSACTION) {
     const chunk = closable.slice(start, start + CLOSES_PER_TRANSACTION);
@@ -137,8 +145,8 @@ function judge(
 
 async function closeChunk(service: ServiceContext, chunk: readonly Closable[]): Promise<void> {
   const programAddress = address(service.cluster.programId);
-  // The service's own spend (uncounted): the fee of giving rent back to the reserve. The rent each
-  // transfer's account was charged for its receipt stays counted on the day it was spent.
+  // The service's own spend (uncounted): the fee of giving rent back to the reserve. The rent itself
+  // comes off the day of the account that was charged for it, once the close has landed.
   const signature = await withReserveSpend(service, null, () =>
     sendInstructions(
       service,
@@ -164,6 +172,11 @@ async function closeChunk(service: ServiceContext, chunk: readonly Closable[]): 
         .onConflictDoUpdate({ target: receiptClosures.transferId, set: values });
     }
   });
+  // After the rows: a crash in between loses a credit (the ledger over-counts, the safe side) and
+  // never gives one twice, since only the one close that landed gets here.
+  for (const { chargedAccountId, lamports } of chunk) {
+    await creditReturnedRent(service, chargedAccountId, lamports);
+  }
 }
 
 async function recordNone(
