@@ -13,7 +13,7 @@ import {
 } from "@solana-program/token-2022";
 import { readAgentAccount } from "../agent-confidential/agent-account";
 import type { ClusterPort } from "../cluster/cluster-port";
-import { PACKET_DATA_SIZE, partiallySignTransactionToWire } from "../cluster/sign-transaction";
+import { PACKET_DATA_SIZE, partiallySignTransactionToWire } from "../chain/sign-transaction";
 import { findTokenAccount } from "../confidential/token-account";
 import { buildAgentTransferInstruction } from "../program/instructions";
 

@@ -36,7 +36,7 @@ export {
   partiallySignTransactionToWire,
   type SignTransactionInput,
   signTransactionToWire,
-} from "./sign-transaction";
+} from "../chain/sign-transaction";
 export { DEFAULT_MS_PER_SLOT, type SlotClock, type SlotTick } from "./slot-clock";
 export { LAMPORTS_PER_SIGNATURE } from "./transaction-fee";
 export {

@@ -14,7 +14,7 @@ import {
 import { getTransferSolInstruction } from "@solana-program/system";
 import { LiteSVM } from "litesvm";
 import type { ClusterPort } from "./cluster-port";
-import { signTransactionToWire } from "./sign-transaction";
+import { signTransactionToWire } from "../chain/sign-transaction";
 
 export const MEMO_PROGRAM = address("MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr");
 

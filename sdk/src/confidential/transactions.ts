@@ -13,7 +13,7 @@ import {
   PACKET_DATA_SIZE,
   partiallySignTransactionToWire,
   signTransactionToWire,
-} from "../cluster/sign-transaction";
+} from "../chain/sign-transaction";
 import { ConfidentialError, type ConfidentialStep } from "./errors";
 
 /** A transaction with the step it performs, signed by everyone here (the fee payer's slot may be empty). */

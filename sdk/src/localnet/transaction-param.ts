@@ -8,7 +8,7 @@
  * 1644/1232)`.
  */
 
-import { PACKET_DATA_SIZE } from "../cluster/sign-transaction";
+import { PACKET_DATA_SIZE } from "../chain/sign-transaction";
 import {
   type DecodedMessage,
   type DecodedTransaction,
