@@ -8,10 +8,10 @@
 
 import { createNoopSigner } from "@solana/kit";
 import { getCreateAccountInstruction } from "@solana-program/system";
+import { PACKET_DATA_SIZE } from "../chain/sign-transaction";
 import type { TransactionRecord } from "./cluster-port";
 import type { LocalnetKey } from "./deterministic-keys";
 import { buildLocalTransaction, type LocalTarget, type LocalTransactionRequest } from "./local-transaction";
-import { PACKET_DATA_SIZE } from "../chain/sign-transaction";
 import {
   BPF_LOADER_UPGRADEABLE_ADDRESS,
   BUFFER_METADATA_SIZE,

@@ -3,6 +3,12 @@
  */
 
 export {
+  PACKET_DATA_SIZE,
+  partiallySignTransactionToWire,
+  type SignTransactionInput,
+  signTransactionToWire,
+} from "../chain/sign-transaction";
+export {
   type BlockhashEntry,
   type BlockhashQueue,
   createBlockhashQueue,
@@ -30,13 +36,8 @@ export {
   type EmbeddedClusterKeys,
   type EmbeddedClusterOptions,
 } from "./embedded-cluster";
+export { inProcessChain } from "./in-process-chain";
 export { agentPolicyProgramPath, DEFAULT_AGENT_POLICY_SO } from "./program-path";
-export {
-  PACKET_DATA_SIZE,
-  partiallySignTransactionToWire,
-  type SignTransactionInput,
-  signTransactionToWire,
-} from "../chain/sign-transaction";
 export { DEFAULT_MS_PER_SLOT, type SlotClock, type SlotTick } from "./slot-clock";
 export { LAMPORTS_PER_SIGNATURE } from "./transaction-fee";
 export {

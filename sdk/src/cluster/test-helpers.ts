@@ -13,8 +13,8 @@ import {
 } from "@solana/kit";
 import { getTransferSolInstruction } from "@solana-program/system";
 import { LiteSVM } from "litesvm";
-import type { ClusterPort } from "./cluster-port";
 import { signTransactionToWire } from "../chain/sign-transaction";
+import type { ClusterPort } from "./cluster-port";
 
 export const MEMO_PROGRAM = address("MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr");
 
