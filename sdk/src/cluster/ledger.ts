@@ -124,6 +124,7 @@ export function openLedger(settings: LedgerSettings): Ledger {
   let capture: (() => Omit<LedgerSnapshot, "sequence">) | null = null;
   let lastSnapshotSlot = loaded?.clock.slot ?? 0n;
   let failure: unknown = null;
+  let closed = false;
 
   const append = (
     entry: JournalEntry extends infer E ? (E extends unknown ? Omit<E, "sequence"> : never) : never,
@@ -134,6 +135,9 @@ export function openLedger(settings: LedgerSettings): Ledger {
         { cause: failure },
       );
     }
+    if (closed)
+      throw new Error(`the ledger at ${dir} is closed (the cluster was stopped); nothing more can land`);
+    // Before `begin` (a new chain's genesis) nothing is journaled: the first snapshot holds it all.
     if (journal === null) return;
     try {
       journal.append(encodeLedgerJson({ ...entry, sequence: sequence + 1n }));
@@ -175,10 +179,11 @@ export function openLedger(settings: LedgerSettings): Ledger {
       lastSnapshotSlot = chain.clock.slot;
     },
     close() {
-      if (journal === null) return;
+      if (closed || journal === null) return;
       ledger.snapshot();
-      journal.close();
+      journal?.close();
       journal = null;
+      closed = true;
       unlockDirectory(dir);
     },
   };
