@@ -20,7 +20,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { address, getBase58Decoder } from "@solana/kit";
 import { LiteSVM } from "litesvm";
-import { type BlockhashQueue, createBlockhashQueue } from "./blockhash-queue";
+import { createBlockhashQueue } from "./blockhash-queue";
 import { createClusterEmitter } from "./cluster-events";
 import type {
   AccountRecord,
@@ -35,10 +35,16 @@ import { deployProgram, type ProgramDeployment } from "./deploy-program";
 import { LOCALNET_KEY_LABELS, type LocalnetKey, localnetKey } from "./deterministic-keys";
 import { airdrop, fundFaucetInGenesis } from "./faucet";
 import { openLedger } from "./ledger";
-import { type LoadedChain, readStoredAccount, restoreAccounts, type StoredAccount } from "./ledger-state";
+import {
+  blockhashQueueOf,
+  readStoredAccount,
+  restoreAccounts,
+  resumedClock,
+  type StoredAccount,
+} from "./ledger-state";
 import { createLocalTarget } from "./local-target";
 import { agentPolicyProgramPath } from "./program-path";
-import { createSlotClock, DEFAULT_MS_PER_SLOT, type SlotClock, type SlotClockState } from "./slot-clock";
+import { createSlotClock, DEFAULT_MS_PER_SLOT, type SlotClock } from "./slot-clock";
 import { createTransactionHistory } from "./transaction-history";
 import { createTransactionProcessor } from "./transaction-processor";
 import { createUsdgMint, mintUsdgTo, mintUsdgToOwner } from "./usdg-mint";
@@ -74,7 +80,7 @@ export interface EmbeddedClusterOptions {
    * in memory only.
    */
   readonly ledgerDir?: string;
-  /** With `ledgerDir`: transaction history older than this many slots is dropped. Default 216,000. */
+  /** With `ledgerDir`: history older than this many slots is dropped at snapshots. Default DEFAULT_HISTORY_SLOTS. */
   readonly historySlots?: bigint;
   /** With `ledgerDir`: journal size that triggers a snapshot. Default 64 MiB. */
   readonly snapshotJournalBytes?: number;
@@ -377,30 +383,6 @@ export async function createEmbeddedCluster(options: EmbeddedClusterOptions = {}
       ledger?.close();
     },
   };
-}
-
-/** The blockhash queue as it stood: the recent hashes still young enough to be valid. */
-function blockhashQueueOf(clock: SlotClockState): BlockhashQueue {
-  const [oldest, ...newer] = [...clock.recentHashes].reverse();
-  if (oldest === undefined) throw new Error("a ledger's clock has no blockhash");
-  const entry = (hash: { slot: bigint; hash: string }) => ({
-    blockhash: hash.hash,
-    slot: hash.slot,
-    blockHeight: hash.slot - clock.genesisSlot,
-  });
-  const queue = createBlockhashQueue(entry(oldest));
-  for (const hash of newer) queue.push(entry(hash));
-  return queue;
-}
-
-/**
- * Where a loaded chain's clock resumes: its slot, and its time — moved on to the wall clock when a
- * timer drives it (the localnet was down for a while; a chain's time does not stand still), kept
- * exactly when the clock is manual, so tests stay deterministic.
- */
-function resumedClock(loaded: LoadedChain, slotMs: number): SlotClockState {
-  const unixMs = slotMs > 0 ? Math.max(loaded.clock.unixMs, Date.now()) : loaded.clock.unixMs;
-  return { ...loaded.clock, unixMs };
 }
 
 function loadProgram(options: EmbeddedClusterOptions): Uint8Array | null {

@@ -6,6 +6,7 @@
  */
 import { type Address, address, lamports } from "@solana/kit";
 import type { LiteSVM } from "litesvm";
+import { type BlockhashQueue, createBlockhashQueue } from "./blockhash-queue";
 import type { TransactionRecord } from "./cluster-port";
 import type { ProgramDeployment } from "./deploy-program";
 import { nextBlockhash, type SlotClockState } from "./slot-clock";
@@ -138,4 +139,28 @@ export function restoreAccounts(svm: LiteSVM, accounts: Iterable<StoredAccount>)
       space: BigInt(account.data.length),
     });
   }
+}
+
+/** The blockhash queue as it stood: the recent hashes still young enough to be valid. */
+export function blockhashQueueOf(clock: SlotClockState): BlockhashQueue {
+  const [oldest, ...newer] = [...clock.recentHashes].reverse();
+  if (oldest === undefined) throw new Error("a ledger's clock has no blockhash");
+  const entry = (hash: { slot: bigint; hash: string }) => ({
+    blockhash: hash.hash,
+    slot: hash.slot,
+    blockHeight: hash.slot - clock.genesisSlot,
+  });
+  const queue = createBlockhashQueue(entry(oldest));
+  for (const hash of newer) queue.push(entry(hash));
+  return queue;
+}
+
+/**
+ * Where a loaded chain's clock resumes: its slot, and its time — moved on to the wall clock when a
+ * timer drives it (the localnet was down for a while; a chain's time does not stand still), kept
+ * exactly when the clock is manual, so tests stay deterministic.
+ */
+export function resumedClock(loaded: LoadedChain, slotMs: number): SlotClockState {
+  const unixMs = slotMs > 0 ? Math.max(loaded.clock.unixMs, Date.now()) : loaded.clock.unixMs;
+  return { ...loaded.clock, unixMs };
 }
