@@ -167,6 +167,56 @@ describe("a cluster with a ledger directory", () => {
   });
 });
 
+describe("a crash while writing a snapshot", () => {
+  it("leaves the old snapshot and journal in charge when it comes before the rename", async () => {
+    const first = await open();
+    const payer = await fundedSigner(first, 4_000_000_000n);
+    crash(first);
+    // A half-written temporary snapshot is what a crash mid-write leaves
+    writeFileSync(join(dir, `${SNAPSHOT_FILE}.tmp`), "CPAYSNAP half");
+
+    const second = await open();
+    expect(second.getAccount(payer.address)?.lamports).toBe(4_000_000_000n);
+  });
+
+  it("skips the journal records the new snapshot holds when it comes before the journal restarts", async () => {
+    // Given a snapshot written after some journaled transactions, and the old journal still there
+    const first = await open();
+    const payer = await fundedSigner(first, 4_000_000_000n);
+    const to = (await generateKeyPairSigner()).address;
+    first.sendTransaction(await transferWire(first, payer, to, 9_000_000n));
+    const oldJournal = readFileSync(join(dir, JOURNAL_FILE));
+    first.ledger?.snapshot();
+    crash(first);
+    writeFileSync(join(dir, JOURNAL_FILE), oldJournal);
+
+    // When the cluster starts again, each transaction is there once, and new ones journal after
+    const second = await open();
+    expect(second.getAccount(to)?.lamports).toBe(9_000_000n);
+    expect(second.getSignaturesForAddress(to)).toHaveLength(1);
+    const more = (await generateKeyPairSigner()).address;
+    second.sendTransaction(await transferWire(second, payer, more, 1_000_000n));
+    crash(second);
+    const third = await open();
+    expect(third.getAccount(more)?.lamports).toBe(1_000_000n);
+    expect(third.getAccount(to)?.lamports).toBe(9_000_000n);
+  });
+
+  it("writes a snapshot once enough slots passed, and the journal starts over", async () => {
+    const first = await open({ snapshotEverySlots: 10n });
+    await fundedSigner(first);
+    first.clock.advance(1);
+    expect(statSync(join(dir, JOURNAL_FILE)).size).toBeGreaterThan(20);
+    first.clock.advance(10);
+    first.clock.advance(1);
+    // The snapshot took the transaction; the journal holds only the one clock move after it
+    expect(statSync(join(dir, JOURNAL_FILE)).size).toBeLessThan(200);
+    crash(first);
+    const second = await open({ snapshotEverySlots: 10n });
+    expect(second.getSlot()).toBe(first.getSlot());
+  });
+});
+
 describe("a ledger that does not load", () => {
   async function ledgerWithJournal(): Promise<void> {
     const first = await open();
