@@ -202,6 +202,21 @@ describe("a crash while writing a snapshot", () => {
     expect(third.getAccount(to)?.lamports).toBe(9_000_000n);
   });
 
+  it("starts a journal when a new chain's first snapshot is there without one", async () => {
+    const first = await open();
+    const payer = await fundedSigner(first, 4_000_000_000n);
+    first.stop();
+    opened.splice(opened.indexOf(first), 1);
+    rmSync(join(dir, JOURNAL_FILE));
+
+    const second = await open();
+    expect(second.getAccount(payer.address)?.lamports).toBe(4_000_000_000n);
+    const to = (await generateKeyPairSigner()).address;
+    second.sendTransaction(await transferWire(second, payer, to, 1_000_000n));
+    crash(second);
+    expect((await open()).getAccount(to)?.lamports).toBe(1_000_000n);
+  });
+
   it("writes a snapshot once enough slots passed, and the journal starts over", async () => {
     const first = await open({ snapshotEverySlots: 10n });
     await fundedSigner(first);

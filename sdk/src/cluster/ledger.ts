@@ -173,9 +173,15 @@ export function openLedger(settings: LedgerSettings): Ledger {
       if (capture === null) throw new Error("ledger.snapshot before begin");
       if (failure !== null) return;
       const chain = capture();
-      writeSnapshotFile(dir, encodeLedgerJson({ ...chain, sequence }));
-      journal?.close();
-      journal = createJournalFile(dir, sequence);
+      try {
+        writeSnapshotFile(dir, encodeLedgerJson({ ...chain, sequence }));
+        journal?.close();
+        journal = createJournalFile(dir, sequence);
+      } catch (error) {
+        // The journal may be closed or half replaced: stop landing anything, as for a failed append.
+        failure = error;
+        throw error;
+      }
       lastSnapshotSlot = chain.clock.slot;
     },
     close() {
@@ -188,8 +194,8 @@ export function openLedger(settings: LedgerSettings): Ledger {
     },
   };
 
-  // A snapshot without a journal (a crash between the two renames cannot cause it, deleting can):
-  // start one continuing the snapshot.
+  // A snapshot without a journal: a new chain's first snapshot is written before its journal, so a
+  // crash between the two leaves it alone. Start a journal continuing it.
   function writeFreshJournal(): number {
     createJournalFile(dir, sequence).close();
     return readJournalFile(journalPath).validLength;
