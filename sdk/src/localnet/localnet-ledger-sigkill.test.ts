@@ -178,6 +178,20 @@ describe("the localnet process on a ledger, under SIGKILL", () => {
     }
     expect(answered).toBeGreaterThanOrEqual(killAfter);
 
+    // And its history has the transactions, and the deployed program is still there
+    const lastAnswered = sent.filter((entry) => entry.signature !== null).at(-1)?.signature;
+    const landed = await rpc<{ meta: { err: unknown } } | null>(second.rpcUrl, "getTransaction", [
+      lastAnswered,
+      { encoding: "base64", commitment: "confirmed", maxSupportedTransactionVersion: 0 },
+    ]);
+    expect(landed?.meta.err).toBeNull();
+    const programId = /program id:\s+(\S+)/.exec(second.output.join(""))?.[1];
+    const program = await rpc<{ value: { executable: boolean } | null }>(second.rpcUrl, "getAccountInfo", [
+      programId,
+      { encoding: "base64" },
+    ]);
+    expect(program.value?.executable).toBe(true);
+
     // And the chain keeps working: a new transfer lands and moves its lamports
     const to = (await generateKeyPairSigner()).address;
     await rpc<string>(second.rpcUrl, "sendTransaction", [
