@@ -12,7 +12,6 @@
  * anybody's record reusing a row's id, or an agent's transfer under another row's id is applied to
  * no row (and confirms nothing).
  */
-import type { Db } from "@cpay/api/database";
 import {
   type AccountRow,
   accountByAddress,
@@ -24,7 +23,8 @@ import {
   recordEvent,
   type TransferRow,
   withSignature,
-} from "@cpay/api/records";
+} from "@cpay/ledger";
+import type { Db } from "@cpay/ledger/database";
 import { eq } from "drizzle-orm";
 import { type ApplyContext, blockIso } from "./apply-context";
 import { foundTransferRow, insertFoundTransfer } from "./found-transfer";
