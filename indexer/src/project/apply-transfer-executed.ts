@@ -8,7 +8,7 @@
  * transaction involving the account").
  *
  * The transfer id alone never moves a row: the event's signer, token accounts and mint must be the
- * row's (`isTransferOf`, api/src/transfers/transfer-binding.ts). An agent's own `transfer_record`,
+ * row's (`isTransferOf`, ledger/src/transfers/transfer-binding.ts). An agent's own `transfer_record`,
  * anybody's record reusing a row's id, or an agent's transfer under another row's id is applied to
  * no row (and confirms nothing).
  */
