@@ -26,7 +26,11 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
+import { ConfigError, integerFromEnv } from "@cpay/ledger/config";
 import { generateMasterKeyHex, type MasterKey, parseMasterKey } from "./vault/vault";
+
+// Moved to @cpay/ledger; this re-export goes once callers import it directly.
+export { ConfigError, integerFromEnv };
 
 export interface ServiceConfig {
   readonly port: number;
@@ -76,27 +80,6 @@ export function webhookLimitsFromEnv(env: NodeJS.ProcessEnv): WebhookLimits {
     maxSubscriptionsPerAccount: integerFromEnv(env, "WEBHOOK_MAX_SUBSCRIPTIONS_PER_ACCOUNT", 10, 1, 1_000),
     rotationGraceSeconds: integerFromEnv(env, "WEBHOOK_SECRET_ROTATION_GRACE_SECONDS", 86_400, 0, 2_592_000),
   };
-}
-
-export class ConfigError extends Error {
-  override readonly name = "ConfigError";
-}
-
-/** An integer setting of `env` within [min, max], or `fallback` when unset; `ConfigError` otherwise. */
-export function integerFromEnv(
-  env: NodeJS.ProcessEnv,
-  name: string,
-  fallback: number,
-  min: number,
-  max: number,
-): number {
-  const text = env[name];
-  if (text === undefined || text === "") return fallback;
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${text}"`);
-  }
-  return value;
 }
 
 /**
