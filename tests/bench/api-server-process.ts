@@ -6,7 +6,8 @@
  * `@sink` recipient; it also runs the raw SDK baseline on request (IPC), in the same process as the
  * cluster, exactly as the API calls it. `confidential`: the real service (as `api`, its proof pool
  * sized by `PROOF_WORKERS` when set) with N sender accounts (second argument), each holding a
- * confidential balance and its own key, and a `@sink` recipient (confidential-api-throughput.ts).
+ * confidential balance and its own key, and a `@sink` recipient (confidential-api-throughput.ts);
+ * a third argument sets the embedded cluster's slot time in ms (default: the service's, 400).
  * Prints one JSON line `{url, key}` (`{url, keys}` for `confidential`) once ready.
  */
 import { randomBytes } from "node:crypto";
@@ -15,6 +16,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { createAccount, fundTestAccount, issueApiKey, startService } from "@cpay/api";
+import { createEmbeddedCluster } from "@cpay/sdk/cluster";
 import { transferPublic } from "@cpay/sdk/confidential";
 import express from "express";
 import pino from "pino";
@@ -99,7 +101,9 @@ if (mode === "bare") {
   console.log(JSON.stringify({ url: service.url, key: key.value }));
 } else if (mode === "confidential") {
   const dataDir = mkdtempSync(join(tmpdir(), "cpay-bench-"));
+  const slotMs = process.argv[4] === undefined ? undefined : Number(process.argv[4]);
   const service = await startService({
+    ...(slotMs === undefined ? {} : { cluster: await createEmbeddedCluster({ slotMs }) }),
     env: {
       PORT: "0",
       DATABASE_URL: join(dataDir, "cpay.sqlite"),
@@ -127,11 +131,12 @@ if (mode === "bare") {
     const key = await issueApiKey(context, { accountId: account.id, name: "bench", environment: "test" });
     keys.push(key.value);
   }
-  // This (main) thread's CPU time so far, without the proof workers', so the bench can tell what
-  // one transfer costs the thread that serves every request.
+  // CPU time so far of this (main) thread and of the whole process (with the proof workers), so
+  // the bench can tell what one transfer costs each.
   process.on("message", () => {
-    const used = process.threadCpuUsage();
-    process.send?.({ cpuMs: (used.user + used.system) / 1000 });
+    const main = process.threadCpuUsage();
+    const all = process.cpuUsage();
+    process.send?.({ mainMs: (main.user + main.system) / 1000, processMs: (all.user + all.system) / 1000 });
   });
   console.log(JSON.stringify({ url: service.url, keys }));
 } else {
