@@ -3,9 +3,9 @@
  * cluster. Asynchronous, because every real cluster is a network away.
  *
  * Two implementations:
- * - `createRpcChain` (rpc-chain.ts): any Solana JSON-RPC + PubSub endpoint (the localnet process,
+ * - `connectRpcChain` (rpc-chain.ts): any Solana JSON-RPC + PubSub endpoint (the localnet process,
  *   devnet, mainnet-beta), on @solana/kit's RPC and subscription clients;
- * - `inProcessChain` (in the localnet package): the LiteSVM simulator in this process, for fast tests.
+ * - `inProcessChain` (`@cpay/sdk/cluster`): the LiteSVM simulator in this process, for fast tests.
  * Code above the port cannot tell them apart, so what the tests prove in process holds over RPC.
  *
  * Commitment: a read without one is at `processed`, the newest state this client can see, so a

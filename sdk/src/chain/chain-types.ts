@@ -109,3 +109,16 @@ export class SubmissionRejected extends Error {
     this.name = "SubmissionRejected";
   }
 }
+
+/**
+ * The cluster could not be reached: connection refused or reset, no answer in time, or an HTTP
+ * 5xx/429 from the endpoint. Nothing is known about the request's effect (a send may or may not
+ * have reached a leader), so a caller retries reads and re-checks a send's status before resending.
+ * The message never carries the endpoint's URL (provider URLs embed API keys).
+ */
+export class ChainUnavailable extends Error {
+  constructor(message: string, options?: { readonly cause?: unknown }) {
+    super(message, options);
+    this.name = "ChainUnavailable";
+  }
+}

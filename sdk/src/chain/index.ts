@@ -1,10 +1,13 @@
 /**
  * `@cpay/sdk/chain`: the asynchronous chain port every client flow goes through, its plain data
- * types, and transaction signing.
+ * types, the port over Solana JSON-RPC + PubSub, and transaction signing.
  */
 
 export * from "./chain-port";
 export * from "./chain-types";
+export { connectRpcChain, type RpcChainOptions } from "./rpc-chain";
+export { RpcResponseError } from "./rpc-errors";
+export { UnexpectedRpcAnswer } from "./rpc-normalize";
 export {
   PACKET_DATA_SIZE,
   partiallySignTransactionToWire,

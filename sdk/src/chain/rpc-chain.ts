@@ -1,0 +1,295 @@
+/**
+ * The chain port over Solana JSON-RPC + PubSub: any validator or provider, and the localnet
+ * (`@cpay/sdk/localnet`), on @solana/kit's RPC and subscription clients.
+ *
+ * Every answer is normalised at this boundary (rpc-normalize.ts) to the plain data the in-process
+ * chain gives, so code above the port cannot tell the two apart; a contract suite runs the same
+ * checks against both. Differences RPC forces, kept as small as a validator allows:
+ * - history (getTransaction, getSignaturesForAddress) is never served below `confirmed` by a
+ *   validator, so a `processed` history read is asked at `confirmed`;
+ * - without `preflight`, a node answers a send with its signature and drops what cannot land (stale
+ *   blockhash, duplicate, bad signature): only malformed bytes are refused then. With `preflight`
+ *   every refusal comes back as SubmissionRejected (rpc-errors.ts).
+ * A transport failure is ChainUnavailable (rpc-transport.ts).
+ */
+import {
+  address,
+  blockhash,
+  createSolanaRpcFromTransport,
+  createSolanaRpcSubscriptions,
+  getBase64Decoder,
+  lamports,
+  signature,
+} from "@solana/kit";
+import type { ChainPort, LogsNotification } from "./chain-port";
+import { type AccountRecord, type Commitment, type SignatureStatus, SubmissionRejected } from "./chain-types";
+import { JSON_RPC_CODES, RpcResponseError, submissionRejectionOf } from "./rpc-errors";
+import {
+  accountRecordOf,
+  objectAt,
+  signatureInfoOf,
+  signatureStatusOf,
+  simulationOf,
+  text,
+  toTransactionErrorJson,
+  transactionRecordOf,
+  u64,
+} from "./rpc-normalize";
+import { followSubscription } from "./rpc-subscription";
+import { createChainTransport } from "./rpc-transport";
+
+export interface RpcChainOptions {
+  /** HTTP JSON-RPC endpoint. */
+  readonly rpcUrl: string;
+  /** WebSocket PubSub endpoint. */
+  readonly wsUrl: string;
+  /** The agent-policy program id deployed on that cluster. */
+  readonly programId: string;
+  /** The USDG mint on that cluster. */
+  readonly usdgMint: string;
+  /** Longest wait for one HTTP answer before it is ChainUnavailable; default 30 s. */
+  readonly timeoutMs?: number;
+  /**
+   * A live subscription dropped and is being opened again, or a listener threw (the hint goes on).
+   * Default: written to stderr.
+   */
+  readonly onWarning?: (error: unknown) => void;
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+/** Solana RPC's per-call maxima. */
+const MAX_STATUSES_PER_CALL = 256;
+const MAX_ACCOUNTS_PER_CALL = 100;
+
+const base64 = getBase64Decoder();
+
+function warn(error: unknown): void {
+  console.warn("[rpc-chain]", error instanceof Error ? error.message : error);
+}
+
+/** History is served at `confirmed` at the lowest (see the module doc). */
+function historyCommitment(commitment: Commitment): Commitment {
+  return commitment === "processed" ? "confirmed" : commitment;
+}
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let start = 0; start < items.length; start += size) out.push(items.slice(start, start + size));
+  return out;
+}
+
+/**
+ * Connects to `rpcUrl`/`wsUrl`: reads the genesis hash (ChainUnavailable when the node cannot be
+ * reached) and returns the port. Subscriptions open their socket when first asked for.
+ */
+export async function connectRpcChain(options: RpcChainOptions): Promise<ChainPort> {
+  const rpc = createSolanaRpcFromTransport(
+    createChainTransport(options.rpcUrl, options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+  );
+  const subscriptions = createSolanaRpcSubscriptions(options.wsUrl);
+  const onWarning = options.onWarning ?? warn;
+  const genesisHash = text(await rpc.getGenesisHash().send(), "getGenesisHash");
+  const followers = new Map<AbortController, Promise<void>>();
+
+  /** Starts a followed subscription; returns its unsubscribe. */
+  function follow<T>(
+    open: (signal: AbortSignal) => Promise<AsyncIterable<T>>,
+    onNotification: (notification: T) => void,
+    onError: ((error: unknown) => void) | undefined,
+  ): () => void {
+    const abort = new AbortController();
+    const loop = followSubscription(
+      { open, onNotification, onError: onError ?? onWarning, onWarning },
+      abort.signal,
+    ).finally(() => followers.delete(abort));
+    followers.set(abort, loop);
+    return () => abort.abort();
+  }
+
+  const send = async (wire: Uint8Array, preflight: boolean) => {
+    try {
+      return await rpc
+        .sendTransaction(base64.decode(wire) as Parameters<typeof rpc.sendTransaction>[0], {
+          encoding: "base64",
+          preflightCommitment: "processed",
+          skipPreflight: !preflight,
+        })
+        .send();
+    } catch (error) {
+      throw submissionRejectionOf(error);
+    }
+  };
+
+  /** Statuses in order, paged by the RPC maximum; every landed transaction is searched. */
+  const signatureStatuses = async (ids: readonly string[]) => {
+    const statuses: (SignatureStatus | null)[] = [];
+    for (const chunk of chunks(ids, MAX_STATUSES_PER_CALL)) {
+      const { value } = await rpc
+        .getSignatureStatuses(
+          chunk.map((id) => signature(id)),
+          { searchTransactionHistory: true },
+        )
+        .send();
+      statuses.push(
+        ...value.map((status, index) => signatureStatusOf(status, `getSignatureStatuses[${index}]`)),
+      );
+    }
+    return statuses;
+  };
+
+  return {
+    programId: options.programId,
+    usdgMint: options.usdgMint,
+    genesisHash,
+
+    async getSlot(commitment = "processed") {
+      return u64(await rpc.getSlot({ commitment }).send(), "getSlot");
+    },
+    async getBlockHeight(commitment = "processed") {
+      return u64(await rpc.getBlockHeight({ commitment }).send(), "getBlockHeight");
+    },
+    async getLatestBlockhash(commitment = "processed") {
+      const { value } = await rpc.getLatestBlockhash({ commitment }).send();
+      return {
+        blockhash: text(value.blockhash, "getLatestBlockhash.blockhash"),
+        lastValidBlockHeight: u64(value.lastValidBlockHeight, "getLatestBlockhash.lastValidBlockHeight"),
+      };
+    },
+    async isBlockhashValid(hash, commitment = "processed") {
+      const { value } = await rpc.isBlockhashValid(blockhash(hash), { commitment }).send();
+      return value === true;
+    },
+    async minimumBalanceForRentExemption(dataLength) {
+      const found = await rpc
+        .getMinimumBalanceForRentExemption(BigInt(dataLength), { commitment: "processed" })
+        .send();
+      return u64(found, "getMinimumBalanceForRentExemption");
+    },
+
+    async getAccount(account, commitment = "processed") {
+      const { value } = await rpc.getAccountInfo(address(account), { encoding: "base64", commitment }).send();
+      return value === null ? null : accountRecordOf(account, value, "getAccountInfo.value");
+    },
+    async getMultipleAccounts(addresses, commitment = "processed") {
+      const found: (AccountRecord | null)[] = [];
+      for (const chunk of chunks(addresses, MAX_ACCOUNTS_PER_CALL)) {
+        const { value } = await rpc
+          .getMultipleAccounts(
+            chunk.map((key) => address(key)),
+            { encoding: "base64", commitment },
+          )
+          .send();
+        value.forEach((account, index) => {
+          const key = chunk[index] as string;
+          found.push(
+            account === null ? null : accountRecordOf(key, account, `getMultipleAccounts[${index}]`),
+          );
+        });
+      }
+      return found;
+    },
+    async getProgramAccounts(programId, commitment = "processed") {
+      const found = await rpc
+        .getProgramAccounts(address(programId), { encoding: "base64", commitment })
+        .send();
+      return found.map((entry, index) => {
+        const keyed = objectAt(entry, `getProgramAccounts[${index}]`);
+        const key = text(keyed.pubkey, `getProgramAccounts[${index}].pubkey`);
+        return accountRecordOf(key, keyed.account, `getProgramAccounts[${index}].account`);
+      });
+    },
+
+    sendTransaction: (wire, sendOptions) => send(wire, sendOptions?.preflight === true),
+    async simulateTransaction(wire, simulateOptions = {}) {
+      const sigVerify = simulateOptions.sigVerify ?? false;
+      const replaceRecentBlockhash = simulateOptions.replaceRecentBlockhash ?? false;
+      if (sigVerify && replaceRecentBlockhash) {
+        throw new Error("sigVerify may not be used with replaceRecentBlockhash");
+      }
+      try {
+        const { value } = await rpc
+          .simulateTransaction(base64.decode(wire) as Parameters<typeof rpc.sendTransaction>[0], {
+            encoding: "base64",
+            commitment: "processed",
+            ...(sigVerify ? { sigVerify: true } : { replaceRecentBlockhash }),
+          })
+          .send();
+        return simulationOf(value, "simulateTransaction.value");
+      } catch (error) {
+        throw submissionRejectionOf(error);
+      }
+    },
+    async requestAirdrop(recipient, amount) {
+      try {
+        return await rpc
+          .requestAirdrop(address(recipient), lamports(amount), { commitment: "processed" })
+          .send();
+      } catch (error) {
+        // A faucet that cannot make the transfer answers -32603 (agave and the localnet): nothing landed.
+        if (error instanceof RpcResponseError && error.code === JSON_RPC_CODES.INTERNAL_ERROR) {
+          throw new SubmissionRejected("preflight_failed", error.message);
+        }
+        throw error;
+      }
+    },
+
+    async getSignatureStatus(id) {
+      const [status] = await signatureStatuses([id]);
+      return status ?? null;
+    },
+    getSignatureStatuses: signatureStatuses,
+    async getTransaction(id, commitment = "confirmed") {
+      const found = await rpc
+        .getTransaction(signature(id), {
+          encoding: "base64",
+          maxSupportedTransactionVersion: 0,
+          commitment: historyCommitment(commitment),
+        })
+        .send();
+      return found === null ? null : transactionRecordOf(id, found);
+    },
+    async getSignaturesForAddress(account, page = {}) {
+      const found = await rpc
+        .getSignaturesForAddress(address(account), {
+          commitment: historyCommitment(page.commitment ?? "processed") as "confirmed" | "finalized",
+          ...(page.before === undefined ? {} : { before: signature(page.before) }),
+          ...(page.until === undefined ? {} : { until: signature(page.until) }),
+          ...(page.limit === undefined ? {} : { limit: page.limit }),
+        })
+        .send();
+      return found.map((info, index) => signatureInfoOf(info, `getSignaturesForAddress[${index}]`));
+    },
+
+    onSlot(listener, onError) {
+      return follow(
+        (signal) => subscriptions.slotNotifications().subscribe({ abortSignal: signal }),
+        (notification) => listener(u64(notification.slot, "slotNotification.slot")),
+        onError,
+      );
+    },
+    onLogs(account, commitment, listener, onError) {
+      return follow(
+        (signal) =>
+          subscriptions
+            .logsNotifications({ mentions: [address(account)] }, { commitment })
+            .subscribe({ abortSignal: signal }),
+        ({ context, value }) => {
+          const notification: LogsNotification = {
+            signature: text(value.signature, "logsNotification.signature"),
+            slot: u64(context.slot, "logsNotification.context.slot"),
+            err: toTransactionErrorJson(value.err),
+            logs: value.logs === null ? [] : [...value.logs],
+          };
+          listener(notification);
+        },
+        onError,
+      );
+    },
+
+    async close() {
+      const loops = [...followers.values()];
+      for (const abort of [...followers.keys()]) abort.abort();
+      await Promise.all(loops);
+    },
+  };
+}
