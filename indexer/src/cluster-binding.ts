@@ -5,14 +5,18 @@
  * another chain's database would confirm transfers that never happened there.
  */
 import type { Database } from "@cpay/ledger/database";
-import { createSolanaRpc } from "@solana/kit";
 import { eq } from "drizzle-orm";
 
 export class ClusterMismatchError extends Error {
   override readonly name = "ClusterMismatchError";
 }
 
-export async function assertDatabaseOfCluster(db: Database, rpcUrl: string): Promise<void> {
+/** Throws ClusterMismatchError unless the database belongs to the cluster of `genesisHash` (read at `rpcUrl`). */
+export async function assertDatabaseOfCluster(
+  db: Database,
+  genesisHash: string,
+  rpcUrl: string,
+): Promise<void> {
   const { serviceMeta } = db.tables;
   const [row] = await db.read((q) =>
     q.select().from(serviceMeta).where(eq(serviceMeta.key, "cluster_instance")),
@@ -22,11 +26,10 @@ export async function assertDatabaseOfCluster(db: Database, rpcUrl: string): Pro
       "the database has no cluster yet: start the API on it first (it creates the accounts the indexer records for)",
     );
   }
-  const genesis = await createSolanaRpc(rpcUrl).getGenesisHash().send();
   const recorded = row.value.split("/")[0];
-  if (recorded !== genesis) {
+  if (recorded !== genesisHash) {
     throw new ClusterMismatchError(
-      `the database belongs to the cluster with genesis ${recorded}, but ${rpcUrl} serves genesis ${genesis}`,
+      `the database belongs to the cluster with genesis ${recorded}, but ${rpcUrl} serves genesis ${genesisHash}`,
     );
   }
 }

@@ -1,7 +1,6 @@
 /** `@cpay/indexer`: the indexer engine, its chain sources and its HTTP surface. */
-export { createEmbeddedChain } from "./chain/embedded-chain";
 export type { ChainTransaction, IndexerChain, ProgramSignature, SignatureState } from "./chain/indexer-chain";
-export { createRpcChain } from "./chain/rpc-chain";
+export { type IndexerChainOptions, indexerChainOver } from "./chain/indexer-chain-over";
 export { type Checkpoint, readCheckpoint } from "./checkpoint";
 export { type IndexerConfig, loadIndexerConfig } from "./config";
 export { checkFinality } from "./finality";

@@ -1,13 +1,14 @@
 /**
- * Starts the standalone indexer from its config: the database, the RPC chain (plus Helius pushes
+ * Starts the standalone indexer from its config: the database, the chain port over RPC (plus Helius pushes
  * when configured, and the Helius webhook created or updated), the engine, and its HTTP server.
  * Returns one `close` that stops them in reverse order.
  */
 import { openDatabase } from "@cpay/ledger/database";
+import { type ChainPort, connectRpcChain } from "@cpay/sdk/chain";
 import type { Router } from "express";
 import type { Logger } from "pino";
 import type { IndexerChain } from "./chain/indexer-chain";
-import { createRpcChain } from "./chain/rpc-chain";
+import { indexerChainOver } from "./chain/indexer-chain-over";
 import { assertDatabaseOfCluster } from "./cluster-binding";
 import type { IndexerConfig } from "./config";
 import { type IndexerServer, startIndexerServer } from "./health-server";
@@ -24,20 +25,25 @@ export interface StandaloneIndexer {
 
 export async function runIndexer(config: IndexerConfig, logger: Logger): Promise<StandaloneIndexer> {
   const db = await openDatabase(config.databaseUrl);
+  let port: ChainPort | null = null;
   try {
-    await assertDatabaseOfCluster(db, config.rpcUrl);
+    port = await connectRpcChain({
+      rpcUrl: config.rpcUrl,
+      wsUrl: config.wsUrl,
+      programId: config.programId,
+      usdgMint: config.usdgMint,
+      onWarning: (error) =>
+        logger.warn({ err: (error as Error).message }, "RPC subscription dropped; resubscribing"),
+    });
+    await assertDatabaseOfCluster(db, port.genesisHash, config.rpcUrl);
   } catch (error) {
+    await port?.close();
     await db.close();
     throw error;
   }
-  const rpc = createRpcChain({
-    rpcUrl: config.rpcUrl,
-    wsUrl: config.wsUrl,
-    programId: config.programId,
-    usdgMint: config.usdgMint,
+  const rpc = indexerChainOver(port, {
     pollMs: config.pollMs,
-    onError: (error) =>
-      logger.warn({ err: (error as Error).message }, "RPC subscription failed; resubscribing"),
+    onError: (error) => logger.warn({ err: (error as Error).message }, "indexer live hint failed"),
   });
   let chain: IndexerChain = rpc;
   const routers: Router[] = [];
@@ -75,6 +81,7 @@ export async function runIndexer(config: IndexerConfig, logger: Logger): Promise
       await server.close();
       await indexer.stop();
       await chain.close();
+      await port.close();
       await db.close();
     },
   };

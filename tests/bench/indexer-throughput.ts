@@ -24,7 +24,8 @@
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { type Database, openDatabase } from "@cpay/api/database";
-import { createEmbeddedChain, startIndexer } from "@cpay/indexer";
+import { indexerChainOver, startIndexer } from "@cpay/indexer";
+import { inProcessChain } from "@cpay/sdk/cluster";
 import { and, count, eq } from "drizzle-orm";
 import pino from "pino";
 import { startApiWorld, usdg } from "../support/api-world";
@@ -91,7 +92,7 @@ async function measureRound(): Promise<Round> {
     const databaseUrl = world.service.context.config.databaseUrl;
     const db = await openDatabase(databaseUrl);
     try {
-      const chain = createEmbeddedChain(world.cluster);
+      const chain = indexerChainOver(inProcessChain(world.cluster));
       const indexStarted = performance.now();
       const indexer = startIndexer({ db, databaseUrl, chain, logger: pino({ level: "warn" }) });
       while (!(await indexer.status()).leader) await sleep(1);

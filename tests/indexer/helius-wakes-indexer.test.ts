@@ -5,8 +5,9 @@
  * an authenticated delivery gets the transaction indexed at once; one with a wrong `Authorization`
  * starts nothing.
  */
-import { createEmbeddedChain, type IndexerChain, startIndexer, startIndexerServer } from "@cpay/indexer";
+import { type IndexerChain, indexerChainOver, startIndexer, startIndexerServer } from "@cpay/indexer";
 import { createHeliusReceiver, withHeliusPushes } from "@cpay/indexer/helius";
+import { inProcessChain } from "@cpay/sdk/cluster";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
@@ -24,7 +25,7 @@ beforeAll(async () => {
   alice = await world.account("alice");
   await world.account("bob");
   await world.fund(alice.account, { public: usdg(10) });
-  const embedded = createEmbeddedChain(world.cluster);
+  const embedded = indexerChainOver(inProcessChain(world.cluster));
   const silent: IndexerChain = { ...embedded, watch: () => () => {} };
   const pushes = withHeliusPushes(silent);
   indexer = startIndexer({

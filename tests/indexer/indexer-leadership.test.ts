@@ -3,7 +3,7 @@ import { type AddressInfo, connect, createServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
-  createEmbeddedChain,
+  indexerChainOver,
   type Leadership,
   type LeadershipOptions,
   type RunningIndexer,
@@ -11,7 +11,7 @@ import {
   startLeadership,
 } from "@cpay/indexer";
 import { type Database, openDatabase } from "@cpay/ledger/database";
-import { createEmbeddedCluster, type EmbeddedCluster } from "@cpay/sdk/cluster";
+import { createEmbeddedCluster, type EmbeddedCluster, inProcessChain } from "@cpay/sdk/cluster";
 import { eq } from "drizzle-orm";
 import pg from "pg";
 import pino from "pino";
@@ -145,7 +145,13 @@ describe("indexer leadership on SQLite: a lease row", () => {
   it("Given two indexers on one SQLite file, Then exactly one leads at any time; When the leader stops, Then the other leads within a second", async () => {
     // Given
     const indexers = [first, second].map((db) =>
-      startIndexer({ db, databaseUrl: "", chain: createEmbeddedChain(cluster), logger, leaseMs: LEASE_MS }),
+      startIndexer({
+        db,
+        databaseUrl: "",
+        chain: indexerChainOver(inProcessChain(cluster)),
+        logger,
+        leaseMs: LEASE_MS,
+      }),
     ) as [RunningIndexer, RunningIndexer];
     let running = [...indexers];
     cleanups.push(async () => {
@@ -409,7 +415,7 @@ describe("indexer leadership on PostgreSQL: a session advisory lock", () => {
         startIndexer({
           db: handle,
           databaseUrl: worldUrl,
-          chain: createEmbeddedChain(world.cluster),
+          chain: indexerChainOver(inProcessChain(world.cluster)),
           logger,
         }),
       ) as [RunningIndexer, RunningIndexer];

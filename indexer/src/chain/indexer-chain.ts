@@ -1,14 +1,14 @@
 /**
- * What the indexer needs from a chain, whatever the source: the embedded cluster in process
- * (embedded-chain.ts), Solana JSON-RPC + PubSub (rpc-chain.ts), or RPC plus Helius webhooks
- * (../helius). Asynchronous, because every real source is.
+ * What the indexer needs from a chain: a chain port seen through `indexerChainOver`
+ * (indexer-chain-over.ts: the in-process cluster or Solana JSON-RPC + PubSub), optionally with
+ * Helius webhooks as extra hints (../helius).
  *
  * The indexer never trusts a push alone: a push (`watch`) only says "look now", or hands over a
  * transaction it already has; records are written from `signaturesForProgram` walked from the
  * checkpoint, so a dropped notification (Helius drops undelivered events; a socket can close) is
  * repaired by the next pass.
  */
-import type { Commitment, TransactionErrorJson } from "@cpay/sdk/cluster";
+import type { Commitment, TransactionErrorJson } from "@cpay/sdk/chain";
 
 /** A program transaction as the indexer decodes it (the part of getTransaction it reads). */
 export interface ChainTransaction {

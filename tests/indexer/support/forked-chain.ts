@@ -1,6 +1,6 @@
 /**
  * A fork the indexer can see. The embedded cluster never forks, so this chain is the embedded one
- * (createEmbeddedChain) plus real program transactions that landed on ANOTHER embedded cluster, shown
+ * (indexerChainOver(inProcessChain)) plus real program transactions that landed on ANOTHER embedded cluster, shown
  * as if they had landed at a given slot on a sibling fork that reached `confirmed`: listed by
  * signaturesForProgram at their slot (newest first, with getSignaturesForAddress's paging rules),
  * served by transaction(), `confirmed` in signatureStates. While a fork stands the cluster does not
@@ -9,8 +9,9 @@
  * while the finalized slot moves on past it.
  */
 import type { IndexerChain, ProgramSignature } from "@cpay/indexer";
-import { createEmbeddedChain } from "@cpay/indexer";
+import { indexerChainOver } from "@cpay/indexer";
 import type { EmbeddedCluster, TransactionRecord } from "@cpay/sdk/cluster";
+import { inProcessChain } from "@cpay/sdk/cluster";
 import { signaturePage } from "./signature-page";
 
 export interface ForkedChain extends IndexerChain {
@@ -27,7 +28,7 @@ export interface ForkedChain extends IndexerChain {
 const PAGE = 1000;
 
 export function createForkedChain(cluster: EmbeddedCluster): ForkedChain {
-  const inner = createEmbeddedChain(cluster);
+  const inner = indexerChainOver(inProcessChain(cluster));
   const forked = new Map<string, { record: TransactionRecord; slot: bigint; abandoned: boolean }>();
   const standing = () => [...forked.values()].filter((entry) => !entry.abandoned);
 

@@ -10,9 +10,9 @@ import { Writable } from "node:stream";
 import { sendInstructions, withReserveSpend } from "@cpay/api";
 import { agentSignerOf } from "@cpay/api/vault";
 import {
-  createEmbeddedChain,
   createIndexWalk,
   type IndexerChain,
+  indexerChainOver,
   type RunningIndexer,
   readCheckpoint,
   type runIndexPass,
@@ -21,6 +21,7 @@ import {
 import type { AccountRow } from "@cpay/ledger";
 import { buildAgentTransferInstruction } from "@cpay/sdk";
 import { readAgentAccount } from "@cpay/sdk/agent-confidential";
+import { inProcessChain } from "@cpay/sdk/cluster";
 import { findTokenAccount } from "@cpay/sdk/confidential";
 import { address } from "@solana/kit";
 import {
@@ -78,7 +79,7 @@ export async function startIndexerWorld(
 ): Promise<IndexerWorld> {
   const api = await startApiWorld(options.env === undefined ? {} : { env: options.env });
   const { db } = api.service.context;
-  const chain = createEmbeddedChain(api.cluster);
+  const chain = indexerChainOver(inProcessChain(api.cluster));
   const indexerLogs: Record<string, unknown>[] = [];
   const logger: Logger = pino(
     { level: "warn" },

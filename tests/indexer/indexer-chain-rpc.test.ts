@@ -1,13 +1,15 @@
 /**
- * The indexer's RPC chain against the localnet: an embedded cluster with the real agent-policy
- * program, served over JSON-RPC + PubSub on free ports. Every answer of the RPC chain is compared
+ * The indexer's chain over the RPC chain port (`indexerChainOver(await connectRpcChain(...))`)
+ * against the localnet: an embedded cluster with the real agent-policy program, served over
+ * JSON-RPC + PubSub on free ports. Every answer of the indexer's chain is compared
  * with the cluster's own (its history, statuses and accounts), so a mapping mistake — order, paging
  * bounds, bigints, a chunk too big for the node, another program's account — shows as a difference.
  */
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
-import { createRpcChain, type IndexerChain } from "@cpay/indexer";
+import { type IndexerChain, indexerChainOver } from "@cpay/indexer";
 import { buildConfigInitializeInstruction, buildHandleRegisterInstruction } from "@cpay/sdk";
+import { connectRpcChain } from "@cpay/sdk/chain";
 import { createEmbeddedCluster, type EmbeddedCluster } from "@cpay/sdk/cluster";
 import { type Localnet, startLocalnet, startPubSubServer } from "@cpay/sdk/localnet";
 import { generateKeyPairSigner, getBase58Decoder, type KeyPairSigner } from "@solana/kit";
@@ -87,13 +89,7 @@ async function closedPort(): Promise<number> {
 beforeAll(async () => {
   cluster = await createEmbeddedCluster({ slotMs: 50 });
   localnet = await startLocalnet({ cluster, rpcPort: 0, wsPort: 0 });
-  chain = createRpcChain({
-    rpcUrl: localnet.rpcUrl,
-    wsUrl: localnet.wsUrl,
-    programId: cluster.programId,
-    usdgMint: cluster.usdgMint,
-    onError: (error) => chainErrors.push(error),
-  });
+  chain = await createRpcChain({ ...endpoints(), onError: (error) => chainErrors.push(error) });
   const admin = await cluster.keys.programUpgradeAuthority.toSigner();
   [registrar, stranger] = await Promise.all([generateKeyPairSigner(), generateKeyPairSigner()]);
   cluster.requestAirdrop(registrar.address, 10_000_000_000n);
@@ -241,7 +237,7 @@ describe("rpc chain: accounts", () => {
 
 describe("rpc chain: watch", () => {
   it("Given a watcher with a slow poll, When a program transaction confirms, Then the log subscription calls it, and not after unsubscribe", async () => {
-    const quiet = createRpcChain({
+    const quiet = await createRpcChain({
       ...endpoints(),
       pollMs: 60_000,
       onError: (error) => chainErrors.push(error),
@@ -271,7 +267,7 @@ describe("rpc chain: watch", () => {
 
   it("Given a PubSub endpoint that refuses connections, When watched, Then the poll still calls and retries back off", async () => {
     const errors: unknown[] = [];
-    const offline = createRpcChain({
+    const offline = await createRpcChain({
       ...endpoints(),
       wsUrl: `ws://127.0.0.1:${await closedPort()}`,
       pollMs: 50,
@@ -299,7 +295,7 @@ describe("rpc chain: watch", () => {
     // interval never starts).
     vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
     try {
-      const polling = createRpcChain({
+      const polling = await createRpcChain({
         ...endpoints(),
         wsUrl: `ws://127.0.0.1:${await closedPort()}`,
         pollMs: 1_000,
@@ -337,7 +333,7 @@ describe("rpc chain: watch", () => {
   it("Given watchers that throw or reject, When polled, Then both failures go to onError and nothing escapes", async () => {
     vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
     const errors: unknown[] = [];
-    const throwing = createRpcChain({
+    const throwing = await createRpcChain({
       ...endpoints(),
       wsUrl: `ws://127.0.0.1:${await closedPort()}`,
       pollMs: 1_000,
@@ -366,7 +362,7 @@ describe("rpc chain: watch", () => {
     let pubsub = await startPubSubServer({ cluster, host: "127.0.0.1", port: 0 });
     const port = pubsub.port;
     const errors: unknown[] = [];
-    const flaky = createRpcChain({
+    const flaky = await createRpcChain({
       ...endpoints(),
       wsUrl: pubsub.url,
       pollMs: 60_000,
@@ -410,7 +406,7 @@ describe("rpc chain: watch", () => {
   it("Given watchers, When the chain is closed, Then its WebSocket is released and nothing is called after", async () => {
     const proxy = await startCountingProxy(localnet.wsPort);
     try {
-      const closing = createRpcChain({
+      const closing = await createRpcChain({
         ...endpoints(),
         wsUrl: `ws://127.0.0.1:${proxy.port}`,
         pollMs: 20,
@@ -450,6 +446,32 @@ describe("rpc chain: watch", () => {
     expect(chainErrors).toEqual([]);
   });
 });
+
+/**
+ * The indexer's chain over a new RPC port; `onError` hears both the port's warnings (dropped
+ * subscriptions) and the indexer chain's own failures. Closing it closes the port too.
+ */
+async function createRpcChain(options: {
+  readonly rpcUrl: string;
+  readonly wsUrl: string;
+  readonly programId: string;
+  readonly usdgMint: string;
+  readonly pollMs?: number;
+  readonly onError: (error: unknown) => void;
+}): Promise<IndexerChain> {
+  const port = await connectRpcChain({ ...options, onWarning: options.onError });
+  const indexerChain = indexerChainOver(port, {
+    ...(options.pollMs === undefined ? {} : { pollMs: options.pollMs }),
+    onError: options.onError,
+  });
+  return {
+    ...indexerChain,
+    async close() {
+      await indexerChain.close();
+      await port.close();
+    },
+  };
+}
 
 function endpoints() {
   return {
