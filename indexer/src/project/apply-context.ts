@@ -8,7 +8,8 @@ export interface ApplyContext extends OutboxContext {
 
 /**
  * ISO time of a block's unix seconds, never before `notBefore` (a row's created_at). A node that
- * does not know a block's time reports 0 (rpc-chain.ts); the indexing time stands in for it then.
+ * does not know a block's time reports 0 (as the chain port normalises it); the indexing time
+ * stands in for it then.
  */
 export function blockIso(blockTime: bigint, notBefore?: string): string {
   const ms = blockTime > 0n ? Number(blockTime) * 1000 : Date.now();
