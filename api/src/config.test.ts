@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "./config";
@@ -30,7 +30,14 @@ describe("service configuration", () => {
     expect(loadConfig({ AGENTS_PER_OWNER_MAX: "3" }, dataDir()).agentsPerOwnerMax).toBe(3);
   });
 
+  it("sizes the proof pool from PROOF_WORKERS, by default to the available cores", () => {
+    expect(loadConfig({ PROOF_WORKERS: "3" }, dataDir()).proofWorkers).toBe(3);
+    expect(loadConfig({}, dataDir()).proofWorkers).toBe(availableParallelism());
+  });
+
   it.each([
+    [{ PROOF_WORKERS: "0" }, "PROOF_WORKERS"],
+    [{ PROOF_WORKERS: "257" }, "PROOF_WORKERS"],
     [{ PORT: "70000" }, "PORT"],
     [{ PORT: "abc" }, "PORT"],
     [{ RATE_LIMIT_PER_MINUTE: "0" }, "RATE_LIMIT_PER_MINUTE"],

@@ -22,11 +22,18 @@
  * | `IDEMPOTENCY_LEASE_SECONDS` | 30 | how long an `Idempotency-Key` claim outlives its holder's last renewal; then the next request with the key recovers it |
  * | `AGENTS_PER_OWNER_MAX` | 20 | agents one owner may have (the reserve pays each one's rent, never returned) |
  * | `RESERVE_DAILY_BUDGET_LAMPORTS` | 1000000000 | what the fee reserve may be out per account (an agent's counted to its owner) per UTC day: fees plus rent deposits not seen coming back, each transaction reserved at its maximum before it is signed (1 SOL) |
+ * | `PROOF_WORKERS` | the available cores | worker threads making confidential-transfer proofs (the SDK's proof pool), so one process proves on every core while its event loop serves requests |
  * | `MAINNET_RPC_URL` | must be unset | this build has no mainnet-beta chain port: `svc_live_` keys are always refused, and setting it stops the service rather than let live keys act on the test cluster |
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { dirname, resolve } from "node:path";
+import { ConfigError, integerFromEnv } from "@cpay/ledger/config";
+import { MAX_PROOF_WORKERS } from "@cpay/sdk/confidential";
 import { generateMasterKeyHex, type MasterKey, parseMasterKey } from "./vault/vault";
+
+// Moved to @cpay/ledger; this re-export goes once callers import it directly.
+export { ConfigError, integerFromEnv };
 
 export interface ServiceConfig {
   readonly port: number;
@@ -53,6 +60,8 @@ export interface ServiceConfig {
   readonly agentsPerOwnerMax: number;
   /** Lamports the fee reserve may be out per account (agents count to their owner) per UTC day. */
   readonly reserveDailyBudgetLamports: number;
+  /** Worker threads of the SDK's proof pool (`PROOF_WORKERS`, default the available cores). */
+  readonly proofWorkers: number;
   /** Always false in this build: there is no mainnet-beta chain port, so live keys are refused. */
   readonly liveModeAvailable: false;
 }
@@ -76,27 +85,6 @@ export function webhookLimitsFromEnv(env: NodeJS.ProcessEnv): WebhookLimits {
     maxSubscriptionsPerAccount: integerFromEnv(env, "WEBHOOK_MAX_SUBSCRIPTIONS_PER_ACCOUNT", 10, 1, 1_000),
     rotationGraceSeconds: integerFromEnv(env, "WEBHOOK_SECRET_ROTATION_GRACE_SECONDS", 86_400, 0, 2_592_000),
   };
-}
-
-export class ConfigError extends Error {
-  override readonly name = "ConfigError";
-}
-
-/** An integer setting of `env` within [min, max], or `fallback` when unset; `ConfigError` otherwise. */
-export function integerFromEnv(
-  env: NodeJS.ProcessEnv,
-  name: string,
-  fallback: number,
-  min: number,
-  max: number,
-): number {
-  const text = env[name];
-  if (text === undefined || text === "") return fallback;
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${text}"`);
-  }
-  return value;
 }
 
 /**
@@ -157,6 +145,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir = resol
     relayRateLimitPerMinute: integerFromEnv(env, "RELAY_RATE_LIMIT_PER_MINUTE", 60, 1, 1_000_000),
     idempotencyLeaseMs: integerFromEnv(env, "IDEMPOTENCY_LEASE_SECONDS", 30, 1, 3600) * 1000,
     agentsPerOwnerMax: integerFromEnv(env, "AGENTS_PER_OWNER_MAX", 20, 0, 1_000_000),
+    proofWorkers: integerFromEnv(
+      env,
+      "PROOF_WORKERS",
+      Math.min(availableParallelism(), MAX_PROOF_WORKERS),
+      1,
+      MAX_PROOF_WORKERS,
+    ),
     reserveDailyBudgetLamports: integerFromEnv(
       env,
       "RESERVE_DAILY_BUDGET_LAMPORTS",

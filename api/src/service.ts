@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
 import { buildConfigInitializeInstruction, findConfigPda, LIMIT_DECIMALS } from "@cpay/sdk";
 import { createEmbeddedCluster, type EmbeddedCluster, USDG_DECIMALS } from "@cpay/sdk/cluster";
+import { configureProofPool } from "@cpay/sdk/confidential";
 import { address } from "@solana/kit";
 import type pino from "pino";
 import { type AdminServer, startAdminServer } from "./admin/start-admin-server";
@@ -51,6 +52,7 @@ export interface RunningService {
 /** Starts everything and listens on `config.port` (0 = any free port). */
 export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
   const config = loadConfig(options.env ?? process.env, options.dataDir);
+  configureProofPool({ workers: config.proofWorkers });
   const logger = createLogger({
     level: config.logLevel,
     ...(options.logDestination ? { destination: options.logDestination } : {}),

@@ -3,8 +3,8 @@
  * committed. Read at the start of every pass; written only inside the transaction that commits
  * that transaction's records (project/apply-transaction.ts).
  */
-import type { Db } from "@cpay/api/database";
-import type { OutboxContext } from "@cpay/api/records";
+import type { OutboxContext } from "@cpay/ledger";
+import type { Db } from "@cpay/ledger/database";
 import { eq } from "drizzle-orm";
 
 /** One history, the program's: the row's key. */

@@ -4,7 +4,7 @@
  * genesis half against the RPC it reads before writing anything: records of one chain written into
  * another chain's database would confirm transfers that never happened there.
  */
-import type { Database } from "@cpay/api/database";
+import type { Database } from "@cpay/ledger/database";
 import { createSolanaRpc } from "@solana/kit";
 import { eq } from "drizzle-orm";
 

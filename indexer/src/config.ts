@@ -17,7 +17,7 @@
  * | `HELIUS_NETWORK` | `mainnet` | `mainnet` or `devnet` (webhook type `raw` / `rawDevnet`) |
  */
 import { resolve } from "node:path";
-import { ConfigError, integerFromEnv } from "@cpay/api/config";
+import { ConfigError, integerFromEnv } from "@cpay/ledger/config";
 import { AGENT_POLICY_PROGRAM_ADDRESS } from "@cpay/sdk";
 import { LOCALNET_KEY_LABELS, localnetKey } from "@cpay/sdk/cluster";
 

@@ -6,7 +6,7 @@
  * Holds and decisions of a reverted transaction are marked reverted and logged; the program's
  * accounts (the hold's PDA) are the truth the owner acts on, and the API re-reads them.
  */
-import { markFailedIn } from "@cpay/api/records";
+import { markFailedIn } from "@cpay/ledger";
 import { and, eq, inArray, lte } from "drizzle-orm";
 import type { IndexerContext } from "./index-pass";
 

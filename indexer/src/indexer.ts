@@ -4,7 +4,7 @@
  * every `pollMs`, and checks finality every `finalityMs`. Passes never overlap; a hint during a
  * pass runs one more pass right after it.
  */
-import type { Database } from "@cpay/api/database";
+import type { Database } from "@cpay/ledger/database";
 import type { Logger } from "pino";
 import type { IndexerChain } from "./chain/indexer-chain";
 import { type Checkpoint, readCheckpoint } from "./checkpoint";

@@ -8,7 +8,7 @@
  *   killed leader's lease runs out after `leaseMs`.
  */
 import { randomUUID } from "node:crypto";
-import type { Database } from "@cpay/api/database";
+import type { Database } from "@cpay/ledger/database";
 import { eq } from "drizzle-orm";
 import pg from "pg";
 

@@ -4,7 +4,7 @@
  * carries its own checkpoint.
  */
 
-import { ConfigError } from "@cpay/api/config";
+import { ConfigError } from "@cpay/ledger/config";
 import pino from "pino";
 import { ClusterMismatchError } from "./cluster-binding";
 import { loadIndexerConfig } from "./config";

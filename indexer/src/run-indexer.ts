@@ -3,7 +3,7 @@
  * when configured, and the Helius webhook created or updated), the engine, and its HTTP server.
  * Returns one `close` that stops them in reverse order.
  */
-import { openDatabase } from "@cpay/api/database";
+import { openDatabase } from "@cpay/ledger/database";
 import type { Router } from "express";
 import type { Logger } from "pino";
 import type { IndexerChain } from "./chain/indexer-chain";

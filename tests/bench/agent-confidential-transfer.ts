@@ -3,8 +3,8 @@
  * against a plain confidential transfer of the same amount, in the same cluster run: transactions
  * (goal: at most 2 extra), compute units (goal: at most 2x) and proof generation (goal: at most
  * 1.5x). Proof generation is reported twice, timed alternately with the baseline so machine noise
- * hits both: the latency of what `transferAgentConfidential` runs (limit proofs on a worker thread
- * while the Token-2022 proofs are made) — the goal's measure — and, for the record, the CPU time of
+ * hits both: the latency of what `transferAgentConfidential` runs (the Token-2022 and the limit
+ * proofs on two workers of the proof pool) — the goal's measure — and, for the record, the CPU time of
  * making everything on one thread (the extra U64 range proof costs half a U128 one, so that one sits
  * at ~1.55x whatever the code does).
  */
@@ -93,7 +93,7 @@ export const agentConfidentialTransfer: BenchEntry = {
           recipientPubkey: carolState.elgamalPubkey,
           auditorPubkey: noAuditor,
         });
-      // The worker thread starts (and loads zk-sdk) on first use: not part of a transfer's latency.
+      // The pool's workers start (and load zk-sdk) on first use: not part of a transfer's latency.
       await buildAgentTransferProofsConcurrently(agentInput);
       const [agentLatency, plainLatency] = await timeSideBySide(
         () => buildAgentTransferProofsConcurrently(agentInput),

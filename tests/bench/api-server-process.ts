@@ -4,8 +4,11 @@
  * same machine (the baseline). `api`: the real service (embedded cluster, SQLite, logging to
  * /dev/null at info level, rate limits raised out of the way) with a funded `@bench` account and a
  * `@sink` recipient; it also runs the raw SDK baseline on request (IPC), in the same process as the
- * cluster, exactly as the API calls it.
- * Prints one JSON line `{url, key}` once ready.
+ * cluster, exactly as the API calls it. `confidential`: the real service (as `api`, its proof pool
+ * sized by `PROOF_WORKERS` when set) with N sender accounts (second argument), each holding a
+ * confidential balance and its own key, and a `@sink` recipient (confidential-api-throughput.ts);
+ * a third argument sets the embedded cluster's slot time in ms (default: the service's, 400).
+ * Prints one JSON line `{url, key}` (`{url, keys}` for `confidential`) once ready.
  */
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, openSync } from "node:fs";
@@ -13,6 +16,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { createAccount, fundTestAccount, issueApiKey, startService } from "@cpay/api";
+import { createEmbeddedCluster } from "@cpay/sdk/cluster";
 import { transferPublic } from "@cpay/sdk/confidential";
 import express from "express";
 import pino from "pino";
@@ -95,7 +99,47 @@ if (mode === "bare") {
     process.send?.({ latencies });
   });
   console.log(JSON.stringify({ url: service.url, key: key.value }));
+} else if (mode === "confidential") {
+  const dataDir = mkdtempSync(join(tmpdir(), "cpay-bench-"));
+  const slotMs = process.argv[4] === undefined ? undefined : Number(process.argv[4]);
+  const service = await startService({
+    ...(slotMs === undefined ? {} : { cluster: await createEmbeddedCluster({ slotMs }) }),
+    env: {
+      PORT: "0",
+      DATABASE_URL: join(dataDir, "cpay.sqlite"),
+      SERVICE_MASTER_KEY: randomBytes(32).toString("hex"),
+      RATE_LIMIT_PER_MINUTE: "1000000000",
+      AUTH_FAILURE_LIMIT_PER_MINUTE: "1000000000",
+      RESERVE_DAILY_BUDGET_LAMPORTS: "1000000000000",
+      LOG_LEVEL: "info",
+      ...(process.env.PROOF_WORKERS === undefined ? {} : { PROOF_WORKERS: process.env.PROOF_WORKERS }),
+    },
+    dataDir,
+    logDestination: pino.destination({ dest: openSync("/dev/null", "w"), sync: false }),
+  });
+  const context = service.context;
+  await createAccount(context, { handle: "sink", type: "business", kycStatus: "verified" });
+  const senders = Number(process.argv[3] ?? 16);
+  const keys: string[] = [];
+  for (let i = 0; i < senders; i++) {
+    const { account } = await createAccount(context, {
+      handle: `sender${i}`,
+      type: "business",
+      kycStatus: "verified",
+    });
+    await fundTestAccount(context, account, { confidential: 1_000_000_000n, public: 0n });
+    const key = await issueApiKey(context, { accountId: account.id, name: "bench", environment: "test" });
+    keys.push(key.value);
+  }
+  // CPU time so far of this (main) thread and of the whole process (with the proof workers), so
+  // the bench can tell what one transfer costs each.
+  process.on("message", () => {
+    const main = process.threadCpuUsage();
+    const all = process.cpuUsage();
+    process.send?.({ mainMs: (main.user + main.system) / 1000, processMs: (all.user + all.system) / 1000 });
+  });
+  console.log(JSON.stringify({ url: service.url, keys }));
 } else {
-  console.error(`usage: api-server-process.ts bare|api (got ${mode})`);
+  console.error(`usage: api-server-process.ts bare|api|confidential (got ${mode})`);
   process.exit(2);
 }

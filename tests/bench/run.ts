@@ -7,6 +7,7 @@ import { agentConfidentialTransfer } from "./agent-confidential-transfer";
 import { agentTransferComputeUnits } from "./agent-transfer-compute-units";
 import { apiThroughput } from "./api-throughput";
 import { type BenchResult, formatResults } from "./bench-entry";
+import { confidentialApiThroughput } from "./confidential-api-throughput";
 import { confidentialTransfer } from "./confidential-transfer";
 import { indexerThroughput } from "./indexer-throughput";
 import { programComputeUnits } from "./program-compute-units";
@@ -18,6 +19,7 @@ const entries = [
   confidentialTransfer,
   agentConfidentialTransfer,
   apiThroughput,
+  confidentialApiThroughput,
   indexerThroughput,
   webhookDelivery,
 ];

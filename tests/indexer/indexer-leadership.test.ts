@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { type AddressInfo, connect, createServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Database, openDatabase } from "@cpay/api/database";
 import {
   createEmbeddedChain,
   type Leadership,
@@ -11,6 +10,7 @@ import {
   startIndexer,
   startLeadership,
 } from "@cpay/indexer";
+import { type Database, openDatabase } from "@cpay/ledger/database";
 import { createEmbeddedCluster, type EmbeddedCluster } from "@cpay/sdk/cluster";
 import { eq } from "drizzle-orm";
 import pg from "pg";

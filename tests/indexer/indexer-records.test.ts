@@ -8,10 +8,10 @@
  * One world for the file; the steps share it and run in order (the mix of the first is what the
  * second looks at; the restart and /health steps see everything before them).
  */
-import type { AgentTransactionRow } from "@cpay/api";
-import { idFromBytes } from "@cpay/api/ids";
 import { walletSignerOf } from "@cpay/api/vault";
 import { runIndexPass, startIndexerServer } from "@cpay/indexer";
+import type { AgentTransactionRow } from "@cpay/ledger";
+import { idFromBytes } from "@cpay/ledger/ids";
 import {
   buildPendingApproveInstruction,
   getPendingTransactionDecoder,

@@ -13,7 +13,7 @@
  * (`SIGKILL_SEED=<n>`).
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { idFromBytes } from "@cpay/api/ids";
+import { idFromBytes } from "@cpay/ledger/ids";
 import { parseAgentPolicyEvents } from "@cpay/sdk";
 import { type Localnet, startLocalnet } from "@cpay/sdk/localnet";
 import { address } from "@solana/kit";

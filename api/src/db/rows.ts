@@ -1,8 +1,2 @@
-/** Row types of the tables, as the services read them. */
-import type { Tables } from "./schema";
-
-export type AccountRow = Tables["accounts"]["$inferSelect"];
-export type ApiKeyRow = Tables["apiKeys"]["$inferSelect"];
-export type TransferRow = Tables["transfers"]["$inferSelect"];
-export type AgentTransactionRow = Tables["agentTransactions"]["$inferSelect"];
-export type EventRow = Tables["events"]["$inferSelect"];
+// Moved to @cpay/ledger; this re-export goes once callers import it directly.
+export type { AccountRow, AgentTransactionRow, ApiKeyRow, EventRow, TransferRow } from "@cpay/ledger";

@@ -52,7 +52,7 @@ export function classifySubmissionFailure(error: unknown): SubmissionFailure | n
           ),
         );
       case "step_failed":
-      case "limit_proof_worker_failed":
+      case "proof_worker_failed":
         return notSent("the cluster refused or dropped a transaction of the transfer; nothing moved, retry");
       default:
         return null;

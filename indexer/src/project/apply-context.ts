@@ -1,5 +1,5 @@
 /** What applying facts needs: the outbox (database + clock) and the chain's asset mint. */
-import type { OutboxContext } from "@cpay/api/records";
+import type { OutboxContext } from "@cpay/ledger";
 
 export interface ApplyContext extends OutboxContext {
   /** The USDG mint: transfers of it are `USDG`; any other mint is named by its address. */

@@ -4,8 +4,8 @@
  * API's request and the indexer record a decision once). An approval leaves the transfer
  * `submitted`; the `TransferExecuted` of the same transaction then confirms it.
  */
-import type { Db } from "@cpay/api/database";
-import { recordDecisionIn } from "@cpay/api/records";
+import { recordDecisionIn } from "@cpay/ledger";
+import type { Db } from "@cpay/ledger/database";
 import { eq } from "drizzle-orm";
 import { type ApplyContext, blockIso } from "./apply-context";
 import type { HoldDecidedFact } from "./observed-fact";

@@ -3,8 +3,8 @@
  * keyed by the transaction's signature exactly as the API keys the update it makes, so a change
  * made through the API fires once and one made any other way fires too.
  */
-import type { Db } from "@cpay/api/database";
-import { accountByAddress, recordEvent } from "@cpay/api/records";
+import { accountByAddress, recordEvent } from "@cpay/ledger";
+import type { Db } from "@cpay/ledger/database";
 import type { ApplyContext } from "./apply-context";
 import type { PolicyUpdatedFact } from "./observed-fact";
 

@@ -5,7 +5,7 @@
  * not at all, so a crash at any point resumes at the last committed run and neither loses nor
  * repeats a fact. (A run rather than one at a time: one commit and one lock hand-off per run.)
  */
-import type { Db } from "@cpay/api/database";
+import type { Db } from "@cpay/ledger/database";
 import { writeCheckpoint } from "../checkpoint";
 import type { ApplyContext } from "./apply-context";
 import { applyHoldDecided } from "./apply-hold-decided";

@@ -8,11 +8,10 @@
  * transaction involving the account").
  *
  * The transfer id alone never moves a row: the event's signer, token accounts and mint must be the
- * row's (`isTransferOf`, api/src/transfers/transfer-binding.ts). An agent's own `transfer_record`,
+ * row's (`isTransferOf`, ledger/src/transfers/transfer-binding.ts). An agent's own `transfer_record`,
  * anybody's record reusing a row's id, or an agent's transfer under another row's id is applied to
  * no row (and confirms nothing).
  */
-import type { Db } from "@cpay/api/database";
 import {
   type AccountRow,
   accountByAddress,
@@ -24,7 +23,8 @@ import {
   recordEvent,
   type TransferRow,
   withSignature,
-} from "@cpay/api/records";
+} from "@cpay/ledger";
+import type { Db } from "@cpay/ledger/database";
 import { eq } from "drizzle-orm";
 import { type ApplyContext, blockIso } from "./apply-context";
 import { foundTransferRow, insertFoundTransfer } from "./found-transfer";

@@ -9,7 +9,6 @@
  * (`isTransferOf`). A hold already closed when the indexer read it is bound by its agent alone:
  * its approval's `TransferExecuted` is checked in full before anything confirms.
  */
-import type { Db } from "@cpay/api/database";
 import {
   type AccountRow,
   accountByAddress,
@@ -18,7 +17,8 @@ import {
   NOT_LANDED,
   type TransferRow,
   withSignature,
-} from "@cpay/api/records";
+} from "@cpay/ledger";
+import type { Db } from "@cpay/ledger/database";
 import { eq } from "drizzle-orm";
 import type { ApplyContext } from "./apply-context";
 import { foundTransferRow, insertFoundTransfer } from "./found-transfer";

@@ -4,8 +4,8 @@
  * API writes its own before submission, so the usual transitions (and their events) follow.
  */
 
-import type { Db } from "@cpay/api/database";
-import { type AccountRow, nameOfAddress, type TransferRow } from "@cpay/api/records";
+import { type AccountRow, nameOfAddress, type TransferRow } from "@cpay/ledger";
+import type { Db } from "@cpay/ledger/database";
 import { type ApplyContext, blockIso } from "./apply-context";
 
 export interface FoundTransfer {

@@ -4,7 +4,7 @@
  * transaction changed nothing, so it has no facts; its events never happened.
  */
 
-import { idFromBytes } from "@cpay/api/ids";
+import { idFromBytes } from "@cpay/ledger/ids";
 import { parseAgentPolicyEvents } from "@cpay/sdk";
 import { decodeHold } from "@cpay/sdk/agent-confidential";
 import { address, type ReadonlyUint8Array } from "@solana/kit";

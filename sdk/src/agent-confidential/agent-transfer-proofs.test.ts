@@ -123,8 +123,8 @@ describe("agent transfer proofs", () => {
   });
 });
 
-describe("agent transfer proofs made concurrently", () => {
-  it("Given the worker thread, Then its limit proofs verify and are about the same statements as on one thread", async () => {
+describe("agent transfer proofs made on the proof pool", () => {
+  it("Given the pool, Then its limit proofs verify and are about the same statements as on one thread", async () => {
     const input = {
       keys: agent,
       availableCiphertext: agent.elgamal.pubkey().encryptU64(BALANCE).toBytes(),

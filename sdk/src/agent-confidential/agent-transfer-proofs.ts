@@ -19,15 +19,16 @@
 import { assertAmount } from "../confidential/amounts";
 import { ConfidentialError } from "../confidential/errors";
 import type { ConfidentialKeyset } from "../confidential/keys";
+import { startTransferProofsOnPool } from "../confidential/pooled-transfer-proofs";
+import { proofTask, runProofTask } from "../confidential/proof-pool";
 import {
   buildTransferProofs,
   encryptTransferAmount,
-  type TransferAmountEncryption,
   type TransferProofs,
 } from "../confidential/transfer-proofs";
 import { policyLimitExceeded } from "./errors";
 import { parseValidityProofContext, transferAmountCiphertext } from "./limit-ciphertexts";
-import { proveLimitStatementsConcurrently } from "./limit-proof-thread";
+import type { LimitProofTaskInput } from "./limit-proof-task";
 import {
   type ForgedLimits,
   type LimitProofData,
@@ -90,15 +91,19 @@ export function transferBound(
   return { hold, bound: hold ? prover.perTransactionLimit : executable };
 }
 
+const LIMIT_PROOF_TASK = proofTask<LimitProofTaskInput, LimitProofData>(
+  new URL("./limit-proof-task.ts", import.meta.url),
+);
+
 /** Everything checked and computed before proof work, shared by both builders. */
 interface PreparedAgentTransfer {
   readonly hold: boolean;
-  readonly encryption: TransferAmountEncryption;
-  readonly statements: LimitStatements;
+  /** The limit statements about the amount's encryption, given its validity context. */
+  readonly statements: (validityContext: Uint8Array) => LimitStatements;
   readonly newTotal: bigint;
 }
 
-/** The checks (a refused spend throws here, before any proof), the amount's encryption, and A. */
+/** The checks (a refused spend throws here, before any proof) and how to state the limits. */
 function prepare(input: AgentTransferProofInput): PreparedAgentTransfer {
   const { amount, prover } = input;
   assertAmount(amount);
@@ -123,30 +128,29 @@ function prepare(input: AgentTransferProofInput): PreparedAgentTransfer {
     );
   }
 
-  const encryption = encryptTransferAmount(input);
-  const limitInput: LimitProofInput = {
-    keys: input.keys,
-    // A, from the same bytes the validity proof (and so the program) will carry.
-    amountCiphertext: transferAmountCiphertext(parseValidityProofContext(encryption.validityContext)),
-    amount,
-    bound,
-    day,
+  const statements = (validityContext: Uint8Array): LimitStatements => {
+    const limitInput: LimitProofInput = {
+      keys: input.keys,
+      // A, from the same bytes the validity proof (and so the program) will carry.
+      amountCiphertext: transferAmountCiphertext(parseValidityProofContext(validityContext)),
+      amount,
+      bound,
+      day,
+    };
+    return limitStatements(forged === undefined ? limitInput : unsafeForgedLimitInput(limitInput, forged));
   };
-  const statements = limitStatements(
-    forged === undefined ? limitInput : unsafeForgedLimitInput(limitInput, forged),
-  );
-  return { hold, encryption, statements, newTotal };
+  return { hold, statements, newTotal };
 }
 
 function assemble(
   input: AgentTransferProofInput,
   prepared: PreparedAgentTransfer,
   transfer: TransferProofs,
-  limits: LimitProofData,
+  limits: LimitProofs,
 ): AgentTransferProofs {
   return {
     transfer,
-    limits: withStatements(prepared.statements, limits),
+    limits,
     hold: prepared.hold,
     spendDecryptable: input.keys.ae.encrypt(prepared.newTotal).toBytes(),
     spendDecryptableNextDay: input.keys.ae.encrypt(input.amount).toBytes(),
@@ -156,22 +160,43 @@ function assemble(
 /** Builds the agent transfer's proofs and blobs on this thread; throws before any proof work on a refused spend. */
 export function buildAgentTransferProofs(input: AgentTransferProofInput): AgentTransferProofs {
   const prepared = prepare(input);
-  const transfer = buildTransferProofs(input, prepared.encryption);
-  const limits = proveLimitStatements(input.keys.elgamal, prepared.statements);
+  const encryption = encryptTransferAmount(input);
+  const statements = prepared.statements(encryption.validityContext);
+  const transfer = buildTransferProofs(input, encryption);
+  const limits = withStatements(statements, proveLimitStatements(input.keys.elgamal, statements));
   return assemble(input, prepared, transfer, limits);
 }
 
 /**
- * The same proofs, with the limit proofs made on a worker thread while this thread makes the
- * Token-2022 ones (limit-proof-thread.ts): the latency of a plain confidential transfer's proofs.
+ * The same proofs made on the proof pool (proof-pool.ts): the Token-2022 proofs on one worker, the
+ * limit proofs on another as soon as the first has encrypted the amount (they prove statements
+ * about A, read from that encryption). This thread only checks, states the limits and assembles.
+ * Rejects before any proof work on a refused spend, `proof_worker_failed` when a worker fails.
  */
 export async function buildAgentTransferProofsConcurrently(
   input: AgentTransferProofInput,
 ): Promise<AgentTransferProofs> {
   const prepared = prepare(input);
-  const limits = proveLimitStatementsConcurrently(input.keys.elgamal, prepared.statements);
-  // A failure here must not leave the worker's rejection unobserved.
-  limits.catch(() => undefined);
-  const transfer = buildTransferProofs(input, prepared.encryption);
-  return assemble(input, prepared, transfer, await limits);
+  let limits: Promise<LimitProofs> | undefined;
+  const transfer = startTransferProofsOnPool(input, (validityContext) => {
+    limits = proveLimitsOnPool(input, () => prepared.statements(validityContext));
+    // Observed here so a failure while the transfer proofs are awaited is never unhandled.
+    limits.catch(() => undefined);
+  });
+  const transferProofs = await transfer;
+  if (limits === undefined) throw new Error("the transfer proof task sent no validity context");
+  return assemble(input, prepared, transferProofs, await limits);
+}
+
+/** The limit proofs on a pool worker; a statement that cannot be made rejects (never throws). */
+async function proveLimitsOnPool(
+  input: AgentTransferProofInput,
+  state: () => LimitStatements,
+): Promise<LimitProofs> {
+  const statements = state();
+  const data = await runProofTask(LIMIT_PROOF_TASK, {
+    elgamalSecret: input.keys.elgamal.secret().toBytes(),
+    statements,
+  });
+  return withStatements(statements, data);
 }

@@ -133,7 +133,7 @@ export function proveLimitStatements(elgamal: ElGamalKeypair, statements: LimitS
   return { transactionEqualityProof, dailyEqualityProof, rangeProof };
 }
 
-/** The limit proofs in this thread (see `limit-proof-thread.ts` for the concurrent path). */
+/** The limit proofs in this thread (`limit-proof-task.ts` makes them on the proof pool). */
 export function buildLimitProofs(input: LimitProofInput): LimitProofs {
   const statements = limitStatements(input);
   return withStatements(statements, proveLimitStatements(input.keys.elgamal, statements));

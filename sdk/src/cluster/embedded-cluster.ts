@@ -10,11 +10,15 @@
  * only account funded in genesis; the fee reserve, the program's upgrade authority and the USDG mint
  * authority are funded by airdrops (System transfers from the faucet); the agent-policy program is
  * deployed through the BPF Upgradeable Loader; the USDG mint is created with Token-2022 instructions;
- * then one slot passes so the program can be invoked.
+ * then one slot passes so the program can be invoked. Each new chain gets a random genesis hash.
+ *
+ * With `ledgerDir` the chain lives on disk too (ledger.ts): a directory holding a chain is loaded
+ * instead of making a genesis, and every landed transaction and clock move is journaled before the
+ * cluster goes on, so a restarted localnet is the same chain, with the same genesis hash.
  */
-import { randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
-import { address } from "@solana/kit";
+import { address, getBase58Decoder } from "@solana/kit";
 import { LiteSVM } from "litesvm";
 import { createBlockhashQueue } from "./blockhash-queue";
 import { createClusterEmitter } from "./cluster-events";
@@ -30,6 +34,14 @@ import { commitmentOfSlot, highestSlotAt, meetsCommitment } from "./commitment";
 import { deployProgram, type ProgramDeployment } from "./deploy-program";
 import { LOCALNET_KEY_LABELS, type LocalnetKey, localnetKey } from "./deterministic-keys";
 import { airdrop, fundFaucetInGenesis } from "./faucet";
+import { openLedger } from "./ledger";
+import {
+  blockhashQueueOf,
+  readStoredAccount,
+  restoreAccounts,
+  resumedClock,
+  type StoredAccount,
+} from "./ledger-state";
 import { createLocalTarget } from "./local-target";
 import { agentPolicyProgramPath } from "./program-path";
 import { createSlotClock, DEFAULT_MS_PER_SLOT, type SlotClock } from "./slot-clock";
@@ -62,6 +74,30 @@ export interface EmbeddedClusterOptions {
   readonly feeReserveLamports?: bigint;
   /** Where errors thrown by event listeners go. Default console.error. */
   readonly onListenerError?: (error: unknown, event: keyof ClusterEvents) => void;
+  /**
+   * Keep the chain in this directory (created if missing): an empty one gets a new genesis, one
+   * holding a chain is loaded and continued (the genesis options above are then ignored). Default:
+   * in memory only.
+   */
+  readonly ledgerDir?: string;
+  /** With `ledgerDir`: history older than this many slots is dropped at snapshots. Default DEFAULT_HISTORY_SLOTS. */
+  readonly historySlots?: bigint;
+  /** With `ledgerDir`: journal size that triggers a snapshot. Default 64 MiB. */
+  readonly snapshotJournalBytes?: number;
+  /** With `ledgerDir`: slots after which a snapshot is written. Default 9,000. */
+  readonly snapshotEverySlots?: bigint;
+}
+
+/** The ledger a cluster keeps, if any. */
+export interface EmbeddedClusterLedger {
+  readonly dir: string;
+  /** True when the chain was loaded from the directory, false when it was a new genesis. */
+  readonly restored: boolean;
+  /** Bytes of a torn last journal record dropped at load (a send that was never answered). */
+  readonly droppedTornBytes: number;
+  readonly historySlots: bigint;
+  /** Writes a snapshot now (the journal restarts). */
+  snapshot(): void;
 }
 
 /** The labelled keys the cluster signs with (localnet only; see deterministic-keys). */
@@ -75,11 +111,13 @@ export interface EmbeddedClusterKeys {
 
 export interface EmbeddedCluster extends ClusterPort {
   /**
-   * Random per started cluster. The genesis is deterministic (the same hash every run) while the
-   * chain lives in memory, so two runs are different chains with the same genesis hash: this tells
-   * them apart (the API ties its database to it).
+   * Names the chain: equal to the genesis hash, which is random per chain and kept by a ledger, so
+   * a restart on the same ledger has the same instance and a new chain a new one (the API ties its
+   * database to it).
    */
   readonly instanceId: string;
+  /** The ledger directory this chain is kept in; null when it lives in memory only. */
+  readonly ledger: EmbeddedClusterLedger | null;
   /** Slot and time control: `advance(n)`, `setUnixTime(s)`, `warpTime(s)`, current slot and time. */
   readonly clock: SlotClock;
   /** The funded fee reserve's address. */
@@ -99,39 +137,74 @@ export interface EmbeddedCluster extends ClusterPort {
     owner: string,
     amount: bigint,
   ): Promise<{ readonly signature: string; readonly tokenAccount: string }>;
-  /** Stops the slot timer so the process can exit; the cluster stays usable with `clock.advance`. */
+  /**
+   * Stops the slot timer so the process can exit; the cluster stays usable with `clock.advance`.
+   * With a ledger it also writes a final snapshot and closes the ledger: nothing may land after.
+   */
   stop(): void;
 }
 
-/** Starts an embedded cluster: genesis, funding, program deploy, USDG mint, one slot, timer. */
+/**
+ * Starts an embedded cluster: genesis, funding, program deploy, USDG mint, one slot, timer — or,
+ * with a `ledgerDir` holding a chain, that chain where it stood.
+ */
 export async function createEmbeddedCluster(options: EmbeddedClusterOptions = {}): Promise<EmbeddedCluster> {
   const slotMs = options.slotMs ?? DEFAULT_MS_PER_SLOT;
   if (!Number.isFinite(slotMs) || slotMs < 0) throw new RangeError(`slotMs must be >= 0, got ${slotMs}`);
-  const elf = loadProgram(options);
+  const ledger =
+    options.ledgerDir === undefined
+      ? null
+      : openLedger({
+          dir: options.ledgerDir,
+          historySlots: options.historySlots,
+          snapshotJournalBytes: options.snapshotJournalBytes,
+          snapshotEverySlots: options.snapshotEverySlots,
+        });
+  const loaded = ledger?.loaded ?? null;
+  const elf = loaded === null ? loadProgram(options) : null;
 
   // LiteSVM checks only its one latest blockhash; the blockhash queue below does a validator's check.
   const svm = new LiteSVM().withSigverify(true).withBlockhashCheck(false);
+  const labelledFeeReserve = localnetKey(LOCALNET_KEY_LABELS.feeReserve);
+  const feeReserve = loaded?.identity.feeReserve ?? options.feeReserve ?? labelledFeeReserve.address;
   const keys: EmbeddedClusterKeys = {
     faucet: localnetKey(LOCALNET_KEY_LABELS.faucet),
     usdgMintAuthority: localnetKey(LOCALNET_KEY_LABELS.usdgMintAuthority),
     programUpgradeAuthority: localnetKey(LOCALNET_KEY_LABELS.agentPolicyUpgradeAuthority),
-    feeReserve: options.feeReserve === undefined ? localnetKey(LOCALNET_KEY_LABELS.feeReserve) : null,
+    feeReserve: feeReserve === labelledFeeReserve.address ? labelledFeeReserve : null,
   };
   const programKey = localnetKey(LOCALNET_KEY_LABELS.agentPolicyProgram);
   const mintKey = localnetKey(LOCALNET_KEY_LABELS.usdgMint);
-  const feeReserve = options.feeReserve ?? (keys.feeReserve as LocalnetKey).address;
 
-  fundFaucetInGenesis(svm, keys.faucet);
-  const genesisHash = svm.latestBlockhash();
-  const genesisSlot = svm.getClock().slot;
-  const blockhashes = createBlockhashQueue({ blockhash: genesisHash, slot: genesisSlot, blockHeight: 0n });
-  const history = createTransactionHistory();
+  // Every address the chain ever wrote: what a snapshot stores (LiteSVM cannot list its accounts).
+  const written = new Set<string>();
+  if (loaded === null) {
+    fundFaucetInGenesis(svm, keys.faucet);
+    written.add(keys.faucet.address);
+  } else {
+    restoreAccounts(svm, loaded.accounts.values());
+    for (const account of loaded.accounts.keys()) written.add(account);
+  }
+  const genesisHash = loaded?.identity.genesisHash ?? getBase58Decoder().decode(randomBytes(32));
+  const genesisSlot = loaded?.clock.genesisSlot ?? svm.getClock().slot;
+  const blockhashes =
+    loaded === null
+      ? createBlockhashQueue({ blockhash: genesisHash, slot: genesisSlot, blockHeight: 0n })
+      : blockhashQueueOf(loaded.clock);
+  const history = createTransactionHistory(loaded?.history);
   const emitter = createClusterEmitter(options.onListenerError);
   const clock = createSlotClock({
     svm,
     blockhashes,
     slotMs,
-    startUnixMs: options.unixTime === undefined ? Date.now() : Number(options.unixTime) * 1000,
+    start:
+      loaded === null
+        ? {
+            genesisHash,
+            startUnixMs: options.unixTime === undefined ? Date.now() : Number(options.unixTime) * 1000,
+          }
+        : { resume: resumedClock(loaded, slotMs) },
+    onChange: ledger === null ? undefined : (moved) => ledger.recordClock(moved.slot, moved.unixMs),
     onSlots: (ticks) => {
       for (const tick of ticks) {
         emitter.emit("slot", {
@@ -142,7 +215,26 @@ export async function createEmbeddedCluster(options: EmbeddedClusterOptions = {}
       }
     },
   });
-  const processor = createTransactionProcessor({ svm, clock, blockhashes, history, emitter });
+  const processor = createTransactionProcessor({
+    svm,
+    clock,
+    blockhashes,
+    history,
+    emitter,
+    onLanding:
+      ledger === null
+        ? undefined
+        : (record, addresses) => {
+            const accounts = addresses
+              .map((account) => readStoredAccount(svm, account))
+              .filter((account): account is StoredAccount => account !== null);
+            for (const account of accounts) {
+              if (account.lamports === 0n) written.delete(account.address);
+              else written.add(account.address);
+            }
+            ledger.recordTransaction(record, accounts);
+          },
+  });
 
   const target = createLocalTarget({
     blockhashes,
@@ -152,22 +244,38 @@ export async function createEmbeddedCluster(options: EmbeddedClusterOptions = {}
   });
   const fund = (to: string, amount: bigint) => airdrop(target, keys.faucet, to, amount);
 
-  fund(feeReserve, options.feeReserveLamports ?? DEFAULT_FEE_RESERVE_LAMPORTS);
-  fund(keys.usdgMintAuthority.address, MINT_AUTHORITY_LAMPORTS);
-  let deployment: ProgramDeployment | null = null;
-  if (elf !== null) {
-    fund(keys.programUpgradeAuthority.address, UPGRADE_AUTHORITY_LAMPORTS);
-    deployment = await deployProgram({
-      target,
-      authority: keys.programUpgradeAuthority,
-      program: programKey,
-      buffer: localnetKey(LOCALNET_KEY_LABELS.agentPolicyBuffer),
-      elf,
-    });
+  const deployment = loaded === null ? await makeGenesis() : loaded.identity.deployment;
+  async function makeGenesis(): Promise<ProgramDeployment | null> {
+    fund(feeReserve, options.feeReserveLamports ?? DEFAULT_FEE_RESERVE_LAMPORTS);
+    fund(keys.usdgMintAuthority.address, MINT_AUTHORITY_LAMPORTS);
+    let deployed: ProgramDeployment | null = null;
+    if (elf !== null) {
+      fund(keys.programUpgradeAuthority.address, UPGRADE_AUTHORITY_LAMPORTS);
+      deployed = await deployProgram({
+        target,
+        authority: keys.programUpgradeAuthority,
+        program: programKey,
+        buffer: localnetKey(LOCALNET_KEY_LABELS.agentPolicyBuffer),
+        elf,
+      });
+    }
+    createUsdgMint({ target, mint: mintKey, authority: keys.usdgMintAuthority });
+    // A program deployed in slot S can be invoked from slot S + 1.
+    clock.advance(1);
+    return deployed;
   }
-  createUsdgMint({ target, mint: mintKey, authority: keys.usdgMintAuthority });
-  // A program deployed in slot S can be invoked from slot S + 1.
-  clock.advance(1);
+  ledger?.begin(() => {
+    const retainFrom = clock.slot - ledger.historySlots;
+    if (retainFrom > 0n) history.retainFrom(retainFrom);
+    return {
+      identity: { genesisHash, feeReserve, deployment },
+      clock: clock.state(),
+      accounts: [...written]
+        .map((account) => readStoredAccount(svm, account))
+        .filter((account): account is StoredAccount => account !== null && account.lamports > 0n),
+      history: [...history.all()],
+    };
+  });
   clock.start();
 
   const statusOf = (record: TransactionRecord): SignatureStatus => {
@@ -186,7 +294,17 @@ export async function createEmbeddedCluster(options: EmbeddedClusterOptions = {}
     programId: programKey.address,
     usdgMint: mintKey.address,
     genesisHash,
-    instanceId: randomUUID(),
+    instanceId: genesisHash,
+    ledger:
+      ledger === null
+        ? null
+        : {
+            dir: ledger.dir,
+            restored: loaded !== null,
+            droppedTornBytes: ledger.droppedTornBytes,
+            historySlots: ledger.historySlots,
+            snapshot: () => ledger.snapshot(),
+          },
     clock,
     feeReserve,
     keys,
@@ -260,7 +378,10 @@ export async function createEmbeddedCluster(options: EmbeddedClusterOptions = {}
       });
       return { signature: record.signature, tokenAccount };
     },
-    stop: () => clock.stop(),
+    stop() {
+      clock.stop();
+      ledger?.close();
+    },
   };
 }
 

@@ -34,9 +34,12 @@ export {
   createEmbeddedCluster,
   type EmbeddedCluster,
   type EmbeddedClusterKeys,
+  type EmbeddedClusterLedger,
   type EmbeddedClusterOptions,
 } from "./embedded-cluster";
 export { inProcessChain } from "./in-process-chain";
+export { DEFAULT_HISTORY_SLOTS } from "./ledger";
+export { LEDGER_FORMAT_VERSION, LedgerError } from "./ledger-files";
 export { agentPolicyProgramPath, DEFAULT_AGENT_POLICY_SO } from "./program-path";
 export { DEFAULT_MS_PER_SLOT, type SlotClock, type SlotTick } from "./slot-clock";
 export { LAMPORTS_PER_SIGNATURE } from "./transaction-fee";

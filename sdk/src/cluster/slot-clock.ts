@@ -4,14 +4,20 @@
  * could never be observed.
  *
  * Each slot: slot and block height + 1 (no skipped slots, so block height = slot - genesis slot),
- * a new blockhash (LiteSVM's, so durable nonces advance with it) registered in the blockhash queue,
- * SlotHashes gets the new slot, and the Clock sysvar's `slot` and `unix_timestamp` follow.
+ * a new blockhash registered in the blockhash queue, SlotHashes gets the new slot, and the Clock
+ * sysvar's `slot` and `unix_timestamp` follow. Blockhashes are a hash chain from the genesis hash
+ * (sha256 of the previous one and the slot), not LiteSVM's: LiteSVM's chain starts from the same
+ * value in every instance, so two chains (or one chain after a restart) would repeat blockhashes.
+ * LiteSVM's own blockhash still expires every slot, since a durable nonce can only be advanced once
+ * per LiteSVM blockhash.
  *
  * Time: every slot adds `msPerSlot` to the cluster's unix time (400 ms by default; `slotMs` when a
  * timer drives the clock), so in timer mode it tracks the wall clock loosely (a busy event loop makes
  * it lag; nothing depends on it matching). `setUnixTime` and `warpTime` move time without producing
  * slots, so a test can stand at 23:59:59 UTC or jump a day without expiring every blockhash.
  */
+import { createHash } from "node:crypto";
+import { getBase58Decoder, getBase58Encoder } from "@solana/kit";
 import type { LiteSVM } from "litesvm";
 import type { BlockhashQueue } from "./blockhash-queue";
 
@@ -24,6 +30,16 @@ export interface SlotTick {
   readonly blockHeight: bigint;
   readonly blockhash: string;
   readonly unixTimestamp: bigint;
+}
+
+/** Where a clock stands: enough to resume it in another process (see ledger-state.ts). */
+export interface SlotClockState {
+  readonly genesisSlot: bigint;
+  readonly slot: bigint;
+  /** Cluster time in ms (the Clock sysvar shows it in whole seconds). */
+  readonly unixMs: number;
+  /** The newest SlotHashes entries (at most 512), newest first; the first is `slot`'s blockhash. */
+  readonly recentHashes: readonly { readonly slot: bigint; readonly hash: string }[];
 }
 
 export interface SlotClock {
@@ -44,6 +60,8 @@ export interface SlotClock {
   /** Stops the timer; `advance` keeps working. */
   stop(): void;
   readonly running: boolean;
+  /** A copy of where the clock stands. */
+  state(): SlotClockState;
 }
 
 export interface SlotClockOptions {
@@ -51,21 +69,48 @@ export interface SlotClockOptions {
   readonly blockhashes: BlockhashQueue;
   /** Timer period; 0 = manual (only `advance` produces slots). */
   readonly slotMs: number;
-  /** Unix time of the first slot, in ms. */
-  readonly startUnixMs: number;
+  /**
+   * A new chain: the first slot is LiteSVM's current one, its blockhash `genesisHash`, at
+   * `startUnixMs`. A resumed chain: exactly where `state` says (the blockhash queue must already
+   * hold the state's recent hashes).
+   */
+  readonly start:
+    | { readonly genesisHash: string; readonly startUnixMs: number }
+    | { readonly resume: SlotClockState };
   /** Called once per `advance`, after all sysvars reflect the last tick. */
   readonly onSlots: (ticks: readonly SlotTick[]) => void;
+  /** Called after any change of slot or time (advance, setUnixTime, warpTime), before onSlots. */
+  readonly onChange?: (clock: { readonly slot: bigint; readonly unixMs: number }) => void;
 }
 
-/** A clock positioned at LiteSVM's current slot, with the Clock sysvar set to `startUnixMs`. */
+/** The blockhash of `slot`, chained from its predecessor's. */
+export function nextBlockhash(previous: string, slot: bigint): string {
+  const slotBytes = new Uint8Array(8);
+  new DataView(slotBytes.buffer).setBigUint64(0, slot, true);
+  const digest = createHash("sha256")
+    .update(base58Bytes.encode(previous) as Uint8Array)
+    .update(slotBytes)
+    .digest();
+  return base58Text.decode(digest);
+}
+
+const base58Bytes = getBase58Encoder();
+const base58Text = getBase58Decoder();
+
+/** A clock positioned as `options.start` says, with the Clock sysvar and SlotHashes written. */
 export function createSlotClock(options: SlotClockOptions): SlotClock {
   const { svm, blockhashes } = options;
   const msPerSlot = options.slotMs > 0 ? options.slotMs : DEFAULT_MS_PER_SLOT;
-  const genesisSlot = svm.getClock().slot;
-  let slot = genesisSlot;
-  let unixMs = options.startUnixMs;
+  const resume = "resume" in options.start ? options.start.resume : null;
+  const genesisSlot = resume?.genesisSlot ?? svm.getClock().slot;
+  let slot = resume?.slot ?? genesisSlot;
+  let unixMs = resume?.unixMs ?? (options.start as { startUnixMs: number }).startUnixMs;
   let timer: NodeJS.Timeout | null = null;
-  const slotHashes: { slot: bigint; hash: string }[] = [{ slot, hash: svm.latestBlockhash() }];
+  const slotHashes: { slot: bigint; hash: string }[] =
+    resume === null
+      ? [{ slot, hash: (options.start as { genesisHash: string }).genesisHash }]
+      : resume.recentHashes.map((entry) => ({ ...entry }));
+  const changed = () => options.onChange?.({ slot, unixMs });
 
   const unixTimestamp = () => BigInt(Math.floor(unixMs / 1000));
   const writeClock = () => {
@@ -99,7 +144,7 @@ export function createSlotClock(options: SlotClockOptions): SlotClock {
         slot += 1n;
         unixMs += msPerSlot;
         svm.expireBlockhash();
-        const blockhash = svm.latestBlockhash();
+        const blockhash = nextBlockhash(slotHashes[0]?.hash ?? "", slot);
         const tick = { slot, blockHeight: slot - genesisSlot, blockhash, unixTimestamp: unixTimestamp() };
         blockhashes.push(tick);
         slotHashes.unshift({ slot, hash: blockhash });
@@ -108,16 +153,20 @@ export function createSlotClock(options: SlotClockOptions): SlotClock {
       slotHashes.length = Math.min(slotHashes.length, SLOT_HASHES_MAX);
       writeClock();
       svm.setSlotHashes(slotHashes);
+      changed();
       options.onSlots(ticks);
     },
     setUnixTime(seconds) {
       unixMs = Number(seconds) * 1000;
       writeClock();
+      changed();
     },
     warpTime(seconds) {
       unixMs += Number(seconds) * 1000;
       writeClock();
+      changed();
     },
+    state: () => ({ genesisSlot, slot, unixMs, recentHashes: slotHashes.map((entry) => ({ ...entry })) }),
     start() {
       if (timer !== null || options.slotMs <= 0) return;
       timer = setInterval(() => clock.advance(1), options.slotMs);

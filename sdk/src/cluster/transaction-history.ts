@@ -1,8 +1,9 @@
 /**
  * Every transaction that landed on the embedded cluster, success or failure, in landing order, with
  * an index by account so getSignaturesForAddress does not scan. LiteSVM keeps only a small ring of
- * results for its own duplicate check; this is the cluster's ledger. It is unbounded (a dev cluster
- * lives for one process).
+ * results for its own duplicate check; this is the cluster's status cache and transaction history.
+ * In memory it grows with every transaction; a cluster with a ledger directory drops what is older
+ * than its retention when it writes a snapshot (`retainFrom`).
  */
 import type { TransactionRecord } from "./cluster-port";
 
@@ -28,13 +29,21 @@ export interface TransactionHistory {
    * or `until` signature yields an empty page / no bound respectively, so paging never restarts.
    */
   forAddress(address: string, page?: SignaturePage): TransactionRecord[];
+  /** Every record, in landing order. */
+  all(): readonly TransactionRecord[];
+  /**
+   * Forgets the transactions that landed before `slot` (their signatures too: a transaction that
+   * old can no longer land again, its blockhash expired long before).
+   */
+  retainFrom(slot: bigint): void;
 }
 
-export function createTransactionHistory(): TransactionHistory {
-  const records: TransactionRecord[] = [];
+/** A history holding `initial` (in landing order), e.g. what a ledger restored. */
+export function createTransactionHistory(initial: readonly TransactionRecord[] = []): TransactionHistory {
+  let records: TransactionRecord[] = [];
   const bySignature = new Map<string, number>();
   const byAddress = new Map<string, number[]>();
-  return {
+  const history: TransactionHistory = {
     get size() {
       return records.length;
     },
@@ -78,5 +87,17 @@ export function createTransactionHistory(): TransactionHistory {
       }
       return out;
     },
+    all: () => records,
+    retainFrom(slot) {
+      const kept = records.filter((record) => record.slot >= slot);
+      if (kept.length === records.length) return;
+      // Positions are indexes into `records`, so dropping a prefix means indexing again.
+      records = [];
+      bySignature.clear();
+      byAddress.clear();
+      for (const record of kept) history.add(record);
+    },
   };
+  for (const record of initial) history.add(record);
+  return history;
 }

@@ -57,6 +57,12 @@ export interface TransactionProcessorDeps {
   readonly blockhashes: BlockhashQueue;
   readonly history: TransactionHistory;
   readonly emitter: ClusterEmitter;
+  /**
+   * Called with each landed transaction and the accounts it may have written, after LiteSVM executed
+   * it and before it is recorded, announced or answered: the ledger makes it durable here. A throw
+   * stops the send (the caller gets the error, nothing is announced).
+   */
+  readonly onLanding?: (record: TransactionRecord, written: readonly string[]) => void;
 }
 
 const ADDRESS_LOOKUP_TABLE_PROGRAM = "AddressLookupTab1e1111111111111111111111111";
@@ -130,6 +136,7 @@ export function createTransactionProcessor(deps: TransactionProcessorDeps): Tran
         postBalances: keys.map((key) => svm.getBalance(key as Address) ?? 0n),
         innerInstructions: innerInstructionsOf(result),
       };
+      deps.onLanding?.(record, writtenAccounts(tx, loaded.writable));
       history.add(record);
       emitter.emit("transaction", record);
       return record.signature;
@@ -164,6 +171,24 @@ export function createTransactionProcessor(deps: TransactionProcessorDeps): Tran
     },
   };
   return processor;
+}
+
+/**
+ * The accounts a transaction can write: the writable static keys (message header rules) and the
+ * writable loaded ones, less the programs it invokes (the runtime demotes those to read-only).
+ */
+function writtenAccounts(tx: DecodedTransaction, loadedWritable: readonly string[]): string[] {
+  const { numRequiredSignatures, numReadonlySignedAccounts, numReadonlyUnsignedAccounts } = tx.header;
+  const invoked = new Set(tx.instructions.map((ix) => tx.staticAccounts[ix.programIndex]));
+  const count = tx.staticAccounts.length;
+  const written = tx.staticAccounts.filter((key, index) => {
+    const writable =
+      index < numRequiredSignatures
+        ? index < numRequiredSignatures - numReadonlySignedAccounts
+        : index < count - numReadonlyUnsignedAccounts;
+    return writable && !invoked.has(key);
+  });
+  return [...written, ...loadedWritable];
 }
 
 function decode(wire: Uint8Array): DecodedTransaction {

@@ -34,8 +34,8 @@ export type ConfidentialErrorCode =
   | "transfer_already_recorded"
   /** The transaction carries no (matching) ServiceTransferRecorded event, or it failed. */
   | "transfer_record_not_found"
-  /** Agent path: the worker thread proving the limits died or failed; nothing was submitted. */
-  | "limit_proof_worker_failed"
+  /** A proof-pool worker (proof-pool.ts) died or its task failed; nothing was submitted. */
+  | "proof_worker_failed"
   /**
    * Agent path: the amount breaks the per-transaction or the daily limit (`PolicyLimitExceededError.limit`);
    * detected before any proof work, nothing was submitted.

@@ -61,6 +61,8 @@ export {
   MEMO_KDF_INFO,
   type MemoParties,
 } from "./memo";
+export { buildTransferProofsOnPool } from "./pooled-transfer-proofs";
+export { configureProofPool, MAX_PROOF_WORKERS, proofPoolState } from "./proof-pool";
 export { type PublicTransferInput, transferPublic } from "./public-transfer";
 export {
   findTransferRecords,

@@ -7,6 +7,8 @@
  * - ciphertext validity: both grouped ciphertexts are well formed for the three keys;
  * - range: new balance < 2^64, lo < 2^16, hi < 2^32 (plus a 16-bit zero pad to fill 128 bits).
  * Pure computation, no chain access, so its time is the zk-sdk primitives' time (see bench).
+ * `buildTransferProofs` makes them on this thread; `buildTransferProofsOnPool`
+ * (pooled-transfer-proofs.ts) on a worker of the proof pool.
  */
 
 import { assertAmount, splitAmount, TRANSFER_AMOUNT_HI_BITS, TRANSFER_AMOUNT_LO_BITS } from "./amounts";
@@ -18,6 +20,7 @@ import {
   BatchedRangeProofU128Data,
   CiphertextCommitmentEqualityProofData,
   ElGamalCiphertext,
+  type ElGamalKeypair,
   ElGamalPubkey,
   GroupedElGamalCiphertext3Handles,
   PedersenCommitment,
@@ -39,15 +42,22 @@ export interface TransferProofInput {
   readonly auditorPubkey: Uint8Array;
 }
 
-export interface TransferProofs {
+/** What the ElGamal keypair proves (everything but the AE copy of the new balance). */
+export interface TransferProofData {
   readonly equalityProof: Uint8Array;
   readonly ciphertextValidityProof: Uint8Array;
   readonly rangeProof: Uint8Array;
   readonly auditorCiphertextLo: Uint8Array;
   readonly auditorCiphertextHi: Uint8Array;
+}
+
+export interface TransferProofs extends TransferProofData {
   /** The AE copy of the sender's balance after the transfer. */
   readonly newDecryptableAvailableBalance: Uint8Array;
 }
+
+/** The transfer's statement without the keys: what a proof worker receives beside the secret. */
+export type TransferStatementInput = Omit<TransferProofInput, "keys">;
 
 /**
  * The amount encrypted for one transfer: each half under the three handles with its own fresh
@@ -69,7 +79,9 @@ export interface TransferAmountEncryption {
 
 /** Splits and encrypts the amount (cheap: no proof); throws on an invalid amount. */
 export function encryptTransferAmount(
-  input: Pick<TransferProofInput, "keys" | "amount" | "recipientPubkey" | "auditorPubkey">,
+  input: Pick<TransferProofInput, "amount" | "recipientPubkey" | "auditorPubkey"> & {
+    readonly keys: Pick<ConfidentialKeyset, "elgamal">;
+  },
 ): TransferAmountEncryption {
   assertAmount(input.amount);
   const [lo, hi] = splitAmount(input.amount, TRANSFER_AMOUNT_LO_BITS);
@@ -98,17 +110,38 @@ export function buildTransferProofs(
   input: TransferProofInput,
   encryption: TransferAmountEncryption = encryptTransferAmount(input),
 ): TransferProofs {
-  const { keys, amount } = input;
-  assertAmount(amount);
-  const newBalance = input.availableBalance - amount;
+  const newBalance = transferNewBalance(input);
+  return {
+    ...proveTransfer(input.keys.elgamal, input, encryption),
+    newDecryptableAvailableBalance: input.keys.ae.encrypt(newBalance).toBytes(),
+  };
+}
+
+/**
+ * The sender's balance after the transfer; throws `invalid_amount` or
+ * `insufficient_confidential_balance` (checked before any proof work).
+ */
+export function transferNewBalance(input: Pick<TransferProofInput, "amount" | "availableBalance">): bigint {
+  assertAmount(input.amount);
+  const newBalance = input.availableBalance - input.amount;
   if (newBalance < 0n) {
     throw new ConfidentialError(
       "insufficient_confidential_balance",
       "the available balance is smaller than the amount",
     );
   }
+  return newBalance;
+}
+
+/** The proofs `elgamal` makes for the transfer `input` with the amount's `encryption`. */
+export function proveTransfer(
+  elgamal: ElGamalKeypair,
+  input: TransferStatementInput,
+  encryption: TransferAmountEncryption,
+): TransferProofData {
+  const newBalance = transferNewBalance(input);
   const { lo, hi, groupedLo, groupedHi, openingLo, openingHi } = encryption;
-  const source = keys.elgamal.pubkey();
+  const source = elgamal.pubkey();
   const recipient = ElGamalPubkey.fromBytes(input.recipientPubkey);
   const auditor = ElGamalPubkey.fromBytes(input.auditorPubkey);
   const groupedLoBytes = groupedLo.toBytes();
@@ -128,7 +161,7 @@ export function buildTransferProofs(
 
   // Objects passed by reference first: the range proof below consumes the array elements it gets.
   const equalityProof = new CiphertextCommitmentEqualityProofData(
-    keys.elgamal,
+    elgamal,
     newBalanceCiphertext,
     newBalanceCommitment,
     newBalanceOpening,
@@ -169,6 +202,5 @@ export function buildTransferProofs(
     rangeProof,
     auditorCiphertextLo: ciphertextFromGrouped(groupedLoBytes, 2),
     auditorCiphertextHi: ciphertextFromGrouped(groupedHiBytes, 2),
-    newDecryptableAvailableBalance: keys.ae.encrypt(newBalance).toBytes(),
   };
 }

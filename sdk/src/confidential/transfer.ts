@@ -26,9 +26,9 @@ import { assertAmount } from "./amounts";
 import { availableBalance } from "./balance";
 import { ConfidentialError, type ConfidentialStep } from "./errors";
 import type { ConfidentialKeyset } from "./keys";
+import { buildTransferProofsOnPool } from "./pooled-transfer-proofs";
 import { runWithProofContexts } from "./proof-contexts";
 import { findTokenAccount, readConfidentialMint, readConfidentialState } from "./token-account";
-import { buildTransferProofs } from "./transfer-proofs";
 import {
   asAlreadyRecorded,
   buildTransferRecord,
@@ -112,7 +112,7 @@ export async function transferConfidential(
             recipientElgamalPubkey: recipientKeyFor(record.recipientElgamalPubkey, recipient.elgamalPubkey),
           });
     const mint = readConfidentialMint(cluster, input.mint);
-    const proofs = buildTransferProofs({
+    const proofs = await buildTransferProofsOnPool({
       keys: input.keys,
       availableCiphertext: sender.availableBalance,
       availableBalance: availableBalance(sender, input.keys),

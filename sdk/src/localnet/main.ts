@@ -3,16 +3,21 @@
  * PubSub on 8900), like `solana-test-validator` but in-process and seconds to start.
  *
  * Environment: LOCALNET_RPC_PORT, LOCALNET_WS_PORT (defaults 8899/8900), LOCALNET_SLOT_MS (default
- * 400), LOCALNET_ALLOWED_ORIGINS (web origins that may call it; none by default), AGENT_POLICY_SO (the program to deploy; the cluster's default path otherwise). When the
- * program is not built yet it starts without it and says so, since the rest (airdrops, transfers,
- * USDG) is still useful. Prints the URLs and the addresses a client needs, then runs until
- * SIGINT/SIGTERM and shuts down cleanly.
+ * 400), LOCALNET_ALLOWED_ORIGINS (web origins that may call it; none by default), AGENT_POLICY_SO
+ * (the program to deploy; the cluster's default path otherwise), LOCALNET_LEDGER_DIR (where the
+ * chain is kept across restarts, default ./data/localnet; empty = in memory only),
+ * LOCALNET_HISTORY_SLOTS (transaction history kept, default 216000 slots). When the program is not
+ * built yet a new chain starts without it and says so, since the rest (airdrops, transfers, USDG) is
+ * still useful. Prints the URLs and the addresses a client needs, then runs until SIGINT/SIGTERM
+ * and shuts down cleanly (a final snapshot). A ledger that does not load stops it with the reason.
  */
 import { existsSync } from "node:fs";
-import { agentPolicyProgramPath, createEmbeddedCluster } from "../cluster/index";
+import { agentPolicyProgramPath, createEmbeddedCluster, type EmbeddedCluster } from "../cluster/index";
 import { parseAllowedOrigins } from "./allowed-origins";
 import { exitOnSignals } from "./exit-on-signals";
 import { startLocalnet } from "./start-localnet";
+
+const DEFAULT_LEDGER_DIR = "./data/localnet";
 
 function portFromEnv(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -23,11 +28,23 @@ function portFromEnv(name: string, fallback: number): number {
   return port;
 }
 
+function historySlotsFromEnv(): bigint | undefined {
+  const raw = process.env.LOCALNET_HISTORY_SLOTS;
+  if (raw === undefined || raw === "") return undefined;
+  if (!/^\d+$/.test(raw)) throw new Error(`LOCALNET_HISTORY_SLOTS must be a number of slots, got ${raw}`);
+  return BigInt(raw);
+}
+
 async function main(): Promise<void> {
   const slotMs = process.env.LOCALNET_SLOT_MS ? Number(process.env.LOCALNET_SLOT_MS) : undefined;
   const programPath = agentPolicyProgramPath();
   const programBuilt = existsSync(programPath);
-  const cluster = await createEmbeddedCluster({ slotMs, programPath: programBuilt ? programPath : null });
+  const ledgerDir = process.env.LOCALNET_LEDGER_DIR ?? DEFAULT_LEDGER_DIR;
+  const cluster = await createEmbeddedCluster({
+    slotMs,
+    programPath: programBuilt ? programPath : null,
+    ...(ledgerDir === "" ? {} : { ledgerDir, historySlots: historySlotsFromEnv() }),
+  });
   const localnet = await startLocalnet({
     cluster,
     rpcPort: portFromEnv("LOCALNET_RPC_PORT", 8899),
@@ -40,10 +57,12 @@ async function main(): Promise<void> {
       "cpay localnet (embedded LiteSVM cluster)",
       `  JSON-RPC URL:   ${localnet.rpcUrl}`,
       `  WebSocket URL:  ${localnet.wsUrl}`,
-      `  program id:     ${cluster.programId}${programBuilt ? "" : ` (NOT deployed: ${programPath} missing; npm run build:program)`}`,
+      `  program id:     ${cluster.programId}${cluster.deployment !== null ? "" : ` (NOT deployed: ${programPath} missing when this chain began; npm run build:program)`}`,
       `  USDG mint:      ${cluster.usdgMint}`,
       `  fee reserve:    ${cluster.feeReserve}`,
       `  genesis hash:   ${cluster.genesisHash}`,
+      `  slot:           ${cluster.getSlot()}`,
+      `  ledger:         ${ledgerLine(cluster.ledger)}`,
       "Ctrl-C to stop.",
     ].join("\n"),
   );
@@ -52,6 +71,13 @@ async function main(): Promise<void> {
     cluster.stop();
     await localnet.close();
   });
+}
+
+function ledgerLine(ledger: EmbeddedCluster["ledger"]): string {
+  if (ledger === null) return "none (in memory only: LOCALNET_LEDGER_DIR is empty)";
+  const torn =
+    ledger.droppedTornBytes > 0 ? `, dropped a torn last record of ${ledger.droppedTornBytes} bytes` : "";
+  return `${ledger.dir} (${ledger.restored ? "continued" : "new chain"}${torn})`;
 }
 
 main().catch((error: unknown) => {

@@ -7,7 +7,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { Writable } from "node:stream";
-import { type AccountRow, sendInstructions, withReserveSpend } from "@cpay/api";
+import { sendInstructions, withReserveSpend } from "@cpay/api";
 import { agentSignerOf } from "@cpay/api/vault";
 import {
   createEmbeddedChain,
@@ -18,6 +18,7 @@ import {
   type runIndexPass,
   startIndexer,
 } from "@cpay/indexer";
+import type { AccountRow } from "@cpay/ledger";
 import { buildAgentTransferInstruction } from "@cpay/sdk";
 import { readAgentAccount } from "@cpay/sdk/agent-confidential";
 import { findTokenAccount } from "@cpay/sdk/confidential";

@@ -1,7 +1,7 @@
 /**
  * The committed migrations are generated from the schema and never hand-edited (STYLE 12): running
  * drizzle-kit against a copy of them must find nothing to generate, for both dialects. A schema
- * change without `npm run db:generate --workspace @cpay/api` fails here.
+ * change without `npm run db:generate --workspace @cpay/ledger` fails here.
  */
 import { spawnSync } from "node:child_process";
 import { cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
@@ -10,8 +10,8 @@ import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
-const API_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-const MIGRATIONS = resolve(API_ROOT, "../migrations");
+const LEDGER_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const MIGRATIONS = resolve(LEDGER_ROOT, "../migrations");
 
 describe.each([
   ["sqlite", "src/db/schema.sqlite.ts"],
@@ -33,11 +33,11 @@ describe.each([
           "--schema",
           schema,
           "--out",
-          relative(API_ROOT, copy),
+          relative(LEDGER_ROOT, copy),
           "--name",
           "drift",
         ],
-        { cwd: API_ROOT, encoding: "utf8" },
+        { cwd: LEDGER_ROOT, encoding: "utf8" },
       );
       expect(run.status).toBe(0);
       expect(`${run.stdout}${run.stderr}`).toContain("No schema changes");

@@ -1,4 +1,4 @@
-// drizzle-kit: writes PostgreSQL migrations from the schema (`npm run db:generate --workspace @cpay/api`).
+// drizzle-kit: writes PostgreSQL migrations from the schema (`npm run db:generate --workspace @cpay/ledger`).
 import { defineConfig } from "drizzle-kit";
 
 export default defineConfig({

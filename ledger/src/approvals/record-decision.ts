@@ -1,0 +1,117 @@
+/**
+ * Writes what happened to a hold on-chain, in one DB transaction: the agent transaction's new
+ * status (guarded by `pending_approval`, so a decision is written once however many observers
+ * report it), the linked transfer, and the outbox facts.
+ *
+ * | decision | agent transaction | transfer (`held_transaction_id`) | events |
+ * |---|---|---|---|
+ * | approved | approved, decided_at, tx_signature | tx_signature = the approval, phase `submitted` (the settlement job confirms it) | `transfer.initiated`, `agent.transaction.approved` |
+ * | rejected | rejected, decided_at, tx_signature | failed, settled, failure_code `rejected` | `transfer.failed`, `agent.transaction.rejected` |
+ * | expired  | expired, decided_at, tx_signature (the close, if ours) | failed, settled, failure_code `expired` | `transfer.failed` |
+ *
+ * Agent-transaction events go to the owner; payloads name the agent (`account`), the recipient,
+ * the ids and the signature — never an amount.
+ */
+import { and, eq } from "drizzle-orm";
+import type { Db } from "../db/database";
+import type { AccountRow, AgentTransactionRow, TransferRow } from "../db/rows";
+import { type OutboxContext, recordEvent } from "../events/record-event";
+import { nowIso } from "../ids";
+import { recordTransferUsage } from "../transfers/record-usage";
+import { recordTransferEvent } from "../transfers/transfer-events";
+import { withSignature } from "../transfers/transfer-transitions";
+
+export interface Decision {
+  readonly status: "approved" | "rejected" | "expired";
+  /** The transaction that closed the hold on-chain; null when it is not known. */
+  readonly signature: string | null;
+}
+
+/**
+ * Records `decision` for `row` of `agent`. Returns the updated row, or null when the row had
+ * already left `pending_approval` (someone else recorded a decision first; nothing was written).
+ */
+export async function recordDecision(
+  service: OutboxContext,
+  row: AgentTransactionRow,
+  agent: AccountRow,
+  decision: Decision,
+): Promise<AgentTransactionRow | null> {
+  return service.db.transaction((tx) => recordDecisionIn(service, tx, row, agent, decision, nowIso()));
+}
+
+/** `recordDecision` inside the caller's transaction `tx`; `decidedAt` is when the chain decided. */
+export async function recordDecisionIn(
+  service: OutboxContext,
+  tx: Db,
+  row: AgentTransactionRow,
+  agent: AccountRow,
+  decision: Decision,
+  decidedAt: string,
+): Promise<AgentTransactionRow | null> {
+  const { agentTransactions } = service.db.tables;
+  const [updated] = await tx
+    .update(agentTransactions)
+    .set({ status: decision.status, decidedAt, txSignature: decision.signature })
+    .where(and(eq(agentTransactions.id, row.id), eq(agentTransactions.status, "pending_approval")))
+    .returning();
+  if (updated === undefined) return null;
+  const transfer = await updateTransfer(service, tx, updated, decision);
+  if (decision.status !== "expired") {
+    await recordEvent(service, tx, {
+      type: decision.status === "approved" ? "agent.transaction.approved" : "agent.transaction.rejected",
+      accountId: updated.ownerAccountId,
+      resourceId: updated.id,
+      factKey: `agent.transaction.${decision.status}:${updated.id}`,
+      payload: {
+        account: agent.handle,
+        direction: "sent",
+        counterparty: updated.to,
+        asset: transfer?.asset ?? "USDG",
+        confidential: updated.confidential,
+        tx_signature: decision.signature,
+        transaction_id: updated.id,
+        transfer_id: updated.transferId,
+      },
+    });
+  }
+  return updated;
+}
+
+/** The transfer's side of the decision; null if the hold has no transfer row (never expected). */
+async function updateTransfer(
+  service: OutboxContext,
+  tx: Db,
+  held: AgentTransactionRow,
+  decision: Decision,
+): Promise<TransferRow | null> {
+  const { transfers } = service.db.tables;
+  const [transfer] = await tx.select().from(transfers).where(eq(transfers.heldTransactionId, held.id));
+  if (transfer === undefined) return null;
+  const signatures = JSON.stringify(withSignature(transfer.signatures, decision.signature));
+  const whileHeld = and(eq(transfers.id, transfer.id), eq(transfers.phase, "held"));
+  if (decision.status === "approved") {
+    const [submitted] = await tx
+      .update(transfers)
+      .set({ txSignature: decision.signature, phase: "submitted", signatures })
+      .where(whileHeld)
+      .returning();
+    if (submitted === undefined) return transfer;
+    // Approval is when a held transfer is submitted (spec 3.1: `transfer.initiated`), and when it
+    // counts toward its key's usage (the amount was encrypted into the row when it was requested).
+    await recordTransferEvent(service, tx, "transfer.initiated", submitted);
+    await recordTransferUsage(service, tx, {
+      apiKeyId: submitted.apiKeyId,
+      increment: submitted.usageIncrement,
+    });
+    return submitted;
+  }
+  const [failed] = await tx
+    .update(transfers)
+    .set({ status: "failed", phase: "settled", failureCode: decision.status, signatures })
+    .where(whileHeld)
+    .returning();
+  if (failed === undefined) return transfer;
+  await recordTransferEvent(service, tx, "transfer.failed", failed);
+  return failed;
+}

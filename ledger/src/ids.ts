@@ -1,0 +1,85 @@
+/**
+ * Identifiers the service issues: `<prefix>_` + 26 lowercase base32 characters of 16 random bytes.
+ * A transfer's 16 bytes are also its on-chain transfer id (the program's `transfer_id: [u8; 16]`),
+ * so a record found on chain names its API transfer without a lookup table.
+ */
+import { createHash, randomBytes } from "node:crypto";
+
+export type IdPrefix = "acct" | "policy" | "tr" | "tx" | "key" | "evt" | "req" | "wh" | "dlv";
+
+const ALPHABET = "abcdefghijklmnopqrstuvwxyz234567";
+
+export function newId(prefix: IdPrefix): string {
+  return idFromBytes(prefix, randomBytes(16));
+}
+
+/**
+ * The `tx_...` id of the hold at `pending` (its on-chain account): derived, not drawn, so whoever
+ * records the hold first — the API, the indexer, or the relay answering the agent — names it the
+ * same. A hold account's address is never reused (the agent's hold nonce only grows).
+ */
+export function holdTransactionId(pending: string): string {
+  return idFromBytes("tx", createHash("sha256").update(`cpay hold ${pending}`).digest().subarray(0, 16));
+}
+
+// Request ids need uniqueness, not secrecy: a random per-process prefix and a counter (cheaper than
+// 16 fresh random bytes on every request).
+const requestIdPrefix = randomBytes(10);
+let requestCounter = 0;
+
+/** A `req_...` id, unique across processes and restarts. */
+export function newRequestId(): string {
+  requestCounter = (requestCounter + 1) % 2 ** 48;
+  const bytes = new Uint8Array(16);
+  bytes.set(requestIdPrefix, 0);
+  let counter = requestCounter;
+  for (let index = 15; index >= 10; index--) {
+    bytes[index] = counter % 256;
+    counter = Math.floor(counter / 256);
+  }
+  return idFromBytes("req", bytes);
+}
+
+/** The id of 16 bytes (RFC 4648 base32, lowercase, unpadded: 26 characters). */
+export function idFromBytes(prefix: IdPrefix, bytes: Uint8Array): string {
+  if (bytes.length !== 16) throw new RangeError(`an id is 16 bytes, got ${bytes.length}`);
+  let bits = 0;
+  let value = 0;
+  let out = "";
+  for (const byte of bytes) {
+    value = (value << 8) | byte;
+    bits += 8;
+    while (bits >= 5) {
+      out += ALPHABET[(value >>> (bits - 5)) & 31];
+      bits -= 5;
+    }
+  }
+  out += ALPHABET[(value << (5 - bits)) & 31];
+  return `${prefix}_${out}`;
+}
+
+/** The 16 bytes of an id made by `newId` (the inverse of `idFromBytes`). */
+export function bytesOfId(id: string): Uint8Array {
+  const body = id.slice(id.indexOf("_") + 1);
+  if (body.length !== 26) throw new RangeError(`malformed id ${id}`);
+  const out = new Uint8Array(16);
+  let bits = 0;
+  let value = 0;
+  let index = 0;
+  for (const char of body) {
+    const digit = ALPHABET.indexOf(char);
+    if (digit < 0) throw new RangeError(`malformed id ${id}`);
+    value = ((value << 5) | digit) & 0xffff;
+    bits += 5;
+    if (bits >= 8) {
+      if (index < 16) out[index++] = (value >>> (bits - 8)) & 0xff;
+      bits -= 8;
+    }
+  }
+  return out;
+}
+
+/** Now as the service writes timestamps: ISO 8601 UTC with milliseconds. */
+export function nowIso(): string {
+  return new Date().toISOString();
+}

@@ -1,0 +1,109 @@
+/**
+ * The transition `submitting -> held` (transfer-transitions.ts has the others): the program held an
+ * agent's transfer for its owner. One DB transaction writes the `agent_transactions` row the owner
+ * approves or rejects (times from the on-chain hold, not from this clock), moves the transfer to
+ * `held`, and records `agent.transaction.pending_approval` for the owner (spec 3.2, 6.1).
+ */
+import type { Hold } from "@cpay/sdk/agent-confidential";
+import { and, eq, or } from "drizzle-orm";
+import type { Db } from "../db/database";
+import type { AccountRow, TransferRow } from "../db/rows";
+import { type OutboxContext, recordEvent } from "../events/record-event";
+import { holdTransactionId } from "../ids";
+import { currentRow, isoOfUnixSeconds, NOT_LANDED } from "./transfer-transitions";
+
+/**
+ * The program held an agent's transfer for its owner: the `agent_transactions` row (times from the
+ * on-chain hold), the transfer `held`, and `agent.transaction.pending_approval` delivered to the
+ * owner. Returns both rows as they are now.
+ */
+export async function markHeld(
+  service: OutboxContext,
+  transferId: string,
+  input: HeldInput,
+): Promise<HeldOutcome> {
+  return service.db.transaction((tx) => markHeldIn(service, tx, transferId, input));
+}
+
+export interface HeldInput {
+  readonly agent: AccountRow;
+  /** The on-chain hold's address and times (read from its account, or from `TransactionHeld`). */
+  readonly hold: Pick<Hold, "address" | "requestedAt" | "expiresAt">;
+  readonly signature: string;
+  readonly signatures: readonly string[];
+}
+
+export interface HeldOutcome {
+  readonly transfer: TransferRow;
+  readonly transactionId: string | null;
+  readonly expiresAt: string | null;
+}
+
+/** `markHeld` inside the caller's transaction `tx`. */
+export async function markHeldIn(
+  service: OutboxContext,
+  tx: Db,
+  transferId: string,
+  input: HeldInput,
+): Promise<HeldOutcome> {
+  const { transfers, agentTransactions } = service.db.tables;
+  const { agent, hold } = input;
+  const transactionId = holdTransactionId(hold.address);
+  const expiresAt = isoOfUnixSeconds(hold.expiresAt);
+  const [updated] = await tx
+    .update(transfers)
+    .set({
+      phase: "held",
+      heldTransactionId: transactionId,
+      txSignature: input.signature,
+      signatures: JSON.stringify(input.signatures),
+      failureCode: null,
+      status: "pending",
+    })
+    .where(
+      and(
+        eq(transfers.id, transferId),
+        or(eq(transfers.phase, "submitting"), eq(transfers.failureCode, NOT_LANDED)),
+      ),
+    )
+    .returning();
+  if (updated === undefined) {
+    const transfer = await currentRow(tx, service, transferId);
+    const [held] = await tx
+      .select({ expiresAt: agentTransactions.expiresAt })
+      .from(agentTransactions)
+      .where(eq(agentTransactions.transferId, transferId));
+    return { transfer, transactionId: transfer.heldTransactionId, expiresAt: held?.expiresAt ?? null };
+  }
+  await tx.insert(agentTransactions).values({
+    id: transactionId,
+    agentAccountId: agent.id,
+    ownerAccountId: agent.ownerAccountId ?? agent.id,
+    transferId,
+    pendingAddress: hold.address,
+    to: updated.to,
+    confidential: updated.confidential,
+    status: "pending_approval",
+    requestedAt: isoOfUnixSeconds(hold.requestedAt),
+    expiresAt,
+    decidedAt: null,
+    txSignature: null,
+  });
+  await recordEvent(service, tx, {
+    type: "agent.transaction.pending_approval",
+    accountId: agent.ownerAccountId ?? agent.id,
+    resourceId: transactionId,
+    factKey: `agent.transaction.pending_approval:${transactionId}`,
+    payload: {
+      account: agent.handle,
+      direction: "sent",
+      counterparty: updated.to,
+      asset: updated.asset,
+      confidential: updated.confidential,
+      tx_signature: input.signature,
+      transaction_id: transactionId,
+      transfer_id: transferId,
+    },
+  });
+  return { transfer: updated, transactionId, expiresAt };
+}

@@ -1,0 +1,159 @@
+/**
+ * Confidential transfers per second through one API process, many senders at once: 16 accounts
+ * each send 4 confidential transfers, all 64 requests at once, end to end through
+ * `POST /v1/transfers` until each reads `confirmed`. Beside it, the machine's bound measured in the
+ * same run: cores / proof CPU seconds per transfer, the proof CPU being one transfer's proofs made
+ * serially on this thread (`buildTransferProofs`, median of several). Goal: at least 0.7x — the
+ * service keeps every core proving and little else in the way.
+ * For the record, two CPU figures of the server over the same window, which a busy shared machine
+ * does not distort as it does wall time: its main thread's CPU per transfer (serving every request,
+ * and here the embedded chain too) against the proof CPU per transfer it would also carry without
+ * the proof pool; and its CPU-bound capacity, min(cores / process CPU per transfer, one core / main
+ * thread CPU per transfer), against the machine's bound. `BENCH_CONFIDENTIAL_SLOT_MS` sets the
+ * embedded cluster's slot time (default the service's, 400 ms).
+ * The server runs in a child process (api-server-process.ts); `PROOF_WORKERS` passes through.
+ */
+import { type ChildProcess, fork } from "node:child_process";
+import { once } from "node:events";
+import { availableParallelism } from "node:os";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import {
+  buildTransferProofs,
+  deriveConfidentialKeys,
+  generateConfidentialSecret,
+} from "@cpay/sdk/confidential";
+import type { BenchEntry, BenchResult } from "./bench-entry";
+import { median } from "./transfer-cost";
+
+const CHILD = fileURLToPath(new URL("./api-server-process.ts", import.meta.url));
+const SENDERS = 16;
+const TRANSFERS_PER_SENDER = 4;
+const PROOF_SAMPLES = 9;
+const CONFIRM_TIMEOUT_MS = 300_000;
+
+async function startChild(): Promise<{ child: ChildProcess; url: string; keys: string[] }> {
+  const slot = process.env.BENCH_CONFIDENTIAL_SLOT_MS;
+  const child = fork(CHILD, ["confidential", String(SENDERS), ...(slot === undefined ? [] : [slot])], {
+    execArgv: ["--import", "tsx"],
+    stdio: ["ignore", "pipe", "inherit", "ipc"],
+  });
+  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+  for await (const line of lines) {
+    if (line.startsWith("{")) {
+      const { url, keys } = JSON.parse(line) as { url: string; keys: string[] };
+      return { child, url, keys };
+    }
+  }
+  throw new Error("bench child confidential exited before it was ready");
+}
+
+/** CPU seconds of one transfer's proofs made serially on this thread (median of PROOF_SAMPLES). */
+function proofCpuSeconds(): number {
+  const sender = deriveConfidentialKeys(generateConfidentialSecret());
+  const recipient = deriveConfidentialKeys(generateConfidentialSecret());
+  const input = {
+    keys: sender,
+    availableCiphertext: sender.elgamal.pubkey().encryptU64(1_000_000n).toBytes(),
+    availableBalance: 1_000_000n,
+    amount: 10_000n,
+    recipientPubkey: recipient.elgamalPubkey,
+    auditorPubkey: new Uint8Array(32),
+  };
+  buildTransferProofs(input);
+  const samples: number[] = [];
+  for (let i = 0; i < PROOF_SAMPLES; i++) {
+    const before = process.cpuUsage();
+    buildTransferProofs(input);
+    const used = process.cpuUsage(before);
+    samples.push((used.user + used.system) / 1e6);
+  }
+  return median(samples);
+}
+
+/** The server's CPU milliseconds since it started: its main thread's and the whole process's. */
+async function serverCpuMs(child: ChildProcess): Promise<{ mainMs: number; processMs: number }> {
+  child.send("cpu");
+  const [reply] = (await once(child, "message")) as [{ mainMs: number; processMs: number }];
+  return reply;
+}
+
+/** Sends one confidential transfer and polls it until `confirmed`; throws on anything else. */
+async function transferUntilConfirmed(url: string, key: string): Promise<void> {
+  const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
+  const created = await fetch(`${url}/v1/transfers`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ to: "@sink", amount: "0.01", confidential: true }),
+  });
+  const body = (await created.json()) as { transfer_id?: string; status?: string };
+  if (!created.ok || body.transfer_id === undefined) {
+    throw new Error(`POST /v1/transfers answered ${created.status}: ${JSON.stringify(body)}`);
+  }
+  const deadline = Date.now() + CONFIRM_TIMEOUT_MS;
+  let status = body.status;
+  while (status !== "confirmed") {
+    if (status === "failed") throw new Error(`transfer ${body.transfer_id} failed`);
+    if (Date.now() > deadline)
+      throw new Error(`transfer ${body.transfer_id} not confirmed in time (${status})`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const read = await fetch(`${url}/v1/transfers/${body.transfer_id}`, { headers });
+    status = ((await read.json()) as { status?: string }).status;
+  }
+}
+
+export const confidentialApiThroughput: BenchEntry = {
+  name: "confidential api throughput",
+  async run(): Promise<BenchResult[]> {
+    const cores = availableParallelism();
+    const proofSeconds = proofCpuSeconds();
+    const bound = cores / proofSeconds;
+    const { child, url, keys } = await startChild();
+    try {
+      // One transfer per sender first: starts the proof workers, which is not what is measured.
+      await Promise.all(keys.map((key) => transferUntilConfirmed(url, key)));
+      const cpuBefore = await serverCpuMs(child);
+      const started = performance.now();
+      await Promise.all(
+        keys.flatMap((key) =>
+          Array.from({ length: TRANSFERS_PER_SENDER }, () => transferUntilConfirmed(url, key)),
+        ),
+      );
+      const seconds = (performance.now() - started) / 1000;
+      const cpuAfter = await serverCpuMs(child);
+      const total = keys.length * TRANSFERS_PER_SENDER;
+      const mainMs = (cpuAfter.mainMs - cpuBefore.mainMs) / total;
+      const processMs = (cpuAfter.processMs - cpuBefore.processMs) / total;
+      const capacity = Math.min((cores * 1000) / processMs, 1000 / mainMs);
+      return [
+        {
+          name: `confidential transfers through one API process (${total} from ${keys.length} senders, until confirmed)`,
+          unit: "transfers/s",
+          value: Number((total / seconds).toFixed(2)),
+          baselineName: `machine bound (${cores} cores / proof CPU per transfer)`,
+          baseline: Number(bound.toFixed(2)),
+          goal: 0.7,
+          higherIsBetter: true,
+        },
+        {
+          name: "API main-thread CPU per confidential transfer",
+          unit: "ms",
+          value: Math.round(mainMs),
+          baselineName: "proof CPU per transfer",
+          baseline: Math.round(proofSeconds * 1000),
+        },
+        {
+          name: `API process CPU-bound capacity (${Math.round(processMs)} ms CPU per transfer)`,
+          unit: "transfers/s",
+          value: Number(capacity.toFixed(2)),
+          baselineName: "machine bound",
+          baseline: Number(bound.toFixed(2)),
+          higherIsBetter: true,
+        },
+      ];
+    } finally {
+      child.kill("SIGKILL");
+      await once(child, "exit");
+    }
+  },
+};
