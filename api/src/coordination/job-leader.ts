@@ -7,7 +7,7 @@
  * the next process whose pass comes round takes the job over. Followers' passes do nothing but
  * try the lease.
  */
-import type { Database } from "../db/database";
+import type { Database } from "@cpay/ledger/database";
 import type { Logger } from "../http/logger";
 import { type HeldLease, releaseLease, renewLease, tryAcquireLease } from "./lease";
 

@@ -11,8 +11,8 @@
  * their clocks in step (NTP) to well within a lease period.
  */
 import { randomBytes } from "node:crypto";
+import type { Database } from "@cpay/ledger/database";
 import { and, eq, gt, lt } from "drizzle-orm";
-import type { Database } from "../db/database";
 
 /** A lease this process holds: its name and the token that proves it. */
 export interface HeldLease {

@@ -5,8 +5,9 @@
  * count and the window's start come back from the same upsert, so concurrent counts in any
  * processes never lose an increment or open two windows.
  */
+
+import type { Database } from "@cpay/ledger/database";
 import { and, eq, gt, lte, sql } from "drizzle-orm";
-import type { Database } from "../db/database";
 
 export const WINDOW_MS = 60_000;
 

@@ -5,7 +5,7 @@
  * and holds it, renewed, while its work runs. A process killed mid-turn never releases: its lease
  * lapses after TURN_LEASE_MS and the next caller, in any process, takes the turn over.
  */
-import type { Database } from "../db/database";
+import type { Database } from "@cpay/ledger/database";
 import type { Logger } from "../http/logger";
 import { withLease } from "./lease";
 

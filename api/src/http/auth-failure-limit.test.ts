@@ -1,5 +1,5 @@
+import { type Database, openDatabase } from "@cpay/ledger/database";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type Database, openDatabase } from "../db/database";
 import { ApiError } from "./api-error";
 import { createAuthFailureLimiter } from "./auth-failure-limit";
 

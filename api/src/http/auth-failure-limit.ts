@@ -9,8 +9,9 @@
  * (coordination/rate-window.ts), so the budget is one across API processes; the check is one
  * primary-key read, still far cheaper than a key lookup.
  */
+
+import type { Database } from "@cpay/ledger/database";
 import { countInWindow, currentWindow, secondsLeft } from "../coordination/rate-window";
-import type { Database } from "../db/database";
 import { ApiError } from "./api-error";
 
 export interface AuthFailureLimiter {

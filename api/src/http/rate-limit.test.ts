@@ -1,6 +1,6 @@
+import { type Database, openDatabase } from "@cpay/ledger/database";
 import type { Response } from "express";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type Database, openDatabase } from "../db/database";
 import { ApiError } from "./api-error";
 import { createRateLimiter } from "./rate-limit";
 

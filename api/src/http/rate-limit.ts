@@ -4,9 +4,10 @@
  * response, and `429 rate_limited` with `Retry-After` once the window is spent. Counted in the
  * database (coordination/rate-window.ts), so every API process sharing it spends one budget.
  */
+
+import type { Database } from "@cpay/ledger/database";
 import type { Response } from "express";
 import { countInWindow, secondsLeft, sweepEndedWindows, WINDOW_MS } from "../coordination/rate-window";
-import type { Database } from "../db/database";
 import { ApiError } from "./api-error";
 
 export interface RateLimiter {
