@@ -16,3 +16,4 @@ export {
 } from "./lease";
 export { countInWindow, currentWindow, sweepEndedWindows, WINDOW_MS, type Window } from "./rate-window";
 export { TURN_LEASE_MS, withTurn } from "./turn";
+export { databaseWindows, memoryWindows, type WindowStore, windowStoreFor } from "./window-store";

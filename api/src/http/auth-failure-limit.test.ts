@@ -39,7 +39,7 @@ describe("failed authentications per client address", () => {
     expect(await refusalOf(() => limiter.check("10.0.0.1"))).toBeNull();
   });
 
-  it("Given failures counted by two limiters on one database (two processes), Then either refuses the address", async () => {
+  it("Given failures counted by two limiters on one database, Then either refuses the address", async () => {
     const now = 5_000_000;
     const first = createAuthFailureLimiter(db, 2, () => now);
     const second = createAuthFailureLimiter(db, 2, () => now);

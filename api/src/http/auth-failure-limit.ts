@@ -5,13 +5,14 @@
  * ends. Without it a stream of made-up keys costs one database query each (an unknown key is never
  * cached: it must not fill memory), and the per-key limiter cannot help because there is no key.
  * The address is Express's `request.ip` (the socket's peer unless `trust proxy` is set), so behind
- * a proxy every client shares one budget. Counted in the database like the per-key limit
- * (coordination/rate-window.ts), so the budget is one across API processes; the check is one
- * primary-key read, still far cheaper than a key lookup.
+ * a proxy every client shares one budget. Counted like the per-key limit
+ * (coordination/window-store.ts), so the budget is one across API processes; on PostgreSQL the
+ * check is one primary-key read, still far cheaper than a key lookup.
  */
 
 import type { Database } from "@cpay/ledger/database";
-import { countInWindow, currentWindow, secondsLeft } from "../coordination/rate-window";
+import { secondsLeft } from "../coordination/rate-window";
+import { windowStoreFor } from "../coordination/window-store";
 import { ApiError } from "./api-error";
 
 export interface AuthFailureLimiter {
@@ -27,10 +28,11 @@ export function createAuthFailureLimiter(
   now: () => number = Date.now,
 ): AuthFailureLimiter {
   const keyOf = (address: string) => `auth:${address}`;
+  const windows = windowStoreFor(db);
   return {
     async check(address) {
       const at = now();
-      const window = await currentWindow(db, keyOf(address), at);
+      const window = await windows.current(keyOf(address), at);
       if (window === null || window.count < limitPerMinute) return;
       const retryAfter = secondsLeft(window.start, at);
       throw new ApiError(
@@ -41,7 +43,7 @@ export function createAuthFailureLimiter(
       );
     },
     async fail(address) {
-      await countInWindow(db, keyOf(address), now());
+      await windows.count(keyOf(address), now());
     },
   };
 }

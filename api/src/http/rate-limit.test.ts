@@ -48,7 +48,7 @@ describe("per-key rate limits", () => {
     expect(headers["RateLimit-Remaining"]).toBe("2");
   });
 
-  it("Given two limiters on one database (two processes), Then they spend one budget with exact headers", async () => {
+  it("Given two limiters on one database, Then they spend one budget with exact headers", async () => {
     let now = 2_000_000;
     const first = createRateLimiter(db, 4, { now: () => now });
     const second = createRateLimiter(db, 4, { now: () => now });

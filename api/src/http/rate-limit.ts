@@ -1,13 +1,14 @@
 /**
  * Per-key rate limits (DESIGN section 7): a fixed one-minute window per API key, with the IETF
  * `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` headers on every authenticated
- * response, and `429 rate_limited` with `Retry-After` once the window is spent. Counted in the
- * database (coordination/rate-window.ts), so every API process sharing it spends one budget.
+ * response, and `429 rate_limited` with `Retry-After` once the window is spent. Counted where every
+ * API process sharing the database sees one budget (coordination/window-store.ts).
  */
 
 import type { Database } from "@cpay/ledger/database";
 import type { Response } from "express";
-import { countInWindow, secondsLeft, sweepEndedWindows, WINDOW_MS } from "../coordination/rate-window";
+import { secondsLeft, WINDOW_MS } from "../coordination/rate-window";
+import { windowStoreFor } from "../coordination/window-store";
 import { ApiError } from "./api-error";
 
 export interface RateLimiter {
@@ -26,6 +27,7 @@ export function createRateLimiter(
 ): RateLimiter {
   const now = options.now ?? Date.now;
   const namespace = options.namespace ?? "key";
+  const windows = windowStoreFor(db);
   let lastSweep = now();
   return {
     async take(keyId, response) {
@@ -33,9 +35,9 @@ export function createRateLimiter(
       if (at - lastSweep > WINDOW_MS) {
         lastSweep = at;
         // Any process may sweep; a failed sweep only leaves ended rows for the next one.
-        void sweepEndedWindows(db, at).catch(() => {});
+        void windows.sweep(at).catch(() => {});
       }
-      const window = await countInWindow(db, `${namespace}:${keyId}`, at);
+      const window = await windows.count(`${namespace}:${keyId}`, at);
       const resetSeconds = secondsLeft(window.start, at);
       response.setHeader("RateLimit-Limit", String(limitPerMinute));
       response.setHeader("RateLimit-Remaining", String(Math.max(0, limitPerMinute - window.count)));
