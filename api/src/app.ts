@@ -49,8 +49,8 @@ export function createApp(service: ServiceContext, options: AppOptions): Express
   mountRoutes(app, {
     service,
     handlers: options.handlers,
-    rateLimiter: createRateLimiter(service.config.rateLimitPerMinute),
-    authFailureLimiter: createAuthFailureLimiter(service.config.authFailureLimitPerMinute),
+    rateLimiter: createRateLimiter(service.db, service.config.rateLimitPerMinute),
+    authFailureLimiter: createAuthFailureLimiter(service.db, service.config.authFailureLimitPerMinute),
     checkResponses: options.checkResponses ?? false,
   });
   app.use((_request: Request, response: Response) => {

@@ -93,7 +93,7 @@ export async function createAgent(
   );
   const custody = input.custody ?? "service";
   const resumed = options.idempotency?.resumedResourceId ?? null;
-  return runExclusively(`agent:${handle}`, async () => {
+  return runExclusively(service, `agent:${handle}`, async () => {
     const existing = await findAgentByHandle(service, handle);
     const agent =
       existing === undefined
@@ -134,7 +134,7 @@ async function createFresh(
   input: CreateAgentInput,
   idempotency: IdempotencyClaim | null,
 ): Promise<AccountRow> {
-  const agent = await runExclusively(`agents-of:${owner.id}`, async () => {
+  const agent = await runExclusively(service, `agents-of:${owner.id}`, async () => {
     await requireAgentRoom(service, owner);
     // The reserve's share is reserved before the row is written: a refusal changes nothing.
     await prepayReserve(service, agentCreationReserveBound(service));

@@ -55,7 +55,7 @@ export async function decideHold(
   decision: HoldDecision,
 ): Promise<HeldTransaction> {
   if (decision === "approve") await requireKyc(service, owner);
-  return runExclusively(decisionTurn(transactionId), async () => {
+  return runExclusively(service, decisionTurn(transactionId), async () => {
     const held = await loadDecidableTransaction(service, owner, transactionId);
     const pending = address(held.row.pendingAddress);
     const hold = readHold(service.cluster, pending);
@@ -65,7 +65,7 @@ export async function decideHold(
     let signature: string;
     try {
       // The agent's own transfers and this one take turns, so balance checks never interleave.
-      signature = await withAccountTurn(held.agent.id, () =>
+      signature = await withAccountTurn(service, held.agent.id, () =>
         decision === "approve"
           ? approve(service, ownerWallet, pending, hold)
           : reject(service, ownerWallet, pending, hold),

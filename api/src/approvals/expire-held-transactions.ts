@@ -14,6 +14,7 @@ import { and, asc, eq, lte } from "drizzle-orm";
 import { runExclusively } from "../agents/run-exclusively";
 import { registerBackgroundJob } from "../background";
 import { sendInstructions } from "../chain/send-instructions";
+import { jobLeadership } from "../coordination/job-leader";
 import type { AgentTransactionRow } from "../db/rows";
 import { describeUnexpected } from "../http/error-handler";
 import { reservePayer, withReserveSpend } from "../reserve/reserve-scope";
@@ -40,7 +41,7 @@ export async function expireHeldTransactions(service: ServiceContext): Promise<v
   );
   for (const row of rows) {
     try {
-      await runExclusively(decisionTurn(row.id), () => expireOne(service, row.id));
+      await runExclusively(service, decisionTurn(row.id), () => expireOne(service, row.id));
     } catch (error) {
       // One hold the cluster will not close yet must not stop the others; the next pass retries.
       service.logger.warn(
@@ -111,11 +112,13 @@ function logUnexplained(service: ServiceContext, row: AgentTransactionRow): void
 }
 
 registerBackgroundJob((service) => {
+  const leader = jobLeadership(service.db, service.logger, "expire-held-transactions");
   let stopped = false;
   let running: Promise<void> | null = null;
   const timer = setInterval(() => {
     if (stopped || running !== null) return;
-    running = expireHeldTransactions(service)
+    running = leader
+      .run(() => expireHeldTransactions(service))
       .catch((error: unknown) => {
         service.logger.warn(
           { err: describeUnexpected(error) },
@@ -131,5 +134,6 @@ registerBackgroundJob((service) => {
     stopped = true;
     clearInterval(timer);
     await running;
+    await leader.resign();
   };
 });

@@ -5,35 +5,36 @@
  * ends. Without it a stream of made-up keys costs one database query each (an unknown key is never
  * cached: it must not fill memory), and the per-key limiter cannot help because there is no key.
  * The address is Express's `request.ip` (the socket's peer unless `trust proxy` is set), so behind
- * a proxy every client shares one budget. Counted in process memory, like the per-key limit.
+ * a proxy every client shares one budget. Counted like the per-key limit
+ * (coordination/window-store.ts), so the budget is one across API processes; on PostgreSQL the
+ * check is one primary-key read, still far cheaper than a key lookup.
  */
+
+import type { Database } from "@cpay/ledger/database";
+import { secondsLeft } from "../coordination/rate-window";
+import { windowStoreFor } from "../coordination/window-store";
 import { ApiError } from "./api-error";
 
 export interface AuthFailureLimiter {
   /** Throws `429 rate_limited` when `address` has spent its failures for this window. */
-  check(address: string): void;
+  check(address: string): Promise<void>;
   /** Counts one failed authentication of `address`. */
-  fail(address: string): void;
+  fail(address: string): Promise<void>;
 }
 
-const WINDOW_MS = 60_000;
-
 export function createAuthFailureLimiter(
+  db: Database,
   limitPerMinute: number,
   now: () => number = Date.now,
 ): AuthFailureLimiter {
-  const windows = new Map<string, { start: number; count: number }>();
-  let lastSweep = now();
-  const current = (address: string, at: number) => {
-    const window = windows.get(address);
-    return window === undefined || at - window.start >= WINDOW_MS ? null : window;
-  };
+  const keyOf = (address: string) => `auth:${address}`;
+  const windows = windowStoreFor(db);
   return {
-    check(address) {
+    async check(address) {
       const at = now();
-      const window = current(address, at);
+      const window = await windows.current(keyOf(address), at);
       if (window === null || window.count < limitPerMinute) return;
-      const retryAfter = Math.max(1, Math.ceil((window.start + WINDOW_MS - at) / 1000));
+      const retryAfter = secondsLeft(window.start, at);
       throw new ApiError(
         "rate_limited",
         `more than ${limitPerMinute} failed authentications in a minute from this address; retry in ${retryAfter} s`,
@@ -41,15 +42,8 @@ export function createAuthFailureLimiter(
         { "Retry-After": String(retryAfter) },
       );
     },
-    fail(address) {
-      const at = now();
-      if (at - lastSweep > WINDOW_MS) {
-        for (const [key, window] of windows) if (at - window.start >= WINDOW_MS) windows.delete(key);
-        lastSweep = at;
-      }
-      const window = current(address, at) ?? { start: at, count: 0 };
-      window.count += 1;
-      windows.set(address, window);
+    async fail(address) {
+      await windows.count(keyOf(address), now());
     },
   };
 }

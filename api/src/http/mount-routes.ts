@@ -55,7 +55,7 @@ export function mountRoutes(
     app[route.method](route.path, async (request: Request, response: Response) => {
       const caller = await authenticateLimited(options, request);
       response.locals.accountId = caller.account.id;
-      options.rateLimiter.take(caller.apiKey.id, response);
+      await options.rateLimiter.take(caller.apiKey.id, response);
       if (route.audience === "owner" && caller.account.type === "agent") {
         throw new ApiError(
           "agent_key_not_allowed",
@@ -154,11 +154,12 @@ async function authenticateLimited(
   request: Request,
 ): Promise<Caller> {
   const address = request.ip ?? request.socket.remoteAddress ?? "unknown";
-  options.authFailureLimiter.check(address);
+  await options.authFailureLimiter.check(address);
   try {
     return await authenticate(options.service, request.get("authorization"));
   } catch (error) {
-    if (error instanceof ApiError && error.code === "unauthorized") options.authFailureLimiter.fail(address);
+    if (error instanceof ApiError && error.code === "unauthorized")
+      await options.authFailureLimiter.fail(address);
     throw error;
   }
 }

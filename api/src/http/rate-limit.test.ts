@@ -1,5 +1,6 @@
+import { type Database, openDatabase } from "@cpay/ledger/database";
 import type { Response } from "express";
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ApiError } from "./api-error";
 import { createRateLimiter } from "./rate-limit";
 
@@ -11,27 +12,67 @@ function fakeResponse() {
   };
 }
 
+async function refusalOf(run: () => Promise<void>): Promise<ApiError | null> {
+  try {
+    await run();
+    return null;
+  } catch (error) {
+    if (error instanceof ApiError) return error;
+    throw error;
+  }
+}
+
 describe("per-key rate limits", () => {
-  it("allow the limit per minute, then refuse with 429 and Retry-After, per key", () => {
+  let db: Database;
+  beforeEach(async () => {
+    db = await openDatabase(":memory:");
+  });
+  afterEach(async () => {
+    await db.close();
+  });
+
+  it("allow the limit per minute, then refuse with 429 and Retry-After, per key", async () => {
     let now = 1_000_000;
-    const limiter = createRateLimiter(3, () => now);
+    const limiter = createRateLimiter(db, 3, { now: () => now });
     const { headers, response } = fakeResponse();
-    for (let i = 0; i < 3; i++) limiter.take("key_a", response);
+    for (let i = 0; i < 3; i++) await limiter.take("key_a", response);
     expect(headers["RateLimit-Remaining"]).toBe("0");
-    let refused: unknown;
-    try {
-      limiter.take("key_a", response);
-    } catch (error) {
-      refused = error;
-    }
-    expect(refused).toBeInstanceOf(ApiError);
-    expect((refused as ApiError).status).toBe(429);
-    expect((refused as ApiError).headers?.["Retry-After"]).toBe("60");
-    limiter.take("key_b", response);
+    const refused = await refusalOf(() => limiter.take("key_a", response));
+    expect(refused?.status).toBe(429);
+    expect(refused?.headers?.["Retry-After"]).toBe("60");
+    await limiter.take("key_b", response);
     expect(headers["RateLimit-Remaining"]).toBe("2");
     now += 60_000;
-    limiter.take("key_a", response);
+    await limiter.take("key_a", response);
     expect(headers["RateLimit-Limit"]).toBe("3");
     expect(headers["RateLimit-Remaining"]).toBe("2");
+  });
+
+  it("Given two limiters on one database, Then they spend one budget with exact headers", async () => {
+    let now = 2_000_000;
+    const first = createRateLimiter(db, 4, { now: () => now });
+    const second = createRateLimiter(db, 4, { now: () => now });
+    const { headers, response } = fakeResponse();
+    await first.take("key_a", response);
+    await second.take("key_a", response);
+    now += 20_000;
+    await first.take("key_a", response);
+    expect(headers["RateLimit-Remaining"]).toBe("1");
+    expect(headers["RateLimit-Reset"]).toBe("40");
+    await second.take("key_a", response);
+    expect(headers["RateLimit-Remaining"]).toBe("0");
+    const refused = await refusalOf(() => first.take("key_a", response));
+    expect(refused?.code).toBe("rate_limited");
+    expect(refused?.headers?.["Retry-After"]).toBe("40");
+  });
+
+  it("Given namespaces, Then the same id counts separately in each", async () => {
+    const now = 3_000_000;
+    const keys = createRateLimiter(db, 1, { now: () => now });
+    const relay = createRateLimiter(db, 1, { namespace: "relay", now: () => now });
+    const { response } = fakeResponse();
+    await keys.take("acct_1", response);
+    expect(await refusalOf(() => relay.take("acct_1", response))).toBeNull();
+    expect((await refusalOf(() => keys.take("acct_1", response)))?.status).toBe(429);
   });
 });

@@ -62,7 +62,7 @@ export async function relayTransactions(
   response: Response,
 ): Promise<TRelayResponse> {
   const { account: agent, apiKeyId } = caller;
-  relayLimiter(service).take(`relay:${agent.id}`, response);
+  await relayLimiter(service).take(agent.id, response);
   if (agent.agentSigner === null)
     throw new ApiError("agent_key_required", "this key's account has no agent signer");
   // The relay moves the agent's funds: the same gate as POST /v1/transfers (its owner's status).
@@ -174,7 +174,7 @@ export async function relayTransactions(
 function relayLimiter(service: ServiceContext): RateLimiter {
   let limiter = limiters.get(service);
   if (limiter === undefined) {
-    limiter = createRateLimiter(service.config.relayRateLimitPerMinute);
+    limiter = createRateLimiter(service.db, service.config.relayRateLimitPerMinute, { namespace: "relay" });
     limiters.set(service, limiter);
   }
   return limiter;

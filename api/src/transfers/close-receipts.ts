@@ -28,6 +28,7 @@ import { type Address, address } from "@solana/kit";
 import { and, asc, eq, isNull } from "drizzle-orm";
 import { registerBackgroundJob } from "../background";
 import { sendInstructions } from "../chain/send-instructions";
+import { jobLeadership } from "../coordination/job-leader";
 import type { AccountRow, TransferRow } from "../db/rows";
 import { describeUnexpected } from "../http/error-handler";
 import { bytesOfId } from "../ids";
@@ -201,11 +202,13 @@ async function recordNone(
 }
 
 registerBackgroundJob((service) => {
+  const leader = jobLeadership(service.db, service.logger, "close-receipts");
   let stopped = false;
   let running: Promise<void> | null = null;
   const timer = setInterval(() => {
     if (stopped || running !== null) return;
-    running = closeReceipts(service)
+    running = leader
+      .run(() => closeReceipts(service))
       .catch((error: unknown) => {
         service.logger.warn({ err: describeUnexpected(error) }, "closing receipts failed; retrying");
       })
@@ -218,5 +221,6 @@ registerBackgroundJob((service) => {
     stopped = true;
     clearInterval(timer);
     await running;
+    await leader.resign();
   };
 });

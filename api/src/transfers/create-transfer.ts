@@ -10,8 +10,8 @@
  *    agent-transfer.ts), the fee reserve paying everything;
  * 4. record what happened (transfer-transitions.ts): `submitted` + `transfer.initiated` + key usage,
  *    `held` + the agent transaction for its owner, or `failed` with the 4xx/503 that explains it.
- * Transfers of one account run one at a time in this process (in-flight.ts), so the balance check
- * and the proofs see the balance the previous transfer left.
+ * Transfers of one account run one at a time across every API process sharing the database
+ * (in-flight.ts), so the balance check and the proofs see the balance the previous transfer left.
  *
  * A transfer the program or the SDK refused after the row was written is kept, `failed` with the
  * rule or reason in `failure_code` (an audit trail of what the key attempted), and fires no event:
@@ -72,7 +72,7 @@ export async function createTransfer(
     agentSender: account.type === "agent",
   });
 
-  return withAccountTurn(account.id, async () => {
+  return withAccountTurn(service, account.id, async () => {
     const sender = await loadSender(service, account);
     if (sender.kind === "agent") {
       await requireAgentPolicyAllows(service, {
@@ -97,7 +97,7 @@ export async function createTransfer(
     };
     // The reserve's share is reserved before the row is written: a refusal changes nothing.
     await prepayReserve(service, transferReserveBound(service, plan, sender.kind === "agent"));
-    return whileInFlight(id, async () => {
+    return whileInFlight(service, id, async () => {
       const row = await insertSubmittingTransfer(service, {
         id,
         accountId: account.id,

@@ -4,8 +4,9 @@
  * 1. settles `submitted` transfers by their funds-moving signature: at `confirmed` commitment ->
  *    `confirmed` with `confirmed_at` and `transfer.confirmed`; a transaction that failed -> `failed`
  *    with `transfer.failed` (spec 3.1);
- * 2. reconciles `submitting` transfers older than RECONCILE_AFTER_MS that no request of this
- *    process is still making: the process that wrote them died mid-submission. What landed is
+ * 2. reconciles `submitting` transfers older than RECONCILE_AFTER_MS that no request of any
+ *    process is still making (no live `transfer:<id>` lease, in-flight.ts): the process that wrote
+ *    them died mid-submission. What landed is
  *    found by transfer id (find-landed-transfer.ts): executed -> `submitted` (then step 1), held ->
  *    `held` with its agent transaction, nothing -> `failed` (`not_landed`; no funds moved). Nothing is
  *    ever resubmitted, so recovery can neither lose nor duplicate a transfer.
@@ -17,6 +18,7 @@ import { readHold } from "@cpay/sdk/agent-confidential";
 import { meetsCommitment } from "@cpay/sdk/cluster";
 import { and, asc, eq, lt } from "drizzle-orm";
 import { registerBackgroundJob } from "../background";
+import { jobLeadership } from "../coordination/job-leader";
 import type { TransferRow } from "../db/rows";
 import { describeUnexpected } from "../http/error-handler";
 import type { ServiceContext } from "../service-context";
@@ -79,7 +81,7 @@ export async function reconcileSubmittingTransfers(
       .limit(BATCH),
   );
   for (const row of rows) {
-    if (isInFlight(row.id)) continue;
+    if (await isInFlight(service, row.id)) continue;
     const [sender] = await service.db.read((db) =>
       db.select().from(accounts).where(eq(accounts.id, row.accountId)),
     );
@@ -114,6 +116,7 @@ export async function reconcileSubmittingTransfers(
 }
 
 registerBackgroundJob((service) => {
+  const leader = jobLeadership(service.db, service.logger, "settle-transfers");
   let stopped = false;
   let running: Promise<void> | null = null;
   let lastReconcile = 0;
@@ -126,7 +129,8 @@ registerBackgroundJob((service) => {
   };
   const timer = setInterval(() => {
     if (stopped || running !== null) return;
-    running = pass()
+    running = leader
+      .run(() => pass())
       .catch((error: unknown) => {
         service.logger.warn({ err: describeUnexpected(error) }, "settling transfers failed; retrying");
       })
@@ -138,5 +142,6 @@ registerBackgroundJob((service) => {
     stopped = true;
     clearInterval(timer);
     await running;
+    await leader.resign();
   };
 });

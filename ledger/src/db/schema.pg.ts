@@ -26,5 +26,7 @@ export const {
   relayFeeUsage,
   receiptClosures,
   reserveUsage,
+  leases,
+  rateWindows,
   serviceMeta,
 } = pgTables;

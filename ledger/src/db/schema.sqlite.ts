@@ -30,5 +30,7 @@ export const {
   relayFeeUsage,
   receiptClosures,
   reserveUsage,
+  leases,
+  rateWindows,
   serviceMeta,
 } = sqliteTables;

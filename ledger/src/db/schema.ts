@@ -338,6 +338,30 @@ export function defineTables(c: ColumnKit) {
     (t) => [c.uniqueIndex("reserve_usage_account_day").on(t.accountId, t.day)],
   );
 
+  /**
+   * Leases: what one API process holds while the others must wait or skip (api/src/coordination): an
+   * account's transfer turn (`account:<id>`), a transfer still being made (`transfer:<id>`), a
+   * background job's leadership (`job:<name>`). `holder` is a random token per acquisition;
+   * `expires_at` (epoch ms) is pushed forward while the holder lives, so a killed holder's lease
+   * lapses and the next taker wins it.
+   */
+  const leases = c.table("leases", {
+    name: c.text("name").primaryKey(),
+    holder: c.text("holder").notNull(),
+    expiresAt: c.int("expires_at").notNull(),
+  });
+
+  /**
+   * Fixed one-minute windows of the rate limits (api/src/coordination/rate-window.ts),
+   * one row per key (`key:<api key id>`, `relay:<agent id>`, `auth:<client address>`), so every
+   * API process counts against the same budget. `window_start` is epoch ms.
+   */
+  const rateWindows = c.table("rate_windows", {
+    key: c.text("key").primaryKey(),
+    windowStart: c.int("window_start").notNull(),
+    count: c.int("count").notNull(),
+  });
+
   /** Service facts: schema owner, the cluster instance the rows belong to. */
   const serviceMeta = c.table("service_meta", {
     key: c.text("key").primaryKey(),
@@ -359,6 +383,8 @@ export function defineTables(c: ColumnKit) {
     relayFeeUsage,
     receiptClosures,
     reserveUsage,
+    leases,
+    rateWindows,
     serviceMeta,
   };
 }

@@ -12,8 +12,8 @@ import {
   TOKEN_2022_PROGRAM_ADDRESS,
 } from "@solana-program/token-2022";
 import { readAgentAccount } from "../agent-confidential/agent-account";
-import type { ClusterPort } from "../cluster/cluster-port";
 import { PACKET_DATA_SIZE, partiallySignTransactionToWire } from "../chain/sign-transaction";
+import type { ClusterPort } from "../cluster/cluster-port";
 import { findTokenAccount } from "../confidential/token-account";
 import { buildAgentTransferInstruction } from "../program/instructions";
 

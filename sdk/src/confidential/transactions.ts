@@ -7,13 +7,13 @@
  * (and costs no fee); a landed one is confirmed by its signature status.
  */
 import type { Instruction, TransactionSigner } from "@solana/kit";
-import type { ClusterPort, TransactionErrorJson } from "../cluster/cluster-port";
-import { SubmissionRejected } from "../cluster/cluster-port";
 import {
   PACKET_DATA_SIZE,
   partiallySignTransactionToWire,
   signTransactionToWire,
 } from "../chain/sign-transaction";
+import type { ClusterPort, TransactionErrorJson } from "../cluster/cluster-port";
+import { SubmissionRejected } from "../cluster/cluster-port";
 import { ConfidentialError, type ConfidentialStep } from "./errors";
 
 /** A transaction with the step it performs, signed by everyone here (the fee payer's slot may be empty). */
