@@ -3,8 +3,10 @@
  * types, and transaction signing.
  */
 
+export { awaitLanding } from "./await-landing";
 export * from "./chain-port";
 export * from "./chain-types";
+export { type ConfirmedTransactionOptions, confirmedTransaction } from "./confirmed-transaction";
 export {
   PACKET_DATA_SIZE,
   partiallySignTransactionToWire,
