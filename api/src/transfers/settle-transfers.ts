@@ -36,7 +36,7 @@ export async function settleSubmittedTransfer(
   row: TransferRow,
 ): Promise<TransferRow> {
   if (row.phase !== "submitted" || row.txSignature === null) return row;
-  const status = service.cluster.getSignatureStatus(row.txSignature);
+  const status = await service.chain.getSignatureStatus(row.txSignature);
   if (status === null) return row;
   if (status.err !== null) {
     return markFailed(service, row.id, {
@@ -98,7 +98,7 @@ export async function reconcileSubmittingTransfers(
       await settleSubmittedTransfer(service, submitted);
       continue;
     }
-    const hold = readHold(service.cluster, landed.pending);
+    const hold = await readHold(service.chain, landed.pending);
     if (hold === null) {
       // The hold was closed on chain (expired and closed by anyone) before recovery ran: nothing moved.
       await markFailed(service, row.id, { from: "submitting", failureCode: "expired", fireEvent: true });
