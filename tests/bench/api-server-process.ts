@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { createAccount, fundTestAccount, issueApiKey, startService } from "@cpay/api";
+import { createEmbeddedCluster } from "@cpay/sdk/cluster";
 import { transferPublic } from "@cpay/sdk/confidential";
 import express from "express";
 import pino from "pino";
@@ -41,7 +42,10 @@ if (mode === "bare") {
   });
 } else if (mode === "api") {
   const dataDir = mkdtempSync(join(tmpdir(), "cpay-bench-"));
+  // Made here (as the service would) so its USDG faucet can fund the load account.
+  const cluster = await createEmbeddedCluster();
   const service = await startService({
+    cluster,
     env: {
       PORT: "0",
       DATABASE_URL: join(dataDir, "cpay.sqlite"),
@@ -68,7 +72,7 @@ if (mode === "bare") {
     type: "business",
     kycStatus: "verified",
   });
-  await fundTestAccount(context, account, { confidential: 0n, public: 10_000_000_000_000n });
+  await fundTestAccount(context, cluster, account, { confidential: 0n, public: 10_000_000_000_000n });
   const key = await issueApiKey(context, { accountId: account.id, name: "bench", environment: "test" });
   const { walletSignerOf } = await import("@cpay/api/vault");
   const owner = await walletSignerOf(context, account.id);
@@ -80,9 +84,9 @@ if (mode === "bare") {
       Array.from({ length: message.concurrency }, async () => {
         while (performance.now() < deadline) {
           const started = performance.now();
-          await transferPublic(context.cluster, {
+          await transferPublic(context.chain, {
             owner,
-            mint: context.cluster.usdgMint,
+            mint: context.chain.usdgMint,
             recipient: sink.publicKey,
             amount: 10_000n,
             payer: context.feePayer,
