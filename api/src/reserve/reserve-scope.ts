@@ -23,7 +23,7 @@ import {
   type TransactionPartialSigner,
   type TransactionSigner,
 } from "@solana/kit";
-import { readRentExemptMinimum } from "../chain/rent";
+import { type RentExemptMinimum, readRentExemptMinimum } from "../chain/rent";
 import type { ServiceContext } from "../service-context";
 import { type Reservation, reserveLamports, settleReservation } from "./reserve-ledger";
 import { spendBoundOf } from "./spend-bound";
@@ -37,6 +37,8 @@ interface Scope {
   /** Reserved and not yet drawn on by a signed transaction. */
   prepaid: bigint;
   readonly signatures: string[];
+  /** The cluster's rent schedule, read once per scope (on its first signature). */
+  rent: Promise<RentExemptMinimum> | null;
 }
 
 const scopes = new AsyncLocalStorage<Scope>();
@@ -58,6 +60,7 @@ export async function withReserveSpend<T>(
     accountId,
     payer: meteredPayer(service),
     reservations: [],
+    rent: null,
     prepaid: 0n,
     signatures: [],
   };
@@ -112,7 +115,8 @@ function meteredPayer(service: ServiceContext): Scope["payer"] {
       transactions: Parameters<KeyPairSigner["signTransactions"]>[0],
     ): Promise<readonly SignatureDictionary[]> {
       const scope = scopeOf(service);
-      const rentExemptMinimum = await readRentExemptMinimum(service.chain);
+      scope.rent ??= readRentExemptMinimum(service.chain);
+      const rentExemptMinimum = await scope.rent;
       for (const transaction of transactions) {
         const bound = spendBoundOf(transaction.messageBytes, {
           feePayer: inner.address,
