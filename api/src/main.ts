@@ -64,7 +64,8 @@ async function main(): Promise<void> {
           "memory, so its accounts and transfers described a chain that no longer exists; this run starts empty",
       );
     }
-    const demo = await ensureDemoAccounts(service.context);
+    // The simulator's: the demo accounts are funded from the embedded cluster's USDG faucet.
+    const demo = await ensureDemoAccounts(service.context, cluster);
     // Served last: a client that sees the RPC answer finds the program's config (registrar = the
     // fee reserve) and the demo accounts already in place.
     localnet = await startLocalnet({

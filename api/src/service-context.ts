@@ -3,7 +3,7 @@
  * Plain data built once at start (service.ts); handlers never reach for globals.
  */
 import type { AssetTable } from "@cpay/sdk";
-import type { EmbeddedCluster } from "@cpay/sdk/cluster";
+import type { ChainPort } from "@cpay/sdk/chain";
 import type { KeyPairSigner } from "@solana/kit";
 import type { ServiceConfig } from "./config";
 import type { Database } from "./db/database";
@@ -12,8 +12,8 @@ import type { Logger } from "./http/logger";
 export interface ServiceContext {
   readonly config: ServiceConfig;
   readonly db: Database;
-  /** The test cluster `svc_test_` keys reach: the embedded cluster (served as localnet RPC too). */
-  readonly cluster: EmbeddedCluster;
+  /** The cluster `svc_test_` keys reach, through the asynchronous chain port (every chain call). */
+  readonly chain: ChainPort;
   /** Pays every fee and every rent deposit: a caller never needs SOL (spec section 1, rule 3). */
   readonly feePayer: KeyPairSigner;
   /** The config's registrar: the only key that may register account handles on-chain. */

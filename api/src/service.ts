@@ -2,9 +2,14 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
 import { buildConfigInitializeInstruction, findConfigPda, LIMIT_DECIMALS } from "@cpay/sdk";
-import { createEmbeddedCluster, type EmbeddedCluster, USDG_DECIMALS } from "@cpay/sdk/cluster";
+import {
+  createEmbeddedCluster,
+  type EmbeddedCluster,
+  inProcessChain,
+  USDG_DECIMALS,
+} from "@cpay/sdk/cluster";
 import { configureProofPool } from "@cpay/sdk/confidential";
-import { address } from "@solana/kit";
+import { address, type KeyPairSigner } from "@solana/kit";
 import type pino from "pino";
 import { type AdminServer, startAdminServer } from "./admin/start-admin-server";
 import { createApp } from "./app";
@@ -59,27 +64,31 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   });
   const cluster = options.cluster ?? (await createEmbeddedCluster());
   const ownsCluster = options.cluster === undefined;
+  // The simulator's: the database is tied to the embedded cluster's instance id.
   const { db, archivedTo } = await openDatabaseForCluster(
     config.databaseUrl,
     cluster,
     options.staleData ?? "refuse",
   );
+  // The simulator's: the fee-reserve key comes from the embedded cluster (configuration, next).
   const feeReserveKey = cluster.keys.feeReserve;
   if (feeReserveKey === null)
     throw new ConfigError("the cluster's fee reserve key is not available to the service");
   const feePayer = await feeReserveKey.toSigner();
+  const chain = inProcessChain(cluster);
   const context: ServiceContext = {
     config,
     db,
-    cluster,
+    chain,
     feePayer,
     registrar: feePayer,
-    assets: { USDG: { mint: address(cluster.usdgMint), decimals: USDG_DECIMALS } },
+    assets: { USDG: { mint: address(chain.usdgMint), decimals: USDG_DECIMALS } },
     logger,
     clock: options.clock ?? Date.now,
   };
   if (LIMIT_DECIMALS !== USDG_DECIMALS) throw new ConfigError("policy limits and USDG disagree on decimals");
-  await ensureProgramConfig(context);
+  // The simulator's: the program's upgrade authority key comes from the embedded cluster.
+  await ensureProgramConfig(context, await cluster.keys.programUpgradeAuthority.toSigner());
   const app = createApp(context, { handlers, checkResponses: options.checkResponses ?? false });
   const server = await new Promise<Server>((resolve, reject) => {
     const listening = app.listen(config.port, config.host, (error?: Error) =>
@@ -91,6 +100,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     ? await startAdminServer(context, {
         env: options.env ?? process.env,
         dataDir: options.dataDir ?? resolve("data"),
+        // The simulator's: the admin `fund` command mints USDG from the embedded cluster's faucet.
+        faucet: cluster,
       }).catch(async (error: unknown) => {
         // Nothing else has started yet: undo what did, so a taken admin port leaves no listener.
         await new Promise((done) => server.close(done));
@@ -115,6 +126,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
           server.closeIdleConnections();
         });
         await stopJobs();
+        await chain.close();
         await db.close();
         if (ownsCluster) cluster.stop();
         logger.flush();
@@ -124,11 +136,13 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   };
 }
 
-/** Initialises the program's config with the service as registrar, once per cluster. */
-async function ensureProgramConfig(service: ServiceContext): Promise<void> {
+/**
+ * Initialises the program's config with the service as registrar, once per cluster; `admin` is the
+ * program's upgrade authority, the only key the program lets initialise it.
+ */
+async function ensureProgramConfig(service: ServiceContext, admin: KeyPairSigner): Promise<void> {
   const [configPda] = await findConfigPda();
-  if (service.cluster.getAccount(configPda) !== null) return;
-  const admin = await service.cluster.keys.programUpgradeAuthority.toSigner();
+  if ((await service.chain.getAccount(configPda)) !== null) return;
   await withReserveSpend(service, null, async () => {
     await sendInstructions(service, [
       await buildConfigInitializeInstruction({ admin, registrar: service.registrar.address }),

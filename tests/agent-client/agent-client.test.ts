@@ -13,7 +13,7 @@ import {
   transferAgentConfidential,
 } from "@cpay/sdk/agent-confidential";
 import { BPF_LOADER_UPGRADEABLE_ADDRESS, partiallySignTransactionToWire } from "@cpay/sdk/cluster";
-import { isConfidentialError, readConfidentialState } from "@cpay/sdk/confidential";
+import { isConfidentialError, tokenAccountOf } from "@cpay/sdk/confidential";
 import { type Address, createNoopSigner } from "@solana/kit";
 import { getTransferSolInstruction } from "@solana-program/system";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -32,7 +32,9 @@ describe("a self-custody agent's client through a relay", () => {
   let bob: ConfidentialRecipient;
 
   const lamports = (account: Address) => world.cluster.getAccount(account)?.lamports ?? 0n;
-  const creditCounter = () => readConfidentialState(world.cluster, bob.usdg)?.pendingBalanceCreditCounter;
+  // The suite's own synchronous read of the simulator.
+  const creditCounter = () =>
+    tokenAccountOf(bob.usdg, world.cluster.getAccount(bob.usdg))?.confidential?.pendingBalanceCreditCounter;
 
   beforeAll(async () => {
     world = await createAgentConfidentialWorld();
@@ -41,7 +43,7 @@ describe("a self-custody agent's client through a relay", () => {
     bob = await world.confidentialRecipient("bob");
     relay = createFakeRelay(world.cluster);
     client = createAgentClient({
-      cluster: world.cluster,
+      chain: world.chain,
       relay,
       agentSigner: world.agent.signer,
       agent: world.agent.address,
@@ -192,7 +194,7 @@ describe("a self-custody agent's client through a relay", () => {
 
   it("Given a confidential spend today, When the remaining is read without the keys, Then it says the keys are needed", async () => {
     const keyless = createAgentClient({
-      cluster: world.cluster,
+      chain: world.chain,
       relay,
       agentSigner: world.agent.signer,
       agent: world.agent.address,
@@ -204,7 +206,7 @@ describe("a self-custody agent's client through a relay", () => {
   it("Given proofs the program refuses in the final transaction, When relayed, Then the agent closes every context and the buffer: none was left allocated and unverified", async () => {
     const loaderAccounts = () => world.cluster.getProgramAccounts(BPF_LOADER_UPGRADEABLE_ADDRESS).length;
     const before = { available: world.agentAvailable(), counter: creditCounter(), loader: loaderAccounts() };
-    const error = await transferAgentConfidential(world.cluster, {
+    const error = await transferAgentConfidential(world.chain, {
       agentSigner: world.agent.signer,
       agent: world.agent.address,
       keys: world.agentKeys(),

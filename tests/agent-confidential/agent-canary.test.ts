@@ -92,7 +92,7 @@ beforeAll(async () => {
   const pending = held.pending as Address;
   blobs.push(Buffer.from(accountBytes(world.cluster, pending)));
   returned.push(await world.holds());
-  const approval = await approveConfidentialHold(world.cluster, {
+  const approval = await approveConfidentialHold(world.chain, {
     owner: world.agent.owner,
     pending,
     payer: world.feePayer,

@@ -105,7 +105,7 @@ describe("agent confidential transfers", () => {
     expect(result.outcome).toBe("held");
     expect(result.pending).toBeDefined();
     const pending = result.pending ?? ("" as never);
-    expect(readAgentAccount(world.cluster, world.agent.address).confidentialHold).toBe(pending);
+    expect((await readAgentAccount(world.chain, world.agent.address)).confidentialHold).toBe(pending);
     const holds = await world.holds();
     expect(holds).toHaveLength(1);
     expect(holds[0]).toMatchObject({ address: pending, confidential: true, amount: null });
@@ -114,7 +114,7 @@ describe("agent confidential transfers", () => {
     const blocked = await world.confidentialTransfer({ amount: usdg(1) }).catch((caught: unknown) => caught);
     expect(isConfidentialError(blocked, "confidential_hold_open")).toBe(true);
 
-    await approveConfidentialHold(world.cluster, {
+    await approveConfidentialHold(world.chain, {
       owner: world.agent.owner,
       pending,
       payer: world.feePayer,
@@ -149,7 +149,7 @@ describe("agent confidential transfers", () => {
   it("Given a confidential balance, When the agent withdraws, Then it moves to the account's public balance", async () => {
     const publicBefore = world.balance(world.agent.usdg);
     const availableBefore = world.agentAvailable();
-    const { signatures } = await withdrawAgentConfidential(world.cluster, {
+    const { signatures } = await withdrawAgentConfidential(world.chain, {
       authority: world.agent.signer,
       agent: world.agent.address,
       keys: world.agentKeys(),

@@ -46,7 +46,7 @@ describe("confidential holds", () => {
     // 10 is within the HITL threshold: held only because the agent asks for it.
     const requested = await world.confidentialTransfer({ amount: usdg(10), requestHold: true });
     expect(requested.outcome).toBe("held");
-    const [listed] = await listAgentPendingTransactions(world.cluster, world.agent.handle);
+    const [listed] = await listAgentPendingTransactions(world.chain, world.agent.handle);
     expect(listed).toMatchObject({ address: requested.pending, confidential: true, amount: null });
     for (const context of Object.values(listed?.contexts ?? {})) {
       expect(world.cluster.getAccount(context)?.owner).toBe("ZkE1Gama1Proof11111111111111111111111111111");
@@ -60,11 +60,11 @@ describe("confidential holds", () => {
     const [listed] = await world.holds();
     // A hold moves nothing until it is approved.
     expect(world.agentAvailable()).toBe(usdg(300));
-    await rejectHold(world.cluster, { owner: world.agent.owner, pending, payer: world.feePayer });
+    await rejectHold(world.chain, { owner: world.agent.owner, pending, payer: world.feePayer });
     expect(await world.holds()).toHaveLength(0);
     for (const context of Object.values(listed?.contexts ?? {}))
       expect(world.cluster.getAccount(context)).toBeNull();
-    expect(readAgentAccount(world.cluster, world.agent.address).confidentialHold).toBeNull();
+    expect((await readAgentAccount(world.chain, world.agent.address)).confidentialHold).toBeNull();
     expect(world.agentAvailable()).toBe(usdg(300));
     expect(await world.recipientPending()).toBe(0n);
     expect(world.proverState().confidentialSpentToday).toBe(0n);
@@ -76,10 +76,10 @@ describe("confidential holds", () => {
     const world = await fundedWorld();
     const pending = await hold(world, usdg(70));
     world.at(utc(1, 13));
-    await closeExpiredHold(world.cluster, { pending, payer: world.stranger });
+    await closeExpiredHold(world.chain, { pending, payer: world.stranger });
     expect(await world.holds()).toHaveLength(0);
     expect(world.agentAvailable()).toBe(usdg(300));
-    expect(readAgentAccount(world.cluster, world.agent.address).confidentialHold).toBeNull();
+    expect((await readAgentAccount(world.chain, world.agent.address)).confidentialHold).toBeNull();
   });
 });
 

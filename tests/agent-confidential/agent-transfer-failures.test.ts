@@ -55,7 +55,7 @@ describe("an agent confidential transfer failing at each step", () => {
         amount: usdg(10),
         payer: world.feePayer,
       };
-      const error = await transferAgentConfidential(failingNthSubmission(world.cluster, failAt), {
+      const error = await transferAgentConfidential(failingNthSubmission(world.chain, failAt), {
         ...input,
         transferId: transferId(attempt++),
       }).catch((caught: unknown) => caught);
@@ -71,7 +71,7 @@ describe("an agent confidential transfer failing at each step", () => {
       expect(await world.recipientPending()).toBe(pendingBefore);
       expect(payerBefore - world.lamports(world.feePayer.address)).toBeLessThan(FEES_ONLY);
 
-      const retry = await transferAgentConfidential(world.cluster, {
+      const retry = await transferAgentConfidential(world.chain, {
         ...input,
         transferId: transferId(attempt++),
       });

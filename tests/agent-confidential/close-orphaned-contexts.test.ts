@@ -72,7 +72,7 @@ describe("closing orphaned agent contexts", () => {
   }
 
   const close = (context: Address, authority = world.agent.signer) =>
-    closeAgentProofContexts(world.cluster, {
+    closeAgentProofContexts(world.chain, {
       authority,
       agent: world.agent.address,
       payer: world.feePayer,
@@ -111,7 +111,7 @@ describe("closing orphaned agent contexts", () => {
     expect(await closeDirectly(context)).toBe("ConfidentialHoldOpen");
     expect(world.cluster.getAccount(context)).not.toBeNull();
 
-    await rejectHold(world.cluster, {
+    await rejectHold(world.chain, {
       owner: world.agent.owner,
       pending: held.pending as Address,
       payer: world.feePayer,

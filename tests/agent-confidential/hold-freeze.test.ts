@@ -16,7 +16,7 @@ import {
   readAgentAccount,
   rejectHold,
 } from "@cpay/sdk/agent-confidential";
-import { readConfidentialState } from "@cpay/sdk/confidential";
+import { tokenAccountOf } from "@cpay/sdk/confidential";
 import { type Address, address, generateKeyPairSigner } from "@solana/kit";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
@@ -39,7 +39,9 @@ describe("a confidential hold freezes the agent's balance", () => {
 
   /** The agent account's available ciphertext and its AE copy: what the held proofs were made against. */
   const frozen = () => {
-    const state = readConfidentialState(world.cluster, world.agent.usdg);
+    // The suite's own synchronous read of the simulator.
+    const state =
+      tokenAccountOf(world.agent.usdg, world.cluster.getAccount(world.agent.usdg))?.confidential ?? null;
     if (state === null) throw new Error("not configured");
     return [state.availableBalance, state.decryptableAvailableBalance];
   };
@@ -54,7 +56,7 @@ describe("a confidential hold freezes the agent's balance", () => {
   };
 
   const approve = (pending: Address) =>
-    approveConfidentialHold(world.cluster, { owner: world.agent.owner, pending, payer: world.feePayer });
+    approveConfidentialHold(world.chain, { owner: world.agent.owner, pending, payer: world.feePayer });
 
   let open: Hold;
 
@@ -65,7 +67,7 @@ describe("a confidential hold freezes the agent's balance", () => {
     expect(world.readPending(publicHold)?.amount).toBe(usdg(60));
     open = await hold(usdg(60));
     // A deposit is allowed (public -> pending), so there is something to apply.
-    await depositAgentConfidential(world.cluster, {
+    await depositAgentConfidential(world.chain, {
       authority: world.agent.signer,
       agent: world.agent.address,
       mint: world.usdgMint,
@@ -102,7 +104,7 @@ describe("a confidential hold freezes the agent's balance", () => {
       const transfer = await buildAgentConfidentialTransferInstruction({
         agentSigner: signer,
         agent: world.agent.address,
-        nextHoldNonce: readAgentAccount(world.cluster, world.agent.address).nextHoldNonce,
+        nextHoldNonce: (await readAgentAccount(world.chain, world.agent.address)).nextHoldNonce,
         source: world.agent.usdg,
         mint: world.usdgMint,
         destination: bob.usdg,
@@ -132,7 +134,7 @@ describe("a confidential hold freezes the agent's balance", () => {
     expect(refusals).toEqual(Array(5).fill("ConfidentialHoldOpen"));
     expect(changes).toEqual([]);
     expect(frozen()).toEqual(before);
-    expect(readAgentAccount(world.cluster, world.agent.address).confidentialHold).toBe(open.address);
+    expect((await readAgentAccount(world.chain, world.agent.address)).confidentialHold).toBe(open.address);
   });
 
   it("Given the hold, When the owner approves it, Then the pinned transfer executes: the recipient decrypts the amount, the hold and its contexts are gone", async () => {
@@ -142,12 +144,12 @@ describe("a confidential hold freezes the agent's balance", () => {
     expect(await world.recipientPending()).toBe(pending + usdg(60));
     expect(world.agentAvailable()).toBe(available - usdg(60));
     expect(world.proverState().confidentialSpentToday).toBe(usdg(60));
-    expect(readAgentAccount(world.cluster, world.agent.address).confidentialHold).toBeNull();
+    expect((await readAgentAccount(world.chain, world.agent.address)).confidentialHold).toBeNull();
     expect(world.cluster.getAccount(open.address)).toBeNull();
     for (const context of Object.values(open.contexts ?? {}))
       expect(world.cluster.getAccount(context)).toBeNull();
     // Nothing is frozen any more: the agent decides the public hold itself (rejected, to keep the day clean).
-    await rejectHold(world.cluster, { owner: world.agent.owner, pending: publicHold, payer: world.feePayer });
+    await rejectHold(world.chain, { owner: world.agent.owner, pending: publicHold, payer: world.feePayer });
     expect(world.readPending(publicHold)).toBeNull();
   });
 
@@ -170,12 +172,12 @@ describe("a confidential hold freezes the agent's balance", () => {
     }
     // Tightened once more, then rejected: released, nothing moved.
     expect((await world.updatePolicy({ per_transaction_limit_usdg: "69" })).err).toBeNull();
-    await rejectHold(world.cluster, {
+    await rejectHold(world.chain, {
       owner: world.agent.owner,
       pending: tight.address,
       payer: world.feePayer,
     });
-    expect(readAgentAccount(world.cluster, world.agent.address).confidentialHold).toBeNull();
+    expect((await readAgentAccount(world.chain, world.agent.address)).confidentialHold).toBeNull();
     expect(world.cluster.getAccount(tight.address)).toBeNull();
     for (const context of Object.values(tight.contexts ?? {}))
       expect(world.cluster.getAccount(context)).toBeNull();

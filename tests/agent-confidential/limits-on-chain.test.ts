@@ -60,7 +60,7 @@ describe("limits enforced by the program over encrypted amounts", () => {
     expect(held.outcome).toBe("held");
     expect((await world.holds()).map((hold) => hold.address)).toEqual([held.pending]);
     // Rejected: the day below starts from the 50 executed above.
-    await rejectHold(world.cluster, {
+    await rejectHold(world.chain, {
       owner: world.agent.owner,
       pending: held.pending as Address,
       payer: world.feePayer,

@@ -381,7 +381,7 @@ describe("a malicious client's context accounts", () => {
     expect(own).toHaveLength(10);
     const live = own.filter((context) => world.cluster.getAccount(context) !== null);
     expect(live).toHaveLength(7);
-    const left = await closeAgentProofContexts(world.cluster, {
+    const left = await closeAgentProofContexts(world.chain, {
       authority: world.agent.signer,
       agent: world.agent.address,
       payer: world.feePayer,

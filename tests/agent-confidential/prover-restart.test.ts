@@ -64,14 +64,14 @@ describe("the prover state after a restart", () => {
   const restartedKeys = (): ConfidentialKeyset => deriveConfidentialKeys(importConfidentialSecret(exported));
 
   /** Today's total, rebuilt from the Policy account with `keys`. */
-  const rebuild = (keys: ConfidentialKeyset) => {
-    const state = readProverState(world.cluster, { policy: world.agent.policy, keys });
+  const rebuild = async (keys: ConfidentialKeyset) => {
+    const state = await readProverState(world.chain, { policy: world.agent.policy, keys });
     return { total: state.confidentialSpentToday, source: state.source };
   };
 
   /** A spend the way a restarted agent makes it: its signer, fresh keys, everything else read from chain. */
   const spend = (keys: ConfidentialKeyset, amount: bigint) =>
-    transferAgentConfidential(world.cluster, {
+    transferAgentConfidential(world.chain, {
       agentSigner: world.agent.signer,
       agent: world.agent.handle,
       keys,
@@ -94,7 +94,7 @@ describe("the prover state after a restart", () => {
     await world.confidentialTransfer({ amount: usdg(40) });
     await world.confidentialTransfer({ amount: usdg(25) });
     const approved = await world.confidentialTransfer({ amount: usdg(60) });
-    await approveConfidentialHold(world.cluster, {
+    await approveConfidentialHold(world.chain, {
       owner: world.agent.owner,
       pending: approved.pending as Address,
       payer: world.feePayer,
@@ -104,8 +104,8 @@ describe("the prover state after a restart", () => {
     openHold = open.pending as Address;
   });
 
-  it("Given only the exported secret and the chain, When a fresh process rebuilds the state, Then its total is today's spends (40 + 25 + 60, not yesterday's 30 nor the open hold's 70); another key is refused", () => {
-    const configured = readConfidentialState(world.cluster, world.agent.usdg)?.elgamalPubkey;
+  it("Given only the exported secret and the chain, When a fresh process rebuilds the state, Then its total is today's spends (40 + 25 + 60, not yesterday's 30 nor the open hold's 70); another key is refused", async () => {
+    const configured = (await readConfidentialState(world.chain, world.agent.usdg))?.elgamalPubkey;
     const foreign = exportConfidentialSecret(testConfidentialSecret("someone else"));
     const [own, other, tomorrow] = restartedProcess(world, [
       { exportedKey: exported, unixTime: world.now() },
@@ -124,22 +124,22 @@ describe("the prover state after a restart", () => {
   });
 
   it("Given keys re-derived here from the secret alone, Then the rebuilt total matches, and the owner's approval of the open hold adds to it", async () => {
-    expect(rebuild(restartedKeys())).toEqual({ total: usdg(125), source: "decryptable" });
-    await approveConfidentialHold(world.cluster, {
+    expect(await rebuild(restartedKeys())).toEqual({ total: usdg(125), source: "decryptable" });
+    await approveConfidentialHold(world.chain, {
       owner: world.agent.owner,
       pending: openHold,
       payer: world.feePayer,
     });
-    expect(rebuild(restartedKeys())).toEqual({ total: usdg(195), source: "decryptable" });
+    expect(await rebuild(restartedKeys())).toEqual({ total: usdg(195), source: "decryptable" });
   });
 
   it("Given the restarted agent, Then its next spend executes, the total continues from the rebuilt one, and what is left of the day is enforced from it", async () => {
     expect((await spend(restartedKeys(), usdg(20))).outcome).toBe("executed");
-    expect(rebuild(restartedKeys())).toEqual({ total: usdg(215), source: "decryptable" });
+    expect(await rebuild(restartedKeys())).toEqual({ total: usdg(215), source: "decryptable" });
     const left = DAILY_LIMIT - usdg(215);
     const over = await spend(restartedKeys(), left + 1n).catch((caught: unknown) => caught);
     expect(isPolicyLimitExceeded(over, "daily")).toBe(true);
     expect((await spend(restartedKeys(), left)).outcome).toBe("executed");
-    expect(rebuild(restartedKeys())).toEqual({ total: DAILY_LIMIT, source: "decryptable" });
+    expect(await rebuild(restartedKeys())).toEqual({ total: DAILY_LIMIT, source: "decryptable" });
   });
 });

@@ -18,13 +18,13 @@ import {
   findTokenAccount,
   generateConfidentialSecret,
   importConfidentialSecret,
-  readConfidentialState,
   setupConfidentialAccount,
   transferConfidential,
 } from "@cpay/sdk/confidential";
 import { generateKeyPairSigner } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiWorld, refusalOf, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
+import { confidentialStateOf } from "../support/confidential-state";
 import { createTestAgent } from "./support/agents";
 
 interface RawAnswer {
@@ -77,7 +77,7 @@ function proveBalance(
   tokenAccount: string,
 ): { proof: string; amount: bigint } {
   const keys = deriveConfidentialKeys(secret);
-  const state = readConfidentialState(world.cluster, tokenAccount);
+  const state = confidentialStateOf(world.cluster, tokenAccount);
   if (state === null) throw new Error(`${tokenAccount} is not configured`);
   const amount = availableBalance(state, keys);
   return { proof: createBalanceProof({ keys, availableCiphertext: state.availableBalance, amount }), amount };
@@ -89,11 +89,11 @@ async function creditFromOutside(world: ApiWorld, recipient: string, amount: big
   const mint = world.cluster.usdgMint;
   const outsider = await generateKeyPairSigner();
   const keys = deriveConfidentialKeys(generateConfidentialSecret());
-  await setupConfidentialAccount(world.cluster, { owner: outsider, mint, keys, payer: feePayer });
+  await setupConfidentialAccount(world.chain, { owner: outsider, mint, keys, payer: feePayer });
   await world.cluster.mintUsdgToOwner(outsider.address, amount);
-  await depositConfidential(world.cluster, { owner: outsider, mint, amount, payer: feePayer });
-  await applyPendingBalance(world.cluster, { owner: outsider, mint, keys, payer: feePayer });
-  await transferConfidential(world.cluster, {
+  await depositConfidential(world.chain, { owner: outsider, mint, amount, payer: feePayer });
+  await applyPendingBalance(world.chain, { owner: outsider, mint, keys, payer: feePayer });
+  await transferConfidential(world.chain, {
     owner: outsider,
     keys,
     mint,
@@ -267,13 +267,13 @@ describe("GET /v1/accounts/me/balances with a decryption proof", () => {
     // And an outside wallet pays the agent 1 USDG (it lands in its pending balance)
     await creditFromOutside(world, agent.public_key, usdg(1));
     const agentUsdg = await findTokenAccount(agent.public_key, world.cluster.usdgMint);
-    expect(readConfidentialState(world.cluster, agentUsdg)?.pendingBalanceCreditCounter).toBe(1n);
+    expect(confidentialStateOf(world.cluster, agentUsdg)?.pendingBalanceCreditCounter).toBe(1n);
     // When the agent reads its balances
     const plain = await getBalances(world, key.value);
     // Then the read succeeds, the credit counts, and it is still pending
     expect(plain.status).toBe(200);
     expect(confidentialEntry(plain)).toEqual({ asset: "USDG", confidential: true, has_balance: true });
-    expect(readConfidentialState(world.cluster, agentUsdg)?.pendingBalanceCreditCounter).toBe(1n);
+    expect(confidentialStateOf(world.cluster, agentUsdg)?.pendingBalanceCreditCounter).toBe(1n);
     // And a proof of the available balance (the hold's funds have not left it yet) still verifies
     const agentSecret = deriveAgentConfidentialSecret(
       importConfidentialSecret(alice.confidentialSecret),

@@ -11,13 +11,13 @@ import {
   deriveConfidentialKeys,
   findTokenAccount,
   generateConfidentialSecret,
-  readConfidentialState,
   setupConfidentialAccount,
   transferConfidential,
 } from "@cpay/sdk/confidential";
 import { generateKeyPairSigner } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
+import { confidentialStateOf } from "../support/confidential-state";
 
 /** A distinctive amount (7.654321 USDG) the plaintext canary looks for. */
 const ODD_AMOUNT = 7_654_321n;
@@ -85,16 +85,16 @@ describe("GET /v1/accounts/me/balances without a proof", () => {
     const mint = world.cluster.usdgMint;
     const outsider = await generateKeyPairSigner();
     const outsiderKeys = deriveConfidentialKeys(generateConfidentialSecret());
-    await setupConfidentialAccount(world.cluster, {
+    await setupConfidentialAccount(world.chain, {
       owner: outsider,
       mint,
       keys: outsiderKeys,
       payer: feePayer,
     });
     await world.cluster.mintUsdgToOwner(outsider.address, usdg(3));
-    await depositConfidential(world.cluster, { owner: outsider, mint, amount: usdg(3), payer: feePayer });
-    await applyPendingBalance(world.cluster, { owner: outsider, mint, keys: outsiderKeys, payer: feePayer });
-    await transferConfidential(world.cluster, {
+    await depositConfidential(world.chain, { owner: outsider, mint, amount: usdg(3), payer: feePayer });
+    await applyPendingBalance(world.chain, { owner: outsider, mint, keys: outsiderKeys, payer: feePayer });
+    await transferConfidential(world.chain, {
       owner: outsider,
       keys: outsiderKeys,
       mint,
@@ -103,12 +103,12 @@ describe("GET /v1/accounts/me/balances without a proof", () => {
       payer: feePayer,
     });
     const carolUsdg = await findTokenAccount(carol.account.publicKey, mint);
-    expect(readConfidentialState(world.cluster, carolUsdg)?.pendingBalanceCreditCounter).toBe(1n);
+    expect(confidentialStateOf(world.cluster, carolUsdg)?.pendingBalanceCreditCounter).toBe(1n);
     // When carol reads her balances
     const balances = await carol.client.call("getBalances");
     // Then the credit counts, and it was applied: nothing is pending any more
     expect(flags(balances)["USDG confidential"]).toBe(true);
-    expect(readConfidentialState(world.cluster, carolUsdg)?.pendingBalanceCreditCounter).toBe(0n);
+    expect(confidentialStateOf(world.cluster, carolUsdg)?.pendingBalanceCreditCounter).toBe(0n);
   });
 
   it("says nothing is held once everything was spent", async () => {

@@ -12,10 +12,11 @@ import {
   policyParamsFromAccount,
 } from "@cpay/sdk";
 import { SubmissionRejected } from "@cpay/sdk/cluster";
-import { findTokenAccount, readConfidentialState } from "@cpay/sdk/confidential";
+import { findTokenAccount } from "@cpay/sdk/confidential";
 import { address } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiWorld, refusalOf, startApiWorld, type WorldAccount } from "../support/api-world";
+import { confidentialStateOf } from "../support/confidential-state";
 import { accountRow, createTestAgent, rowCounts, TEST_POLICY } from "./support/agents";
 
 describe("agent accounts", () => {
@@ -67,7 +68,7 @@ describe("agent accounts", () => {
     });
 
     const tokenAccount = await findTokenAccount(created.public_key, world.cluster.usdgMint);
-    expect(readConfidentialState(world.cluster, tokenAccount)).not.toBeNull();
+    expect(confidentialStateOf(world.cluster, tokenAccount)).not.toBeNull();
     const row = await accountRow(world, created.account_id);
     expect(row).toMatchObject({ type: "agent", ownerAccountId: alice.account.id, kycStatus: "verified" });
   });
@@ -240,7 +241,7 @@ describe("agent accounts", () => {
     const finished = await alice.client.call("createAgent", { body });
     expect(finished.handle).toBe("@alice/half-made");
     const tokenAccount = await findTokenAccount(finished.public_key, world.cluster.usdgMint);
-    expect(readConfidentialState(world.cluster, tokenAccount)).not.toBeNull();
+    expect(confidentialStateOf(world.cluster, tokenAccount)).not.toBeNull();
     const again = await refusalOf(alice.client.call("createAgent", { body }));
     expect(again.code).toBe("agent_exists");
   });
@@ -255,7 +256,7 @@ describe("agent accounts", () => {
     expect(finished.handle).toBe("@alice/half-keyed");
     expect(finished.signer_secret).toEqual(expect.any(String));
     const tokenAccount = await findTokenAccount(finished.public_key, world.cluster.usdgMint);
-    expect(readConfidentialState(world.cluster, tokenAccount)).not.toBeNull();
+    expect(confidentialStateOf(world.cluster, tokenAccount)).not.toBeNull();
     // From now on the key replays the finished agent, without its secret.
     const replay = await call();
     expect(replay).toMatchObject({ account_id: finished.account_id, signer_secret: null });

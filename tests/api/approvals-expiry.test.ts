@@ -88,7 +88,7 @@ describe("expiry of held agent transactions", () => {
       amount: "70",
       confidential: true,
     });
-    const agentAccount = readAgentAccount(world.cluster, address(confidentialBot.agent.public_key));
+    const agentAccount = await readAgentAccount(world.chain, address(confidentialBot.agent.public_key));
     expect(agentAccount.confidentialHold).not.toBeNull();
     world.cluster.clock.warpTime(WINDOW_SECONDS + 1);
     const failure = await refusalOf(approve(held.transactionId));
@@ -96,7 +96,7 @@ describe("expiry of held agent transactions", () => {
 
     expect((await decided(held.transactionId)).status).toBe("expired");
     expect(
-      readAgentAccount(world.cluster, address(confidentialBot.agent.public_key)).confidentialHold,
+      (await readAgentAccount(world.chain, address(confidentialBot.agent.public_key))).confidentialHold,
     ).toBeNull();
     expect(await confidentialUsdg(world, confidentialBot.agent.public_key, keys)).toEqual(before);
     expect(await world.transferRow(held.transferId)).toMatchObject({
@@ -114,7 +114,7 @@ describe("expiry of held agent transactions", () => {
     const held = await holdAgentTransfer(world, publicBot, { to: "@bob", amount: "52", confidential: false });
     const pending = address((await world.agentTransactionRow(held.transactionId)).pendingAddress);
     const owner = await walletSignerOf(world.service.context, alice.account.id);
-    const { signature } = await rejectHold(world.cluster, {
+    const { signature } = await rejectHold(world.chain, {
       owner,
       pending,
       payer: world.service.context.feePayer,

@@ -5,10 +5,11 @@
  * body is 409 `idempotency_key_reused`; a malformed key is 400; the same request written with
  * another letter case or a trailing slash (Express routes it the same) replays.
  */
-import { findTokenAccount, readConfidentialState } from "@cpay/sdk/confidential";
+import { findTokenAccount } from "@cpay/sdk/confidential";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
+import { confidentialStateOf } from "../support/confidential-state";
 
 describe("idempotent transfers", () => {
   let world: ApiWorld;
@@ -40,7 +41,7 @@ describe("idempotent transfers", () => {
 
   it("given 20 concurrent duplicates, makes one transfer and answers all 20 with it", async () => {
     const bobAccount = await findTokenAccount(bob.account.publicKey, world.cluster.usdgMint);
-    const creditsBefore = readConfidentialState(world.cluster, bobAccount)?.pendingBalanceCreditCounter;
+    const creditsBefore = confidentialStateOf(world.cluster, bobAccount)?.pendingBalanceCreditCounter;
     const body = { to: "@bob", amount: "2.5" };
     const answers = await Promise.all(Array.from({ length: 20 }, () => post("pay-bob-once", body)));
     expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(201));
@@ -54,7 +55,7 @@ describe("idempotent transfers", () => {
     );
     expect(rows).toHaveLength(1);
     // One credit reached bob's confidential account: the funds moved once.
-    expect(readConfidentialState(world.cluster, bobAccount)?.pendingBalanceCreditCounter).toBe(
+    expect(confidentialStateOf(world.cluster, bobAccount)?.pendingBalanceCreditCounter).toBe(
       (creditsBefore ?? 0n) + 1n,
     );
 

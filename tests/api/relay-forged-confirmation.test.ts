@@ -79,7 +79,7 @@ describe("a relayed transfer record beside a held transfer", () => {
     const transfer = await buildAgentTransferInstruction({
       agentSigner: bot.signer,
       agent: bot.pda,
-      nextHoldNonce: readAgentAccount(api.cluster, bot.pda).nextHoldNonce,
+      nextHoldNonce: (await readAgentAccount(api.chain, bot.pda)).nextHoldNonce,
       mint,
       source,
       destination,

@@ -49,7 +49,7 @@ async function agentTransfer(transferId: Uint8Array, amount: bigint): Promise<In
   return buildAgentTransferInstruction({
     agentSigner: solo.signer,
     agent: solo.pda,
-    nextHoldNonce: readAgentAccount(api.cluster, solo.pda).nextHoldNonce,
+    nextHoldNonce: (await readAgentAccount(api.chain, solo.pda)).nextHoldNonce,
     mint: mint(),
     source,
     destination,

@@ -14,7 +14,6 @@ import {
   encryptedTotalFromBase64,
   findTokenAccount,
   importConfidentialSecret,
-  readConfidentialState,
 } from "@cpay/sdk/confidential";
 import { AccountRole, address, createNoopSigner, generateKeyPairSigner, type Instruction } from "@solana/kit";
 import { getTransferSolInstruction } from "@solana-program/system";
@@ -22,6 +21,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type IndexerWorld, startIndexerWorld } from "../indexer/support/indexer-world";
 import { type ApiWorld, refusalOf, usdg, type WorldAccount } from "../support/api-world";
+import { confidentialStateOf } from "../support/confidential-state";
 import {
   agentSigned,
   createSelfCustodyAgent,
@@ -236,7 +236,7 @@ describe("relayed transfers", () => {
 describe("the SDK agent client over the HTTP relay", () => {
   const clientOf = (agent: SelfCustodyAgent) =>
     createAgentClient({
-      cluster: api.cluster,
+      chain: api.chain,
       relay: createApiRelayTransport(relayAs(agent)),
       agentSigner: agent.signer,
       agent: agent.pda,
@@ -250,7 +250,7 @@ describe("the SDK agent client over the HTTP relay", () => {
     const chargedBefore = await spentToday(api, solo);
     const reserveBefore = api.cluster.getAccount(feePayer())?.lamports ?? 0n;
     const bobsCredits = () =>
-      readConfidentialState(api.cluster, bobUsdgAccount())?.pendingBalanceCreditCounter ?? 0n;
+      confidentialStateOf(api.cluster, bobUsdgAccount())?.pendingBalanceCreditCounter ?? 0n;
     const creditsBefore = bobsCredits();
     const usageBefore = await keyUsage(solo);
 

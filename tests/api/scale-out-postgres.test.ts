@@ -31,6 +31,7 @@ import { getTokenDecoder } from "@solana-program/token-2022";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPostgresDatabase, postgresServerUrl } from "../support/api-database";
+import { confidentialStateOf as simulatorStateOf } from "../support/confidential-state";
 
 const USDG = 1_000_000n;
 const RATE_LIMIT = 40;
@@ -89,10 +90,7 @@ describe("two API services on one PostgreSQL database", () => {
     return account === null ? 0n : getTokenDecoder().decode(account.data).amount;
   }
   async function confidentialStateOf(who: Holder) {
-    const state = readConfidentialState(
-      cluster,
-      await findTokenAccount(who.account.publicKey, cluster.usdgMint),
-    );
+    const state = simulatorStateOf(cluster, await findTokenAccount(who.account.publicKey, cluster.usdgMint));
     if (state === null) throw new Error(`${who.account.handle} has no confidential account`);
     return state;
   }
@@ -117,7 +115,10 @@ describe("two API services on one PostgreSQL database", () => {
   it("Given one account's transfers sent at once through both services, Then each happens exactly once, in turn, with exact balances", async () => {
     const alice = await holder("alice");
     const bob = await holder("bob");
-    await fundTestAccount(first.context, alice.account, { confidential: 10n * USDG, public: 4n * USDG });
+    await fundTestAccount(first.context, cluster, alice.account, {
+      confidential: 10n * USDG,
+      public: 4n * USDG,
+    });
     const aliceBefore = availableBalance(await confidentialStateOf(alice), keysOf(alice));
     const bobPendingBefore = decryptPendingBalance(await confidentialStateOf(bob), keysOf(bob));
 
@@ -266,7 +267,7 @@ describe("two API services on one PostgreSQL database", () => {
   it("Given an account turn left by a holder that died mid-transfer, Then the next transfer, through the other service, takes it over once it lapses", async () => {
     const erin = await holder("erin");
     await holder("frank");
-    await fundTestAccount(first.context, erin.account, { confidential: 0n, public: 2n * USDG });
+    await fundTestAccount(first.context, cluster, erin.account, { confidential: 0n, public: 2n * USDG });
     const { db } = first.context;
     await db.read((q) =>
       q.insert(db.tables.leases).values({

@@ -21,13 +21,13 @@ import {
   encryptedTotalFromBase64,
   findTokenAccount,
   importConfidentialSecret,
-  readConfidentialState,
   readTransferMemo,
 } from "@cpay/sdk/confidential";
 import { getTokenDecoder } from "@solana-program/token-2022";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
+import { confidentialStateOf } from "../support/confidential-state";
 
 describe("an agent spending with its own key", () => {
   let world: ApiWorld;
@@ -52,7 +52,10 @@ describe("an agent spending with its own key", () => {
     });
     agentId = created.account_id;
     const row = await accountRowOf(agentId);
-    await fundTestAccount(world.service.context, row, { confidential: usdg(300), public: usdg(300) });
+    await fundTestAccount(world.service.context, world.cluster, row, {
+      confidential: usdg(300),
+      public: usdg(300),
+    });
     agentKey = await issueApiKey(world.service.context, {
       accountId: agentId,
       name: "bot key",
@@ -104,7 +107,7 @@ describe("an agent spending with its own key", () => {
   }
 
   async function bobPending(): Promise<bigint> {
-    const state = readConfidentialState(
+    const state = confidentialStateOf(
       world.cluster,
       await findTokenAccount(bob.account.publicKey, world.cluster.usdgMint),
     );
@@ -142,10 +145,10 @@ describe("an agent spending with its own key", () => {
     // ... and the same transaction carries the record whose memo bob and the owner decrypt
     const transaction = world.cluster.getTransaction(created.tx_signature);
     if (transaction === null) throw new Error("no transaction");
-    expect(readTransferMemo({ transaction, keys: bobKeys(), cluster: world.cluster }).memoText).toBe(
+    expect((await readTransferMemo({ transaction, keys: bobKeys(), chain: world.chain })).memoText).toBe(
       "order 55",
     );
-    expect(readTransferMemo({ transaction, keys: agentKeys(), cluster: world.cluster }).memoText).toBe(
+    expect((await readTransferMemo({ transaction, keys: agentKeys(), chain: world.chain })).memoText).toBe(
       "order 55",
     );
   });
@@ -270,7 +273,7 @@ describe("an agent spending with its own key", () => {
       world.cluster.usdgMint,
     );
     const state = () => {
-      const current = readConfidentialState(world.cluster, agentToken);
+      const current = confidentialStateOf(world.cluster, agentToken);
       if (current === null) throw new Error("the agent has no confidential account");
       return current;
     };
@@ -284,7 +287,7 @@ describe("an agent spending with its own key", () => {
     // When the agent spends 1 USDG confidentially
     await agent.call("createTransfer", { body: { to: "@bob", amount: "1" } });
     // Then the credit was applied first, and the spend came out of the whole balance
-    expect(state().pendingBalanceCreditCounter).toBe(0n);
+    expect((await state()).pendingBalanceCreditCounter).toBe(0n);
     expect(availableBalance(state(), agentKeys())).toBe(availableBefore + usdg(5) - usdg(1));
   });
 

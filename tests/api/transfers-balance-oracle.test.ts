@@ -30,7 +30,7 @@ beforeAll(async () => {
     allowed_recipients: ["alice"],
   });
   // Active two hours from now, for one hour: asleep whenever the suite runs.
-  const minute = Number((clusterUnixTime(world.cluster) / 60n) % 1440n);
+  const minute = Number(((await clusterUnixTime(world.chain)) / 60n) % 1440n);
   asleep = await createTestAgent(world, owner, "asleep", {
     ...TEST_POLICY,
     active_hours: `${hhmm((minute + 120) % 1440)}-${hhmm((minute + 180) % 1440)}`,

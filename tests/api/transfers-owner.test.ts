@@ -9,7 +9,6 @@ import {
   findTokenAccount,
   importConfidentialSecret,
   isConfidentialError,
-  readConfidentialState,
   readTransferMemo,
 } from "@cpay/sdk/confidential";
 import { generateKeyPairSigner } from "@solana/kit";
@@ -17,6 +16,7 @@ import { getTokenDecoder } from "@solana-program/token-2022";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
+import { confidentialStateOf } from "../support/confidential-state";
 
 describe("transfers from a personal account", () => {
   let world: ApiWorld;
@@ -40,7 +40,7 @@ describe("transfers from a personal account", () => {
     deriveConfidentialKeys(importConfidentialSecret(holder.confidentialSecret));
 
   async function confidentialState(holder: WorldAccount) {
-    const state = readConfidentialState(
+    const state = confidentialStateOf(
       world.cluster,
       await findTokenAccount(holder.account.publicKey, world.cluster.usdgMint),
     );
@@ -104,13 +104,13 @@ describe("transfers from a personal account", () => {
     const transaction = world.cluster.getTransaction(created.tx_signature);
     if (transaction === null) throw new Error("the transfer's transaction is not on chain");
     for (const party of [bob, alice]) {
-      expect(readTransferMemo({ transaction, keys: keysOf(party), cluster: world.cluster }).memoText).toBe(
-        memo,
-      );
+      expect(
+        (await readTransferMemo({ transaction, keys: keysOf(party), chain: world.chain })).memoText,
+      ).toBe(memo);
     }
     let carolError: unknown;
     try {
-      readTransferMemo({ transaction, keys: keysOf(carol), cluster: world.cluster });
+      await readTransferMemo({ transaction, keys: keysOf(carol), chain: world.chain });
     } catch (error) {
       carolError = error;
     }

@@ -24,7 +24,6 @@ import {
   findTokenAccount,
   importConfidentialSecret,
   isConfidentialError,
-  readConfidentialState,
   transferConfidential,
 } from "@cpay/sdk/confidential";
 import { type Address, address } from "@solana/kit";
@@ -32,6 +31,7 @@ import { getTokenDecoder } from "@solana-program/token-2022";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
+import { confidentialStateOf } from "../support/confidential-state";
 
 /** A fresh `tr_` id and its 16 bytes (the on-chain transfer id), as the service makes them. */
 function freshTransferId(): { id: string; bytes: Uint8Array } {
@@ -112,7 +112,7 @@ describe("crash recovery of transfers left submitting", () => {
   }
 
   async function bobPending(): Promise<bigint> {
-    const state = readConfidentialState(
+    const state = confidentialStateOf(
       world.cluster,
       await findTokenAccount(bob.account.publicKey, world.cluster.usdgMint),
     );
@@ -130,7 +130,7 @@ describe("crash recovery of transfers left submitting", () => {
     const before = await bobPending();
     // (The chain part first: the background job runs every second and must never see the row
     // before what the dead process sent has landed.)
-    const sent = await transferConfidential(world.cluster, {
+    const sent = await transferConfidential(world.chain, {
       owner: await walletSignerOf(service, alice.account.id),
       keys: await confidentialKeysOf(service, alice.account),
       mint: world.cluster.usdgMint,
@@ -155,7 +155,7 @@ describe("crash recovery of transfers left submitting", () => {
     expect(await eventTypes(id)).toEqual(["transfer.confirmed", "transfer.initiated"]);
     // ... the funds moved exactly once, and the id cannot move them again
     expect(await bobPending()).toBe(before + usdg(7));
-    const again = await transferConfidential(world.cluster, {
+    const again = await transferConfidential(world.chain, {
       owner: await walletSignerOf(service, alice.account.id),
       keys: await confidentialKeysOf(service, alice.account),
       mint: world.cluster.usdgMint,
@@ -221,7 +221,7 @@ describe("crash recovery of transfers left submitting", () => {
       );
       if (found === undefined) throw new Error("no agent row");
       agentRow = found;
-      await fundTestAccount(service, agentRow, { confidential: 0n, public: usdg(20) });
+      await fundTestAccount(service, world.cluster, agentRow, { confidential: 0n, public: usdg(20) });
       keyId = (await issueApiKey(service, { accountId: agent.account_id, name: "k", environment: "test" }))
         .id;
       agentAddress = address(agent.public_key);
@@ -236,7 +236,7 @@ describe("crash recovery of transfers left submitting", () => {
             await buildAgentTransferInstruction({
               agentSigner: await agentSignerOf(service, agent.account_id),
               agent: agentAddress,
-              nextHoldNonce: readAgentAccount(world.cluster, agentAddress).nextHoldNonce,
+              nextHoldNonce: (await readAgentAccount(world.chain, agentAddress)).nextHoldNonce,
               mint,
               destination,
               amount,

@@ -14,8 +14,13 @@ import {
   buildAgentTransferProofs,
   buildAgentTransferProofsConcurrently,
 } from "@cpay/sdk/agent-confidential";
-import { buildTransferProofs, readConfidentialState, transferConfidential } from "@cpay/sdk/confidential";
-import { confidentialParty, fundConfidential, type Party } from "../confidential/support";
+import { buildTransferProofs, transferConfidential } from "@cpay/sdk/confidential";
+import {
+  confidentialParty,
+  confidentialStateOf,
+  fundConfidential,
+  type Party,
+} from "../confidential/support";
 import { createAgentConfidentialWorld } from "../support/agent-confidential-world";
 import type { BenchEntry, BenchResult } from "./bench-entry";
 import { costOf, median } from "./transfer-cost";
@@ -56,7 +61,7 @@ export const agentConfidentialTransfer: BenchEntry = {
       const agentRun: AgentConfidentialTransferResult = await world.confidentialTransfer({ amount: AMOUNT });
       if (agentRun.outcome !== "executed") throw new Error("the bench transfer must execute, not hold");
       const agent = costOf(cluster, agentRun.signatures);
-      const plainRun = await transferConfidential(cluster, {
+      const plainRun = await transferConfidential(world.chain, {
         owner: alice.wallet,
         keys: alice.keys,
         mint: cluster.usdgMint,
@@ -66,10 +71,10 @@ export const agentConfidentialTransfer: BenchEntry = {
       const plain = costOf(cluster, plainRun.signatures);
 
       const agentKeys = world.agentKeys();
-      const agentState = readConfidentialState(cluster, world.agent.usdg);
-      const aliceState = readConfidentialState(cluster, alice.tokenAccount);
-      const bobState = readConfidentialState(cluster, bob.usdg);
-      const carolState = readConfidentialState(cluster, carol.tokenAccount);
+      const agentState = confidentialStateOf(cluster, world.agent.usdg);
+      const aliceState = confidentialStateOf(cluster, alice.tokenAccount);
+      const bobState = confidentialStateOf(cluster, bob.usdg);
+      const carolState = confidentialStateOf(cluster, carol.tokenAccount);
       if (agentState === null || aliceState === null || bobState === null || carolState === null) {
         throw new Error("accounts not configured");
       }

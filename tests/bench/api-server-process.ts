@@ -45,7 +45,10 @@ if (mode === "bare") {
   });
 } else if (mode === "api") {
   const dataDir = mkdtempSync(join(tmpdir(), "cpay-bench-"));
+  // Made here (as the service would) so its USDG faucet can fund the load account.
+  const cluster = await createEmbeddedCluster();
   const service = await startService({
+    cluster,
     env: {
       PORT: "0",
       DATABASE_URL: join(dataDir, "cpay.sqlite"),
@@ -72,7 +75,7 @@ if (mode === "bare") {
     type: "business",
     kycStatus: "verified",
   });
-  await fundTestAccount(context, account, { confidential: 0n, public: 10_000_000_000_000n });
+  await fundTestAccount(context, cluster, account, { confidential: 0n, public: 10_000_000_000_000n });
   const key = await issueApiKey(context, { accountId: account.id, name: "bench", environment: "test" });
   const { walletSignerOf } = await import("@cpay/api/vault");
   const owner = await walletSignerOf(context, account.id);
@@ -84,9 +87,9 @@ if (mode === "bare") {
       Array.from({ length: message.concurrency }, async () => {
         while (performance.now() < deadline) {
           const started = performance.now();
-          await transferPublic(context.cluster, {
+          await transferPublic(context.chain, {
             owner,
-            mint: context.cluster.usdgMint,
+            mint: context.chain.usdgMint,
             recipient: sink.publicKey,
             amount: 10_000n,
             payer: context.feePayer,
@@ -102,8 +105,9 @@ if (mode === "bare") {
 } else if (mode === "confidential") {
   const dataDir = mkdtempSync(join(tmpdir(), "cpay-bench-"));
   const slotMs = process.argv[4] === undefined ? undefined : Number(process.argv[4]);
+  const cluster = await createEmbeddedCluster(slotMs === undefined ? {} : { slotMs });
   const service = await startService({
-    ...(slotMs === undefined ? {} : { cluster: await createEmbeddedCluster({ slotMs }) }),
+    cluster,
     env: {
       PORT: "0",
       DATABASE_URL: join(dataDir, "cpay.sqlite"),
@@ -127,7 +131,7 @@ if (mode === "bare") {
       type: "business",
       kycStatus: "verified",
     });
-    await fundTestAccount(context, account, { confidential: 1_000_000_000n, public: 0n });
+    await fundTestAccount(context, cluster, account, { confidential: 1_000_000_000n, public: 0n });
     const key = await issueApiKey(context, { accountId: account.id, name: "bench", environment: "test" });
     keys.push(key.value);
   }

@@ -11,7 +11,6 @@ import {
   buildTransferProofs,
   type ConfidentialKeyset,
   loadTokenConfidentialHelpers,
-  readConfidentialState,
   transferConfidential,
   zk,
 } from "@cpay/sdk/confidential";
@@ -28,7 +27,13 @@ import {
   signTransactionMessageWithSigners,
 } from "@solana/kit";
 import { getMintDecoder, getTokenDecoder } from "@solana-program/token-2022";
-import { confidentialParty, fundConfidential, type Party } from "../confidential/support";
+import {
+  chainOf,
+  confidentialParty,
+  confidentialStateOf,
+  fundConfidential,
+  type Party,
+} from "../confidential/support";
 import type { BenchEntry, BenchResult } from "./bench-entry";
 import { costOf, median, type TransferCost } from "./transfer-cost";
 
@@ -36,7 +41,7 @@ const AMOUNT = 1_234_567n;
 const TIMING_RUNS = 15;
 
 async function sdkTransfer(cluster: EmbeddedCluster, from: Party, to: Party): Promise<TransferCost> {
-  const { signatures } = await transferConfidential(cluster, {
+  const { signatures } = await transferConfidential(chainOf(cluster), {
     owner: from.wallet,
     keys: from.keys,
     mint: cluster.usdgMint,
@@ -189,8 +194,8 @@ export const confidentialTransfer: BenchEntry = {
       const ours = await sdkTransfer(cluster, alice, bob);
       const helper = await helperTransfer(cluster, alice, bob);
 
-      const state = readConfidentialState(cluster, alice.tokenAccount);
-      const recipient = readConfidentialState(cluster, bob.tokenAccount);
+      const state = confidentialStateOf(cluster, alice.tokenAccount);
+      const recipient = confidentialStateOf(cluster, bob.tokenAccount);
       if (state === null || recipient === null) throw new Error("accounts not configured");
       const balance = availableBalance(state, alice.keys);
       const proofTime = time(

@@ -3,26 +3,36 @@
  * a wrong amount, another key, another ciphertext, a stale balance, or garbage is rejected with
  * the typed `decryption_proof_invalid`.
  */
+import type { ChainPort } from "@cpay/sdk/chain";
 import type { EmbeddedCluster } from "@cpay/sdk/cluster";
 import {
   createBalanceProof,
   deriveConfidentialKeys,
   generateConfidentialSecret,
   isConfidentialError,
-  readConfidentialState,
   transferConfidential,
   verifyBalanceProofOnChain,
 } from "@cpay/sdk/confidential";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { confidentialParty, fundConfidential, type Party, startCluster } from "./support";
+import {
+  chainOf,
+  confidentialParty,
+  confidentialStateOf,
+  fundConfidential,
+  type Party,
+  startCluster,
+} from "./support";
 
 let cluster: EmbeddedCluster;
+/** The SDK flows' way to the cluster (built once); assertions read `cluster` itself. */
+let chain: ChainPort;
 let holder: Party;
 let other: Party;
 const BALANCE = 73_000_019n;
 
 beforeAll(async () => {
   cluster = await startCluster();
+  chain = chainOf(cluster);
   holder = await confidentialParty(cluster);
   other = await confidentialParty(cluster);
   await fundConfidential(cluster, holder, BALANCE);
@@ -31,13 +41,13 @@ beforeAll(async () => {
 afterAll(() => cluster.stop());
 
 const ciphertextOf = (party: Party) => {
-  const state = readConfidentialState(cluster, party.tokenAccount);
+  const state = confidentialStateOf(cluster, party.tokenAccount);
   if (state === null) throw new Error("not configured");
   return state.availableBalance;
 };
-const rejected = (proof: string, account = holder.tokenAccount) => {
+const rejected = async (proof: string, account = holder.tokenAccount) => {
   try {
-    verifyBalanceProofOnChain(cluster, account, proof);
+    await verifyBalanceProofOnChain(chain, account, proof);
     return false;
   } catch (error) {
     return isConfidentialError(error, "decryption_proof_invalid");
@@ -50,17 +60,17 @@ const flip = (proof: string, index: number) => {
 };
 
 describe("balance decryption proof", () => {
-  it("Given the holder proves its balance, when the service verifies it against the chain, then it gets the amount", () => {
+  it("Given the holder proves its balance, when the service verifies it against the chain, then it gets the amount", async () => {
     const proof = createBalanceProof({
       keys: holder.keys,
       availableCiphertext: ciphertextOf(holder),
       amount: BALANCE,
     });
     expect(Buffer.from(proof, "base64")).toHaveLength(201);
-    expect(verifyBalanceProofOnChain(cluster, holder.tokenAccount, proof)).toBe(BALANCE);
+    expect(await verifyBalanceProofOnChain(chain, holder.tokenAccount, proof)).toBe(BALANCE);
   });
 
-  it("Given a wrong amount, then the holder cannot even make the proof", () => {
+  it("Given a wrong amount, then the holder cannot even make the proof", async () => {
     expect(() =>
       createBalanceProof({
         keys: holder.keys,
@@ -70,16 +80,16 @@ describe("balance decryption proof", () => {
     ).toThrow(expect.objectContaining({ code: "decryption_proof_invalid" }));
   });
 
-  it("Given a correct proof whose stated amount was edited, then it is rejected", () => {
+  it("Given a correct proof whose stated amount was edited, then it is rejected", async () => {
     const proof = createBalanceProof({
       keys: holder.keys,
       availableCiphertext: ciphertextOf(holder),
       amount: BALANCE,
     });
-    expect(rejected(flip(proof, 1))).toBe(true);
+    expect(await rejected(flip(proof, 1))).toBe(true);
   });
 
-  it("Given a valid proof made with another key, then it is rejected, also with this account's key pasted in", () => {
+  it("Given a valid proof made with another key, then it is rejected, also with this account's key pasted in", async () => {
     const stranger = deriveConfidentialKeys(generateConfidentialSecret());
     const strangerCiphertext = stranger.elgamal.pubkey().encryptU64(BALANCE).toBytes();
     const proof = createBalanceProof({
@@ -87,7 +97,7 @@ describe("balance decryption proof", () => {
       availableCiphertext: strangerCiphertext,
       amount: BALANCE,
     });
-    expect(rejected(proof)).toBe(true);
+    expect(await rejected(proof)).toBe(true);
     const pasted = Buffer.from(proof, "base64");
     pasted.set(holder.keys.elgamalPubkey, 9);
     pasted.set(
@@ -97,30 +107,30 @@ describe("balance decryption proof", () => {
       ).subarray(41, 105),
       41,
     );
-    expect(rejected(pasted.toString("base64"))).toBe(true);
+    expect(await rejected(pasted.toString("base64"))).toBe(true);
   });
 
-  it("Given a proof made for another account's ciphertext, then it is rejected for this account", () => {
+  it("Given a proof made for another account's ciphertext, then it is rejected for this account", async () => {
     const proof = createBalanceProof({
       keys: other.keys,
       availableCiphertext: ciphertextOf(other),
       amount: 5n,
     });
-    expect(verifyBalanceProofOnChain(cluster, other.tokenAccount, proof)).toBe(5n);
-    expect(rejected(proof, holder.tokenAccount)).toBe(true);
+    expect(await verifyBalanceProofOnChain(chain, other.tokenAccount, proof)).toBe(5n);
+    expect(await rejected(proof, holder.tokenAccount)).toBe(true);
   });
 
-  it("Given a proof whose zero-ciphertext proof bytes were altered, then it is rejected", () => {
+  it("Given a proof whose zero-ciphertext proof bytes were altered, then it is rejected", async () => {
     const proof = createBalanceProof({
       keys: holder.keys,
       availableCiphertext: ciphertextOf(holder),
       amount: BALANCE,
     });
-    expect(rejected(flip(proof, 150))).toBe(true);
-    expect(rejected(flip(proof, 200))).toBe(true);
+    expect(await rejected(flip(proof, 150))).toBe(true);
+    expect(await rejected(flip(proof, 200))).toBe(true);
   });
 
-  it("Given garbage, truncated, non-canonical or wrong-version input, then it is rejected", () => {
+  it("Given garbage, truncated, non-canonical or wrong-version input, then it is rejected", async () => {
     const proof = createBalanceProof({
       keys: holder.keys,
       availableCiphertext: ciphertextOf(holder),
@@ -135,7 +145,7 @@ describe("balance decryption proof", () => {
       ` ${proof}`,
       flip(proof, 0),
     ]) {
-      expect(rejected(garbage)).toBe(true);
+      expect(await rejected(garbage)).toBe(true);
     }
   });
 
@@ -145,19 +155,19 @@ describe("balance decryption proof", () => {
       availableCiphertext: ciphertextOf(holder),
       amount: BALANCE,
     });
-    await transferConfidential(cluster, {
+    await transferConfidential(chain, {
       owner: holder.wallet,
       keys: holder.keys,
       mint: cluster.usdgMint,
       recipient: other.wallet.address,
       amount: 1n,
     });
-    expect(rejected(proof)).toBe(true);
+    expect(await rejected(proof)).toBe(true);
     const fresh = createBalanceProof({
       keys: holder.keys,
       availableCiphertext: ciphertextOf(holder),
       amount: BALANCE - 1n,
     });
-    expect(verifyBalanceProofOnChain(cluster, holder.tokenAccount, fresh)).toBe(BALANCE - 1n);
+    expect(await verifyBalanceProofOnChain(chain, holder.tokenAccount, fresh)).toBe(BALANCE - 1n);
   });
 });

@@ -3,6 +3,7 @@
  * program, real proofs verified on-chain): setup, deposit, apply, transfer, balances decrypted on
  * both sides, withdraw, the public path, and the limits (0, everything, more than the balance).
  */
+import type { ChainPort } from "@cpay/sdk/chain";
 import type { EmbeddedCluster } from "@cpay/sdk/cluster";
 import {
   applyPendingBalance,
@@ -11,7 +12,6 @@ import {
   depositConfidential,
   isConfidentialError,
   isConfidentialReady,
-  readConfidentialState,
   transferConfidential,
   transferPublic,
   withdrawConfidential,
@@ -31,7 +31,9 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   available,
+  chainOf,
   confidentialParty,
+  confidentialStateOf,
   fundConfidential,
   type Party,
   pendingCredits,
@@ -39,18 +41,21 @@ import {
 } from "./support";
 
 let cluster: EmbeddedCluster;
+/** The SDK flows' way to the cluster (built once); assertions read `cluster` itself. */
+let chain: ChainPort;
 let alice: Party;
 let bob: Party;
 
 beforeAll(async () => {
   cluster = await startCluster();
+  chain = chainOf(cluster);
   alice = await confidentialParty(cluster);
   bob = await confidentialParty(cluster);
 });
 afterAll(() => cluster.stop());
 
 const transfer = (from: Party, to: Party, amount: bigint) =>
-  transferConfidential(cluster, {
+  transferConfidential(chain, {
     owner: from.wallet,
     keys: from.keys,
     mint: cluster.usdgMint,
@@ -74,26 +79,26 @@ async function sendInstructions(party: Party, instructions: Instruction[]): Prom
   expect(cluster.getTransaction(signature)?.err).toBeNull();
 }
 const apply = (party: Party) =>
-  applyPendingBalance(cluster, { owner: party.wallet, mint: cluster.usdgMint, keys: party.keys });
+  applyPendingBalance(chain, { owner: party.wallet, mint: cluster.usdgMint, keys: party.keys });
 
 describe("confidential accounts", () => {
   it("Given a configured account, when setup runs again, then nothing is sent and the account stays ready", async () => {
     const { setupConfidentialAccount } = await import("@cpay/sdk/confidential");
-    const again = await setupConfidentialAccount(cluster, {
+    const again = await setupConfidentialAccount(chain, {
       owner: alice.wallet,
       mint: cluster.usdgMint,
       keys: alice.keys,
     });
     expect(again).toEqual({ tokenAccount: alice.tokenAccount, signature: null });
-    expect(await isConfidentialReady(cluster, alice.wallet.address, cluster.usdgMint)).toBe(true);
+    expect(await isConfidentialReady(chain, alice.wallet.address, cluster.usdgMint)).toBe(true);
   });
 
   it("Given a wallet without an account or with a plain one, then it is not confidential-ready", async () => {
     const stranger = await generateKeyPairSigner();
-    expect(await confidentialReadiness(cluster, stranger.address, cluster.usdgMint)).toBe("no_token_account");
+    expect(await confidentialReadiness(chain, stranger.address, cluster.usdgMint)).toBe("no_token_account");
     await cluster.mintUsdgToOwner(stranger.address, 1n);
-    expect(await confidentialReadiness(cluster, stranger.address, cluster.usdgMint)).toBe("not_configured");
-    expect(await isConfidentialReady(cluster, stranger.address, cluster.usdgMint)).toBe(false);
+    expect(await confidentialReadiness(chain, stranger.address, cluster.usdgMint)).toBe("not_configured");
+    expect(await isConfidentialReady(chain, stranger.address, cluster.usdgMint)).toBe(false);
   });
 });
 
@@ -112,8 +117,8 @@ describe("confidential transfer between two accounts", () => {
     expect(available(cluster, bob)).toBe(12_345_678n);
     expect(pendingCredits(cluster, bob)).toBe(0n);
     // The public balances never moved.
-    expect(readConfidentialState(cluster, alice.tokenAccount)?.publicAmount).toBe(0n);
-    expect(readConfidentialState(cluster, bob.tokenAccount)?.publicAmount).toBe(0n);
+    expect(confidentialStateOf(cluster, alice.tokenAccount)?.publicAmount).toBe(0n);
+    expect(confidentialStateOf(cluster, bob.tokenAccount)?.publicAmount).toBe(0n);
   });
 
   it("Given a transfer, then it is 4 transactions within the packet limit and its compute units stay pinned", async () => {
@@ -166,7 +171,7 @@ describe("confidential transfer between two accounts", () => {
   it("Given a recipient that is not configured, then it fails with recipient_not_confidential_ready before sending", async () => {
     const stranger = await generateKeyPairSigner();
     await expect(
-      transferConfidential(cluster, {
+      transferConfidential(chain, {
         owner: bob.wallet,
         keys: bob.keys,
         mint: cluster.usdgMint,
@@ -192,7 +197,7 @@ describe("a separate fee payer (the service's fee reserve)", () => {
     const lamports = (address: string) => cluster.getAccount(address)?.lamports ?? 0n;
     const [payerBefore, ownerBefore] = [lamports(payer.address), lamports(frank.wallet.address)];
 
-    await transferConfidential(cluster, {
+    await transferConfidential(chain, {
       owner: frank.wallet,
       keys: frank.keys,
       mint: cluster.usdgMint,
@@ -211,7 +216,7 @@ describe("a separate fee payer (the service's fee reserve)", () => {
 describe("withdraw and the public path", () => {
   it("Given an available balance, when part is withdrawn, then it moves to the public balance exactly", async () => {
     const before = available(cluster, bob);
-    const { signatures } = await withdrawConfidential(cluster, {
+    const { signatures } = await withdrawConfidential(chain, {
       owner: bob.wallet,
       keys: bob.keys,
       mint: cluster.usdgMint,
@@ -219,12 +224,12 @@ describe("withdraw and the public path", () => {
     });
     expect(signatures.length).toBeGreaterThanOrEqual(3);
     expect(available(cluster, bob)).toBe(before - 2_000_000n);
-    expect(readConfidentialState(cluster, bob.tokenAccount)?.publicAmount).toBe(2_000_000n);
+    expect(confidentialStateOf(cluster, bob.tokenAccount)?.publicAmount).toBe(2_000_000n);
   });
 
   it("Given more than the balance, when withdrawing, then it fails with insufficient_confidential_balance", async () => {
     await expect(
-      withdrawConfidential(cluster, {
+      withdrawConfidential(chain, {
         owner: bob.wallet,
         keys: bob.keys,
         mint: cluster.usdgMint,
@@ -235,13 +240,13 @@ describe("withdraw and the public path", () => {
 
   it("Given a public balance, when transferred publicly to a new wallet, then TransferChecked moves it", async () => {
     const dave = await generateKeyPairSigner();
-    await transferPublic(cluster, {
+    await transferPublic(chain, {
       owner: bob.wallet,
       mint: cluster.usdgMint,
       recipient: dave.address,
       amount: 500_000n,
     });
-    expect(readConfidentialState(cluster, bob.tokenAccount)?.publicAmount).toBe(1_500_000n);
+    expect(confidentialStateOf(cluster, bob.tokenAccount)?.publicAmount).toBe(1_500_000n);
     const { findTokenAccount } = await import("@cpay/sdk/confidential");
     const daveAccount = cluster.getAccount(await findTokenAccount(dave.address, cluster.usdgMint));
     expect(daveAccount).not.toBeNull();
@@ -253,14 +258,14 @@ describe("pending balance", () => {
     const grace = await confidentialParty(cluster);
     await fundConfidential(cluster, grace, 1_000n);
     await cluster.mintUsdgToOwner(grace.wallet.address, 500n);
-    await depositConfidential(cluster, { owner: grace.wallet, mint: cluster.usdgMint, amount: 200n });
-    const readBeforeRace = readConfidentialState(cluster, grace.tokenAccount);
+    await depositConfidential(chain, { owner: grace.wallet, mint: cluster.usdgMint, amount: 200n });
+    const readBeforeRace = confidentialStateOf(cluster, grace.tokenAccount);
     if (readBeforeRace === null) throw new Error("not configured");
     // The racing credit: applied by Token-2022, unknown to the AE copy built from the earlier read.
-    await depositConfidential(cluster, { owner: grace.wallet, mint: cluster.usdgMint, amount: 300n });
+    await depositConfidential(chain, { owner: grace.wallet, mint: cluster.usdgMint, amount: 300n });
     await sendInstructions(grace, [applyPendingBalanceInstruction(readBeforeRace, grace.keys, grace.wallet)]);
 
-    const state = readConfidentialState(cluster, grace.tokenAccount);
+    const state = confidentialStateOf(cluster, grace.tokenAccount);
     expect(state?.expectedPendingBalanceCreditCounter).not.toBe(state?.actualPendingBalanceCreditCounter);
     expect(available(cluster, grace)).toBe(1_500n);
     // Spending from the repaired balance works: the proofs use the exact amount.

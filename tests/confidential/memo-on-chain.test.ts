@@ -8,6 +8,7 @@
  */
 
 import { findReceiptPda } from "@cpay/sdk";
+import type { ChainPort } from "@cpay/sdk/chain";
 import { createEmbeddedCluster, type EmbeddedCluster } from "@cpay/sdk/cluster";
 import {
   type ConfidentialError,
@@ -15,7 +16,6 @@ import {
   findTransferRecords,
   isConfidentialError,
   MAX_MEMO_PLAINTEXT_BYTES,
-  readConfidentialState,
   readTransferMemo,
   type TransferRecordEvent,
   transferConfidential,
@@ -28,7 +28,9 @@ import { ZK_ELGAMAL_PROOF_PROGRAM_ADDRESS } from "@solana-program/zk-elgamal-pro
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   available,
+  chainOf,
   confidentialParty,
+  confidentialStateOf,
   failingNthSubmission,
   fundConfidential,
   type Party,
@@ -40,6 +42,8 @@ const MEMO = "invoice 4471 · canary-memo-7f3a9c · paid in full ✓";
 const AMOUNT = 1_234_567n;
 
 let cluster: EmbeddedCluster;
+/** The SDK flows' way to the cluster (built once); assertions read `cluster` itself. */
+let chain: ChainPort;
 let alice: Party;
 let bob: Party;
 let carol: Party;
@@ -55,7 +59,7 @@ function transferId(n: number): Uint8Array {
 const transferWithRecord = (
   record: { transferId: Uint8Array; memo?: string | Uint8Array },
   amount = AMOUNT,
-  on = cluster as Parameters<typeof transferConfidential>[0],
+  on: ChainPort = chain,
 ) =>
   transferConfidential(on, {
     owner: alice.wallet,
@@ -86,8 +90,8 @@ function balances() {
   return {
     alice: available(cluster, alice),
     bobPending: pendingCredits(cluster, bob),
-    alicePublic: readConfidentialState(cluster, alice.tokenAccount)?.publicAmount,
-    bobPublic: readConfidentialState(cluster, bob.tokenAccount)?.publicAmount,
+    alicePublic: confidentialStateOf(cluster, alice.tokenAccount)?.publicAmount,
+    bobPublic: confidentialStateOf(cluster, bob.tokenAccount)?.publicAmount,
   };
 }
 
@@ -102,6 +106,7 @@ async function rejection(attempt: Promise<unknown>): Promise<ConfidentialError> 
 
 beforeAll(async () => {
   cluster = await createEmbeddedCluster({ slotMs: 0 });
+  chain = chainOf(cluster);
   alice = await confidentialParty(cluster);
   bob = await confidentialParty(cluster);
   carol = await confidentialParty(cluster);
@@ -147,10 +152,10 @@ describe("a confidential transfer carries its encrypted memo", () => {
     expect(pendingCredits(cluster, bob)).toBe(1n);
   });
 
-  it("Given the landed record, then the sender and the recipient both decrypt the memo to the original text", () => {
+  it("Given the landed record, then the sender and the recipient both decrypt the memo to the original text", async () => {
     const transaction = transactionOf(recorded.signatures.at(-1));
     // The sender, with the parties read from the record's token accounts.
-    expect(readTransferMemo({ transaction, keys: alice.keys, cluster }).memoText).toBe(MEMO);
+    expect((await readTransferMemo({ transaction, keys: alice.keys, chain })).memoText).toBe(MEMO);
     // The recipient, from the bare logs, with the parties given explicitly.
     const parties = { senderPubkey: alice.keys.elgamalPubkey, recipientPubkey: bob.keys.elgamalPubkey };
     const forBob = readTransferMemo({
@@ -164,11 +169,13 @@ describe("a confidential transfer carries its encrypted memo", () => {
     expect(forBob.memo).toEqual(new TextEncoder().encode(MEMO));
   });
 
-  it("Given a third account, then it cannot decrypt the memo, even claiming to be a party", () => {
+  it("Given a third account, then it cannot decrypt the memo, even claiming to be a party", async () => {
     const transaction = transactionOf(recorded.signatures.at(-1));
     const refused = (attempt: () => unknown) =>
       expect(attempt).toThrow(expect.objectContaining({ code: "memo_undecryptable" }));
-    refused(() => readTransferMemo({ transaction, keys: carol.keys, cluster }));
+    await expect(readTransferMemo({ transaction, keys: carol.keys, chain })).rejects.toThrow(
+      expect.objectContaining({ code: "memo_undecryptable" }),
+    );
     refused(() =>
       readTransferMemo({
         transaction,
@@ -272,9 +279,10 @@ describe("a transfer id is recorded, and paid, once", () => {
       { programAddress: address(cluster.programId) },
     );
     const receiptBefore = cluster.getAccount(receipt);
-    const blind = {
-      ...cluster,
-      getAccount: (key: string) => (key === receipt ? null : cluster.getAccount(key)),
+    // The SDK's own receipt check does not see it (as if it landed after the check).
+    const blind: ChainPort = {
+      ...chain,
+      getAccount: async (key) => (key === receipt ? null : chain.getAccount(key)),
     };
     const before = balances();
 
@@ -305,14 +313,18 @@ describe("a transfer id is recorded, and paid, once", () => {
     const before = balances();
     // Submissions 1-2 are the proof transactions, 3 the range verify, 4 the final one.
     const error = await rejection(
-      transferWithRecord({ transferId: id, memo: "second" }, 1_000n, failingNthSubmission(cluster, 4)),
+      transferWithRecord({ transferId: id, memo: "second" }, 1_000n, failingNthSubmission(chain, 4)),
     );
     expect(isConfidentialError(error, "step_failed", "transfer")).toBe(true);
     expect(cluster.getAccount(receipt)).toBeNull();
     expect(balances()).toEqual(before);
 
     const { signatures } = await transferWithRecord({ transferId: id, memo: "second" }, 1_000n);
-    const memo = readTransferMemo({ transaction: transactionOf(signatures.at(-1)), keys: bob.keys, cluster });
+    const memo = await readTransferMemo({
+      transaction: transactionOf(signatures.at(-1)),
+      keys: bob.keys,
+      chain,
+    });
     expect(memo.memoText).toBe("second");
     expect(cluster.getAccount(receipt)?.owner).toBe(cluster.programId);
   });
@@ -328,7 +340,7 @@ describe("memo length", () => {
     // last measured: 985 of 1232 bytes (593 without a record), so the program's 256-byte memo
     // limit, not the packet, bounds the memo.
     expect(final.wire.length).toBeLessThanOrEqual(1232);
-    expect(readTransferMemo({ transaction: final, keys: alice.keys, cluster }).memoText).toBe(longest);
+    expect((await readTransferMemo({ transaction: final, keys: alice.keys, chain })).memoText).toBe(longest);
   });
 
   it("Given a memo one byte over the maximum (in UTF-8 bytes, not characters), then it is refused with memo_too_long before anything is sent", async () => {
@@ -350,8 +362,8 @@ describe("memo length", () => {
 describe("the public path carries a record too", () => {
   it("Given a public transfer with a memo, then it records confidential = false in the same transaction and both parties decrypt", async () => {
     await cluster.mintUsdgToOwner(alice.wallet.address, 5_000_000n);
-    const bobPublic = readConfidentialState(cluster, bob.tokenAccount)?.publicAmount ?? 0n;
-    const { signature } = await transferPublic(cluster, {
+    const bobPublic = confidentialStateOf(cluster, bob.tokenAccount)?.publicAmount ?? 0n;
+    const { signature } = await transferPublic(chain, {
       owner: alice.wallet,
       keys: alice.keys,
       mint: cluster.usdgMint,
@@ -371,19 +383,19 @@ describe("the public path carries a record too", () => {
       confidential: false,
       instructionIndex: 2,
     });
-    expect(readConfidentialState(cluster, bob.tokenAccount)?.publicAmount).toBe(bobPublic + 2_000_000n);
-    expect(readTransferMemo({ transaction, keys: alice.keys, cluster }).memoText).toBe(MEMO);
-    expect(readTransferMemo({ transaction, keys: bob.keys, cluster }).memoText).toBe(MEMO);
-    expect(() => readTransferMemo({ transaction, keys: carol.keys, cluster })).toThrow(
+    expect(confidentialStateOf(cluster, bob.tokenAccount)?.publicAmount).toBe(bobPublic + 2_000_000n);
+    expect((await readTransferMemo({ transaction, keys: alice.keys, chain })).memoText).toBe(MEMO);
+    expect((await readTransferMemo({ transaction, keys: bob.keys, chain })).memoText).toBe(MEMO);
+    await expect(readTransferMemo({ transaction, keys: carol.keys, chain })).rejects.toThrow(
       expect.objectContaining({ code: "memo_undecryptable" }),
     );
     expect(Buffer.from(transaction.wire).includes(Buffer.from("canary-memo-7f3a9c"))).toBe(false);
   });
 
   it("Given the public transfer's id again, then it is refused and no funds move", async () => {
-    const bobPublic = readConfidentialState(cluster, bob.tokenAccount)?.publicAmount;
+    const bobPublic = confidentialStateOf(cluster, bob.tokenAccount)?.publicAmount;
     const error = await rejection(
-      transferPublic(cluster, {
+      transferPublic(chain, {
         owner: alice.wallet,
         keys: alice.keys,
         mint: cluster.usdgMint,
@@ -393,6 +405,6 @@ describe("the public path carries a record too", () => {
       }),
     );
     expect(isConfidentialError(error, "transfer_already_recorded")).toBe(true);
-    expect(readConfidentialState(cluster, bob.tokenAccount)?.publicAmount).toBe(bobPublic);
+    expect(confidentialStateOf(cluster, bob.tokenAccount)?.publicAmount).toBe(bobPublic);
   });
 });

@@ -4,33 +4,37 @@
  * and every value the SDK returned — for the amount's encodings. None may appear. A positive
  * control (the deposit, public by nature) proves the search finds what is there.
  */
+import type { ChainPort } from "@cpay/sdk/chain";
 import type { EmbeddedCluster } from "@cpay/sdk/cluster";
 import { applyPendingBalance, depositConfidential, transferConfidential } from "@cpay/sdk/confidential";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { available, confidentialParty, type Party, startCluster } from "./support";
+import { available, chainOf, confidentialParty, type Party, startCluster } from "./support";
 
 const DEPOSIT = 9_000_000_000_000n;
 const CANARY = 3_141_592_653_589n; // > 2^32, so both lo and hi halves carry data
 const REMAINDER = DEPOSIT - CANARY;
 
 let cluster: EmbeddedCluster;
+/** The SDK flows' way to the cluster (built once); assertions read `cluster` itself. */
+let chain: ChainPort;
 let alice: Party;
 let bob: Party;
 const returned: unknown[] = [];
 
 beforeAll(async () => {
   cluster = await startCluster();
+  chain = chainOf(cluster);
   alice = await confidentialParty(cluster);
   bob = await confidentialParty(cluster);
   await cluster.mintUsdgToOwner(alice.wallet.address, DEPOSIT);
   returned.push(
-    await depositConfidential(cluster, { owner: alice.wallet, mint: cluster.usdgMint, amount: DEPOSIT }),
+    await depositConfidential(chain, { owner: alice.wallet, mint: cluster.usdgMint, amount: DEPOSIT }),
   );
   returned.push(
-    await applyPendingBalance(cluster, { owner: alice.wallet, mint: cluster.usdgMint, keys: alice.keys }),
+    await applyPendingBalance(chain, { owner: alice.wallet, mint: cluster.usdgMint, keys: alice.keys }),
   );
   returned.push(
-    await transferConfidential(cluster, {
+    await transferConfidential(chain, {
       owner: alice.wallet,
       keys: alice.keys,
       mint: cluster.usdgMint,
@@ -39,7 +43,7 @@ beforeAll(async () => {
     }),
   );
   returned.push(
-    await applyPendingBalance(cluster, { owner: bob.wallet, mint: cluster.usdgMint, keys: bob.keys }),
+    await applyPendingBalance(chain, { owner: bob.wallet, mint: cluster.usdgMint, keys: bob.keys }),
   );
 });
 afterAll(() => cluster.stop());

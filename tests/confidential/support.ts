@@ -1,14 +1,11 @@
 /**
  * Shared set-up for the confidential suites: an embedded cluster (no agent-policy program needed),
- * wallets with derived confidential keys and configured USDG accounts, and a ClusterPort wrapper
- * that fails chosen submissions (failure injection).
+ * the chain port over it (one per cluster: SDK flows go through it), wallets with derived
+ * confidential keys and configured USDG accounts, and a chain port wrapper that fails chosen
+ * submissions (failure injection). The suites' own assertions read the simulator synchronously.
  */
-import {
-  type ClusterPort,
-  createEmbeddedCluster,
-  type EmbeddedCluster,
-  SubmissionRejected,
-} from "@cpay/sdk/cluster";
+import { type ChainPort, SubmissionRejected } from "@cpay/sdk/chain";
+import { createEmbeddedCluster, type EmbeddedCluster, inProcessChain } from "@cpay/sdk/cluster";
 import {
   applyPendingBalance,
   availableBalance,
@@ -16,10 +13,10 @@ import {
   depositConfidential,
   deriveConfidentialKeys,
   generateConfidentialSecret,
-  readConfidentialState,
   setupConfidentialAccount,
 } from "@cpay/sdk/confidential";
 import { generateKeyPairSigner, type KeyPairSigner } from "@solana/kit";
+import { confidentialStateOf } from "../support/confidential-state";
 
 export interface Party {
   readonly wallet: KeyPairSigner;
@@ -31,12 +28,26 @@ export function startCluster(): Promise<EmbeddedCluster> {
   return createEmbeddedCluster({ slotMs: 0, programPath: null });
 }
 
+const chains = new WeakMap<EmbeddedCluster, ChainPort>();
+
+/** The chain port over `cluster`, built once per cluster (the SDK's per-account queues key on it). */
+export function chainOf(cluster: EmbeddedCluster): ChainPort {
+  let chain = chains.get(cluster);
+  if (chain === undefined) {
+    chain = inProcessChain(cluster);
+    chains.set(cluster, chain);
+  }
+  return chain;
+}
+
+export { confidentialStateOf } from "../support/confidential-state";
+
 /** A funded wallet with a configured confidential USDG account. */
 export async function confidentialParty(cluster: EmbeddedCluster): Promise<Party> {
   const wallet = await generateKeyPairSigner();
   cluster.requestAirdrop(wallet.address, 10_000_000_000n);
   const keys = deriveConfidentialKeys(generateConfidentialSecret());
-  const { tokenAccount } = await setupConfidentialAccount(cluster, {
+  const { tokenAccount } = await setupConfidentialAccount(chainOf(cluster), {
     owner: wallet,
     mint: cluster.usdgMint,
     keys,
@@ -51,40 +62,41 @@ export async function fundConfidential(
   amount: bigint,
 ): Promise<void> {
   await cluster.mintUsdgToOwner(party.wallet.address, amount);
-  await depositConfidential(cluster, { owner: party.wallet, mint: cluster.usdgMint, amount });
-  await applyPendingBalance(cluster, { owner: party.wallet, mint: cluster.usdgMint, keys: party.keys });
+  const chain = chainOf(cluster);
+  await depositConfidential(chain, { owner: party.wallet, mint: cluster.usdgMint, amount });
+  await applyPendingBalance(chain, { owner: party.wallet, mint: cluster.usdgMint, keys: party.keys });
 }
 
 /** The party's available confidential balance (AE fast path). */
-export function available(cluster: ClusterPort, party: Party): bigint {
-  const state = readConfidentialState(cluster, party.tokenAccount);
+export function available(cluster: EmbeddedCluster, party: Party): bigint {
+  const state = confidentialStateOf(cluster, party.tokenAccount);
   if (state === null) throw new Error("not configured");
   return availableBalance(state, party.keys);
 }
 
 /** The party's pending credit count. */
-export function pendingCredits(cluster: ClusterPort, party: Party): bigint {
-  return readConfidentialState(cluster, party.tokenAccount)?.pendingBalanceCreditCounter ?? -1n;
+export function pendingCredits(cluster: EmbeddedCluster, party: Party): bigint {
+  return confidentialStateOf(cluster, party.tokenAccount)?.pendingBalanceCreditCounter ?? -1n;
 }
 
 /**
- * The same cluster, except that the submissions `fails(n)` picks (n is 1-based, counted from
+ * The same chain, except that the submissions `fails(n)` picks (n is 1-based, counted from
  * creation) are refused as a failed preflight: nothing lands, exactly like a failing transaction.
  */
-export function failingSubmissions(cluster: ClusterPort, fails: (n: number) => boolean): ClusterPort {
+export function failingSubmissions(chain: ChainPort, fails: (n: number) => boolean): ChainPort {
   let count = 0;
   return {
-    ...cluster,
-    sendTransaction(wire, options) {
+    ...chain,
+    async sendTransaction(wire, options) {
       count += 1;
       if (fails(count))
         throw new SubmissionRejected("preflight_failed", `injected failure of submission ${count}`);
-      return cluster.sendTransaction(wire, options);
+      return chain.sendTransaction(wire, options);
     },
   };
 }
 
 /** Fails exactly submission `failAt`. */
-export function failingNthSubmission(cluster: ClusterPort, failAt: number): ClusterPort {
-  return failingSubmissions(cluster, (n) => n === failAt);
+export function failingNthSubmission(chain: ChainPort, failAt: number): ChainPort {
+  return failingSubmissions(chain, (n) => n === failAt);
 }

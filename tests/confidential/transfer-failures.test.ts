@@ -3,20 +3,22 @@
  * every proof context account the attempt created is closed (rent back to the payer), the error is
  * typed and names the step, and a retry succeeds.
  */
+import type { ChainPort } from "@cpay/sdk/chain";
 import type { EmbeddedCluster } from "@cpay/sdk/cluster";
 import {
   type ConfidentialError,
   type ConfidentialStep,
   closeProofContexts,
   isConfidentialError,
-  readConfidentialState,
   transferConfidential,
   withdrawConfidential,
 } from "@cpay/sdk/confidential";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   available,
+  chainOf,
   confidentialParty,
+  confidentialStateOf,
   failingNthSubmission,
   failingSubmissions,
   fundConfidential,
@@ -26,11 +28,14 @@ import {
 } from "./support";
 
 let cluster: EmbeddedCluster;
+/** The SDK flows' way to the cluster (built once); assertions read `cluster` itself. */
+let chain: ChainPort;
 let sender: Party;
 let recipient: Party;
 
 beforeAll(async () => {
   cluster = await startCluster();
+  chain = chainOf(cluster);
   sender = await confidentialParty(cluster);
   recipient = await confidentialParty(cluster);
   await fundConfidential(cluster, sender, 100_000_000n);
@@ -87,7 +92,7 @@ describe("a confidential transfer failing at each step", () => {
       };
 
       const error = await expectStepFailure(
-        transferConfidential(failingNthSubmission(cluster, failAt), input),
+        transferConfidential(failingNthSubmission(chain, failAt), input),
         step,
       );
 
@@ -96,7 +101,7 @@ describe("a confidential transfer failing at each step", () => {
       expectContextsGone(error);
       expect(payerBefore - lamports(sender.wallet.address)).toBeLessThan(FEES_ONLY);
 
-      await transferConfidential(cluster, input);
+      await transferConfidential(chain, input);
       expect(available(cluster, sender)).toBe(senderBefore - 1_000_001n);
       expect(pendingCredits(cluster, recipient)).toBe(creditsBefore + 1n);
     },
@@ -104,7 +109,7 @@ describe("a confidential transfer failing at each step", () => {
 
   it("Given the first proof transaction fails, then the other context that landed is reported closed", async () => {
     const error = await expectStepFailure(
-      transferConfidential(failingNthSubmission(cluster, 1), {
+      transferConfidential(failingNthSubmission(chain, 1), {
         owner: sender.wallet,
         keys: sender.keys,
         mint: cluster.usdgMint,
@@ -127,11 +132,11 @@ describe("when the final submission reports an error", () => {
     const before = available(cluster, sender);
     const credits = pendingCredits(cluster, recipient);
     let count = 0;
-    const flaky = {
-      ...cluster,
-      sendTransaction(wire: Uint8Array, options?: { readonly preflight?: boolean }) {
+    const flaky: ChainPort = {
+      ...chain,
+      async sendTransaction(wire, options) {
         count += 1;
-        const signature = cluster.sendTransaction(wire, options);
+        const signature = await chain.sendTransaction(wire, options);
         if (count === 4) throw new Error("socket hang up");
         return signature;
       },
@@ -155,7 +160,7 @@ describe("when the clean-up fails too", () => {
     const payerBefore = lamports(sender.wallet.address);
     const error = await expectStepFailure(
       transferConfidential(
-        failingSubmissions(cluster, (n) => n >= 3),
+        failingSubmissions(chain, (n) => n >= 3),
         {
           owner: sender.wallet,
           keys: sender.keys,
@@ -172,7 +177,7 @@ describe("when the clean-up fails too", () => {
     // The range context was allocated but never verified: it is closed after verifying a zero proof.
     expect(cluster.getAccount(orphans[2] ?? "")?.data.every((byte) => byte === 0)).toBe(true);
 
-    const stillOpen = await closeProofContexts(cluster, { payer: sender.wallet, addresses: orphans });
+    const stillOpen = await closeProofContexts(chain, { payer: sender.wallet, addresses: orphans });
 
     expect(stillOpen).toEqual([]);
     for (const address of orphans) expect(cluster.getAccount(address)).toBeNull();
@@ -191,19 +196,19 @@ describe("a confidential withdraw failing at each step", () => {
     "Given submission %i fails, then %s is named, nothing moved, and a retry succeeds",
     async (failAt, step) => {
       const before = available(cluster, sender);
-      const publicBefore = readConfidentialState(cluster, sender.tokenAccount)?.publicAmount ?? -1n;
+      const publicBefore = confidentialStateOf(cluster, sender.tokenAccount)?.publicAmount ?? -1n;
       const input = { owner: sender.wallet, keys: sender.keys, mint: cluster.usdgMint, amount: 7n };
 
       const error = await expectStepFailure(
-        withdrawConfidential(failingNthSubmission(cluster, failAt), input),
+        withdrawConfidential(failingNthSubmission(chain, failAt), input),
         step,
       );
       expect(available(cluster, sender)).toBe(before);
       expectContextsGone(error);
 
-      await withdrawConfidential(cluster, input);
+      await withdrawConfidential(chain, input);
       expect(available(cluster, sender)).toBe(before - 7n);
-      expect(readConfidentialState(cluster, sender.tokenAccount)?.publicAmount).toBe(publicBefore + 7n);
+      expect(confidentialStateOf(cluster, sender.tokenAccount)?.publicAmount).toBe(publicBefore + 7n);
     },
   );
 });

@@ -16,17 +16,19 @@ import {
   type Hold,
   listAgentPendingTransactions,
   type ProverState,
-  readProverState,
+  policySpendStateOf,
+  proverStateOf,
   setupAgentConfidentialAccount,
   transferAgentConfidential,
+  utcDayIndex,
 } from "@cpay/sdk/agent-confidential";
 import {
   availableBalance,
   type ConfidentialKeyset,
   decryptPendingBalance,
   deriveConfidentialKeys,
-  readConfidentialState,
   setupConfidentialAccount,
+  tokenAccountOf,
 } from "@cpay/sdk/confidential";
 import type { KeyPairSigner } from "@solana/kit";
 import {
@@ -93,15 +95,18 @@ export async function createAgentConfidentialWorld(
   options: Parameters<typeof createPolicyWorld>[0] = {},
 ): Promise<AgentConfidentialWorld> {
   const world = await createPolicyWorld(options);
-  const { cluster, usdgMint, feePayer } = world;
+  const { cluster, chain, usdgMint, feePayer } = world;
   const recipients = new Map<RecipientName, ConfidentialRecipient>();
   let nextTransferId = 1_000_000;
 
   const agentSecret = (agent: WorldAgent = world.agent) =>
     testConfidentialSecret(`agent ${agent.handle} usdg`);
   const agentKeys = (agent: WorldAgent = world.agent) => deriveConfidentialKeys(agentSecret(agent));
+  // The suites' own synchronous reads of the simulator (assertions), not a client's path.
+  const confidentialStateOf = (tokenAccount: string) =>
+    tokenAccountOf(tokenAccount, cluster.getAccount(tokenAccount))?.confidential ?? null;
   const agentState = (agent: WorldAgent) => {
-    const state = readConfidentialState(cluster, agent.usdg);
+    const state = confidentialStateOf(agent.usdg);
     if (state === null) throw new Error(`${agent.handle}'s USDG account is not configured`);
     return state;
   };
@@ -111,7 +116,7 @@ export async function createAgentConfidentialWorld(
     if (cached !== undefined) return cached;
     const party = world.recipients[name];
     const keys = testConfidentialKeys(`recipient ${name} usdg`);
-    await setupConfidentialAccount(cluster, { owner: party.wallet, mint: usdgMint, keys, payer: feePayer });
+    await setupConfidentialAccount(chain, { owner: party.wallet, mint: usdgMint, keys, payer: feePayer });
     const recipient = { ...party, keys };
     recipients.set(name, recipient);
     return recipient;
@@ -124,7 +129,7 @@ export async function createAgentConfidentialWorld(
     agentKeys,
     agentSecret,
     async setupAgent(agent = world.agent) {
-      await setupAgentConfidentialAccount(cluster, {
+      await setupAgentConfidentialAccount(chain, {
         authority: signerOf(agent),
         agent: agent.address,
         mint: usdgMint,
@@ -133,14 +138,14 @@ export async function createAgentConfidentialWorld(
       });
     },
     async fundAgent(amount, agent = world.agent) {
-      await depositAgentConfidential(cluster, {
+      await depositAgentConfidential(chain, {
         authority: signerOf(agent),
         agent: agent.address,
         mint: usdgMint,
         amount,
         payer: feePayer,
       });
-      await applyAgentPendingBalance(cluster, {
+      await applyAgentPendingBalance(chain, {
         authority: signerOf(agent),
         agent: agent.address,
         mint: usdgMint,
@@ -152,7 +157,7 @@ export async function createAgentConfidentialWorld(
     async confidentialTransfer(transfer) {
       const agent = transfer.agent ?? world.agent;
       const to = await confidentialRecipient(transfer.to ?? "bob");
-      return transferAgentConfidential(cluster, {
+      return transferAgentConfidential(chain, {
         agentSigner: transfer.agentSigner ?? signerOf(agent),
         agent: agent.address,
         keys: transfer.keys ?? agentKeys(agent),
@@ -171,12 +176,16 @@ export async function createAgentConfidentialWorld(
     agentAvailable: (agent = world.agent) => availableBalance(agentState(agent), agentKeys(agent)),
     async recipientPending(name = "bob") {
       const to = await confidentialRecipient(name);
-      const state = readConfidentialState(cluster, to.usdg);
+      const state = confidentialStateOf(to.usdg);
       if (state === null) throw new Error(`${name}'s USDG account is not configured`);
       return decryptPendingBalance(state, to.keys);
     },
     proverState: (agent = world.agent) =>
-      readProverState(cluster, { policy: agent.policy, keys: agentKeys(agent) }),
-    holds: (agent = world.agent) => listAgentPendingTransactions(cluster, agent.address),
+      proverStateOf(
+        policySpendStateOf(world.programId, agent.policy, cluster.getAccount(agent.policy)),
+        agentKeys(agent),
+        utcDayIndex(cluster.clock.unixTimestamp),
+      ),
+    holds: (agent = world.agent) => listAgentPendingTransactions(chain, agent.address),
   };
 }

@@ -23,6 +23,7 @@ import {
   type TransferRow,
 } from "@cpay/api";
 import { type ApiClient, ApiRequestError, createApiClient } from "@cpay/sdk/api";
+import type { ChainPort } from "@cpay/sdk/chain";
 import { createEmbeddedCluster, type EmbeddedCluster } from "@cpay/sdk/cluster";
 import { eq } from "drizzle-orm";
 import { freshDatabaseUrl } from "./api-database";
@@ -37,7 +38,10 @@ export interface WorldAccount {
 
 export interface ApiWorld {
   readonly service: RunningService;
+  /** The simulator itself: for the suites' own assertions and clock moves. */
   readonly cluster: EmbeddedCluster;
+  /** The service's chain port (one per world): what SDK flows in a suite go through. */
+  readonly chain: ChainPort;
   readonly url: string;
   /** Every log line the service wrote, raw. */
   readonly logs: string[];
@@ -117,6 +121,7 @@ export async function startApiWorld(
   return {
     service,
     cluster,
+    chain: service.context.chain,
     url: service.url,
     logs,
     dialect: service.context.db.dialect,
@@ -134,7 +139,7 @@ export async function startApiWorld(
       return { account, key, confidentialSecret, client: clientFor(key.value) };
     },
     fund: (account, amounts) =>
-      fundTestAccount(service.context, account, {
+      fundTestAccount(service.context, cluster, account, {
         confidential: amounts.confidential ?? 0n,
         public: amounts.public ?? 0n,
       }),

@@ -31,7 +31,13 @@ import {
   type SpendPolicyInput,
   type SpendPolicyUpdateInput,
 } from "@cpay/sdk";
-import { createEmbeddedCluster, type EmbeddedCluster, USDG_DECIMALS } from "@cpay/sdk/cluster";
+import type { ChainPort } from "@cpay/sdk/chain";
+import {
+  createEmbeddedCluster,
+  type EmbeddedCluster,
+  inProcessChain,
+  USDG_DECIMALS,
+} from "@cpay/sdk/cluster";
 import {
   type AccountMeta,
   AccountRole,
@@ -130,7 +136,10 @@ export interface HoldOptions {
 }
 
 export interface PolicyWorld {
+  /** The simulator itself: sends and reads of the suites' own, and the clock. */
   readonly cluster: EmbeddedCluster;
+  /** The chain port over it (one per world): what SDK flows go through. */
+  readonly chain: ChainPort;
   readonly programId: Address;
   readonly usdgMint: Address;
   readonly assets: AssetTable;
@@ -419,6 +428,7 @@ export async function createPolicyWorld(
 
   return {
     cluster,
+    chain: inProcessChain(cluster),
     programId,
     usdgMint,
     assets,

@@ -31,12 +31,12 @@ export async function applyIncomingCredits(
   tokenAccount: string,
   keys: ConfidentialKeyset,
 ): Promise<void> {
-  const state = readConfidentialState(service.cluster, tokenAccount);
+  const state = await readConfidentialState(service.chain, tokenAccount);
   if (state === null || state.pendingBalanceCreditCounter === 0n) return;
-  const mint = service.cluster.usdgMint;
+  const mint = service.chain.usdgMint;
   try {
     if (account.type === "agent") {
-      await applyAgentPendingBalance(service.cluster, {
+      await applyAgentPendingBalance(service.chain, {
         authority: await agentAuthorityOf(service, account),
         agent: account.publicKey,
         mint,
@@ -44,7 +44,7 @@ export async function applyIncomingCredits(
         payer: reservePayer(service),
       });
     } else {
-      await applyPendingBalance(service.cluster, {
+      await applyPendingBalance(service.chain, {
         owner: await walletSignerOf(service, account.id),
         mint,
         keys,

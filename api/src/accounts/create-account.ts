@@ -79,9 +79,9 @@ export async function createAccount(
         }),
       ]),
     );
-    await setupConfidentialAccount(service.cluster, {
+    await setupConfidentialAccount(service.chain, {
       owner: wallet,
-      mint: service.cluster.usdgMint,
+      mint: service.chain.usdgMint,
       keys: deriveConfidentialKeys(secret),
       payer: service.feePayer,
     });

@@ -11,8 +11,15 @@ import type { AccountRow } from "../db/rows";
 import type { ServiceContext } from "../service-context";
 import { confidentialKeysOf, walletSignerOf } from "../vault/account-secrets";
 
+/** The test cluster's USDG faucet: mints to an owner's public token balance (the simulator's, for now). */
+export interface UsdgFaucet {
+  mintUsdgToOwner(owner: string, amount: bigint): Promise<unknown>;
+}
+
+/** Funds `account` from `faucet` (see the file doc); the deposit and apply go through `service.chain`. */
 export async function fundTestAccount(
   service: ServiceContext,
+  faucet: UsdgFaucet,
   account: AccountRow,
   amounts: { readonly confidential: bigint; readonly public: bigint },
 ): Promise<void> {
@@ -20,23 +27,23 @@ export async function fundTestAccount(
   if (amounts.confidential < 0n || amounts.public < 0n || total === 0n) {
     throw new RangeError("fund a positive amount (confidential and public parts are each >= 0)");
   }
-  const mint = service.cluster.usdgMint;
-  await service.cluster.mintUsdgToOwner(account.publicKey, total);
+  const mint = service.chain.usdgMint;
+  await faucet.mintUsdgToOwner(account.publicKey, total);
   if (amounts.confidential === 0n) return;
   const keys = await confidentialKeysOf(service, account);
   if (account.type === "agent") {
     const authority = await agentAuthorityOf(service, account);
     const common = { authority, agent: account.publicKey, mint, payer: service.feePayer };
-    await depositAgentConfidential(service.cluster, { ...common, amount: amounts.confidential });
-    await applyAgentPendingBalance(service.cluster, { ...common, keys });
+    await depositAgentConfidential(service.chain, { ...common, amount: amounts.confidential });
+    await applyAgentPendingBalance(service.chain, { ...common, keys });
     return;
   }
   const owner = await walletSignerOf(service, account.id);
-  await depositConfidential(service.cluster, {
+  await depositConfidential(service.chain, {
     owner,
     mint,
     amount: amounts.confidential,
     payer: service.feePayer,
   });
-  await applyPendingBalance(service.cluster, { owner, mint, keys, payer: service.feePayer });
+  await applyPendingBalance(service.chain, { owner, mint, keys, payer: service.feePayer });
 }

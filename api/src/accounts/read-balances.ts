@@ -9,7 +9,7 @@
 import { formatDecimalAmount } from "@cpay/sdk";
 import type { TBalances } from "@cpay/sdk/api";
 import { USDG_DECIMALS } from "@cpay/sdk/cluster";
-import { readConfidentialState } from "@cpay/sdk/confidential";
+import { type ConfidentialKeyset, readConfidentialState } from "@cpay/sdk/confidential";
 import type { AccountRow } from "../db/rows";
 import type { ServiceContext } from "../service-context";
 import { confidentialKeysOf } from "../vault/account-secrets";
@@ -30,21 +30,36 @@ export async function readBalances(
   const keys = await confidentialKeysOf(service, account);
   await applyIncomingCredits(service, account, tokenAccount, keys);
 
-  let confidential: BalanceEntry;
-  if (proof !== undefined) {
-    const amount = verifiedBalance(service, tokenAccount, proof);
-    confidential = { asset: "USDG", confidential: true, amount: formatDecimalAmount(amount, USDG_DECIMALS) };
-  } else {
-    const state = readConfidentialState(service.cluster, tokenAccount);
-    const held = state !== null && hasConfidentialBalance(state, keys);
-    confidential = { asset: "USDG", confidential: true, has_balance: held };
-  }
+  const [confidential, publicAmount, lamports] = await Promise.all([
+    confidentialEntry(service, tokenAccount, keys, proof),
+    publicTokenAmount(service, tokenAccount),
+    spendableLamports(service, account.publicKey),
+  ]);
   return {
     balances: [
       confidential,
-      { asset: "USDG", confidential: false, has_balance: publicTokenAmount(service, tokenAccount) > 0n },
-      { asset: "SOL", confidential: false, has_balance: spendableLamports(service, account.publicKey) > 0n },
+      { asset: "USDG", confidential: false, has_balance: publicAmount > 0n },
+      { asset: "SOL", confidential: false, has_balance: lamports > 0n },
     ],
+  };
+}
+
+/** The proven amount with a proof, else only whether there is a confidential balance. */
+async function confidentialEntry(
+  service: ServiceContext,
+  tokenAccount: string,
+  keys: ConfidentialKeyset,
+  proof: string | undefined,
+): Promise<BalanceEntry> {
+  if (proof !== undefined) {
+    const amount = await verifiedBalance(service, tokenAccount, proof);
+    return { asset: "USDG", confidential: true, amount: formatDecimalAmount(amount, USDG_DECIMALS) };
+  }
+  const state = await readConfidentialState(service.chain, tokenAccount);
+  return {
+    asset: "USDG",
+    confidential: true,
+    has_balance: state !== null && hasConfidentialBalance(state, keys),
   };
 }
 
@@ -53,10 +68,10 @@ export async function readBalances(
  * normally has none (the fee reserve pays everything); an agent's PDA holds only its rent, which
  * is not a balance anyone can spend.
  */
-function spendableLamports(service: ServiceContext, address: string): bigint {
-  const record = service.cluster.getAccount(address);
+async function spendableLamports(service: ServiceContext, address: string): Promise<bigint> {
+  const record = await service.chain.getAccount(address);
   if (record === null) return 0n;
   const reserve =
-    record.data.length === 0 ? 0n : service.cluster.minimumBalanceForRentExemption(record.data.length);
+    record.data.length === 0 ? 0n : await service.chain.minimumBalanceForRentExemption(record.data.length);
   return record.lamports > reserve ? record.lamports - reserve : 0n;
 }

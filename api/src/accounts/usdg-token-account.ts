@@ -12,15 +12,15 @@ import type { ServiceContext } from "../service-context";
 
 /** The address of the account's USDG token account (it may not exist yet). */
 export function usdgTokenAccountOf(service: ServiceContext, account: AccountRow): Promise<Address> {
-  return findTokenAccount(account.publicKey, service.cluster.usdgMint);
+  return findTokenAccount(account.publicKey, service.chain.usdgMint);
 }
 
 /**
  * The public (non-confidential) token amount held in `tokenAccount`, 0 when the account does not
  * exist. Public amounts are visible to anyone on-chain, so reading one reveals nothing.
  */
-export function publicTokenAmount(service: ServiceContext, tokenAccount: string): bigint {
-  const record = service.cluster.getAccount(tokenAccount);
+export async function publicTokenAmount(service: ServiceContext, tokenAccount: string): Promise<bigint> {
+  const record = await service.chain.getAccount(tokenAccount);
   if (record === null) return 0n;
   if (record.owner !== TOKEN_2022_PROGRAM_ADDRESS) {
     throw new Error(`${tokenAccount} is not a Token-2022 account`);

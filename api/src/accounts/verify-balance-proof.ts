@@ -13,9 +13,13 @@ import type { ServiceContext } from "../service-context";
  * made with another key, or made against a balance that has changed since. The message never
  * quotes an amount (the proof carries one in the clear: it is the caller's own).
  */
-export function verifiedBalance(service: ServiceContext, tokenAccount: string, proof: string): bigint {
+export async function verifiedBalance(
+  service: ServiceContext,
+  tokenAccount: string,
+  proof: string,
+): Promise<bigint> {
   try {
-    return verifyBalanceProofOnChain(service.cluster, tokenAccount, proof);
+    return await verifyBalanceProofOnChain(service.chain, tokenAccount, proof);
   } catch (error) {
     if (!isConfidentialError(error, "decryption_proof_invalid")) throw error;
     throw new ApiError(

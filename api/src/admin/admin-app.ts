@@ -5,19 +5,20 @@
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import express, { type Express, type NextFunction, type Request, type Response } from "express";
+import type { UsdgFaucet } from "../accounts/fund-test-account";
 import { describeUnexpected, parserErrorOf } from "../http/error-handler";
 import type { ServiceContext } from "../service-context";
 import { AdminError } from "./admin-error";
 import { adminRoutes } from "./admin-routes";
 
 /** Builds the admin app; every request must carry `Authorization: Bearer <admin token>`. */
-export function createAdminApp(service: ServiceContext, token: string): Express {
+export function createAdminApp(service: ServiceContext, token: string, faucet: UsdgFaucet): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
   app.use(requireAdminToken(token));
   app.use(express.json({ limit: "16kb", strict: true, type: () => true }));
-  app.use("/admin", adminRoutes(service));
+  app.use("/admin", adminRoutes(service, faucet));
   app.use((_request: Request, _response: Response, next: NextFunction) => {
     next(new AdminError("not_found", "no such admin route"));
   });

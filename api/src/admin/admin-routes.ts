@@ -9,7 +9,7 @@ import { type Router as ExpressRouter, Router } from "express";
 import { z } from "zod";
 import { accountView } from "../accounts/account-view";
 import { AccountInputError, createAccount } from "../accounts/create-account";
-import { fundTestAccount } from "../accounts/fund-test-account";
+import { fundTestAccount, type UsdgFaucet } from "../accounts/fund-test-account";
 import { issueApiKey } from "../keys/issue-key";
 import { listApiKeys, revokeApiKey, viewOfKey } from "../keys/manage-keys";
 import type { ServiceContext } from "../service-context";
@@ -38,7 +38,7 @@ const ZFund = z.strictObject({
 });
 
 /** The `/admin` routes over `service`. */
-export function adminRoutes(service: ServiceContext): ExpressRouter {
+export function adminRoutes(service: ServiceContext, faucet: UsdgFaucet): ExpressRouter {
   const router = Router();
 
   router.get("/accounts", async (_request, response) => {
@@ -114,7 +114,7 @@ export function adminRoutes(service: ServiceContext): ExpressRouter {
     if (amounts.confidential === 0n && amounts.public === 0n) {
       throw new AdminError("invalid_request", "fund a positive amount");
     }
-    await fundTestAccount(service, account, amounts);
+    await fundTestAccount(service, faucet, account, amounts);
     response.json({ account: accountView(account), funded: true });
   });
 

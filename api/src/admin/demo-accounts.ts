@@ -7,7 +7,7 @@
  */
 import { eq } from "drizzle-orm";
 import { createAccount } from "../accounts/create-account";
-import { fundTestAccount } from "../accounts/fund-test-account";
+import { fundTestAccount, type UsdgFaucet } from "../accounts/fund-test-account";
 import type { AccountRow } from "../db/rows";
 import { nowIso } from "../ids";
 import { type IssuedKey, issueApiKey } from "../keys/issue-key";
@@ -26,13 +26,13 @@ export interface DemoAccounts {
 }
 
 /** Creates what is missing, funds a new `@demo`, issues its key. */
-export async function ensureDemoAccounts(service: ServiceContext): Promise<DemoAccounts> {
+export async function ensureDemoAccounts(service: ServiceContext, faucet: UsdgFaucet): Promise<DemoAccounts> {
   const existingDemo = await accountWithHandle(service, "@demo");
   let demo: AccountRow;
   let demoSecret: string | null = null;
   if (existingDemo === null) {
     const created = await createAccount(service, { handle: "demo", type: "business", kycStatus: "verified" });
-    await fundTestAccount(service, created.account, DEMO_FUNDING);
+    await fundTestAccount(service, faucet, created.account, DEMO_FUNDING);
     demo = created.account;
     demoSecret = created.confidentialSecret;
   } else {

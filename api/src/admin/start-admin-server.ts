@@ -5,6 +5,7 @@
  */
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { UsdgFaucet } from "../accounts/fund-test-account";
 import type { ServiceContext } from "../service-context";
 import { createAdminApp } from "./admin-app";
 import { type AdminSettings, loadAdminSettings } from "./admin-settings";
@@ -21,10 +22,15 @@ export interface AdminServer {
 /** Listens; resolves once the port is bound (ConfigError for bad settings, a listen error otherwise). */
 export async function startAdminServer(
   service: ServiceContext,
-  options: { readonly env: NodeJS.ProcessEnv; readonly dataDir: string },
+  options: {
+    readonly env: NodeJS.ProcessEnv;
+    readonly dataDir: string;
+    /** The simulator's USDG faucet, for `fund` (configuration replaces it next). */
+    readonly faucet: UsdgFaucet;
+  },
 ): Promise<AdminServer> {
   const settings = loadAdminSettings(options.env, options.dataDir);
-  const app = createAdminApp(service, settings.token);
+  const app = createAdminApp(service, settings.token, options.faucet);
   const server = await new Promise<Server>((resolve, reject) => {
     const listening = app.listen(settings.port, ADMIN_HOST, (error?: Error) =>
       error ? reject(error) : resolve(listening),

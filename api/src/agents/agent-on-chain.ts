@@ -27,14 +27,14 @@ import { invalidPolicyOfProgramError } from "./policy-errors";
 import { readPolicyAccount } from "./read-spend-policy";
 
 /** Whether the Agent account of `agent` exists on the cluster. */
-export function agentExistsOnChain(service: ServiceContext, agent: AccountRow): boolean {
-  return service.cluster.getAccount(agent.publicKey) !== null;
+export async function agentExistsOnChain(service: ServiceContext, agent: AccountRow): Promise<boolean> {
+  return (await service.chain.getAccount(agent.publicKey)) !== null;
 }
 
 /** Whether the agent's USDG account is configured for confidential transfers. */
 export async function agentConfidentialReady(service: ServiceContext, agent: AccountRow): Promise<boolean> {
-  const tokenAccount = await findTokenAccount(agent.publicKey, service.cluster.usdgMint);
-  return readConfidentialState(service.cluster, tokenAccount) !== null;
+  const tokenAccount = await findTokenAccount(agent.publicKey, service.chain.usdgMint);
+  return (await readConfidentialState(service.chain, tokenAccount)) !== null;
 }
 
 /**
@@ -56,7 +56,7 @@ export async function createAgentOnChain(
     policy,
     payer: reservePayer(service),
     assets: service.assets,
-    programAddress: address(service.cluster.programId),
+    programAddress: address(service.chain.programId),
   });
   if (pda !== agent.publicKey) throw new Error(`agent ${agent.id}: its PDA is not its public key`);
   try {
@@ -78,10 +78,10 @@ export async function createAgentOnChain(
 /** Configures the agent's confidential USDG account (a no-op when it already is). */
 export async function setupAgentAccountOnChain(service: ServiceContext, agent: AccountRow): Promise<void> {
   try {
-    await setupAgentConfidentialAccount(service.cluster, {
+    await setupAgentConfidentialAccount(service.chain, {
       authority: await agentSignerOf(service, agent.id),
       agent: agent.publicKey,
-      mint: service.cluster.usdgMint,
+      mint: service.chain.usdgMint,
       keys: await confidentialKeysOf(service, agent),
       payer: reservePayer(service),
     });

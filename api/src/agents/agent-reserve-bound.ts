@@ -12,13 +12,11 @@ import type { ServiceContext } from "../service-context";
 /** `agent_create` and the account set-up: a few transactions of at most three signatures. */
 const CREATION_SIGNATURES = 12n;
 
-export function agentCreationReserveBound(service: ServiceContext): bigint {
-  const rent = (space: number) => service.cluster.minimumBalanceForRentExemption(space);
-  return (
-    LAMPORTS_PER_SIGNATURE * CREATION_SIGNATURES +
-    rent(getAgentSize()) +
-    rent(getPolicySize()) +
-    rent(getHandleSize()) +
-    rent(CONFIDENTIAL_TOKEN_ACCOUNT_SIZE)
+export async function agentCreationReserveBound(service: ServiceContext): Promise<bigint> {
+  const rents = await Promise.all(
+    [getAgentSize(), getPolicySize(), getHandleSize(), CONFIDENTIAL_TOKEN_ACCOUNT_SIZE].map((space) =>
+      service.chain.minimumBalanceForRentExemption(space),
+    ),
   );
+  return rents.reduce((sum, rent) => sum + rent, LAMPORTS_PER_SIGNATURE * CREATION_SIGNATURES);
 }

@@ -137,7 +137,7 @@ async function createFresh(
   const agent = await runExclusively(service, `agents-of:${owner.id}`, async () => {
     await requireAgentRoom(service, owner);
     // The reserve's share is reserved before the row is written: a refusal changes nothing.
-    await prepayReserve(service, agentCreationReserveBound(service));
+    await prepayReserve(service, await agentCreationReserveBound(service));
     return insertAgent(service, owner, name, handle, input.custody ?? "service");
   });
   await idempotency?.bindResource(agent.id, { resumable: true });
@@ -176,7 +176,7 @@ async function insertAgent(
   const signer = keyFromSeed(id, signerSeed);
   const [pda] = await findAgentPda(
     { agentHandle: handle },
-    { programAddress: address(service.cluster.programId) },
+    { programAddress: address(service.chain.programId) },
   );
   const agent: AccountRow = {
     id,
@@ -216,7 +216,7 @@ async function completeOnChain(
   try {
     await createAgentOnChain(service, owner, agent, input.spend_policy);
   } catch (error) {
-    if (!agentExistsOnChain(service, agent)) await deleteAgent(service, agent);
+    if (!(await agentExistsOnChain(service, agent))) await deleteAgent(service, agent);
     throw error;
   }
   await setupAgentAccountOnChain(service, agent);
@@ -235,7 +235,7 @@ async function finishExisting(
 ): Promise<AccountRow> {
   if (agent.ownerAccountId !== owner.id) throw agentExists(agent.handle);
   if ((agent.agentCustody ?? "service") !== (input.custody ?? "service")) throw agentExists(agent.handle);
-  if (!agentExistsOnChain(service, agent)) {
+  if (!(await agentExistsOnChain(service, agent))) {
     await completeOnChain(service, owner, agent, input);
     return agent;
   }
@@ -255,7 +255,7 @@ async function resumeBound(
   agent: AccountRow,
   input: CreateAgentInput,
 ): Promise<AccountRow> {
-  if (!agentExistsOnChain(service, agent)) {
+  if (!(await agentExistsOnChain(service, agent))) {
     await completeOnChain(service, owner, agent, input);
   } else if (!(await agentConfidentialReady(service, agent))) {
     await setupAgentAccountOnChain(service, agent);

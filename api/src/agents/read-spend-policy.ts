@@ -23,14 +23,14 @@ export async function readPolicyAccount(
 ): Promise<Policy | null> {
   const [policyAddress] = await findPolicyPda(
     { agent: address(agentAddress) },
-    { programAddress: address(service.cluster.programId) },
+    { programAddress: address(service.chain.programId) },
   );
-  const record = service.cluster.getAccount(policyAddress);
+  const record = await service.chain.getAccount(policyAddress);
   // Account bytes are a trust boundary: owner, discriminator and length before decoding.
   const decoder = getPolicyDecoder();
   if (
     record === null ||
-    record.owner !== service.cluster.programId ||
+    record.owner !== service.chain.programId ||
     record.data.length !== decoder.fixedSize ||
     !POLICY_DISCRIMINATOR.every((byte, index) => record.data[index] === byte)
   ) {

@@ -38,7 +38,7 @@ export async function updateSpendPolicy(
     agent: address(agent.publicKey),
     update,
     ...options,
-    programAddress: address(service.cluster.programId),
+    programAddress: address(service.chain.programId),
   });
   let signature: string;
   try {

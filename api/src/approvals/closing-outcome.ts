@@ -6,6 +6,7 @@
  * expired hold someone else closed — anyone may), so the row records what really happened.
  */
 import { parseAgentPolicyEvents } from "@cpay/sdk";
+import { confirmedTransaction } from "@cpay/sdk/chain";
 import { address } from "@solana/kit";
 import type { ServiceContext } from "../service-context";
 import type { Decision } from "./record-decision";
@@ -20,11 +21,16 @@ const STATUS_OF_EVENT = {
 const HISTORY_LIMIT = 50;
 
 /** The decision that closed the hold at `pending`, or null when the chain's history does not say. */
-export function closingOutcome(service: ServiceContext, pending: string): Decision | null {
-  const programAddress = address(service.cluster.programId);
-  for (const info of service.cluster.getSignaturesForAddress(pending, { limit: HISTORY_LIMIT })) {
-    if (info.err !== null) continue;
-    const transaction = service.cluster.getTransaction(info.signature);
+export async function closingOutcome(service: ServiceContext, pending: string): Promise<Decision | null> {
+  const programAddress = address(service.chain.programId);
+  const history = await service.chain.getSignaturesForAddress(pending, { limit: HISTORY_LIMIT });
+  const landed = history.filter((info) => info.err === null);
+  // A closing transaction seen at `processed` is readable once confirmed: wait for it, all at once.
+  const transactions = await Promise.all(
+    landed.map((info) => confirmedTransaction(service.chain, info.signature)),
+  );
+  for (const [index, info] of landed.entries()) {
+    const transaction = transactions[index] ?? null;
     if (transaction === null) continue;
     let events: ReturnType<typeof parseAgentPolicyEvents>["events"];
     try {

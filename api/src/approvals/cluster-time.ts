@@ -7,14 +7,14 @@ import { clusterUnixTime } from "@cpay/sdk/agent-confidential";
 import type { ServiceContext } from "../service-context";
 
 /** The cluster's current time as the service writes timestamps (ISO 8601 UTC, milliseconds). */
-export function clusterNowIso(service: ServiceContext): string {
-  return new Date(Number(clusterUnixTime(service.cluster)) * 1000).toISOString();
+export async function clusterNowIso(service: ServiceContext): Promise<string> {
+  return new Date(Number(await clusterUnixTime(service.chain)) * 1000).toISOString();
 }
 
 /**
  * Whether the window ending at `expiresAt` has passed: from `expires_at` on, as the program
  * decides (`now >= expires_at` is expired). Timestamps of one format compare as strings.
  */
-export function windowHasPassed(service: ServiceContext, expiresAt: string): boolean {
-  return clusterNowIso(service) >= expiresAt;
+export async function windowHasPassed(service: ServiceContext, expiresAt: string): Promise<boolean> {
+  return (await clusterNowIso(service)) >= expiresAt;
 }

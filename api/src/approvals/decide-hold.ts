@@ -58,7 +58,7 @@ export async function decideHold(
   return runExclusively(service, decisionTurn(transactionId), async () => {
     const held = await loadDecidableTransaction(service, owner, transactionId);
     const pending = address(held.row.pendingAddress);
-    const hold = readHold(service.cluster, pending);
+    const hold = await readHold(service.chain, pending);
     // Open in the database, closed on-chain: another process decided it and has not written yet.
     if (hold === null) throw transactionNotPending("closed on-chain by another decision");
     const ownerWallet = await walletSignerOf(service, owner.id);
@@ -72,7 +72,7 @@ export async function decideHold(
       );
     } catch (error) {
       if (!isChainError(error)) throw error;
-      const answer = decisionFailure(error, readHold(service.cluster, pending) !== null);
+      const answer = decisionFailure(error, (await readHold(service.chain, pending)) !== null);
       if (answer.code === "chain_unavailable") {
         service.logger.warn(
           { transaction_id: transactionId, decision, err: describeUnexpected(error) },
@@ -98,15 +98,15 @@ async function approve(
   hold: Hold,
 ): Promise<string> {
   if (hold.confidential) {
-    return (await approveConfidentialHold(service.cluster, { owner, pending, payer: reservePayer(service) }))
+    return (await approveConfidentialHold(service.chain, { owner, pending, payer: reservePayer(service) }))
       .signature;
   }
   return sendInstructions(service, [
     await buildPendingApproveInstruction({
       owner,
       pending,
-      hold: decodePublicHold(service, pending),
-      programAddress: address(service.cluster.programId),
+      hold: await decodePublicHold(service, pending),
+      programAddress: address(service.chain.programId),
     }),
   ]);
 }
@@ -118,21 +118,21 @@ async function reject(
   hold: Hold,
 ): Promise<string> {
   if (hold.confidential) {
-    return (await rejectHold(service.cluster, { owner, pending, payer: reservePayer(service) })).signature;
+    return (await rejectHold(service.chain, { owner, pending, payer: reservePayer(service) })).signature;
   }
   return sendInstructions(service, [
     buildPendingRejectInstruction({
       owner,
       pending,
-      hold: decodePublicHold(service, pending),
-      programAddress: address(service.cluster.programId),
+      hold: await decodePublicHold(service, pending),
+      programAddress: address(service.chain.programId),
     }),
   ]);
 }
 
 /** The generated client's view of a public hold (what its instruction builders take). */
-function decodePublicHold(service: ServiceContext, pending: Address) {
-  const account = service.cluster.getAccount(pending);
+async function decodePublicHold(service: ServiceContext, pending: Address) {
+  const account = await service.chain.getAccount(pending);
   if (account === null) throw new Error(`the hold ${pending} disappeared`);
   return getPendingTransactionDecoder().decode(account.data);
 }

@@ -30,7 +30,7 @@ const BATCH = 50;
 /** One pass: expires every held transaction whose window has passed (a batch per call). */
 export async function expireHeldTransactions(service: ServiceContext): Promise<void> {
   const { agentTransactions } = service.db.tables;
-  const now = clusterNowIso(service);
+  const now = await clusterNowIso(service);
   const rows = await service.db.read((db) =>
     db
       .select()
@@ -64,7 +64,7 @@ async function expireOne(service: ServiceContext, transactionId: string): Promis
   );
   if (agent === undefined) return;
   const pending = address(row.pendingAddress);
-  const hold = readHold(service.cluster, pending);
+  const hold = await readHold(service.chain, pending);
   if (hold !== null) {
     // Closing returns the hold's rent; its fee is the owner's, like the hold it ends.
     const signature = await withReserveSpend(service, row.ownerAccountId, () =>
@@ -73,7 +73,7 @@ async function expireOne(service: ServiceContext, transactionId: string): Promis
     await recordDecision(service, row, agent, { status: "expired", signature });
     return;
   }
-  const closed = closingOutcome(service, pending);
+  const closed = await closingOutcome(service, pending);
   if (closed === null) {
     logUnexplained(service, row);
     return;
@@ -83,15 +83,15 @@ async function expireOne(service: ServiceContext, transactionId: string): Promis
 
 async function closeOnChain(service: ServiceContext, pending: Address, hold: Hold): Promise<string> {
   if (hold.confidential) {
-    return (await closeExpiredHold(service.cluster, { pending, payer: reservePayer(service) })).signature;
+    return (await closeExpiredHold(service.chain, { pending, payer: reservePayer(service) })).signature;
   }
-  const account = service.cluster.getAccount(pending);
+  const account = await service.chain.getAccount(pending);
   if (account === null) throw new Error(`the hold ${pending} disappeared`);
   return sendInstructions(service, [
     buildPendingCloseExpiredInstruction({
       pending,
       hold: getPendingTransactionDecoder().decode(account.data),
-      programAddress: address(service.cluster.programId),
+      programAddress: address(service.chain.programId),
     }),
   ]);
 }

@@ -16,7 +16,7 @@ export async function listPendingApprovals(
   owner: AccountRow,
 ): Promise<TPendingList> {
   const { agentTransactions, accounts } = service.db.tables;
-  const now = clusterNowIso(service);
+  const now = await clusterNowIso(service);
   const rows = await service.db.read((db) =>
     db
       .select()

@@ -46,15 +46,15 @@ export async function loadDecidableTransaction(
   transactionId: string,
 ): Promise<HeldTransaction> {
   const held = await loadHeldTransaction(service, owner, transactionId);
-  refuseUndecidable(service, held.row);
+  await refuseUndecidable(service, held.row);
   return held;
 }
 
 /** Throws the 409 a decision of `row` gets now, if any. */
-export function refuseUndecidable(service: ServiceContext, row: AgentTransactionRow): void {
+export async function refuseUndecidable(service: ServiceContext, row: AgentTransactionRow): Promise<void> {
   if (
     row.status === "expired" ||
-    (row.status === "pending_approval" && windowHasPassed(service, row.expiresAt))
+    (row.status === "pending_approval" && (await windowHasPassed(service, row.expiresAt)))
   ) {
     throw transactionExpired();
   }

@@ -2,12 +2,18 @@
  * Signs instructions with the fee reserve as fee payer (plus the signers their account metas
  * carry) — reserving the most the transaction can cost it against the scope's account first
  * (reserve/reserve-scope.ts: `429 reserve_budget_exhausted`, nothing signed) — submits them to
- * the cluster with preflight, and waits until the transaction has landed. A refusal by the agent-policy program comes back as `ProgramRefusal` with the program's error
+ * the cluster with preflight, and waits for its signature status (sending does not mean landing).
+ * A refusal by the agent-policy program comes back as `ProgramRefusal` with the program's error
  * (code, name); every other failure as `ChainFailure`. Nothing is logged here: callers decide what
  * a failure means for the request.
  */
 import { getAgentPolicyErrorFromTransactionError } from "@cpay/sdk";
-import { SubmissionRejected, signTransactionToWire, type TransactionErrorJson } from "@cpay/sdk/cluster";
+import {
+  awaitLanding,
+  SubmissionRejected,
+  signTransactionToWire,
+  type TransactionErrorJson,
+} from "@cpay/sdk/chain";
 import type { Address, Instruction } from "@solana/kit";
 import { reservePayer } from "../reserve/reserve-scope";
 import type { ServiceContext } from "../service-context";
@@ -38,7 +44,7 @@ export async function sendInstructions(
   service: ServiceContext,
   instructions: readonly Instruction[],
 ): Promise<string> {
-  const { blockhash, lastValidBlockHeight } = service.cluster.getLatestBlockhash();
+  const { blockhash, lastValidBlockHeight } = await service.chain.getLatestBlockhash();
   const { signature, wire } = await signTransactionToWire({
     feePayer: reservePayer(service),
     instructions,
@@ -46,15 +52,16 @@ export async function sendInstructions(
     lastValidBlockHeight,
   });
   try {
-    service.cluster.sendTransaction(wire, { preflight: true });
+    await service.chain.sendTransaction(wire, { preflight: true });
   } catch (error) {
     if (error instanceof SubmissionRejected && error.kind !== "already_processed") {
       throw failureOf(error.outcome?.err ?? null, instructions, `rejected (${error.kind})`);
     }
     if (!(error instanceof SubmissionRejected)) throw error;
   }
-  const status = service.cluster.getSignatureStatus(signature);
-  if (status === null) throw new ChainFailure("the transaction did not land", null);
+  const status = await awaitLanding(service.chain, signature, blockhash);
+  if (status === null)
+    throw new ChainFailure("the transaction did not land before its blockhash expired", null);
   if (status.err !== null) throw failureOf(status.err, instructions, "failed");
   return signature;
 }

@@ -3,7 +3,10 @@ import { tokenAccountOwnerOf } from "@cpay/sdk/confidential";
 import type { ServiceContext } from "../service-context";
 
 /** The owner of `tokenAccount`, or null when it does not exist or is no token account. */
-export function tokenAccountOwner(service: ServiceContext, tokenAccount: string): string | null {
-  const account = service.cluster.getAccount(tokenAccount);
+export async function tokenAccountOwner(
+  service: ServiceContext,
+  tokenAccount: string,
+): Promise<string | null> {
+  const account = await service.chain.getAccount(tokenAccount);
   return account === null ? null : tokenAccountOwnerOf(account.owner, account.data);
 }

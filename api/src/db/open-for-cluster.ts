@@ -49,6 +49,7 @@ async function openForCluster(
   cluster: EmbeddedCluster,
   staleData: "archive" | "refuse",
 ): Promise<{ db: Database; archivedTo: string | null }> {
+  // The simulator's: `instanceId` exists only on the embedded cluster (configuration, next).
   const identity = `${cluster.genesisHash}/${cluster.instanceId}`;
   let db = await openDatabase(url);
   let archivedTo: string | null = null;

@@ -2,13 +2,13 @@
 import type { TRelayInfo } from "@cpay/sdk/api";
 import type { ServiceContext } from "../service-context";
 
-export function relayInfo(service: ServiceContext): TRelayInfo {
-  const { blockhash, lastValidBlockHeight } = service.cluster.getLatestBlockhash();
+export async function relayInfo(service: ServiceContext): Promise<TRelayInfo> {
+  const { blockhash, lastValidBlockHeight } = await service.chain.getLatestBlockhash();
   return {
     fee_payer: service.feePayer.address,
     recent_blockhash: blockhash,
     last_valid_block_height: Number(lastValidBlockHeight),
-    program_id: service.cluster.programId,
-    usdg_mint: service.cluster.usdgMint,
+    program_id: service.chain.programId,
+    usdg_mint: service.chain.usdgMint,
   };
 }

@@ -23,15 +23,17 @@
  */
 
 import type { TRelayResponse, TTransfer } from "@cpay/sdk/api";
-import { SubmissionRejected, type TransactionErrorJson } from "@cpay/sdk/cluster";
+import { awaitLanding, SubmissionRejected, type TransactionErrorJson } from "@cpay/sdk/chain";
 import {
   type Address,
   getBase64Encoder,
+  getCompiledTransactionMessageDecoder,
   getSignatureFromTransaction,
   getTransactionDecoder,
 } from "@solana/kit";
 import type { Response } from "express";
 import { requireKyc } from "../accounts/require-kyc";
+import { readRentExemptMinimum } from "../chain/rent";
 import { programRefusalOf } from "../chain/send-instructions";
 import type { AccountRow, TransferRow } from "../db/rows";
 import { ApiError } from "../http/api-error";
@@ -68,15 +70,16 @@ export async function relayTransactions(
   // The relay moves the agent's funds: the same gate as POST /v1/transfers (its owner's status).
   await requireKyc(service, agent);
   const wires = transactions.map((text) => new Uint8Array(getBase64Encoder().encode(text)));
+  const rentExemptMinimum = await readRentExemptMinimum(service.chain);
   const bounds: bigint[] = [];
   const checked: (readonly RelayedInstruction[])[] = [];
   for (const [index, wire] of wires.entries()) {
     const check = checkRelayedTransaction(wire, {
       feePayer: service.feePayer.address,
-      programId: service.cluster.programId,
-      usdgMint: service.cluster.usdgMint,
+      programId: service.chain.programId,
+      usdgMint: service.chain.usdgMint,
       agent: { pda: agent.publicKey, signer: agent.agentSigner },
-      rentExemptMinimum: (space: number) => service.cluster.minimumBalanceForRentExemption(space),
+      rentExemptMinimum,
     });
     if (!check.ok) {
       throw new ApiError(
@@ -87,13 +90,13 @@ export async function relayTransactions(
     }
     const bound = spendBoundOf(check.messageBytes, {
       feePayer: service.feePayer.address,
-      programId: service.cluster.programId,
-      rentExemptMinimum: (space: number) => service.cluster.minimumBalanceForRentExemption(space),
+      programId: service.chain.programId,
+      rentExemptMinimum,
     });
     bounds.push(bound.feeLamports + bound.depositLamports);
     checked.push(check.instructions);
   }
-  const intents = relayedIntentsOf(checked, service.cluster.programId);
+  const intents = relayedIntentsOf(checked, service.chain.programId);
   refuseRepeatedIds(intents);
   const reserved = bounds.reduce((sum, bound) => sum + bound, 0n);
   await reserveRelayFees(service, agent.id, reserved);
@@ -109,7 +112,7 @@ export async function relayTransactions(
   const settleUpTo = async (end: number, signature: string | null) => {
     let change = 0n;
     for (; settled < end; settled++) change -= bounds[settled] ?? 0n;
-    if (signature !== null) change += reserveCostOf(service, signature);
+    if (signature !== null) change += await reserveCostOf(service, signature);
     await chargeRelaySpend(service, agent.id, change);
   };
   try {
@@ -189,21 +192,27 @@ async function submitOne(
   onSigned: (signature: string) => void,
 ): Promise<string> {
   const refused = (err: TransactionErrorJson | null) => refusalOf(err, index, instructions);
-  const simulated = service.cluster.simulateTransaction(wire, { sigVerify: false });
+  const simulated = await service.chain.simulateTransaction(wire, { sigVerify: false });
   if (simulated.err !== null) throw refused(simulated.err);
   const signed = await coSignAsFeePayer(service.feePayer, wire);
   onSigned(getSignatureFromTransaction(getTransactionDecoder().decode(signed)));
   let signature: string;
   try {
-    signature = service.cluster.sendTransaction(signed);
+    signature = await service.chain.sendTransaction(signed);
   } catch (error) {
     if (error instanceof SubmissionRejected) throw refused(error.outcome?.err ?? null);
     throw error;
   }
-  const status = service.cluster.getSignatureStatus(signature);
+  const status = await awaitLanding(service.chain, signature, blockhashOf(signed));
   if (status === null) throw new ApiError("chain_unavailable", `transactions[${index}] did not land`);
   if (status.err !== null) throw refused(status.err);
   return signature;
+}
+
+/** The blockhash a wire transaction was signed with: once it expires, the transaction cannot land. */
+function blockhashOf(wire: Uint8Array): string {
+  const { messageBytes } = getTransactionDecoder().decode(wire);
+  return getCompiledTransactionMessageDecoder().decode(messageBytes).lifetimeToken;
 }
 
 /** The program's refusal as the API words it for any agent transfer; anything else is named as is. */

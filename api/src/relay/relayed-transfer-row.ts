@@ -8,6 +8,7 @@
  */
 import { readHold } from "@cpay/sdk/agent-confidential";
 import type { TTransfer } from "@cpay/sdk/api";
+import { confirmedTransaction } from "@cpay/sdk/chain";
 import { address } from "@solana/kit";
 import { nameOfAddress } from "../accounts/account-by-address";
 import { tokenAccountOwner } from "../chain/token-account-owner";
@@ -44,9 +45,10 @@ export async function recordRelayedIntents(
   const keys = intents.some((intent) => intent.amount !== null)
     ? await confidentialKeysOf(service, agent)
     : null;
-  for (const intent of intents) {
+  const owners = await Promise.all(intents.map((intent) => tokenAccountOwner(service, intent.destination)));
+  for (const [at, intent] of intents.entries()) {
     const id = idFromBytes("tr", intent.transferId);
-    const owner = tokenAccountOwner(service, intent.destination);
+    const owner = owners[at] ?? null;
     values.push({
       id,
       accountId: agent.id,
@@ -54,7 +56,7 @@ export async function recordRelayedIntents(
       fromHandle: agent.handle,
       to: await service.db.read((q) => nameOfAddress(service, q, owner ?? intent.destination)),
       recipientAddress: owner ?? intent.destination,
-      asset: intent.mint === service.cluster.usdgMint ? "USDG" : intent.mint,
+      asset: intent.mint === service.chain.usdgMint ? "USDG" : intent.mint,
       confidential: intent.confidential,
       usageIncrement:
         keys === null || intent.amount === null ? null : usageIncrementOf(keys.elgamalPubkey, intent.amount),
@@ -106,14 +108,14 @@ export async function recordRelayedOutcome(
   intent: RelayedIntent,
   signature: string,
 ): Promise<TTransfer> {
-  const landed = service.cluster.getTransaction(signature);
+  const landed = await confirmedTransaction(service.chain, signature);
   if (landed === null)
     throw new ApiError("chain_unavailable", `the transfer's transaction ${signature} did not land`);
   const isIntended = (moved: { destination: string; mint: string; confidential: boolean }) =>
     moved.destination === intent.destination &&
     moved.mint === intent.mint &&
     moved.confidential === intent.confidential;
-  const found = await transferOutcomeIn(landed.logs, address(service.cluster.programId), row.id, {
+  const found = await transferOutcomeIn(landed.logs, address(service.chain.programId), row.id, {
     agent: agent.publicKey,
     moves: isIntended,
   });
@@ -125,7 +127,7 @@ export async function recordRelayedOutcome(
     });
     return transferView(submitted, null);
   }
-  const hold = found?.outcome === "held" ? readHold(service.cluster, found.pending) : null;
+  const hold = found?.outcome === "held" ? await readHold(service.chain, found.pending) : null;
   if (hold !== null && hold.agent === agent.publicKey && isIntended(hold)) {
     const held = await markHeld(service, row.id, { agent, hold, signature, signatures: [signature] });
     return heldTransferView(held);

@@ -29,7 +29,7 @@ export async function recordConfidentialUsage(
   validityContext: string,
 ): Promise<TransferRow> {
   const keys = await confidentialKeysOf(service, agent);
-  const context = readTransferValidityContext(service.cluster, address(validityContext), {
+  const context = await readTransferValidityContext(service.chain, address(validityContext), {
     authority: address(agent.publicKey),
     sourcePubkey: keys.elgamalPubkey,
   });

@@ -10,10 +10,12 @@
  *
  * When the scope ends, the reservations are settled to what the transactions cost: for each one
  * signed, the reserve's balance change in the landed transaction's meta (fee, rent deposited, minus
- * rent that came back in it); one that never landed cost nothing (the chain port lands or refuses a
- * transaction before `sendTransaction` returns, and a signed transaction is never sent later).
+ * rent that came back in it, read once confirmed); one that never landed cost nothing (every flow
+ * waits for what it sent to land or for its blockhash to expire before the scope ends, and a signed
+ * transaction is never sent later).
  */
 import { AsyncLocalStorage } from "node:async_hooks";
+import { confirmedTransaction } from "@cpay/sdk/chain";
 import {
   getBase58Decoder,
   type KeyPairSigner,
@@ -21,6 +23,7 @@ import {
   type TransactionPartialSigner,
   type TransactionSigner,
 } from "@solana/kit";
+import { type RentExemptMinimum, readRentExemptMinimum } from "../chain/rent";
 import type { ServiceContext } from "../service-context";
 import { type Reservation, reserveLamports, settleReservation } from "./reserve-ledger";
 import { spendBoundOf } from "./spend-bound";
@@ -34,6 +37,8 @@ interface Scope {
   /** Reserved and not yet drawn on by a signed transaction. */
   prepaid: bigint;
   readonly signatures: string[];
+  /** The cluster's rent schedule, read once per scope (on its first signature). */
+  rent: Promise<RentExemptMinimum> | null;
 }
 
 const scopes = new AsyncLocalStorage<Scope>();
@@ -55,6 +60,7 @@ export async function withReserveSpend<T>(
     accountId,
     payer: meteredPayer(service),
     reservations: [],
+    rent: null,
     prepaid: 0n,
     signatures: [],
   };
@@ -109,11 +115,13 @@ function meteredPayer(service: ServiceContext): Scope["payer"] {
       transactions: Parameters<KeyPairSigner["signTransactions"]>[0],
     ): Promise<readonly SignatureDictionary[]> {
       const scope = scopeOf(service);
+      scope.rent ??= readRentExemptMinimum(service.chain);
+      const rentExemptMinimum = await scope.rent;
       for (const transaction of transactions) {
         const bound = spendBoundOf(transaction.messageBytes, {
           feePayer: inner.address,
-          programId: service.cluster.programId,
-          rentExemptMinimum: (space) => service.cluster.minimumBalanceForRentExemption(space),
+          programId: service.chain.programId,
+          rentExemptMinimum,
         });
         const needed = bound.feeLamports + bound.depositLamports;
         const shortfall = needed - scope.prepaid;
@@ -136,18 +144,19 @@ function meteredPayer(service: ServiceContext): Scope["payer"] {
 async function settle(scope: Scope): Promise<void> {
   const [first, ...others] = scope.reservations;
   if (scope.accountId === null || first === undefined) return;
-  const actual = [...new Set(scope.signatures)].reduce(
-    (sum, signature) => sum + reserveCostOf(scope.service, signature),
-    0n,
+  const costs = await Promise.all(
+    [...new Set(scope.signatures)].map((signature) => reserveCostOf(scope.service, signature)),
   );
+  const actual = costs.reduce((sum, cost) => sum + cost, 0n);
   // Each reservation leaves the day it was made on; what landed is charged to the first one's.
   for (const reservation of others) await settleReservation(scope.service, reservation, 0n);
   await settleReservation(scope.service, first, actual);
 }
 
 /** What a landed transaction cost the reserve (negative when more rent came back than it paid); 0 if it never landed. */
-export function reserveCostOf(service: ServiceContext, signature: string): bigint {
-  const landed = service.cluster.getTransaction(signature);
+export async function reserveCostOf(service: ServiceContext, signature: string): Promise<bigint> {
+  // Only a transaction known to the cluster can have cost anything; it is readable once confirmed.
+  const landed = await confirmedTransaction(service.chain, signature);
   if (landed === null) return 0n;
   const at = landed.accountKeys.indexOf(service.feePayer.address);
   if (at === -1) return 0n;

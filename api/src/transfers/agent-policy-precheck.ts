@@ -15,9 +15,10 @@
  */
 import { findPolicyPda, policyParamsFromAccount, recipientAllowed, withinActiveHours } from "@cpay/sdk";
 import {
-  clusterUnixTime,
-  readAgentAccount,
+  agentAccountOf,
   readProverState,
+  SYSVAR_CLOCK_ADDRESS,
+  unixTimeOf,
   utcDayIndex,
 } from "@cpay/sdk/agent-confidential";
 import { findTokenAccount } from "@cpay/sdk/confidential";
@@ -48,14 +49,18 @@ export async function requireAgentPolicyAllows(
   },
 ): Promise<void> {
   const { sender, recipient, asset, amount } = input;
-  const policy = await readPolicyAccount(service, sender.agent);
+  // The policy, the agent and the clock at once; checked in the order the refusals are reported.
+  const [policy, [agentRecord, clock]] = await Promise.all([
+    readPolicyAccount(service, sender.agent),
+    service.chain.getMultipleAccounts([sender.agent, SYSVAR_CLOCK_ADDRESS]),
+  ]);
   if (policy === null) {
     throw new ApiError("chain_unavailable", "the agent's policy account could not be read from the cluster");
   }
   const params = policyParamsFromAccount(policy);
-  const agent = readAgentAccount(service.cluster, address(sender.agent));
-  // readAgentAccount checked owner, length and discriminator; status is the byte at 106 (1 = active).
-  if (service.cluster.getAccount(sender.agent)?.data[AGENT_STATUS_OFFSET] !== AGENT_ACTIVE) {
+  const agent = agentAccountOf(service.chain.programId, address(sender.agent), agentRecord ?? null);
+  // agentAccountOf checked owner, length and discriminator; status is the byte at 106 (1 = active).
+  if (agentRecord?.data[AGENT_STATUS_OFFSET] !== AGENT_ACTIVE) {
     throw policyViolation("AgentNotActive");
   }
   if (agent.confidentialHold !== null) throw policyViolation("ConfidentialHoldOpen");
@@ -66,7 +71,7 @@ export async function requireAgentPolicyAllows(
     destinationOwner: address(recipient.wallet),
   });
   if (!allowed) throw policyViolation("RecipientNotAllowed");
-  const now = clusterUnixTime(service.cluster);
+  const now = unixTimeOf(clock ?? null);
   if (!withinActiveHours(params.activeStartMinute, params.activeEndMinute, now)) {
     throw policyViolation("OutsideActiveHours");
   }
@@ -89,10 +94,10 @@ export async function requireAgentPolicyAllows(
 async function confidentialSpentToday(service: ServiceContext, sender: AgentSender): Promise<bigint | null> {
   const [policy] = await findPolicyPda(
     { agent: sender.agent },
-    { programAddress: address(service.cluster.programId) },
+    { programAddress: address(service.chain.programId) },
   );
   try {
-    return readProverState(service.cluster, { policy, keys: sender.keys }).confidentialSpentToday;
+    return (await readProverState(service.chain, { policy, keys: sender.keys })).confidentialSpentToday;
   } catch {
     return null;
   }

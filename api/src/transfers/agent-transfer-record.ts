@@ -43,7 +43,7 @@ export async function buildAgentTransferRecord(
       : encryptMemo({
           plaintext: new TextEncoder().encode(input.memo),
           senderKeys: input.sender.keys,
-          recipientPubkey: recipientMemoKey(service, input.destination),
+          recipientPubkey: await recipientMemoKey(service, input.destination),
           associatedData: transferMemoAssociatedData(fields),
         });
   return buildTransferRecordInstruction({
@@ -55,13 +55,13 @@ export async function buildAgentTransferRecord(
     source: input.source,
     destination: input.destination,
     mint: input.mint,
-    programAddress: address(service.cluster.programId),
+    programAddress: address(service.chain.programId),
   });
 }
 
 /** The recipient's ElGamal key, which a memo needs (create-transfer checks it exists first). */
-function recipientMemoKey(service: ServiceContext, destination: Address): Uint8Array {
-  const state = readConfidentialState(service.cluster, destination);
+async function recipientMemoKey(service: ServiceContext, destination: Address): Promise<Uint8Array> {
+  const state = await readConfidentialState(service.chain, destination);
   if (state === null) {
     throw new ApiError(
       "invalid_request",

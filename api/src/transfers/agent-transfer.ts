@@ -15,6 +15,7 @@
  */
 import { buildAgentTransferInstruction } from "@cpay/sdk";
 import { readAgentAccount, readHold, transferAgentConfidential } from "@cpay/sdk/agent-confidential";
+import { confirmedTransaction } from "@cpay/sdk/chain";
 import { findTokenAccount } from "@cpay/sdk/confidential";
 import { type Address, address } from "@solana/kit";
 import {
@@ -47,13 +48,13 @@ async function publicTransfer(
   sender: AgentSender,
   plan: TransferPlan,
 ): Promise<Submission> {
-  const programAddress = address(service.cluster.programId);
+  const programAddress = address(service.chain.programId);
   const mint = plan.asset.mint;
-  const [source, destination] = await Promise.all([
+  const [source, destination, { nextHoldNonce }] = await Promise.all([
     findTokenAccount(sender.agent, mint),
     findTokenAccount(plan.recipient.wallet, mint),
+    readAgentAccount(service.chain, sender.agent),
   ]);
-  const { nextHoldNonce } = readAgentAccount(service.cluster, sender.agent);
   const instructions = [
     getCreateAssociatedTokenIdempotentInstruction({
       payer: reservePayer(service),
@@ -90,7 +91,7 @@ async function publicTransfer(
     moves: (moved) => moved.destination === destination && moved.mint === mint && !moved.confidential,
   });
   if (pending === null) return { outcome: "executed", signature, signatures: [signature] };
-  return { outcome: "held", signature, signatures: [signature], hold: holdAt(service, pending) };
+  return { outcome: "held", signature, signatures: [signature], hold: await holdAt(service, pending) };
 }
 
 async function confidentialTransfer(
@@ -98,7 +99,7 @@ async function confidentialTransfer(
   sender: AgentSender,
   plan: TransferPlan,
 ): Promise<Submission> {
-  const result = await transferAgentConfidential(service.cluster, {
+  const result = await transferAgentConfidential(service.chain, {
     agentSigner: sender.agentSigner,
     agent: sender.agent,
     keys: sender.keys,
@@ -113,7 +114,12 @@ async function confidentialTransfer(
   if (result.outcome === "executed" || result.pending === undefined) {
     return { outcome: "executed", signature, signatures: result.signatures };
   }
-  return { outcome: "held", signature, signatures: result.signatures, hold: holdAt(service, result.pending) };
+  return {
+    outcome: "held",
+    signature,
+    signatures: result.signatures,
+    hold: await holdAt(service, result.pending),
+  };
 }
 
 /** The hold the landed transaction `signature` created for this transfer id, or null if it executed. */
@@ -123,14 +129,14 @@ async function heldIn(
   id: string,
   binding: OutcomeBinding,
 ): Promise<Address | null> {
-  const landed = service.cluster.getTransaction(signature);
+  const landed = await confirmedTransaction(service.chain, signature);
   if (landed === null) return null;
-  const found = await transferOutcomeIn(landed.logs, address(service.cluster.programId), id, binding);
+  const found = await transferOutcomeIn(landed.logs, address(service.chain.programId), id, binding);
   return found?.outcome === "held" ? found.pending : null;
 }
 
-function holdAt(service: ServiceContext, pending: Address) {
-  const hold = readHold(service.cluster, pending);
+async function holdAt(service: ServiceContext, pending: Address) {
+  const hold = await readHold(service.chain, pending);
   if (hold === null) throw new Error(`the hold ${pending} the program just created is not readable`);
   return hold;
 }

@@ -70,11 +70,17 @@ export async function closeReceipts(
   const absentBefore = new Date(
     service.clock() - (options.absentAfterMs ?? RECONCILE_AFTER_MS),
   ).toISOString();
-  const finalizedSlot = service.cluster.getSlot("finalized");
+  const finalizedSlot = await service.chain.getSlot("finalized");
+  // Every row's receipt is read at once; the verdicts are then acted on in order.
+  const judged = await Promise.all(
+    rows.map(async ({ transfer, account }) => {
+      const receipt = await receiptOf(service, transfer, account);
+      return { receipt, verdict: receipt === null ? "absent" : await judge(service, receipt, finalizedSlot) };
+    }),
+  );
   const closable: Closable[] = [];
-  for (const { transfer, account } of rows) {
-    const receipt = await receiptOf(service, transfer, account);
-    const verdict = receipt === null ? "absent" : judge(service, receipt, finalizedSlot);
+  for (const [index, { transfer, account }] of rows.entries()) {
+    const { receipt, verdict } = judged[index] as (typeof judged)[number];
     if (verdict === "wait") continue;
     if (verdict === "absent" && transfer.createdAt >= absentBefore) continue;
     if (verdict === "absent" || verdict === "none") {
@@ -115,13 +121,13 @@ async function receiptOf(
 ): Promise<Address | null> {
   let sender: Address = address(account.publicKey);
   if (account.type === "agent") {
-    const agent = service.cluster.getAccount(account.publicKey);
-    if (agent === null || agent.owner !== service.cluster.programId) return null;
+    const agent = await service.chain.getAccount(account.publicKey);
+    if (agent === null || agent.owner !== service.chain.programId) return null;
     sender = getAgentDecoder().decode(agent.data).agentSigner;
   }
   const [receipt] = await findReceiptPda(
     { sender, transferId: bytesOfId(transfer.id) },
-    { programAddress: address(service.cluster.programId) },
+    { programAddress: address(service.chain.programId) },
   );
   return receipt;
 }
@@ -130,14 +136,14 @@ async function receiptOf(
  * `absent` (no account), `none` (not a receipt the reserve paid for: another payer, or a layout
  * that names none), `wait` (younger than the minimum age at `finalized`), or what to close.
  */
-function judge(
+async function judge(
   service: ServiceContext,
   receipt: Address,
   finalizedSlot: bigint,
-): "absent" | "none" | "wait" | { readonly receipt: Address; readonly lamports: bigint } {
-  const account = service.cluster.getAccount(receipt);
+): Promise<"absent" | "none" | "wait" | { readonly receipt: Address; readonly lamports: bigint }> {
+  const account = await service.chain.getAccount(receipt);
   if (account === null) return "absent";
-  if (account.owner !== service.cluster.programId || account.data.length !== getReceiptSize()) return "none";
+  if (account.owner !== service.chain.programId || account.data.length !== getReceiptSize()) return "none";
   const decoded = getReceiptDecoder().decode(account.data);
   if (decoded.rentPayer !== service.feePayer.address) return "none";
   if (finalizedSlot < decoded.recordedSlot + RECEIPT_MIN_AGE_SLOTS) return "wait";
@@ -145,7 +151,7 @@ function judge(
 }
 
 async function closeChunk(service: ServiceContext, chunk: readonly Closable[]): Promise<void> {
-  const programAddress = address(service.cluster.programId);
+  const programAddress = address(service.chain.programId);
   // The service's own spend (uncounted): the fee of giving rent back to the reserve. The rent itself
   // comes off the day of the account that was charged for it, once the close has landed.
   const signature = await withReserveSpend(service, null, () =>

@@ -96,7 +96,7 @@ export async function createTransfer(
       recipient,
     };
     // The reserve's share is reserved before the row is written: a refusal changes nothing.
-    await prepayReserve(service, transferReserveBound(service, plan, sender.kind === "agent"));
+    await prepayReserve(service, await transferReserveBound(service, plan, sender.kind === "agent"));
     return whileInFlight(service, id, async () => {
       const row = await insertSubmittingTransfer(service, {
         id,
@@ -148,7 +148,7 @@ async function checkRecipientAndMemo(
     );
   }
   if (input.confidential) {
-    const readiness = await confidentialReadiness(service.cluster, recipient.wallet, asset.mint);
+    const readiness = await confidentialReadiness(service.chain, recipient.wallet, asset.mint);
     if (readiness !== "ready") {
       throw new ApiError(
         "recipient_not_confidential_ready",
@@ -160,7 +160,7 @@ async function checkRecipientAndMemo(
   }
   if (input.memo !== null) {
     const destination = await findTokenAccount(recipient.wallet, asset.mint);
-    if (readConfidentialState(service.cluster, destination) === null) {
+    if ((await readConfidentialState(service.chain, destination)) === null) {
       throw new ApiError(
         "invalid_request",
         "memo: the memo is encrypted to the recipient's confidential key, and this recipient has no confidential account; send it without a memo",

@@ -11,6 +11,7 @@
  */
 import { findReceiptPda, parseAgentPolicyEvents } from "@cpay/sdk";
 import { readHold } from "@cpay/sdk/agent-confidential";
+import { confirmedTransaction } from "@cpay/sdk/chain";
 import { type Address, address } from "@solana/kit";
 import { tokenAccountOwner } from "../chain/token-account-owner";
 import type { AccountRow, TransferRow } from "../db/rows";
@@ -34,10 +35,10 @@ export async function findLandedTransfer(
   transfer: TransferRow,
   sender: AccountRow,
 ): Promise<LandedTransfer | null> {
-  const isTheRows = (observed: Omit<ObservedTransfer, "destinationOwner">) =>
-    isTransferOf(transfer, sender, service.cluster.usdgMint, {
+  const isTheRows = async (observed: Omit<ObservedTransfer, "destinationOwner">) =>
+    isTransferOf(transfer, sender, service.chain.usdgMint, {
       ...observed,
-      destinationOwner: tokenAccountOwner(service, observed.destination),
+      destinationOwner: await tokenAccountOwner(service, observed.destination),
     });
   return sender.type === "agent"
     ? findAgentTransfer(service, transfer, address(sender.publicKey), isTheRows)
@@ -52,16 +53,20 @@ async function findRecordedTransfer(
   wallet: Address,
   isTheRows: IsTheRows,
 ): Promise<LandedTransfer | null> {
-  const programAddress = address(service.cluster.programId);
+  const programAddress = address(service.chain.programId);
   const [receipt] = await findReceiptPda(
     { sender: wallet, transferId: bytesOfId(transfer.id) },
     { programAddress },
   );
-  if (service.cluster.getAccount(receipt) === null) return null;
-  const succeeded = service.cluster.getSignaturesForAddress(receipt).filter((entry) => entry.err === null);
+  const [account, history] = await Promise.all([
+    service.chain.getAccount(receipt),
+    service.chain.getSignaturesForAddress(receipt),
+  ]);
+  if (account === null) return null;
+  const succeeded = history.filter((entry) => entry.err === null);
   const first = succeeded[succeeded.length - 1];
   if (first === undefined) return null;
-  const landed = service.cluster.getTransaction(first.signature);
+  const landed = await confirmedTransaction(service.chain, first.signature);
   if (landed === null) return null;
   for (const event of parseAgentPolicyEvents(landed.logs, { programAddress }).events) {
     if (event.name !== "ServiceTransferRecorded") continue;
@@ -80,7 +85,7 @@ async function findAgentTransfer(
   agent: Address,
   isTheRows: IsTheRows,
 ): Promise<LandedTransfer | null> {
-  const programAddress = address(service.cluster.programId);
+  const programAddress = address(service.chain.programId);
   const binding = {
     agent,
     moves: (moved: Omit<ObservedTransfer, "by" | "sender" | "destinationOwner">) =>
@@ -90,14 +95,19 @@ async function findAgentTransfer(
   let held: LandedTransfer | null = null;
   let before: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
-    const entries = service.cluster.getSignaturesForAddress(agent, {
+    const entries = await service.chain.getSignaturesForAddress(agent, {
       limit: PAGE,
       ...(before ? { before } : {}),
     });
-    for (const entry of entries) {
-      if (entry.blockTime < since) return held;
-      if (entry.err !== null) continue;
-      const landed = service.cluster.getTransaction(entry.signature);
+    // Newest first: the search stops at the first entry older than `since`.
+    const older = entries.findIndex((entry) => entry.blockTime < since);
+    const recent = older === -1 ? entries : entries.slice(0, older);
+    const transactions = await readInChunks(
+      recent.map((entry) => (entry.err === null ? entry.signature : null)),
+      (signature) => confirmedTransaction(service.chain, signature),
+    );
+    for (const [index, entry] of recent.entries()) {
+      const landed = transactions[index] ?? null;
       if (landed === null) continue;
       const found = await transferOutcomeIn(landed.logs, programAddress, transfer.id, binding);
       if (found?.outcome === "executed") return { outcome: "executed", signature: entry.signature };
@@ -105,10 +115,26 @@ async function findAgentTransfer(
         held = { outcome: "held", signature: entry.signature, pending: found.pending };
       }
     }
-    if (entries.length < PAGE) return held;
+    if (recent.length < entries.length || entries.length < PAGE) return held;
     before = entries[entries.length - 1]?.signature;
   }
   return held;
+}
+
+/** How many transactions of a page are read at once. */
+const READS_AT_ONCE = 16;
+
+/** `read` of each non-null item, a few at a time, in order; null where the item is null. */
+async function readInChunks<T>(
+  items: readonly (string | null)[],
+  read: (item: string) => Promise<T | null>,
+): Promise<(T | null)[]> {
+  const results: (T | null)[] = [];
+  for (let start = 0; start < items.length; start += READS_AT_ONCE) {
+    const chunk = items.slice(start, start + READS_AT_ONCE);
+    results.push(...(await Promise.all(chunk.map((item) => (item === null ? null : read(item))))));
+  }
+  return results;
 }
 
 /** A hold still readable must hold the row's transfer; a closed one is judged by its agent alone. */
@@ -117,7 +143,7 @@ async function holdIsTheRows(
   pending: Address,
   moves: (moved: Omit<ObservedTransfer, "by" | "sender" | "destinationOwner">) => Promise<boolean>,
 ): Promise<boolean> {
-  const hold = readHold(service.cluster, pending);
+  const hold = await readHold(service.chain, pending);
   if (hold === null) return true;
   const { source, destination, mint, confidential } = hold;
   return moves({ source, destination, mint, confidential });

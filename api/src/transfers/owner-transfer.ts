@@ -27,9 +27,9 @@ export async function submitOwnerTransfer(
     record,
   };
   if (plan.confidential) {
-    const { signatures } = await transferConfidential(service.cluster, { ...common, keys: sender.keys });
+    const { signatures } = await transferConfidential(service.chain, { ...common, keys: sender.keys });
     return { outcome: "executed", signature: signatures[signatures.length - 1] as string, signatures };
   }
-  const { signature } = await transferPublic(service.cluster, { ...common, keys: sender.keys });
+  const { signature } = await transferPublic(service.chain, { ...common, keys: sender.keys });
   return { outcome: "executed", signature, signatures: [signature] };
 }

@@ -34,7 +34,7 @@ export async function requireSufficientBalance(
   const source = await findTokenAccount(senderWallet(input.sender), input.asset.mint);
   const enough = input.confidential
     ? (await confidentialAvailable(service, input.sender, input.asset, source)) >= input.amount
-    : publicBalance(service, source) >= input.amount;
+    : (await publicBalance(service, source)) >= input.amount;
   if (!enough) {
     throw new ApiError(
       "insufficient_balance",
@@ -50,14 +50,14 @@ async function confidentialAvailable(
   asset: ResolvedAsset,
   source: string,
 ): Promise<bigint> {
-  const state = readConfidentialState(service.cluster, source);
+  const state = await readConfidentialState(service.chain, source);
   if (state === null) return 0n;
-  if (state.pendingBalanceCreditCounter === 0n || !canApply(service, sender)) {
+  if (state.pendingBalanceCreditCounter === 0n || !(await canApply(service, sender))) {
     return availableBalance(state, sender.keys);
   }
   try {
     if (sender.kind === "agent") {
-      await applyAgentPendingBalance(service.cluster, {
+      await applyAgentPendingBalance(service.chain, {
         authority: sender.agentSigner,
         agent: sender.agent,
         mint: asset.mint,
@@ -65,7 +65,7 @@ async function confidentialAvailable(
         payer: reservePayer(service),
       });
     } else {
-      await applyPendingBalance(service.cluster, {
+      await applyPendingBalance(service.chain, {
         owner: sender.wallet,
         mint: asset.mint,
         keys: sender.keys,
@@ -83,7 +83,7 @@ async function confidentialAvailable(
     );
   }
   return availableBalance(
-    readConfidentialState(service.cluster, source) as ConfidentialAccountState,
+    (await readConfidentialState(service.chain, source)) as ConfidentialAccountState,
     sender.keys,
   );
 }
@@ -92,14 +92,14 @@ async function confidentialAvailable(
  * An agent with an open confidential hold cannot apply (the program pins the balance the held
  * proofs were made against); its transfer is then refused by the policy path, not here.
  */
-function canApply(service: ServiceContext, sender: Sender): boolean {
+async function canApply(service: ServiceContext, sender: Sender): Promise<boolean> {
   if (sender.kind !== "agent") return true;
-  return readAgentAccount(service.cluster, sender.agent).confidentialHold === null;
+  return (await readAgentAccount(service.chain, sender.agent)).confidentialHold === null;
 }
 
 /** The public balance of a Token-2022 account; 0 when the account does not exist. */
-export function publicBalance(service: ServiceContext, tokenAccount: string): bigint {
-  const record = service.cluster.getAccount(tokenAccount);
+export async function publicBalance(service: ServiceContext, tokenAccount: string): Promise<bigint> {
+  const record = await service.chain.getAccount(tokenAccount);
   if (record === null || record.owner !== TOKEN_2022_PROGRAM_ADDRESS) return 0n;
   return getTokenDecoder().decode(record.data).amount;
 }

@@ -15,6 +15,7 @@
  */
 
 import { readHold } from "@cpay/sdk/agent-confidential";
+import type { SignatureStatus } from "@cpay/sdk/chain";
 import { meetsCommitment } from "@cpay/sdk/cluster";
 import { and, asc, eq, lt } from "drizzle-orm";
 import { registerBackgroundJob } from "../background";
@@ -32,13 +33,17 @@ export const RECONCILE_AFTER_MS = 120_000;
 const RECONCILE_EVERY_MS = 1_000;
 const BATCH = 100;
 
-/** Settles one `submitted` transfer if its transaction's status allows; returns the row as it is now. */
+/**
+ * Settles one `submitted` transfer if its transaction's status allows; returns the row as it is now.
+ * `known` is its status when already read (a batch's statuses are read in one call).
+ */
 export async function settleSubmittedTransfer(
   service: ServiceContext,
   row: TransferRow,
+  known?: SignatureStatus | null,
 ): Promise<TransferRow> {
   if (row.phase !== "submitted" || row.txSignature === null) return row;
-  const status = service.cluster.getSignatureStatus(row.txSignature);
+  const status = known === undefined ? await service.chain.getSignatureStatus(row.txSignature) : known;
   if (status === null) return row;
   if (status.err !== null) {
     return markFailed(service, row.id, {
@@ -62,7 +67,10 @@ export async function settleSubmittedTransfers(service: ServiceContext): Promise
       .orderBy(asc(transfers.createdAt))
       .limit(BATCH),
   );
-  for (const row of rows) await settleSubmittedTransfer(service, row);
+  const signed = rows.filter((row) => row.txSignature !== null);
+  const statuses = await service.chain.getSignatureStatuses(signed.map((row) => row.txSignature as string));
+  for (const [index, row] of signed.entries())
+    await settleSubmittedTransfer(service, row, statuses[index] ?? null);
 }
 
 /** Step 2: reconciles `submitting` transfers written before `now - olderThanMs`. */
@@ -100,7 +108,7 @@ export async function reconcileSubmittingTransfers(
       await settleSubmittedTransfer(service, submitted);
       continue;
     }
-    const hold = readHold(service.cluster, landed.pending);
+    const hold = await readHold(service.chain, landed.pending);
     if (hold === null) {
       // The hold was closed on chain (expired and closed by anyone) before recovery ran: nothing moved.
       await markFailed(service, row.id, { from: "submitting", failureCode: "expired", fireEvent: true });

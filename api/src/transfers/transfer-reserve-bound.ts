@@ -15,17 +15,17 @@ import type { TransferPlan } from "./transfer-plan";
 /** The fee payer's and the sender's signature (an agent's signer, or the owner's wallet). */
 const PUBLIC_TRANSFER_SIGNATURES = 2n;
 
-export function transferReserveBound(
+export async function transferReserveBound(
   service: ServiceContext,
   plan: TransferPlan,
   agentSender: boolean,
-): bigint {
+): Promise<bigint> {
   if (plan.confidential) return 0n;
-  const rent = (space: number) => service.cluster.minimumBalanceForRentExemption(space);
-  return (
-    LAMPORTS_PER_SIGNATURE * PUBLIC_TRANSFER_SIGNATURES +
-    rent(TOKEN_ACCOUNT_SIZE) +
-    rent(getReceiptSize()) +
-    (agentSender ? rent(getPendingTransactionSize()) : 0n)
-  );
+  const spaces = [
+    TOKEN_ACCOUNT_SIZE,
+    getReceiptSize(),
+    ...(agentSender ? [getPendingTransactionSize()] : []),
+  ];
+  const rents = await Promise.all(spaces.map((space) => service.chain.minimumBalanceForRentExemption(space)));
+  return rents.reduce((sum, rent) => sum + rent, LAMPORTS_PER_SIGNATURE * PUBLIC_TRANSFER_SIGNATURES);
 }

@@ -3,7 +3,7 @@
  * spends, its token account's `ConfidentialKeyset`), builds, proves and signs its transfers through
  * its PDA, and hands the partially signed transactions to the service's relay, whose fee payer
  * co-signs and pays. The agent holds no SOL; the service never sees its keys or a confidential
- * amount. Reads (policy, holds, the day's spend) come from `cluster`; nothing is submitted to it.
+ * amount. Reads (policy, holds, the day's spend) come from `chain`; nothing is submitted to it.
  *
  * - public: one transaction (relayed-public-transfer.ts);
  * - confidential: `transferAgentConfidential` with the relay as its submitter (7 transactions, each
@@ -16,7 +16,7 @@ import {
 } from "../agent-confidential/agent-confidential-transfer";
 import { listAgentPendingTransactions } from "../agent-confidential/list-pending-transactions";
 import type { Hold } from "../agent-confidential/pending-transaction";
-import type { ClusterPort } from "../cluster/cluster-port";
+import type { ChainPort } from "../chain/chain-port";
 import type { ConfidentialKeyset } from "../confidential/keys";
 import { getPolicyDecoder, POLICY_DISCRIMINATOR, type Policy } from "../generated";
 import { findPolicyPda } from "../program/pdas";
@@ -28,7 +28,7 @@ const TRANSFER_ID_BYTES = 16;
 
 export interface AgentClientConfig {
   /** Reads only: the agent's accounts, the policy, the clock. */
-  readonly cluster: ClusterPort;
+  readonly chain: ChainPort;
   readonly relay: RelayTransport;
   readonly agentSigner: TransactionSigner;
   /** The agent's PDA (its `public_key`). */
@@ -70,13 +70,13 @@ export interface AgentClient {
 
 /** A client for the agent `config.agent` signing with `config.agentSigner` (see the file doc). */
 export function createAgentClient(config: AgentClientConfig): AgentClient {
-  const { cluster, relay, agent } = config;
-  const programAddress = config.programAddress ?? address(cluster.programId);
+  const { chain, relay, agent } = config;
+  const programAddress = config.programAddress ?? address(chain.programId);
   const policyAddress = async () => (await findPolicyPda({ agent }, { programAddress }))[0];
 
   const transferPublic = async (request: AgentTransferRequest, transferId: Uint8Array) => {
     const info = await relay.info();
-    const wire = await buildRelayedPublicTransfer(cluster, {
+    const wire = await buildRelayedPublicTransfer(chain, {
       agentSigner: config.agentSigner,
       agent,
       mint: config.mint,
@@ -107,7 +107,7 @@ export function createAgentClient(config: AgentClientConfig): AgentClient {
         return { blockhash, lastValidBlockHeight };
       },
     };
-    const { signatures } = await transferAgentConfidential(cluster, {
+    const { signatures } = await transferAgentConfidential(chain, {
       agentSigner: config.agentSigner,
       agent,
       keys: config.keys,
@@ -134,7 +134,7 @@ export function createAgentClient(config: AgentClientConfig): AgentClient {
     },
     async policy() {
       const at = await policyAddress();
-      const account = cluster.getAccount(at);
+      const account = await chain.getAccount(at);
       if (
         account === null ||
         account.owner !== programAddress ||
@@ -145,11 +145,11 @@ export function createAgentClient(config: AgentClientConfig): AgentClient {
       return getPolicyDecoder().decode(account.data);
     },
     async remainingToday() {
-      return readRemainingToday(cluster, {
+      return readRemainingToday(chain, {
         policy: await policyAddress(),
         ...(config.keys === undefined ? {} : { keys: config.keys }),
       });
     },
-    heldTransactions: () => listAgentPendingTransactions(cluster, agent),
+    heldTransactions: () => listAgentPendingTransactions(chain, agent),
   };
 }

@@ -12,6 +12,7 @@ import {
   TOKEN_2022_PROGRAM_ADDRESS,
 } from "@solana-program/token-2022";
 import { readAgentAccount } from "../agent-confidential/agent-account";
+import type { ChainPort } from "../chain/chain-port";
 import { PACKET_DATA_SIZE, partiallySignTransactionToWire } from "../chain/sign-transaction";
 import type { ClusterPort } from "../cluster/cluster-port";
 import { findTokenAccount } from "../confidential/token-account";
@@ -35,15 +36,15 @@ export interface RelayedPublicTransferInput {
 
 /** The transfer's wire bytes, signed by the agent signer, the fee payer's slot empty. */
 export async function buildRelayedPublicTransfer(
-  cluster: ClusterPort,
+  chain: ChainPort,
   input: RelayedPublicTransferInput,
 ): Promise<Uint8Array> {
   const feePayer = createNoopSigner(input.feePayer);
-  const [source, destination] = await Promise.all([
+  const [source, destination, { nextHoldNonce }] = await Promise.all([
     findTokenAccount(input.agent, input.mint),
     findTokenAccount(input.recipient, input.mint),
+    readAgentAccount(chain, input.agent),
   ]);
-  const { nextHoldNonce } = readAgentAccount(cluster, input.agent);
   const { wire } = await partiallySignTransactionToWire({
     feePayer,
     blockhash: input.blockhash,

@@ -17,7 +17,7 @@
 import { clusterUnixTime, utcDayIndex } from "../agent-confidential/cluster-clock";
 import { readPolicySpendState } from "../agent-confidential/policy-account";
 import { proverStateOf } from "../agent-confidential/prover-state";
-import type { ClusterPort } from "../cluster/cluster-port";
+import type { ChainPort } from "../chain/chain-port";
 import { isZeroCiphertext } from "../confidential/ciphertext-arithmetic";
 import type { ConfidentialKeyset } from "../confidential/keys";
 
@@ -31,12 +31,15 @@ export interface RemainingToday {
  * Reads the Policy at `policy` and returns what is left today. `keys` (the agent token account's
  * confidential keys) are needed only when the agent has spent confidentially today.
  */
-export function readRemainingToday(
-  cluster: ClusterPort,
+export async function readRemainingToday(
+  chain: ChainPort,
   input: { readonly policy: string; readonly keys?: ConfidentialKeyset },
-): RemainingToday {
-  const policy = readPolicySpendState(cluster, input.policy);
-  const today = utcDayIndex(clusterUnixTime(cluster));
+): Promise<RemainingToday> {
+  const [policy, unixTime] = await Promise.all([
+    readPolicySpendState(chain, input.policy),
+    clusterUnixTime(chain),
+  ]);
+  const today = utcDayIndex(unixTime);
   const sameDay = today <= policy.dayIndex;
   const publicSpent = sameDay ? policy.spentToday : 0n;
   let confidentialSpent = 0n;

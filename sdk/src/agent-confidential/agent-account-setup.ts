@@ -10,13 +10,13 @@ import {
   getCreateAssociatedTokenIdempotentInstruction,
   TOKEN_2022_PROGRAM_ADDRESS,
 } from "@solana-program/token-2022";
-import type { ClusterPort } from "../cluster/cluster-port";
+import type { ChainPort } from "../chain/chain-port";
 import { DEFAULT_MAXIMUM_PENDING_CREDITS, sameBytes } from "../confidential/account-setup";
 import { ConfidentialError } from "../confidential/errors";
 import type { ConfidentialKeyset } from "../confidential/keys";
-import { readTokenAccount } from "../confidential/token-account";
+import { tokenAccountOf } from "../confidential/token-account";
 import { signTransaction, submit } from "../confidential/transactions";
-import { findAgentTokenAccount, readAgentAccount, resolveAgentAddress } from "./agent-account";
+import { agentAccountOf, findAgentTokenAccount, resolveAgentAddress } from "./agent-account";
 import { buildAgentConfidentialConfigureInstructions } from "./instructions";
 
 export interface SetupAgentConfidentialAccountInput {
@@ -38,13 +38,15 @@ export interface SetupAgentConfidentialAccountInput {
  * another ElGamal key throws `account_key_mismatch`.
  */
 export async function setupAgentConfidentialAccount(
-  cluster: ClusterPort,
+  chain: ChainPort,
   input: SetupAgentConfidentialAccountInput,
 ): Promise<{ readonly agent: string; readonly tokenAccount: string; readonly signature: string | null }> {
-  const agent = await resolveAgentAddress(cluster, input.agent);
-  readAgentAccount(cluster, agent);
+  const agent = await resolveAgentAddress(chain, input.agent);
   const tokenAccount = await findAgentTokenAccount(agent, input.mint);
-  const existing = readTokenAccount(cluster, tokenAccount)?.confidential ?? null;
+  // One read of both accounts; the agent must exist (agent_not_found) before anything else.
+  const [agentRecord, tokenRecord] = await chain.getMultipleAccounts([agent, tokenAccount]);
+  agentAccountOf(chain.programId, agent, agentRecord ?? null);
+  const existing = tokenAccountOf(tokenAccount, tokenRecord ?? null)?.confidential ?? null;
   if (existing !== null) {
     if (!sameBytes(existing.elgamalPubkey, input.keys.elgamalPubkey)) {
       throw new ConfidentialError(
@@ -59,7 +61,7 @@ export async function setupAgentConfidentialAccount(
   const transaction = await signTransaction({
     step: "configure_account",
     feePayer: payer,
-    blockhash: cluster.getLatestBlockhash(),
+    blockhash: await chain.getLatestBlockhash(),
     instructions: [
       getCreateAssociatedTokenIdempotentInstruction({
         payer,
@@ -77,9 +79,9 @@ export async function setupAgentConfidentialAccount(
         payer,
         keys: input.keys,
         maximumPendingCredits: input.maximumPendingCredits ?? DEFAULT_MAXIMUM_PENDING_CREDITS,
-        programAddress: address(cluster.programId),
+        programAddress: address(chain.programId),
       }),
     ],
   });
-  return { agent, tokenAccount, signature: await submit(cluster, transaction) };
+  return { agent, tokenAccount, signature: await submit(chain, transaction) };
 }

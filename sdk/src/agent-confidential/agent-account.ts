@@ -13,7 +13,8 @@
  * | 192 | 32 | confidential_hold: the open confidential PendingTransaction, zero if none |
  */
 import { type Address, address, getAddressDecoder, isAddress } from "@solana/kit";
-import type { ClusterPort } from "../cluster/cluster-port";
+import type { ChainPort } from "../chain/chain-port";
+import type { AccountRecord } from "../chain/chain-types";
 import { ConfidentialError } from "../confidential/errors";
 import { findTokenAccount } from "../confidential/token-account";
 import { AGENT_DISCRIMINATOR, HANDLE_DISCRIMINATOR } from "../generated";
@@ -33,9 +34,9 @@ export interface AgentAccount {
 }
 
 /** An agent's address from its address or its handle (`owner/name`, normalised here). */
-export async function resolveAgentAddress(cluster: ClusterPort, agent: string): Promise<Address> {
+export async function resolveAgentAddress(chain: ChainPort, agent: string): Promise<Address> {
   if (isAddress(agent)) return agent;
-  const [pda] = await findAgentPda({ agentHandle: agent }, { programAddress: address(cluster.programId) });
+  const [pda] = await findAgentPda({ agentHandle: agent }, { programAddress: address(chain.programId) });
   return pda;
 }
 
@@ -45,11 +46,19 @@ export function findAgentTokenAccount(agent: Address, mint: string): Promise<Add
 }
 
 /** Reads the agent at `agent`; throws `agent_not_found` when there is no agent account there. */
-export function readAgentAccount(cluster: ClusterPort, agent: Address): AgentAccount {
-  const account = cluster.getAccount(agent);
+export async function readAgentAccount(chain: ChainPort, agent: Address): Promise<AgentAccount> {
+  return agentAccountOf(chain.programId, agent, await chain.getAccount(agent));
+}
+
+/** readAgentAccount over an account already read; `programId` is the agent-policy program. */
+export function agentAccountOf(
+  programId: string,
+  agent: Address,
+  account: AccountRecord | null,
+): AgentAccount {
   if (
     account === null ||
-    account.owner !== cluster.programId ||
+    account.owner !== programId ||
     account.data.length !== AGENT_ACCOUNT_LENGTH ||
     !AGENT_DISCRIMINATOR.every((byte, i) => account.data[i] === byte)
   ) {
@@ -73,13 +82,13 @@ export function readAgentAccount(cluster: ClusterPort, agent: Address): AgentAcc
  * The wallet an account handle names (read from its Handle account), for paying a handle: a
  * recipient given as an address is returned as it is.
  */
-export async function resolveRecipientWallet(cluster: ClusterPort, recipient: string): Promise<Address> {
+export async function resolveRecipientWallet(chain: ChainPort, recipient: string): Promise<Address> {
   if (isAddress(recipient)) return recipient;
-  const [handle] = await findHandlePda({ handle: recipient }, { programAddress: address(cluster.programId) });
-  const account = cluster.getAccount(handle);
+  const [handle] = await findHandlePda({ handle: recipient }, { programAddress: address(chain.programId) });
+  const account = await chain.getAccount(handle);
   if (
     account === null ||
-    account.owner !== cluster.programId ||
+    account.owner !== chain.programId ||
     account.data.length !== HANDLE_ACCOUNT_LENGTH ||
     !HANDLE_DISCRIMINATOR.every((byte, i) => account.data[i] === byte)
   ) {

@@ -6,15 +6,15 @@
  * refuses it while a confidential hold is open: the hold's proofs were made against the balance.
  */
 import { address, type TransactionSigner } from "@solana/kit";
-import type { ClusterPort } from "../cluster/cluster-port";
+import type { ChainPort } from "../chain/chain-port";
 import { runExclusive } from "../confidential/account-queue";
 import { MAX_U64 } from "../confidential/amounts";
 import { availableBalance, decryptPendingBalance } from "../confidential/balance";
 import { ConfidentialError } from "../confidential/errors";
 import type { ConfidentialKeyset } from "../confidential/keys";
-import { readConfidentialState } from "../confidential/token-account";
+import { tokenAccountOf } from "../confidential/token-account";
 import { signTransaction, submit } from "../confidential/transactions";
-import { findAgentTokenAccount, readAgentAccount, resolveAgentAddress } from "./agent-account";
+import { agentAccountOf, findAgentTokenAccount, resolveAgentAddress } from "./agent-account";
 import { buildAgentConfidentialApplyInstruction } from "./instructions";
 
 export interface AgentApplyPendingBalanceInput {
@@ -33,18 +33,20 @@ export interface AgentApplyPendingBalanceInput {
  * `confidential_hold_open` (nothing sent) while the agent has an open confidential hold.
  */
 export async function applyAgentPendingBalance(
-  cluster: ClusterPort,
+  chain: ChainPort,
   input: AgentApplyPendingBalanceInput,
 ): Promise<{ readonly signature: string | null }> {
-  const agent = await resolveAgentAddress(cluster, input.agent);
+  const agent = await resolveAgentAddress(chain, input.agent);
   const tokenAccount = await findAgentTokenAccount(agent, input.mint);
-  return runExclusive(cluster, tokenAccount, async () => {
-    const state = readConfidentialState(cluster, tokenAccount);
+  return runExclusive(chain, tokenAccount, async () => {
+    // One read of both accounts; checked in the order the failures are reported.
+    const [tokenRecord, agentRecord] = await chain.getMultipleAccounts([tokenAccount, agent]);
+    const state = tokenAccountOf(tokenAccount, tokenRecord ?? null)?.confidential ?? null;
     if (state === null) {
       throw new ConfidentialError("account_not_confidential_ready", `${tokenAccount} is not configured`);
     }
     if (state.pendingBalanceCreditCounter === 0n) return { signature: null };
-    const hold = readAgentAccount(cluster, agent).confidentialHold;
+    const hold = agentAccountOf(chain.programId, agent, agentRecord ?? null).confidentialHold;
     if (hold !== null) {
       throw new ConfidentialError("confidential_hold_open", `the agent's confidential hold ${hold} is open`);
     }
@@ -53,7 +55,7 @@ export async function applyAgentPendingBalance(
     const transaction = await signTransaction({
       step: "apply_pending_balance",
       feePayer: input.payer ?? input.authority,
-      blockhash: cluster.getLatestBlockhash(),
+      blockhash: await chain.getLatestBlockhash(),
       instructions: [
         buildAgentConfidentialApplyInstruction({
           authority: input.authority,
@@ -61,10 +63,10 @@ export async function applyAgentPendingBalance(
           tokenAccount,
           expectedPendingBalanceCreditCounter: state.pendingBalanceCreditCounter,
           newDecryptableAvailableBalance: input.keys.ae.encrypt(newAvailable).toBytes(),
-          programAddress: address(cluster.programId),
+          programAddress: address(chain.programId),
         }),
       ],
     });
-    return { signature: await submit(cluster, transaction) };
+    return { signature: await submit(chain, transaction) };
   });
 }

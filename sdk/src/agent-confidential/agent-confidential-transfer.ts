@@ -38,19 +38,19 @@ import {
   CIPHERTEXT_COMMITMENT_EQUALITY_CONTEXT_ACCOUNT_SIZE,
   ZkElGamalProofInstruction,
 } from "@solana-program/zk-elgamal-proof";
-import type { ClusterPort } from "../cluster/cluster-port";
+import type { ChainPort } from "../chain/chain-port";
 import { runExclusive } from "../confidential/account-queue";
-import { confidentialReadiness, sameBytes } from "../confidential/account-setup";
+import { readinessOf, sameBytes } from "../confidential/account-setup";
 import { assertAmount } from "../confidential/amounts";
 import { availableBalance } from "../confidential/balance";
 import { ConfidentialError, type ConfidentialStep } from "../confidential/errors";
 import type { ConfidentialKeyset } from "../confidential/keys";
 import { type ContextProof, runWithProofContexts } from "../confidential/proof-contexts";
-import { findTokenAccount, readConfidentialMint, readConfidentialState } from "../confidential/token-account";
+import { confidentialMintOf, findTokenAccount, tokenAccountOf } from "../confidential/token-account";
 import { assertTransferId, findPendingTransactionPda, findPolicyPda } from "../program/pdas";
 import {
+  agentAccountOf,
   findAgentTokenAccount,
-  readAgentAccount,
   resolveAgentAddress,
   resolveRecipientWallet,
 } from "./agent-account";
@@ -60,8 +60,10 @@ import {
   type ForgedTransfer,
 } from "./agent-transfer-proofs";
 import { agentContextAuthority } from "./close-agent-contexts";
+import { SYSVAR_CLOCK_ADDRESS, unixTimeOf, utcDayIndex } from "./cluster-clock";
 import { type AgentTransferContexts, buildAgentConfidentialTransferInstruction } from "./instructions";
-import { readProverState } from "./prover-state";
+import { policySpendStateOf } from "./policy-account";
+import { proverStateOf } from "./prover-state";
 
 export interface AgentConfidentialTransferInput {
   /** The agent's signer (the only key that may initiate its spends). */
@@ -144,42 +146,50 @@ export const AGENT_TRANSFER_STEPS: readonly ConfidentialStep[] = [
 
 /** Transfers `amount` confidentially from the agent's account, or holds it (see the file doc). */
 export async function transferAgentConfidential(
-  cluster: ClusterPort,
+  chain: ChainPort,
   input: AgentConfidentialTransferInput,
 ): Promise<AgentConfidentialTransferResult> {
   assertAmount(input.amount);
   assertTransferId(input.transferId);
   const payer = payerOf(input);
-  const programAddress = address(cluster.programId);
-  const agent = await resolveAgentAddress(cluster, input.agent);
+  const programAddress = address(chain.programId);
+  const [agent, recipientWallet] = await Promise.all([
+    resolveAgentAddress(chain, input.agent),
+    resolveRecipientWallet(chain, input.recipient),
+  ]);
   const recipientIsHandle = !isAddress(input.recipient);
-  const recipientWallet = await resolveRecipientWallet(cluster, input.recipient);
   const recipientHandle = input.recipientHandle ?? (recipientIsHandle ? input.recipient : undefined);
   const [source, destination] = await Promise.all([
     findAgentTokenAccount(agent, input.mint),
     findTokenAccount(recipientWallet, input.mint),
   ]);
 
-  return runExclusive(cluster, source, async () => {
-    const agentAccount = readAgentAccount(cluster, agent);
+  const [policy] = await findPolicyPda({ agent }, { programAddress });
+
+  return runExclusive(chain, source, async () => {
+    // Everything the proofs depend on in one read (one slot's state); checked in the order the
+    // failures are reported.
+    const [agentRecord, sourceRecord, destinationRecord, mintRecord, policyRecord, clock] =
+      await chain.getMultipleAccounts([agent, source, destination, input.mint, policy, SYSVAR_CLOCK_ADDRESS]);
+    const agentAccount = agentAccountOf(chain.programId, agent, agentRecord ?? null);
     if (agentAccount.confidentialHold !== null) {
       throw new ConfidentialError(
         "confidential_hold_open",
         `the agent's confidential hold ${agentAccount.confidentialHold} is open`,
       );
     }
-    const sender = readConfidentialState(cluster, source);
+    const sender = tokenAccountOf(source, sourceRecord ?? null)?.confidential ?? null;
     if (sender === null)
       throw new ConfidentialError("account_not_confidential_ready", `${source} is not configured`);
     if (!sameBytes(sender.elgamalPubkey, input.keys.elgamalPubkey)) {
       throw new ConfidentialError("account_key_mismatch", `${source} is configured with another ElGamal key`);
     }
-    const readiness = await confidentialReadiness(cluster, recipientWallet, input.mint);
-    const recipient = readConfidentialState(cluster, destination);
+    const recipientAccount = tokenAccountOf(destination, destinationRecord ?? null);
+    const readiness = readinessOf(recipientAccount);
+    const recipient = recipientAccount?.confidential ?? null;
     if (readiness !== "ready" || recipient === null) {
       throw new ConfidentialError("recipient_not_confidential_ready", `recipient account is ${readiness}`);
     }
-    const [policy] = await findPolicyPda({ agent }, { programAddress });
     const [pending] = await findPendingTransactionPda(
       { agent, nonce: agentAccount.nextHoldNonce },
       { programAddress },
@@ -190,16 +200,21 @@ export async function transferAgentConfidential(
       availableBalance: availableBalance(sender, input.keys),
       amount: input.amount,
       recipientPubkey: recipient.elgamalPubkey,
-      auditorPubkey: readConfidentialMint(cluster, input.mint).auditorElgamalPubkey ?? new Uint8Array(32),
-      prover: readProverState(cluster, { policy, keys: input.keys }),
+      auditorPubkey:
+        confidentialMintOf(input.mint, mintRecord ?? null).auditorElgamalPubkey ?? new Uint8Array(32),
+      prover: proverStateOf(
+        policySpendStateOf(chain.programId, policy, policyRecord ?? null),
+        input.keys,
+        utcDayIndex(unixTimeOf(clock ?? null)),
+      ),
       requestHold: input.requestHold,
       unsafeForgedLimits: input.unsafeForgedLimits,
     });
 
     const { signatures } = await runWithProofContexts({
-      cluster,
+      chain,
       payer,
-      authority: agentContextAuthority(cluster, {
+      authority: agentContextAuthority(chain, {
         agent,
         authority: input.agentSigner,
         rentReceiver: payer,

@@ -4,7 +4,7 @@
  * amount is public by nature; it becomes spendable after `applyAgentPendingBalance`.
  */
 import { address, type TransactionSigner } from "@solana/kit";
-import type { ClusterPort } from "../cluster/cluster-port";
+import type { ChainPort } from "../chain/chain-port";
 import { assertAmount, MAX_U64 } from "../confidential/amounts";
 import { ConfidentialError } from "../confidential/errors";
 import { readConfidentialState } from "../confidential/token-account";
@@ -25,19 +25,23 @@ export interface AgentDepositInput {
 
 /** Moves `amount` of the agent account's public balance into its pending confidential balance. */
 export async function depositAgentConfidential(
-  cluster: ClusterPort,
+  chain: ChainPort,
   input: AgentDepositInput,
 ): Promise<{ readonly signature: string }> {
   assertAmount(input.amount, MAX_U64);
-  const agent = await resolveAgentAddress(cluster, input.agent);
+  const agent = await resolveAgentAddress(chain, input.agent);
   const tokenAccount = await findAgentTokenAccount(agent, input.mint);
-  if (readConfidentialState(cluster, tokenAccount) === null) {
+  const [state, blockhash] = await Promise.all([
+    readConfidentialState(chain, tokenAccount),
+    chain.getLatestBlockhash(),
+  ]);
+  if (state === null) {
     throw new ConfidentialError("account_not_confidential_ready", `${tokenAccount} is not configured`);
   }
   const transaction = await signTransaction({
     step: "deposit",
     feePayer: input.payer ?? input.authority,
-    blockhash: cluster.getLatestBlockhash(),
+    blockhash,
     instructions: [
       buildAgentConfidentialDepositInstruction({
         authority: input.authority,
@@ -45,9 +49,9 @@ export async function depositAgentConfidential(
         tokenAccount,
         mint: address(input.mint),
         amount: input.amount,
-        programAddress: address(cluster.programId),
+        programAddress: address(chain.programId),
       }),
     ],
   });
-  return { signature: await submit(cluster, transaction) };
+  return { signature: await submit(chain, transaction) };
 }

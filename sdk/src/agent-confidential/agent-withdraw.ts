@@ -7,16 +7,16 @@
  * withdraw (proof-contexts.ts). Refused while a confidential hold is open (`confidential_hold_open`).
  */
 import { address, type TransactionSigner } from "@solana/kit";
-import type { ClusterPort } from "../cluster/cluster-port";
+import type { ChainPort } from "../chain/chain-port";
 import { runExclusive } from "../confidential/account-queue";
 import { assertAmount, MAX_U64 } from "../confidential/amounts";
 import { availableBalance } from "../confidential/balance";
 import { ConfidentialError } from "../confidential/errors";
 import type { ConfidentialKeyset } from "../confidential/keys";
 import { runWithProofContexts } from "../confidential/proof-contexts";
-import { readConfidentialState } from "../confidential/token-account";
+import { tokenAccountOf } from "../confidential/token-account";
 import { buildWithdrawProofs, withdrawContextProofs } from "../confidential/withdraw-proofs";
-import { findAgentTokenAccount, readAgentAccount, resolveAgentAddress } from "./agent-account";
+import { agentAccountOf, findAgentTokenAccount, resolveAgentAddress } from "./agent-account";
 import { buildAgentConfidentialWithdrawInstruction } from "./instructions";
 
 export interface AgentWithdrawInput {
@@ -33,18 +33,20 @@ export interface AgentWithdrawInput {
 
 /** Moves `amount` of the agent account's available confidential balance to its public balance. */
 export async function withdrawAgentConfidential(
-  cluster: ClusterPort,
+  chain: ChainPort,
   input: AgentWithdrawInput,
 ): Promise<{ readonly signatures: readonly string[] }> {
   assertAmount(input.amount, MAX_U64);
-  const agent = await resolveAgentAddress(cluster, input.agent);
+  const agent = await resolveAgentAddress(chain, input.agent);
   const tokenAccount = await findAgentTokenAccount(agent, input.mint);
-  return runExclusive(cluster, tokenAccount, async () => {
-    const state = readConfidentialState(cluster, tokenAccount);
+  return runExclusive(chain, tokenAccount, async () => {
+    // One read of both accounts; checked in the order the failures are reported.
+    const [tokenRecord, agentRecord] = await chain.getMultipleAccounts([tokenAccount, agent]);
+    const state = tokenAccountOf(tokenAccount, tokenRecord ?? null)?.confidential ?? null;
     if (state === null) {
       throw new ConfidentialError("account_not_confidential_ready", `${tokenAccount} is not configured`);
     }
-    const hold = readAgentAccount(cluster, agent).confidentialHold;
+    const hold = agentAccountOf(chain.programId, agent, agentRecord ?? null).confidentialHold;
     if (hold !== null) {
       throw new ConfidentialError("confidential_hold_open", `the agent's confidential hold ${hold} is open`);
     }
@@ -55,7 +57,7 @@ export async function withdrawAgentConfidential(
       amount: input.amount,
     });
     return runWithProofContexts({
-      cluster,
+      chain,
       payer: input.payer ?? input.authority,
       proofs: withdrawContextProofs(proofs),
       finalStep: "withdraw",
@@ -69,7 +71,7 @@ export async function withdrawAgentConfidential(
           rangeProof: required(contexts.get("range_proof")),
           amount: input.amount,
           newDecryptableAvailableBalance: proofs.newDecryptableAvailableBalance,
-          programAddress: address(cluster.programId),
+          programAddress: address(chain.programId),
         }),
       ],
     });

@@ -5,7 +5,7 @@
  * The program refuses it while a confidential hold is open (the hold's pinned contexts must stay).
  */
 import { type Address, address, type Instruction, type TransactionSigner } from "@solana/kit";
-import type { ClusterPort } from "../cluster/cluster-port";
+import type { ChainPort } from "../chain/chain-port";
 import { closeContexts } from "../confidential/close-proof-contexts";
 import type { ContextAuthority } from "../confidential/proof-contexts";
 import { resolveAgentAddress } from "./agent-account";
@@ -16,7 +16,7 @@ import { buildAgentConfidentialCloseContextsInstruction, MAX_CONTEXTS_PER_CLOSE 
  * instruction closes them; after a failure `agent_confidential_close_contexts` does.
  */
 export function agentContextAuthority(
-  cluster: ClusterPort,
+  chain: ChainPort,
   input: {
     readonly agent: Address;
     readonly authority: TransactionSigner;
@@ -26,7 +26,7 @@ export function agentContextAuthority(
   return {
     address: input.agent,
     closedByFinalInstructions: true,
-    close: async (contexts) => closeInstructions(cluster, { ...input, contexts }),
+    close: async (contexts) => closeInstructions(chain, { ...input, contexts }),
   };
 }
 
@@ -36,7 +36,7 @@ export function agentContextAuthority(
  * closing them. Returns the addresses still open.
  */
 export async function closeAgentProofContexts(
-  cluster: ClusterPort,
+  chain: ChainPort,
   input: {
     /** The agent's owner or its agent signer. */
     readonly authority: TransactionSigner;
@@ -46,19 +46,20 @@ export async function closeAgentProofContexts(
     readonly addresses: readonly string[];
   },
 ): Promise<string[]> {
-  const agent = await resolveAgentAddress(cluster, input.agent);
+  const agent = await resolveAgentAddress(chain, input.agent);
   await closeContexts(
-    cluster,
+    chain,
     input.payer,
     input.addresses.map((context) => ({ address: context, initializeWith: null })),
     async (contexts) =>
-      closeInstructions(cluster, { agent, authority: input.authority, rentReceiver: input.payer, contexts }),
+      closeInstructions(chain, { agent, authority: input.authority, rentReceiver: input.payer, contexts }),
   );
-  return input.addresses.filter((context) => cluster.getAccount(context) !== null);
+  const accounts = await chain.getMultipleAccounts(input.addresses);
+  return input.addresses.filter((_, index) => accounts[index] !== null);
 }
 
 function closeInstructions(
-  cluster: ClusterPort,
+  chain: ChainPort,
   input: {
     readonly agent: Address;
     readonly authority: TransactionSigner;
@@ -74,7 +75,7 @@ function closeInstructions(
         agent: input.agent,
         rentReceiver: input.rentReceiver.address,
         contexts: input.contexts.slice(start, start + MAX_CONTEXTS_PER_CLOSE),
-        programAddress: address(cluster.programId),
+        programAddress: address(chain.programId),
       }),
     );
   }

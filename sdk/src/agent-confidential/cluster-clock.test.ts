@@ -1,14 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { createEmbeddedCluster } from "../cluster/embedded-cluster";
+import { inProcessChain } from "../cluster/in-process-chain";
 import { clusterUnixTime, utcDayIndex } from "./cluster-clock";
 
 describe("cluster clock", () => {
   it("Given an embedded cluster at a set time, When its Clock sysvar is read, Then it is the cluster's unix time", async () => {
     const start = BigInt(Date.UTC(2026, 2, 10, 23, 59, 59) / 1000);
     const cluster = await createEmbeddedCluster({ slotMs: 0, unixTime: start, programPath: null });
-    expect(clusterUnixTime(cluster)).toBe(cluster.clock.unixTimestamp);
+    const chain = inProcessChain(cluster);
+    expect(await clusterUnixTime(chain)).toBe(cluster.clock.unixTimestamp);
     cluster.clock.setUnixTime(start + 1n);
-    expect(clusterUnixTime(cluster)).toBe(start + 1n);
+    expect(await clusterUnixTime(chain)).toBe(start + 1n);
     expect(utcDayIndex(start + 1n)).toBe(utcDayIndex(start) + 1n);
   });
 

@@ -1,10 +1,11 @@
 /**
  * The cluster's time as programs see it: the Clock sysvar's `unix_timestamp`, read through the
- * ClusterPort like any account (embedded cluster, localnet and RPC alike). The prover must use the
+ * chain port like any account (embedded cluster, localnet and RPC alike). The prover must use the
  * chain's day, not the local wall clock: the program resets today's spend by `Clock`, and a proof
  * made against the wrong day is refused (`LimitProofMismatch`).
  */
-import type { ClusterPort } from "../cluster/cluster-port";
+import type { ChainPort } from "../chain/chain-port";
+import type { AccountRecord } from "../chain/chain-types";
 
 export const SYSVAR_CLOCK_ADDRESS = "SysvarC1ock11111111111111111111111111111111";
 export const SECONDS_PER_DAY = 86_400n;
@@ -14,8 +15,12 @@ const UNIX_TIMESTAMP_OFFSET = 32;
 const CLOCK_LENGTH = 40;
 
 /** The cluster's unix time (seconds) from the Clock sysvar. */
-export function clusterUnixTime(cluster: ClusterPort): bigint {
-  const clock = cluster.getAccount(SYSVAR_CLOCK_ADDRESS);
+export async function clusterUnixTime(chain: ChainPort): Promise<bigint> {
+  return unixTimeOf(await chain.getAccount(SYSVAR_CLOCK_ADDRESS));
+}
+
+/** The unix time in a Clock sysvar account already read (e.g. in one getMultipleAccounts). */
+export function unixTimeOf(clock: AccountRecord | null): bigint {
   if (clock === null || clock.data.length < CLOCK_LENGTH) {
     throw new Error("the cluster has no readable Clock sysvar");
   }

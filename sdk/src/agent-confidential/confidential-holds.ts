@@ -7,7 +7,7 @@
  * Public holds are decided by the same functions (without contexts).
  */
 import { type Address, address, type Instruction, type TransactionSigner } from "@solana/kit";
-import type { ClusterPort } from "../cluster/cluster-port";
+import type { ChainPort } from "../chain/chain-port";
 import { ConfidentialError, type ConfidentialStep } from "../confidential/errors";
 import { signTransaction, submit } from "../confidential/transactions";
 import { getPendingCloseExpiredInstruction, getPendingRejectInstruction } from "../generated";
@@ -29,65 +29,65 @@ export interface HoldDecisionInput {
 
 /** Approves the confidential hold at `pending`: the pinned transfer executes now. */
 export async function approveConfidentialHold(
-  cluster: ClusterPort,
+  chain: ChainPort,
   input: HoldDecisionInput,
 ): Promise<{ readonly signature: string }> {
-  const hold = confidentialHold(cluster, input.pending);
+  const hold = await confidentialHold(chain, input.pending);
   const instruction = await buildConfidentialPendingApproveInstruction({
     owner: input.owner,
     hold,
-    programAddress: address(cluster.programId),
+    programAddress: address(chain.programId),
   });
-  return send(cluster, "approve_hold", input.payer ?? input.owner, instruction);
+  return send(chain, "approve_hold", input.payer ?? input.owner, instruction);
 }
 
 /** Rejects the hold at `pending` (public or confidential): nothing moves, rent goes back. */
 export async function rejectHold(
-  cluster: ClusterPort,
+  chain: ChainPort,
   input: HoldDecisionInput,
 ): Promise<{ readonly signature: string }> {
-  const hold = anyHold(cluster, input.pending);
-  const programAddress = address(cluster.programId);
+  const hold = await anyHold(chain, input.pending);
+  const programAddress = address(chain.programId);
   const instruction = hold.confidential
     ? buildConfidentialPendingRejectInstruction({ owner: input.owner, hold, programAddress })
     : getPendingRejectInstruction(
         { owner: input.owner, agent: hold.agent, pending: hold.address, rentReceiver: hold.rentPayer },
         { programAddress },
       );
-  return send(cluster, "reject_hold", input.payer ?? input.owner, instruction);
+  return send(chain, "reject_hold", input.payer ?? input.owner, instruction);
 }
 
 /** Closes the expired hold at `pending` (anyone may; `payer` pays the fee), rent to its payer. */
 export async function closeExpiredHold(
-  cluster: ClusterPort,
+  chain: ChainPort,
   input: { readonly pending: Address; readonly payer: TransactionSigner },
 ): Promise<{ readonly signature: string }> {
-  const hold = anyHold(cluster, input.pending);
-  const programAddress = address(cluster.programId);
+  const hold = await anyHold(chain, input.pending);
+  const programAddress = address(chain.programId);
   const instruction = hold.confidential
     ? buildConfidentialPendingCloseExpiredInstruction({ hold, programAddress })
     : getPendingCloseExpiredInstruction(
         { agent: hold.agent, pending: hold.address, rentReceiver: hold.rentPayer },
         { programAddress },
       );
-  return send(cluster, "close_expired_hold", input.payer, instruction);
+  return send(chain, "close_expired_hold", input.payer, instruction);
 }
 
-function anyHold(cluster: ClusterPort, pending: Address): Hold {
-  const hold = readHold(cluster, pending);
+async function anyHold(chain: ChainPort, pending: Address): Promise<Hold> {
+  const hold = await readHold(chain, pending);
   if (hold === null) throw new ConfidentialError("hold_not_found", `no hold at ${pending}`);
   return hold;
 }
 
-function confidentialHold(cluster: ClusterPort, pending: Address): Hold {
-  const hold = anyHold(cluster, pending);
+async function confidentialHold(chain: ChainPort, pending: Address): Promise<Hold> {
+  const hold = await anyHold(chain, pending);
   if (!hold.confidential)
     throw new ConfidentialError("hold_not_found", `${pending} is not a confidential hold`);
   return hold;
 }
 
 async function send(
-  cluster: ClusterPort,
+  chain: ChainPort,
   step: ConfidentialStep,
   payer: TransactionSigner,
   instruction: Instruction,
@@ -95,8 +95,8 @@ async function send(
   const transaction = await signTransaction({
     step,
     feePayer: payer,
-    blockhash: cluster.getLatestBlockhash(),
+    blockhash: await chain.getLatestBlockhash(),
     instructions: [instruction],
   });
-  return { signature: await submit(cluster, transaction) };
+  return { signature: await submit(chain, transaction) };
 }

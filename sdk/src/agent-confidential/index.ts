@@ -5,7 +5,7 @@
  * Flows, byte formats and failure behaviour are documented in this folder's README.md.
  */
 
-export { type AgentAccount, readAgentAccount, resolveAgentAddress } from "./agent-account";
+export { type AgentAccount, agentAccountOf, readAgentAccount, resolveAgentAddress } from "./agent-account";
 export {
   type SetupAgentConfidentialAccountInput,
   setupAgentConfidentialAccount,
@@ -28,7 +28,13 @@ export {
 } from "./agent-transfer-proofs";
 export { type AgentWithdrawInput, withdrawAgentConfidential } from "./agent-withdraw";
 export { agentContextAuthority, closeAgentProofContexts } from "./close-agent-contexts";
-export { clusterUnixTime, SECONDS_PER_DAY, utcDayIndex } from "./cluster-clock";
+export {
+  clusterUnixTime,
+  SECONDS_PER_DAY,
+  SYSVAR_CLOCK_ADDRESS,
+  unixTimeOf,
+  utcDayIndex,
+} from "./cluster-clock";
 export {
   approveConfidentialHold,
   closeExpiredHold,
@@ -74,6 +80,11 @@ export {
 } from "./limit-proofs";
 export { listAgentPendingTransactions, readHold } from "./list-pending-transactions";
 export { CONFIDENTIAL_HOLD_LENGTH, decodeHold, type Hold, type PinnedContexts } from "./pending-transaction";
-export { decodePolicySpendState, type PolicySpendState, readPolicySpendState } from "./policy-account";
+export {
+  decodePolicySpendState,
+  type PolicySpendState,
+  policySpendStateOf,
+  readPolicySpendState,
+} from "./policy-account";
 export { encryptsTotal, type ProverState, proverStateOf, readProverState } from "./prover-state";
 export { encryptedTotalOfTransfer, readTransferValidityContext } from "./transfer-usage";

@@ -15,7 +15,8 @@
  * | 1352 | 32 | spend_pubkey |
  * | 1384 | 36 | spend_decryptable: AE of the prover's running total |
  */
-import type { ClusterPort } from "../cluster/cluster-port";
+import type { ChainPort } from "../chain/chain-port";
+import type { AccountRecord } from "../chain/chain-types";
 import { POLICY_DISCRIMINATOR } from "../generated";
 
 export const POLICY_ACCOUNT_LENGTH = 1544;
@@ -56,10 +57,17 @@ export function decodePolicySpendState(address: string, data: Uint8Array): Polic
 }
 
 /** Reads the Policy at `policy`, which must belong to the cluster's agent-policy program. */
-export function readPolicySpendState(cluster: ClusterPort, policy: string): PolicySpendState {
-  const account = cluster.getAccount(policy);
+export async function readPolicySpendState(chain: ChainPort, policy: string): Promise<PolicySpendState> {
+  return policySpendStateOf(chain.programId, policy, await chain.getAccount(policy));
+}
+
+/** readPolicySpendState over an account already read; `programId` is the agent-policy program. */
+export function policySpendStateOf(
+  programId: string,
+  policy: string,
+  account: AccountRecord | null,
+): PolicySpendState {
   if (account === null) throw new Error(`no Policy account at ${policy}`);
-  if (account.owner !== cluster.programId)
-    throw new Error(`${policy} is not owned by the agent-policy program`);
+  if (account.owner !== programId) throw new Error(`${policy} is not owned by the agent-policy program`);
   return decodePolicySpendState(policy, account.data);
 }

@@ -14,7 +14,7 @@
  * `account_key_mismatch` (the program would refuse the spend: `ConfidentialKeyMismatch`).
  */
 import { RistrettoPoint } from "@noble/curves/ed25519";
-import type { ClusterPort } from "../cluster/cluster-port";
+import type { ChainPort } from "../chain/chain-port";
 import { sameBytes } from "../confidential/account-setup";
 import { decryptElGamal } from "../confidential/balance";
 import { isZeroCiphertext } from "../confidential/ciphertext-arithmetic";
@@ -43,12 +43,15 @@ export interface ProverState {
 }
 
 /** Reads the policy and the cluster clock and rebuilds today's prover state (see the file doc). */
-export function readProverState(
-  cluster: ClusterPort,
+export async function readProverState(
+  chain: ChainPort,
   input: { readonly policy: string; readonly keys: ConfidentialKeyset; readonly unixTime?: bigint },
-): ProverState {
-  const policy = readPolicySpendState(cluster, input.policy);
-  return proverStateOf(policy, input.keys, utcDayIndex(input.unixTime ?? clusterUnixTime(cluster)));
+): Promise<ProverState> {
+  const [policy, unixTime] = await Promise.all([
+    readPolicySpendState(chain, input.policy),
+    input.unixTime ?? clusterUnixTime(chain),
+  ]);
+  return proverStateOf(policy, input.keys, utcDayIndex(unixTime));
 }
 
 /** The prover state of a decoded policy on UTC day `today` (pure; see the file doc). */

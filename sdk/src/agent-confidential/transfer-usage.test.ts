@@ -1,7 +1,8 @@
 import { type Address, generateKeyPairSigner, getAddressEncoder } from "@solana/kit";
 import { ZK_ELGAMAL_PROOF_PROGRAM_ADDRESS } from "@solana-program/zk-elgamal-proof";
 import { describe, expect, it } from "vitest";
-import type { AccountRecord, ClusterPort } from "../cluster/cluster-port";
+import type { ChainPort } from "../chain/chain-port";
+import type { AccountRecord } from "../chain/chain-types";
 import {
   decryptEncryptedTotal,
   encryptedTotalFromBase64,
@@ -50,26 +51,28 @@ function contextAccount(
   };
 }
 
-function clusterWith(account: AccountRecord | null): ClusterPort {
+function chainWith(account: AccountRecord | null): ChainPort {
   return {
-    getAccount: (address: string) => (address === CONTEXT_ADDRESS ? account : null),
-  } as unknown as ClusterPort;
+    getAccount: async (address: string) => (address === CONTEXT_ADDRESS ? account : null),
+  } as unknown as ChainPort;
 }
 
 const read = (account: AccountRecord | null) =>
-  readTransferValidityContext(clusterWith(account), CONTEXT_ADDRESS, {
+  readTransferValidityContext(chainWith(account), CONTEXT_ADDRESS, {
     authority: agentPda,
     sourcePubkey: source.elgamalPubkey,
   });
 
 describe("a confidential transfer's usage increment", () => {
-  it("Given the validity context of a transfer, When it is read as an encrypted total, Then only the source's key decrypts it, to the amount, and it adds to a running total", () => {
+  it("Given the validity context of a transfer, When it is read as an encrypted total, Then only the source's key decrypts it, to the amount, and it adds to a running total", async () => {
     const amount = 7_123_456n; // 7.123456 USDG: both halves non-zero
-    const context = read(contextAccount(amount));
+    const context = await read(contextAccount(amount));
     expect(context).not.toBeNull();
     const increment = encryptedTotalOfTransfer(context as NonNullable<typeof context>);
     expect(decryptEncryptedTotal(increment, source)).toBe(amount);
-    const other = encryptedTotalOfTransfer(read(contextAccount(250_000n)) as NonNullable<typeof context>);
+    const other = encryptedTotalOfTransfer(
+      (await read(contextAccount(250_000n))) as NonNullable<typeof context>,
+    );
     const total = encryptedTotalFromBase64(encryptedTotalToBase64(sumEncryptedTotals(increment, other)));
     expect(decryptEncryptedTotal(total, source)).toBe(amount + 250_000n);
     expect(() => decryptEncryptedTotal(increment, recipient)).toThrow();
@@ -82,7 +85,7 @@ describe("a confidential transfer's usage increment", () => {
     ["of another length", contextAccount(5n, { extra: 1 })],
     ["of another authority", contextAccount(5n, { authority: CONTEXT_ADDRESS })],
     ["under another source key", contextAccount(5n, { sourceKeys: recipient })],
-  ])("Given a context account %s, When read, Then it is not taken (null)", (_, account) => {
-    expect(read(account)).toBeNull();
+  ])("Given a context account %s, When read, Then it is not taken (null)", async (_, account) => {
+    expect(await read(account)).toBeNull();
   });
 });

@@ -16,7 +16,7 @@
 import type { Address } from "@solana/kit";
 import { getAddressEncoder } from "@solana/kit";
 import { ZK_ELGAMAL_PROOF_PROGRAM_ADDRESS } from "@solana-program/zk-elgamal-proof";
-import type { ClusterPort } from "../cluster/cluster-port";
+import type { ChainPort } from "../chain/chain-port";
 import { sameBytes } from "../confidential/account-setup";
 import { ciphertextFromGrouped } from "../confidential/ciphertext-arithmetic";
 import { encryptedTotalFromParts } from "../confidential/encrypted-total";
@@ -43,12 +43,12 @@ export function encryptedTotalOfTransfer(context: ValidityProofContext): Uint8Ar
  * The verified validity context at `contextAddress`, if it is one under `authority` whose source
  * key is `sourcePubkey`; null otherwise (missing, another owner, type, length, authority or key).
  */
-export function readTransferValidityContext(
-  cluster: ClusterPort,
+export async function readTransferValidityContext(
+  chain: ChainPort,
   contextAddress: Address,
   expected: { readonly authority: Address; readonly sourcePubkey: Uint8Array },
-): ValidityProofContext | null {
-  const account = cluster.getAccount(contextAddress);
+): Promise<ValidityProofContext | null> {
+  const account = await chain.getAccount(contextAddress);
   if (account === null || account.owner !== ZK_ELGAMAL_PROOF_PROGRAM_ADDRESS) return null;
   const { data } = account;
   if (data.length !== CONTEXT_HEADER_LENGTH + VALIDITY_PROOF_CONTEXT_LENGTH) return null;

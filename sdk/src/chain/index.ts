@@ -3,8 +3,10 @@
  * types, the port over Solana JSON-RPC + PubSub, and transaction signing.
  */
 
+export { awaitLanding } from "./await-landing";
 export * from "./chain-port";
 export * from "./chain-types";
+export { type ConfirmedTransactionOptions, confirmedTransaction } from "./confirmed-transaction";
 export { connectRpcChain, type RpcChainOptions } from "./rpc-chain";
 export { RpcResponseError } from "./rpc-errors";
 export { UnexpectedRpcAnswer } from "./rpc-normalize";

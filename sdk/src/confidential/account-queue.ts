@@ -3,7 +3,7 @@
  * transfer, withdraw). Each builds proofs against the available-balance ciphertext it reads; two
  * running at once would both prove against the same ciphertext and the second would fail on-chain
  * (or, for apply, leave a wrong AE balance). Queuing them in this process makes the second read the
- * state the first left. Keyed by cluster object and token account, so unrelated accounts and
+ * state the first left. Keyed by chain port object and token account, so unrelated accounts and
  * clusters run in parallel. Other processes spending from the same account must coordinate
  * themselves (the service holds one writer per account).
  */

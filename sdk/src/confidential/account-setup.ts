@@ -14,10 +14,10 @@ import {
   TOKEN_2022_PROGRAM_ADDRESS,
 } from "@solana-program/token-2022";
 import { getVerifyProofInstruction, ZkElGamalProofInstruction } from "@solana-program/zk-elgamal-proof";
-import type { ClusterPort } from "../cluster/cluster-port";
+import type { ChainPort } from "../chain/chain-port";
 import { ConfidentialError } from "./errors";
 import type { ConfidentialKeyset } from "./keys";
-import { findTokenAccount, readTokenAccount } from "./token-account";
+import { findTokenAccount, readTokenAccount, type TokenAccountState } from "./token-account";
 import { signTransaction, submit } from "./transactions";
 import { PubkeyValidityProofData } from "./zk-sdk";
 
@@ -44,11 +44,11 @@ export interface SetupConfidentialAccountInput {
  * throws `account_key_mismatch` (Token-2022 cannot reconfigure it).
  */
 export async function setupConfidentialAccount(
-  cluster: ClusterPort,
+  chain: ChainPort,
   input: SetupConfidentialAccountInput,
 ): Promise<{ readonly tokenAccount: string; readonly signature: string | null }> {
   const tokenAccount = await findTokenAccount(input.owner.address, input.mint);
-  const existing = readTokenAccount(cluster, tokenAccount)?.confidential ?? null;
+  const existing = (await readTokenAccount(chain, tokenAccount))?.confidential ?? null;
   if (existing !== null) {
     if (!sameBytes(existing.elgamalPubkey, input.keys.elgamalPubkey)) {
       throw new ConfidentialError(
@@ -63,7 +63,7 @@ export async function setupConfidentialAccount(
   const transaction = await signTransaction({
     step: "configure_account",
     feePayer: payer,
-    blockhash: cluster.getLatestBlockhash(),
+    blockhash: await chain.getLatestBlockhash(),
     instructions: [
       getCreateAssociatedTokenIdempotentInstruction({
         payer,
@@ -93,7 +93,7 @@ export async function setupConfidentialAccount(
       }),
     ],
   });
-  return { tokenAccount, signature: await submit(cluster, transaction) };
+  return { tokenAccount, signature: await submit(chain, transaction) };
 }
 
 /** Why an owner's account cannot receive confidential transfers now, or `ready`. */
@@ -108,11 +108,15 @@ export type ConfidentialReadiness =
 
 /** The readiness of `owner`'s associated token account for `mint` to receive confidential credits. */
 export async function confidentialReadiness(
-  cluster: ClusterPort,
+  chain: ChainPort,
   owner: string,
   mint: string,
 ): Promise<ConfidentialReadiness> {
-  const account = readTokenAccount(cluster, await findTokenAccount(owner, mint));
+  return readinessOf(await readTokenAccount(chain, await findTokenAccount(owner, mint)));
+}
+
+/** The readiness of a token account already read (null: there is none). */
+export function readinessOf(account: TokenAccountState | null): ConfidentialReadiness {
   if (account === null) return "no_token_account";
   const state = account.confidential;
   if (state === null) return "not_configured";
@@ -128,12 +132,8 @@ export async function confidentialReadiness(
  * True when `owner` can receive a confidential transfer of `mint` now (the API answers
  * `422 recipient_not_confidential_ready` otherwise; `confidentialReadiness` says why).
  */
-export async function isConfidentialReady(
-  cluster: ClusterPort,
-  owner: string,
-  mint: string,
-): Promise<boolean> {
-  return (await confidentialReadiness(cluster, owner, mint)) === "ready";
+export async function isConfidentialReady(chain: ChainPort, owner: string, mint: string): Promise<boolean> {
+  return (await confidentialReadiness(chain, owner, mint)) === "ready";
 }
 
 export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {

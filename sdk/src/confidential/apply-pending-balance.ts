@@ -6,7 +6,7 @@
  */
 import type { TransactionSigner } from "@solana/kit";
 import { getApplyConfidentialPendingBalanceInstruction } from "@solana-program/token-2022";
-import type { ClusterPort } from "../cluster/cluster-port";
+import type { ChainPort } from "../chain/chain-port";
 import { runExclusive } from "./account-queue";
 import { MAX_U64 } from "./amounts";
 import { availableBalance, decryptPendingBalance } from "./balance";
@@ -27,12 +27,12 @@ export interface ApplyPendingBalanceInput {
  * result carries no amount (amounts leave the SDK only through explicit balance reads).
  */
 export async function applyPendingBalance(
-  cluster: ClusterPort,
+  chain: ChainPort,
   input: ApplyPendingBalanceInput,
 ): Promise<{ readonly signature: string | null }> {
   const tokenAccount = await findTokenAccount(input.owner.address, input.mint);
-  return runExclusive(cluster, tokenAccount, async () => {
-    const state = readConfidentialState(cluster, tokenAccount);
+  return runExclusive(chain, tokenAccount, async () => {
+    const state = await readConfidentialState(chain, tokenAccount);
     if (state === null) {
       throw new ConfidentialError("account_not_confidential_ready", `${tokenAccount} is not configured`);
     }
@@ -40,10 +40,10 @@ export async function applyPendingBalance(
     const transaction = await signTransaction({
       step: "apply_pending_balance",
       feePayer: input.payer ?? input.owner,
-      blockhash: cluster.getLatestBlockhash(),
+      blockhash: await chain.getLatestBlockhash(),
       instructions: [applyPendingBalanceInstruction(state, input.keys, input.owner)],
     });
-    return { signature: await submit(cluster, transaction) };
+    return { signature: await submit(chain, transaction) };
   });
 }
 

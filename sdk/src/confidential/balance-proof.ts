@@ -16,7 +16,7 @@
  * is valid only for the current on-chain balance of that account (any later credit applied or
  * debit invalidates it — the holder makes a new one).
  */
-import type { ClusterPort } from "../cluster/cluster-port";
+import type { ChainPort } from "../chain/chain-port";
 import { sameBytes } from "./account-setup";
 import { MAX_U64 } from "./amounts";
 import { subtractAmount } from "./ciphertext-arithmetic";
@@ -96,8 +96,12 @@ export function verifyBalanceProof(input: {
 }
 
 /** `verifyBalanceProof` against the token account's current on-chain state. */
-export function verifyBalanceProofOnChain(cluster: ClusterPort, tokenAccount: string, proof: string): bigint {
-  const state = readConfidentialState(cluster, tokenAccount);
+export async function verifyBalanceProofOnChain(
+  chain: ChainPort,
+  tokenAccount: string,
+  proof: string,
+): Promise<bigint> {
+  const state = await readConfidentialState(chain, tokenAccount);
   if (state === null) {
     throw new ConfidentialError("decryption_proof_invalid", `${tokenAccount} has no confidential balance`);
   }

@@ -10,7 +10,7 @@ import {
   ZK_ELGAMAL_PROOF_PROGRAM_ADDRESS,
   ZkElGamalProofInstruction,
 } from "@solana-program/zk-elgamal-proof";
-import type { ClusterPort } from "../cluster/cluster-port";
+import type { ChainPort } from "../chain/chain-port";
 import { signTransaction, submit } from "./transactions";
 import { BatchedRangeProofU64Data, PedersenCommitment, PedersenOpening } from "./zk-sdk";
 
@@ -28,15 +28,16 @@ export interface ContextInitializer {
  * Use it for accounts reported `orphaned`. Returns the addresses that are still open.
  */
 export async function closeProofContexts(
-  cluster: ClusterPort,
+  chain: ChainPort,
   input: { readonly payer: TransactionSigner; readonly addresses: readonly string[] },
 ): Promise<string[]> {
   await closeContexts(
-    cluster,
+    chain,
     input.payer,
     input.addresses.map((address) => ({ address, initializeWith: null })),
   );
-  return input.addresses.filter((address) => cluster.getAccount(address) !== null);
+  const accounts = await chain.getMultipleAccounts(input.addresses);
+  return input.addresses.filter((_, index) => accounts[index] !== null);
 }
 
 /**
@@ -45,7 +46,7 @@ export async function closeProofContexts(
  * with the payer as authority first, whoever was meant to own them.
  */
 export async function closeContexts(
-  cluster: ClusterPort,
+  chain: ChainPort,
   payer: TransactionSigner,
   targets: readonly {
     readonly address: string;
@@ -54,11 +55,14 @@ export async function closeContexts(
   closeVerified: (contexts: readonly Address[]) => Promise<Instruction[]> = async (contexts) =>
     contexts.map((contextAddress) => closeAt(contextAddress, payer)),
 ): Promise<void> {
-  const blockhash = cluster.getLatestBlockhash();
+  const [blockhash, accounts] = await Promise.all([
+    chain.getLatestBlockhash(),
+    chain.getMultipleAccounts(targets.map((target) => target.address)),
+  ]);
   const closeable: Address[] = [];
   const attempts: Promise<unknown>[] = [];
-  for (const target of targets) {
-    const account = cluster.getAccount(target.address);
+  for (const [index, target] of targets.entries()) {
+    const account = accounts[index] ?? null;
     if (account === null || account.owner !== ZK_ELGAMAL_PROOF_PROGRAM_ADDRESS) continue;
     const contextAddress = address(target.address);
     // A verified context starts with its 32-byte authority; an unverified one is all zeroes.
@@ -80,7 +84,7 @@ export async function closeContexts(
         feePayer: payer,
         blockhash,
         instructions: [verify, closeAt(contextAddress, payer)],
-      }).then((transaction) => submit(cluster, transaction)),
+      }).then((transaction) => submit(chain, transaction)),
     );
   }
   if (closeable.length > 0) {
@@ -89,7 +93,7 @@ export async function closeContexts(
         .then((instructions) =>
           signTransaction({ step: "close_contexts", feePayer: payer, blockhash, instructions }),
         )
-        .then((transaction) => submit(cluster, transaction)),
+        .then((transaction) => submit(chain, transaction)),
     );
   }
   await Promise.allSettled(attempts);

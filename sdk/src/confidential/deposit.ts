@@ -4,7 +4,7 @@
  */
 import { address, type TransactionSigner } from "@solana/kit";
 import { getConfidentialDepositInstruction } from "@solana-program/token-2022";
-import type { ClusterPort } from "../cluster/cluster-port";
+import type { ChainPort } from "../chain/chain-port";
 import { assertAmount } from "./amounts";
 import { ConfidentialError } from "./errors";
 import { findTokenAccount, readConfidentialMint, readConfidentialState } from "./token-account";
@@ -20,19 +20,22 @@ export interface DepositInput {
 
 /** Moves `amount` of the owner's public balance into its pending confidential balance. */
 export async function depositConfidential(
-  cluster: ClusterPort,
+  chain: ChainPort,
   input: DepositInput,
 ): Promise<{ readonly signature: string }> {
   assertAmount(input.amount);
   const tokenAccount = await findTokenAccount(input.owner.address, input.mint);
-  if (readConfidentialState(cluster, tokenAccount) === null) {
+  // Read at once; a bad mint is reported only after the account check, as it always was.
+  const later = Promise.all([readConfidentialMint(chain, input.mint), chain.getLatestBlockhash()]);
+  later.catch(() => undefined);
+  if ((await readConfidentialState(chain, tokenAccount)) === null) {
     throw new ConfidentialError("account_not_confidential_ready", `${tokenAccount} is not configured`);
   }
-  const { decimals } = readConfidentialMint(cluster, input.mint);
+  const [{ decimals }, blockhash] = await later;
   const transaction = await signTransaction({
     step: "deposit",
     feePayer: input.payer ?? input.owner,
-    blockhash: cluster.getLatestBlockhash(),
+    blockhash,
     instructions: [
       getConfidentialDepositInstruction({
         token: tokenAccount,
@@ -43,5 +46,5 @@ export async function depositConfidential(
       }),
     ],
   });
-  return { signature: await submit(cluster, transaction) };
+  return { signature: await submit(chain, transaction) };
 }

@@ -1,5 +1,5 @@
 /**
- * `@cpay/sdk/confidential`: Token-2022 confidential transfers over the ClusterPort — keys, account
+ * `@cpay/sdk/confidential`: Token-2022 confidential transfers over the chain port — keys, account
  * setup, deposit / apply / transfer / withdraw, balances and balance proofs, encrypted memos,
  * encrypted running totals.
  * Formats and guarantees are documented in this folder's README.md.
@@ -74,9 +74,14 @@ export {
 } from "./read-transfer-memo";
 export {
   type ConfidentialAccountState,
+  type ConfidentialMint,
+  confidentialMintOf,
   findTokenAccount,
   readConfidentialMint,
   readConfidentialState,
+  readTokenAccount,
+  type TokenAccountState,
+  tokenAccountOf,
 } from "./token-account";
 export { tokenAccountOwnerOf } from "./token-account-owner";
 export {

@@ -2,12 +2,12 @@
  * Where the transactions of a proof-context run (proof-contexts.ts) go and how a failed run is
  * cleaned up. The run plans the same transactions either way; a channel signs, submits and closes:
  * - `clusterChannel`, the default: the payer signs everything it appears in and each transaction is
- *   sent to the ClusterPort (transactions.ts `submit`);
+ *   sent to the chain port (transactions.ts `submit`);
  * - `relayChannel` (relayed-proof-contexts.ts): the payer is a relay's fee payer, which signs its fee
  *   and nothing else; the transactions go to the relay with the fee payer's slot empty.
  */
 import type { Instruction, KeyPairSigner, TransactionSigner } from "@solana/kit";
-import type { ClusterPort } from "../cluster/cluster-port";
+import type { ChainPort } from "../chain/chain-port";
 import { closeContexts } from "./close-proof-contexts";
 import type { ConfidentialStep, ContextAccountOutcome } from "./errors";
 import type { ContextAuthority, ContextProof } from "./proof-contexts";
@@ -45,88 +45,102 @@ export interface ProofContextChannel<T extends PreparedTransaction> {
 
 /** The default channel: the payer signs and pays, every transaction goes to the cluster. */
 export function clusterChannel(
-  cluster: ClusterPort,
+  chain: ChainPort,
   payer: TransactionSigner,
   authority: ContextAuthority,
 ): ProofContextChannel<SignedTransaction> {
   return {
     bufferAuthority: payer,
-    latestBlockhash: async () => cluster.getLatestBlockhash(),
+    latestBlockhash: () => chain.getLatestBlockhash(),
     sign: (step, instructions, blockhash) =>
       signTransaction({ step, feePayer: payer, blockhash, instructions }),
     async submitConcurrently(transactions) {
-      const results = await Promise.allSettled(
-        transactions.map((transaction) => submit(cluster, transaction)),
-      );
+      const results = await Promise.allSettled(transactions.map((transaction) => submit(chain, transaction)));
       const failed = results.find((result) => result.status === "rejected");
       if (failed !== undefined) throw failed.reason;
       return results.map((result) => (result as PromiseFulfilledResult<string>).value);
     },
     async submitFinal(final) {
       try {
-        return await submit(cluster, final);
+        return await submit(chain, final);
       } catch (error) {
-        if (landedStatus(cluster, final.signature) === "succeeded") return final.signature;
+        if ((await landedStatus(chain, final.signature)) === "succeeded") return final.signature;
         throw error;
       }
     },
     async cleanUp(planned, staging) {
-      const contexts = await closeLeftovers(cluster, payer, authority, planned);
-      if (staging !== null) await closeStaging(cluster, payer, staging);
+      const [contexts] = await Promise.all([
+        closeLeftovers(chain, payer, authority, planned),
+        staging === null ? undefined : closeStaging(chain, payer, staging),
+      ]);
       return contexts;
     },
     finalLanded: async (final) =>
-      landedStatus(cluster, final.signature) === "succeeded" ? final.signature : null,
+      (await landedStatus(chain, final.signature)) === "succeeded" ? final.signature : null,
   };
 }
 
 /** Each context's fate once clean-up ran: `created` are the ones that existed before it. */
-export function contextOutcomes(
-  cluster: ClusterPort,
+export async function contextOutcomes(
+  chain: ChainPort,
   planned: readonly PlannedContext[],
   created: readonly PlannedContext[],
-): ContextAccountOutcome[] {
+): Promise<ContextAccountOutcome[]> {
+  const existing = await existingContexts(chain, planned);
   return planned.map((context) => ({
     address: context.account.address,
     step: context.step,
     outcome: !created.includes(context)
       ? "never_created"
-      : cluster.getAccount(context.account.address) === null
-        ? "closed"
-        : "orphaned",
+      : existing.includes(context)
+        ? "orphaned"
+        : "closed",
   }));
+}
+
+/** The contexts of `planned` whose accounts exist now (one read for all). */
+export async function existingContexts(
+  chain: ChainPort,
+  planned: readonly PlannedContext[],
+): Promise<PlannedContext[]> {
+  const accounts = await chain.getMultipleAccounts(planned.map((context) => context.account.address));
+  return planned.filter((_, index) => accounts[index] !== null);
 }
 
 /** Closes every context account of `planned` that exists; reports each one's fate. */
 async function closeLeftovers(
-  cluster: ClusterPort,
+  chain: ChainPort,
   payer: TransactionSigner,
   authority: ContextAuthority,
   planned: readonly PlannedContext[],
 ): Promise<ContextAccountOutcome[]> {
-  const created = planned.filter((context) => cluster.getAccount(context.account.address) !== null);
+  const created = await existingContexts(chain, planned);
   await closeContexts(
-    cluster,
+    chain,
     payer,
     created.map((context) => ({ address: context.account.address, initializeWith: context })),
     authority.close,
   );
-  return contextOutcomes(cluster, planned, created);
+  return contextOutcomes(chain, planned, created);
 }
 
 /** Closes a staging buffer left by a failed run (best effort: rent back to the payer). */
 async function closeStaging(
-  cluster: ClusterPort,
+  chain: ChainPort,
   payer: TransactionSigner,
   staging: ProofStaging,
 ): Promise<void> {
-  if (cluster.getAccount(staging.buffer.address) === null) return;
+  const [buffer, blockhash] = await Promise.all([
+    chain.getAccount(staging.buffer.address),
+    chain.getLatestBlockhash(),
+  ]);
+  if (buffer === null) return;
   await signTransaction({
     step: "close_contexts",
     feePayer: payer,
-    blockhash: cluster.getLatestBlockhash(),
+    blockhash,
     instructions: [staging.close],
   })
-    .then((transaction) => submit(cluster, transaction))
+    .then((transaction) => submit(chain, transaction))
     .catch(() => undefined);
 }

@@ -51,7 +51,7 @@ import {
   ZK_ELGAMAL_PROOF_PROGRAM_ADDRESS,
   type ZkElGamalProofInstruction,
 } from "@solana-program/zk-elgamal-proof";
-import type { ClusterPort } from "../cluster/cluster-port";
+import type { ChainPort } from "../chain/chain-port";
 import { closeAt } from "./close-proof-contexts";
 import { ConfidentialError, type ConfidentialStep } from "./errors";
 import { clusterChannel, type PlannedContext, type ProofContextChannel } from "./proof-context-channel";
@@ -86,7 +86,7 @@ export interface ContextAuthority {
 }
 
 export interface ProofContextRun {
-  readonly cluster: ClusterPort;
+  readonly chain: ChainPort;
   /** Pays fees and rent and gets the rent back; the contexts' authority unless `authority` is given. */
   readonly payer: TransactionSigner;
   readonly authority?: ContextAuthority;
@@ -109,11 +109,11 @@ export interface ProofContextRun {
 export async function runWithProofContexts(run: ProofContextRun): Promise<{ readonly signatures: string[] }> {
   const authority = run.authority ?? payerAuthority(run.payer);
   if (run.submitter === undefined)
-    return runOver(run, authority, clusterChannel(run.cluster, run.payer, authority));
+    return runOver(run, authority, clusterChannel(run.chain, run.payer, authority));
   if (run.authority === undefined) {
     throw new Error("a relayed run needs a context authority other than the payer (it only pays)");
   }
-  return runOver(run, authority, relayChannel(run.cluster, run.payer, authority, run.submitter));
+  return runOver(run, authority, relayChannel(run.chain, run.payer, authority, run.submitter));
 }
 
 async function runOver<T extends PreparedTransaction>(
@@ -121,7 +121,7 @@ async function runOver<T extends PreparedTransaction>(
   authority: ContextAuthority,
   channel: ProofContextChannel<T>,
 ): Promise<{ readonly signatures: string[] }> {
-  const { cluster, payer } = run;
+  const { chain, payer } = run;
   // A relay funds an account only in the transaction that consumes it (verified into, for the
   // agent): no context is created ahead of its verify, so staged proofs are verified from the
   // buffer in a transaction that creates their context, after the Writes.
@@ -129,14 +129,19 @@ async function runOver<T extends PreparedTransaction>(
   const planned: PlannedContext[] = await Promise.all(
     run.proofs.map(async (proof) => ({ ...proof, account: await generateKeyPairSigner() })),
   );
-  const blockhash = await channel.latestBlockhash();
+  const sizes = [...new Set(planned.map((context) => context.accountSize))];
+  const [blockhash, rents] = await Promise.all([
+    channel.latestBlockhash(),
+    Promise.all(sizes.map((size) => chain.minimumBalanceForRentExemption(size))),
+  ]);
+  const rentOf = new Map(sizes.map((size, index) => [size, rents[index] as bigint] as const));
   const sign = (step: ConfidentialStep, instructions: Instruction[]) =>
     channel.sign(step, instructions, blockhash);
   const create = (context: PlannedContext) =>
     getCreateAccountInstruction({
       payer,
       newAccount: context.account,
-      lamports: cluster.minimumBalanceForRentExemption(context.accountSize),
+      lamports: rentOf.get(context.accountSize) as bigint,
       space: context.accountSize,
       programAddress: ZK_ELGAMAL_PROOF_PROGRAM_ADDRESS,
     });
@@ -162,8 +167,8 @@ async function runOver<T extends PreparedTransaction>(
   const staging =
     staged.length === 0
       ? null
-      : planProofStaging(
-          cluster,
+      : await planProofStaging(
+          chain,
           payer,
           await generateKeyPairSigner(),
           staged.map((context) => ({ ...context, contextState: context.account.address })),

@@ -26,7 +26,7 @@ import {
 } from "@solana/kit";
 import { getCreateAccountInstruction } from "@solana-program/system";
 import { getVerifyProofInstruction, type ZkElGamalProofInstruction } from "@solana-program/zk-elgamal-proof";
-import type { ClusterPort } from "../cluster/cluster-port";
+import type { ChainPort } from "../chain/chain-port";
 import {
   BPF_LOADER_UPGRADEABLE_ADDRESS,
   BUFFER_METADATA_SIZE,
@@ -58,13 +58,13 @@ export interface ProofStaging {
  * Lays `proofs` out back to back in a new buffer owned by the loader, paid for by `payer` and
  * written by `authority` (default: the payer).
  */
-export function planProofStaging(
-  cluster: ClusterPort,
+export async function planProofStaging(
+  chain: ChainPort,
   payer: TransactionSigner,
   buffer: KeyPairSigner,
   proofs: readonly StagedProof[],
   authority: TransactionSigner = payer,
-): ProofStaging {
+): Promise<ProofStaging> {
   // The payer signs as fee payer already; another authority's signature rides on the instruction.
   const signedBy = (instruction: Instruction) =>
     authority === payer ? instruction : addSignersToInstruction([authority], instruction);
@@ -75,13 +75,14 @@ export function planProofStaging(
     length += proof.data.length;
   }
   const space = BUFFER_METADATA_SIZE + length;
+  const lamports = await chain.minimumBalanceForRentExemption(space);
   return {
     buffer,
     create: [
       getCreateAccountInstruction({
         payer,
         newAccount: buffer,
-        lamports: cluster.minimumBalanceForRentExemption(space),
+        lamports,
         space,
         programAddress: BPF_LOADER_UPGRADEABLE_ADDRESS,
       }),

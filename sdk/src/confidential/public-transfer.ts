@@ -12,7 +12,7 @@ import {
   getTransferCheckedInstruction,
   TOKEN_2022_PROGRAM_ADDRESS,
 } from "@solana-program/token-2022";
-import type { ClusterPort } from "../cluster/cluster-port";
+import type { ChainPort } from "../chain/chain-port";
 import { assertAmount, MAX_U64 } from "./amounts";
 import type { ConfidentialKeyset } from "./keys";
 import { findTokenAccount, readConfidentialMint, readConfidentialState } from "./token-account";
@@ -50,7 +50,7 @@ const RECORD_INSTRUCTION_INDEX = 2;
  * `transfer_already_recorded` (step `public_transfer`) when the program refused the record.
  */
 export async function transferPublic(
-  cluster: ClusterPort,
+  chain: ChainPort,
   input: PublicTransferInput,
 ): Promise<{ readonly signature: string }> {
   assertAmount(input.amount, MAX_U64);
@@ -61,12 +61,18 @@ export async function transferPublic(
     findTokenAccount(input.owner.address, input.mint),
     findTokenAccount(input.recipient, input.mint),
   ]);
-  const { decimals } = readConfidentialMint(cluster, input.mint);
+  const needsRecipientKey =
+    record !== null && record.memo !== null && record.recipientElgamalPubkey === undefined;
+  const [{ decimals }, blockhash, recipientState] = await Promise.all([
+    readConfidentialMint(chain, input.mint),
+    chain.getLatestBlockhash(),
+    needsRecipientKey ? readConfidentialState(chain, destination) : null,
+  ]);
   const recordInstructions =
     record === null
       ? []
       : [
-          await buildTransferRecord(cluster, {
+          await buildTransferRecord(chain, {
             record,
             sender: input.owner,
             payer,
@@ -78,14 +84,13 @@ export async function transferPublic(
             recipientElgamalPubkey:
               record.memo === null
                 ? undefined
-                : (record.recipientElgamalPubkey ??
-                  readConfidentialState(cluster, destination)?.elgamalPubkey),
+                : (record.recipientElgamalPubkey ?? recipientState?.elgamalPubkey),
           }),
         ];
   const transaction = await signTransaction({
     step: "public_transfer",
     feePayer: payer,
-    blockhash: cluster.getLatestBlockhash(),
+    blockhash,
     instructions: [
       getCreateAssociatedTokenIdempotentInstruction({
         payer,
@@ -106,8 +111,8 @@ export async function transferPublic(
     ],
   });
   try {
-    return { signature: await submit(cluster, transaction) };
+    return { signature: await submit(chain, transaction) };
   } catch (error) {
-    throw asAlreadyRecorded(cluster, error, RECORD_INSTRUCTION_INDEX) ?? error;
+    throw asAlreadyRecorded(chain, error, RECORD_INSTRUCTION_INDEX) ?? error;
   }
 }

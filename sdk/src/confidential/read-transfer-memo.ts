@@ -11,12 +11,13 @@
  * the sender): check `sender` is who you expect before acting on it.
  */
 import { type Address, address } from "@solana/kit";
-import type { ClusterPort, TransactionErrorJson } from "../cluster/cluster-port";
+import type { ChainPort } from "../chain/chain-port";
+import type { TransactionErrorJson } from "../chain/chain-types";
 import { parseAgentPolicyEvents } from "../program/events";
 import { ConfidentialError } from "./errors";
 import type { ConfidentialKeyset } from "./keys";
 import { decryptMemo, type MemoParties } from "./memo";
-import { readConfidentialState } from "./token-account";
+import { type ConfidentialAccountState, readConfidentialState } from "./token-account";
 import { transferMemoAssociatedData } from "./transfer-record";
 
 /** A transaction to read: its log messages, or anything carrying logs and its error (TransactionRecord). */
@@ -80,12 +81,15 @@ export function findTransferRecords(
 }
 
 /** The ElGamal public keys a record's memo was encrypted between, read from its token accounts. */
-export function transferMemoPartiesOnChain(
-  cluster: ClusterPort,
+export async function transferMemoPartiesOnChain(
+  chain: ChainPort,
   record: Pick<TransferRecordEvent, "source" | "destination">,
-): MemoParties {
-  const keyOf = (tokenAccount: string) => {
-    const state = readConfidentialState(cluster, tokenAccount);
+): Promise<MemoParties> {
+  const [source, destination] = await Promise.all([
+    readConfidentialState(chain, record.source),
+    readConfidentialState(chain, record.destination),
+  ]);
+  const keyOf = (tokenAccount: string, state: ConfidentialAccountState | null) => {
     if (state === null) {
       throw new ConfidentialError(
         "account_not_confidential_ready",
@@ -94,26 +98,65 @@ export function transferMemoPartiesOnChain(
     }
     return state.elgamalPubkey;
   };
-  return { senderPubkey: keyOf(record.source), recipientPubkey: keyOf(record.destination) };
+  return {
+    senderPubkey: keyOf(record.source, source),
+    recipientPubkey: keyOf(record.destination, destination),
+  };
+}
+
+interface ReadTransferMemoInput {
+  readonly transaction: TransactionLogs;
+  readonly keys: ConfidentialKeyset;
+  readonly transferId?: Uint8Array;
+  readonly programAddress?: string;
 }
 
 /**
  * Finds the transaction's transfer record (the one with `transferId` when given, else its only
  * one) and decrypts its memo with `keys`, the sender's or the recipient's. The parties' ElGamal
- * keys are given, or read from the record's source and destination accounts on `cluster`.
+ * keys are given (then it answers at once), or read from the record's source and destination
+ * accounts on `chain`.
  *
  * Throws `transfer_record_not_found` (no such record, several without `transferId`, or a failed
  * transaction) and `memo_undecryptable` (keys of neither party, or an altered memo).
  */
 export function readTransferMemo(
-  input: {
-    readonly transaction: TransactionLogs;
-    readonly keys: ConfidentialKeyset;
-    readonly transferId?: Uint8Array;
-    readonly programAddress?: string;
-  } & ({ readonly parties: MemoParties } | { readonly cluster: ClusterPort }),
+  input: ReadTransferMemoInput & { readonly parties: MemoParties },
+): TransferMemo;
+export function readTransferMemo(
+  input: ReadTransferMemoInput & { readonly chain: ChainPort },
+): Promise<TransferMemo>;
+export function readTransferMemo(
+  input: ReadTransferMemoInput & ({ readonly parties: MemoParties } | { readonly chain: ChainPort }),
+): TransferMemo | Promise<TransferMemo> {
+  if ("parties" in input) return memoOf(input, recordOf(input, input.programAddress), input.parties);
+  return readTransferMemoOnChain(input);
+}
+
+async function readTransferMemoOnChain(
+  input: ReadTransferMemoInput & { readonly chain: ChainPort },
+): Promise<TransferMemo> {
+  const record = recordOf(input, input.programAddress ?? input.chain.programId);
+  if (record.envelope.length === 0) return { ...record, memo: null, memoText: null };
+  return memoOf(input, record, await transferMemoPartiesOnChain(input.chain, record));
+}
+
+function memoOf(
+  input: ReadTransferMemoInput,
+  record: TransferRecordEvent,
+  parties: MemoParties,
 ): TransferMemo {
-  const programAddress = input.programAddress ?? ("cluster" in input ? input.cluster.programId : undefined);
+  if (record.envelope.length === 0) return { ...record, memo: null, memoText: null };
+  const memo = decryptMemo({
+    envelope: record.envelope,
+    keys: input.keys,
+    parties,
+    associatedData: transferMemoAssociatedData(record),
+  });
+  return { ...record, memo, memoText: utf8(memo) };
+}
+
+function recordOf(input: ReadTransferMemoInput, programAddress: string | undefined): TransferRecordEvent {
   const records = findTransferRecords(input.transaction, { programAddress }).filter(
     (record) => input.transferId === undefined || equal(record.transferId, input.transferId),
   );
@@ -126,15 +169,7 @@ export function readTransferMemo(
         : `the transaction carries ${records.length} transfer records: pass the transfer id`,
     );
   }
-  if (record.envelope.length === 0) return { ...record, memo: null, memoText: null };
-  const parties = "parties" in input ? input.parties : transferMemoPartiesOnChain(input.cluster, record);
-  const memo = decryptMemo({
-    envelope: record.envelope,
-    keys: input.keys,
-    parties,
-    associatedData: transferMemoAssociatedData(record),
-  });
-  return { ...record, memo, memoText: utf8(memo) };
+  return record;
 }
 
 function isLogList(transaction: TransactionLogs): transaction is readonly string[] {

@@ -17,7 +17,9 @@
  */
 import { type Address, getTransactionDecoder, type Instruction, type TransactionSigner } from "@solana/kit";
 import { ZK_ELGAMAL_PROOF_PROGRAM_ADDRESS } from "@solana-program/zk-elgamal-proof";
-import type { ClusterPort } from "../cluster/cluster-port";
+import type { ChainPort } from "../chain/chain-port";
+import type { AccountRecord } from "../chain/chain-types";
+import { confirmedTransaction } from "../chain/confirmed-transaction";
 import { ConfidentialError, type ConfidentialStep } from "./errors";
 import { type Blockhash, contextOutcomes, type ProofContextChannel } from "./proof-context-channel";
 import type { ContextAuthority } from "./proof-contexts";
@@ -41,7 +43,7 @@ const LANDED_LOOKUP_LIMIT = 10;
 
 /** The relay channel (see the file doc); `payer` is the relay's fee payer (a NoopSigner). */
 export function relayChannel(
-  cluster: ClusterPort,
+  chain: ChainPort,
   payer: TransactionSigner,
   authority: ContextAuthority,
   submitter: ProofContextSubmitter,
@@ -55,7 +57,7 @@ export function relayChannel(
       throw relayRefused(transaction.step, error);
     }
   };
-  const latestBlockhash = async () => submitter.latestBlockhash?.() ?? cluster.getLatestBlockhash();
+  const latestBlockhash = async () => submitter.latestBlockhash?.() ?? chain.getLatestBlockhash();
   // Clean-up transactions are signed later than the plan: with a fresh blockhash.
   const signNow = async (step: ConfidentialStep, instructions: readonly Instruction[]) =>
     partiallySignTransaction({ step, feePayer: payer, blockhash: await latestBlockhash(), instructions });
@@ -74,9 +76,13 @@ export function relayChannel(
     // A final transaction whose submission errored is looked up after clean-up (`finalLanded`).
     submitFinal: submitOne,
     async cleanUp(planned, staging) {
-      const created = planned.filter((context) => cluster.getAccount(context.account.address) !== null);
-      const verified = created
-        .filter((context) => isVerifiedContext(cluster, context.account.address))
+      const [accounts, buffer] = await Promise.all([
+        chain.getMultipleAccounts(planned.map((context) => context.account.address)),
+        staging === null ? null : chain.getAccount(staging.buffer.address),
+      ]);
+      const created = planned.filter((_, index) => accounts[index] !== null);
+      const verified = planned
+        .filter((_, index) => isVerifiedContext(accounts[index] ?? null))
         .map((context) => context.account.address);
       const attempts: Promise<unknown>[] = [];
       if (verified.length > 0) {
@@ -87,15 +93,15 @@ export function relayChannel(
             .then(submitOne),
         );
       }
-      if (staging !== null && cluster.getAccount(staging.buffer.address) !== null) {
+      if (staging !== null && buffer !== null) {
         attempts.push(signNow("close_contexts", [staging.close]).then(submitOne));
       }
       await Promise.allSettled(attempts);
-      return contextOutcomes(cluster, planned, created);
+      return contextOutcomes(chain, planned, created);
     },
     finalLanded: async (final, planned) =>
       findLandedByMessage(
-        cluster,
+        chain,
         final.wire,
         planned.map((context) => context.account.address),
       ),
@@ -103,8 +109,7 @@ export function relayChannel(
 }
 
 /** A verified context starts with its 32-byte authority; an allocated but unverified one is zeroes. */
-function isVerifiedContext(cluster: ClusterPort, context: Address): boolean {
-  const account = cluster.getAccount(context);
+function isVerifiedContext(account: AccountRecord | null): boolean {
   return (
     account !== null &&
     account.owner === ZK_ELGAMAL_PROOF_PROGRAM_ADDRESS &&
@@ -117,21 +122,25 @@ function isVerifiedContext(cluster: ClusterPort, context: Address): boolean {
  * transaction, whoever signed it), found among the recent transactions of `accounts`; else null.
  */
 async function findLandedByMessage(
-  cluster: ClusterPort,
+  chain: ChainPort,
   wire: Uint8Array,
   accounts: readonly Address[],
 ): Promise<string | null> {
   const message = messageBytes(wire);
   const seen = new Set<string>();
-  for (const account of accounts) {
-    for (const info of cluster.getSignaturesForAddress(account, { limit: LANDED_LOOKUP_LIMIT })) {
-      if (info.err !== null || seen.has(info.signature)) continue;
-      seen.add(info.signature);
-      const landed = cluster.getTransaction(info.signature);
-      if (landed !== null && sameBytes(messageBytes(landed.wire), message)) return info.signature;
-    }
+  const histories = await Promise.all(
+    accounts.map((account) => chain.getSignaturesForAddress(account, { limit: LANDED_LOOKUP_LIMIT })),
+  );
+  const candidates: string[] = [];
+  for (const info of histories.flat()) {
+    if (info.err !== null || seen.has(info.signature)) continue;
+    seen.add(info.signature);
+    candidates.push(info.signature);
   }
-  return null;
+  // A transaction landed moments ago is readable once confirmed: wait for it rather than miss it.
+  const landed = await Promise.all(candidates.map((signature) => confirmedTransaction(chain, signature)));
+  const match = landed.find((record) => record !== null && sameBytes(messageBytes(record.wire), message));
+  return match?.signature ?? null;
 }
 
 function messageBytes(wire: Uint8Array): Uint8Array {

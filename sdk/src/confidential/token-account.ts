@@ -11,7 +11,8 @@ import {
   getTokenDecoder,
   TOKEN_2022_PROGRAM_ADDRESS,
 } from "@solana-program/token-2022";
-import type { ClusterPort } from "../cluster/cluster-port";
+import type { ChainPort } from "../chain/chain-port";
+import type { AccountRecord } from "../chain/chain-types";
 
 /** Token-2022 base account length; a mint with extensions is padded past it, a token account too. */
 const BASE_ACCOUNT_LENGTH = 165;
@@ -52,15 +53,22 @@ export async function findTokenAccount(owner: string, mint: string): Promise<Add
  * The token account's base fields and confidential extension; `null` when the account does not
  * exist. `confidential` is `null` when the account exists but was never configured.
  */
-export function readTokenAccount(
-  cluster: ClusterPort,
+export async function readTokenAccount(
+  chain: ChainPort,
   tokenAccount: string,
-): {
+): Promise<TokenAccountState | null> {
+  return tokenAccountOf(tokenAccount, await chain.getAccount(tokenAccount));
+}
+
+/** A token account's base fields and confidential extension (see readTokenAccount). */
+export interface TokenAccountState {
   readonly owner: Address;
   readonly mint: Address;
   readonly confidential: ConfidentialAccountState | null;
-} | null {
-  const record = cluster.getAccount(tokenAccount);
+}
+
+/** readTokenAccount over an account already read (e.g. one of a getMultipleAccounts answer). */
+export function tokenAccountOf(tokenAccount: string, record: AccountRecord | null): TokenAccountState | null {
   if (record === null) return null;
   if (record.owner !== TOKEN_2022_PROGRAM_ADDRESS || record.data.length < BASE_ACCOUNT_LENGTH) {
     throw new Error(`${tokenAccount} is not a Token-2022 token account`);
@@ -99,19 +107,26 @@ export function readTokenAccount(
 }
 
 /** The confidential state of an account that must be configured, else `null`. */
-export function readConfidentialState(
-  cluster: ClusterPort,
+export async function readConfidentialState(
+  chain: ChainPort,
   tokenAccount: string,
-): ConfidentialAccountState | null {
-  return readTokenAccount(cluster, tokenAccount)?.confidential ?? null;
+): Promise<ConfidentialAccountState | null> {
+  return (await readTokenAccount(chain, tokenAccount))?.confidential ?? null;
 }
 
 /** A mint's decimals and its confidential-transfer auditor ElGamal key (null when none). */
-export function readConfidentialMint(
-  cluster: ClusterPort,
-  mint: string,
-): { readonly decimals: number; readonly auditorElgamalPubkey: Uint8Array | null } {
-  const record = cluster.getAccount(mint);
+export async function readConfidentialMint(chain: ChainPort, mint: string): Promise<ConfidentialMint> {
+  return confidentialMintOf(mint, await chain.getAccount(mint));
+}
+
+/** A confidential mint's decimals and auditor key. */
+export interface ConfidentialMint {
+  readonly decimals: number;
+  readonly auditorElgamalPubkey: Uint8Array | null;
+}
+
+/** readConfidentialMint over an account already read. */
+export function confidentialMintOf(mint: string, record: AccountRecord | null): ConfidentialMint {
   if (record === null || record.owner !== TOKEN_2022_PROGRAM_ADDRESS || record.data.length < 82) {
     throw new Error(`${mint} is not a Token-2022 mint`);
   }

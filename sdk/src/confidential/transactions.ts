@@ -1,5 +1,5 @@
 /**
- * Building and submitting the transactions of confidential operations over the ClusterPort.
+ * Building and submitting the transactions of confidential operations over the chain port.
  *
  * Every transaction is signed before anything is sent, so its signature is known up front: a
  * submission that throws can still be checked ("did it land after all?") before the operation
@@ -7,13 +7,14 @@
  * (and costs no fee); a landed one is confirmed by its signature status.
  */
 import type { Instruction, TransactionSigner } from "@solana/kit";
+import { awaitLanding } from "../chain/await-landing";
+import type { ChainPort } from "../chain/chain-port";
+import { SubmissionRejected, type TransactionErrorJson } from "../chain/chain-types";
 import {
   PACKET_DATA_SIZE,
   partiallySignTransactionToWire,
   signTransactionToWire,
 } from "../chain/sign-transaction";
-import type { ClusterPort, TransactionErrorJson } from "../cluster/cluster-port";
-import { SubmissionRejected } from "../cluster/cluster-port";
 import { ConfidentialError, type ConfidentialStep } from "./errors";
 
 /** A transaction with the step it performs, signed by everyone here (the fee payer's slot may be empty). */
@@ -77,42 +78,40 @@ function assertFitsPacket(step: ConfidentialStep, wire: Uint8Array): void {
 }
 
 /** Whether `signature` has landed successfully, failed, or is not known to the cluster. */
-export function landedStatus(cluster: ClusterPort, signature: string): "succeeded" | "failed" | "unknown" {
-  const status = cluster.getSignatureStatus(signature);
+export async function landedStatus(
+  chain: ChainPort,
+  signature: string,
+): Promise<"succeeded" | "failed" | "unknown"> {
+  const status = await chain.getSignatureStatus(signature);
   if (status === null) return "unknown";
   return status.err === null ? "succeeded" : "failed";
 }
 
 /**
- * Sends and confirms one transaction; throws ConfidentialError(`step_failed`, step) when it is
- * rejected, fails, or does not land before its blockhash expires.
+ * Sends one transaction and waits for its signature status (sending does not imply landing);
+ * throws ConfidentialError(`step_failed`, step) when it is rejected, fails, or does not land
+ * before its blockhash expires.
  */
 export async function submit(
-  cluster: ClusterPort,
+  chain: ChainPort,
   transaction: SignedTransaction,
   options: { readonly pollMs?: number } = {},
 ): Promise<string> {
   try {
-    cluster.sendTransaction(transaction.wire, { preflight: true });
+    await chain.sendTransaction(transaction.wire, { preflight: true });
   } catch (error) {
     // A duplicate means an earlier attempt with these exact bytes got there first.
     const alreadyLanded = error instanceof SubmissionRejected && error.kind === "already_processed";
     if (!alreadyLanded) throw stepFailed(transaction.step, describeRejection(error), error);
   }
-  const pollMs = options.pollMs ?? 200;
-  for (;;) {
-    const status = cluster.getSignatureStatus(transaction.signature);
-    if (status !== null) {
-      if (status.err !== null) {
-        throw stepFailed(transaction.step, `transaction failed: ${JSON.stringify(status.err)}`, status.err);
-      }
-      return transaction.signature;
-    }
-    if (!cluster.isBlockhashValid(transaction.blockhash)) {
-      throw stepFailed(transaction.step, "transaction did not land before its blockhash expired", null);
-    }
-    await new Promise((resolve) => setTimeout(resolve, pollMs));
+  const status = await awaitLanding(chain, transaction.signature, transaction.blockhash, options);
+  if (status === null) {
+    throw stepFailed(transaction.step, "transaction did not land before its blockhash expired", null);
   }
+  if (status.err !== null) {
+    throw stepFailed(transaction.step, `transaction failed: ${JSON.stringify(status.err)}`, status.err);
+  }
+  return transaction.signature;
 }
 
 function describeRejection(error: unknown): string {

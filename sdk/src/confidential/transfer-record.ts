@@ -23,7 +23,8 @@ import {
   type ReadonlyUint8Array,
   type TransactionSigner,
 } from "@solana/kit";
-import { type ClusterPort, SubmissionRejected } from "../cluster/cluster-port";
+import type { ChainPort } from "../chain/chain-port";
+import { SubmissionRejected } from "../chain/chain-types";
 import { AGENT_POLICY_ERROR__ACCOUNT_ALREADY_INITIALIZED } from "../generated";
 import { getAgentPolicyErrorFromTransactionError } from "../program/errors";
 import { buildTransferRecordInstruction } from "../program/instructions";
@@ -126,13 +127,13 @@ export function transferMemoAssociatedData(fields: TransferRecordFields): Uint8A
 }
 
 /**
- * Builds the `transfer_record` instruction for the program deployed on `cluster`, with the memo
+ * Builds the `transfer_record` instruction for the program deployed on `chain`, with the memo
  * encrypted. Throws `transfer_already_recorded` when the sender's receipt for this transfer id
  * already exists, `invalid_transfer_record` when a memo is given without the sender's keys or the
  * recipient's key (or the key is not a valid ElGamal key). Sends nothing.
  */
 export async function buildTransferRecord(
-  cluster: ClusterPort,
+  chain: ChainPort,
   input: {
     readonly record: CheckedTransferRecord;
     readonly sender: TransactionSigner;
@@ -145,13 +146,13 @@ export async function buildTransferRecord(
     readonly recipientElgamalPubkey: Uint8Array | undefined;
   },
 ): Promise<Instruction> {
-  const programAddress = address(cluster.programId);
+  const programAddress = address(chain.programId);
   const { record } = input;
   const [receipt] = await findReceiptPda(
     { sender: input.sender.address, transferId: record.transferId },
     { programAddress },
   );
-  if (cluster.getAccount(receipt) !== null) throw alreadyRecorded(input.sender.address, receipt);
+  if ((await chain.getAccount(receipt)) !== null) throw alreadyRecorded(input.sender.address, receipt);
   const fields: TransferRecordFields = {
     transferId: record.transferId,
     sender: input.sender.address,
@@ -222,14 +223,14 @@ function alreadyRecorded(sender: string, receipt: string, cause?: unknown): Conf
  * error as `transfer_already_recorded`, keeping its step and context outcomes. Otherwise null.
  */
 export function asAlreadyRecorded(
-  cluster: ClusterPort,
+  chain: ChainPort,
   error: unknown,
   recordIndex: number,
 ): ConfidentialError | null {
   if (!(error instanceof ConfidentialError) || error.code !== "step_failed") return null;
   const json = error.cause instanceof SubmissionRejected ? error.cause.outcome?.err : error.cause;
   const programError = getAgentPolicyErrorFromTransactionError(json, {
-    programAddress: address(cluster.programId),
+    programAddress: address(chain.programId),
   });
   if (
     programError?.code !== AGENT_POLICY_ERROR__ACCOUNT_ALREADY_INITIALIZED ||

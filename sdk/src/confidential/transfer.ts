@@ -19,16 +19,21 @@ import {
   CIPHERTEXT_COMMITMENT_EQUALITY_CONTEXT_ACCOUNT_SIZE,
   ZkElGamalProofInstruction,
 } from "@solana-program/zk-elgamal-proof";
-import type { ClusterPort } from "../cluster/cluster-port";
+import type { ChainPort } from "../chain/chain-port";
 import { runExclusive } from "./account-queue";
-import { confidentialReadiness } from "./account-setup";
+import { readinessOf } from "./account-setup";
 import { assertAmount } from "./amounts";
 import { availableBalance } from "./balance";
 import { ConfidentialError, type ConfidentialStep } from "./errors";
 import type { ConfidentialKeyset } from "./keys";
 import { buildTransferProofsOnPool } from "./pooled-transfer-proofs";
 import { runWithProofContexts } from "./proof-contexts";
-import { findTokenAccount, readConfidentialMint, readConfidentialState } from "./token-account";
+import {
+  findTokenAccount,
+  readConfidentialMint,
+  readConfidentialState,
+  readTokenAccount,
+} from "./token-account";
 import {
   asAlreadyRecorded,
   buildTransferRecord,
@@ -78,7 +83,7 @@ export const TRANSFER_STEPS: readonly ConfidentialStep[] = [
  * refused the record because the id was recorded meanwhile.
  */
 export async function transferConfidential(
-  cluster: ClusterPort,
+  chain: ChainPort,
   input: ConfidentialTransferInput,
 ): Promise<ConfidentialTransferResult> {
   assertAmount(input.amount);
@@ -88,19 +93,25 @@ export async function transferConfidential(
     findTokenAccount(input.owner.address, input.mint),
     findTokenAccount(input.recipient, input.mint),
   ]);
-  return runExclusive(cluster, source, async () => {
-    const sender = readConfidentialState(cluster, source);
+  return runExclusive(chain, source, async () => {
+    // Read at once; a bad mint is reported only after the account checks, as it always was.
+    const mintRead = readConfidentialMint(chain, input.mint);
+    mintRead.catch(() => undefined);
+    const [sender, recipientAccount] = await Promise.all([
+      readConfidentialState(chain, source),
+      readTokenAccount(chain, destination),
+    ]);
     if (sender === null)
       throw new ConfidentialError("account_not_confidential_ready", `${source} is not configured`);
-    const readiness = await confidentialReadiness(cluster, input.recipient, input.mint);
-    const recipient = readConfidentialState(cluster, destination);
+    const readiness = readinessOf(recipientAccount);
+    const recipient = recipientAccount?.confidential ?? null;
     if (readiness !== "ready" || recipient === null) {
       throw new ConfidentialError("recipient_not_confidential_ready", `recipient account is ${readiness}`);
     }
     const recordInstruction =
       record === null
         ? null
-        : await buildTransferRecord(cluster, {
+        : await buildTransferRecord(chain, {
             record,
             sender: input.owner,
             payer,
@@ -111,7 +122,7 @@ export async function transferConfidential(
             senderKeys: input.keys,
             recipientElgamalPubkey: recipientKeyFor(record.recipientElgamalPubkey, recipient.elgamalPubkey),
           });
-    const mint = readConfidentialMint(cluster, input.mint);
+    const mint = await mintRead;
     const proofs = await buildTransferProofsOnPool({
       keys: input.keys,
       availableCiphertext: sender.availableBalance,
@@ -121,7 +132,7 @@ export async function transferConfidential(
       auditorPubkey: mint.auditorElgamalPubkey ?? new Uint8Array(32),
     });
     const run = runWithProofContexts({
-      cluster,
+      chain,
       payer,
       proofs: [
         {
@@ -166,7 +177,7 @@ export async function transferConfidential(
       ],
     });
     const { signatures } = await run.catch((error: unknown) => {
-      throw asAlreadyRecorded(cluster, error, 1) ?? error;
+      throw asAlreadyRecorded(chain, error, 1) ?? error;
     });
     return { sourceTokenAccount: source, destinationTokenAccount: destination, signatures };
   });

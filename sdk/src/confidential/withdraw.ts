@@ -6,7 +6,7 @@
  */
 import { address, type TransactionSigner } from "@solana/kit";
 import { getConfidentialWithdrawInstruction } from "@solana-program/token-2022";
-import type { ClusterPort } from "../cluster/cluster-port";
+import type { ChainPort } from "../chain/chain-port";
 import { runExclusive } from "./account-queue";
 import { assertAmount, MAX_U64 } from "./amounts";
 import { availableBalance } from "./balance";
@@ -26,13 +26,16 @@ export interface WithdrawInput {
 
 /** Moves `amount` from the owner's available confidential balance to its public balance. */
 export async function withdrawConfidential(
-  cluster: ClusterPort,
+  chain: ChainPort,
   input: WithdrawInput,
 ): Promise<{ readonly signatures: readonly string[] }> {
   assertAmount(input.amount, MAX_U64);
   const tokenAccount = await findTokenAccount(input.owner.address, input.mint);
-  return runExclusive(cluster, tokenAccount, async () => {
-    const state = readConfidentialState(cluster, tokenAccount);
+  return runExclusive(chain, tokenAccount, async () => {
+    // Read at once; a bad mint is reported only after the account and amount checks, as it always was.
+    const mintRead = readConfidentialMint(chain, input.mint);
+    mintRead.catch(() => undefined);
+    const state = await readConfidentialState(chain, tokenAccount);
     if (state === null) {
       throw new ConfidentialError("account_not_confidential_ready", `${tokenAccount} is not configured`);
     }
@@ -42,9 +45,9 @@ export async function withdrawConfidential(
       availableBalance: availableBalance(state, input.keys),
       amount: input.amount,
     });
-    const { decimals } = readConfidentialMint(cluster, input.mint);
+    const { decimals } = await mintRead;
     return runWithProofContexts({
-      cluster,
+      chain,
       payer: input.payer ?? input.owner,
       proofs: withdrawContextProofs(proofs),
       finalStep: "withdraw",

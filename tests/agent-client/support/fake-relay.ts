@@ -9,7 +9,8 @@
  * 2. co-signs it with the fee reserve's real key over the message bytes and sends it with preflight,
  *    rejecting with the cluster's own `SubmissionRejected` (program errors included, so callers
  *    can decode them) and sending nothing after a refused one.
- * The answer's `transfer` mimics `POST /v1/transfers` from the program's events.
+ * The answer's `transfer` mimics `POST /v1/transfers` from the program's events. Each landed
+ * transaction is followed by one slot, so it is confirmed before the client reads it back.
  */
 
 import { idFromBytes } from "@cpay/api/ids";
@@ -19,7 +20,7 @@ import {
   parseAgentPolicyInstruction,
 } from "@cpay/sdk";
 import type { RelaySubmission, RelayTransport } from "@cpay/sdk/agent-client";
-import { readHold } from "@cpay/sdk/agent-confidential";
+import { decodeHold } from "@cpay/sdk/agent-confidential";
 import { BPF_LOADER_UPGRADEABLE_ADDRESS, type EmbeddedCluster } from "@cpay/sdk/cluster";
 import {
   AccountRole,
@@ -78,6 +79,11 @@ export function createFakeRelay(cluster: EmbeddedCluster): FakeRelay {
       throw new Error(`transaction ${signature} did not land: ${JSON.stringify(status?.err ?? null)}`);
     }
     transaction.signature = signature;
+    // The cluster moves on one slot (time stays where the test put it), as a live one would: what
+    // landed becomes `confirmed`, so a client can read it back (RPC serves no `processed` reads).
+    const now = cluster.clock.unixTimestamp;
+    cluster.clock.advance(1);
+    cluster.clock.setUnixTime(now);
     return signature;
   };
 
@@ -200,7 +206,8 @@ function transferAnswer(cluster: EmbeddedCluster, signature: string): unknown | 
       };
     }
     if (event.name === "TransactionHeld") {
-      const hold = readHold(cluster, event.data.pending);
+      const account = cluster.getAccount(event.data.pending);
+      const hold = account === null ? null : decodeHold(event.data.pending, account.data);
       return {
         ...answer(event.data.transferId),
         status: "pending",

@@ -13,10 +13,10 @@ import {
   deriveConfidentialKeys,
   findTokenAccount,
   importConfidentialSecret,
-  readConfidentialState,
 } from "@cpay/sdk/confidential";
 import { getTokenDecoder } from "@solana-program/token-2022";
 import type { ApiWorld, WorldAccount } from "../../support/api-world";
+import { confidentialStateOf } from "../../support/confidential-state";
 import type { WorldAgent } from "./agents";
 
 export interface HeldTransfer {
@@ -63,7 +63,7 @@ export async function confidentialUsdg(
   owner: string,
   keys: ConfidentialKeyset,
 ): Promise<{ readonly available: bigint; readonly pending: bigint }> {
-  const state = readConfidentialState(world.cluster, await findTokenAccount(owner, world.cluster.usdgMint));
+  const state = confidentialStateOf(world.cluster, await findTokenAccount(owner, world.cluster.usdgMint));
   if (state === null) throw new Error(`${owner} has no confidential USDG account`);
   return { available: availableBalance(state, keys), pending: decryptPendingBalance(state, keys) };
 }

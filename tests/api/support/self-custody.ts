@@ -81,7 +81,7 @@ export async function publicTransferInstructions(
     await buildAgentTransferInstruction({
       agentSigner: input.signer,
       agent: input.agent,
-      nextHoldNonce: readAgentAccount(world.cluster, input.agent).nextHoldNonce,
+      nextHoldNonce: (await readAgentAccount(world.chain, input.agent)).nextHoldNonce,
       mint,
       source,
       destination,

@@ -205,7 +205,7 @@ export async function sendAgentSignedTransfer(
     await buildAgentTransferInstruction({
       agentSigner: await agentSignerOf(service, input.agentAccountId),
       agent,
-      nextHoldNonce: readAgentAccount(api.cluster, agent).nextHoldNonce,
+      nextHoldNonce: (await readAgentAccount(api.chain, agent)).nextHoldNonce,
       mint,
       source,
       destination,

@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import { awaitLanding } from "./await-landing";
+import type { ChainPort } from "./chain-port";
+import type { SignatureStatus } from "./chain-types";
+
+const LANDED: SignatureStatus = { slot: 5n, confirmations: 0, confirmationStatus: "processed", err: null };
+
+/** A chain whose status and blockhash validity follow the scripts, one entry per read. */
+function scripted(statuses: (SignatureStatus | null)[], valid: boolean[]): ChainPort {
+  let statusReads = 0;
+  let validityReads = 0;
+  return {
+    getSignatureStatus: async () => statuses[Math.min(statusReads++, statuses.length - 1)] ?? null,
+    isBlockhashValid: async () => valid[Math.min(validityReads++, valid.length - 1)] ?? false,
+  } as unknown as ChainPort;
+}
+
+describe("waiting for a sent transaction to land", () => {
+  it("Given the status appears on the third read, Then it is returned", async () => {
+    const chain = scripted([null, null, LANDED], [true]);
+    expect(await awaitLanding(chain, "sig", "hash", { pollMs: 1 })).toEqual(LANDED);
+  });
+
+  it("Given the blockhash expires and the status never appears, Then the answer is null (it can never land)", async () => {
+    const chain = scripted([null], [true, false]);
+    expect(await awaitLanding(chain, "sig", "hash", { pollMs: 1 })).toBeNull();
+  });
+
+  it("Given it lands between the status read and the expiry read, Then the final status read still finds it", async () => {
+    const chain = scripted([null, LANDED], [false]);
+    expect(await awaitLanding(chain, "sig", "hash", { pollMs: 1 })).toEqual(LANDED);
+  });
+});
