@@ -1,0 +1,107 @@
+/**
+ * The localnet as its own process, the way suites meet a validator: started with the project's own
+ * entry point on ephemeral ports with its ledger in a directory of the suite's, found through the
+ * manifest it writes once it serves, spoken to only over JSON-RPC + PubSub. `kill()` is a SIGKILL
+ * (crash tests); `stop()` a SIGTERM and a wait; `restart()` starts it again on the same ledger.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+const REPO = resolve(import.meta.dirname, "../..");
+const ENTRY = join(REPO, "sdk/src/localnet/main.ts");
+const MANIFEST = "localnet.json";
+
+export interface LocalnetProcessOptions {
+  /** The ledger directory; default a new temporary one (removed by `remove()`). */
+  readonly ledgerDir?: string;
+  /** Milliseconds per slot; default 50 (suites want `confirmed` quickly). */
+  readonly slotMs?: number;
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+export interface LocalnetProcess {
+  readonly ledgerDir: string;
+  readonly manifestPath: string;
+  rpcUrl(): string;
+  wsUrl(): string;
+  /** What the process printed (stdout and stderr), for failure messages. */
+  output(): string;
+  stop(): Promise<void>;
+  kill(): Promise<void>;
+  restart(): Promise<void>;
+  /** Stops it and deletes a ledger directory this helper created. */
+  remove(): Promise<void>;
+}
+
+export async function startLocalnetProcess(options: LocalnetProcessOptions = {}): Promise<LocalnetProcess> {
+  const ownsDir = options.ledgerDir === undefined;
+  const ledgerDir = options.ledgerDir ?? mkdtempSync(join(tmpdir(), "cpay-localnet-"));
+  const manifestPath = join(ledgerDir, MANIFEST);
+  let child: ChildProcess | null = null;
+  let output = "";
+  let urls = { rpcUrl: "", wsUrl: "" };
+
+  const launch = async () => {
+    rmSync(manifestPath, { force: true });
+    output = "";
+    const started = spawn(process.execPath, ["--import", "tsx", ENTRY], {
+      cwd: REPO,
+      env: {
+        ...process.env,
+        LOCALNET_LEDGER_DIR: ledgerDir,
+        LOCALNET_RPC_PORT: "0",
+        LOCALNET_WS_PORT: "0",
+        LOCALNET_SLOT_MS: String(options.slotMs ?? 50),
+        ...options.env,
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    child = started;
+    started.stdout?.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    started.stderr?.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    const deadline = Date.now() + 60_000;
+    while (!existsSync(manifestPath)) {
+      if (started.exitCode !== null || started.signalCode !== null) {
+        throw new Error(`the localnet exited (${started.exitCode ?? started.signalCode}) before serving:\n${output}`);
+      }
+      if (Date.now() > deadline) throw new Error(`the localnet did not serve within 60 s:\n${output}`);
+      await new Promise((done) => setTimeout(done, 50));
+    }
+    const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as { rpcUrl: string; wsUrl: string };
+    urls = { rpcUrl: manifest.rpcUrl, wsUrl: manifest.wsUrl };
+  };
+
+  const end = async (signal: NodeJS.Signals) => {
+    const running = child;
+    child = null;
+    if (running === null || running.exitCode !== null || running.signalCode !== null) return;
+    const exited = new Promise((done) => running.once("exit", done));
+    running.kill(signal);
+    await exited;
+  };
+
+  await launch();
+  return {
+    ledgerDir,
+    manifestPath,
+    rpcUrl: () => urls.rpcUrl,
+    wsUrl: () => urls.wsUrl,
+    output: () => output,
+    stop: () => end("SIGTERM"),
+    kill: () => end("SIGKILL"),
+    async restart() {
+      await end("SIGTERM");
+      await launch();
+    },
+    async remove() {
+      await end("SIGTERM");
+      if (ownsDir) rmSync(ledgerDir, { recursive: true, force: true });
+    },
+  };
+}
