@@ -1,38 +1,57 @@
 #!/usr/bin/env bash
-# Starts the service on its embedded defaults, as two processes stopped together:
-# 1. api/src/main.ts: the in-process LiteSVM cluster with the agent-policy program deployed, served
-#    as Solana JSON-RPC on 127.0.0.1:8899 and PubSub on 127.0.0.1:8900; the /v1 API on
-#    http://127.0.0.1:3000 and the admin listener on 127.0.0.1:3001; SQLite under ./data (a previous
-#    run's database is archived, since the embedded chain lives in memory). Prints a test API key
-#    for the demo account and curl examples.
-# 2. once the API answers, the indexer (scripts/indexer.sh): it follows the program over that RPC,
-#    writes records and events to the same SQLite file, and answers GET /health on 127.0.0.1:3002.
-# If either exits, the other is stopped. (`npm run localnet` still serves the cluster alone.)
+# Starts the service on its embedded defaults, as three processes stopped together, each talking to
+# the chain only over Solana JSON-RPC + PubSub, exactly as they would to a validator:
+# 1. the localnet (localnet/src/main.ts): LiteSVM with the agent-policy program deployed and the USDG
+#    mint, JSON-RPC on 127.0.0.1:8899 and PubSub on 127.0.0.1:8900, its ledger under ./data/localnet
+#    (kept across restarts, like a validator's). Once it serves it writes ./data/localnet/localnet.json
+#    (URLs, genesis hash, program id, mint, the test keypairs' files).
+# 2. the API (api/src/main.ts) on http://127.0.0.1:3000 and the admin listener on 127.0.0.1:3001,
+#    SQLite under ./data, reaching the localnet through that manifest. Prints a test API key for the
+#    demo account and curl examples.
+# 3. the indexer (indexer/src/main.ts): follows the program over the same RPC, writes records and
+#    events to the same database, and answers GET /health on 127.0.0.1:3002.
+# A restart keeps everything: the chain's ledger and the database both live under ./data. If any of
+# the three exits, the others are stopped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-system-deps.sh >/dev/null
 source scripts/use-node.sh
 bash scripts/ensure-node-deps.sh
-tsx api/src/main.ts "$@" &
-api=$!
-indexer=""
+ledger=${LOCALNET_LEDGER_DIR:-data/localnet}
+manifest="$ledger/localnet.json"
+pids=()
 stop() {
   trap - EXIT INT TERM
-  kill -TERM "$api" ${indexer:+"$indexer"} 2>/dev/null || true
+  kill -TERM "${pids[@]}" 2>/dev/null || true
   wait 2>/dev/null || true
 }
 trap stop EXIT INT TERM
-for _ in $(seq 1 120); do
-  if [ "$(curl -s -m 2 -o /dev/null -w '%{http_code}' http://127.0.0.1:${PORT:-3000}/v1/openapi.json)" = 200 ]; then
-    break
-  fi
-  kill -0 "$api" 2>/dev/null || { wait "$api"; exit $?; }
-  sleep 0.5
-done
+# Waits until $1 (a command) succeeds, while process $2 is alive; $3 names it for the error.
+await() {
+  for _ in $(seq 1 240); do
+    if eval "$1"; then return 0; fi
+    kill -0 "$2" 2>/dev/null || { wait "$2"; exit $?; }
+    sleep 0.5
+  done
+  echo "start: $3 did not come up within 120 s" >&2
+  exit 1
+}
+
+# The manifest of an earlier run names ports and a genesis that may no longer be served.
+rm -f "$manifest"
+LOCALNET_LEDGER_DIR="$ledger" tsx localnet/src/main.ts &
+pids+=($!)
+await "[ -s '$manifest' ]" "${pids[0]}" "the localnet"
+
+LOCALNET_DIR="$ledger" tsx api/src/main.ts "$@" &
+pids+=($!)
+await "[ \"\$(curl -s -m 2 -o /dev/null -w '%{http_code}' http://127.0.0.1:${PORT:-3000}/v1/openapi.json)\" = 200 ]" \
+  "${pids[1]}" "the API"
+
 RPC_URL=${RPC_URL:-http://127.0.0.1:${LOCALNET_RPC_PORT:-8899}} \
   RPC_WS_URL=${RPC_WS_URL:-ws://127.0.0.1:${LOCALNET_WS_PORT:-8900}} \
   tsx indexer/src/main.ts &
-indexer=$!
-# Whichever stops first (a crash, or Ctrl-C) stops the other.
-wait -n "$api" "$indexer" || status=$?
+pids+=($!)
+# Whichever stops first (a crash, or Ctrl-C) stops the others.
+wait -n "${pids[@]}" || status=$?
 exit "${status:-0}"
