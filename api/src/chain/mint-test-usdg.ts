@@ -3,7 +3,7 @@
  * localnet publishes) creates the owner's token account if needed and mints into it, paying its own
  * fee, so funding a test account never spends the fee reserve.
  */
-import { type ChainPort, signTransactionToWire, waitForLanding } from "@cpay/sdk/chain";
+import { awaitLanding, type ChainPort, signTransactionToWire } from "@cpay/sdk/chain";
 import { type Address, address, type KeyPairSigner } from "@solana/kit";
 import {
   findAssociatedTokenPda,
@@ -50,6 +50,7 @@ export async function mintTestUsdg(
     lastValidBlockHeight,
   });
   await chain.sendTransaction(wire, { preflight: true });
-  const status = await waitForLanding(chain, signature, { blockhash });
+  const status = await awaitLanding(chain, signature, blockhash);
+  if (status === null) throw new Error("the test faucet's mint did not land before its blockhash expired");
   if (status.err !== null) throw new Error(`the test faucet's mint failed: ${JSON.stringify(status.err)}`);
 }
