@@ -23,6 +23,9 @@
  * | `AGENTS_PER_OWNER_MAX` | 20 | agents one owner may have (the reserve pays each one's rent, never returned) |
  * | `RESERVE_DAILY_BUDGET_LAMPORTS` | 1000000000 | what the fee reserve may be out per account (an agent's counted to its owner) per UTC day: fees plus rent deposits not seen coming back, each transaction reserved at its maximum before it is signed (1 SOL) |
  * | `PROOF_WORKERS` | the available cores | worker threads making confidential-transfer proofs (the SDK's proof pool), so one process proves on every core while its event loop serves requests |
+ * | `LOCALNET_DIR` | `./data/localnet` | the localnet's ledger directory: the service reads the manifest the localnet writes there (`localnet.json`: URLs, genesis hash, program id, USDG mint, the test keypairs' files) |
+ * | `SOLANA_RPC_URL` | the manifest's | JSON-RPC URL of the test cluster, instead of the manifest's |
+ * | `SOLANA_WS_URL` | the manifest's | PubSub URL of the test cluster, instead of the manifest's |
  * | `MAINNET_RPC_URL` | must be unset | this build has no mainnet-beta chain port: `svc_live_` keys are always refused, and setting it stops the service rather than let live keys act on the test cluster |
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -62,8 +65,17 @@ export interface ServiceConfig {
   readonly reserveDailyBudgetLamports: number;
   /** Worker threads of the SDK's proof pool (`PROOF_WORKERS`, default the available cores). */
   readonly proofWorkers: number;
+  /** The test cluster: the localnet's manifest, and URLs that override the manifest's. */
+  readonly localnet: LocalnetSettings;
   /** Always false in this build: there is no mainnet-beta chain port, so live keys are refused. */
   readonly liveModeAvailable: false;
+}
+
+export interface LocalnetSettings {
+  /** `LOCALNET_DIR/localnet.json`: what the localnet process wrote once it served. */
+  readonly manifestPath: string;
+  readonly rpcUrl?: string;
+  readonly wsUrl?: string;
 }
 
 export interface WebhookLimits {
@@ -124,6 +136,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir = resol
     throw new ConfigError(`LOG_LEVEL must be a pino level, got "${logLevel}"`);
   }
   return {
+    localnet: localnetSettingsFromEnv(env, dataDir),
     port: integerFromEnv(env, "PORT", 3000, 0, 65535),
     host: env.HOST ?? "127.0.0.1",
     databaseUrl: env.DATABASE_URL ?? resolve(dataDir, "cpay.sqlite"),
@@ -159,5 +172,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir = resol
       0,
       1_000_000_000_000,
     ),
+  };
+}
+
+function localnetSettingsFromEnv(env: NodeJS.ProcessEnv, dataDir: string): LocalnetSettings {
+  const url = (name: string, protocols: readonly string[]) => {
+    const value = env[name];
+    if (value === undefined || value === "") return undefined;
+    let parsed: URL;
+    try {
+      parsed = new URL(value);
+    } catch {
+      throw new ConfigError(`${name} must be a URL, got "${value}"`);
+    }
+    if (!protocols.includes(parsed.protocol)) {
+      throw new ConfigError(`${name} must be a ${protocols.join(" or ")} URL, got "${value}"`);
+    }
+    return value;
+  };
+  const rpcUrl = url("SOLANA_RPC_URL", ["http:", "https:"]);
+  const wsUrl = url("SOLANA_WS_URL", ["ws:", "wss:"]);
+  return {
+    manifestPath: resolve(env.LOCALNET_DIR || resolve(dataDir, "localnet"), "localnet.json"),
+    ...(rpcUrl === undefined ? {} : { rpcUrl }),
+    ...(wsUrl === undefined ? {} : { wsUrl }),
   };
 }

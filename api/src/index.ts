@@ -3,9 +3,10 @@
  * what the admin CLI (and the test suites) use for what the spec leaves to a dashboard.
  */
 export { AccountInputError, createAccount, type KycStatus } from "./accounts/create-account";
-export { fundTestAccount } from "./accounts/fund-test-account";
+export { fundTestAccount, type UsdgFaucet } from "./accounts/fund-test-account";
 export { setKycStatus } from "./admin/set-kyc-status";
 export { type CreateAgentInput, createAgent } from "./agents/create-agent";
+export { type ChainConnection, localnetConnection } from "./chain/chain-connection";
 export { sendInstructions } from "./chain/send-instructions";
 export { loadConfig, type ServiceConfig } from "./config";
 export type { Database } from "./db/database";

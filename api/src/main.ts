@@ -1,26 +1,27 @@
-import { createEmbeddedCluster, type EmbeddedCluster } from "@cpay/sdk/cluster";
-import { exitOnSignals, type Localnet, parseAllowedOrigins, startLocalnet } from "@cpay/sdk/localnet";
+/**
+ * The API process of the start command (scripts/start.sh): it reaches the chain only over JSON-RPC
+ * + PubSub, through the localnet's manifest (LOCALNET_DIR) unless SOLANA_RPC_URL says otherwise,
+ * ensures the demo accounts, prints how to use them, and runs until SIGINT/SIGTERM. Its database
+ * and the localnet's ledger both persist under ./data, so a restart carries on where it stopped.
+ */
+
+import { exitOnSignals } from "@cpay/sdk/localnet";
 import { type DemoAccounts, ensureDemoAccounts } from "./admin/demo-accounts";
-import { integerFromEnv } from "./config";
 import { type RunningService, startService } from "./service";
 
-function banner(
-  service: RunningService,
-  localnet: Localnet,
-  cluster: EmbeddedCluster,
-  demo: DemoAccounts,
-): string {
+function banner(service: RunningService, demo: DemoAccounts): string {
+  const { chain } = service.context;
   const api = service.url;
   const auth = '-H "Authorization: Bearer $CPAY_KEY"';
   return [
     "",
-    "cpay is running (embedded cluster; nothing here touches mainnet-beta)",
+    "cpay is running (test cluster; nothing here touches mainnet-beta)",
     `  API:            ${api}/v1   (OpenAPI: ${api}/v1/openapi.json)`,
     `  admin:          ${service.admin?.url ?? "off"}   (npm run admin -- --help)`,
-    `  Solana RPC:     ${localnet.rpcUrl}   PubSub: ${localnet.wsUrl}`,
-    `  program id:     ${cluster.programId}`,
-    `  USDG mint:      ${cluster.usdgMint}`,
-    `  fee reserve:    ${cluster.feeReserve}`,
+    `  chain:          ${service.connection.description}`,
+    `  program id:     ${chain.programId}`,
+    `  USDG mint:      ${chain.usdgMint}`,
+    `  fee reserve:    ${service.context.feePayer.address}`,
     "",
     `  @demo (business, KYC verified, 1,000 USDG confidential + 100 public) pays @merchant.`,
     "  Test API key for @demo (shown once; a new one is issued at every start):",
@@ -46,35 +47,16 @@ function banner(
 }
 
 async function main(): Promise<void> {
-  const cluster = await createEmbeddedCluster({
-    slotMs: integerFromEnv(process.env, "LOCALNET_SLOT_MS", 400, 1, 60_000),
-  });
-  let localnet: Localnet | null = null;
   let service: RunningService | null = null;
   const stop = async () => {
     await service?.close();
-    await localnet?.close();
-    cluster.stop();
   };
   try {
-    service = await startService({ cluster, staleData: "archive", admin: true });
-    if (service.archivedDatabase !== null) {
-      console.log(
-        `archived the previous run's database to ${service.archivedDatabase}: the embedded chain lives in ` +
-          "memory, so its accounts and transfers described a chain that no longer exists; this run starts empty",
-      );
-    }
-    // The simulator's: the demo accounts are funded from the embedded cluster's USDG faucet.
-    const demo = await ensureDemoAccounts(service.context, cluster);
-    // Served last: a client that sees the RPC answer finds the program's config (registrar = the
-    // fee reserve) and the demo accounts already in place.
-    localnet = await startLocalnet({
-      cluster,
-      rpcPort: integerFromEnv(process.env, "LOCALNET_RPC_PORT", 8899, 0, 65535),
-      wsPort: integerFromEnv(process.env, "LOCALNET_WS_PORT", 8900, 0, 65535),
-      allowedOrigins: parseAllowedOrigins(process.env.LOCALNET_ALLOWED_ORIGINS),
-    });
-    console.log(banner(service, localnet, cluster, demo));
+    service = await startService({ admin: true });
+    const faucet = service.connection.testFaucet;
+    if (faucet === null) throw new Error("the demo accounts need a test cluster with a USDG faucet");
+    const demo = await ensureDemoAccounts(service.context, faucet);
+    console.log(banner(service, demo));
   } catch (error) {
     await stop().catch(() => {});
     throw error;

@@ -2,21 +2,17 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
 import { buildConfigInitializeInstruction, findConfigPda, LIMIT_DECIMALS } from "@cpay/sdk";
-import {
-  createEmbeddedCluster,
-  type EmbeddedCluster,
-  inProcessChain,
-  USDG_DECIMALS,
-} from "@cpay/sdk/cluster";
+import { USDG_DECIMALS } from "@cpay/sdk/cluster";
 import { configureProofPool } from "@cpay/sdk/confidential";
 import { address, type KeyPairSigner } from "@solana/kit";
 import type pino from "pino";
 import { type AdminServer, startAdminServer } from "./admin/start-admin-server";
 import { createApp } from "./app";
 import { startBackgroundJobs } from "./background";
+import { type ChainConnection, localnetConnection } from "./chain/chain-connection";
 import { sendInstructions } from "./chain/send-instructions";
 import { ConfigError, loadConfig } from "./config";
-import { openDatabaseForCluster } from "./db/open-for-cluster";
+import { openDatabaseForChain } from "./db/open-for-chain";
 import { handlers } from "./handlers";
 import { createLogger } from "./http/logger";
 import type { ServiceContext } from "./service-context";
@@ -27,18 +23,16 @@ export interface ServiceOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** Where the SQLite file and the development master key live. Default `./data`. */
   readonly dataDir?: string;
-  /** A cluster to use instead of starting an embedded one (tests: a manual slot clock). */
-  readonly cluster?: EmbeddedCluster;
+  /**
+   * How to reach the chain. Default: the localnet described by the manifest in `LOCALNET_DIR`
+   * (`<dataDir>/localnet`), over JSON-RPC + PubSub (`SOLANA_RPC_URL`/`SOLANA_WS_URL` override its
+   * URLs). The service closes a connection it opened itself, never one it was given.
+   */
+  readonly connection?: ChainConnection;
   readonly logDestination?: pino.DestinationStream;
   readonly checkResponses?: boolean;
   /** The clock webhook retries are scheduled by (default `Date.now`). */
   readonly clock?: () => number;
-  /**
-   * The embedded cluster lives in memory, so a SQLite file written against an earlier one
-   * describes a chain that is gone. `archive` renames such a file aside (`cpay-<time>.sqlite`) and
-   * starts empty; `refuse` (the default) stops with an explanation.
-   */
-  readonly staleData?: "archive" | "refuse";
   /** Also serve the admin surface (admin CLI) on 127.0.0.1:`ADMIN_PORT` (api/src/admin). */
   readonly admin?: boolean;
 }
@@ -49,8 +43,8 @@ export interface RunningService {
   readonly server: Server;
   /** The admin surface, when started with `admin: true`. */
   readonly admin: AdminServer | null;
-  /** Where an earlier run's SQLite file was moved (`staleData: "archive"`), or null. */
-  readonly archivedDatabase: string | null;
+  /** Where the chain is (for the start banner). */
+  readonly connection: ChainConnection;
   close(): Promise<void>;
 }
 
@@ -62,20 +56,17 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     level: config.logLevel,
     ...(options.logDestination ? { destination: options.logDestination } : {}),
   });
-  const cluster = options.cluster ?? (await createEmbeddedCluster());
-  const ownsCluster = options.cluster === undefined;
-  // The simulator's: the database is tied to the embedded cluster's instance id.
-  const { db, archivedTo } = await openDatabaseForCluster(
-    config.databaseUrl,
-    cluster,
-    options.staleData ?? "refuse",
-  );
-  // The simulator's: the fee-reserve key comes from the embedded cluster (configuration, next).
-  const feeReserveKey = cluster.keys.feeReserve;
-  if (feeReserveKey === null)
-    throw new ConfigError("the cluster's fee reserve key is not available to the service");
-  const feePayer = await feeReserveKey.toSigner();
-  const chain = inProcessChain(cluster);
+  const connection =
+    options.connection ?? (await localnetConnection(config.localnet.manifestPath, config.localnet));
+  const ownsConnection = options.connection === undefined;
+  const { chain, feePayer } = connection;
+  let db: Awaited<ReturnType<typeof openDatabaseForChain>>;
+  try {
+    db = await openDatabaseForChain(config.databaseUrl, chain.genesisHash);
+  } catch (error) {
+    if (ownsConnection) await connection.close();
+    throw error;
+  }
   const context: ServiceContext = {
     config,
     db,
@@ -87,8 +78,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     clock: options.clock ?? Date.now,
   };
   if (LIMIT_DECIMALS !== USDG_DECIMALS) throw new ConfigError("policy limits and USDG disagree on decimals");
-  // The simulator's: the program's upgrade authority key comes from the embedded cluster.
-  await ensureProgramConfig(context, await cluster.keys.programUpgradeAuthority.toSigner());
+  await ensureProgramConfig(context, connection.programAdmin);
   const app = createApp(context, { handlers, checkResponses: options.checkResponses ?? false });
   const server = await new Promise<Server>((resolve, reject) => {
     const listening = app.listen(config.port, config.host, (error?: Error) =>
@@ -100,13 +90,12 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     ? await startAdminServer(context, {
         env: options.env ?? process.env,
         dataDir: options.dataDir ?? resolve("data"),
-        // The simulator's: the admin `fund` command mints USDG from the embedded cluster's faucet.
-        faucet: cluster,
+        faucet: connection.testFaucet,
       }).catch(async (error: unknown) => {
         // Nothing else has started yet: undo what did, so a taken admin port leaves no listener.
         await new Promise((done) => server.close(done));
         await db.close();
-        if (ownsCluster) cluster.stop();
+        if (ownsConnection) await connection.close();
         throw error;
       })
     : null;
@@ -117,7 +106,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     url: `http://${config.host}:${port}`,
     server,
     admin,
-    archivedDatabase: archivedTo,
+    connection,
     close() {
       closing ??= (async () => {
         await admin?.close();
@@ -126,9 +115,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
           server.closeIdleConnections();
         });
         await stopJobs();
-        await chain.close();
         await db.close();
-        if (ownsCluster) cluster.stop();
+        if (ownsConnection) await connection.close();
         logger.flush();
       })();
       return closing;
@@ -138,11 +126,17 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
 
 /**
  * Initialises the program's config with the service as registrar, once per cluster; `admin` is the
- * program's upgrade authority, the only key the program lets initialise it.
+ * program's upgrade authority, the only key the program lets initialise it. Without it (a cluster
+ * whose config someone else set up) the config must exist already.
  */
-async function ensureProgramConfig(service: ServiceContext, admin: KeyPairSigner): Promise<void> {
-  const [configPda] = await findConfigPda();
+async function ensureProgramConfig(service: ServiceContext, admin: KeyPairSigner | null): Promise<void> {
+  const [configPda] = await findConfigPda({ programAddress: address(service.chain.programId) });
   if ((await service.chain.getAccount(configPda)) !== null) return;
+  if (admin === null) {
+    throw new ConfigError(
+      `the agent-policy program's config (${configPda}) is not initialised on this cluster, and no upgrade authority key was given to initialise it`,
+    );
+  }
   await withReserveSpend(service, null, async () => {
     await sendInstructions(service, [
       await buildConfigInitializeInstruction({ admin, registrar: service.registrar.address }),

@@ -14,6 +14,7 @@ import { createApiClient } from "@cpay/sdk/api";
 import { createEmbeddedCluster, type EmbeddedCluster } from "@cpay/sdk/cluster";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshDatabaseUrl } from "../support/api-database";
+import { inProcessConnection } from "../support/in-process-connection";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const TSX = join(ROOT, "node_modules/.bin/tsx");
@@ -79,7 +80,7 @@ describe("the admin CLI against a running service", () => {
         LOG_LEVEL: "silent",
       },
       dataDir,
-      cluster,
+      connection: await inProcessConnection(cluster),
       admin: true,
     });
   });

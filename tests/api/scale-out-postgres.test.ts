@@ -32,6 +32,7 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPostgresDatabase, postgresServerUrl } from "../support/api-database";
 import { confidentialStateOf as simulatorStateOf } from "../support/confidential-state";
+import { inProcessConnection } from "../support/in-process-connection";
 
 const USDG = 1_000_000n;
 const RATE_LIMIT = 40;
@@ -63,8 +64,8 @@ describe("two API services on one PostgreSQL database", () => {
       LOG_LEVEL: "silent",
     };
     // Sequentially: the first one migrates and initialises the program config.
-    services.push(await startService({ env, cluster }));
-    services.push(await startService({ env, cluster }));
+    services.push(await startService({ env, connection: await inProcessConnection(cluster) }));
+    services.push(await startService({ env, connection: await inProcessConnection(cluster) }));
     [first, second] = services as [RunningService, RunningService];
   });
   afterAll(async () => {

@@ -14,6 +14,7 @@ import { createApiClient } from "@cpay/sdk/api";
 import { createEmbeddedCluster, type EmbeddedCluster } from "@cpay/sdk/cluster";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPostgresDatabase, postgresServerUrl } from "../support/api-database";
+import { inProcessConnection } from "../support/in-process-connection";
 
 const EVENTS = 60;
 
@@ -45,8 +46,8 @@ describe("two webhook workers on PostgreSQL", () => {
       LOG_LEVEL: "silent",
     };
     // Sequentially: the first one migrates and initialises the program config.
-    services.push(await startService({ env, cluster }));
-    services.push(await startService({ env, cluster }));
+    services.push(await startService({ env, connection: await inProcessConnection(cluster) }));
+    services.push(await startService({ env, connection: await inProcessConnection(cluster) }));
   });
   afterAll(async () => {
     await Promise.all(services.map((service) => service.close()));

@@ -20,6 +20,7 @@ import { createEmbeddedCluster } from "@cpay/sdk/cluster";
 import { transferPublic } from "@cpay/sdk/confidential";
 import express from "express";
 import pino from "pino";
+import { inProcessConnection } from "../support/in-process-connection";
 
 const mode = process.argv[2];
 // A clean exit on SIGTERM lets `--cpu-prof` write its profile when profiling this process.
@@ -48,7 +49,7 @@ if (mode === "bare") {
   // Made here (as the service would) so its USDG faucet can fund the load account.
   const cluster = await createEmbeddedCluster();
   const service = await startService({
-    cluster,
+    connection: await inProcessConnection(cluster),
     env: {
       PORT: "0",
       DATABASE_URL: join(dataDir, "cpay.sqlite"),
@@ -107,7 +108,7 @@ if (mode === "bare") {
   const slotMs = process.argv[4] === undefined ? undefined : Number(process.argv[4]);
   const cluster = await createEmbeddedCluster(slotMs === undefined ? {} : { slotMs });
   const service = await startService({
-    cluster,
+    connection: await inProcessConnection(cluster),
     env: {
       PORT: "0",
       DATABASE_URL: join(dataDir, "cpay.sqlite"),

@@ -27,6 +27,7 @@ import type { ChainPort } from "@cpay/sdk/chain";
 import { createEmbeddedCluster, type EmbeddedCluster } from "@cpay/sdk/cluster";
 import { eq } from "drizzle-orm";
 import { freshDatabaseUrl } from "./api-database";
+import { inProcessConnection } from "./in-process-connection";
 
 export interface WorldAccount {
   readonly account: AccountRow;
@@ -112,7 +113,7 @@ export async function startApiWorld(
       ...options.env,
     },
     dataDir,
-    cluster,
+    connection: await inProcessConnection(cluster),
     logDestination: logDestination as never,
     checkResponses: true,
     ...(options.clock === undefined ? {} : { clock: options.clock }),

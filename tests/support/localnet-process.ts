@@ -68,7 +68,9 @@ export async function startLocalnetProcess(options: LocalnetProcessOptions = {})
     const deadline = Date.now() + 60_000;
     while (!existsSync(manifestPath)) {
       if (started.exitCode !== null || started.signalCode !== null) {
-        throw new Error(`the localnet exited (${started.exitCode ?? started.signalCode}) before serving:\n${output}`);
+        throw new Error(
+          `the localnet exited (${started.exitCode ?? started.signalCode}) before serving:\n${output}`,
+        );
       }
       if (Date.now() > deadline) throw new Error(`the localnet did not serve within 60 s:\n${output}`);
       await new Promise((done) => setTimeout(done, 50));

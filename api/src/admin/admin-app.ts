@@ -12,7 +12,7 @@ import { AdminError } from "./admin-error";
 import { adminRoutes } from "./admin-routes";
 
 /** Builds the admin app; every request must carry `Authorization: Bearer <admin token>`. */
-export function createAdminApp(service: ServiceContext, token: string, faucet: UsdgFaucet): Express {
+export function createAdminApp(service: ServiceContext, token: string, faucet: UsdgFaucet | null): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);

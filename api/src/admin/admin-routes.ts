@@ -38,7 +38,7 @@ const ZFund = z.strictObject({
 });
 
 /** The `/admin` routes over `service`. */
-export function adminRoutes(service: ServiceContext, faucet: UsdgFaucet): ExpressRouter {
+export function adminRoutes(service: ServiceContext, faucet: UsdgFaucet | null): ExpressRouter {
   const router = Router();
 
   router.get("/accounts", async (_request, response) => {
@@ -113,6 +113,9 @@ export function adminRoutes(service: ServiceContext, faucet: UsdgFaucet): Expres
     };
     if (amounts.confidential === 0n && amounts.public === 0n) {
       throw new AdminError("invalid_request", "fund a positive amount");
+    }
+    if (faucet === null) {
+      throw new AdminError("not_allowed", "this cluster has no test faucet: USDG cannot be minted here");
     }
     await fundTestAccount(service, faucet, account, amounts);
     response.json({ account: accountView(account), funded: true });

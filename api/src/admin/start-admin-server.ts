@@ -25,8 +25,8 @@ export async function startAdminServer(
   options: {
     readonly env: NodeJS.ProcessEnv;
     readonly dataDir: string;
-    /** The simulator's USDG faucet, for `fund` (configuration replaces it next). */
-    readonly faucet: UsdgFaucet;
+    /** The test cluster's USDG faucet, for `fund`; null where the cluster has none (`fund` is refused). */
+    readonly faucet: UsdgFaucet | null;
   },
 ): Promise<AdminServer> {
   const settings = loadAdminSettings(options.env, options.dataDir);

@@ -3,20 +3,16 @@
  * faucet when the cluster has one. Two sources, one shape, so nothing above start-up knows which:
  * - `localnetConnection`: the localnet process over JSON-RPC + PubSub, found through the manifest it
  *   writes beside its ledger (what `bash scripts/start.sh` runs);
- * - `inProcessConnection`: a LiteSVM cluster in this process (the fast test mode).
+ * - a LiteSVM cluster in the caller's process (the suites' fast mode, tests/support/in-process-connection.ts).
  */
 import type { ChainPort } from "@cpay/sdk/chain";
 import { connectRpcChain } from "@cpay/sdk/chain";
-import type { Address, KeyPairSigner } from "@solana/kit";
+import { address, type KeyPairSigner } from "@solana/kit";
+import type { UsdgFaucet } from "../accounts/fund-test-account";
 import { ConfigError } from "../config";
 import { checkClusterAtStart } from "./check-cluster";
 import { mintTestUsdg } from "./mint-test-usdg";
 import { readLocalnetManifest } from "./read-localnet-manifest";
-
-/** Mints USDG on a test cluster (admin `fund`, the start command's demo accounts). */
-export interface TestFaucet {
-  mintUsdgToOwner(owner: Address, amount: bigint): Promise<void>;
-}
 
 export interface ChainConnection {
   readonly chain: ChainPort;
@@ -24,7 +20,8 @@ export interface ChainConnection {
   readonly feePayer: KeyPairSigner;
   /** May initialise the program's config when it is missing (its upgrade authority); null: it must exist. */
   readonly programAdmin: KeyPairSigner | null;
-  readonly testFaucet: TestFaucet | null;
+  /** The test cluster's USDG faucet (admin `fund`, the demo accounts); null where there is none. */
+  readonly testFaucet: UsdgFaucet | null;
   /** Where the chain came from, for the start banner and errors. */
   readonly description: string;
   close(): Promise<void>;
@@ -70,7 +67,7 @@ export async function localnetConnection(
     programAdmin: localnet.programUpgradeAuthority,
     testFaucet: {
       mintUsdgToOwner: (owner, amount) =>
-        mintTestUsdg(chain, { authority: localnet.usdgMintAuthority, owner, amount }),
+        mintTestUsdg(chain, { authority: localnet.usdgMintAuthority, owner: address(owner), amount }),
     },
     description: `localnet at ${rpcUrl} (genesis ${chain.genesisHash})`,
     close: () => chain.close(),

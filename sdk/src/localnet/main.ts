@@ -6,15 +6,18 @@
  * 400), LOCALNET_ALLOWED_ORIGINS (web origins that may call it; none by default), AGENT_POLICY_SO
  * (the program to deploy; the cluster's default path otherwise), LOCALNET_LEDGER_DIR (where the
  * chain is kept across restarts, default ./data/localnet; empty = in memory only),
- * LOCALNET_HISTORY_SLOTS (transaction history kept, default 216000 slots). When the program is not
+ * LOCALNET_HISTORY_SLOTS (transaction history kept, default 216000 slots). Once it serves it
+ * writes `localnet.json` into the ledger directory (localnet-manifest.ts), which the service reads. When the program is not
  * built yet a new chain starts without it and says so, since the rest (airdrops, transfers, USDG) is
  * still useful. Prints the URLs and the addresses a client needs, then runs until SIGINT/SIGTERM
  * and shuts down cleanly (a final snapshot). A ledger that does not load stops it with the reason.
  */
-import { existsSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { agentPolicyProgramPath, createEmbeddedCluster, type EmbeddedCluster } from "../cluster/index";
 import { parseAllowedOrigins } from "./allowed-origins";
 import { exitOnSignals } from "./exit-on-signals";
+import { LOCALNET_MANIFEST_FILE, writeLocalnetManifest } from "./localnet-manifest";
 import { startLocalnet } from "./start-localnet";
 
 const DEFAULT_LEDGER_DIR = "./data/localnet";
@@ -40,6 +43,10 @@ async function main(): Promise<void> {
   const programPath = agentPolicyProgramPath();
   const programBuilt = existsSync(programPath);
   const ledgerDir = process.env.LOCALNET_LEDGER_DIR ?? DEFAULT_LEDGER_DIR;
+  // The manifest of an earlier run names ports that may not be ours any more: a client must never
+  // read it while this run starts (it is written again once this one serves).
+  const manifestDir = ledgerDir === "" ? DEFAULT_LEDGER_DIR : ledgerDir;
+  rmSync(join(manifestDir, LOCALNET_MANIFEST_FILE), { force: true });
   const cluster = await createEmbeddedCluster({
     slotMs,
     programPath: programBuilt ? programPath : null,
@@ -52,9 +59,11 @@ async function main(): Promise<void> {
     allowedOrigins: parseAllowedOrigins(process.env.LOCALNET_ALLOWED_ORIGINS),
   });
 
+  const manifestPath = writeLocalnetManifest(manifestDir, cluster, localnet);
   console.log(
     [
       "cpay localnet (embedded LiteSVM cluster)",
+      `  manifest:       ${manifestPath} (what clients of this localnet read: URLs, ids, test keypairs)`,
       `  JSON-RPC URL:   ${localnet.rpcUrl}`,
       `  WebSocket URL:  ${localnet.wsUrl}`,
       `  program id:     ${cluster.programId}${cluster.deployment !== null ? "" : ` (NOT deployed: ${programPath} missing when this chain began; npm run build:program)`}`,

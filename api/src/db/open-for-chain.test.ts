@@ -2,22 +2,18 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { EmbeddedCluster } from "@cpay/sdk/cluster";
 import { afterEach, describe, expect, it } from "vitest";
 import { ConfigError } from "../config";
-import { openDatabaseForCluster } from "./open-for-cluster";
+import { openDatabaseForChain } from "./open-for-chain";
 
-const clusterA = { genesisHash: "G", instanceId: "run-a" } as EmbeddedCluster;
-const clusterB = { genesisHash: "G", instanceId: "run-b" } as EmbeddedCluster;
-
-describe("a database tied to one cluster instance", () => {
+describe("a database tied to one chain", () => {
   const dirs: string[] = [];
   afterEach(() => {
     for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   });
 
   async function withAccount(file: string) {
-    const { db } = await openDatabaseForCluster(file, clusterA, "refuse");
+    const db = await openDatabaseForChain(file, "genesis-a");
     await db.transaction((tx) =>
       tx
         .insert(db.tables.accounts)
@@ -34,37 +30,36 @@ describe("a database tied to one cluster instance", () => {
     await db.close();
   }
 
-  it("reopens for the same instance, refuses another run of the same genesis, or archives it", async () => {
+  it("reopens for the same chain with its rows, and refuses another chain naming both genesis hashes", async () => {
     const dir = mkdtempSync(join(tmpdir(), "cpay-bind-"));
     dirs.push(dir);
     const file = join(dir, "cpay.sqlite");
     await withAccount(file);
-    const again = await openDatabaseForCluster(file, clusterA, "refuse");
-    expect(again.archivedTo).toBeNull();
-    await again.db.close();
+    const again = await openDatabaseForChain(file, "genesis-a");
+    expect(await again.read((q) => q.select().from(again.tables.accounts))).toHaveLength(1);
+    await again.close();
 
-    await expect(openDatabaseForCluster(file, clusterB, "refuse")).rejects.toThrow(ConfigError);
-
-    const archived = await openDatabaseForCluster(file, clusterB, "archive");
-    expect(archived.archivedTo).toMatch(/cpay-.*\.sqlite$/);
-    expect(existsSync(archived.archivedTo as string)).toBe(true);
-    const rows = await archived.db.read((q) => q.select().from(archived.db.tables.accounts));
-    expect(rows).toEqual([]);
-    await archived.db.close();
-    expect(readdirSync(dir).filter((name) => name.endsWith(".sqlite"))).toHaveLength(2);
+    const refused = openDatabaseForChain(file, "genesis-b");
+    await expect(refused).rejects.toThrow(ConfigError);
+    await expect(refused).rejects.toThrow(/genesis genesis-a, not to this one \(genesis-b\)/);
+    // Refused without touching anything: the file is where it was, the lock is released.
+    expect(readdirSync(dir).filter((name) => name.endsWith(".sqlite"))).toEqual(["cpay.sqlite"]);
+    const stillA = await openDatabaseForChain(file, "genesis-a");
+    expect(await stillA.read((q) => q.select().from(stillA.tables.accounts))).toHaveLength(1);
+    await stillA.close();
   });
 });
 
 /**
- * A process holding `file` open through openDatabaseForCluster (the API's way in), in a child
+ * A process holding `file` open through openDatabaseForChain (the API's way in), in a child
  * process: `ready` resolves with "opened" once it holds it, or with the error it printed.
  */
 function openInChild(file: string): { child: ChildProcess; ready: Promise<string> } {
-  const module = new URL("./open-for-cluster.ts", import.meta.url).href;
+  const module = new URL("./open-for-chain.ts", import.meta.url).href;
   const code = `
-    const { openDatabaseForCluster } = await import(${JSON.stringify(module)});
+    const { openDatabaseForChain } = await import(${JSON.stringify(module)});
     try {
-      await openDatabaseForCluster(process.argv[1], { genesisHash: "G", instanceId: "run-a" }, "archive");
+      await openDatabaseForChain(process.argv[1], "genesis-a");
       console.log("opened");
       setInterval(() => {}, 1 << 30);
     } catch (error) {
