@@ -8,6 +8,7 @@ export default defineConfig({
     include: [
       "programs/toolchain/src/**/*.test.ts",
       "sdk/src/**/*.test.ts",
+      "localnet/src/**/*.test.ts",
       "ledger/src/**/*.test.ts",
       "api/src/**/*.test.ts",
       "indexer/src/**/*.test.ts",

@@ -5,7 +5,6 @@
  * and the localnet's ledger both persist under ./data, so a restart carries on where it stopped.
  */
 
-import { exitOnSignals } from "@cpay/sdk/localnet";
 import { type DemoAccounts, ensureDemoAccounts } from "./admin/demo-accounts";
 import { type RunningService, startService } from "./service";
 
@@ -62,7 +61,21 @@ async function main(): Promise<void> {
     throw error;
   }
 
-  exitOnSignals(stop);
+  // The first SIGINT/SIGTERM stops once and exits; a second one cannot cut the shutdown short.
+  let stopping = false;
+  const shutdown = () => {
+    if (stopping) return;
+    stopping = true;
+    stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(`cpay: stopping failed: ${error instanceof Error ? error.message : String(error)}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGINT", shutdown);
+  process.on("SIGTERM", shutdown);
 }
 
 main().catch((error: unknown) => {

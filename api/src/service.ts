@@ -1,8 +1,7 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
-import { buildConfigInitializeInstruction, findConfigPda, LIMIT_DECIMALS } from "@cpay/sdk";
-import { USDG_DECIMALS } from "@cpay/sdk/cluster";
+import { buildConfigInitializeInstruction, findConfigPda, LIMIT_DECIMALS, USDG_DECIMALS } from "@cpay/sdk";
 import { configureProofPool } from "@cpay/sdk/confidential";
 import { address, type KeyPairSigner } from "@solana/kit";
 import type pino from "pino";

@@ -19,7 +19,7 @@
 import { resolve } from "node:path";
 import { ConfigError, integerFromEnv } from "@cpay/ledger/config";
 import { AGENT_POLICY_PROGRAM_ADDRESS } from "@cpay/sdk";
-import { LOCALNET_KEY_LABELS, localnetKey } from "@cpay/sdk/cluster";
+import { LOCALNET_KEY_LABELS, localnetKey } from "@cpay/sdk/chain";
 
 export interface IndexerConfig {
   readonly databaseUrl: string;

@@ -6,13 +6,13 @@
  * payer appears only where it pays or gets rent back. The agent's signer never holds a lamport.
  */
 
+import { BPF_LOADER_UPGRADEABLE_ADDRESS, partiallySignTransactionToWire } from "@cpay/localnet/cluster";
 import { type AgentClient, createAgentClient } from "@cpay/sdk/agent-client";
 import {
   agentPolicyErrorOf,
   isPolicyLimitExceeded,
   transferAgentConfidential,
 } from "@cpay/sdk/agent-confidential";
-import { BPF_LOADER_UPGRADEABLE_ADDRESS, partiallySignTransactionToWire } from "@cpay/sdk/cluster";
 import { isConfidentialError, tokenAccountOf } from "@cpay/sdk/confidential";
 import { type Address, createNoopSigner } from "@solana/kit";
 import { getTransferSolInstruction } from "@solana-program/system";

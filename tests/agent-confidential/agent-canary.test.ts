@@ -12,8 +12,9 @@
  * - text: decimal, UI amount (6 decimals), hex; each half in decimal when it has 5+ digits.
  * Limits are public by design and not searched. The public deposit is the positive control.
  */
+
+import { BPF_LOADER_UPGRADEABLE_ADDRESS } from "@cpay/localnet/cluster";
 import { type AgentTransferContexts, approveConfidentialHold } from "@cpay/sdk/agent-confidential";
-import { BPF_LOADER_UPGRADEABLE_ADDRESS } from "@cpay/sdk/cluster";
 import type { Address } from "@solana/kit";
 import { beforeAll, describe, expect, it } from "vitest";
 import {

@@ -4,6 +4,8 @@
  * too large for one 64-bit limit proof (the limit range proof is then U128, staged like the
  * Token-2022 range proof) still executes in 6 transactions.
  */
+
+import { BPF_LOADER_UPGRADEABLE_ADDRESS } from "@cpay/localnet/cluster";
 import {
   closeExpiredHold,
   isPolicyLimitExceeded,
@@ -11,7 +13,6 @@ import {
   readAgentAccount,
   rejectHold,
 } from "@cpay/sdk/agent-confidential";
-import { BPF_LOADER_UPGRADEABLE_ADDRESS } from "@cpay/sdk/cluster";
 import { isConfidentialError } from "@cpay/sdk/confidential";
 import type { Address } from "@solana/kit";
 import { describe, expect, it } from "vitest";

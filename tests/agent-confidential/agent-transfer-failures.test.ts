@@ -4,8 +4,9 @@
  * PDA through `agent_confidential_close_contexts`, signed by the agent signer), the staging buffer
  * is given back, and a retry succeeds.
  */
+
+import { BPF_LOADER_UPGRADEABLE_ADDRESS } from "@cpay/localnet/cluster";
 import { transferAgentConfidential } from "@cpay/sdk/agent-confidential";
-import { BPF_LOADER_UPGRADEABLE_ADDRESS } from "@cpay/sdk/cluster";
 import { type ConfidentialStep, isConfidentialError } from "@cpay/sdk/confidential";
 import { beforeAll, describe, expect, it } from "vitest";
 import { failingNthSubmission } from "../confidential/support";

@@ -6,6 +6,8 @@
  * accounts the attacker created, under the agent PDA's authority — or look-alikes planted with
  * the exact bytes such a verification writes, under another owner or authority.
  */
+
+import { SubmissionRejected } from "@cpay/localnet/cluster";
 import {
   type AgentTransferContexts,
   closeAgentProofContexts,
@@ -17,7 +19,6 @@ import {
   transferAmountCiphertext,
   transferBound,
 } from "@cpay/sdk/agent-confidential";
-import { SubmissionRejected } from "@cpay/sdk/cluster";
 import { zk } from "@cpay/sdk/confidential";
 import { type Address, generateKeyPairSigner, getAddressEncoder, type KeyPairSigner } from "@solana/kit";
 import { TOKEN_2022_PROGRAM_ADDRESS } from "@solana-program/token-2022";

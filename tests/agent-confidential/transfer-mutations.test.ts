@@ -23,6 +23,8 @@
  * (printed), ~20 s; the refusal distribution is printed at the end. `MUTATION_DEBUG=1` prints
  * each case and its refusal (`=logs`: with the transaction's logs).
  */
+
+import { BPF_LOADER_UPGRADEABLE_ADDRESS } from "@cpay/localnet/cluster";
 import {
   type AgentTransferContexts,
   buildAgentConfidentialTransferInstruction,
@@ -34,7 +36,6 @@ import {
   transferAmountCiphertext,
   transferBound,
 } from "@cpay/sdk/agent-confidential";
-import { BPF_LOADER_UPGRADEABLE_ADDRESS } from "@cpay/sdk/cluster";
 import { zk } from "@cpay/sdk/confidential";
 import {
   type AccountMeta,

@@ -4,6 +4,8 @@
  * `400 invalid_policy` naming the field with nothing written, names are unique per owner, only
  * owner keys may manage agents, and an interrupted creation is cleaned up or finished.
  */
+
+import { SubmissionRejected } from "@cpay/localnet/cluster";
 import {
   decodeSpendPolicy,
   findAgentPda,
@@ -11,7 +13,6 @@ import {
   getPolicyDecoder,
   policyParamsFromAccount,
 } from "@cpay/sdk";
-import { SubmissionRejected } from "@cpay/sdk/cluster";
 import { findTokenAccount } from "@cpay/sdk/confidential";
 import { address } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

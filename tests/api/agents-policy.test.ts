@@ -5,8 +5,8 @@
  */
 
 import { walletSignerOf } from "@cpay/api/vault";
+import { signTransactionToWire } from "@cpay/localnet/cluster";
 import { buildPolicyUpdateInstruction } from "@cpay/sdk";
-import { signTransactionToWire } from "@cpay/sdk/cluster";
 import { address } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiWorld, refusalOf, startApiWorld, type WorldAccount } from "../support/api-world";

@@ -1,7 +1,7 @@
 import { walletSignerOf } from "@cpay/api/vault";
+import { signTransactionToWire } from "@cpay/localnet/cluster";
 import { buildPendingApproveInstruction, getPendingTransactionDecoder } from "@cpay/sdk";
 import { readAgentAccount, rejectHold } from "@cpay/sdk/agent-confidential";
-import { signTransactionToWire } from "@cpay/sdk/cluster";
 import { address } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiWorld, refusalOf, startApiWorld, usdg, type WorldAccount } from "../support/api-world";

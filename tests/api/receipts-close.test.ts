@@ -4,8 +4,8 @@
  * reserve has every lamport back, recorded in `receipt_closures`. A younger receipt is left alone.
  */
 import { bytesOfId } from "@cpay/api/ids";
+import { FINALITY_DEPTH } from "@cpay/localnet/cluster";
 import { findReceiptPda, getReceiptDecoder, RECEIPT_MIN_AGE_SLOTS } from "@cpay/sdk";
-import { FINALITY_DEPTH } from "@cpay/sdk/cluster";
 import { address } from "@solana/kit";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -4,8 +4,9 @@
  * it. Each attack runs until the service refuses it; the reserve never loses more than the owner's
  * budget, and the refusal (`429 reserve_budget_exhausted`) signs nothing.
  */
+
+import { BPF_LOADER_UPGRADEABLE_ADDRESS } from "@cpay/localnet/cluster";
 import { ApiRequestError } from "@cpay/sdk/api";
-import { BPF_LOADER_UPGRADEABLE_ADDRESS } from "@cpay/sdk/cluster";
 import {
   AccountRole,
   type Address,

@@ -17,8 +17,8 @@ import {
 } from "@cpay/api";
 import { releaseLease, tryAcquireLease } from "@cpay/api/coordination";
 import { newId } from "@cpay/api/ids";
+import { createEmbeddedCluster, type EmbeddedCluster } from "@cpay/localnet/cluster";
 import { type ApiClient, ApiRequestError, createApiClient } from "@cpay/sdk/api";
-import { createEmbeddedCluster, type EmbeddedCluster } from "@cpay/sdk/cluster";
 import {
   availableBalance,
   decryptPendingBalance,

@@ -10,9 +10,9 @@
 import { type AccountRow, fundTestAccount, issueApiKey, type TransferRow } from "@cpay/api";
 import { bytesOfId, newId } from "@cpay/api/ids";
 import { agentSignerOf, confidentialKeysOf, walletSignerOf } from "@cpay/api/vault";
+import { signTransactionToWire } from "@cpay/localnet/cluster";
 import { buildAgentTransferInstruction } from "@cpay/sdk";
 import { readAgentAccount } from "@cpay/sdk/agent-confidential";
-import { signTransactionToWire } from "@cpay/sdk/cluster";
 import {
   addToEncryptedTotal,
   decryptEncryptedTotal,

@@ -5,8 +5,8 @@
  * another account's transfer.
  */
 
+import { signTransactionToWire } from "@cpay/localnet/cluster";
 import { ApiRequestError } from "@cpay/sdk/api";
-import { signTransactionToWire } from "@cpay/sdk/cluster";
 import { generateKeyPairSigner } from "@solana/kit";
 import { getTransferSolInstruction } from "@solana-program/system";
 import { eq, sql } from "drizzle-orm";

@@ -7,7 +7,7 @@
  * day) and under a typical one (two recipient patterns, the recipient proved by its Handle, active
  * hours). The goal: the policy at most doubles a transfer's cost.
  */
-import { USDG_DECIMALS } from "@cpay/sdk/cluster";
+import { USDG_DECIMALS } from "@cpay/localnet/cluster";
 import { getTransferCheckedInstruction } from "@solana-program/token-2022";
 import type { Outcome } from "../support/cluster-send";
 import { createPolicyWorld } from "../support/policy-world";

@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { createAccount, fundTestAccount, issueApiKey, startService } from "@cpay/api";
-import { createEmbeddedCluster } from "@cpay/sdk/cluster";
+import { createEmbeddedCluster } from "@cpay/localnet/cluster";
 import { transferPublic } from "@cpay/sdk/confidential";
 import express from "express";
 import pino from "pino";

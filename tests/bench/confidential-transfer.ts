@@ -5,7 +5,7 @@
  * the SDK's proof-generation time against the sum of the zk-sdk primitives it calls, each timed
  * alone (goal: within 1.2x — the SDK adds no hidden work).
  */
-import { createEmbeddedCluster, type EmbeddedCluster } from "@cpay/sdk/cluster";
+import { createEmbeddedCluster, type EmbeddedCluster } from "@cpay/localnet/cluster";
 import {
   availableBalance,
   buildTransferProofs,

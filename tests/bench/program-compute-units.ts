@@ -4,8 +4,8 @@
  * with the SDK (`@cpay/sdk`), as clients build them.
  */
 
+import { createEmbeddedCluster, type EmbeddedCluster, USDG_DECIMALS } from "@cpay/localnet/cluster";
 import { buildConfigInitializeInstruction } from "@cpay/sdk";
-import { createEmbeddedCluster, type EmbeddedCluster, USDG_DECIMALS } from "@cpay/sdk/cluster";
 import { type Address, generateKeyPairSigner, type Instruction, type KeyPairSigner } from "@solana/kit";
 import { getTransferCheckedInstruction } from "@solana-program/token-2022";
 import { sendToCluster } from "../support/cluster-send";

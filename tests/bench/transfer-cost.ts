@@ -2,7 +2,7 @@
  * What the confidential benches measure of a flow: its transactions and their compute units, read
  * back from the cluster (a failed one fails the bench), and the median of timing samples.
  */
-import type { ClusterPort } from "@cpay/sdk/cluster";
+import type { ClusterPort } from "@cpay/localnet/cluster";
 
 export interface TransferCost {
   readonly transactions: number;

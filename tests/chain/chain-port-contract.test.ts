@@ -7,9 +7,9 @@
  * normalisation slip on either side (a bigint, an order, a default commitment) fails here.
  */
 import { randomBytes } from "node:crypto";
+import { createEmbeddedCluster, type EmbeddedCluster, inProcessChain } from "@cpay/localnet/cluster";
+import { type Localnet, startLocalnet } from "@cpay/localnet/rpc";
 import { type ChainPort, connectRpcChain, SubmissionRejected, signTransactionToWire } from "@cpay/sdk/chain";
-import { createEmbeddedCluster, type EmbeddedCluster, inProcessChain } from "@cpay/sdk/cluster";
-import { type Localnet, startLocalnet } from "@cpay/sdk/localnet";
 import { generateKeyPairSigner, getBase58Decoder, type KeyPairSigner, lamports } from "@solana/kit";
 import { getTransferSolInstruction } from "@solana-program/system";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

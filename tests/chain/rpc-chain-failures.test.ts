@@ -6,9 +6,9 @@
  */
 import { createServer as createHttpServer, type Server } from "node:http";
 import { createServer as createNetServer } from "node:net";
+import { createEmbeddedCluster, type EmbeddedCluster } from "@cpay/localnet/cluster";
+import { type Localnet, startLocalnet, startPubSubServer } from "@cpay/localnet/rpc";
 import { ChainUnavailable, connectRpcChain, RpcResponseError, SubmissionRejected } from "@cpay/sdk/chain";
-import { createEmbeddedCluster, type EmbeddedCluster } from "@cpay/sdk/cluster";
-import { type Localnet, startLocalnet, startPubSubServer } from "@cpay/sdk/localnet";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocketServer } from "ws";
 

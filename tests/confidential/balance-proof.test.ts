@@ -3,8 +3,9 @@
  * a wrong amount, another key, another ciphertext, a stale balance, or garbage is rejected with
  * the typed `decryption_proof_invalid`.
  */
+
+import type { EmbeddedCluster } from "@cpay/localnet/cluster";
 import type { ChainPort } from "@cpay/sdk/chain";
-import type { EmbeddedCluster } from "@cpay/sdk/cluster";
 import {
   createBalanceProof,
   deriveConfidentialKeys,

@@ -3,8 +3,9 @@
  * program, real proofs verified on-chain): setup, deposit, apply, transfer, balances decrypted on
  * both sides, withdraw, the public path, and the limits (0, everything, more than the balance).
  */
+
+import type { EmbeddedCluster } from "@cpay/localnet/cluster";
 import type { ChainPort } from "@cpay/sdk/chain";
-import type { EmbeddedCluster } from "@cpay/sdk/cluster";
 import {
   applyPendingBalance,
   applyPendingBalanceInstruction,

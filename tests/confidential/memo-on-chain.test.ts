@@ -7,9 +7,9 @@
  * recording confidential = false.
  */
 
+import { createEmbeddedCluster, type EmbeddedCluster } from "@cpay/localnet/cluster";
 import { findReceiptPda } from "@cpay/sdk";
 import type { ChainPort } from "@cpay/sdk/chain";
-import { createEmbeddedCluster, type EmbeddedCluster } from "@cpay/sdk/cluster";
 import {
   type ConfidentialError,
   decryptMemo,

@@ -4,8 +4,9 @@
  * and every value the SDK returned — for the amount's encodings. None may appear. A positive
  * control (the deposit, public by nature) proves the search finds what is there.
  */
+
+import type { EmbeddedCluster } from "@cpay/localnet/cluster";
 import type { ChainPort } from "@cpay/sdk/chain";
-import type { EmbeddedCluster } from "@cpay/sdk/cluster";
 import { applyPendingBalance, depositConfidential, transferConfidential } from "@cpay/sdk/confidential";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { available, chainOf, confidentialParty, type Party, startCluster } from "./support";

@@ -4,8 +4,9 @@
  * confidential keys and configured USDG accounts, and a chain port wrapper that fails chosen
  * submissions (failure injection). The suites' own assertions read the simulator synchronously.
  */
+
+import { createEmbeddedCluster, type EmbeddedCluster, inProcessChain } from "@cpay/localnet/cluster";
 import { type ChainPort, SubmissionRejected } from "@cpay/sdk/chain";
-import { createEmbeddedCluster, type EmbeddedCluster, inProcessChain } from "@cpay/sdk/cluster";
 import {
   applyPendingBalance,
   availableBalance,

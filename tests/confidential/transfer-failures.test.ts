@@ -3,8 +3,9 @@
  * every proof context account the attempt created is closed (rent back to the payer), the error is
  * typed and names the step, and a retry succeeds.
  */
+
+import type { EmbeddedCluster } from "@cpay/localnet/cluster";
 import type { ChainPort } from "@cpay/sdk/chain";
-import type { EmbeddedCluster } from "@cpay/sdk/cluster";
 import {
   type ConfidentialError,
   type ConfidentialStep,

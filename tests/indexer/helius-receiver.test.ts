@@ -9,8 +9,8 @@
 import type { AddressInfo } from "node:net";
 import type { ChainTransaction, IndexerChain } from "@cpay/indexer";
 import { createHeliusReceiver, withHeliusPushes } from "@cpay/indexer/helius";
+import { createEmbeddedCluster, type EmbeddedCluster, type TransactionRecord } from "@cpay/localnet/cluster";
 import { buildConfigInitializeInstruction, buildHandleRegisterInstruction } from "@cpay/sdk";
-import { createEmbeddedCluster, type EmbeddedCluster, type TransactionRecord } from "@cpay/sdk/cluster";
 import express from "express";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { sendToCluster } from "../support/cluster-send";

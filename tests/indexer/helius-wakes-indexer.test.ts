@@ -7,7 +7,7 @@
  */
 import { type IndexerChain, indexerChainOver, startIndexer, startIndexerServer } from "@cpay/indexer";
 import { createHeliusReceiver, withHeliusPushes } from "@cpay/indexer/helius";
-import { inProcessChain } from "@cpay/sdk/cluster";
+import { inProcessChain } from "@cpay/localnet/cluster";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";

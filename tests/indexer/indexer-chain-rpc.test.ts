@@ -8,10 +8,10 @@
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:net";
 import { type IndexerChain, indexerChainOver } from "@cpay/indexer";
+import { createEmbeddedCluster, type EmbeddedCluster } from "@cpay/localnet/cluster";
+import { type Localnet, startLocalnet, startPubSubServer } from "@cpay/localnet/rpc";
 import { buildConfigInitializeInstruction, buildHandleRegisterInstruction } from "@cpay/sdk";
 import { connectRpcChain } from "@cpay/sdk/chain";
-import { createEmbeddedCluster, type EmbeddedCluster } from "@cpay/sdk/cluster";
-import { type Localnet, startLocalnet, startPubSubServer } from "@cpay/sdk/localnet";
 import { generateKeyPairSigner, getBase58Decoder, type KeyPairSigner } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { sendToCluster } from "../support/cluster-send";

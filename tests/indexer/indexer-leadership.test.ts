@@ -11,7 +11,7 @@ import {
   startLeadership,
 } from "@cpay/indexer";
 import { type Database, openDatabase } from "@cpay/ledger/database";
-import { createEmbeddedCluster, type EmbeddedCluster, inProcessChain } from "@cpay/sdk/cluster";
+import { createEmbeddedCluster, type EmbeddedCluster, inProcessChain } from "@cpay/localnet/cluster";
 import { eq } from "drizzle-orm";
 import pg from "pg";
 import pino from "pino";

@@ -12,12 +12,12 @@ import { walletSignerOf } from "@cpay/api/vault";
 import { runIndexPass, startIndexerServer } from "@cpay/indexer";
 import type { AgentTransactionRow } from "@cpay/ledger";
 import { idFromBytes } from "@cpay/ledger/ids";
+import { signTransactionToWire } from "@cpay/localnet/cluster";
 import {
   buildPendingApproveInstruction,
   getPendingTransactionDecoder,
   parseAgentPolicyEvents,
 } from "@cpay/sdk";
-import { signTransactionToWire } from "@cpay/sdk/cluster";
 import { address, generateKeyPairSigner } from "@solana/kit";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -15,7 +15,7 @@
  */
 
 import { checkFinality, type RunningIndexer, readCheckpoint, startIndexer } from "@cpay/indexer";
-import type { TransactionRecord } from "@cpay/sdk/cluster";
+import type { TransactionRecord } from "@cpay/localnet/cluster";
 import { eq } from "drizzle-orm";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

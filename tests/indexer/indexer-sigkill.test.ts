@@ -14,8 +14,8 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { idFromBytes } from "@cpay/ledger/ids";
+import { type Localnet, startLocalnet } from "@cpay/localnet/rpc";
 import { parseAgentPolicyEvents } from "@cpay/sdk";
-import { type Localnet, startLocalnet } from "@cpay/sdk/localnet";
 import { address } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestAgent, TEST_POLICY } from "../api/support/agents";

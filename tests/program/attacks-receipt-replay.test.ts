@@ -4,8 +4,9 @@
  * same transaction as the token transfer, it makes a retried submission fail as a whole: the
  * second TransferChecked never moves funds.
  */
+
+import { USDG_DECIMALS } from "@cpay/localnet/cluster";
 import { buildTransferRecordInstruction, findReceiptPda } from "@cpay/sdk";
-import { USDG_DECIMALS } from "@cpay/sdk/cluster";
 import type { KeyPairSigner } from "@solana/kit";
 import { getTransferCheckedInstruction } from "@solana-program/token-2022";
 import { beforeEach, describe, expect, it } from "vitest";

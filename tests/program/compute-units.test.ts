@@ -6,6 +6,8 @@
  * ceiling and update `last measured`. Counts include the CPIs an instruction makes (System
  * CreateAccount, Token-2022 TransferChecked).
  */
+
+import { createEmbeddedCluster } from "@cpay/localnet/cluster";
 import {
   buildAgentCreateInstruction,
   buildConfigInitializeInstruction,
@@ -15,7 +17,6 @@ import {
   findReceiptPda,
   RECEIPT_MIN_AGE_SLOTS,
 } from "@cpay/sdk";
-import { createEmbeddedCluster } from "@cpay/sdk/cluster";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type Outcome, sendToCluster } from "../support/cluster-send";
 import { createPolicyWorld, DEFAULT_POLICY, transferId, usdg, utc } from "../support/policy-world";

@@ -4,7 +4,7 @@
  * always included, so an attempt that creates, rewrites or closes one of them shows up even when
  * the test did not name it.
  */
-import type { EmbeddedCluster } from "@cpay/sdk/cluster";
+import type { EmbeddedCluster } from "@cpay/localnet/cluster";
 
 export interface AccountState {
   readonly lamports: bigint;

@@ -22,9 +22,9 @@ import {
   startService,
   type TransferRow,
 } from "@cpay/api";
+import { createEmbeddedCluster, type EmbeddedCluster } from "@cpay/localnet/cluster";
 import { type ApiClient, ApiRequestError, createApiClient } from "@cpay/sdk/api";
 import type { ChainPort } from "@cpay/sdk/chain";
-import { createEmbeddedCluster, type EmbeddedCluster } from "@cpay/sdk/cluster";
 import { eq } from "drizzle-orm";
 import { freshDatabaseUrl } from "./api-database";
 import { inProcessConnection } from "./in-process-connection";

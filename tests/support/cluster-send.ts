@@ -5,13 +5,13 @@
  * transaction) and puts the clock back where it was: time only moves when a test moves it.
  */
 
+import type { EmbeddedCluster, TransactionErrorJson } from "@cpay/localnet/cluster";
+import { SubmissionRejected, signTransactionToWire } from "@cpay/localnet/cluster";
 import {
   getAgentPolicyErrorFromTransactionError,
   type LoggedAgentPolicyEvent,
   parseAgentPolicyEvents,
 } from "@cpay/sdk";
-import type { EmbeddedCluster, TransactionErrorJson } from "@cpay/sdk/cluster";
-import { SubmissionRejected, signTransactionToWire } from "@cpay/sdk/cluster";
 import type { Instruction, KeyPairSigner } from "@solana/kit";
 
 /** What one transaction did. */

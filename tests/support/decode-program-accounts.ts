@@ -4,6 +4,8 @@
  * also through the SDK's `policyParamsFromAccount` (counts and pattern slots). Returns what could
  * not be read, so a suite can assert the program never leaves an account clients cannot read.
  */
+
+import type { EmbeddedCluster } from "@cpay/localnet/cluster";
 import {
   AgentPolicyAccount,
   getAgentDecoder,
@@ -21,7 +23,6 @@ import {
   identifyAgentPolicyAccount,
   policyParamsFromAccount,
 } from "@cpay/sdk";
-import type { EmbeddedCluster } from "@cpay/sdk/cluster";
 
 const READERS: Record<AgentPolicyAccount, { size: number; read: (data: Uint8Array) => unknown }> = {
   [AgentPolicyAccount.Config]: { size: getConfigSize(), read: (data) => getConfigDecoder().decode(data) },

@@ -6,7 +6,7 @@
  * read real program transactions, not hand-written logs. Token balances are left empty: the
  * embedded cluster does not keep them and nothing downstream reads them.
  */
-import type { TransactionRecord } from "@cpay/sdk/cluster";
+import type { TransactionRecord } from "@cpay/localnet/cluster";
 import {
   getBase58Decoder,
   getCompiledTransactionMessageDecoder,

@@ -3,7 +3,7 @@
  * mode): the same shape `startService` gets from the localnet over RPC, with the simulator's keys.
  */
 import type { ChainConnection } from "@cpay/api";
-import { type EmbeddedCluster, inProcessChain } from "@cpay/sdk/cluster";
+import { type EmbeddedCluster, inProcessChain } from "@cpay/localnet/cluster";
 
 export async function inProcessConnection(cluster: EmbeddedCluster): Promise<ChainConnection> {
   const feeReserve = cluster.keys.feeReserve;

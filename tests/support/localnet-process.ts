@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
 const REPO = resolve(import.meta.dirname, "../..");
-const ENTRY = join(REPO, "sdk/src/localnet/main.ts");
+const ENTRY = join(REPO, "localnet/src/main.ts");
 const MANIFEST = "localnet.json";
 
 export interface LocalnetProcessOptions {

@@ -3,7 +3,7 @@
  * look-alike accounts an attacker's own program could hold — the same bytes as one of ours, under
  * another owner.
  */
-import type { EmbeddedCluster } from "@cpay/sdk/cluster";
+import type { EmbeddedCluster } from "@cpay/localnet/cluster";
 import { type Address, lamports } from "@solana/kit";
 
 export function plantAccount(

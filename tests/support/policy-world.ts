@@ -10,6 +10,13 @@
  * attacks start from those instructions and swap accounts (`withAccount`). Keys are deterministic
  * (test-keys), so addresses, PDA bumps and compute units are the same on every run.
  */
+
+import {
+  createEmbeddedCluster,
+  type EmbeddedCluster,
+  inProcessChain,
+  USDG_DECIMALS,
+} from "@cpay/localnet/cluster";
 import {
   type Agent,
   type AssetTable,
@@ -32,12 +39,6 @@ import {
   type SpendPolicyUpdateInput,
 } from "@cpay/sdk";
 import type { ChainPort } from "@cpay/sdk/chain";
-import {
-  createEmbeddedCluster,
-  type EmbeddedCluster,
-  inProcessChain,
-  USDG_DECIMALS,
-} from "@cpay/sdk/cluster";
 import {
   type AccountMeta,
   AccountRole,

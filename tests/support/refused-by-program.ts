@@ -5,8 +5,9 @@
  * handles, token accounts, agents, policies, holds: every account the program owns) is byte for
  * byte and lamport for lamport what it was, except the fee payer's lamports (fees).
  */
+
+import { BPF_LOADER_UPGRADEABLE_ADDRESS } from "@cpay/localnet/cluster";
 import { agentPolicyErrorOf } from "@cpay/sdk/agent-confidential";
-import { BPF_LOADER_UPGRADEABLE_ADDRESS } from "@cpay/sdk/cluster";
 import { isConfidentialError } from "@cpay/sdk/confidential";
 import { expect } from "vitest";
 import { type Snapshot, snapshotAccounts, snapshotDifferences } from "./account-snapshot";

@@ -10,8 +10,8 @@
  * So the same suite proves the program on LiteSVM in CI and on a real solana-test-validator.
  */
 import { readFileSync } from "node:fs";
-import { createEmbeddedCluster, type EmbeddedCluster } from "@cpay/sdk/cluster";
-import { startLocalnet } from "@cpay/sdk/localnet";
+import { createEmbeddedCluster, type EmbeddedCluster } from "@cpay/localnet/cluster";
+import { startLocalnet } from "@cpay/localnet/rpc";
 import {
   type Address,
   address,

@@ -4,7 +4,7 @@
  * compute units (a PDA search costs ~1.5k CU per bump tried). Public seeds: test use only.
  */
 import { createHash } from "node:crypto";
-import { keyFromSeed, type LocalnetKey } from "@cpay/sdk/cluster";
+import { keyFromSeed, type LocalnetKey } from "@cpay/localnet/cluster";
 import type { KeyPairSigner } from "@solana/kit";
 
 /** The labelled test key (its seed is public: never hold anything of value with it). */

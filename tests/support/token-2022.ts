@@ -3,7 +3,7 @@
  * "mint not allowed" and mint-mismatch attacks), associated accounts of any owner (PDAs included)
  * funded by a real MintToChecked, and reading an account's amount.
  */
-import type { EmbeddedCluster } from "@cpay/sdk/cluster";
+import type { EmbeddedCluster } from "@cpay/localnet/cluster";
 import { type Address, getAddressDecoder, type Instruction, type KeyPairSigner } from "@solana/kit";
 import { getCreateAccountInstruction } from "@solana-program/system";
 import {

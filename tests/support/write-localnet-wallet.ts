@@ -7,7 +7,7 @@
  * Usage: npx tsx tests/support/write-localnet-wallet.ts <path>
  */
 import { writeFileSync } from "node:fs";
-import { LOCALNET_KEY_LABELS, localnetKey } from "@cpay/sdk/cluster";
+import { LOCALNET_KEY_LABELS, localnetKey } from "@cpay/localnet/cluster";
 import { getAddressEncoder } from "@solana/kit";
 
 const path = process.argv[2];

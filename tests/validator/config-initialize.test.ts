@@ -11,6 +11,12 @@
  */
 import { readFileSync } from "node:fs";
 import {
+  agentPolicyProgramPath,
+  findProgramDataAddress,
+  LOCALNET_KEY_LABELS,
+  localnetKey,
+} from "@cpay/localnet/cluster";
+import {
   AGENT_POLICY_ERROR__ACCOUNT_ALREADY_INITIALIZED,
   AGENT_POLICY_ERROR__NOT_UPGRADE_AUTHORITY,
   AGENT_POLICY_ERROR__WRONG_PDA,
@@ -22,12 +28,6 @@ import {
   getConfigSize,
   parseAgentPolicyEvents,
 } from "@cpay/sdk";
-import {
-  agentPolicyProgramPath,
-  findProgramDataAddress,
-  LOCALNET_KEY_LABELS,
-  localnetKey,
-} from "@cpay/sdk/cluster";
 import { type Address, lamports, type Signature } from "@solana/kit";
 import { getTransferSolInstruction } from "@solana-program/system";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -7,7 +7,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { buildHandleRegisterInstruction, HandleValidationError, normalizeAccountHandle } from "@cpay/sdk";
-import { keyFromSeed } from "@cpay/sdk/cluster";
+import { keyFromSeed } from "@cpay/sdk/chain";
 import {
   deriveConfidentialKeys,
   exportConfidentialSecret,

@@ -6,9 +6,9 @@
  * the amount the proof shows. Public balances are public on-chain anyway, yet they too are
  * reported as yes/no, so the response never depends on who can read the chain.
  */
-import { formatDecimalAmount } from "@cpay/sdk";
+
+import { formatDecimalAmount, USDG_DECIMALS } from "@cpay/sdk";
 import type { TBalances } from "@cpay/sdk/api";
-import { USDG_DECIMALS } from "@cpay/sdk/cluster";
 import { type ConfidentialKeyset, readConfidentialState } from "@cpay/sdk/confidential";
 import type { AccountRow } from "../db/rows";
 import type { ServiceContext } from "../service-context";

@@ -3,8 +3,8 @@
  * spec leaves to a dashboard: accounts and their KYC status, API keys (issue, list, revoke, usage),
  * the fee reserve's spend per account and the test cluster's faucet. Never part of `/v1`, never on a public interface.
  */
-import { AmountError, parseDecimalAmount } from "@cpay/sdk";
-import { USDG_DECIMALS } from "@cpay/sdk/cluster";
+
+import { AmountError, parseDecimalAmount, USDG_DECIMALS } from "@cpay/sdk";
 import { type Router as ExpressRouter, Router } from "express";
 import { z } from "zod";
 import { accountView } from "../accounts/account-view";

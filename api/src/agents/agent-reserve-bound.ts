@@ -4,8 +4,9 @@
  * nothing changed: `agent_create`'s Agent, Policy and Handle accounts, the agent's token account and
  * its confidential extension, and the fees of the transactions that set them up.
  */
+
 import { getAgentSize, getHandleSize, getPolicySize } from "@cpay/sdk";
-import { LAMPORTS_PER_SIGNATURE } from "@cpay/sdk/cluster";
+import { LAMPORTS_PER_SIGNATURE } from "@cpay/sdk/chain";
 import { CONFIDENTIAL_TOKEN_ACCOUNT_SIZE } from "../reserve/spend-bound";
 import type { ServiceContext } from "../service-context";
 

@@ -30,7 +30,7 @@ import {
   normalizeAgentName,
 } from "@cpay/sdk";
 import type { ZSpendPolicyInput } from "@cpay/sdk/api";
-import { keyFromSeed } from "@cpay/sdk/cluster";
+import { keyFromSeed } from "@cpay/sdk/chain";
 import { address } from "@solana/kit";
 import { and, count, eq } from "drizzle-orm";
 import type { z } from "zod";

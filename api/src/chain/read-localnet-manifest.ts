@@ -1,5 +1,5 @@
 /**
- * Reads what the localnet wrote beside its ledger (sdk/src/localnet/localnet-manifest.ts): its URLs,
+ * Reads what the localnet wrote beside its ledger (localnet/src/rpc/localnet-manifest.ts): its URLs,
  * genesis hash, program id and USDG mint, and the keypairs the service signs with on a test cluster.
  * A missing or malformed file stops the service with a message naming the file and what to do.
  */

@@ -1,4 +1,4 @@
-import { createEmbeddedCluster, inProcessChain } from "@cpay/sdk/cluster";
+import { createEmbeddedCluster, inProcessChain } from "@cpay/localnet/cluster";
 import { describe, expect, it } from "vitest";
 import { readRentExemptMinimum } from "./rent";
 

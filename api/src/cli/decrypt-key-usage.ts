@@ -5,8 +5,8 @@
  * An agent's keys derive from its owner's secret and its handle, so the owner's secret reads its
  * agents' totals too.
  */
-import { formatDecimalAmount } from "@cpay/sdk";
-import { USDG_DECIMALS } from "@cpay/sdk/cluster";
+
+import { formatDecimalAmount, USDG_DECIMALS } from "@cpay/sdk";
 import {
   decryptEncryptedTotal,
   deriveAgentConfidentialSecret,

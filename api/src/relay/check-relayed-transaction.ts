@@ -9,7 +9,8 @@
  * every program, instruction, signer and fee-payer position allowed is listed here, and anything
  * else is refused with a message naming the instruction and the account that broke the rule.
  */
-import { BPF_LOADER_UPGRADEABLE_ADDRESS, LAMPORTS_PER_SIGNATURE } from "@cpay/sdk/cluster";
+import { BPF_LOADER_UPGRADEABLE_ADDRESS } from "@cpay/sdk";
+import { LAMPORTS_PER_SIGNATURE } from "@cpay/sdk/chain";
 import {
   type Address,
   type CompiledTransactionMessage,

@@ -7,8 +7,10 @@
  * extension. An instruction that could take the reserve's lamports in a way not listed here has no
  * bound and is never signed (`UnboundedSpend`): the bound must be a maximum, never a guess.
  */
+
 import {
   AgentPolicyInstruction,
+  BPF_LOADER_UPGRADEABLE_ADDRESS,
   getAgentSize,
   getConfigSize,
   getHandleSize,
@@ -17,7 +19,7 @@ import {
   getReceiptSize,
   identifyAgentPolicyInstruction,
 } from "@cpay/sdk";
-import { BPF_LOADER_UPGRADEABLE_ADDRESS, LAMPORTS_PER_SIGNATURE } from "@cpay/sdk/cluster";
+import { LAMPORTS_PER_SIGNATURE } from "@cpay/sdk/chain";
 import {
   getCompiledTransactionMessageDecoder,
   getU32Decoder,

@@ -16,7 +16,7 @@
 
 import { readHold } from "@cpay/sdk/agent-confidential";
 import type { SignatureStatus } from "@cpay/sdk/chain";
-import { meetsCommitment } from "@cpay/sdk/cluster";
+import { meetsCommitment } from "@cpay/sdk/chain";
 import { and, asc, eq, lt } from "drizzle-orm";
 import { registerBackgroundJob } from "../background";
 import { jobLeadership } from "../coordination/job-leader";

@@ -6,8 +6,9 @@
  * sender's. A confidential transfer's proof contexts are reserved by the signer as it signs them
  * (all before the first is sent), on top of this.
  */
+
 import { getPendingTransactionSize, getReceiptSize } from "@cpay/sdk";
-import { LAMPORTS_PER_SIGNATURE } from "@cpay/sdk/cluster";
+import { LAMPORTS_PER_SIGNATURE } from "@cpay/sdk/chain";
 import { TOKEN_ACCOUNT_SIZE } from "../reserve/spend-bound";
 import type { ServiceContext } from "../service-context";
 import type { TransferPlan } from "./transfer-plan";

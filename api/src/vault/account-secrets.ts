@@ -6,7 +6,7 @@
  * An agent's confidential secret is not stored: it derives from its owner's (sdk
  * `deriveAgentConfidentialSecret`), so the owner can read the agent's amounts client-side.
  */
-import { keyFromSeed } from "@cpay/sdk/cluster";
+import { keyFromSeed } from "@cpay/sdk/chain";
 import {
   type ConfidentialKeyset,
   deriveAgentConfidentialSecret,

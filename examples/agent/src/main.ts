@@ -46,11 +46,19 @@ async function main(argv: readonly string[]): Promise<void> {
     });
     const recipient = await resolveRecipient(chain, recipientText);
     const report = (step: string, value: unknown) =>
-      console.log(JSON.stringify({ step, ...(value as object) }, (_key, v) => (typeof v === "bigint" ? v.toString() : v)));
+      console.log(
+        JSON.stringify({ step, ...(value as object) }, (_key, v) =>
+          typeof v === "bigint" ? v.toString() : v,
+        ),
+      );
 
     const paid = await client.transfer({ ...recipient, amount: parseUsdg(publicText), confidential: false });
     report("public_transfer", { signatures: paid.signatures, transfer: paid.transfer });
-    const hidden = await client.transfer({ ...recipient, amount: parseUsdg(confidentialText), confidential: true });
+    const hidden = await client.transfer({
+      ...recipient,
+      amount: parseUsdg(confidentialText),
+      confidential: true,
+    });
     report("confidential_transfer", { signatures: hidden.signatures, transfer: hidden.transfer });
     report("remaining_today", await client.remainingToday());
   } finally {

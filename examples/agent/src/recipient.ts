@@ -21,12 +21,16 @@ export async function resolveRecipient(chain: ChainPort, text: string): Promise<
   const [pda] = await findHandlePda({ handle }, { programAddress: address(chain.programId) });
   const account = await chain.getAccount(pda, "confirmed");
   const discriminator = account?.data.subarray(0, HANDLE_DISCRIMINATOR.length);
-  if (account === null || account.owner !== chain.programId || !sameBytes(discriminator, HANDLE_DISCRIMINATOR)) {
+  if (
+    account === null ||
+    account.owner !== chain.programId ||
+    !sameBytes(discriminator, HANDLE_DISCRIMINATOR)
+  ) {
     throw new Error(`no account has the handle ${text}`);
   }
   return { recipient: getHandleDecoder().decode(account.data).wallet, recipientHandle: handle };
 }
 
-function sameBytes(a: Uint8Array | undefined, b: Uint8Array): boolean {
-  return a !== undefined && a.length === b.length && a.every((byte, index) => byte === b[index]);
+function sameBytes(a: ArrayLike<number> | undefined, b: ArrayLike<number>): boolean {
+  return a !== undefined && a.length === b.length && Array.from(a).every((byte, index) => byte === b[index]);
 }

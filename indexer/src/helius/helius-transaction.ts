@@ -8,7 +8,7 @@
  * malformed one is a HeliusPayloadError naming it (`[2].meta.logMessages is not an array of strings`):
  * the receiver refuses the whole delivery rather than index half of it.
  */
-import type { TransactionErrorJson } from "@cpay/sdk/cluster";
+import type { TransactionErrorJson } from "@cpay/sdk/chain";
 import { isSignature } from "@solana/kit";
 import type { ChainTransaction } from "../chain/indexer-chain";
 

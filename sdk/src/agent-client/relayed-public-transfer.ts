@@ -14,7 +14,6 @@ import {
 import { readAgentAccount } from "../agent-confidential/agent-account";
 import type { ChainPort } from "../chain/chain-port";
 import { PACKET_DATA_SIZE, partiallySignTransactionToWire } from "../chain/sign-transaction";
-import type { ClusterPort } from "../cluster/cluster-port";
 import { findTokenAccount } from "../confidential/token-account";
 import { buildAgentTransferInstruction } from "../program/instructions";
 

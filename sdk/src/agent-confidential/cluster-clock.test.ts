@@ -1,6 +1,5 @@
+import { createEmbeddedCluster, inProcessChain } from "@cpay/localnet/cluster";
 import { describe, expect, it } from "vitest";
-import { createEmbeddedCluster } from "../cluster/embedded-cluster";
-import { inProcessChain } from "../cluster/in-process-chain";
 import { clusterUnixTime, utcDayIndex } from "./cluster-clock";
 
 describe("cluster clock", () => {

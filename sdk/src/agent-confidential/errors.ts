@@ -3,7 +3,7 @@
  * table for the API); a broken limit also says which limit, so a caller can tell "ask for a hold"
  * (per-transaction above the HITL threshold is not an error: it holds) from "wait until tomorrow".
  */
-import { SubmissionRejected } from "../cluster/cluster-port";
+import { SubmissionRejected } from "../chain/chain-types";
 import { ConfidentialError } from "../confidential/errors";
 import { type AgentPolicyErrorInfo, getAgentPolicyErrorFromTransactionError } from "../program/errors";
 

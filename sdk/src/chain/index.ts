@@ -6,7 +6,9 @@
 export { awaitLanding } from "./await-landing";
 export * from "./chain-port";
 export * from "./chain-types";
+export { meetsCommitment } from "./commitment";
 export { type ConfirmedTransactionOptions, confirmedTransaction } from "./confirmed-transaction";
+export * from "./deterministic-keys";
 export { connectRpcChain, type RpcChainOptions } from "./rpc-chain";
 export { RpcResponseError } from "./rpc-errors";
 export { UnexpectedRpcAnswer } from "./rpc-normalize";
@@ -16,3 +18,5 @@ export {
   type SignTransactionInput,
   signTransactionToWire,
 } from "./sign-transaction";
+export * from "./transaction-fee";
+export * from "./wire-transaction";

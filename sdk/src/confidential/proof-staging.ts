@@ -33,7 +33,7 @@ import {
   getCloseBufferInstruction,
   getInitializeBufferInstruction,
   getWriteInstruction,
-} from "../cluster/upgradeable-loader";
+} from "../program/upgradeable-loader";
 
 /** One proof placed in the buffer. */
 export interface StagedProof {

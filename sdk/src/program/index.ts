@@ -103,3 +103,5 @@ export {
 } from "./policy-codec";
 export { formatRecipientPattern, parseRecipientPattern, RecipientPatternError } from "./recipient-patterns";
 export { recipientAllowed, type SpendRecipient, withinActiveHours } from "./spend-rules";
+export * from "./upgradeable-loader";
+export { USDG_DECIMALS } from "./usdg";

@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import { type Address, address, getAddressEncoder, getProgramDerivedAddress } from "@solana/kit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { findProgramDataAddress } from "../cluster/upgradeable-loader";
 import { AGENT_POLICY_PROGRAM_ADDRESS } from "../generated";
+import { findProgramDataAddress } from "../program/upgradeable-loader";
 import { HandleValidationError } from "./handles";
 import {
   findAgentPda,

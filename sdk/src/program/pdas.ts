@@ -23,8 +23,8 @@ import {
   type ProgramDerivedAddress,
   type ReadonlyUint8Array,
 } from "@solana/kit";
-import { BPF_LOADER_UPGRADEABLE_ADDRESS } from "../cluster/upgradeable-loader";
 import { AGENT_POLICY_PROGRAM_ADDRESS, findReceiptPda as findReceiptPdaUnchecked } from "../generated";
+import { BPF_LOADER_UPGRADEABLE_ADDRESS } from "../program/upgradeable-loader";
 import { normalizeAgentHandle, normalizeHandle } from "./handles";
 
 export { findConfigPda, findPolicyPda } from "../generated";

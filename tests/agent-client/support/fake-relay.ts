@@ -14,6 +14,7 @@
  */
 
 import { idFromBytes } from "@cpay/api/ids";
+import { BPF_LOADER_UPGRADEABLE_ADDRESS, type EmbeddedCluster } from "@cpay/localnet/cluster";
 import {
   identifyAgentPolicyInstruction,
   parseAgentPolicyEvents,
@@ -21,7 +22,6 @@ import {
 } from "@cpay/sdk";
 import type { RelaySubmission, RelayTransport } from "@cpay/sdk/agent-client";
 import { decodeHold } from "@cpay/sdk/agent-confidential";
-import { BPF_LOADER_UPGRADEABLE_ADDRESS, type EmbeddedCluster } from "@cpay/sdk/cluster";
 import {
   AccountRole,
   type Address,

@@ -6,10 +6,10 @@
  */
 import { randomBytes } from "node:crypto";
 import { type IssuedKey, issueApiKey } from "@cpay/api";
+import { keyFromSeed, partiallySignTransactionToWire } from "@cpay/localnet/cluster";
 import { buildAgentTransferInstruction } from "@cpay/sdk";
 import { readAgentAccount } from "@cpay/sdk/agent-confidential";
 import type { TCreatedAgent } from "@cpay/sdk/api";
-import { keyFromSeed, partiallySignTransactionToWire } from "@cpay/sdk/cluster";
 import { findTokenAccount } from "@cpay/sdk/confidential";
 import {
   type Address,

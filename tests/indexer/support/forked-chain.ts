@@ -10,8 +10,8 @@
  */
 import type { IndexerChain, ProgramSignature } from "@cpay/indexer";
 import { indexerChainOver } from "@cpay/indexer";
-import type { EmbeddedCluster, TransactionRecord } from "@cpay/sdk/cluster";
-import { inProcessChain } from "@cpay/sdk/cluster";
+import type { EmbeddedCluster, TransactionRecord } from "@cpay/localnet/cluster";
+import { inProcessChain } from "@cpay/localnet/cluster";
 import { signaturePage } from "./signature-page";
 
 export interface ForkedChain extends IndexerChain {

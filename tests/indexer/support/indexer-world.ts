@@ -19,9 +19,9 @@ import {
   startIndexer,
 } from "@cpay/indexer";
 import type { AccountRow } from "@cpay/ledger";
+import { inProcessChain } from "@cpay/localnet/cluster";
 import { buildAgentTransferInstruction } from "@cpay/sdk";
 import { readAgentAccount } from "@cpay/sdk/agent-confidential";
-import { inProcessChain } from "@cpay/sdk/cluster";
 import { findTokenAccount } from "@cpay/sdk/confidential";
 import { address } from "@solana/kit";
 import {

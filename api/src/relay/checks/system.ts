@@ -1,5 +1,5 @@
 /** The System program's one relayed instruction: the fee payer's CreateAccount of a ZK proof context. */
-import { BPF_LOADER_UPGRADEABLE_ADDRESS } from "@cpay/sdk/cluster";
+import { BPF_LOADER_UPGRADEABLE_ADDRESS } from "@cpay/sdk";
 import { getAddressDecoder, getU32Decoder, getU64Decoder } from "@solana/kit";
 import { ZK_ELGAMAL_PROOF_PROGRAM_ADDRESS } from "@solana-program/zk-elgamal-proof";
 import {

@@ -18,6 +18,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
+import { LOCALNET_KEY_LABELS, type LocalnetKey, localnetKey } from "@cpay/sdk/chain";
 import { address, getBase58Decoder } from "@solana/kit";
 import { LiteSVM } from "litesvm";
 import { createBlockhashQueue } from "./blockhash-queue";
@@ -32,7 +33,6 @@ import type {
 } from "./cluster-port";
 import { commitmentOfSlot, highestSlotAt, meetsCommitment } from "./commitment";
 import { deployProgram, type ProgramDeployment } from "./deploy-program";
-import { LOCALNET_KEY_LABELS, type LocalnetKey, localnetKey } from "./deterministic-keys";
 import { airdrop, fundFaucetInGenesis } from "./faucet";
 import { openLedger } from "./ledger";
 import {

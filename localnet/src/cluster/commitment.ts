@@ -9,7 +9,9 @@
  *
  * So a status only moves when the slot clock moves, and `pending -> confirmed` is a real transition.
  */
-import type { Commitment } from "./cluster-port";
+import { type Commitment, meetsCommitment } from "@cpay/sdk/chain";
+
+export { meetsCommitment };
 
 /** Slots on top of S before S counts as finalized (Solana's MAX_LOCKOUT_HISTORY). */
 export const FINALITY_DEPTH = 32n;
@@ -30,10 +32,4 @@ export function highestSlotAt(commitment: Commitment, currentSlot: bigint, genes
     commitment === "finalized" ? FINALITY_DEPTH : commitment === "confirmed" ? CONFIRMATION_DEPTH : 0n;
   const slot = currentSlot - depth;
   return slot < genesisSlot ? genesisSlot : slot;
-}
-
-/** True when `actual` is at least as strong as `required`. */
-export function meetsCommitment(actual: Commitment, required: Commitment): boolean {
-  const rank = { processed: 0, confirmed: 1, finalized: 2 } as const;
-  return rank[actual] >= rank[required];
 }

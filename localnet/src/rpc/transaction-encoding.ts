@@ -8,9 +8,10 @@
  * (signer/writable/source) but instructions, inner ones included, are left partially decoded
  * (programId, accounts, base58 data): the shape a validator uses for programs it has no parser for.
  */
+
+import { type DecodedMessage, readWireTransaction } from "@cpay/sdk/chain";
 import { getBase58Decoder, getBase64Decoder } from "@solana/kit";
 import type { InnerInstructionGroup, TransactionRecord } from "../cluster/cluster-port";
-import { type DecodedMessage, readWireTransaction } from "../cluster/wire-transaction";
 import { unsupportedTransactionVersion } from "./json-rpc-errors";
 
 const base58 = getBase58Decoder();

@@ -7,9 +7,10 @@
  * drops what cannot land; so does this localnet, which is what makes a resend of an already-landed
  * transaction (the retry loop of every client) answer with its signature instead of failing.
  */
+
+import type { DecodedMessage } from "@cpay/sdk/chain";
 import { getBase64Decoder } from "@solana/kit";
 import { type ExecutionOutcome, SubmissionRejected } from "../../cluster/cluster-port";
-import type { DecodedMessage } from "../../cluster/wire-transaction";
 import { invalidParams, RpcError, RpcErrorCode } from "../json-rpc-errors";
 import {
   type Config,

@@ -1,5 +1,5 @@
 /**
- * The localnet as its own process (`sdk/src/localnet/main.ts`, what `npm run localnet` runs) on a
+ * The localnet as its own process (`localnet/src/main.ts`, what `npm run localnet` runs) on a
  * ledger directory, killed with SIGKILL in the middle of a stream of transfers sent over JSON-RPC,
  * then started again on the same directory. Every transfer whose sendTransaction was answered must
  * be on the restarted chain with its effect; any other may be there or not, but never half (a
@@ -10,10 +10,10 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { signTransactionToWire } from "@cpay/sdk/chain";
 import { type Address, generateKeyPairSigner, type KeyPairSigner, lamports } from "@solana/kit";
 import { getTransferSolInstruction } from "@solana-program/system";
 import { afterAll, describe, expect, it } from "vitest";
-import { signTransactionToWire } from "../chain/sign-transaction";
 
 const SEED = Number(process.env.SIGKILL_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const REPO = new URL("../../..", import.meta.url).pathname;
@@ -34,7 +34,7 @@ interface Started {
 
 /** Starts the localnet process on the test's ledger and waits for it to print its RPC URL. */
 async function startLocalnetProcess(): Promise<Started> {
-  const child = spawn(process.execPath, ["--import", "tsx", "sdk/src/localnet/main.ts"], {
+  const child = spawn(process.execPath, ["--import", "tsx", "localnet/src/main.ts"], {
     cwd: REPO,
     env: {
       ...process.env,

@@ -6,6 +6,7 @@
  * authority, so a later auditor can be set with ConfidentialTransferUpdateMint.
  */
 
+import type { LocalnetKey } from "@cpay/sdk/chain";
 import { type Address, createNoopSigner } from "@solana/kit";
 import { getCreateAccountInstruction } from "@solana-program/system";
 import {
@@ -19,7 +20,6 @@ import {
   TOKEN_2022_PROGRAM_ADDRESS,
 } from "@solana-program/token-2022";
 import type { TransactionRecord } from "./cluster-port";
-import type { LocalnetKey } from "./deterministic-keys";
 import type { LocalTarget } from "./local-transaction";
 
 export const USDG_DECIMALS = 6;

@@ -5,7 +5,7 @@
  */
 import { fileURLToPath } from "node:url";
 
-/** `<repo>/target/deploy/agent_policy.so`, from `sdk/src/cluster/`. */
+/** `<repo>/target/deploy/agent_policy.so`, from `localnet/src/cluster/`. */
 export const DEFAULT_AGENT_POLICY_SO = fileURLToPath(
   new URL("../../../target/deploy/agent_policy.so", import.meta.url),
 );

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { BPF_LOADER_UPGRADEABLE_ADDRESS } from "@cpay/sdk";
 import {
   AccountRole,
   address,
@@ -11,7 +12,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEmbeddedCluster, type EmbeddedCluster } from "./embedded-cluster";
 import { agentPolicyProgramPath } from "./program-path";
 import { buildWire, fundedSigner, memoInstruction, memoProgramElf } from "./test-helpers";
-import { BPF_LOADER_UPGRADEABLE_ADDRESS } from "./upgradeable-loader";
 
 const SYSTEM_PROGRAM = address("11111111111111111111111111111111");
 

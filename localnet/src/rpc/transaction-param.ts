@@ -8,14 +8,14 @@
  * 1644/1232)`.
  */
 
-import { PACKET_DATA_SIZE } from "../chain/sign-transaction";
 import {
   type DecodedMessage,
   type DecodedTransaction,
+  PACKET_DATA_SIZE,
   readWireMessage,
   readWireTransaction,
   WireFormatError,
-} from "../cluster/wire-transaction";
+} from "@cpay/sdk/chain";
 import { Base58Error, decodeBase58 } from "./base58";
 import { Base64Error, decodeBase64 } from "./base64";
 import { invalidParams } from "./json-rpc-errors";

@@ -3,8 +3,9 @@
  * queue (at most 150 blocks old), or it is a durable-nonce transaction — first instruction System
  * AdvanceNonceAccount, and the `blockhash` field equals the nonce stored in that nonce account.
  */
+
+import type { DecodedTransaction } from "@cpay/sdk/chain";
 import type { BlockhashQueue } from "./blockhash-queue";
-import type { DecodedTransaction } from "./wire-transaction";
 
 const SYSTEM_PROGRAM = "11111111111111111111111111111111";
 const ADVANCE_NONCE_ACCOUNT = 4;

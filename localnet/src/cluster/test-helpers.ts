@@ -4,6 +4,7 @@
  * Not exported from the package.
  */
 
+import { signTransactionToWire } from "@cpay/sdk/chain";
 import {
   type Address,
   address,
@@ -13,7 +14,6 @@ import {
 } from "@solana/kit";
 import { getTransferSolInstruction } from "@solana-program/system";
 import { LiteSVM } from "litesvm";
-import { signTransactionToWire } from "../chain/sign-transaction";
 import type { ClusterPort } from "./cluster-port";
 
 export const MEMO_PROGRAM = address("MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr");

@@ -4,11 +4,11 @@
  * signed by the faucet, so it has a signature, a fee and a place in history.
  */
 
+import type { LocalnetKey } from "@cpay/sdk/chain";
 import { type Address, address, createNoopSigner, lamports } from "@solana/kit";
 import { getTransferSolInstruction } from "@solana-program/system";
 import type { LiteSVM } from "litesvm";
 import type { TransactionRecord } from "./cluster-port";
-import type { LocalnetKey } from "./deterministic-keys";
 import type { LocalTarget } from "./local-transaction";
 
 /** 500M SOL: far more than any dev session spends. */

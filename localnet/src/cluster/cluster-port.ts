@@ -12,9 +12,9 @@ import type {
   SignatureInfo,
   SignatureStatus,
   TransactionRecord,
-} from "../chain/chain-types";
+} from "@cpay/sdk/chain";
 
-export * from "../chain/chain-types";
+export * from "@cpay/sdk/chain";
 
 /** Events the cluster pushes to subscribers (localnet PubSub, the indexer's embedded source). */
 export interface ClusterEvents {

@@ -9,8 +9,8 @@
  */
 import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import type { LocalnetKey } from "@cpay/sdk/chain";
 import { getAddressEncoder } from "@solana/kit";
-import type { LocalnetKey } from "../cluster/deterministic-keys";
 import type { EmbeddedCluster } from "../cluster/embedded-cluster";
 
 export const LOCALNET_MANIFEST_FILE = "localnet.json";

@@ -6,12 +6,6 @@
  * The program becomes invocable from the next slot: the caller must advance the clock once.
  */
 
-import { createNoopSigner } from "@solana/kit";
-import { getCreateAccountInstruction } from "@solana-program/system";
-import { PACKET_DATA_SIZE } from "../chain/sign-transaction";
-import type { TransactionRecord } from "./cluster-port";
-import type { LocalnetKey } from "./deterministic-keys";
-import { buildLocalTransaction, type LocalTarget, type LocalTransactionRequest } from "./local-transaction";
 import {
   BPF_LOADER_UPGRADEABLE_ADDRESS,
   BUFFER_METADATA_SIZE,
@@ -20,7 +14,13 @@ import {
   getInitializeBufferInstruction,
   getWriteInstruction,
   PROGRAM_ACCOUNT_SIZE,
-} from "./upgradeable-loader";
+} from "@cpay/sdk";
+import type { LocalnetKey } from "@cpay/sdk/chain";
+import { PACKET_DATA_SIZE } from "@cpay/sdk/chain";
+import { createNoopSigner } from "@solana/kit";
+import { getCreateAccountInstruction } from "@solana-program/system";
+import type { TransactionRecord } from "./cluster-port";
+import { buildLocalTransaction, type LocalTarget, type LocalTransactionRequest } from "./local-transaction";
 
 const PLACEHOLDER_BLOCKHASH = "11111111111111111111111111111111";
 

@@ -1,4 +1,11 @@
 import {
+  decodeWireTransaction,
+  MalformedTransaction,
+  readWireMessage,
+  readWireTransaction,
+  WireFormatError,
+} from "@cpay/sdk/chain";
+import {
   appendTransactionMessageInstructions,
   type Blockhash,
   createTransactionMessage,
@@ -12,13 +19,6 @@ import {
 } from "@solana/kit";
 import { describe, expect, it } from "vitest";
 import { MEMO_PROGRAM, memoInstruction } from "./test-helpers";
-import {
-  decodeWireTransaction,
-  MalformedTransaction,
-  readWireMessage,
-  readWireTransaction,
-  WireFormatError,
-} from "./wire-transaction";
 
 const BLOCKHASH = "4uQeVj5tqViQh7yWWGStvkEG1Zmhx6uasJtWCJziofM" as Blockhash;
 const AGAVE = { v1: false };

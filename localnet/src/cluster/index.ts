@@ -3,11 +3,22 @@
  */
 
 export {
+  BPF_LOADER_UPGRADEABLE_ADDRESS,
+  findProgramDataAddress,
+  PROGRAMDATA_METADATA_SIZE,
+} from "@cpay/sdk";
+export {
+  keyFromSeed,
+  LAMPORTS_PER_SIGNATURE,
+  LOCALNET_KEY_LABELS,
+  type LocalnetKey,
+  localnetKey,
+  localnetSeed,
   PACKET_DATA_SIZE,
   partiallySignTransactionToWire,
   type SignTransactionInput,
   signTransactionToWire,
-} from "../chain/sign-transaction";
+} from "@cpay/sdk/chain";
 export {
   type BlockhashEntry,
   type BlockhashQueue,
@@ -24,13 +35,6 @@ export {
 } from "./commitment";
 export type { ProgramDeployment } from "./deploy-program";
 export {
-  keyFromSeed,
-  LOCALNET_KEY_LABELS,
-  type LocalnetKey,
-  localnetKey,
-  localnetSeed,
-} from "./deterministic-keys";
-export {
   createEmbeddedCluster,
   type EmbeddedCluster,
   type EmbeddedClusterKeys,
@@ -42,10 +46,4 @@ export { DEFAULT_HISTORY_SLOTS } from "./ledger";
 export { LEDGER_FORMAT_VERSION, LedgerError } from "./ledger-files";
 export { agentPolicyProgramPath, DEFAULT_AGENT_POLICY_SO } from "./program-path";
 export { DEFAULT_MS_PER_SLOT, type SlotClock, type SlotTick } from "./slot-clock";
-export { LAMPORTS_PER_SIGNATURE } from "./transaction-fee";
-export {
-  BPF_LOADER_UPGRADEABLE_ADDRESS,
-  findProgramDataAddress,
-  PROGRAMDATA_METADATA_SIZE,
-} from "./upgradeable-loader";
 export { USDG_DECIMALS } from "./usdg-mint";

@@ -4,8 +4,7 @@
  * to `confirmed`, log notifications come at the commitment asked, answers arrive on a later turn of
  * the event loop), so a flow that passes here does not lean on something RPC cannot give it.
  */
-import type { ChainPort, LogsNotification } from "../chain/chain-port";
-import type { Commitment, TransactionRecord } from "../chain/chain-types";
+import type { ChainPort, Commitment, LogsNotification, TransactionRecord } from "@cpay/sdk/chain";
 import { commitmentOfSlot, meetsCommitment } from "./commitment";
 import type { EmbeddedCluster } from "./embedded-cluster";
 

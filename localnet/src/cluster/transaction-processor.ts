@@ -8,6 +8,14 @@
  * failed or not, with its fee charged (LiteSVM debits the fee of a failed transaction and keeps only
  * that), and is recorded and announced.
  */
+
+import {
+  type DecodedTransaction,
+  decodeWireTransaction,
+  MalformedTransaction,
+  transactionFee,
+  withRecentBlockhash,
+} from "@cpay/sdk/chain";
 import {
   type Address,
   getBase58Decoder,
@@ -28,14 +36,7 @@ import {
 import type { SlotClock } from "./slot-clock";
 import { isTransactionAgeValid } from "./transaction-age";
 import { toTransactionErrorJson } from "./transaction-error";
-import { transactionFee } from "./transaction-fee";
 import type { TransactionHistory } from "./transaction-history";
-import {
-  type DecodedTransaction,
-  decodeWireTransaction,
-  MalformedTransaction,
-  withRecentBlockhash,
-} from "./wire-transaction";
 
 export interface SimulateOptions {
   /** Verify signatures (default false, like RPC). Not allowed with replaceRecentBlockhash. */

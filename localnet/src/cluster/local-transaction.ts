@@ -4,6 +4,8 @@
  * through the same submission path as any client's transaction, so they have real signatures, pay
  * real fees and appear in history.
  */
+
+import type { LocalnetKey } from "@cpay/sdk/chain";
 import {
   appendTransactionMessageInstructions,
   type Blockhash,
@@ -20,7 +22,6 @@ import {
   type TransactionMessageBytes,
 } from "@solana/kit";
 import type { TransactionRecord } from "./cluster-port";
-import type { LocalnetKey } from "./deterministic-keys";
 
 /** A transaction the cluster builds and signs itself; the blockhash is filled in when it is sent. */
 export interface LocalTransactionRequest {
