@@ -2,7 +2,8 @@
  * The localnet as its own process, the way suites meet a validator: started with the project's own
  * entry point on ephemeral ports with its ledger in a directory of the suite's, found through the
  * manifest it writes once it serves, spoken to only over JSON-RPC + PubSub. `kill()` is a SIGKILL
- * (crash tests); `stop()` a SIGTERM and a wait; `restart()` starts it again on the same ledger.
+ * (crash tests); `stop()` a SIGTERM and a wait; `restart()` starts it again on the same ledger and
+ * the same ports.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -35,6 +36,10 @@ export interface LocalnetProcess {
   remove(): Promise<void>;
 }
 
+function portOf(url: string): string {
+  return url === "" ? "0" : new URL(url).port;
+}
+
 export async function startLocalnetProcess(options: LocalnetProcessOptions = {}): Promise<LocalnetProcess> {
   const ownsDir = options.ledgerDir === undefined;
   const ledgerDir = options.ledgerDir ?? mkdtempSync(join(tmpdir(), "cpay-localnet-"));
@@ -51,8 +56,10 @@ export async function startLocalnetProcess(options: LocalnetProcessOptions = {})
       env: {
         ...process.env,
         LOCALNET_LEDGER_DIR: ledgerDir,
-        LOCALNET_RPC_PORT: "0",
-        LOCALNET_WS_PORT: "0",
+        // The first start picks free ports; a restart takes the same ones again, as a validator
+        // restarted on its ledger would, so clients that hold its URLs find it.
+        LOCALNET_RPC_PORT: portOf(urls.rpcUrl),
+        LOCALNET_WS_PORT: portOf(urls.wsUrl),
         LOCALNET_SLOT_MS: String(options.slotMs ?? 50),
         ...options.env,
       },

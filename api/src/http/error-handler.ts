@@ -4,6 +4,7 @@
  * caller's fault and map to 4xx; anything unexpected is logged (without request data) and
  * answered 500 `internal_error`.
  */
+import { ChainUnavailable } from "@cpay/sdk/chain";
 import type { NextFunction, Request, Response } from "express";
 import { ApiError } from "./api-error";
 import type { Logger } from "./logger";
@@ -49,10 +50,37 @@ export function parserErrorOf(error: unknown): ApiError | null {
   return null;
 }
 
+/**
+ * An unreachable cluster (the RPC refused, timed out or answered 5xx), anywhere in the error's
+ * cause chain, is `503 chain_unavailable`: the request can be retried (with its Idempotency-Key),
+ * and it is the operator's problem, not a bug to log as one.
+ */
+export function chainUnavailableOf(error: unknown): ApiError | null {
+  let current: unknown = error;
+  for (let depth = 0; depth < 8 && current !== null && typeof current === "object"; depth++) {
+    if (current instanceof ChainUnavailable) {
+      return new ApiError(
+        "chain_unavailable",
+        "the Solana cluster could not be reached; retry the request with the same Idempotency-Key",
+        undefined,
+        { "Retry-After": "2" },
+      );
+    }
+    current = (current as { cause?: unknown }).cause;
+  }
+  return null;
+}
+
 export function createErrorHandler(logger: Logger) {
   return (error: unknown, _request: Request, response: Response, _next: NextFunction): void => {
-    const apiError = error instanceof ApiError ? error : parserErrorOf(error);
+    const apiError = error instanceof ApiError ? error : (parserErrorOf(error) ?? chainUnavailableOf(error));
     if (apiError !== null) {
+      if (apiError.code === "chain_unavailable" && !(error instanceof ApiError)) {
+        logger.warn(
+          { request_id: requestIdOf(response), err: describeUnexpected(error) },
+          "chain unavailable",
+        );
+      }
       sendError(response, apiError);
       return;
     }

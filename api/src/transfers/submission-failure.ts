@@ -4,12 +4,14 @@
  *   rule, the balance, the recipient): the transfer is `failed` and the answer is that 4xx;
  * - `not_sent`: the chain refused or dropped a transaction before the funds moved: the transfer is
  *   `failed` (`transfer.failed` fires) and the answer is `503 chain_unavailable`;
- * - null: the outcome is unknown (the error is not one whose meaning is certain): the transfer stays
- *   `submitting` and the crash-recovery pass settles it from the chain (settle-transfers.ts).
+ * - null: the outcome is unknown (the error is not one whose meaning is certain, or the cluster could
+ *   not be reached): the transfer stays `submitting` and the crash-recovery pass settles it from the
+ *   chain (settle-transfers.ts); the answer is the error's (`503 chain_unavailable` when unreachable).
  */
 import { isConfidentialError } from "@cpay/sdk/confidential";
 import { ChainFailure, ProgramRefusal } from "../chain/send-instructions";
 import { ApiError } from "../http/api-error";
+import { chainUnavailableOf } from "../http/error-handler";
 import { reserveRefusalIn } from "../reserve/reserve-ledger";
 import { policyRefusalOf } from "./policy-refusal";
 
@@ -22,6 +24,8 @@ export interface SubmissionFailure {
 
 /** Classifies `error` thrown while submitting a transfer (see the module doc). */
 export function classifySubmissionFailure(error: unknown): SubmissionFailure | null {
+  // An unreachable cluster says nothing about what landed: the recovery pass decides from the chain.
+  if (chainUnavailableOf(error) !== null) return null;
   // The fee reserve refused to sign (its budget): nothing was signed, so nothing can land.
   const budget = reserveRefusalIn(error);
   if (budget !== null) return refused(budget.code, budget);

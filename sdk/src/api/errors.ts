@@ -59,7 +59,8 @@ export const API_ERRORS = {
   },
   chain_unavailable: {
     status: 503,
-    description: "The cluster refused or dropped the transaction; nothing moved.",
+    description:
+      "The Solana cluster could not be reached, or refused or dropped the transaction. Retry with the same Idempotency-Key; a transfer whose outcome was unknown is settled from the chain and never made twice.",
   },
   webhook_not_found: { status: 404, description: "No webhook subscription with this id for this account." },
   event_not_found: { status: 404, description: "No event with this id for this subscription's account." },

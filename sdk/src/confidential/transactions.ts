@@ -9,7 +9,7 @@
 import type { Instruction, TransactionSigner } from "@solana/kit";
 import { awaitLanding } from "../chain/await-landing";
 import type { ChainPort } from "../chain/chain-port";
-import { SubmissionRejected, type TransactionErrorJson } from "../chain/chain-types";
+import { ChainUnavailable, SubmissionRejected, type TransactionErrorJson } from "../chain/chain-types";
 import {
   PACKET_DATA_SIZE,
   partiallySignTransactionToWire,
@@ -90,7 +90,8 @@ export async function landedStatus(
 /**
  * Sends one transaction and waits for its signature status (sending does not imply landing);
  * throws ConfidentialError(`step_failed`, step) when it is rejected, fails, or does not land
- * before its blockhash expires.
+ * before its blockhash expires, and ChainUnavailable as it is when the cluster cannot be reached
+ * (then nobody knows whether it lands).
  */
 export async function submit(
   chain: ChainPort,
@@ -100,6 +101,9 @@ export async function submit(
   try {
     await chain.sendTransaction(transaction.wire, { preflight: true });
   } catch (error) {
+    // Unreachable is not refused: the node may have the transaction and land it. The caller must
+    // treat the outcome as unknown and settle it from the chain later, never as "nothing moved".
+    if (error instanceof ChainUnavailable) throw error;
     // A duplicate means an earlier attempt with these exact bytes got there first.
     const alreadyLanded = error instanceof SubmissionRejected && error.kind === "already_processed";
     if (!alreadyLanded) throw stepFailed(transaction.step, describeRejection(error), error);
