@@ -35,7 +35,8 @@ import { ConfigError, integerFromEnv } from "@cpay/ledger/config";
 import { MAX_PROOF_WORKERS } from "@cpay/sdk/confidential";
 import { generateMasterKeyHex, type MasterKey, parseMasterKey } from "./vault/vault";
 
-// Moved to @cpay/ledger; this re-export goes once callers import it directly.
+// The API's modules take every configuration helper from here; the two shared with the indexer live
+// in the ledger.
 export { ConfigError, integerFromEnv };
 
 export interface ServiceConfig {

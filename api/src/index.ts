@@ -2,6 +2,9 @@
  * `@cpay/api`: the `/v1` service. `startService` runs it; the account, key and faucet functions are
  * what the admin CLI (and the test suites) use for what the spec leaves to a dashboard.
  */
+
+export type { AccountRow, AgentTransactionRow, ApiKeyRow, EventRow, TransferRow } from "@cpay/ledger";
+export type { Database } from "@cpay/ledger/database";
 export { AccountInputError, createAccount, type KycStatus } from "./accounts/create-account";
 export { fundTestAccount, type UsdgFaucet } from "./accounts/fund-test-account";
 export { setKycStatus } from "./admin/set-kyc-status";
@@ -9,8 +12,6 @@ export { type CreateAgentInput, createAgent } from "./agents/create-agent";
 export { type ChainConnection, localnetConnection } from "./chain/chain-connection";
 export { sendInstructions } from "./chain/send-instructions";
 export { loadConfig, type ServiceConfig } from "./config";
-export type { Database } from "./db/database";
-export type { AccountRow, AgentTransactionRow, ApiKeyRow, EventRow, TransferRow } from "./db/rows";
 export { type IssuedKey, issueApiKey } from "./keys/issue-key";
 export { type KeyView, listApiKeys, revokeApiKey } from "./keys/manage-keys";
 export { withReserveSpend } from "./reserve/reserve-scope";

@@ -2,11 +2,12 @@
  * What every use case receives: the database, the chain, the vault key, the fee reserve, the log.
  * Plain data built once at start (service.ts); handlers never reach for globals.
  */
+
+import type { Database } from "@cpay/ledger/database";
 import type { AssetTable } from "@cpay/sdk";
 import type { ChainPort } from "@cpay/sdk/chain";
 import type { KeyPairSigner } from "@solana/kit";
 import type { ServiceConfig } from "./config";
-import type { Database } from "./db/database";
 import type { Logger } from "./http/logger";
 
 export interface ServiceContext {

@@ -4,7 +4,7 @@
  * made-up keys stops costing a database query each. (All test clients share 127.0.0.1.)
  */
 import { randomBytes } from "node:crypto";
-import type { Database } from "@cpay/api/database";
+import type { Database } from "@cpay/ledger/database";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiWorld, startApiWorld } from "../support/api-world";
 

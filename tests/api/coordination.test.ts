@@ -15,7 +15,7 @@ import {
   tryAcquireLease,
   withTurn,
 } from "@cpay/api/coordination";
-import { type Database, openDatabase } from "@cpay/api/database";
+import { type Database, openDatabase } from "@cpay/ledger/database";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshDatabaseUrl } from "../support/api-database";

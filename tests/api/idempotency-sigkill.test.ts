@@ -12,9 +12,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ServiceContext } from "@cpay/api";
-import { type Database, openDatabase } from "@cpay/api/database";
 import { runIdempotently } from "@cpay/api/idempotency";
 import { generateMasterKeyHex, parseMasterKey } from "@cpay/api/vault-crypto";
+import { type Database, openDatabase } from "@cpay/ledger/database";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshDatabaseUrl } from "../support/api-database";
 

@@ -3,7 +3,7 @@
  * settled and the receipt RECEIPT_MIN_AGE_SLOTS old at `finalized`, the service closes it and the
  * reserve has every lamport back, recorded in `receipt_closures`. A younger receipt is left alone.
  */
-import { bytesOfId } from "@cpay/api/ids";
+import { bytesOfId } from "@cpay/ledger/ids";
 import { FINALITY_DEPTH } from "@cpay/localnet/cluster";
 import { findReceiptPda, getReceiptDecoder, RECEIPT_MIN_AGE_SLOTS } from "@cpay/sdk";
 import { address } from "@solana/kit";

@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { idFromBytes } from "@cpay/api/ids";
+import { idFromBytes } from "@cpay/ledger/ids";
 import { buildAgentTransferInstruction, buildTransferRecordInstruction } from "@cpay/sdk";
 import { readAgentAccount } from "@cpay/sdk/agent-confidential";
 import { findTokenAccount } from "@cpay/sdk/confidential";

@@ -6,7 +6,7 @@
  * own transfer of the same id, destination and mint.
  */
 import { randomBytes } from "node:crypto";
-import { idFromBytes } from "@cpay/api/ids";
+import { idFromBytes } from "@cpay/ledger/ids";
 import { buildAgentTransferInstruction, buildTransferRecordInstruction } from "@cpay/sdk";
 import { readAgentAccount } from "@cpay/sdk/agent-confidential";
 import { findTokenAccount } from "@cpay/sdk/confidential";

@@ -16,7 +16,7 @@ import {
   startService,
 } from "@cpay/api";
 import { releaseLease, tryAcquireLease } from "@cpay/api/coordination";
-import { newId } from "@cpay/api/ids";
+import { newId } from "@cpay/ledger/ids";
 import { createEmbeddedCluster, type EmbeddedCluster } from "@cpay/localnet/cluster";
 import { type ApiClient, ApiRequestError, createApiClient } from "@cpay/sdk/api";
 import {

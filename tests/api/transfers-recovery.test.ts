@@ -8,8 +8,8 @@
  * twice; a recent row (a request possibly still running elsewhere) is left alone.
  */
 import { type AccountRow, fundTestAccount, issueApiKey, type TransferRow } from "@cpay/api";
-import { bytesOfId, newId } from "@cpay/api/ids";
 import { agentSignerOf, confidentialKeysOf, walletSignerOf } from "@cpay/api/vault";
+import { bytesOfId, newId } from "@cpay/ledger/ids";
 import { signTransactionToWire } from "@cpay/localnet/cluster";
 import { buildAgentTransferInstruction } from "@cpay/sdk";
 import { readAgentAccount } from "@cpay/sdk/agent-confidential";

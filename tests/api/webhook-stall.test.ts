@@ -7,7 +7,7 @@
  */
 import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { recordEvent } from "@cpay/api/events";
+import { recordEvent } from "@cpay/ledger";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiWorld, refusalOf, startApiWorld, type WorldAccount } from "../support/api-world";

@@ -23,8 +23,8 @@
  */
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
-import { type Database, openDatabase } from "@cpay/api/database";
 import { indexerChainOver, startIndexer } from "@cpay/indexer";
+import { type Database, openDatabase } from "@cpay/ledger/database";
 import { inProcessChain } from "@cpay/localnet/cluster";
 import { and, count, eq } from "drizzle-orm";
 import pino from "pino";

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type Database, openDatabase } from "@cpay/api/database";
+import { type Database, openDatabase } from "@cpay/ledger/database";
 import pg from "pg";
 
 export async function openTestDatabase(): Promise<{ db: Database; close(): Promise<void> }> {

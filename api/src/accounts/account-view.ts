@@ -1,6 +1,7 @@
 /** An account row as the API returns it (spec 2.2). */
+
+import type { AccountRow } from "@cpay/ledger";
 import type { TAccount } from "@cpay/sdk/api";
-import type { AccountRow } from "../db/rows";
 
 export function accountView(row: AccountRow): TAccount {
   return {

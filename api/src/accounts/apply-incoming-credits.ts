@@ -5,6 +5,8 @@
  * wallet; agents through the program (`agent_confidential_apply`) with their agent signer. The fee
  * reserve pays. Nothing pending: no transaction.
  */
+
+import type { AccountRow } from "@cpay/ledger";
 import { applyAgentPendingBalance } from "@cpay/sdk/agent-confidential";
 import {
   applyPendingBalance,
@@ -13,7 +15,6 @@ import {
   readConfidentialState,
 } from "@cpay/sdk/confidential";
 import { agentAuthorityOf } from "../agents/agent-authority";
-import type { AccountRow } from "../db/rows";
 import { ApiError } from "../http/api-error";
 import { reservePayer } from "../reserve/reserve-scope";
 import type { ServiceContext } from "../service-context";

@@ -6,6 +6,8 @@
  * amounts and its agents' amounts with it). If the chain part fails, the rows are removed again.
  */
 import { randomBytes } from "node:crypto";
+import type { AccountRow } from "@cpay/ledger";
+import { newId, nowIso } from "@cpay/ledger/ids";
 import { buildHandleRegisterInstruction, HandleValidationError, normalizeAccountHandle } from "@cpay/sdk";
 import { keyFromSeed } from "@cpay/sdk/chain";
 import {
@@ -16,8 +18,6 @@ import {
 } from "@cpay/sdk/confidential";
 import { eq } from "drizzle-orm";
 import { sendInstructions } from "../chain/send-instructions";
-import type { AccountRow } from "../db/rows";
-import { newId, nowIso } from "../ids";
 import { withReserveSpend } from "../reserve/reserve-scope";
 import type { ServiceContext } from "../service-context";
 import { storeSecret } from "../vault/account-secrets";

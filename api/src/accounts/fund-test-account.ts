@@ -4,10 +4,11 @@
  * (deposit + apply), so both kinds of transfer have funds. Refused for anything but the test
  * cluster: there is no faucet on mainnet-beta.
  */
+
+import type { AccountRow } from "@cpay/ledger";
 import { applyAgentPendingBalance, depositAgentConfidential } from "@cpay/sdk/agent-confidential";
 import { applyPendingBalance, depositConfidential } from "@cpay/sdk/confidential";
 import { agentAuthorityOf } from "../agents/agent-authority";
-import type { AccountRow } from "../db/rows";
 import type { ServiceContext } from "../service-context";
 import { confidentialKeysOf, walletSignerOf } from "../vault/account-secrets";
 

@@ -7,10 +7,10 @@
  * reported as yes/no, so the response never depends on who can read the chain.
  */
 
+import type { AccountRow } from "@cpay/ledger";
 import { formatDecimalAmount, USDG_DECIMALS } from "@cpay/sdk";
 import type { TBalances } from "@cpay/sdk/api";
 import { type ConfidentialKeyset, readConfidentialState } from "@cpay/sdk/confidential";
-import type { AccountRow } from "../db/rows";
 import type { ServiceContext } from "../service-context";
 import { confidentialKeysOf } from "../vault/account-secrets";
 import { applyIncomingCredits } from "./apply-incoming-credits";

@@ -2,8 +2,9 @@
  * `403 kyc_required` (spec 4.9, 4.10, and transfers): identity verification is complete at
  * `verified` or `enhanced`. An agent's verification is its owner's.
  */
+
+import type { AccountRow } from "@cpay/ledger";
 import { eq } from "drizzle-orm";
-import type { AccountRow } from "../db/rows";
 import { ApiError } from "../http/api-error";
 import type { ServiceContext } from "../service-context";
 

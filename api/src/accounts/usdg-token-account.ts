@@ -4,10 +4,11 @@
  * the agent's token accounts through that PDA). Both balance kinds (confidential and public) are
  * in that one token account.
  */
+
+import type { AccountRow } from "@cpay/ledger";
 import { findTokenAccount } from "@cpay/sdk/confidential";
 import type { Address } from "@solana/kit";
 import { getTokenDecoder, TOKEN_2022_PROGRAM_ADDRESS } from "@solana-program/token-2022";
-import type { AccountRow } from "../db/rows";
 import type { ServiceContext } from "../service-context";
 
 /** The address of the account's USDG token account (it may not exist yet). */

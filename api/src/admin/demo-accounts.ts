@@ -5,11 +5,12 @@
  * key for `@demo` is issued on every start, because keys are shown once and the previous one is
  * not recoverable.
  */
+
+import type { AccountRow } from "@cpay/ledger";
+import { nowIso } from "@cpay/ledger/ids";
 import { eq } from "drizzle-orm";
 import { createAccount } from "../accounts/create-account";
 import { fundTestAccount, type UsdgFaucet } from "../accounts/fund-test-account";
-import type { AccountRow } from "../db/rows";
-import { nowIso } from "../ids";
 import { type IssuedKey, issueApiKey } from "../keys/issue-key";
 import type { ServiceContext } from "../service-context";
 

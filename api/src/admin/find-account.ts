@@ -2,9 +2,10 @@
  * Looks an account up by the handle an operator types: `alice`, `@alice`, `@Alice/Bot` (agents are
  * `@owner/name`). Normalised like every handle (trim, one leading `@`, lower case).
  */
+
+import type { AccountRow } from "@cpay/ledger";
 import { HandleValidationError, normalizeHandle } from "@cpay/sdk";
 import { eq } from "drizzle-orm";
-import type { AccountRow } from "../db/rows";
 import type { ServiceContext } from "../service-context";
 import { AdminError } from "./admin-error";
 

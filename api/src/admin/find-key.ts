@@ -1,6 +1,7 @@
 /** An API key and the account it belongs to, by key id (`key_...`), for usage and revocation. */
+
+import type { AccountRow, ApiKeyRow } from "@cpay/ledger";
 import { eq } from "drizzle-orm";
-import type { AccountRow, ApiKeyRow } from "../db/rows";
 import type { ServiceContext } from "../service-context";
 import { AdminError } from "./admin-error";
 

@@ -1,6 +1,7 @@
 /** Every account, oldest first, for the operator's list (agents included, under their owner's handle). */
+
+import type { AccountRow } from "@cpay/ledger";
 import { asc } from "drizzle-orm";
-import type { AccountRow } from "../db/rows";
 import type { ServiceContext } from "../service-context";
 
 export async function listAccounts(service: ServiceContext): Promise<AccountRow[]> {

@@ -4,9 +4,10 @@
  * itself happens outside this service). An agent has no status of its own: it is its owner's.
  * Effective from the next request.
  */
+
+import type { AccountRow } from "@cpay/ledger";
 import { eq } from "drizzle-orm";
 import type { KycStatus } from "../accounts/create-account";
-import type { AccountRow } from "../db/rows";
 import { forgetCachedKeys } from "../http/key-lookup";
 import type { ServiceContext } from "../service-context";
 import { AdminError } from "./admin-error";

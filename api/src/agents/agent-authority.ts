@@ -4,8 +4,9 @@
  * service no longer has the signer, so it uses the owner's wallet, which it holds — the agent keeps
  * receiving without ever needing SOL, and its spending stays its own.
  */
+
+import type { AccountRow } from "@cpay/ledger";
 import type { KeyPairSigner } from "@solana/kit";
-import type { AccountRow } from "../db/rows";
 import type { ServiceContext } from "../service-context";
 import { agentSignerOf, walletSignerOf } from "../vault/account-secrets";
 

@@ -2,8 +2,9 @@
  * Reading agent rows: by handle, by owner, and the one agent a caller may manage. An agent is an
  * `accounts` row of type `agent` whose `owner_account_id` names its owner.
  */
+
+import type { AccountRow } from "@cpay/ledger";
 import { and, asc, eq } from "drizzle-orm";
-import type { AccountRow } from "../db/rows";
 import { ApiError } from "../http/api-error";
 import type { ServiceContext } from "../service-context";
 

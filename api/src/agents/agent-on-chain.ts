@@ -5,6 +5,8 @@
  * account (configured through the program, signed by the agent signer). The fee reserve pays
  * every fee and rent deposit.
  */
+
+import type { AccountRow } from "@cpay/ledger";
 import {
   buildAgentCreateInstruction,
   decodeSpendPolicy,
@@ -17,7 +19,6 @@ import { setupAgentConfidentialAccount } from "@cpay/sdk/agent-confidential";
 import { findTokenAccount, isConfidentialError, readConfidentialState } from "@cpay/sdk/confidential";
 import { address } from "@solana/kit";
 import { ProgramRefusal, sendInstructions } from "../chain/send-instructions";
-import type { AccountRow } from "../db/rows";
 import { ApiError } from "../http/api-error";
 import { reserveRefusalIn } from "../reserve/reserve-ledger";
 import { reservePayer } from "../reserve/reserve-scope";

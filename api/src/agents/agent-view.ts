@@ -1,6 +1,7 @@
 /** An agent's account row as the API returns it (spec 2.3). */
+
+import type { AccountRow } from "@cpay/ledger";
 import type { TAgent } from "@cpay/sdk/api";
-import type { AccountRow } from "../db/rows";
 
 /**
  * The agent resource: its id, `@owner/name` handle, PDA address and policy id. `status` is always

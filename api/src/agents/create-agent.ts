@@ -22,6 +22,9 @@
  * PDA, through POST /v1/relay.
  */
 import { randomBytes } from "node:crypto";
+import type { AccountRow } from "@cpay/ledger";
+import { isUniqueViolation } from "@cpay/ledger/database";
+import { newId, nowIso } from "@cpay/ledger/ids";
 import {
   encodeSpendPolicy,
   findAgentPda,
@@ -35,11 +38,8 @@ import { address } from "@solana/kit";
 import { and, count, eq } from "drizzle-orm";
 import type { z } from "zod";
 import { requireKyc } from "../accounts/require-kyc";
-import { isUniqueViolation } from "../db/database";
-import type { AccountRow } from "../db/rows";
 import { ApiError } from "../http/api-error";
 import type { IdempotencyClaim } from "../http/idempotency";
-import { newId, nowIso } from "../ids";
 import { prepayReserve } from "../reserve/reserve-scope";
 import type { ServiceContext } from "../service-context";
 import { agentHandleText, storeSecret } from "../vault/account-secrets";

@@ -2,6 +2,8 @@
  * An agent's spend policy as the chain holds it (spec 4.6): the program enforces the policy from
  * its Policy account, so that account — not a database copy — is what the API reports.
  */
+
+import type { AccountRow } from "@cpay/ledger";
 import {
   decodeSpendPolicy,
   findPolicyPda,
@@ -12,7 +14,6 @@ import {
 } from "@cpay/sdk";
 import type { TSpendPolicy } from "@cpay/sdk/api";
 import { address } from "@solana/kit";
-import type { AccountRow } from "../db/rows";
 import { ApiError } from "../http/api-error";
 import type { ServiceContext } from "../service-context";
 

@@ -5,9 +5,10 @@
  * custodial paths refuse it (`409 agent_self_custody`). The in-process opened-key cache is not
  * trusted to forget: every custodial path checks the row's custody first.
  */
+
+import type { AccountRow } from "@cpay/ledger";
 import { getBase58Decoder } from "@solana/kit";
 import { and, eq } from "drizzle-orm";
-import type { AccountRow } from "../db/rows";
 import { ApiError } from "../http/api-error";
 import type { ServiceContext } from "../service-context";
 import { loadSecret } from "../vault/account-secrets";

@@ -4,13 +4,14 @@
  * `agent.policy.updated` event is recorded, once per on-chain update (its signature is the fact),
  * and the policy is read back from the chain, so the answer is what the program now enforces.
  */
+
+import type { AccountRow } from "@cpay/ledger";
+import { recordEvent } from "@cpay/ledger";
 import { buildPolicyUpdateInstruction, encodeSpendPolicyUpdate } from "@cpay/sdk";
 import type { TSpendPolicy, ZSpendPolicyUpdate } from "@cpay/sdk/api";
 import { address } from "@solana/kit";
 import type { z } from "zod";
 import { ProgramRefusal, sendInstructions } from "../chain/send-instructions";
-import type { AccountRow } from "../db/rows";
-import { recordEvent } from "../events/record-event";
 import { ApiError } from "../http/api-error";
 import type { ServiceContext } from "../service-context";
 import { walletSignerOf } from "../vault/account-secrets";

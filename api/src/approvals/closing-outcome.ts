@@ -5,11 +5,12 @@
  * for a hold that no longer exists (a decision whose process died before writing it, or an
  * expired hold someone else closed — anyone may), so the row records what really happened.
  */
+
+import type { Decision } from "@cpay/ledger";
 import { parseAgentPolicyEvents } from "@cpay/sdk";
 import { confirmedTransaction } from "@cpay/sdk/chain";
 import { address } from "@solana/kit";
 import type { ServiceContext } from "../service-context";
-import type { Decision } from "./record-decision";
 
 const STATUS_OF_EVENT = {
   TransactionApproved: "approved",

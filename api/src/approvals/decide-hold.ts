@@ -9,6 +9,9 @@
  * executes now, counted toward today's limits. Reject: `pending_reject` (contexts closed for a
  * confidential hold), nothing moves. Then the decision is recorded (record-decision.ts).
  */
+
+import type { AccountRow } from "@cpay/ledger";
+import { recordDecision } from "@cpay/ledger";
 import {
   buildPendingApproveInstruction,
   buildPendingRejectInstruction,
@@ -19,7 +22,6 @@ import { type Address, address, type KeyPairSigner } from "@solana/kit";
 import { requireKyc } from "../accounts/require-kyc";
 import { runExclusively } from "../agents/run-exclusively";
 import { sendInstructions } from "../chain/send-instructions";
-import type { AccountRow } from "../db/rows";
 import { describeUnexpected } from "../http/error-handler";
 import { reservePayer } from "../reserve/reserve-scope";
 import type { ServiceContext } from "../service-context";
@@ -32,7 +34,6 @@ import {
   loadHeldTransaction,
   transactionNotPending,
 } from "./load-held-transaction";
-import { recordDecision } from "./record-decision";
 
 export type HoldDecision = "approve" | "reject";
 

@@ -7,6 +7,9 @@
  * whatever closed it (closing-outcome.ts). Each transaction takes the same turn as approve and
  * reject, so the job never races a decision of this process.
  */
+
+import type { AgentTransactionRow } from "@cpay/ledger";
+import { recordDecision } from "@cpay/ledger";
 import { buildPendingCloseExpiredInstruction, getPendingTransactionDecoder } from "@cpay/sdk";
 import { closeExpiredHold, type Hold, readHold } from "@cpay/sdk/agent-confidential";
 import { type Address, address } from "@solana/kit";
@@ -15,14 +18,12 @@ import { runExclusively } from "../agents/run-exclusively";
 import { registerBackgroundJob } from "../background";
 import { sendInstructions } from "../chain/send-instructions";
 import { jobLeadership } from "../coordination/job-leader";
-import type { AgentTransactionRow } from "../db/rows";
 import { describeUnexpected } from "../http/error-handler";
 import { reservePayer, withReserveSpend } from "../reserve/reserve-scope";
 import type { ServiceContext } from "../service-context";
 import { closingOutcome } from "./closing-outcome";
 import { clusterNowIso } from "./cluster-time";
 import { decisionTurn } from "./decide-hold";
-import { recordDecision } from "./record-decision";
 
 export const EXPIRY_INTERVAL_MS = 1_000;
 const BATCH = 50;

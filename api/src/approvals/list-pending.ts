@@ -3,9 +3,10 @@
  * decided — status `pending_approval` and the window still open by the cluster's clock (an expired
  * one leaves the list at once, even before the expiry job marks it). Oldest request first.
  */
+
+import type { AccountRow } from "@cpay/ledger";
 import type { TPendingList } from "@cpay/sdk/api";
 import { and, asc, eq, gt, inArray } from "drizzle-orm";
-import type { AccountRow } from "../db/rows";
 import type { ServiceContext } from "../service-context";
 import { clusterNowIso } from "./cluster-time";
 import { pendingItemView } from "./transaction-view";

@@ -4,8 +4,9 @@
  * already approved or rejected -> `409 transaction_not_pending`; expired (by status, or by the
  * cluster's clock before the expiry job caught up) -> `409 transaction_expired`.
  */
+
+import type { AccountRow, AgentTransactionRow } from "@cpay/ledger";
 import { and, eq } from "drizzle-orm";
-import type { AccountRow, AgentTransactionRow } from "../db/rows";
 import { ApiError } from "../http/api-error";
 import type { ServiceContext } from "../service-context";
 import { windowHasPassed } from "./cluster-time";

@@ -1,6 +1,7 @@
 /** Held agent transactions as the API returns them (spec 2.5, 4.7): never an amount. */
+
+import type { AgentTransactionRow } from "@cpay/ledger";
 import type { TAgentTransaction, TPendingList } from "@cpay/sdk/api";
-import type { AgentTransactionRow } from "../db/rows";
 
 type PendingItem = TPendingList["pending"][number];
 

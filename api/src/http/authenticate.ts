@@ -6,7 +6,7 @@
  * revocation is effective for the very next one; accepted requests count toward the key's usage
  * (usage-stamps.ts).
  */
-import type { AccountRow, ApiKeyRow } from "../db/rows";
+import type { AccountRow, ApiKeyRow } from "@cpay/ledger";
 import { environmentOfKey, hashApiKey } from "../keys/api-key-format";
 import type { ServiceContext } from "../service-context";
 import { ApiError } from "./api-error";

@@ -20,8 +20,9 @@
  * (recover-idempotency.ts): without a bound resource the request simply runs; with one, the answer
  * is rebuilt from that resource, or the use case resumes it.
  */
+
+import { nowIso } from "@cpay/ledger/ids";
 import { and, eq, isNull, lt, or } from "drizzle-orm";
-import { nowIso } from "../ids";
 import type { ServiceContext } from "../service-context";
 import { openSecret, sealSecret } from "../vault/vault";
 import { ApiError } from "./api-error";

@@ -9,9 +9,10 @@
  *   key issue), which all happen in this same process — so revocation is just as immediate, and a
  *   read costs no query.
  */
+
+import type { AccountRow, ApiKeyRow } from "@cpay/ledger";
+import type { Database } from "@cpay/ledger/database";
 import { and, eq, isNull, sql } from "drizzle-orm";
-import type { Database } from "../db/database";
-import type { AccountRow, ApiKeyRow } from "../db/rows";
 
 type Lookup = (hash: string) => Promise<{ apiKey: ApiKeyRow; account: AccountRow } | null>;
 

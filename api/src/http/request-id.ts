@@ -3,8 +3,9 @@
  * every error body and log line, so a caller's report finds the server's log. A caller-sent id is
  * not trusted (it would let one request impersonate another in the logs).
  */
+
+import { newRequestId } from "@cpay/ledger/ids";
 import type { NextFunction, Request, Response } from "express";
-import { newRequestId } from "../ids";
 
 export function requestId(request: Request, response: Response, next: NextFunction): void {
   const id = newRequestId();

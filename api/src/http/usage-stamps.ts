@@ -5,9 +5,10 @@
  * money is counted here (a transfer's usage — count and encrypted total — is written in the same
  * transaction as the transfer itself). The stopper flushes what is left.
  */
+
+import type { Database } from "@cpay/ledger/database";
 import { eq, sql } from "drizzle-orm";
 import { registerBackgroundJob } from "../background";
-import type { Database } from "../db/database";
 import type { ServiceContext } from "../service-context";
 
 const FLUSH_MS = 1000;

@@ -2,8 +2,9 @@
  * Issues an API key scoped to one account (spec section 5: "named, shown once"). Agent accounts get
  * their own agent-scoped keys, with which the agent spends through its on-chain policy.
  */
+
+import { newId, nowIso } from "@cpay/ledger/ids";
 import { eq } from "drizzle-orm";
-import { newId, nowIso } from "../ids";
 import type { ServiceContext } from "../service-context";
 import { generateApiKey, type KeyEnvironment } from "./api-key-format";
 

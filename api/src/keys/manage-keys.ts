@@ -3,10 +3,11 @@
  * total transferred as an ElGamal ciphertext under the account's key — the service stores and shows
  * only the ciphertext; the account holder decrypts it with `decryptEncryptedTotal` and its secret.
  */
+
+import type { ApiKeyRow } from "@cpay/ledger";
+import { nowIso } from "@cpay/ledger/ids";
 import { and, asc, eq, isNull } from "drizzle-orm";
-import type { ApiKeyRow } from "../db/rows";
 import { forgetCachedKeys } from "../http/key-lookup";
-import { nowIso } from "../ids";
 import type { ServiceContext } from "../service-context";
 
 /** What the dashboard (admin CLI) shows of a key: never its value or hash. */

@@ -22,6 +22,7 @@
  *    answer: every signature, and the request's first transfer.
  */
 
+import type { AccountRow, TransferRow } from "@cpay/ledger";
 import type { TRelayResponse, TTransfer } from "@cpay/sdk/api";
 import { awaitLanding, SubmissionRejected, type TransactionErrorJson } from "@cpay/sdk/chain";
 import {
@@ -35,7 +36,6 @@ import type { Response } from "express";
 import { requireKyc } from "../accounts/require-kyc";
 import { readRentExemptMinimum } from "../chain/rent";
 import { programRefusalOf } from "../chain/send-instructions";
-import type { AccountRow, TransferRow } from "../db/rows";
 import { ApiError } from "../http/api-error";
 import { createRateLimiter, type RateLimiter } from "../http/rate-limit";
 import { noteReserveSignature, prepayReserve, reserveCostOf } from "../reserve/reserve-scope";

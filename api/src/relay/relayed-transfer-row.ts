@@ -6,26 +6,27 @@
  * events as soon as its own transaction landed, or `failed` (never initiated) when the relay
  * refused its transaction or one before it. The indexer confirms them like any other.
  */
+
+import type { AccountRow, TransferRow } from "@cpay/ledger";
+import {
+  insertSubmittingTransferIn,
+  markFailed,
+  markHeld,
+  markSubmitted,
+  nameOfAddress,
+  type SubmittingTransfer,
+  usageIncrementOf,
+} from "@cpay/ledger";
+import { isUniqueViolation } from "@cpay/ledger/database";
+import { idFromBytes, nowIso } from "@cpay/ledger/ids";
 import { readHold } from "@cpay/sdk/agent-confidential";
 import type { TTransfer } from "@cpay/sdk/api";
 import { confirmedTransaction } from "@cpay/sdk/chain";
 import { address } from "@solana/kit";
-import { nameOfAddress } from "../accounts/account-by-address";
 import { tokenAccountOwner } from "../chain/token-account-owner";
-import { isUniqueViolation } from "../db/database";
-import type { AccountRow, TransferRow } from "../db/rows";
 import { ApiError } from "../http/api-error";
-import { idFromBytes, nowIso } from "../ids";
 import type { ServiceContext } from "../service-context";
-import { markHeld } from "../transfers/mark-held";
-import { usageIncrementOf } from "../transfers/record-usage";
 import { transferOutcomeIn } from "../transfers/transfer-outcome";
-import {
-  insertSubmittingTransferIn,
-  markFailed,
-  markSubmitted,
-  type SubmittingTransfer,
-} from "../transfers/transfer-transitions";
 import { heldTransferView, transferView } from "../transfers/transfer-view";
 import { confidentialKeysOf } from "../vault/account-secrets";
 import type { RelayedIntent } from "./relayed-intent";

@@ -13,11 +13,12 @@
  * submission; that distorts only its own key's usage figure, never a limit (the program enforces
  * those on chain from the context it consumes).
  */
+
+import type { AccountRow, TransferRow } from "@cpay/ledger";
 import { encryptedTotalOfTransfer, readTransferValidityContext } from "@cpay/sdk/agent-confidential";
 import { encryptedTotalToBase64 } from "@cpay/sdk/confidential";
 import { address } from "@solana/kit";
 import { and, eq } from "drizzle-orm";
-import type { AccountRow, TransferRow } from "../db/rows";
 import type { ServiceContext } from "../service-context";
 import { confidentialKeysOf } from "../vault/account-secrets";
 

@@ -16,6 +16,9 @@
  * transfer is settled. A receipt that does not exist yet is judged `none` only once the transfer
  * is older than RECONCILE_AFTER_MS (by then every transaction of it has expired).
  */
+
+import type { AccountRow, TransferRow } from "@cpay/ledger";
+import { bytesOfId } from "@cpay/ledger/ids";
 import {
   buildReceiptCloseInstruction,
   findReceiptPda,
@@ -29,9 +32,7 @@ import { and, asc, eq, isNull } from "drizzle-orm";
 import { registerBackgroundJob } from "../background";
 import { sendInstructions } from "../chain/send-instructions";
 import { jobLeadership } from "../coordination/job-leader";
-import type { AccountRow, TransferRow } from "../db/rows";
 import { describeUnexpected } from "../http/error-handler";
-import { bytesOfId } from "../ids";
 import { creditReturnedRent } from "../reserve/reserve-ledger";
 import { withReserveSpend } from "../reserve/reserve-scope";
 import type { ServiceContext } from "../service-context";

@@ -19,6 +19,14 @@
  * memory: never in a row, an event, a log line or an error message.
  */
 
+import {
+  insertSubmittingTransfer,
+  markFailed,
+  markHeld,
+  markSubmitted,
+  usageIncrementOf,
+} from "@cpay/ledger";
+import { bytesOfId, newId, nowIso } from "@cpay/ledger/ids";
 import type { TCreateTransferRequest, TTransfer } from "@cpay/sdk/api";
 import { confidentialReadiness, findTokenAccount, readConfidentialState } from "@cpay/sdk/confidential";
 import { requireKyc } from "../accounts/require-kyc";
@@ -27,16 +35,13 @@ import { ApiError } from "../http/api-error";
 import type { Caller } from "../http/authenticate";
 import { describeUnexpected } from "../http/error-handler";
 import type { IdempotencyClaim } from "../http/idempotency";
-import { bytesOfId, newId, nowIso } from "../ids";
 import { prepayReserve } from "../reserve/reserve-scope";
 import type { ServiceContext } from "../service-context";
 import { requireAgentPolicyAllows } from "./agent-policy-precheck";
 import { submitAgentTransfer } from "./agent-transfer";
 import { whileInFlight, withAccountTurn } from "./in-flight";
-import { markHeld } from "./mark-held";
 import { submitOwnerTransfer } from "./owner-transfer";
 import { parseTransferAmount, requireConfidentialCarriable } from "./parse-amount";
-import { usageIncrementOf } from "./record-usage";
 import { type ResolvedAsset, resolveAsset } from "./resolve-asset";
 import { type Recipient, resolveRecipient } from "./resolve-recipient";
 import { loadSender, type Sender } from "./sender";
@@ -45,7 +50,6 @@ import { settleSubmittedTransfer } from "./settle-transfers";
 import { classifySubmissionFailure } from "./submission-failure";
 import type { Submission, TransferPlan } from "./transfer-plan";
 import { transferReserveBound } from "./transfer-reserve-bound";
-import { insertSubmittingTransfer, markFailed, markSubmitted } from "./transfer-transitions";
 import { heldTransferView, transferView } from "./transfer-view";
 
 type Body = Required<Pick<TCreateTransferRequest, "to" | "amount" | "asset" | "confidential">> &

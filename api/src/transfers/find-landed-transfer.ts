@@ -9,15 +9,16 @@
  * Either way the event must be the row's (transfer-binding.ts): its signer or agent PDA, token
  * accounts and mint; an id alone proves nothing.
  */
+
+import type { AccountRow, TransferRow } from "@cpay/ledger";
+import { isTransferOf, type ObservedTransfer } from "@cpay/ledger";
+import { bytesOfId, idFromBytes } from "@cpay/ledger/ids";
 import { findReceiptPda, parseAgentPolicyEvents } from "@cpay/sdk";
 import { readHold } from "@cpay/sdk/agent-confidential";
 import { confirmedTransaction } from "@cpay/sdk/chain";
 import { type Address, address } from "@solana/kit";
 import { tokenAccountOwner } from "../chain/token-account-owner";
-import type { AccountRow, TransferRow } from "../db/rows";
-import { bytesOfId, idFromBytes } from "../ids";
 import type { ServiceContext } from "../service-context";
-import { isTransferOf, type ObservedTransfer } from "./transfer-binding";
 import { transferOutcomeIn } from "./transfer-outcome";
 
 export type LandedTransfer =

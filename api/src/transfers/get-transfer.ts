@@ -4,9 +4,10 @@
  * exactly like one that does not exist, so ids reveal nothing. (An owner reads its agents' activity
  * through its agents' events and the pending-approval list.)
  */
+
+import type { AccountRow } from "@cpay/ledger";
 import type { TTransferDetail } from "@cpay/sdk/api";
 import { and, eq } from "drizzle-orm";
-import type { AccountRow } from "../db/rows";
 import { ApiError } from "../http/api-error";
 import type { ServiceContext } from "../service-context";
 import { approvalsOf, transferDetailView } from "./transfer-view";

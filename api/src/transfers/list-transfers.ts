@@ -6,10 +6,11 @@
  * `from` later than `to` is `400 invalid_request` naming `from`.
  * Envelope (DESIGN 7): `{transfers, total, limit, offset, has_more}`.
  */
+
+import type { AccountRow } from "@cpay/ledger";
 import type { TTransferList, ZListTransfersQuery } from "@cpay/sdk/api";
 import { and, desc, eq, gte, lt, type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
-import type { AccountRow } from "../db/rows";
 import { ApiError } from "../http/api-error";
 import type { ServiceContext } from "../service-context";
 import { approvalsOf, transferDetailView } from "./transfer-view";

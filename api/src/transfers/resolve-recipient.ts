@@ -7,10 +7,11 @@
  * Refusals: a malformed handle or address is `400 invalid_request` naming `to`; an unknown handle
  * `404 recipient_not_found`; paying yourself `400 invalid_request` naming `to`.
  */
+
+import type { AccountRow } from "@cpay/ledger";
 import { HandleValidationError, normalizeHandle } from "@cpay/sdk";
 import { type Address, address, isAddress } from "@solana/kit";
 import { eq } from "drizzle-orm";
-import type { AccountRow } from "../db/rows";
 import { ApiError } from "../http/api-error";
 import type { ServiceContext } from "../service-context";
 

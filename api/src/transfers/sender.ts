@@ -4,9 +4,10 @@
  * keys that prove the amount and encrypt the memo. An agent spends only through the program, as its
  * PDA, with its agent signer (never its owner's wallet), so every policy rule binds the service too.
  */
+
+import type { AccountRow } from "@cpay/ledger";
 import type { ConfidentialKeyset } from "@cpay/sdk/confidential";
 import { type Address, address, type KeyPairSigner } from "@solana/kit";
-import type { AccountRow } from "../db/rows";
 import type { ServiceContext } from "../service-context";
 import { agentSignerOf, confidentialKeysOf, walletSignerOf } from "../vault/account-secrets";
 

@@ -14,19 +14,18 @@
  * process can no longer land once its row is judged.
  */
 
+import type { TransferRow } from "@cpay/ledger";
+import { markConfirmed, markFailed, markHeld, markSubmitted, NOT_LANDED } from "@cpay/ledger";
 import { readHold } from "@cpay/sdk/agent-confidential";
 import type { SignatureStatus } from "@cpay/sdk/chain";
 import { meetsCommitment } from "@cpay/sdk/chain";
 import { and, asc, eq, lt } from "drizzle-orm";
 import { registerBackgroundJob } from "../background";
 import { jobLeadership } from "../coordination/job-leader";
-import type { TransferRow } from "../db/rows";
 import { describeUnexpected } from "../http/error-handler";
 import type { ServiceContext } from "../service-context";
 import { findLandedTransfer } from "./find-landed-transfer";
 import { isInFlight } from "./in-flight";
-import { markHeld } from "./mark-held";
-import { markConfirmed, markFailed, markSubmitted, NOT_LANDED } from "./transfer-transitions";
 
 export const SETTLE_INTERVAL_MS = 200;
 export const RECONCILE_AFTER_MS = 120_000;

@@ -7,9 +7,10 @@
  * same id is not this transfer's (transfer-binding.ts says why). An execution wins over a hold in
  * the same logs: funds moved. Serves the API's own agent transfers, crash recovery and the relay.
  */
+
+import { idFromBytes } from "@cpay/ledger/ids";
 import { parseAgentPolicyEvents } from "@cpay/sdk";
 import type { Address } from "@solana/kit";
-import { idFromBytes } from "../ids";
 
 export type TransferOutcome =
   | { readonly outcome: "executed" }

@@ -4,11 +4,11 @@
  * approval window), null otherwise. `tx_signature` of the detail view is null while the transfer is
  * being submitted and for one that failed before any transaction landed.
  */
+
+import type { HeldOutcome, TransferRow } from "@cpay/ledger";
 import type { TTransfer, TTransferDetail } from "@cpay/sdk/api";
 import { inArray } from "drizzle-orm";
-import type { TransferRow } from "../db/rows";
 import type { ServiceContext } from "../service-context";
-import type { HeldOutcome } from "./mark-held";
 
 export interface Approval {
   readonly transaction_id: string;

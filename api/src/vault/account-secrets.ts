@@ -6,6 +6,10 @@
  * An agent's confidential secret is not stored: it derives from its owner's (sdk
  * `deriveAgentConfidentialSecret`), so the owner can read the agent's amounts client-side.
  */
+
+import type { AccountRow } from "@cpay/ledger";
+import type { Db } from "@cpay/ledger/database";
+import { nowIso } from "@cpay/ledger/ids";
 import { keyFromSeed } from "@cpay/sdk/chain";
 import {
   type ConfidentialKeyset,
@@ -14,9 +18,6 @@ import {
 } from "@cpay/sdk/confidential";
 import type { KeyPairSigner } from "@solana/kit";
 import { and, eq } from "drizzle-orm";
-import type { Db } from "../db/database";
-import type { AccountRow } from "../db/rows";
-import { nowIso } from "../ids";
 import type { ServiceContext } from "../service-context";
 import { openSecret, sealSecret, VaultError } from "./vault";
 

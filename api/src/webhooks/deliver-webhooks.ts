@@ -21,11 +21,12 @@
  *   Only the latter authenticates the timestamp.
  * Times come from `service.clock`, so tests drive the 24 h without waiting.
  */
+
+import type { EventRow } from "@cpay/ledger";
+import type { Db } from "@cpay/ledger/database";
 import { signWebhookBody, signWebhookV1 } from "@cpay/sdk/webhooks";
 import { and, asc, eq, inArray, lte, notInArray } from "drizzle-orm";
 import { registerBackgroundJob } from "../background";
-import type { Db } from "../db/database";
-import type { EventRow } from "../db/rows";
 import type { ServiceContext } from "../service-context";
 import { webhookSecretOf } from "../vault/account-secrets";
 import { fanOutEvents } from "./fan-out";

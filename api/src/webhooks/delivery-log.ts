@@ -4,10 +4,11 @@
  * its agents — whatever the delivery's state was (delivered, failed, or never made because the
  * subscription came later); the worker then sends it as any other attempt.
  */
+
+import { newId } from "@cpay/ledger/ids";
 import type { TDelivery } from "@cpay/sdk/api";
 import { and, desc, eq, sql } from "drizzle-orm";
 import { ApiError } from "../http/api-error";
-import { newId } from "../ids";
 import type { ServiceContext } from "../service-context";
 import type { DeliveryRow, SubscriptionRow } from "./subscription-view";
 

@@ -8,8 +8,9 @@
  * workers fan out at once without taking the same events; the unique (subscription, event) index
  * makes a repeated step harmless.
  */
+
+import { newId } from "@cpay/ledger/ids";
 import { and, asc, eq, inArray, isNull, lte } from "drizzle-orm";
-import { newId } from "../ids";
 import type { ServiceContext } from "../service-context";
 
 /** Events fanned out per transaction. */

@@ -9,11 +9,11 @@
  * the same transaction.
  */
 import { randomBytes } from "node:crypto";
+import type { Db } from "@cpay/ledger/database";
+import { newId, nowIso } from "@cpay/ledger/ids";
 import type { TCreateWebhookRequest } from "@cpay/sdk/api";
 import { and, asc, count, eq, inArray, isNull } from "drizzle-orm";
-import type { Db } from "../db/database";
 import { ApiError } from "../http/api-error";
-import { newId, nowIso } from "../ids";
 import type { ServiceContext } from "../service-context";
 import { deleteSecret, loadSecret, storeSecret } from "../vault/account-secrets";
 import { type SubscriptionRow, subscriptionView } from "./subscription-view";

@@ -1,6 +1,7 @@
 /** A subscription row as the API returns it (spec 2.7; the secret only at creation). */
+
+import type { Tables } from "@cpay/ledger/schema";
 import type { TWebhook } from "@cpay/sdk/api";
-import type { Tables } from "../db/schema";
 
 export type SubscriptionRow = Tables["webhookSubscriptions"]["$inferSelect"];
 export type DeliveryRow = Tables["webhookDeliveries"]["$inferSelect"];

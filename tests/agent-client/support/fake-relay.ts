@@ -13,7 +13,7 @@
  * transaction is followed by one slot, so it is confirmed before the client reads it back.
  */
 
-import { idFromBytes } from "@cpay/api/ids";
+import { idFromBytes } from "@cpay/ledger/ids";
 import { BPF_LOADER_UPGRADEABLE_ADDRESS, type EmbeddedCluster } from "@cpay/localnet/cluster";
 import {
   identifyAgentPolicyInstruction,
