@@ -26,7 +26,7 @@
  * | `LOCALNET_DIR` | `./data/localnet` | the localnet's ledger directory: the service reads the manifest the localnet writes there (`localnet.json`: URLs, genesis hash, program id, USDG mint, the test keypairs' files) |
  * | `SOLANA_RPC_URL` | the manifest's | JSON-RPC URL of the test cluster, instead of the manifest's |
  * | `SOLANA_WS_URL` | the manifest's | PubSub URL of the test cluster, instead of the manifest's |
- * | `MAINNET_RPC_URL` | must be unset | this build has no mainnet-beta chain port: `svc_live_` keys are always refused, and setting it stops the service rather than let live keys act on the test cluster |
+ * | `MAINNET_RPC_URL` | must be unset | the live environment (mainnet-beta: its program id, mint, fee reserve and registrar) is not configurable yet: `svc_live_` keys are always refused, and setting it stops the service rather than let live keys act on the test cluster |
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
@@ -126,10 +126,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir = resol
     throw new ConfigError(`SERVICE_MASTER_KEY: ${(error as Error).message}`);
   }
   if (env.MAINNET_RPC_URL !== undefined && env.MAINNET_RPC_URL !== "") {
-    // Accepting it would let svc_live_ keys authenticate while every request still reached the
-    // embedded test cluster; refusing to start is the only honest answer until an RPC port exists.
+    // Accepting it would let svc_live_ keys authenticate while every request still reached the test
+    // cluster; refusing to start is the only honest answer until the live environment is configurable.
     throw new ConfigError(
-      "MAINNET_RPC_URL is set, but this build cannot reach mainnet-beta (it has no RPC chain port); unset it",
+      "MAINNET_RPC_URL is set, but this build has no live (mainnet-beta) environment to use it for; unset it",
     );
   }
   const logLevel = env.LOG_LEVEL ?? "info";

@@ -110,12 +110,6 @@ export interface EmbeddedClusterKeys {
 }
 
 export interface EmbeddedCluster extends ClusterPort {
-  /**
-   * Names the chain: equal to the genesis hash, which is random per chain and kept by a ledger, so
-   * a restart on the same ledger has the same instance and a new chain a new one (the API ties its
-   * database to it).
-   */
-  readonly instanceId: string;
   /** The ledger directory this chain is kept in; null when it lives in memory only. */
   readonly ledger: EmbeddedClusterLedger | null;
   /** Slot and time control: `advance(n)`, `setUnixTime(s)`, `warpTime(s)`, current slot and time. */
@@ -294,7 +288,6 @@ export async function createEmbeddedCluster(options: EmbeddedClusterOptions = {}
     programId: programKey.address,
     usdgMint: mintKey.address,
     genesisHash,
-    instanceId: genesisHash,
     ledger:
       ledger === null
         ? null

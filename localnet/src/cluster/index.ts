@@ -1,5 +1,5 @@
 /**
- * `@cpay/sdk/cluster`: the chain port and its embedded (in-process LiteSVM) implementation.
+ * `@cpay/localnet/cluster`: the LiteSVM simulator (its synchronous ClusterPort) and inProcessChain, the chain port over it in the caller's process.
  */
 
 export {

@@ -1,5 +1,5 @@
 /**
- * `@cpay/sdk/localnet`: the embedded cluster served as a Solana node (JSON-RPC + PubSub) on
+ * `@cpay/localnet/rpc`: the embedded cluster served as a Solana node (JSON-RPC + PubSub) on
  * loopback, for @solana/kit, the indexer's RPC source and standard Solana tools.
  */
 
