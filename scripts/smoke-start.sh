@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Starts the service with the README start command and checks what it serves:
-# 1. its JSON-RPC answers getHealth and the agent-policy program is deployed; the program suite runs
+# Starts the service with the README start command (localnet, API and indexer as three processes
+# over RPC) and checks what it serves:
+# 1. the localnet's JSON-RPC answers getHealth and the agent-policy program is deployed; the program suite runs
 #    against it over RPC the way `anchor test --skip-build` runs it against a validator (the
 #    service has initialised the program's config at start: tests/validator accepts that config and
 #    checks it);
@@ -9,7 +10,7 @@
 #    CPAY_KEY, under `set -e` and `curl --fail-with-body`.
 # 3. the indexer the start command runs beside the API answers GET /health on :3002 and has
 #    indexed the program's transactions (its checkpoint is set).
-# Then it stops the service. Fails if the service does not come up within 120 s or any check fails.
+# Then it stops the service. Fails if the service does not come up within 180 s or any check fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/use-node.sh
@@ -60,11 +61,13 @@ check_indexer() {
   echo "smoke-start: the indexer did not report a checkpoint within 60 s: ${health:-no answer}"; cat "$log"; exit 1
 }
 
-for _ in $(seq 1 120); do
+# The start command brings up the localnet, then the API (which initialises the program's config
+# before it answers), then the indexer: once the API answers, the chain is ready for the suites.
+for _ in $(seq 1 180); do
   if ! kill -0 $pid 2>/dev/null; then
     echo "smoke-start: the service exited early:"; cat "$log"; exit 1
   fi
-  if rpc '{"jsonrpc":"2.0","id":1,"method":"getHealth"}' | grep -q '"result":"ok"'; then
+  if api_up && rpc '{"jsonrpc":"2.0","id":1,"method":"getHealth"}' | grep -q '"result":"ok"'; then
     program=$(rpc '{"jsonrpc":"2.0","id":2,"method":"getAccountInfo","params":["8Nw3ycbiD91Z5xsgaUEQr8k7KzEkf5HQiTVWRAMkaYLf",{"encoding":"base64"}]}')
     if echo "$program" | grep -q '"executable":true'; then
       echo "smoke-start: localnet is serving and the program is deployed"
@@ -80,4 +83,4 @@ for _ in $(seq 1 120); do
   fi
   sleep 1
 done
-echo "smoke-start: no answer on 127.0.0.1:8899 within 120 s:"; cat "$log"; exit 1
+echo "smoke-start: the localnet on 127.0.0.1:8899 and the API on :3000 did not both answer within 180 s:"; cat "$log"; exit 1
