@@ -9,7 +9,7 @@
  * Amounts are USDG in decimal ("1.50"). Settings: settings.ts.
  */
 import { createAgentClient, createApiRelayTransport } from "@cpay/sdk/agent-client";
-import { createApiClient } from "@cpay/sdk/api";
+import { ApiRequestError, createApiClient } from "@cpay/sdk/api";
 import { connectRpcChain } from "@cpay/sdk/chain";
 import { deriveConfidentialKeys, importConfidentialSecret } from "@cpay/sdk/confidential";
 import { address, createKeyPairSignerFromPrivateKeyBytes, getBase58Encoder } from "@solana/kit";
@@ -22,6 +22,9 @@ async function main(argv: readonly string[]): Promise<void> {
   if (recipientText === undefined || publicText === undefined || confidentialText === undefined) {
     throw new Error("usage: main.ts <recipient @handle or address> <public USDG> <confidential USDG>");
   }
+  // Both amounts are read before anything is paid: a typo in the second must not leave the first paid.
+  const publicAmount = parseUsdg(publicText);
+  const confidentialAmount = parseUsdg(confidentialText);
   const settings = settingsFromEnv(process.env);
   const api = createApiClient({ baseUrl: settings.apiUrl, apiKey: settings.apiKey });
   const me = await api.call("getMe", {});
@@ -52,21 +55,38 @@ async function main(argv: readonly string[]): Promise<void> {
         ),
       );
 
-    const paid = await client.transfer({ ...recipient, amount: parseUsdg(publicText), confidential: false });
+    const paid = await client.transfer({ ...recipient, amount: publicAmount, confidential: false });
     report("public_transfer", { signatures: paid.signatures, transfer: paid.transfer });
     const hidden = await client.transfer({
       ...recipient,
-      amount: parseUsdg(confidentialText),
+      amount: confidentialAmount,
       confidential: true,
     });
     report("confidential_transfer", { signatures: hidden.signatures, transfer: hidden.transfer });
-    report("remaining_today", await client.remainingToday());
+    const remaining = await client.remainingToday();
+    // Snake case, like every field the API writes.
+    report("remaining_today", { daily: remaining.daily, per_transaction: remaining.perTransaction });
   } finally {
     await chain.close();
   }
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
-  console.error(`example agent: ${error instanceof Error ? error.message : String(error)}`);
+  console.error(`example agent: ${describeError(error)}`);
   process.exit(1);
 });
+
+/**
+ * The failure in one line. An API refusal's `param` names the policy rule the program applied
+ * (`per_transaction_limit_usdg`, `daily_limit_usdg`, ...): the message reads well but is not
+ * something a caller can match on. A confidential step the relay refused carries the refusal as its
+ * `cause`, its message already quoting the refusal's.
+ */
+function describeError(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  let refusal: unknown = error;
+  while (refusal instanceof Error && !(refusal instanceof ApiRequestError)) refusal = refusal.cause;
+  return refusal instanceof ApiRequestError && refusal.param !== undefined
+    ? `${message} (${refusal.param})`
+    : message;
+}
