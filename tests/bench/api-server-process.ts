@@ -8,6 +8,8 @@
  * sized by `PROOF_WORKERS` when set) with N sender accounts (second argument), each holding a
  * confidential balance and its own key, and a `@sink` recipient (confidential-api-throughput.ts);
  * a third argument sets the embedded cluster's slot time in ms (default: the service's, 400).
+ * `api` and `confidential` run over the localnet process instead when the bench names its manifest
+ * (bench-connection.ts); the raw SDK baseline then goes over the same RPC.
  * Prints one JSON line `{url, key}` (`{url, keys}` for `confidential`) once ready.
  */
 import { randomBytes } from "node:crypto";
@@ -16,11 +18,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { createAccount, fundTestAccount, issueApiKey, startService } from "@cpay/api";
-import { createEmbeddedCluster } from "@cpay/localnet/cluster";
 import { transferPublic } from "@cpay/sdk/confidential";
 import express from "express";
 import pino from "pino";
-import { inProcessConnection } from "../support/in-process-connection";
+import { benchConnection } from "./bench-connection";
 
 const mode = process.argv[2];
 // A clean exit on SIGTERM lets `--cpu-prof` write its profile when profiling this process.
@@ -47,9 +48,9 @@ if (mode === "bare") {
 } else if (mode === "api") {
   const dataDir = mkdtempSync(join(tmpdir(), "cpay-bench-"));
   // Made here (as the service would) so its USDG faucet can fund the load account.
-  const cluster = await createEmbeddedCluster();
+  const { connection, faucet } = await benchConnection();
   const service = await startService({
-    connection: await inProcessConnection(cluster),
+    connection,
     env: {
       PORT: "0",
       DATABASE_URL: join(dataDir, "cpay.sqlite"),
@@ -76,7 +77,7 @@ if (mode === "bare") {
     type: "business",
     kycStatus: "verified",
   });
-  await fundTestAccount(context, cluster, account, { confidential: 0n, public: 10_000_000_000_000n });
+  await fundTestAccount(context, faucet, account, { confidential: 0n, public: 10_000_000_000_000n });
   const key = await issueApiKey(context, { accountId: account.id, name: "bench", environment: "test" });
   const { walletSignerOf } = await import("@cpay/api/vault");
   const owner = await walletSignerOf(context, account.id);
@@ -106,9 +107,9 @@ if (mode === "bare") {
 } else if (mode === "confidential") {
   const dataDir = mkdtempSync(join(tmpdir(), "cpay-bench-"));
   const slotMs = process.argv[4] === undefined ? undefined : Number(process.argv[4]);
-  const cluster = await createEmbeddedCluster(slotMs === undefined ? {} : { slotMs });
+  const { connection, faucet } = await benchConnection(slotMs === undefined ? {} : { slotMs });
   const service = await startService({
-    connection: await inProcessConnection(cluster),
+    connection,
     env: {
       PORT: "0",
       DATABASE_URL: join(dataDir, "cpay.sqlite"),
@@ -132,7 +133,7 @@ if (mode === "bare") {
       type: "business",
       kycStatus: "verified",
     });
-    await fundTestAccount(context, cluster, account, { confidential: 1_000_000_000n, public: 0n });
+    await fundTestAccount(context, faucet, account, { confidential: 1_000_000_000n, public: 0n });
     const key = await issueApiKey(context, { accountId: account.id, name: "bench", environment: "test" });
     keys.push(key.value);
   }

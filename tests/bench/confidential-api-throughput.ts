@@ -12,6 +12,8 @@
  * thread CPU per transfer), against the machine's bound. `BENCH_CONFIDENTIAL_SLOT_MS` sets the
  * embedded cluster's slot time (default the service's, 400 ms).
  * The server runs in a child process (api-server-process.ts); `PROOF_WORKERS` passes through.
+ * `rpc confidential api throughput` is the same over RPC: the chain in the localnet as its own
+ * process (400 ms slots), not in the API process, whose main thread then no longer runs it.
  */
 import { type ChildProcess, fork } from "node:child_process";
 import { once } from "node:events";
@@ -23,6 +25,8 @@ import {
   deriveConfidentialKeys,
   generateConfidentialSecret,
 } from "@cpay/sdk/confidential";
+import { type LocalnetProcess, startLocalnetProcess } from "../support/localnet-process";
+import { LOCALNET_MANIFEST_ENV } from "./bench-connection";
 import type { BenchEntry, BenchResult } from "./bench-entry";
 import { median } from "./transfer-cost";
 
@@ -32,10 +36,14 @@ const TRANSFERS_PER_SENDER = 4;
 const PROOF_SAMPLES = 9;
 const CONFIRM_TIMEOUT_MS = 300_000;
 
-async function startChild(): Promise<{ child: ChildProcess; url: string; keys: string[] }> {
+/** The child over the in-process cluster, or over the localnet process when `localnet` is given. */
+async function startChild(
+  localnet: LocalnetProcess | null,
+): Promise<{ child: ChildProcess; url: string; keys: string[] }> {
   const slot = process.env.BENCH_CONFIDENTIAL_SLOT_MS;
   const child = fork(CHILD, ["confidential", String(SENDERS), ...(slot === undefined ? [] : [slot])], {
     execArgv: ["--import", "tsx"],
+    env: localnet === null ? process.env : { ...process.env, [LOCALNET_MANIFEST_ENV]: localnet.manifestPath },
     stdio: ["ignore", "pipe", "inherit", "ipc"],
   });
   const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
@@ -102,58 +110,69 @@ async function transferUntilConfirmed(url: string, key: string): Promise<void> {
   }
 }
 
+/** The measure (see the file doc), with the chain in the API process or the localnet process. */
+async function measure(overRpc: boolean): Promise<BenchResult[]> {
+  const where = overRpc ? "over RPC, " : "";
+  const cores = availableParallelism();
+  const proofSeconds = proofCpuSeconds();
+  const bound = cores / proofSeconds;
+  const localnet = overRpc ? await startLocalnetProcess({ slotMs: 400 }) : null;
+  const { child, url, keys } = await startChild(localnet);
+  try {
+    // One transfer per sender first: starts the proof workers, which is not what is measured.
+    await Promise.all(keys.map((key) => transferUntilConfirmed(url, key)));
+    const cpuBefore = await serverCpuMs(child);
+    const started = performance.now();
+    await Promise.all(
+      keys.flatMap((key) =>
+        Array.from({ length: TRANSFERS_PER_SENDER }, () => transferUntilConfirmed(url, key)),
+      ),
+    );
+    const seconds = (performance.now() - started) / 1000;
+    const cpuAfter = await serverCpuMs(child);
+    const total = keys.length * TRANSFERS_PER_SENDER;
+    const mainMs = (cpuAfter.mainMs - cpuBefore.mainMs) / total;
+    const processMs = (cpuAfter.processMs - cpuBefore.processMs) / total;
+    const capacity = Math.min((cores * 1000) / processMs, 1000 / mainMs);
+    return [
+      {
+        name: `confidential transfers through one API process (${where}${total} from ${keys.length} senders, until confirmed)`,
+        unit: "transfers/s",
+        value: Number((total / seconds).toFixed(2)),
+        baselineName: `machine bound (${cores} cores / proof CPU per transfer)`,
+        baseline: Number(bound.toFixed(2)),
+        goal: 0.7,
+        higherIsBetter: true,
+      },
+      {
+        name: `API main-thread CPU per confidential transfer${overRpc ? " (over RPC)" : ""}`,
+        unit: "ms",
+        value: Math.round(mainMs),
+        baselineName: "proof CPU per transfer",
+        baseline: Math.round(proofSeconds * 1000),
+      },
+      {
+        name: `API process CPU-bound capacity (${where}${Math.round(processMs)} ms CPU per transfer)`,
+        unit: "transfers/s",
+        value: Number(capacity.toFixed(2)),
+        baselineName: "machine bound",
+        baseline: Number(bound.toFixed(2)),
+        higherIsBetter: true,
+      },
+    ];
+  } finally {
+    child.kill("SIGKILL");
+    await once(child, "exit");
+    await localnet?.remove();
+  }
+}
+
 export const confidentialApiThroughput: BenchEntry = {
   name: "confidential api throughput",
-  async run(): Promise<BenchResult[]> {
-    const cores = availableParallelism();
-    const proofSeconds = proofCpuSeconds();
-    const bound = cores / proofSeconds;
-    const { child, url, keys } = await startChild();
-    try {
-      // One transfer per sender first: starts the proof workers, which is not what is measured.
-      await Promise.all(keys.map((key) => transferUntilConfirmed(url, key)));
-      const cpuBefore = await serverCpuMs(child);
-      const started = performance.now();
-      await Promise.all(
-        keys.flatMap((key) =>
-          Array.from({ length: TRANSFERS_PER_SENDER }, () => transferUntilConfirmed(url, key)),
-        ),
-      );
-      const seconds = (performance.now() - started) / 1000;
-      const cpuAfter = await serverCpuMs(child);
-      const total = keys.length * TRANSFERS_PER_SENDER;
-      const mainMs = (cpuAfter.mainMs - cpuBefore.mainMs) / total;
-      const processMs = (cpuAfter.processMs - cpuBefore.processMs) / total;
-      const capacity = Math.min((cores * 1000) / processMs, 1000 / mainMs);
-      return [
-        {
-          name: `confidential transfers through one API process (${total} from ${keys.length} senders, until confirmed)`,
-          unit: "transfers/s",
-          value: Number((total / seconds).toFixed(2)),
-          baselineName: `machine bound (${cores} cores / proof CPU per transfer)`,
-          baseline: Number(bound.toFixed(2)),
-          goal: 0.7,
-          higherIsBetter: true,
-        },
-        {
-          name: "API main-thread CPU per confidential transfer",
-          unit: "ms",
-          value: Math.round(mainMs),
-          baselineName: "proof CPU per transfer",
-          baseline: Math.round(proofSeconds * 1000),
-        },
-        {
-          name: `API process CPU-bound capacity (${Math.round(processMs)} ms CPU per transfer)`,
-          unit: "transfers/s",
-          value: Number(capacity.toFixed(2)),
-          baselineName: "machine bound",
-          baseline: Number(bound.toFixed(2)),
-          higherIsBetter: true,
-        },
-      ];
-    } finally {
-      child.kill("SIGKILL");
-      await once(child, "exit");
-    }
-  },
+  run: () => measure(false),
+};
+
+export const rpcConfidentialApiThroughput: BenchEntry = {
+  name: "rpc confidential api throughput",
+  run: () => measure(true),
 };

@@ -7,10 +7,12 @@ import { agentConfidentialTransfer } from "./agent-confidential-transfer";
 import { agentTransferComputeUnits } from "./agent-transfer-compute-units";
 import { apiThroughput } from "./api-throughput";
 import { type BenchResult, formatResults } from "./bench-entry";
-import { confidentialApiThroughput } from "./confidential-api-throughput";
+import { confidentialApiThroughput, rpcConfidentialApiThroughput } from "./confidential-api-throughput";
 import { confidentialTransfer } from "./confidential-transfer";
 import { indexerThroughput } from "./indexer-throughput";
 import { programComputeUnits } from "./program-compute-units";
+import { rpcApiThroughput } from "./rpc-api-throughput";
+import { rpcTransferLatency } from "./rpc-transfer-latency";
 import { webhookDelivery } from "./webhook-delivery";
 
 const entries = [
@@ -22,6 +24,9 @@ const entries = [
   confidentialApiThroughput,
   indexerThroughput,
   webhookDelivery,
+  rpcTransferLatency,
+  rpcApiThroughput,
+  rpcConfidentialApiThroughput,
 ];
 
 const only = process.env.BENCH_ONLY;
