@@ -3,8 +3,9 @@
  * never share a thread. `bare`: a bare Express 5 handler answering a static account object on the
  * same machine (the baseline). `api`: the real service (embedded cluster, SQLite, logging to
  * /dev/null at info level, rate limits raised out of the way) with a funded `@bench` account and a
- * `@sink` recipient; it also runs the raw SDK baseline on request (IPC), in the same process as the
- * cluster, exactly as the API calls it. `confidential`: the real service (as `api`, its proof pool
+ * `@sink` recipient (a second argument N > 1: N senders `@bench0`.. instead, each with its key); it
+ * also runs the raw SDK baseline on request (IPC), in the same process as the cluster, exactly as
+ * the API calls it. `confidential`: the real service (as `api`, its proof pool
  * sized by `PROOF_WORKERS` when set) with N sender accounts (second argument), each holding a
  * confidential balance and its own key, and a `@sink` recipient (confidential-api-throughput.ts);
  * a third argument sets the embedded cluster's slot time in ms (default: the service's, 400).
@@ -67,26 +68,34 @@ if (mode === "bare") {
     logDestination: pino.destination({ dest: openSync("/dev/null", "w"), sync: false }),
   });
   const context = service.context;
-  const { account } = await createAccount(context, {
-    handle: "bench",
-    type: "business",
-    kycStatus: "verified",
-  });
+  // One `@bench` sender by default; a second argument N > 1 makes `@bench0`..`@bench<N-1>` instead.
+  const senders = Number(process.argv[3] ?? 1);
+  const handles = senders === 1 ? ["bench"] : Array.from({ length: senders }, (_, i) => `bench${i}`);
   const { account: sink } = await createAccount(context, {
     handle: "sink",
     type: "business",
     kycStatus: "verified",
   });
-  await fundTestAccount(context, faucet, account, { confidential: 0n, public: 10_000_000_000_000n });
-  const key = await issueApiKey(context, { accountId: account.id, name: "bench", environment: "test" });
   const { walletSignerOf } = await import("@cpay/api/vault");
-  const owner = await walletSignerOf(context, account.id);
-  process.on("message", async (message: { seconds: number; concurrency: number }) => {
-    // The raw SDK call POST /v1/transfers (public path) wraps: the same transfer with its record.
+  const keys: string[] = [];
+  const owners: Awaited<ReturnType<typeof walletSignerOf>>[] = [];
+  for (const handle of handles) {
+    const { account } = await createAccount(context, { handle, type: "business", kycStatus: "verified" });
+    await fundTestAccount(context, faucet, account, { confidential: 0n, public: 10_000_000_000_000n });
+    const key = await issueApiKey(context, { accountId: account.id, name: "bench", environment: "test" });
+    keys.push(key.value);
+    owners.push(await walletSignerOf(context, account.id));
+  }
+  process.on("message", async (message: { seconds: number; concurrency: number; senders?: number }) => {
+    // The raw SDK call POST /v1/transfers (public path) wraps: the same transfer with its record,
+    // the i-th of the concurrent loops sending from the i-th of the first `senders` (round robin).
+    const using = message.senders ?? owners.length;
     const latencies: number[] = [];
     const deadline = performance.now() + message.seconds * 1000;
     await Promise.all(
-      Array.from({ length: message.concurrency }, async () => {
+      Array.from({ length: message.concurrency }, async (_, i) => {
+        const owner = owners[i % using];
+        if (owner === undefined) throw new Error("no sender");
         while (performance.now() < deadline) {
           const started = performance.now();
           await transferPublic(context.chain, {
@@ -103,7 +112,7 @@ if (mode === "bare") {
     );
     process.send?.({ latencies });
   });
-  console.log(JSON.stringify({ url: service.url, key: key.value }));
+  console.log(JSON.stringify({ url: service.url, key: keys[0], keys }));
 } else if (mode === "confidential") {
   const dataDir = mkdtempSync(join(tmpdir(), "cpay-bench-"));
   const slotMs = process.argv[4] === undefined ? undefined : Number(process.argv[4]);
