@@ -2,7 +2,8 @@
  * The localnet as its own process, the way suites meet a validator: started with the project's own
  * entry point on ephemeral ports with its ledger in a directory of the suite's, found through the
  * manifest it writes once it serves, spoken to only over JSON-RPC + PubSub. `kill()` is a SIGKILL
- * (crash tests); `stop()` a SIGTERM and a wait; `restart()` starts it again on the same ledger.
+ * (crash tests); `stop()` a SIGTERM and a wait; `restart()` starts it again on the same ledger, on
+ * the ports it had when asked (`keepPorts`), so clients holding its URLs reconnect to it.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -30,7 +31,7 @@ export interface LocalnetProcess {
   output(): string;
   stop(): Promise<void>;
   kill(): Promise<void>;
-  restart(): Promise<void>;
+  restart(options?: { readonly keepPorts?: boolean }): Promise<void>;
   /** Stops it and deletes a ledger directory this helper created. */
   remove(): Promise<void>;
 }
@@ -43,7 +44,7 @@ export async function startLocalnetProcess(options: LocalnetProcessOptions = {})
   let output = "";
   let urls = { rpcUrl: "", wsUrl: "" };
 
-  const launch = async () => {
+  const launch = async (ports = { rpc: "0", ws: "0" }) => {
     rmSync(manifestPath, { force: true });
     output = "";
     const started = spawn(process.execPath, ["--import", "tsx", ENTRY], {
@@ -51,8 +52,8 @@ export async function startLocalnetProcess(options: LocalnetProcessOptions = {})
       env: {
         ...process.env,
         LOCALNET_LEDGER_DIR: ledgerDir,
-        LOCALNET_RPC_PORT: "0",
-        LOCALNET_WS_PORT: "0",
+        LOCALNET_RPC_PORT: ports.rpc,
+        LOCALNET_WS_PORT: ports.ws,
         LOCALNET_SLOT_MS: String(options.slotMs ?? 50),
         ...options.env,
       },
@@ -97,9 +98,13 @@ export async function startLocalnetProcess(options: LocalnetProcessOptions = {})
     output: () => output,
     stop: () => end("SIGTERM"),
     kill: () => end("SIGKILL"),
-    async restart() {
+    async restart(restartOptions = {}) {
       await end("SIGTERM");
-      await launch();
+      await launch(
+        restartOptions.keepPorts
+          ? { rpc: new URL(urls.rpcUrl).port, ws: new URL(urls.wsUrl).port }
+          : { rpc: "0", ws: "0" },
+      );
     },
     async remove() {
       await end("SIGTERM");
