@@ -2,9 +2,10 @@
  * The whole topology of scripts/start.sh (localnet, API, indexer: three processes over JSON-RPC)
  * survives a crash in the middle of a stream of transfers. @demo sends public and confidential
  * transfers to @merchant through POST /v1/transfers, several at once, each with its own
- * Idempotency-Key; after a seeded number of answers the localnet and the API are SIGKILLed and
- * started again on the same ledger and database. The client then retries, with the same key, every
- * request that got no final answer, as a real client does. Whatever the kill interrupted, each
+ * Idempotency-Key; a seeded delay after a seeded number of answers the localnet and the API are
+ * SIGKILLed and started again on the same ledger and database (the indexer lives through it). The
+ * client then retries, with the same key, every request that got no final answer, as a real
+ * client does. Whatever the kill interrupted, each
  * transfer must end `confirmed` or `failed` exactly once (one terminal event), no key may make two
  * transfers, no event may be written twice, the balances on chain must be exactly the confirmed
  * transfers, and the restarted localnet must be the same chain (genesis hash).
