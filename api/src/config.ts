@@ -20,6 +20,7 @@
  * | `RELAY_DAILY_FEE_CAP_LAMPORTS` | 100000000 | what the reserve may be out per self-custody agent per UTC day: fees plus rent not returned (0.1 SOL) |
  * | `RELAY_RATE_LIMIT_PER_MINUTE` | 60 | relay requests per agent per minute |
  * | `IDEMPOTENCY_LEASE_SECONDS` | 30 | how long an `Idempotency-Key` claim outlives its holder's last renewal; then the next request with the key recovers it |
+ * | `TRANSFER_RECONCILE_AFTER_SECONDS` | 120 | how old a `submitting` transfer must be before crash recovery judges it (10-3600); it must outlive the cluster's blockhash lifetime, so a dead process's transaction can no longer land |
  * | `AGENTS_PER_OWNER_MAX` | 20 | agents one owner may have (the reserve pays each one's rent, never returned) |
  * | `RESERVE_DAILY_BUDGET_LAMPORTS` | 1000000000 | what the fee reserve may be out per account (an agent's counted to its owner) per UTC day: fees plus rent deposits not seen coming back, each transaction reserved at its maximum before it is signed (1 SOL) |
  * | `PROOF_WORKERS` | the available cores | worker threads making confidential-transfer proofs (the SDK's proof pool), so one process proves on every core while its event loop serves requests |
@@ -60,6 +61,11 @@ export interface ServiceConfig {
   readonly relayRateLimitPerMinute: number;
   /** `IDEMPOTENCY_LEASE_SECONDS` in ms: a claim not renewed for this long belongs to a dead process. */
   readonly idempotencyLeaseMs: number;
+  /**
+   * `TRANSFER_RECONCILE_AFTER_SECONDS` in ms: crash recovery judges a `submitting` transfer only
+   * once it is this old, when no transaction of a dead process can land any more.
+   */
+  readonly transferReconcileAfterMs: number;
   /** Agents one owner may have: each costs the reserve rent it never gets back. */
   readonly agentsPerOwnerMax: number;
   /** Lamports the fee reserve may be out per account (agents count to their owner) per UTC day. */
@@ -158,6 +164,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir = resol
     ),
     relayRateLimitPerMinute: integerFromEnv(env, "RELAY_RATE_LIMIT_PER_MINUTE", 60, 1, 1_000_000),
     idempotencyLeaseMs: integerFromEnv(env, "IDEMPOTENCY_LEASE_SECONDS", 30, 1, 3600) * 1000,
+    transferReconcileAfterMs: integerFromEnv(env, "TRANSFER_RECONCILE_AFTER_SECONDS", 120, 10, 3600) * 1000,
     agentsPerOwnerMax: integerFromEnv(env, "AGENTS_PER_OWNER_MAX", 20, 0, 1_000_000),
     proofWorkers: integerFromEnv(
       env,

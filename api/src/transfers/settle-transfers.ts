@@ -4,7 +4,8 @@
  * 1. settles `submitted` transfers by their funds-moving signature: at `confirmed` commitment ->
  *    `confirmed` with `confirmed_at` and `transfer.confirmed`; a transaction that failed -> `failed`
  *    with `transfer.failed` (spec 3.1);
- * 2. reconciles `submitting` transfers older than RECONCILE_AFTER_MS that no request of any
+ * 2. reconciles `submitting` transfers older than `TRANSFER_RECONCILE_AFTER_SECONDS` (default
+ *    RECONCILE_AFTER_MS) that no request of any
  *    process is still making (no live `transfer:<id>` lease, in-flight.ts): the process that wrote
  *    them died mid-submission. What landed is
  *    found by transfer id (find-landed-transfer.ts): executed -> `submitted` (then step 1), held ->
@@ -131,7 +132,9 @@ registerBackgroundJob((service) => {
     await settleSubmittedTransfers(service);
     if (Date.now() - lastReconcile >= RECONCILE_EVERY_MS) {
       lastReconcile = Date.now();
-      await reconcileSubmittingTransfers(service);
+      await reconcileSubmittingTransfers(service, {
+        olderThanMs: service.config.transferReconcileAfterMs ?? RECONCILE_AFTER_MS,
+      });
     }
   };
   const timer = setInterval(() => {
