@@ -110,6 +110,28 @@ describe("Idempotency-Key records", () => {
     expect(retry).toMatchObject({ status: 500, replayed: true, body: { error: { code: "internal_error" } } });
   });
 
+  it("Given a binding written in the same database transaction as its resource's row, When that transaction rolls back, Then neither is kept and the retry runs the use case afresh", async () => {
+    const input = { accountId: "acct_1", key: "k-bound-in-tx", fingerprint: "f1" };
+    let runs = 0;
+    await expect(
+      runIdempotently(service, input, async (claim) => {
+        runs += 1;
+        await service.db.transaction(async (tx) => {
+          await claim.bindResourceIn(tx, "tr_rolled_back");
+          throw new Error("the row's insert failed");
+        });
+        return { status: 201, body: {} };
+      }),
+    ).rejects.toThrow("insert failed");
+    const retry = await runIdempotently(service, input, async (claim) => {
+      runs += 1;
+      await service.db.transaction((tx) => claim.bindResourceIn(tx, "tr_made"));
+      return { status: 201, body: { transfer_id: "tr_made" } };
+    });
+    expect(runs).toBe(2);
+    expect(retry).toEqual({ status: 201, body: { transfer_id: "tr_made" }, replayed: false });
+  });
+
   it("Given a resumable use case that failed (5xx) after binding, When retried with the key, Then it resumes the resource instead of replaying the 503", async () => {
     const input = { accountId: "acct_1", key: "k-resumable", fingerprint: "f1" };
     const seen: (string | null)[] = [];

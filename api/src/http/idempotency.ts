@@ -21,6 +21,7 @@
  * is rebuilt from that resource, or the use case resumes it.
  */
 
+import type { Db } from "@cpay/ledger/database";
 import { nowIso } from "@cpay/ledger/ids";
 import { and, eq, isNull, lt, or } from "drizzle-orm";
 import type { ServiceContext } from "../service-context";
@@ -52,6 +53,12 @@ export interface IdempotencyClaim {
    * this does not freeze the key; the retry runs the use case again with `resumedResourceId`.
    */
   bindResource(resourceId: string, options?: { readonly resumable?: boolean }): Promise<void>;
+  /**
+   * `bindResource` inside the caller's database transaction, so the resource's row and the key's
+   * binding are written together: a crash between two writes would leave a row the key does not
+   * name, and the retry would create a second resource for the same key.
+   */
+  bindResourceIn(tx: Db, resourceId: string, options?: { readonly resumable?: boolean }): Promise<void>;
 }
 
 export interface IdempotentRequest {
@@ -123,20 +130,14 @@ async function runAsHolder(
   const { idempotencyKeys } = service.db.tables;
   const where = whereKey(service, input);
   const lease = holdLease(service, input);
-  let bound = resumedResourceId !== null;
   let resumable = resumedResourceId !== null;
   const claim: IdempotencyClaim = {
     resumedResourceId,
-    bindResource: async (resourceId, options) => {
-      bound = true;
+    bindResource: (resourceId, options) =>
+      service.db.transaction((tx) => claim.bindResourceIn(tx, resourceId, options)),
+    bindResourceIn: async (tx, resourceId, options) => {
+      await tx.update(idempotencyKeys).set({ resourceId }).where(where);
       resumable = options?.resumable ?? false;
-      await service.db.transaction((tx) =>
-        tx
-          .update(idempotencyKeys)
-          .set({ resourceId })
-          .where(where)
-          .then(() => undefined),
-      );
     },
   };
   try {
@@ -144,6 +145,9 @@ async function runAsHolder(
     await store(service, input, answer.status, input.redact ? input.redact(answer.body) : answer.body);
     return { ...answer, replayed: false };
   } catch (error) {
+    // Whether a resource is bound is read back, not remembered: a binding written inside a
+    // transaction that then rolled back never happened.
+    const bound = await isBound(service, input);
     const callersFault = error instanceof ApiError && error.status < 500 && error.code !== "rate_limited";
     if (callersFault || (bound && !resumable)) {
       // Kept (a retry replays it) when it is the caller's fault, and whenever a resource was bound
@@ -176,6 +180,18 @@ async function runAsHolder(
     lease.stop();
     wakeWaiters(input);
   }
+}
+
+/** True when the key's record names a resource (the use case bound one and it was committed). */
+async function isBound(service: ServiceContext, input: IdempotentRequest): Promise<boolean> {
+  const { idempotencyKeys } = service.db.tables;
+  const [row] = await service.db.read((q) =>
+    q
+      .select({ resourceId: idempotencyKeys.resourceId })
+      .from(idempotencyKeys)
+      .where(whereKey(service, input)),
+  );
+  return row?.resourceId !== null && row?.resourceId !== undefined;
 }
 
 /** Deletes every expired idempotency record (sweep-idempotency.ts runs it); returns how many. */

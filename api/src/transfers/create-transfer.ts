@@ -20,7 +20,7 @@
  */
 
 import {
-  insertSubmittingTransfer,
+  insertSubmittingTransferIn,
   markFailed,
   markHeld,
   markSubmitted,
@@ -102,19 +102,23 @@ export async function createTransfer(
     // The reserve's share is reserved before the row is written: a refusal changes nothing.
     await prepayReserve(service, await transferReserveBound(service, plan, sender.kind === "agent"));
     return whileInFlight(service, id, async () => {
-      const row = await insertSubmittingTransfer(service, {
-        id,
-        accountId: account.id,
-        apiKeyId: apiKey.id,
-        fromHandle: account.handle,
-        to: recipient.to,
-        recipientAddress: recipient.wallet,
-        asset: asset.symbol,
-        confidential: body.confidential,
-        usageIncrement: usageIncrementOf(sender.keys.elgamalPubkey, amount),
-        createdAt: nowIso(),
+      // The row and the key's binding in one database transaction (see bindResourceIn).
+      const row = await service.db.transaction(async (tx) => {
+        const inserted = await insertSubmittingTransferIn(service, tx, {
+          id,
+          accountId: account.id,
+          apiKeyId: apiKey.id,
+          fromHandle: account.handle,
+          to: recipient.to,
+          recipientAddress: recipient.wallet,
+          asset: asset.symbol,
+          confidential: body.confidential,
+          usageIncrement: usageIncrementOf(sender.keys.elgamalPubkey, amount),
+          createdAt: nowIso(),
+        });
+        await input.idempotency?.bindResourceIn(tx, id);
+        return inserted;
       });
-      await input.idempotency?.bindResource(id);
       const submission = await submit(service, sender, plan);
       return recordSubmission(service, {
         sender,
