@@ -1,33 +1,52 @@
 /**
- * An API world for the `/v1` suites: the service started in process on a free port against an
- * embedded cluster (fast 50 ms slots, so `pending -> confirmed` is real and quick), on SQLite in a
+ * An API world for the `/v1` suites: the service started in process on a free port against a chain
+ * with fast 50 ms slots (so `pending -> confirmed` is real and quick): an embedded cluster in the
+ * suite's process by default, or, with CPAY_TEST_CHAIN=rpc, the localnet as its own process (one per
+ * world) reached over JSON-RPC + PubSub exactly as a validator. Suites read the chain through
+ * `chain` and move its clock through `testClock` in both modes; `cluster` (the simulator itself) is
+ * there only for suites pinned in process (`inProcess: reason`). On SQLite in a
  * temporary directory or, when DATABASE_URL is a PostgreSQL URL, on a fresh database of that
  * server (dropped at close) — the same suites run on both (scripts/test.sh). Every log line is
  * captured for the plaintext canary.
  */
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import {
   type AccountRow,
   type AgentTransactionRow,
+  type ChainConnection,
   createAccount,
   fundTestAccount,
   type IssuedKey,
   issueApiKey,
   type KycStatus,
+  localnetConnection,
   type RunningService,
   startService,
   type TransferRow,
+  type UsdgFaucet,
 } from "@cpay/api";
-import { createEmbeddedCluster, type EmbeddedCluster } from "@cpay/localnet/cluster";
+import { createEmbeddedCluster, type EmbeddedCluster, inProcessChain } from "@cpay/localnet/cluster";
 import { type ApiClient, ApiRequestError, createApiClient } from "@cpay/sdk/api";
-import type { ChainPort } from "@cpay/sdk/chain";
+import { type ChainPort, connectRpcChain } from "@cpay/sdk/chain";
 import { eq } from "drizzle-orm";
 import { freshDatabaseUrl } from "./api-database";
 import { inProcessConnection } from "./in-process-connection";
+import { type LocalnetProcess, startLocalnetProcess } from "./localnet-process";
+import { type ClockPosition, type LocalnetTestClient, localnetTestClient } from "./localnet-test-client";
+
+/** Where a world's chain runs: CPAY_TEST_CHAIN=rpc for the localnet process, else in process. */
+export type TestChainMode = "in-process" | "rpc";
+
+export function testChainMode(): TestChainMode {
+  const given = process.env.CPAY_TEST_CHAIN;
+  if (given === undefined || given === "" || given === "in-process") return "in-process";
+  if (given === "rpc") return "rpc";
+  throw new Error(`CPAY_TEST_CHAIN must be "rpc" or "in-process", got ${given}`);
+}
 
 export interface WorldAccount {
   readonly account: AccountRow;
@@ -39,8 +58,20 @@ export interface WorldAccount {
 
 export interface ApiWorld {
   readonly service: RunningService;
-  /** The simulator itself: for the suites' own assertions and clock moves. */
+  readonly mode: TestChainMode;
+  /**
+   * The simulator itself, in process only (a world started with `inProcess: reason`); in rpc mode
+   * reading it throws. Suites read through `chain` and move time through `testClock` instead.
+   */
   readonly cluster: EmbeddedCluster;
+  /** Clock moves of the test cluster (the simulator's, or the localnet process's localnet_* methods). */
+  readonly testClock: LocalnetTestClient;
+  /** Mints USDG into an owner's associated token account (the test cluster's mint authority). */
+  readonly faucet: UsdgFaucet;
+  /** The localnet process in rpc mode (null in process). */
+  readonly localnet: LocalnetProcess | null;
+  /** A new chain port of its own onto the world's chain (e.g. an indexer's); the caller closes it. */
+  openChain(): Promise<ChainPort>;
   /** The service's chain port (one per world): what SDK flows in a suite go through. */
   readonly chain: ChainPort;
   readonly url: string;
@@ -85,9 +116,16 @@ export const UNITS_PER_USDG = 1_000_000n;
 export const usdg = (whole: number | bigint): bigint => BigInt(whole) * UNITS_PER_USDG;
 
 export async function startApiWorld(
-  options: { slotMs?: number; env?: Record<string, string>; clock?: () => number } = {},
+  options: {
+    slotMs?: number;
+    env?: Record<string, string>;
+    clock?: () => number;
+    /** Why this suite needs the simulator itself: it then runs in process whatever CPAY_TEST_CHAIN says. */
+    inProcess?: string;
+  } = {},
 ): Promise<ApiWorld> {
-  const cluster = await createEmbeddedCluster({ slotMs: options.slotMs ?? 50 });
+  const mode: TestChainMode = options.inProcess === undefined ? testChainMode() : "in-process";
+  const chainSide = await startTestChain(mode, options.slotMs ?? 50);
   const dataDir = mkdtempSync(join(tmpdir(), "cpay-api-"));
   const database = await freshDatabaseUrl(dataDir);
   const logs: string[] = [];
@@ -101,27 +139,51 @@ export async function startApiWorld(
       callback();
     },
   });
-  const service = await startService({
-    env: {
-      PORT: "0",
-      DATABASE_URL: database.url,
-      SERVICE_MASTER_KEY: randomBytes(32).toString("hex"),
-      RATE_LIMIT_PER_MINUTE: "100000",
-      // Every test client is 127.0.0.1: suites that send bad keys on purpose must not share a budget.
-      AUTH_FAILURE_LIMIT_PER_MINUTE: "100000",
-      LOG_LEVEL: "info",
-      ...options.env,
-    },
-    dataDir,
-    connection: await inProcessConnection(cluster),
-    logDestination: logDestination as never,
-    checkResponses: true,
-    ...(options.clock === undefined ? {} : { clock: options.clock }),
-  });
+  let service: RunningService;
+  try {
+    service = await startService({
+      env: {
+        PORT: "0",
+        DATABASE_URL: database.url,
+        SERVICE_MASTER_KEY: randomBytes(32).toString("hex"),
+        RATE_LIMIT_PER_MINUTE: "100000",
+        // Every test client is 127.0.0.1: suites that send bad keys on purpose must not share a budget.
+        AUTH_FAILURE_LIMIT_PER_MINUTE: "100000",
+        LOG_LEVEL: "info",
+        ...options.env,
+      },
+      dataDir,
+      connection: chainSide.connection,
+      logDestination: logDestination as never,
+      checkResponses: true,
+      ...(options.clock === undefined ? {} : { clock: options.clock }),
+    });
+  } catch (error) {
+    // No child may outlive a world that failed to start.
+    await chainSide.connection.close().catch(() => undefined);
+    await chainSide.stop();
+    await database.drop().catch(() => undefined);
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+  const faucet = chainSide.connection.testFaucet;
+  if (faucet === null) throw new Error("the test chain has no USDG faucet");
   const clientFor = (apiKey: string) => createApiClient({ baseUrl: service.url, apiKey });
   return {
     service,
-    cluster,
+    mode,
+    get cluster(): EmbeddedCluster {
+      if (chainSide.cluster === null) {
+        throw new Error(
+          "this world's chain is the localnet process: read it through world.chain (or pin the suite with inProcess)",
+        );
+      }
+      return chainSide.cluster;
+    },
+    testClock: chainSide.testClock,
+    faucet,
+    localnet: chainSide.localnet,
+    openChain: chainSide.openChain,
     chain: service.context.chain,
     url: service.url,
     logs,
@@ -140,7 +202,7 @@ export async function startApiWorld(
       return { account, key, confidentialSecret, client: clientFor(key.value) };
     },
     fund: (account, amounts) =>
-      fundTestAccount(service.context, cluster, account, {
+      fundTestAccount(service.context, faucet, account, {
         confidential: amounts.confidential ?? 0n,
         public: amounts.public ?? 0n,
       }),
@@ -178,14 +240,103 @@ export async function startApiWorld(
       return fetch(new URL(path, service.url), { ...init, headers });
     },
     async slots(count = 2) {
-      const target = cluster.getSlot() + BigInt(count);
-      while (cluster.getSlot() < target) await new Promise((resolve) => setTimeout(resolve, 10));
+      const chain = service.context.chain;
+      const target = (await chain.getSlot("processed")) + BigInt(count);
+      while ((await chain.getSlot("processed")) < target)
+        await new Promise((resolve) => setTimeout(resolve, 10));
     },
     async close() {
       await service.close();
-      cluster.stop();
+      await chainSide.stop();
       await database.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+interface TestChain {
+  readonly connection: ChainConnection;
+  readonly cluster: EmbeddedCluster | null;
+  readonly localnet: LocalnetProcess | null;
+  readonly testClock: LocalnetTestClient;
+  openChain(): Promise<ChainPort>;
+  stop(): Promise<void>;
+}
+
+async function startTestChain(mode: TestChainMode, slotMs: number): Promise<TestChain> {
+  if (mode === "rpc") {
+    const localnet = await startLocalnetProcess({ slotMs });
+    stopOnExit(localnet);
+    try {
+      return {
+        connection: await localnetConnection(localnet.manifestPath),
+        cluster: null,
+        localnet,
+        testClock: localnetTestClient(localnet.rpcUrl),
+        async openChain() {
+          const manifest = JSON.parse(readFileSync(localnet.manifestPath, "utf8")) as {
+            programId: string;
+            usdgMint: string;
+          };
+          return connectRpcChain({
+            rpcUrl: localnet.rpcUrl(),
+            wsUrl: localnet.wsUrl(),
+            programId: manifest.programId,
+            usdgMint: manifest.usdgMint,
+          });
+        },
+        stop: async () => {
+          running.delete(localnet);
+          await localnet.remove();
+        },
+      };
+    } catch (error) {
+      running.delete(localnet);
+      await localnet.remove();
+      throw error;
+    }
+  }
+  const cluster = await createEmbeddedCluster({ slotMs });
+  const position = (): ClockPosition => ({
+    slot: cluster.getSlot(),
+    unixTimestamp: cluster.clock.unixTimestamp,
+  });
+  return {
+    connection: await inProcessConnection(cluster),
+    cluster,
+    localnet: null,
+    testClock: {
+      advanceSlots: async (count) => {
+        cluster.clock.advance(count);
+        return position();
+      },
+      warpTime: async (seconds) => {
+        cluster.clock.warpTime(seconds);
+        return position();
+      },
+      setUnixTime: async (seconds) => {
+        cluster.clock.setUnixTime(seconds);
+        return position();
+      },
+      clock: async () => position(),
+    },
+    openChain: async () => inProcessChain(cluster),
+    stop: async () => cluster.stop(),
+  };
+}
+
+/**
+ * Localnet processes of this test file still running: a file whose afterAll never ran (a failed
+ * beforeAll, a timeout) must not leave its child behind, so the worker kills them on its way out.
+ */
+const running = new Set<LocalnetProcess>();
+let exitHookInstalled = false;
+
+function stopOnExit(localnet: LocalnetProcess): void {
+  running.add(localnet);
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once("exit", () => {
+    for (const child of running) child.killNow();
+  });
 }
