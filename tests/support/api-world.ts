@@ -10,43 +10,33 @@
  * captured for the plaintext canary.
  */
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import {
   type AccountRow,
   type AgentTransactionRow,
-  type ChainConnection,
   createAccount,
   fundTestAccount,
   type IssuedKey,
   issueApiKey,
   type KycStatus,
-  localnetConnection,
   type RunningService,
   startService,
   type TransferRow,
   type UsdgFaucet,
 } from "@cpay/api";
-import { createEmbeddedCluster, type EmbeddedCluster, inProcessChain } from "@cpay/localnet/cluster";
+import type { EmbeddedCluster } from "@cpay/localnet/cluster";
 import { type ApiClient, ApiRequestError, createApiClient } from "@cpay/sdk/api";
-import { type ChainPort, connectRpcChain } from "@cpay/sdk/chain";
+import type { ChainPort } from "@cpay/sdk/chain";
 import { eq } from "drizzle-orm";
 import { freshDatabaseUrl } from "./api-database";
-import { inProcessConnection } from "./in-process-connection";
-import { type LocalnetProcess, startLocalnetProcess } from "./localnet-process";
-import { type ClockPosition, type LocalnetTestClient, localnetTestClient } from "./localnet-test-client";
+import type { LocalnetProcess } from "./localnet-process";
+import type { LocalnetTestClient } from "./localnet-test-client";
+import { startTestChain, type TestChainMode, testChainMode } from "./test-chain";
 
-/** Where a world's chain runs: CPAY_TEST_CHAIN=rpc for the localnet process, else in process. */
-export type TestChainMode = "in-process" | "rpc";
-
-export function testChainMode(): TestChainMode {
-  const given = process.env.CPAY_TEST_CHAIN;
-  if (given === undefined || given === "" || given === "in-process") return "in-process";
-  if (given === "rpc") return "rpc";
-  throw new Error(`CPAY_TEST_CHAIN must be "rpc" or "in-process", got ${given}`);
-}
+export { type TestChainMode, testChainMode } from "./test-chain";
 
 export interface WorldAccount {
   readonly account: AccountRow;
@@ -126,6 +116,10 @@ export async function startApiWorld(
 ): Promise<ApiWorld> {
   const mode: TestChainMode = options.inProcess === undefined ? testChainMode() : "in-process";
   const chainSide = await startTestChain(mode, options.slotMs ?? 50);
+  const connection = await chainSide.connect().catch(async (error: unknown) => {
+    await chainSide.stop();
+    throw error;
+  });
   const dataDir = mkdtempSync(join(tmpdir(), "cpay-api-"));
   const database = await freshDatabaseUrl(dataDir);
   const logs: string[] = [];
@@ -153,20 +147,20 @@ export async function startApiWorld(
         ...options.env,
       },
       dataDir,
-      connection: chainSide.connection,
+      connection,
       logDestination: logDestination as never,
       checkResponses: true,
       ...(options.clock === undefined ? {} : { clock: options.clock }),
     });
   } catch (error) {
     // No child may outlive a world that failed to start.
-    await chainSide.connection.close().catch(() => undefined);
+    await connection.close().catch(() => undefined);
     await chainSide.stop();
     await database.drop().catch(() => undefined);
     rmSync(dataDir, { recursive: true, force: true });
     throw error;
   }
-  const faucet = chainSide.connection.testFaucet;
+  const faucet = connection.testFaucet;
   if (faucet === null) throw new Error("the test chain has no USDG faucet");
   const clientFor = (apiKey: string) => createApiClient({ baseUrl: service.url, apiKey });
   return {
@@ -252,91 +246,4 @@ export async function startApiWorld(
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-interface TestChain {
-  readonly connection: ChainConnection;
-  readonly cluster: EmbeddedCluster | null;
-  readonly localnet: LocalnetProcess | null;
-  readonly testClock: LocalnetTestClient;
-  openChain(): Promise<ChainPort>;
-  stop(): Promise<void>;
-}
-
-async function startTestChain(mode: TestChainMode, slotMs: number): Promise<TestChain> {
-  if (mode === "rpc") {
-    const localnet = await startLocalnetProcess({ slotMs });
-    stopOnExit(localnet);
-    try {
-      return {
-        connection: await localnetConnection(localnet.manifestPath),
-        cluster: null,
-        localnet,
-        testClock: localnetTestClient(localnet.rpcUrl),
-        async openChain() {
-          const manifest = JSON.parse(readFileSync(localnet.manifestPath, "utf8")) as {
-            programId: string;
-            usdgMint: string;
-          };
-          return connectRpcChain({
-            rpcUrl: localnet.rpcUrl(),
-            wsUrl: localnet.wsUrl(),
-            programId: manifest.programId,
-            usdgMint: manifest.usdgMint,
-          });
-        },
-        stop: async () => {
-          running.delete(localnet);
-          await localnet.remove();
-        },
-      };
-    } catch (error) {
-      running.delete(localnet);
-      await localnet.remove();
-      throw error;
-    }
-  }
-  const cluster = await createEmbeddedCluster({ slotMs });
-  const position = (): ClockPosition => ({
-    slot: cluster.getSlot(),
-    unixTimestamp: cluster.clock.unixTimestamp,
-  });
-  return {
-    connection: await inProcessConnection(cluster),
-    cluster,
-    localnet: null,
-    testClock: {
-      advanceSlots: async (count) => {
-        cluster.clock.advance(count);
-        return position();
-      },
-      warpTime: async (seconds) => {
-        cluster.clock.warpTime(seconds);
-        return position();
-      },
-      setUnixTime: async (seconds) => {
-        cluster.clock.setUnixTime(seconds);
-        return position();
-      },
-      clock: async () => position(),
-    },
-    openChain: async () => inProcessChain(cluster),
-    stop: async () => cluster.stop(),
-  };
-}
-
-/**
- * Localnet processes of this test file still running: a file whose afterAll never ran (a failed
- * beforeAll, a timeout) must not leave its child behind, so the worker kills them on its way out.
- */
-const running = new Set<LocalnetProcess>();
-let exitHookInstalled = false;
-
-function stopOnExit(localnet: LocalnetProcess): void {
-  running.add(localnet);
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.once("exit", () => {
-    for (const child of running) child.killNow();
-  });
 }
