@@ -6,7 +6,9 @@
  * 400), LOCALNET_ALLOWED_ORIGINS (web origins that may call it; none by default), AGENT_POLICY_SO
  * (the program to deploy; the cluster's default path otherwise), LOCALNET_LEDGER_DIR (where the
  * chain is kept across restarts, default ./data/localnet; empty = in memory only),
- * LOCALNET_HISTORY_SLOTS (transaction history kept, default 216000 slots). Once it serves it
+ * LOCALNET_HISTORY_SLOTS (transaction history kept, default 216000 slots), LOCALNET_EXIT_WITH_STDIN
+ * (1: shut down when stdin closes, so a test harness that dies, even by SIGKILL, takes its
+ * localnet with it). Once it serves it
  * writes `localnet.json` into the ledger directory (localnet-manifest.ts), which the service reads. When the program is not
  * built yet a new chain starts without it and says so, since the rest (airdrops, transfers, USDG) is
  * still useful. Prints the URLs and the addresses a client needs, then runs until SIGINT/SIGTERM
@@ -54,6 +56,7 @@ async function main(): Promise<void> {
   });
   const localnet = await startLocalnet({
     cluster,
+    testClock: cluster.clock,
     rpcPort: portFromEnv("LOCALNET_RPC_PORT", 8899),
     wsPort: portFromEnv("LOCALNET_WS_PORT", 8900),
     allowedOrigins: parseAllowedOrigins(process.env.LOCALNET_ALLOWED_ORIGINS),
@@ -80,6 +83,11 @@ async function main(): Promise<void> {
     cluster.stop();
     await localnet.close();
   });
+  if (process.env.LOCALNET_EXIT_WITH_STDIN === "1") {
+    // The parent holds the other end of stdin; it closes however the parent ends.
+    process.stdin.on("end", () => process.kill(process.pid, "SIGTERM"));
+    process.stdin.resume();
+  }
 }
 
 function ledgerLine(ledger: EmbeddedCluster["ledger"]): string {

@@ -24,7 +24,7 @@ import {
 import { generateKeyPairSigner } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiWorld, refusalOf, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
-import { confidentialStateOf } from "../support/confidential-state";
+import { confidentialStateOn } from "../support/confidential-state";
 import { createTestAgent } from "./support/agents";
 
 interface RawAnswer {
@@ -71,13 +71,13 @@ function getBalances(
 }
 
 /** What an integrator does with the secret it was handed: a proof of its current available balance. */
-function proveBalance(
+async function proveBalance(
   world: ApiWorld,
   secret: Uint8Array,
   tokenAccount: string,
-): { proof: string; amount: bigint } {
+): Promise<{ proof: string; amount: bigint }> {
   const keys = deriveConfidentialKeys(secret);
-  const state = confidentialStateOf(world.cluster, tokenAccount);
+  const state = await confidentialStateOn(world.chain, tokenAccount);
   if (state === null) throw new Error(`${tokenAccount} is not configured`);
   const amount = availableBalance(state, keys);
   return { proof: createBalanceProof({ keys, availableCiphertext: state.availableBalance, amount }), amount };
@@ -86,11 +86,11 @@ function proveBalance(
 /** An outside wallet (not an account of the service) sends `amount` confidentially to `recipient`. */
 async function creditFromOutside(world: ApiWorld, recipient: string, amount: bigint): Promise<void> {
   const { feePayer } = world.service.context;
-  const mint = world.cluster.usdgMint;
+  const mint = world.chain.usdgMint;
   const outsider = await generateKeyPairSigner();
   const keys = deriveConfidentialKeys(generateConfidentialSecret());
   await setupConfidentialAccount(world.chain, { owner: outsider, mint, keys, payer: feePayer });
-  await world.cluster.mintUsdgToOwner(outsider.address, amount);
+  await world.faucet.mintUsdgToOwner(outsider.address, amount);
   await depositConfidential(world.chain, { owner: outsider, mint, amount, payer: feePayer });
   await applyPendingBalance(world.chain, { owner: outsider, mint, keys, payer: feePayer });
   await transferConfidential(world.chain, {
@@ -114,7 +114,7 @@ describe("GET /v1/accounts/me/balances with a decryption proof", () => {
   beforeAll(async () => {
     world = await startApiWorld();
     alice = await world.account("alice");
-    aliceUsdg = await findTokenAccount(alice.account.publicKey, world.cluster.usdgMint);
+    aliceUsdg = await findTokenAccount(alice.account.publicKey, world.chain.usdgMint);
     await world.fund(alice.account, { confidential: 12_345_678n, public: usdg(3) });
   });
   afterAll(async () => {
@@ -124,7 +124,7 @@ describe("GET /v1/accounts/me/balances with a decryption proof", () => {
   it("returns the exact amount a client-made proof shows, and a stale proof is refused", async () => {
     // Given alice's proof of her available balance, made from the secret she was handed
     const secret = importConfidentialSecret(alice.confidentialSecret);
-    const { proof, amount } = proveBalance(world, secret, aliceUsdg);
+    const { proof, amount } = await proveBalance(world, secret, aliceUsdg);
     expect(amount).toBe(12_345_678n);
     // When she sends it in the GET body
     const answer = await getBalances(world, alice.key.value, { body: { decryption_proof: proof } });
@@ -147,13 +147,17 @@ describe("GET /v1/accounts/me/balances with a decryption proof", () => {
     expect(stale.json.error).toMatchObject({ code: "decryption_proof_invalid", param: "decryption_proof" });
     expect(stale.json.error?.message).not.toMatch(/12\.34|12345678/);
     // While a fresh proof shows the new total
-    const fresh = proveBalance(world, secret, aliceUsdg);
+    const fresh = await proveBalance(world, secret, aliceUsdg);
     const renewed = await getBalances(world, alice.key.value, { body: { decryption_proof: fresh.proof } });
     expect(confidentialEntry(renewed)).toEqual({ asset: "USDG", confidential: true, amount: "13.345678" });
   });
 
   it("Given a valid proof in the X-Decryption-Proof header, alone or beside the same body, Then it is refused with 400 naming the body field, and no amount is answered", async () => {
-    const { proof } = proveBalance(world, importConfidentialSecret(alice.confidentialSecret), aliceUsdg);
+    const { proof } = await proveBalance(
+      world,
+      importConfidentialSecret(alice.confidentialSecret),
+      aliceUsdg,
+    );
     for (const request of [
       { proofHeader: proof },
       { body: { decryption_proof: proof }, proofHeader: proof },
@@ -175,13 +179,17 @@ describe("GET /v1/accounts/me/balances with a decryption proof", () => {
   });
 
   it("refuses proofs that do not verify with 422, never a 500", async () => {
-    const { proof } = proveBalance(world, importConfidentialSecret(alice.confidentialSecret), aliceUsdg);
+    const { proof } = await proveBalance(
+      world,
+      importConfidentialSecret(alice.confidentialSecret),
+      aliceUsdg,
+    );
     const bytes = Buffer.from(proof, "base64");
     // Another account's keys: bob proves his own balance and sends it with alice's key
     const bob = await world.account("bob");
     await world.fund(bob.account, { confidential: usdg(2) });
-    const bobUsdg = await findTokenAccount(bob.account.publicKey, world.cluster.usdgMint);
-    const bobs = proveBalance(world, importConfidentialSecret(bob.confidentialSecret), bobUsdg).proof;
+    const bobUsdg = await findTokenAccount(bob.account.publicKey, world.chain.usdgMint);
+    const bobs = (await proveBalance(world, importConfidentialSecret(bob.confidentialSecret), bobUsdg)).proof;
     // A different amount claimed over the same proof bytes
     const otherAmount = Buffer.from(bytes);
     otherAmount[1] = (otherAmount[1] ?? 0) ^ 1;
@@ -239,17 +247,15 @@ describe("GET /v1/accounts/me/balances with a decryption proof", () => {
       importConfidentialSecret(alice.confidentialSecret),
       "alice/proof-bot",
     );
-    const agentUsdg = await findTokenAccount(agent.public_key, world.cluster.usdgMint);
-    const { proof } = proveBalance(world, agentSecret, agentUsdg);
+    const agentUsdg = await findTokenAccount(agent.public_key, world.chain.usdgMint);
+    const { proof } = await proveBalance(world, agentSecret, agentUsdg);
     // Then the agent's key reads the exact amount
     const proven = await getBalances(world, agentKey, { body: { decryption_proof: proof } });
     expect(proven.status).toBe(200);
     expect(confidentialEntry(proven)).toEqual({ asset: "USDG", confidential: true, amount: "2.5" });
     // And the owner's own proof means nothing for the agent's balance
-    const ownerProof = proveBalance(
-      world,
-      importConfidentialSecret(alice.confidentialSecret),
-      aliceUsdg,
+    const ownerProof = (
+      await proveBalance(world, importConfidentialSecret(alice.confidentialSecret), aliceUsdg)
     ).proof;
     const mixed = await getBalances(world, agentKey, { body: { decryption_proof: ownerProof } });
     expect(mixed.status).toBe(422);
@@ -266,20 +272,20 @@ describe("GET /v1/accounts/me/balances with a decryption proof", () => {
     expect(held.approval).not.toBeNull();
     // And an outside wallet pays the agent 1 USDG (it lands in its pending balance)
     await creditFromOutside(world, agent.public_key, usdg(1));
-    const agentUsdg = await findTokenAccount(agent.public_key, world.cluster.usdgMint);
-    expect(confidentialStateOf(world.cluster, agentUsdg)?.pendingBalanceCreditCounter).toBe(1n);
+    const agentUsdg = await findTokenAccount(agent.public_key, world.chain.usdgMint);
+    expect((await confidentialStateOn(world.chain, agentUsdg))?.pendingBalanceCreditCounter).toBe(1n);
     // When the agent reads its balances
     const plain = await getBalances(world, key.value);
     // Then the read succeeds, the credit counts, and it is still pending
     expect(plain.status).toBe(200);
     expect(confidentialEntry(plain)).toEqual({ asset: "USDG", confidential: true, has_balance: true });
-    expect(confidentialStateOf(world.cluster, agentUsdg)?.pendingBalanceCreditCounter).toBe(1n);
+    expect((await confidentialStateOn(world.chain, agentUsdg))?.pendingBalanceCreditCounter).toBe(1n);
     // And a proof of the available balance (the hold's funds have not left it yet) still verifies
     const agentSecret = deriveAgentConfidentialSecret(
       importConfidentialSecret(alice.confidentialSecret),
       "alice/held-bot",
     );
-    const { proof } = proveBalance(world, agentSecret, agentUsdg);
+    const { proof } = await proveBalance(world, agentSecret, agentUsdg);
     const proven = await getBalances(world, key.value, { body: { decryption_proof: proof } });
     expect(confidentialEntry(proven)).toEqual({ asset: "USDG", confidential: true, amount: "80" });
   });

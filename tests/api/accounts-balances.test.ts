@@ -17,7 +17,7 @@ import {
 import { generateKeyPairSigner } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
-import { confidentialStateOf } from "../support/confidential-state";
+import { confidentialStateOn } from "../support/confidential-state";
 
 /** A distinctive amount (7.654321 USDG) the plaintext canary looks for. */
 const ODD_AMOUNT = 7_654_321n;
@@ -82,7 +82,7 @@ describe("GET /v1/accounts/me/balances without a proof", () => {
     // Given an outside wallet sends carol a confidential transfer (it lands in her pending balance)
     const carol = await world.account("carol");
     const { feePayer } = world.service.context;
-    const mint = world.cluster.usdgMint;
+    const mint = world.chain.usdgMint;
     const outsider = await generateKeyPairSigner();
     const outsiderKeys = deriveConfidentialKeys(generateConfidentialSecret());
     await setupConfidentialAccount(world.chain, {
@@ -91,7 +91,7 @@ describe("GET /v1/accounts/me/balances without a proof", () => {
       keys: outsiderKeys,
       payer: feePayer,
     });
-    await world.cluster.mintUsdgToOwner(outsider.address, usdg(3));
+    await world.faucet.mintUsdgToOwner(outsider.address, usdg(3));
     await depositConfidential(world.chain, { owner: outsider, mint, amount: usdg(3), payer: feePayer });
     await applyPendingBalance(world.chain, { owner: outsider, mint, keys: outsiderKeys, payer: feePayer });
     await transferConfidential(world.chain, {
@@ -103,12 +103,12 @@ describe("GET /v1/accounts/me/balances without a proof", () => {
       payer: feePayer,
     });
     const carolUsdg = await findTokenAccount(carol.account.publicKey, mint);
-    expect(confidentialStateOf(world.cluster, carolUsdg)?.pendingBalanceCreditCounter).toBe(1n);
+    expect((await confidentialStateOn(world.chain, carolUsdg))?.pendingBalanceCreditCounter).toBe(1n);
     // When carol reads her balances
     const balances = await carol.client.call("getBalances");
     // Then the credit counts, and it was applied: nothing is pending any more
     expect(flags(balances)["USDG confidential"]).toBe(true);
-    expect(confidentialStateOf(world.cluster, carolUsdg)?.pendingBalanceCreditCounter).toBe(0n);
+    expect((await confidentialStateOn(world.chain, carolUsdg))?.pendingBalanceCreditCounter).toBe(0n);
   });
 
   it("says nothing is held once everything was spent", async () => {

@@ -5,7 +5,6 @@
  * owner keys may manage agents, and an interrupted creation is cleaned up or finished.
  */
 
-import { SubmissionRejected } from "@cpay/localnet/cluster";
 import {
   decodeSpendPolicy,
   findAgentPda,
@@ -13,11 +12,12 @@ import {
   getPolicyDecoder,
   policyParamsFromAccount,
 } from "@cpay/sdk";
+import { SubmissionRejected } from "@cpay/sdk/chain";
 import { findTokenAccount } from "@cpay/sdk/confidential";
 import { address } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiWorld, refusalOf, startApiWorld, type WorldAccount } from "../support/api-world";
-import { confidentialStateOf } from "../support/confidential-state";
+import { confidentialStateOn } from "../support/confidential-state";
 import { accountRow, createTestAgent, rowCounts, TEST_POLICY } from "./support/agents";
 
 describe("agent accounts", () => {
@@ -50,7 +50,7 @@ describe("agent accounts", () => {
     expect(created.spend_policy_id).toMatch(/^policy_/);
 
     const [policyAddress] = await findPolicyPda({ agent: address(created.public_key) });
-    const record = world.cluster.getAccount(policyAddress);
+    const record = await world.chain.getAccount(policyAddress);
     expect(record).not.toBeNull();
     const onChain = decodeSpendPolicy(
       policyParamsFromAccount(getPolicyDecoder().decode(record?.data ?? new Uint8Array())),
@@ -68,8 +68,8 @@ describe("agent accounts", () => {
       approval_window_seconds: 86_400,
     });
 
-    const tokenAccount = await findTokenAccount(created.public_key, world.cluster.usdgMint);
-    expect(confidentialStateOf(world.cluster, tokenAccount)).not.toBeNull();
+    const tokenAccount = await findTokenAccount(created.public_key, world.chain.usdgMint);
+    expect(await confidentialStateOn(world.chain, tokenAccount)).not.toBeNull();
     const row = await accountRow(world, created.account_id);
     expect(row).toMatchObject({ type: "agent", ownerAccountId: alice.account.id, kycStatus: "verified" });
   });
@@ -241,8 +241,8 @@ describe("agent accounts", () => {
     expect(other.code).toBe("agent_exists");
     const finished = await alice.client.call("createAgent", { body });
     expect(finished.handle).toBe("@alice/half-made");
-    const tokenAccount = await findTokenAccount(finished.public_key, world.cluster.usdgMint);
-    expect(confidentialStateOf(world.cluster, tokenAccount)).not.toBeNull();
+    const tokenAccount = await findTokenAccount(finished.public_key, world.chain.usdgMint);
+    expect(await confidentialStateOn(world.chain, tokenAccount)).not.toBeNull();
     const again = await refusalOf(alice.client.call("createAgent", { body }));
     expect(again.code).toBe("agent_exists");
   });
@@ -256,8 +256,8 @@ describe("agent accounts", () => {
     const finished = await call();
     expect(finished.handle).toBe("@alice/half-keyed");
     expect(finished.signer_secret).toEqual(expect.any(String));
-    const tokenAccount = await findTokenAccount(finished.public_key, world.cluster.usdgMint);
-    expect(confidentialStateOf(world.cluster, tokenAccount)).not.toBeNull();
+    const tokenAccount = await findTokenAccount(finished.public_key, world.chain.usdgMint);
+    expect(await confidentialStateOn(world.chain, tokenAccount)).not.toBeNull();
     // From now on the key replays the finished agent, without its secret.
     const replay = await call();
     expect(replay).toMatchObject({ account_id: finished.account_id, signer_secret: null });
@@ -265,19 +265,20 @@ describe("agent accounts", () => {
 });
 
 /**
- * Makes the cluster refuse the `which`-th (1-based) transaction submissions from now on; returns
- * the function that puts the cluster back.
+ * Makes the service's chain port refuse the `which`-th (1-based) transaction submissions from now
+ * on, as a cluster refusing them would (in process and over RPC alike); returns the function that
+ * puts the port back.
  */
 function failSubmissions(world: ApiWorld, which: readonly number[]): () => void {
-  const cluster = world.cluster as { sendTransaction: ApiWorld["cluster"]["sendTransaction"] };
-  const original = cluster.sendTransaction;
+  const port = world.chain as { sendTransaction: ApiWorld["chain"]["sendTransaction"] };
+  const original = port.sendTransaction;
   let count = 0;
-  cluster.sendTransaction = (wire, options) => {
+  port.sendTransaction = async (wire, options) => {
     count += 1;
     if (which.includes(count)) throw new SubmissionRejected("preflight_failed", "refused by the test");
     return original(wire, options);
   };
   return () => {
-    cluster.sendTransaction = original;
+    port.sendTransaction = original;
   };
 }

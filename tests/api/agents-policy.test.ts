@@ -44,13 +44,13 @@ describe("spend policies", () => {
       updated_at: expect.any(String),
     });
     // The program stamps the change with the cluster's clock.
-    const clusterSeconds = Number(world.cluster.clock.unixTimestamp);
+    const clusterSeconds = Number((await world.testClock.clock()).unixTimestamp);
     expect(Math.abs(Date.parse(policy.updated_at) / 1000 - clusterSeconds)).toBeLessThan(60);
   });
 
   it("Given a partial update, When the owner PATCHes it, Then only those fields change on-chain and the answer is the new policy", async () => {
     const before = await getPolicy(alice);
-    world.cluster.clock.warpTime(120);
+    await world.testClock.warpTime(120);
     const updated = await alice.client.call("updateSpendPolicy", {
       params: { account_id: bot.agent.account_id },
       body: { per_transaction_limit_usdg: 75.5, hitl_threshold_usdg: "20", allowed_recipients: ["*.acme"] },
@@ -101,10 +101,10 @@ describe("spend policies", () => {
     const { wire, signature } = await signTransactionToWire({
       feePayer: world.service.context.feePayer,
       instructions: [instruction],
-      ...world.cluster.getLatestBlockhash(),
+      ...(await world.chain.getLatestBlockhash()),
     });
-    world.cluster.sendTransaction(wire, { preflight: true });
-    expect(world.cluster.getSignatureStatus(signature)?.err).toBeNull();
+    await world.chain.sendTransaction(wire, { preflight: true });
+    expect((await world.chain.getSignatureStatus(signature))?.err).toBeNull();
     expect((await getPolicy(alice)).daily_limit_usdg).toBe(400);
   });
 

@@ -51,7 +51,7 @@ describe("expiry of held agent transactions", () => {
       await publicUsdg(world, publicBot.agent.public_key),
     ];
     const pendingAddress = (await world.agentTransactionRow(held.transactionId)).pendingAddress;
-    world.cluster.clock.warpTime(WINDOW_SECONDS + 1);
+    await world.testClock.warpTime(WINDOW_SECONDS + 1);
 
     const listed = (await alice.client.call("listPendingApprovals")).pending.map(
       (item) => item.transaction_id,
@@ -65,7 +65,7 @@ describe("expiry of held agent transactions", () => {
     const row = await decided(held.transactionId);
     expect(row.status).toBe("expired");
     expect(row.txSignature).not.toBeNull();
-    expect(world.cluster.getAccount(pendingAddress)).toBeNull();
+    expect(await world.chain.getAccount(pendingAddress)).toBeNull();
     expect(await world.transferRow(held.transferId)).toMatchObject({
       status: "failed",
       phase: "settled",
@@ -90,7 +90,7 @@ describe("expiry of held agent transactions", () => {
     });
     const agentAccount = await readAgentAccount(world.chain, address(confidentialBot.agent.public_key));
     expect(agentAccount.confidentialHold).not.toBeNull();
-    world.cluster.clock.warpTime(WINDOW_SECONDS + 1);
+    await world.testClock.warpTime(WINDOW_SECONDS + 1);
     const failure = await refusalOf(approve(held.transactionId));
     expect([failure.status, failure.code]).toEqual([409, "transaction_expired"]);
 
@@ -123,7 +123,7 @@ describe("expiry of held agent transactions", () => {
     const failure = await refusalOf(approve(held.transactionId));
     expect([failure.status, failure.code]).toEqual([409, "transaction_not_pending"]);
 
-    world.cluster.clock.warpTime(WINDOW_SECONDS + 1);
+    await world.testClock.warpTime(WINDOW_SECONDS + 1);
     const row = await decided(held.transactionId);
     expect(row).toMatchObject({ status: "rejected", txSignature: signature });
     expect(await world.transferRow(held.transferId)).toMatchObject({
@@ -138,7 +138,7 @@ describe("expiry of held agent transactions", () => {
     const held = await holdAgentTransfer(world, publicBot, { to: "@bob", amount: "53", confidential: false });
     const bobBefore = await publicUsdg(world, bob.account.publicKey);
     const pending = address((await world.agentTransactionRow(held.transactionId)).pendingAddress);
-    const account = world.cluster.getAccount(pending);
+    const account = await world.chain.getAccount(pending);
     if (account === null) throw new Error("no hold");
     const instruction = await buildPendingApproveInstruction({
       owner: await walletSignerOf(world.service.context, alice.account.id),
@@ -148,12 +148,12 @@ describe("expiry of held agent transactions", () => {
     const { wire, signature } = await signTransactionToWire({
       feePayer: world.service.context.feePayer,
       instructions: [instruction],
-      ...world.cluster.getLatestBlockhash(),
+      ...(await world.chain.getLatestBlockhash()),
     });
-    world.cluster.sendTransaction(wire, { preflight: true });
+    await world.chain.sendTransaction(wire, { preflight: true });
     expect(await publicUsdg(world, bob.account.publicKey)).toBe(bobBefore + usdg(53));
 
-    world.cluster.clock.warpTime(WINDOW_SECONDS + 1);
+    await world.testClock.warpTime(WINDOW_SECONDS + 1);
     expect(await decided(held.transactionId)).toMatchObject({ status: "approved", txSignature: signature });
     const settled = await eventually(
       () => world.transferRow(held.transferId),

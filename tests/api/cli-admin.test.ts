@@ -10,11 +10,10 @@ import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { type RunningService, startService } from "@cpay/api";
-import { createEmbeddedCluster, type EmbeddedCluster } from "@cpay/localnet/cluster";
 import { createApiClient } from "@cpay/sdk/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshDatabaseUrl } from "../support/api-database";
-import { inProcessConnection } from "../support/in-process-connection";
+import { startTestChain, type TestChain, testChainMode } from "../support/test-chain";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const TSX = join(ROOT, "node_modules/.bin/tsx");
@@ -27,7 +26,7 @@ interface CliRun {
 }
 
 describe("the admin CLI against a running service", () => {
-  let cluster: EmbeddedCluster;
+  let testChain: TestChain | undefined;
   let service: RunningService;
   let dataDir: string;
   let dropDatabase: () => Promise<void>;
@@ -66,7 +65,7 @@ describe("the admin CLI against a running service", () => {
   const keyIn = (text: string) => /svc_test_[A-Za-z0-9_-]{43}/.exec(text)?.[0] ?? "";
 
   beforeAll(async () => {
-    cluster = await createEmbeddedCluster({ slotMs: 50 });
+    testChain = await startTestChain(testChainMode(), 50);
     dataDir = mkdtempSync(join(tmpdir(), "cpay-cli-"));
     const database = await freshDatabaseUrl(dataDir);
     dropDatabase = database.drop;
@@ -80,13 +79,13 @@ describe("the admin CLI against a running service", () => {
         LOG_LEVEL: "silent",
       },
       dataDir,
-      connection: await inProcessConnection(cluster),
+      connection: await (testChain as TestChain).connect(),
       admin: true,
     });
   });
   afterAll(async () => {
     await service?.close();
-    cluster?.stop();
+    await testChain?.stop();
     await dropDatabase?.();
     rmSync(dataDir, { recursive: true, force: true });
   });
@@ -274,7 +273,7 @@ describe("the admin CLI against a running service", () => {
       "reserve",
     ]);
     const feePayer = service.context.feePayer.address;
-    const before = cluster.getAccount(feePayer)?.lamports ?? 0n;
+    const before = (await service.context.chain.getAccount(feePayer))?.lamports ?? 0n;
     const spentBefore = await cliJson<{ accounts: { account_id: string; spent_lamports: string }[] }>([
       "reserve",
     ]);
@@ -292,7 +291,7 @@ describe("the admin CLI against a running service", () => {
         },
       },
     });
-    const paid = before - (cluster.getAccount(feePayer)?.lamports ?? 0n);
+    const paid = before - ((await service.context.chain.getAccount(feePayer))?.lamports ?? 0n);
     const answer = await cliJson<{
       budget_lamports: string;
       accounts: { account_id: string; handle: string; spent_lamports: string; left_lamports: string }[];

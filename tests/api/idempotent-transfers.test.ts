@@ -9,7 +9,7 @@ import { findTokenAccount } from "@cpay/sdk/confidential";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
-import { confidentialStateOf } from "../support/confidential-state";
+import { confidentialStateOn } from "../support/confidential-state";
 
 describe("idempotent transfers", () => {
   let world: ApiWorld;
@@ -40,8 +40,8 @@ describe("idempotent transfers", () => {
   }
 
   it("given 20 concurrent duplicates, makes one transfer and answers all 20 with it", async () => {
-    const bobAccount = await findTokenAccount(bob.account.publicKey, world.cluster.usdgMint);
-    const creditsBefore = confidentialStateOf(world.cluster, bobAccount)?.pendingBalanceCreditCounter;
+    const bobAccount = await findTokenAccount(bob.account.publicKey, world.chain.usdgMint);
+    const creditsBefore = (await confidentialStateOn(world.chain, bobAccount))?.pendingBalanceCreditCounter;
     const body = { to: "@bob", amount: "2.5" };
     const answers = await Promise.all(Array.from({ length: 20 }, () => post("pay-bob-once", body)));
     expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(201));
@@ -55,7 +55,7 @@ describe("idempotent transfers", () => {
     );
     expect(rows).toHaveLength(1);
     // One credit reached bob's confidential account: the funds moved once.
-    expect(confidentialStateOf(world.cluster, bobAccount)?.pendingBalanceCreditCounter).toBe(
+    expect((await confidentialStateOn(world.chain, bobAccount))?.pendingBalanceCreditCounter).toBe(
       (creditsBefore ?? 0n) + 1n,
     );
 

@@ -9,6 +9,7 @@ import { type KycStatus, setKycStatus } from "@cpay/api";
 import { address } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiWorld, refusalOf, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
+import { signerState } from "../support/chain-reads";
 import { createTestAgent, rowCounts, TEST_POLICY } from "./support/agents";
 import { holdAgentTransfer, publicUsdg } from "./support/held-transfer";
 import { agentSigned, createSelfCustodyAgent, publicTransferInstructions } from "./support/self-custody";
@@ -30,13 +31,7 @@ async function setKyc(account: WorldAccount, status: KycStatus): Promise<void> {
 }
 
 /** What the fee payer has signed so far, and its lamports: a refused request changes neither. */
-function reserveState() {
-  const feePayer = world.service.context.feePayer.address;
-  return {
-    signatures: world.cluster.getSignaturesForAddress(feePayer).length,
-    lamports: world.cluster.getAccount(feePayer)?.lamports,
-  };
-}
+const reserveState = () => signerState(world.chain, world.service.context.feePayer.address);
 
 describe("KYC on every path that moves money", () => {
   it("Given a self-custody agent whose owner was downgraded to unverified, When it relays a transfer, Then 403 kyc_required and nothing is signed or moved", async () => {
@@ -54,7 +49,7 @@ describe("KYC on every path that moves money", () => {
       }),
     );
     const bobBefore = await publicUsdg(world, bob.account.publicKey);
-    const reserve = reserveState();
+    const reserve = await reserveState();
 
     const refused = await refusalOf(
       world.clientFor(agent.key.value).call("relayTransactions", { body: { transactions: [transaction] } }),
@@ -62,7 +57,7 @@ describe("KYC on every path that moves money", () => {
 
     expect([refused.status, refused.code]).toEqual([403, "kyc_required"]);
     expect(await publicUsdg(world, bob.account.publicKey)).toBe(bobBefore);
-    expect(reserveState()).toEqual(reserve);
+    expect(await reserveState()).toEqual(reserve);
   });
 
   it("Given a held transfer whose owner is pending verification, When the owner approves it, Then 403 kyc_required and nothing moves; rejecting it still works", async () => {
@@ -72,7 +67,7 @@ describe("KYC on every path that moves money", () => {
     const held = await holdAgentTransfer(world, agent, { to: "@bob", amount: "60", confidential: false });
     await setKyc(owner, "pending");
     const bobBefore = await publicUsdg(world, bob.account.publicKey);
-    const reserve = reserveState();
+    const reserve = await reserveState();
 
     const refused = await refusalOf(
       owner.client.call("approveTransaction", { params: { transaction_id: held.transactionId } }),
@@ -80,7 +75,7 @@ describe("KYC on every path that moves money", () => {
 
     expect([refused.status, refused.code]).toEqual([403, "kyc_required"]);
     expect(await publicUsdg(world, bob.account.publicKey)).toBe(bobBefore);
-    expect(reserveState()).toEqual(reserve);
+    expect(await reserveState()).toEqual(reserve);
     expect((await world.agentTransactionRow(held.transactionId)).status).toBe("pending_approval");
     const rejected = await owner.client.call("rejectTransaction", {
       params: { transaction_id: held.transactionId },
@@ -91,7 +86,7 @@ describe("KYC on every path that moves money", () => {
   it("Given an unverified owner, When it creates an agent, Then 403 kyc_required with nothing written and nothing paid", async () => {
     const owner = await world.account("unverified-owner", { kyc: "unverified" });
     const rows = await rowCounts(world);
-    const reserve = reserveState();
+    const reserve = await reserveState();
 
     const refused = await refusalOf(
       owner.client.call("createAgent", { body: { name: "bot", spend_policy: TEST_POLICY } }),
@@ -99,7 +94,7 @@ describe("KYC on every path that moves money", () => {
 
     expect([refused.status, refused.code]).toEqual([403, "kyc_required"]);
     expect(await rowCounts(world)).toEqual(rows);
-    expect(reserveState()).toEqual(reserve);
+    expect(await reserveState()).toEqual(reserve);
   });
 });
 
@@ -110,7 +105,7 @@ describe("agents per owner", () => {
       await owner.client.call("createAgent", { body: { name: `bot-${index}`, spend_policy: TEST_POLICY } });
     }
     const rows = await rowCounts(world);
-    const reserve = reserveState();
+    const reserve = await reserveState();
 
     const refused = await refusalOf(
       owner.client.call("createAgent", { body: { name: "bot-20", spend_policy: TEST_POLICY } }),
@@ -119,7 +114,7 @@ describe("agents per owner", () => {
     expect([refused.status, refused.code]).toEqual([409, "agent_limit_reached"]);
     expect(refused.message).toContain("20");
     expect(await rowCounts(world)).toEqual(rows);
-    expect(reserveState()).toEqual(reserve);
+    expect(await reserveState()).toEqual(reserve);
     // The cap is per owner: another owner still creates agents.
     const other = await world.account("other-owner");
     await expect(

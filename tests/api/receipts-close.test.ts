@@ -10,6 +10,7 @@ import { address } from "@solana/kit";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
+import { landedTransaction } from "../support/chain-reads";
 import { eventually } from "./support/held-transfer";
 
 /** The job's period (close-receipts.ts) and a margin: long enough for one pass to have run. */
@@ -41,7 +42,7 @@ describe("closing the receipts of settled transfers", () => {
   async function receiptOf(transferId: string) {
     const [receipt] = await findReceiptPda(
       { sender: address(alice.account.publicKey), transferId: bytesOfId(transferId) },
-      { programAddress: address(world.cluster.programId) },
+      { programAddress: address(world.chain.programId) },
     );
     return receipt;
   }
@@ -67,29 +68,31 @@ describe("closing the receipts of settled transfers", () => {
     const ids = [await confirmedTransfer(false), await confirmedTransfer(true)];
     const receipts = await Promise.all(ids.map(receiptOf));
     const reserve = world.service.context.feePayer.address;
-    const rents = receipts.map((receipt) => {
-      const account = world.cluster.getAccount(receipt);
-      if (account === null) throw new Error(`no receipt ${receipt}`);
-      expect(getReceiptDecoder().decode(account.data).rentPayer).toBe(reserve);
-      return BigInt(account.lamports);
-    });
+    const rents = await Promise.all(
+      receipts.map(async (receipt) => {
+        const account = await world.chain.getAccount(receipt);
+        if (account === null) throw new Error(`no receipt ${receipt}`);
+        expect(getReceiptDecoder().decode(account.data).rentPayer).toBe(reserve);
+        return BigInt(account.lamports);
+      }),
+    );
     expect(rents).toEqual([1_670_400n, 1_670_400n]);
 
     // When a pass of the job runs while they are young
     await new Promise((resolve) => setTimeout(resolve, ONE_PASS_MS));
     // Then nothing is closed or recorded
-    for (const receipt of receipts) expect(world.cluster.getAccount(receipt)).not.toBeNull();
+    for (const receipt of receipts) expect(await world.chain.getAccount(receipt)).not.toBeNull();
     expect(await closures()).toEqual([]);
 
     // When the cluster moves past the minimum age at finalized commitment
-    const reserveBefore = BigInt(world.cluster.getAccount(reserve)?.lamports ?? 0n);
+    const reserveBefore = BigInt((await world.chain.getAccount(reserve))?.lamports ?? 0n);
     const chargedBefore = await aliceCharged();
     expect(chargedBefore).toBeGreaterThanOrEqual((rents[0] ?? 0n) + (rents[1] ?? 0n));
-    world.cluster.clock.advance(Number(RECEIPT_MIN_AGE_SLOTS + FINALITY_DEPTH) + 2);
+    await world.testClock.advanceSlots(Number(RECEIPT_MIN_AGE_SLOTS + FINALITY_DEPTH) + 2);
     const rows = await eventually(closures, (found) => found.length === 2, 20_000);
 
     // Then both receipts are closed in one transaction and the reserve has their rent back, lamport-exact
-    for (const receipt of receipts) expect(world.cluster.getAccount(receipt)).toBeNull();
+    for (const receipt of receipts) expect(await world.chain.getAccount(receipt)).toBeNull();
     expect(
       rows
         .map(({ transferId, outcome, rentReturned, receiptAddress }) => ({
@@ -110,9 +113,9 @@ describe("closing the receipts of settled transfers", () => {
         .sort((a, b) => a.transferId.localeCompare(b.transferId)),
     );
     const [signature] = new Set(rows.map((row) => row.signature));
-    const closing = world.cluster.getTransaction(signature as string);
+    const closing = await landedTransaction(world.chain, signature as string);
     if (closing === null) throw new Error("the closing transaction is not in the history");
-    const reserveAfter = BigInt(world.cluster.getAccount(reserve)?.lamports ?? 0n);
+    const reserveAfter = BigInt((await world.chain.getAccount(reserve))?.lamports ?? 0n);
     expect(reserveAfter - reserveBefore).toBe((rents[0] ?? 0n) + (rents[1] ?? 0n) - closing.fee);
     // ... and alice's reserve budget no longer counts the rent that came back (the fee of closing is
     // the service's own)

@@ -70,7 +70,7 @@ describe("a relayed transfer record beside a held transfer", () => {
   /** The agent's `agent_transfer` of `amount` USDG to the merchant under `transferId`, with its ATA. */
   async function agentTransfer(transferId: Uint8Array, amount: bigint) {
     const feePayer = createNoopSigner(api.service.context.feePayer.address);
-    const mint = address(api.cluster.usdgMint);
+    const mint = address(api.chain.usdgMint);
     const recipient = address(merchant.account.publicKey);
     const [source, destination] = await Promise.all([
       findTokenAccount(bot.pda, mint),
@@ -87,7 +87,7 @@ describe("a relayed transfer record beside a held transfer", () => {
       transferId,
       payer: feePayer,
       recipientHandle: "merchant",
-      programAddress: address(api.cluster.programId),
+      programAddress: address(api.chain.programId),
     });
     return { feePayer, mint, source, destination: destination as Address, transfer };
   }
@@ -114,7 +114,7 @@ describe("a relayed transfer record beside a held transfer", () => {
       source: held.source,
       destination: held.destination,
       mint: held.mint,
-      programAddress: address(api.cluster.programId),
+      programAddress: address(api.chain.programId),
     });
     const ata = getCreateAssociatedTokenIdempotentInstruction({
       payer: held.feePayer,

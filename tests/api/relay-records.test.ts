@@ -14,6 +14,7 @@ import { address, createNoopSigner, type Instruction } from "@solana/kit";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiWorld, refusalOf, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
+import { signerState } from "../support/chain-reads";
 import { agentSigned, createSelfCustodyAgent, type SelfCustodyAgent } from "./support/self-custody";
 
 let api: ApiWorld;
@@ -26,7 +27,7 @@ beforeAll(async () => {
   alice = await api.account("alice");
   bob = await api.account("bob");
   solo = await createSelfCustodyAgent(api, alice, "solo");
-  await api.cluster.mintUsdgToOwner(solo.pda, usdg(240));
+  await api.faucet.mintUsdgToOwner(solo.pda, usdg(240));
   // bob's token account exists: no transaction below needs to create it.
   await api.fund(bob.account, { public: usdg(1) });
 });
@@ -37,7 +38,7 @@ afterAll(async () => {
 
 const relay = () => api.clientFor(solo.key.value);
 const feePayer = () => createNoopSigner(api.service.context.feePayer.address);
-const mint = () => address(api.cluster.usdgMint);
+const mint = () => address(api.chain.usdgMint);
 const newId = () => new Uint8Array(randomBytes(16));
 
 /** solo's `agent_transfer` of `amount` to bob under `transferId` (its hold nonce read now). */
@@ -56,7 +57,7 @@ async function agentTransfer(transferId: Uint8Array, amount: bigint): Promise<In
     amount,
     transferId,
     payer: feePayer(),
-    programAddress: address(api.cluster.programId),
+    programAddress: address(api.chain.programId),
   });
 }
 
@@ -78,7 +79,7 @@ async function transferRecord(
     source,
     destination,
     mint: mint(),
-    programAddress: address(api.cluster.programId),
+    programAddress: address(api.chain.programId),
   });
 }
 
@@ -178,7 +179,7 @@ describe("every agent transfer of a request", () => {
 
   it("Given two transfers with one transfer id, When relayed, Then it is refused with nothing signed, reserved or written", async () => {
     const x = newId();
-    const signedBefore = api.cluster.getSignaturesForAddress(feePayer().address).length;
+    const signedBefore = await signerState(api.chain, feePayer().address);
     const reservedBefore = await feesReserved();
     const refused = await refusalOf(
       relay().call("relayTransactions", {
@@ -192,7 +193,7 @@ describe("every agent transfer of a request", () => {
     );
     expect(refused.code).toBe("relay_transaction_refused");
     expect(refused.param).toBe("transactions[1]");
-    expect(api.cluster.getSignaturesForAddress(feePayer().address).length).toBe(signedBefore);
+    expect(await signerState(api.chain, feePayer().address)).toEqual(signedBefore);
     expect(await feesReserved()).toBe(reservedBefore);
     await expect(rowOf(x)).rejects.toThrow(/no transfer/);
   });
@@ -215,7 +216,7 @@ describe("a relayed transfer_record", () => {
   ];
   for (const [what, build] of cases) {
     it(`Given a transfer_record ${what}, When relayed, Then 422 relay_transaction_refused and nothing is signed`, async () => {
-      const signedBefore = api.cluster.getSignaturesForAddress(feePayer().address).length;
+      const signedBefore = await signerState(api.chain, feePayer().address);
       const refused = await refusalOf(
         relay().call("relayTransactions", {
           body: { transactions: [await agentSigned(api, await build())] },
@@ -225,7 +226,7 @@ describe("a relayed transfer_record", () => {
       expect(refused.code).toBe("relay_transaction_refused");
       expect(refused.param).toBe("transactions[0]");
       expect(refused.message).toContain("transfer_record");
-      expect(api.cluster.getSignaturesForAddress(feePayer().address).length).toBe(signedBefore);
+      expect(await signerState(api.chain, feePayer().address)).toEqual(signedBefore);
     });
   }
 

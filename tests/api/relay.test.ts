@@ -21,7 +21,8 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type IndexerWorld, startIndexerWorld } from "../indexer/support/indexer-world";
 import { type ApiWorld, refusalOf, usdg, type WorldAccount } from "../support/api-world";
-import { confidentialStateOf } from "../support/confidential-state";
+import { signerState } from "../support/chain-reads";
+import { confidentialStateOn } from "../support/confidential-state";
 import {
   agentSigned,
   createSelfCustodyAgent,
@@ -43,7 +44,7 @@ beforeAll(async () => {
   bob = await api.account("bob");
   solo = await createSelfCustodyAgent(api, alice, "solo");
   other = await createSelfCustodyAgent(api, alice, "other");
-  bobUsdg = await findTokenAccount(address(bob.account.publicKey), address(api.cluster.usdgMint));
+  bobUsdg = await findTokenAccount(address(bob.account.publicKey), address(api.chain.usdgMint));
   await api.fund(await api.accountRow(solo.created.account_id), {
     public: usdg(500),
     confidential: usdg(300),
@@ -58,12 +59,7 @@ const feePayer = () => api.service.context.feePayer.address;
 const relayAs = (agent: SelfCustodyAgent) => api.clientFor(agent.key.value);
 
 /** What the fee payer has signed so far, and its lamports: a refused request changes neither. */
-function reserveState() {
-  return {
-    signatures: api.cluster.getSignaturesForAddress(feePayer()).length,
-    lamports: api.cluster.getAccount(feePayer())?.lamports,
-  };
-}
+const reserveState = () => signerState(api.chain, feePayer());
 
 let bobUsdg: string;
 const bobUsdgAccount = () => bobUsdg;
@@ -126,7 +122,7 @@ describe("self-custody agents", () => {
   it("Given an agent's key, When it asks the relay, Then it learns the fee payer; an owner's key is refused", async () => {
     const info = await relayAs(solo).call("getRelayInfo", {});
     expect(info.fee_payer).toBe(feePayer());
-    expect(info.program_id).toBe(api.cluster.programId);
+    expect(info.program_id).toBe(api.chain.programId);
     const refused = await refusalOf(alice.client.call("getRelayInfo", {}));
     expect(refused.status).toBe(403);
     expect(refused.code).toBe("agent_key_required");
@@ -135,7 +131,7 @@ describe("self-custody agents", () => {
 
 describe("relayed transfers", () => {
   it("Given a public transfer the agent signed, When relayed, Then it lands paid by the reserve, the indexer confirms it, and the agent's signer holds no SOL", async () => {
-    const before = api.cluster.getAccount(bob.account.publicKey);
+    const before = await api.chain.getAccount(bob.account.publicKey);
     const answer = await relayAs(solo).call("relayTransactions", {
       body: { transactions: [await agentSigned(api, await publicTransfer(usdg(5)))] },
     });
@@ -167,13 +163,13 @@ describe("relayed transfers", () => {
       params: { transfer_id: answer.transfer?.transfer_id ?? "" },
     });
     expect(transfer).toMatchObject({ status: "confirmed", from: solo.created.handle, to: "@bob" });
-    expect(api.cluster.getAccount(solo.signer.address)).toBeNull();
+    expect(await api.chain.getAccount(solo.signer.address)).toBeNull();
     expect(before).toBeDefined();
   });
 
   it("Given a transfer that opens the recipient's token account, When relayed, Then the rent the reserve deposited is charged to the agent's day with the fee", async () => {
     const before = await spentToday(api, solo);
-    const reserveBefore = api.cluster.getAccount(feePayer())?.lamports ?? 0n;
+    const reserveBefore = (await api.chain.getAccount(feePayer()))?.lamports ?? 0n;
     const newcomer = (await generateKeyPairSigner()).address;
 
     await relayAs(solo).call("relayTransactions", {
@@ -192,7 +188,7 @@ describe("relayed transfers", () => {
       },
     });
 
-    const paid = reserveBefore - (api.cluster.getAccount(feePayer())?.lamports ?? 0n);
+    const paid = reserveBefore - ((await api.chain.getAccount(feePayer()))?.lamports ?? 0n);
     expect(paid).toBeGreaterThan(10_000n);
     expect((await spentToday(api, solo)) - before).toBe(paid);
   });
@@ -220,7 +216,7 @@ describe("relayed transfers", () => {
   });
 
   it("Given an amount over the per-transaction limit, When relayed, Then the program refuses it (422 policy_violation) and nothing lands", async () => {
-    const before = reserveState();
+    const before = await reserveState();
     const refused = await refusalOf(
       relayAs(solo).call("relayTransactions", {
         body: { transactions: [await agentSigned(api, await publicTransfer(usdg(150)))] },
@@ -229,7 +225,7 @@ describe("relayed transfers", () => {
     expect(refused.status).toBe(422);
     expect(refused.code).toBe("policy_violation");
     expect(refused.param).toBe("per_transaction_limit_usdg");
-    expect(reserveState()).toEqual(before);
+    expect(await reserveState()).toEqual(before);
   });
 });
 
@@ -241,17 +237,17 @@ describe("the SDK agent client over the HTTP relay", () => {
       agentSigner: agent.signer,
       agent: agent.pda,
       keys: soloKeys(),
-      mint: address(api.cluster.usdgMint),
+      mint: address(api.chain.usdgMint),
     });
 
   it("Given the agent's own client, When it pays confidentially, Then its transactions land through the relay, the indexer confirms the transfer, and the allowance drops by the amount", async () => {
     const client = clientOf(solo);
     const before = await client.remainingToday();
     const chargedBefore = await spentToday(api, solo);
-    const reserveBefore = api.cluster.getAccount(feePayer())?.lamports ?? 0n;
-    const bobsCredits = () =>
-      confidentialStateOf(api.cluster, bobUsdgAccount())?.pendingBalanceCreditCounter ?? 0n;
-    const creditsBefore = bobsCredits();
+    const reserveBefore = (await api.chain.getAccount(feePayer()))?.lamports ?? 0n;
+    const bobsCredits = async () =>
+      (await confidentialStateOn(api.chain, bobUsdgAccount()))?.pendingBalanceCreditCounter ?? 0n;
+    const creditsBefore = await bobsCredits();
     const usageBefore = await keyUsage(solo);
 
     const confidential = await client.transfer({
@@ -262,7 +258,7 @@ describe("the SDK agent client over the HTTP relay", () => {
 
     expect(["pending", "confirmed"]).toContain((confidential.transfer as { status: string }).status);
     expect(confidential.transfer).toMatchObject({ confidential: true, to: "@bob" });
-    expect(bobsCredits()).toBe(creditsBefore + 1n);
+    expect(await bobsCredits()).toBe(creditsBefore + 1n);
     expect((await client.remainingToday()).daily).toBe(before.daily - usdg(7));
     // The key counts the transfer and its amount, which the service added without reading it.
     expect(await keyUsage(solo)).toEqual({
@@ -271,7 +267,7 @@ describe("the SDK agent client over the HTTP relay", () => {
     });
     // The contexts' and the buffer's rent came back in the final transaction: the agent's day is
     // charged exactly what the reserve is out (its fees), not the deposits it got back.
-    const reserveOut = reserveBefore - (api.cluster.getAccount(feePayer())?.lamports ?? 0n);
+    const reserveOut = reserveBefore - ((await api.chain.getAccount(feePayer()))?.lamports ?? 0n);
     expect((await spentToday(api, solo)) - chargedBefore).toBe(reserveOut);
     await api.slots(2);
     await world.catchUp();
@@ -279,7 +275,7 @@ describe("the SDK agent client over the HTTP relay", () => {
     expect((await relayAs(solo).call("getTransfer", { params: { transfer_id: id } })).status).toBe(
       "confirmed",
     );
-    expect(api.cluster.getAccount(solo.signer.address)).toBeNull();
+    expect(await api.chain.getAccount(solo.signer.address)).toBeNull();
   });
 });
 
@@ -342,7 +338,7 @@ describe("transactions that would spend the reserve", () => {
 
   for (const [what, build] of crafted) {
     it(`Given ${what}, When relayed, Then it is refused naming the transaction and nothing is signed`, async () => {
-      const before = reserveState();
+      const before = await reserveState();
       const refused = await refusalOf(
         relayAs(solo).call("relayTransactions", {
           body: { transactions: [await agentSigned(api, await build())] },
@@ -351,12 +347,12 @@ describe("transactions that would spend the reserve", () => {
       expect(refused.status).toBe(422);
       expect(refused.code).toBe("relay_transaction_refused");
       expect(refused.param).toBe("transactions[0]");
-      expect(reserveState()).toEqual(before);
+      expect(await reserveState()).toEqual(before);
     });
   }
 
   it("Given a transaction another agent signed, When relayed with this agent's key, Then it is refused", async () => {
-    const before = reserveState();
+    const before = await reserveState();
     const refused = await refusalOf(
       relayAs(other).call("relayTransactions", {
         body: { transactions: [await agentSigned(api, await publicTransfer(usdg(1)))] },
@@ -364,7 +360,7 @@ describe("transactions that would spend the reserve", () => {
     );
     expect(refused.code).toBe("relay_transaction_refused");
     expect(refused.message).toContain("not_this_agent");
-    expect(reserveState()).toEqual(before);
+    expect(await reserveState()).toEqual(before);
   });
 
   it("Given an owner's key, When it posts to the relay, Then 403 agent_key_required", async () => {
@@ -395,7 +391,7 @@ describe("abuse limits", () => {
     const owner = await limited.api.account("carol");
     recipient = await limited.api.account("dave");
     agent = await createSelfCustodyAgent(limited.api, owner, "capped");
-    await limited.api.cluster.mintUsdgToOwner(agent.pda, usdg(100));
+    await limited.api.faucet.mintUsdgToOwner(agent.pda, usdg(100));
   });
 
   afterAll(async () => {
@@ -427,11 +423,11 @@ describe("abuse limits", () => {
     await send();
     expect(await spentToday(limited.api, agent)).toBe(20_000n);
 
-    const signedBefore = limited.api.cluster.getSignaturesForAddress(context.feePayer.address).length;
+    const signedBefore = await signerState(limited.api.chain, context.feePayer.address);
     const capped = await refusalOf(send());
     expect(capped.status).toBe(429);
     expect(capped.code).toBe("relay_fee_cap_reached");
-    expect(limited.api.cluster.getSignaturesForAddress(context.feePayer.address).length).toBe(signedBefore);
+    expect(await signerState(limited.api.chain, context.feePayer.address)).toEqual(signedBefore);
 
     const limitedRate = await refusalOf(send());
     expect(limitedRate.status).toBe(429);

@@ -18,6 +18,7 @@ import {
 import { getCreateAccountInstruction } from "@solana-program/system";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
+import { signerState } from "../support/chain-reads";
 import { TEST_POLICY } from "./support/agents";
 import {
   agentSigned,
@@ -32,8 +33,8 @@ const BUDGET = 50_000_000n;
 const SWARM_BUDGET = 20_000_000n;
 const LOADER_BUFFER_SPACE = 10_000;
 
-const reserveLamports = (world: ApiWorld) =>
-  world.cluster.getAccount(world.service.context.feePayer.address)?.lamports ?? 0n;
+const reserveLamports = async (world: ApiWorld) =>
+  (await world.chain.getAccount(world.service.context.feePayer.address))?.lamports ?? 0n;
 
 /** What a request ended with: its status and code, or 201. */
 async function outcomeOf(request: Promise<unknown>): Promise<{ status: number; code: string }> {
@@ -70,7 +71,7 @@ describe("the relay", () => {
     });
     owner = await world.account("mallory");
     agent = await createSelfCustodyAgent(world, owner, "drain");
-    await world.cluster.mintUsdgToOwner(agent.pda, usdg(100));
+    await world.faucet.mintUsdgToOwner(agent.pda, usdg(100));
   });
 
   afterAll(async () => {
@@ -87,7 +88,7 @@ describe("the relay", () => {
     initializedFor?: KeyPairSigner,
   ): Promise<string> {
     const feePayer = createNoopSigner(world.service.context.feePayer.address);
-    const lamports = world.cluster.minimumBalanceForRentExemption(space);
+    const lamports = await world.chain.minimumBalanceForRentExemption(space);
     const instructions: Instruction[] = [];
     for (let i = 0; i < count; i++) {
       const buffer = await generateKeyPairSigner();
@@ -107,32 +108,32 @@ describe("the relay", () => {
   }
 
   it("Given 8 transactions of 6 fresh loader buffers each (10,000 bytes, nothing else), When relayed, Then they are refused naming the rule and the reserve loses nothing", async () => {
-    const before = reserveLamports(world);
+    const before = await reserveLamports(world);
     const transactions = await Promise.all(
       Array.from({ length: 8 }, () => loaderBuffers(6, LOADER_BUFFER_SPACE)),
     );
     const outcome = await outcomeOf(relay(transactions));
-    const lost = before - reserveLamports(world);
+    const lost = before - (await reserveLamports(world));
     expect(lost).toBeLessThanOrEqual(BUDGET);
     expect(outcome).toEqual({ status: 422, code: "relay_transaction_refused" });
     expect(lost).toBe(0n);
   });
 
   it("Given loader buffers initialized with the agent as authority (so the agent could close them for itself), When relayed again and again, Then they stop at the owner's budget with nothing signed by the refusal", async () => {
-    const before = reserveLamports(world);
+    const before = await reserveLamports(world);
     let refused: { status: number; code: string } | null = null;
     let relayed = 0;
     for (let request = 0; request < 10 && refused === null; request++) {
       // Two buffers of 1,000 bytes: about 0.0157 SOL a request, so a few fit in the budget.
       const transactions = [await loaderBuffers(2, 1_000, agent.signer)];
-      const atRefusal = reserveLamports(world);
+      const atRefusal = await reserveLamports(world);
       const outcome = await outcomeOf(relay(transactions));
       if (outcome.status !== 201) {
         refused = outcome;
-        expect(reserveLamports(world)).toBe(atRefusal);
+        expect(await reserveLamports(world)).toBe(atRefusal);
       } else relayed++;
     }
-    const lost = before - reserveLamports(world);
+    const lost = before - (await reserveLamports(world));
     expect(lost).toBeLessThanOrEqual(BUDGET);
     expect(relayed).toBeGreaterThan(0);
     expect(refused).toEqual({ status: 429, code: "reserve_budget_exhausted" });
@@ -150,7 +151,7 @@ describe("concurrent relay requests", () => {
     });
     const owner = await world.account("oscar");
     agent = await createSelfCustodyAgent(world, owner, "swarm");
-    await world.cluster.mintUsdgToOwner(agent.pda, usdg(100));
+    await world.faucet.mintUsdgToOwner(agent.pda, usdg(100));
   });
 
   afterAll(async () => {
@@ -171,14 +172,14 @@ describe("concurrent relay requests", () => {
         ),
       ),
     );
-    const before = reserveLamports(world);
+    const before = await reserveLamports(world);
     const client = world.clientFor(agent.key.value);
     const outcomes = await Promise.all(
       transactions.map((transaction) =>
         outcomeOf(client.call("relayTransactions", { body: { transactions: [transaction] } })),
       ),
     );
-    const lost = before - reserveLamports(world);
+    const lost = before - (await reserveLamports(world));
     expect(lost).toBeLessThanOrEqual(SWARM_BUDGET);
     expect(outcomes.filter((outcome) => outcome.status === 201).length).toBeGreaterThan(0);
     expect(outcomes.filter((outcome) => outcome.status !== 201)).not.toEqual([]);
@@ -200,13 +201,11 @@ describe("custodial public transfers", () => {
   });
 
   it("Given 0.000001 USDG sent again and again to fresh addresses, When the owner's budget is spent, Then the next is refused (429 reserve_budget_exhausted) with nothing signed and the reserve lost at most the budget", async () => {
-    const before = reserveLamports(world);
+    const before = await reserveLamports(world);
     let refused: { status: number; code: string } | null = null;
     for (let sent = 0; sent < 30 && refused === null; sent++) {
-      const atRefusal = reserveLamports(world);
-      const signedBefore = world.cluster.getSignaturesForAddress(
-        world.service.context.feePayer.address,
-      ).length;
+      const atRefusal = await reserveLamports(world);
+      const signedBefore = await signerState(world.chain, world.service.context.feePayer.address);
       const outcome = await outcomeOf(
         owner.client.call("createTransfer", {
           body: { to: (await generateKeyPairSigner()).address, amount: "0.000001", confidential: false },
@@ -214,13 +213,11 @@ describe("custodial public transfers", () => {
       );
       if (outcome.status !== 201) {
         refused = outcome;
-        expect(reserveLamports(world)).toBe(atRefusal);
-        expect(world.cluster.getSignaturesForAddress(world.service.context.feePayer.address).length).toBe(
-          signedBefore,
-        );
+        expect(await reserveLamports(world)).toBe(atRefusal);
+        expect(await signerState(world.chain, world.service.context.feePayer.address)).toEqual(signedBefore);
       }
     }
-    const lost = before - reserveLamports(world);
+    const lost = before - (await reserveLamports(world));
     expect(lost).toBeLessThanOrEqual(BUDGET);
     expect(refused).toEqual({ status: 429, code: "reserve_budget_exhausted" });
     // The ledger holds exactly what the reserve lost, every reservation settled.
@@ -251,7 +248,7 @@ describe("agent creation", () => {
   });
 
   it("Given an owner creating agents again and again, When its budget is spent, Then the next is refused (429 reserve_budget_exhausted) with nothing written or signed, and the reserve lost at most the budget", async () => {
-    const before = reserveLamports(world);
+    const before = await reserveLamports(world);
     const { db } = world.service.context;
     const agentRows = async () =>
       (await db.read((q) => q.select().from(db.tables.accounts))).filter(
@@ -260,7 +257,7 @@ describe("agent creation", () => {
     let refused: { status: number; code: string } | null = null;
     let created = 0;
     for (let index = 0; index < 30 && refused === null; index++) {
-      const atRefusal = reserveLamports(world);
+      const atRefusal = await reserveLamports(world);
       const rowsBefore = await agentRows();
       const outcome = await outcomeOf(
         owner.client.call("createAgent", { body: { name: `bot-${index}`, spend_policy: TEST_POLICY } }),
@@ -270,10 +267,10 @@ describe("agent creation", () => {
         continue;
       }
       refused = outcome;
-      expect(reserveLamports(world)).toBe(atRefusal);
+      expect(await reserveLamports(world)).toBe(atRefusal);
       expect(await agentRows()).toBe(rowsBefore);
     }
-    const lost = before - reserveLamports(world);
+    const lost = before - (await reserveLamports(world));
     expect(created).toBeGreaterThan(0);
     expect(lost).toBeLessThanOrEqual(BUDGET);
     expect(refused).toEqual({ status: 429, code: "reserve_budget_exhausted" });

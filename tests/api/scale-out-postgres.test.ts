@@ -1,5 +1,6 @@
 /**
- * Scale-out (DESIGN section 10): two API services on one PostgreSQL database and one cluster, the
+ * Scale-out (DESIGN section 10): two API services on one PostgreSQL database and one cluster (in
+ * process, or the localnet process over RPC with CPAY_TEST_CHAIN=rpc, each service its own connection), the
  * way two API processes share a deployment. What one process used to keep in memory is agreed in
  * the database (api/src/coordination): an account's transfers take turns across both, the rate
  * limit is one budget, a background job runs in one of them, and a holder that dies without
@@ -14,10 +15,10 @@ import {
   issueApiKey,
   type RunningService,
   startService,
+  type UsdgFaucet,
 } from "@cpay/api";
 import { releaseLease, tryAcquireLease } from "@cpay/api/coordination";
 import { newId } from "@cpay/ledger/ids";
-import { createEmbeddedCluster, type EmbeddedCluster } from "@cpay/localnet/cluster";
 import { type ApiClient, ApiRequestError, createApiClient } from "@cpay/sdk/api";
 import {
   availableBalance,
@@ -25,14 +26,13 @@ import {
   deriveConfidentialKeys,
   findTokenAccount,
   importConfidentialSecret,
-  readConfidentialState,
 } from "@cpay/sdk/confidential";
 import { getTokenDecoder } from "@solana-program/token-2022";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPostgresDatabase, postgresServerUrl } from "../support/api-database";
-import { confidentialStateOf as simulatorStateOf } from "../support/confidential-state";
-import { inProcessConnection } from "../support/in-process-connection";
+import { confidentialStateOn } from "../support/confidential-state";
+import { startTestChain, type TestChain, testChainMode } from "../support/test-chain";
 
 const USDG = 1_000_000n;
 const RATE_LIMIT = 40;
@@ -45,7 +45,7 @@ interface Holder {
 }
 
 describe("two API services on one PostgreSQL database", () => {
-  let cluster: EmbeddedCluster;
+  let testChain: TestChain | undefined;
   const services: RunningService[] = [];
   let dropDatabase: (() => Promise<void>) | undefined;
   let first: RunningService;
@@ -54,7 +54,7 @@ describe("two API services on one PostgreSQL database", () => {
   beforeAll(async () => {
     const database = await createPostgresDatabase(postgresServerUrl());
     dropDatabase = database.drop;
-    cluster = await createEmbeddedCluster({ slotMs: 50 });
+    testChain = await startTestChain(testChainMode(), 50);
     const env = {
       PORT: "0",
       DATABASE_URL: database.url,
@@ -64,13 +64,13 @@ describe("two API services on one PostgreSQL database", () => {
       LOG_LEVEL: "silent",
     };
     // Sequentially: the first one migrates and initialises the program config.
-    services.push(await startService({ env, connection: await inProcessConnection(cluster) }));
-    services.push(await startService({ env, connection: await inProcessConnection(cluster) }));
+    services.push(await startService({ env, connection: await (testChain as TestChain).connect() }));
+    services.push(await startService({ env, connection: await (testChain as TestChain).connect() }));
     [first, second] = services as [RunningService, RunningService];
   });
   afterAll(async () => {
     await Promise.all(services.map((service) => service.close()));
-    cluster?.stop();
+    await testChain?.stop();
     await dropDatabase?.();
   });
 
@@ -87,11 +87,16 @@ describe("two API services on one PostgreSQL database", () => {
     createApiClient({ baseUrl: service.url, apiKey: who.key });
 
   async function publicBalance(owner: string): Promise<bigint> {
-    const account = cluster.getAccount(await findTokenAccount(owner, cluster.usdgMint));
+    const account = await first.context.chain.getAccount(
+      await findTokenAccount(owner, first.context.chain.usdgMint),
+    );
     return account === null ? 0n : getTokenDecoder().decode(account.data).amount;
   }
   async function confidentialStateOf(who: Holder) {
-    const state = simulatorStateOf(cluster, await findTokenAccount(who.account.publicKey, cluster.usdgMint));
+    const state = await confidentialStateOn(
+      first.context.chain,
+      await findTokenAccount(who.account.publicKey, first.context.chain.usdgMint),
+    );
     if (state === null) throw new Error(`${who.account.handle} has no confidential account`);
     return state;
   }
@@ -116,7 +121,7 @@ describe("two API services on one PostgreSQL database", () => {
   it("Given one account's transfers sent at once through both services, Then each happens exactly once, in turn, with exact balances", async () => {
     const alice = await holder("alice");
     const bob = await holder("bob");
-    await fundTestAccount(first.context, cluster, alice.account, {
+    await fundTestAccount(first.context, first.connection.testFaucet as UsdgFaucet, alice.account, {
       confidential: 10n * USDG,
       public: 4n * USDG,
     });
@@ -268,7 +273,10 @@ describe("two API services on one PostgreSQL database", () => {
   it("Given an account turn left by a holder that died mid-transfer, Then the next transfer, through the other service, takes it over once it lapses", async () => {
     const erin = await holder("erin");
     await holder("frank");
-    await fundTestAccount(first.context, cluster, erin.account, { confidential: 0n, public: 2n * USDG });
+    await fundTestAccount(first.context, first.connection.testFaucet as UsdgFaucet, erin.account, {
+      confidential: 0n,
+      public: 2n * USDG,
+    });
     const { db } = first.context;
     await db.read((q) =>
       q.insert(db.tables.leases).values({

@@ -27,7 +27,8 @@ import { getTokenDecoder } from "@solana-program/token-2022";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
-import { confidentialStateOf } from "../support/confidential-state";
+import { landedTransaction } from "../support/chain-reads";
+import { confidentialStateOn } from "../support/confidential-state";
 
 describe("an agent spending with its own key", () => {
   let world: ApiWorld;
@@ -52,7 +53,7 @@ describe("an agent spending with its own key", () => {
     });
     agentId = created.account_id;
     const row = await accountRowOf(agentId);
-    await fundTestAccount(world.service.context, world.cluster, row, {
+    await fundTestAccount(world.service.context, world.faucet, row, {
       confidential: usdg(300),
       public: usdg(300),
     });
@@ -100,16 +101,16 @@ describe("an agent spending with its own key", () => {
     );
 
   async function bobPublic(): Promise<bigint> {
-    const account = world.cluster.getAccount(
-      await findTokenAccount(bob.account.publicKey, world.cluster.usdgMint),
+    const account = await world.chain.getAccount(
+      await findTokenAccount(bob.account.publicKey, world.chain.usdgMint),
     );
     return account === null ? 0n : getTokenDecoder().decode(account.data).amount;
   }
 
   async function bobPending(): Promise<bigint> {
-    const state = confidentialStateOf(
-      world.cluster,
-      await findTokenAccount(bob.account.publicKey, world.cluster.usdgMint),
+    const state = await confidentialStateOn(
+      world.chain,
+      await findTokenAccount(bob.account.publicKey, world.chain.usdgMint),
     );
     if (state === null) throw new Error("bob has no confidential account");
     return decryptPendingBalance(state, bobKeys());
@@ -143,7 +144,7 @@ describe("an agent spending with its own key", () => {
     expect(await settled(created.transfer_id)).toMatchObject({ status: "confirmed", from: "@alice/bot" });
     expect(await bobPublic()).toBe(before + usdg(10));
     // ... and the same transaction carries the record whose memo bob and the owner decrypt
-    const transaction = world.cluster.getTransaction(created.tx_signature);
+    const transaction = await landedTransaction(world.chain, created.tx_signature);
     if (transaction === null) throw new Error("no transaction");
     expect((await readTransferMemo({ transaction, keys: bobKeys(), chain: world.chain })).memoText).toBe(
       "order 55",
@@ -203,7 +204,7 @@ describe("an agent spending with its own key", () => {
       confidential: false,
       expiresAt: created.approval?.expires_at,
     });
-    expect(world.cluster.getAccount(transaction?.pendingAddress as string)).not.toBeNull();
+    expect(await world.chain.getAccount(transaction?.pendingAddress as string)).not.toBeNull();
     expect(await transferRow(created.transfer_id)).toMatchObject({
       phase: "held",
       heldTransactionId: transaction?.id,
@@ -261,34 +262,31 @@ describe("an agent spending with its own key", () => {
     // ... and its final transaction has no room for a record with the API's longest memo (why a memo is
     // refused above): the record adds its receipt (32 bytes), the instruction (40 bytes) and an
     // envelope of 33 bytes + the memo (up to 200) to a packet limited to 1,232 bytes.
-    const final = world.cluster.getTransaction(created.tx_signature);
+    const final = await landedTransaction(world.chain, created.tx_signature);
     expect(final).not.toBeNull();
     expect((final?.wire.length ?? 0) + 32 + 40 + 33 + 200).toBeGreaterThan(1232);
   });
 
   it("receives from its owner by handle, and applies that credit before its next confidential spend", async () => {
     // Given the agent's confidential balances, read with the keys its owner derives
-    const agentToken = await findTokenAccount(
-      (await accountRowOf(agentId)).publicKey,
-      world.cluster.usdgMint,
-    );
-    const state = () => {
-      const current = confidentialStateOf(world.cluster, agentToken);
+    const agentToken = await findTokenAccount((await accountRowOf(agentId)).publicKey, world.chain.usdgMint);
+    const state = async () => {
+      const current = await confidentialStateOn(world.chain, agentToken);
       if (current === null) throw new Error("the agent has no confidential account");
       return current;
     };
-    const availableBefore = availableBalance(state(), agentKeys());
+    const availableBefore = availableBalance(await state(), agentKeys());
     // When its owner sends it 5 USDG confidentially by its handle
     await world.fund(alice.account, { confidential: usdg(10) });
     const funding = await alice.client.call("createTransfer", { body: { to: "@alice/bot", amount: "5" } });
     // Then the credit waits in the agent's pending balance
     expect(funding).toMatchObject({ to: "@alice/bot", confidential: true });
-    expect(decryptPendingBalance(state(), agentKeys())).toBe(usdg(5));
+    expect(decryptPendingBalance(await state(), agentKeys())).toBe(usdg(5));
     // When the agent spends 1 USDG confidentially
     await agent.call("createTransfer", { body: { to: "@bob", amount: "1" } });
     // Then the credit was applied first, and the spend came out of the whole balance
     expect((await state()).pendingBalanceCreditCounter).toBe(0n);
-    expect(availableBalance(state(), agentKeys())).toBe(availableBefore + usdg(5) - usdg(1));
+    expect(availableBalance(await state(), agentKeys())).toBe(availableBefore + usdg(5) - usdg(1));
   });
 
   it("is refused above its per-transaction limit (confidential), and publicly after a confidential spend", async () => {

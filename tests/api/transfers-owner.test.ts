@@ -16,7 +16,8 @@ import { getTokenDecoder } from "@solana-program/token-2022";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
-import { confidentialStateOf } from "../support/confidential-state";
+import { landedTransaction } from "../support/chain-reads";
+import { confidentialStateOn } from "../support/confidential-state";
 
 describe("transfers from a personal account", () => {
   let world: ApiWorld;
@@ -40,16 +41,16 @@ describe("transfers from a personal account", () => {
     deriveConfidentialKeys(importConfidentialSecret(holder.confidentialSecret));
 
   async function confidentialState(holder: WorldAccount) {
-    const state = confidentialStateOf(
-      world.cluster,
-      await findTokenAccount(holder.account.publicKey, world.cluster.usdgMint),
+    const state = await confidentialStateOn(
+      world.chain,
+      await findTokenAccount(holder.account.publicKey, world.chain.usdgMint),
     );
     if (state === null) throw new Error(`${holder.account.handle} has no confidential account`);
     return state;
   }
 
   async function publicBalance(owner: string): Promise<bigint> {
-    const account = world.cluster.getAccount(await findTokenAccount(owner, world.cluster.usdgMint));
+    const account = await world.chain.getAccount(await findTokenAccount(owner, world.chain.usdgMint));
     return account === null ? 0n : getTokenDecoder().decode(account.data).amount;
   }
 
@@ -101,7 +102,7 @@ describe("transfers from a personal account", () => {
     expect(availableBalance(await confidentialState(alice), keysOf(alice))).toBe(aliceBefore - amount);
     expect(decryptPendingBalance(await confidentialState(bob), keysOf(bob))).toBe(bobBefore + amount);
     // ... the final transaction carries the record whose memo bob and alice decrypt, and carol cannot
-    const transaction = world.cluster.getTransaction(created.tx_signature);
+    const transaction = await landedTransaction(world.chain, created.tx_signature);
     if (transaction === null) throw new Error("the transfer's transaction is not on chain");
     for (const party of [bob, alice]) {
       expect(

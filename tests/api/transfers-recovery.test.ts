@@ -31,7 +31,7 @@ import { getTokenDecoder } from "@solana-program/token-2022";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
-import { confidentialStateOf } from "../support/confidential-state";
+import { confidentialStateOn } from "../support/confidential-state";
 
 /** A fresh `tr_` id and its 16 bytes (the on-chain transfer id), as the service makes them. */
 function freshTransferId(): { id: string; bytes: Uint8Array } {
@@ -112,9 +112,9 @@ describe("crash recovery of transfers left submitting", () => {
   }
 
   async function bobPending(): Promise<bigint> {
-    const state = confidentialStateOf(
-      world.cluster,
-      await findTokenAccount(bob.account.publicKey, world.cluster.usdgMint),
+    const state = await confidentialStateOn(
+      world.chain,
+      await findTokenAccount(bob.account.publicKey, world.chain.usdgMint),
     );
     if (state === null) throw new Error("bob has no confidential account");
     return decryptPendingBalance(
@@ -133,7 +133,7 @@ describe("crash recovery of transfers left submitting", () => {
     const sent = await transferConfidential(world.chain, {
       owner: await walletSignerOf(service, alice.account.id),
       keys: await confidentialKeysOf(service, alice.account),
-      mint: world.cluster.usdgMint,
+      mint: world.chain.usdgMint,
       recipient: bob.account.publicKey,
       amount: usdg(7),
       payer: service.feePayer,
@@ -158,7 +158,7 @@ describe("crash recovery of transfers left submitting", () => {
     const again = await transferConfidential(world.chain, {
       owner: await walletSignerOf(service, alice.account.id),
       keys: await confidentialKeysOf(service, alice.account),
-      mint: world.cluster.usdgMint,
+      mint: world.chain.usdgMint,
       recipient: bob.account.publicKey,
       amount: usdg(7),
       payer: service.feePayer,
@@ -200,7 +200,7 @@ describe("crash recovery of transfers left submitting", () => {
     let agentAddress: Address;
     /** Sends what a dead process would have sent: the agent's public transfer of `amount` to @bob. */
     let sendAsDeadProcess: (transferId: Uint8Array, amount: bigint) => Promise<string>;
-    let bobPublic: () => bigint;
+    let bobPublic: () => Promise<bigint>;
     beforeAll(async () => {
       // An agent of alice's (HITL 5 USDG) with public funds and its own key
       const agent = await alice.client.call("createAgent", {
@@ -221,14 +221,15 @@ describe("crash recovery of transfers left submitting", () => {
       );
       if (found === undefined) throw new Error("no agent row");
       agentRow = found;
-      await fundTestAccount(service, world.cluster, agentRow, { confidential: 0n, public: usdg(20) });
+      await fundTestAccount(service, world.faucet, agentRow, { confidential: 0n, public: usdg(20) });
       keyId = (await issueApiKey(service, { accountId: agent.account_id, name: "k", environment: "test" }))
         .id;
       agentAddress = address(agent.public_key);
-      const mint = address(world.cluster.usdgMint);
+      const mint = address(world.chain.usdgMint);
       const destination = await findTokenAccount(bob.account.publicKey, mint);
-      bobPublic = () =>
-        getTokenDecoder().decode(world.cluster.getAccount(destination)?.data ?? new Uint8Array()).amount;
+      bobPublic = async () =>
+        getTokenDecoder().decode((await world.chain.getAccount(destination))?.data ?? new Uint8Array())
+          .amount;
       sendAsDeadProcess = async (transferId, amount) => {
         const { wire } = await signTransactionToWire({
           feePayer: service.feePayer,
@@ -243,12 +244,12 @@ describe("crash recovery of transfers left submitting", () => {
               transferId,
               payer: service.feePayer,
               recipientHandle: "bob",
-              programAddress: address(world.cluster.programId),
+              programAddress: address(world.chain.programId),
             }),
           ],
-          blockhash: world.cluster.getLatestBlockhash().blockhash,
+          blockhash: (await world.chain.getLatestBlockhash()).blockhash,
         });
-        return world.cluster.sendTransaction(wire, { preflight: true });
+        return await world.chain.sendTransaction(wire, { preflight: true });
       };
     });
 
@@ -257,7 +258,7 @@ describe("crash recovery of transfers left submitting", () => {
       // service writes it) and sent the agent's transfer of 4 USDG to @bob
       const { id, bytes } = freshTransferId();
       const agentKeys = await confidentialKeysOf(world.service.context, agentRow);
-      const bobBefore = bobPublic();
+      const bobBefore = await bobPublic();
       // (Sent before the row is written: the background job must not judge the row in between.)
       const signature = await sendAsDeadProcess(bytes, usdg(4));
       await leaveSubmitting(
@@ -278,7 +279,7 @@ describe("crash recovery of transfers left submitting", () => {
       // Then the transfer is confirmed with that transaction, and bob got the 4 USDG once
       expect(settled).toMatchObject({ status: "confirmed", txSignature: signature });
       expect(await eventTypes(id)).toEqual(["transfer.confirmed", "transfer.initiated"]);
-      expect(bobPublic()).toBe(bobBefore + usdg(4));
+      expect(await bobPublic()).toBe(bobBefore + usdg(4));
       // ... and the agent key counted it, its encrypted total now holding the 4 USDG
       const { db } = world.service.context;
       const [usage] = await db.read((q) =>
@@ -293,7 +294,7 @@ describe("crash recovery of transfers left submitting", () => {
     it("is recovered as held, with its agent transaction for the owner, when the program held it", async () => {
       // Given a dead process that sent a transfer above the HITL threshold (the program held it)
       const { id, bytes } = freshTransferId();
-      const bobBefore = bobPublic();
+      const bobBefore = await bobPublic();
       // (Sent before the row is written: the background job must not judge the row in between.)
       const signature = await sendAsDeadProcess(bytes, usdg(6));
       await leaveSubmitting(
@@ -327,9 +328,9 @@ describe("crash recovery of transfers left submitting", () => {
         ownerAccountId: alice.account.id,
         status: "pending_approval",
       });
-      expect(world.cluster.getAccount(held?.pendingAddress as string)).not.toBeNull();
+      expect(await world.chain.getAccount(held?.pendingAddress as string)).not.toBeNull();
       expect(await eventTypes(held?.id as string)).toEqual(["agent.transaction.pending_approval"]);
-      expect(bobPublic()).toBe(bobBefore);
+      expect(await bobPublic()).toBe(bobBefore);
     });
   });
 

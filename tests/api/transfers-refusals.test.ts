@@ -146,18 +146,18 @@ describe("transfer refusals and reads", () => {
 
   it("answers 503 chain_unavailable when the cluster refuses the transfer, records it failed, and a retry goes through", async () => {
     // Given a fee reserve that cannot pay (drained), and the counts before
-    const { cluster } = world;
+    const { chain } = world;
     const reserve = world.service.context.feePayer;
-    const lamports = cluster.getAccount(reserve.address)?.lamports ?? 0n;
+    const lamports = (await chain.getAccount(reserve.address))?.lamports ?? 0n;
     const sink = (await generateKeyPairSigner()).address;
     const { wire } = await signTransactionToWire({
       feePayer: reserve,
       instructions: [
         getTransferSolInstruction({ source: reserve, destination: sink, amount: lamports - 5_000n }),
       ],
-      blockhash: cluster.getLatestBlockhash().blockhash,
+      blockhash: (await chain.getLatestBlockhash()).blockhash,
     });
-    cluster.sendTransaction(wire, { preflight: true });
+    await chain.sendTransaction(wire, { preflight: true });
     const transfers = await count("transfers");
     try {
       // When alice sends, publicly and confidentially
@@ -183,7 +183,7 @@ describe("transfer refusals and reads", () => {
         expect(events.map((event) => event.type)).toEqual(["transfer.failed"]);
       }
     } finally {
-      cluster.requestAirdrop(reserve.address, lamports);
+      await chain.requestAirdrop(reserve.address, lamports);
     }
     // When the reserve is funded again, the retry goes through
     const retried = await post(alice.key.value, { to: "@bob", amount: "1" });

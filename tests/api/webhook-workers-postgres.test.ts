@@ -10,16 +10,15 @@ import type { AddressInfo } from "node:net";
 import { createAccount, issueApiKey, type RunningService, startService } from "@cpay/api";
 import { deliverDue } from "@cpay/api/webhook-worker";
 import { recordEvent } from "@cpay/ledger";
-import { createEmbeddedCluster, type EmbeddedCluster } from "@cpay/localnet/cluster";
 import { createApiClient } from "@cpay/sdk/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPostgresDatabase, postgresServerUrl } from "../support/api-database";
-import { inProcessConnection } from "../support/in-process-connection";
+import { startTestChain, type TestChain, testChainMode } from "../support/test-chain";
 
 const EVENTS = 60;
 
 describe("two webhook workers on PostgreSQL", () => {
-  let cluster: EmbeddedCluster;
+  let testChain: TestChain | undefined;
   const services: RunningService[] = [];
   let receiver: Server;
   let dropDatabase: (() => Promise<void>) | undefined;
@@ -37,7 +36,7 @@ describe("two webhook workers on PostgreSQL", () => {
       });
     });
     await new Promise<void>((done) => receiver.listen(0, "127.0.0.1", done));
-    cluster = await createEmbeddedCluster({ slotMs: 50 });
+    testChain = await startTestChain(testChainMode(), 50);
     const env = {
       PORT: "0",
       DATABASE_URL: database.url,
@@ -46,12 +45,12 @@ describe("two webhook workers on PostgreSQL", () => {
       LOG_LEVEL: "silent",
     };
     // Sequentially: the first one migrates and initialises the program config.
-    services.push(await startService({ env, connection: await inProcessConnection(cluster) }));
-    services.push(await startService({ env, connection: await inProcessConnection(cluster) }));
+    services.push(await startService({ env, connection: await (testChain as TestChain).connect() }));
+    services.push(await startService({ env, connection: await (testChain as TestChain).connect() }));
   });
   afterAll(async () => {
     await Promise.all(services.map((service) => service.close()));
-    cluster?.stop();
+    await testChain?.stop();
     await new Promise((done) => receiver?.close(done));
     await dropDatabase?.();
   });

@@ -7,10 +7,10 @@
  */
 import { type IndexerChain, indexerChainOver, startIndexer, startIndexerServer } from "@cpay/indexer";
 import { createHeliusReceiver, withHeliusPushes } from "@cpay/indexer/helius";
-import { inProcessChain } from "@cpay/localnet/cluster";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
+import { landedTransaction } from "../support/chain-reads";
 import { heliusRawPayload } from "../support/helius-payload";
 
 const AUTH = "Bearer helius-wakes-indexer";
@@ -25,7 +25,7 @@ beforeAll(async () => {
   alice = await world.account("alice");
   await world.account("bob");
   await world.fund(alice.account, { public: usdg(10) });
-  const embedded = indexerChainOver(inProcessChain(world.cluster));
+  const embedded = indexerChainOver(await world.openChain());
   const silent: IndexerChain = { ...embedded, watch: () => () => {} };
   const pushes = withHeliusPushes(silent);
   indexer = startIndexer({
@@ -58,7 +58,7 @@ async function confirmedTransfer() {
     body: { to: "@bob", amount: "1", confidential: false },
   });
   await world.slots(2);
-  const record = world.cluster.getTransaction(transfer.tx_signature ?? "");
+  const record = await landedTransaction(world.chain, transfer.tx_signature ?? "");
   if (record === null) throw new Error("the transfer did not land");
   return record;
 }

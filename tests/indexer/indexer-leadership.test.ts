@@ -12,6 +12,7 @@ import {
 } from "@cpay/indexer";
 import { type Database, openDatabase } from "@cpay/ledger/database";
 import { createEmbeddedCluster, type EmbeddedCluster, inProcessChain } from "@cpay/localnet/cluster";
+import type { ChainPort } from "@cpay/sdk/chain";
 import { eq } from "drizzle-orm";
 import pg from "pg";
 import pino from "pino";
@@ -411,11 +412,12 @@ describe("indexer leadership on PostgreSQL: a session advisory lock", () => {
       expect(world.dialect).toBe("postgres");
       const [alice] = await Promise.all([world.account("alice"), world.account("bob")]);
       await world.fund(alice.account, { public: usdg(10) });
-      const indexers = [world.service.context.db, second].map((handle) =>
+      const chains = [await world.openChain(), await world.openChain()];
+      const indexers = [world.service.context.db, second].map((handle, index) =>
         startIndexer({
           db: handle,
           databaseUrl: worldUrl,
-          chain: indexerChainOver(inProcessChain(world.cluster)),
+          chain: indexerChainOver(chains[index] as ChainPort),
           logger,
         }),
       ) as [RunningIndexer, RunningIndexer];

@@ -93,7 +93,7 @@ describe("the standalone indexer's start-up refusals", () => {
       RPC_URL: otherClusterUrl,
     });
     expect(code).toBe(2);
-    expect(output).toContain(`genesis ${world.cluster.genesisHash}`);
+    expect(output).toContain(`genesis ${world.chain.genesisHash}`);
     expect(output).toContain("serves genesis 4sGjMW1sUnHzSxGspuhpqLDx6wiyjNtZAMdL4VZHirAn");
     expect(await db.read((q) => q.select().from(db.tables.indexerCheckpoints))).toEqual(before);
   });

@@ -24,6 +24,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestAgent, type WorldAgent } from "../api/support/agents";
 import { holdAgentTransfer } from "../api/support/held-transfer";
 import { type ApiWorld, usdg, type WorldAccount } from "../support/api-world";
+import { landedTransaction, settled } from "../support/chain-reads";
 import {
   type IndexerWorld,
   type OutboxEvent,
@@ -151,18 +152,20 @@ describe("the indexer beside the API", () => {
   }
 
   /** Successful program transactions at `confirmed` or deeper, newest first. */
-  function programHistory() {
-    return world.cluster
-      .getSignaturesForAddress(world.cluster.programId)
-      .filter((entry) => entry.confirmationStatus !== "processed");
+  async function programHistory() {
+    await settled(world.chain);
+    return await world.chain.getSignaturesForAddress(world.chain.programId, {
+      limit: 1000,
+      commitment: "confirmed",
+    });
   }
 
   /** The program's events of a landed transaction, keyed as `indexed_events` keys them. */
-  function loggedEvents(signature: string): string[] {
-    const record = world.cluster.getTransaction(signature);
+  async function loggedEvents(signature: string): Promise<string[]> {
+    const record = await landedTransaction(world.chain, signature);
     if (record === null) throw new Error(`no transaction ${signature}`);
     const { events } = parseAgentPolicyEvents(record.logs, {
-      programAddress: address(world.cluster.programId),
+      programAddress: address(world.chain.programId),
     });
     const perInstruction = new Map<number, number>();
     return events.map((event) => {
@@ -249,9 +252,12 @@ describe("the indexer beside the API", () => {
     expect(about(events, "agent.transaction.rejected", approved.transactionId)).toEqual([]);
     expect(about(events, "agent.transaction.approved", rejected.transactionId)).toEqual([]);
     // ... the policy change once, keyed by the one transaction that changed it on chain
-    const policyChanges = programHistory().filter((entry) =>
-      loggedEvents(entry.signature).some((event) => event.endsWith(" PolicyUpdated")),
-    );
+    const policyChanges = [];
+    for (const entry of await programHistory()) {
+      if ((await loggedEvents(entry.signature)).some((event) => event.endsWith(" PolicyUpdated"))) {
+        policyChanges.push(entry);
+      }
+    }
     expect(policyChanges).toHaveLength(1);
     const policyEvents = events.filter((event) => event.type === "agent.policy.updated");
     expect(policyEvents).toHaveLength(1);
@@ -272,10 +278,10 @@ describe("the indexer beside the API", () => {
     expect(await w.checkpointSignature()).toBeNull();
     const replay = await runIndexPass(w.passContext);
     // Then every program transaction was applied again, and the outbox is exactly as it was
-    expect(replay).toEqual({ indexed: programHistory().length, incomplete: false, stalled: false });
+    expect(replay).toEqual({ indexed: (await programHistory()).length, incomplete: false, stalled: false });
     expect(await w.events()).toEqual(events);
     expect(await indexedEventRows()).toHaveLength(indexedBefore.length);
-    expect(await w.checkpointSignature()).toBe(w.newestConfirmedProgramSignature());
+    expect(await w.checkpointSignature()).toBe(await w.newestConfirmedProgramSignature());
     await w.restartIndexer();
   });
 
@@ -290,18 +296,19 @@ describe("the indexer beside the API", () => {
       expect(row.status).toBe("confirmed");
       expect(row.confirmedAt).not.toBeNull();
       expect(Date.parse(row.confirmedAt ?? "")).toBeGreaterThanOrEqual(Date.parse(row.createdAt));
-      const status = world.cluster.getSignatureStatus(row.txSignature ?? "");
+      const status = await world.chain.getSignatureStatus(row.txSignature ?? "");
       expect(status?.err).toBeNull();
       expect(["confirmed", "finalized"]).toContain(status?.confirmationStatus);
     }
     // ... the checkpoint is the newest program transaction at confirmed commitment
     await w.catchUp();
-    expect(await w.checkpointSignature()).toBe(w.newestConfirmedProgramSignature());
+    expect(await w.checkpointSignature()).toBe(await w.newestConfirmedProgramSignature());
     // ... and indexed_events holds exactly the events the program logged, at their positions
-    const history = programHistory();
-    const logged = history
-      .filter((entry) => entry.err === null)
-      .flatMap((entry) => loggedEvents(entry.signature));
+    const history = await programHistory();
+    const logged: string[] = [];
+    for (const entry of history.filter((candidate) => candidate.err === null)) {
+      logged.push(...(await loggedEvents(entry.signature)));
+    }
     const indexed = (await indexedEventRows()).map(
       (row) => `${row.signature} ${row.instructionIndex} ${row.eventIndex} ${row.event}`,
     );
@@ -310,7 +317,7 @@ describe("the indexer beside the API", () => {
 
     // When the slots of those transactions are finalized
     await world.slots(33);
-    const finalizedSlot = Number(world.cluster.getSlot("finalized"));
+    const finalizedSlot = Number(await world.chain.getSlot("finalized"));
     // Then the indexer marks their events finalized (its finality check runs every 2 s)
     const deadline = Date.now() + 10_000;
     for (;;) {
@@ -392,7 +399,7 @@ describe("the indexer beside the API", () => {
       confidential: false,
     });
     const transactionId = transaction?.id ?? "";
-    expect(world.cluster.getAccount(transaction?.pendingAddress ?? "")).not.toBeNull();
+    expect(await world.chain.getAccount(transaction?.pendingAddress ?? "")).not.toBeNull();
     const pendingEvents = about(await w.events(), "agent.transaction.pending_approval", transactionId);
     expect(pendingEvents).toHaveLength(1);
     expect(pendingEvents[0]).toMatchObject({ accountId: alice.account.id });
@@ -432,20 +439,20 @@ describe("the indexer beside the API", () => {
     // When alice's wallet approves it on chain directly (the API never hears of it)
     const svc = world.service.context;
     const pending = address((await world.agentTransactionRow(held.transactionId)).pendingAddress);
-    const account = world.cluster.getAccount(pending);
+    const account = await world.chain.getAccount(pending);
     if (account === null) throw new Error(`no hold at ${pending}`);
     const approve = await buildPendingApproveInstruction({
       owner: await walletSignerOf(svc, alice.account.id),
       pending,
       hold: getPendingTransactionDecoder().decode(account.data),
-      programAddress: address(world.cluster.programId),
+      programAddress: address(world.chain.programId),
     });
     const { signature, wire } = await signTransactionToWire({
       feePayer: svc.feePayer,
       instructions: [approve],
-      blockhash: world.cluster.getLatestBlockhash().blockhash,
+      blockhash: (await world.chain.getLatestBlockhash()).blockhash,
     });
-    world.cluster.sendTransaction(wire, { preflight: true });
+    await world.chain.sendTransaction(wire, { preflight: true });
     await settle();
     // Then the agent transaction is approved by that transaction, the transfer confirmed by it
     expect(await world.agentTransactionRow(held.transactionId)).toMatchObject({
@@ -490,7 +497,7 @@ describe("the indexer beside the API", () => {
     await w.catchUp();
     // Then the checkpoint moved to the newest program transaction
     expect(await w.checkpointSignature()).toBe(toMerchant.tx_signature);
-    expect(await w.checkpointSignature()).toBe(w.newestConfirmedProgramSignature());
+    expect(await w.checkpointSignature()).toBe(await w.newestConfirmedProgramSignature());
     // ... the new transfers have all their facts, the recipients' included
     const after = await w.events();
     for (const sent of added) expectTransferFacts(after, sent);

@@ -112,7 +112,11 @@ describe("indexer: a confirmed transaction the chain abandons is reverted at fin
   };
 
   beforeAll(async () => {
-    b = await startApiWorld();
+    b = await startApiWorld({
+      // In process whatever CPAY_TEST_CHAIN says: the suite forks chain A with B's transactions
+      // (tests/indexer/support/forked-chain.ts), which needs both simulators themselves.
+      inProcess: "forks one simulator's history into another",
+    });
     const [bAlice] = await Promise.all([b.account("alice"), b.account("bob")]);
     await b.fund(bAlice.account, { public: usdg(10) });
     for (const amount of ["1", "2", "3"]) {
@@ -122,7 +126,11 @@ describe("indexer: a confirmed transaction the chain abandons is reverted at fin
       onB.push({ id: row.id, record });
     }
 
-    a = await startApiWorld();
+    a = await startApiWorld({
+      // In process whatever CPAY_TEST_CHAIN says: the suite forks chain A with B's transactions
+      // (tests/indexer/support/forked-chain.ts), which needs both simulators themselves.
+      inProcess: "forks one simulator's history into another",
+    });
     [aAlice] = await Promise.all([a.account("alice"), a.account("bob")]);
     forkSenderId = `${bAlice.account.id}_on_b`;
     await db().transaction((tx) =>

@@ -45,7 +45,13 @@ let agentId: string;
 const output: string[] = [];
 
 beforeAll(async () => {
-  world = await startApiWorld({ slotMs: 50 });
+  world = await startApiWorld({
+    slotMs: 50,
+    // In process whatever CPAY_TEST_CHAIN says: this suite already serves the world's cluster over
+    // RPC itself (startLocalnet below) to the indexer process it kills, and reads the simulator's
+    // history as the source of truth.
+    inProcess: "serves its own simulator over RPC to the indexer process under test",
+  });
   localnet = await startLocalnet({ cluster: world.cluster, rpcPort: 0, wsPort: 0 });
   alice = await world.account("alice");
   bob = await world.account("bob");

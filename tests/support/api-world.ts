@@ -1,6 +1,10 @@
 /**
- * An API world for the `/v1` suites: the service started in process on a free port against an
- * embedded cluster (fast 50 ms slots, so `pending -> confirmed` is real and quick), on SQLite in a
+ * An API world for the `/v1` suites: the service started in process on a free port against a chain
+ * with fast 50 ms slots (so `pending -> confirmed` is real and quick): an embedded cluster in the
+ * suite's process by default, or, with CPAY_TEST_CHAIN=rpc, the localnet as its own process (one per
+ * world) reached over JSON-RPC + PubSub exactly as a validator. Suites read the chain through
+ * `chain` and move its clock through `testClock` in both modes; `cluster` (the simulator itself) is
+ * there only for suites pinned in process (`inProcess: reason`). On SQLite in a
  * temporary directory or, when DATABASE_URL is a PostgreSQL URL, on a fresh database of that
  * server (dropped at close) — the same suites run on both (scripts/test.sh). Every log line is
  * captured for the plaintext canary.
@@ -21,13 +25,18 @@ import {
   type RunningService,
   startService,
   type TransferRow,
+  type UsdgFaucet,
 } from "@cpay/api";
-import { createEmbeddedCluster, type EmbeddedCluster } from "@cpay/localnet/cluster";
+import type { EmbeddedCluster } from "@cpay/localnet/cluster";
 import { type ApiClient, ApiRequestError, createApiClient } from "@cpay/sdk/api";
 import type { ChainPort } from "@cpay/sdk/chain";
 import { eq } from "drizzle-orm";
 import { freshDatabaseUrl } from "./api-database";
-import { inProcessConnection } from "./in-process-connection";
+import type { LocalnetProcess } from "./localnet-process";
+import type { LocalnetTestClient } from "./localnet-test-client";
+import { startTestChain, type TestChainMode, testChainMode } from "./test-chain";
+
+export { type TestChainMode, testChainMode } from "./test-chain";
 
 export interface WorldAccount {
   readonly account: AccountRow;
@@ -39,8 +48,20 @@ export interface WorldAccount {
 
 export interface ApiWorld {
   readonly service: RunningService;
-  /** The simulator itself: for the suites' own assertions and clock moves. */
+  readonly mode: TestChainMode;
+  /**
+   * The simulator itself, in process only (a world started with `inProcess: reason`); in rpc mode
+   * reading it throws. Suites read through `chain` and move time through `testClock` instead.
+   */
   readonly cluster: EmbeddedCluster;
+  /** Clock moves of the test cluster (the simulator's, or the localnet process's localnet_* methods). */
+  readonly testClock: LocalnetTestClient;
+  /** Mints USDG into an owner's associated token account (the test cluster's mint authority). */
+  readonly faucet: UsdgFaucet;
+  /** The localnet process in rpc mode (null in process). */
+  readonly localnet: LocalnetProcess | null;
+  /** A new chain port of its own onto the world's chain (e.g. an indexer's); the caller closes it. */
+  openChain(): Promise<ChainPort>;
   /** The service's chain port (one per world): what SDK flows in a suite go through. */
   readonly chain: ChainPort;
   readonly url: string;
@@ -85,9 +106,20 @@ export const UNITS_PER_USDG = 1_000_000n;
 export const usdg = (whole: number | bigint): bigint => BigInt(whole) * UNITS_PER_USDG;
 
 export async function startApiWorld(
-  options: { slotMs?: number; env?: Record<string, string>; clock?: () => number } = {},
+  options: {
+    slotMs?: number;
+    env?: Record<string, string>;
+    clock?: () => number;
+    /** Why this suite needs the simulator itself: it then runs in process whatever CPAY_TEST_CHAIN says. */
+    inProcess?: string;
+  } = {},
 ): Promise<ApiWorld> {
-  const cluster = await createEmbeddedCluster({ slotMs: options.slotMs ?? 50 });
+  const mode: TestChainMode = options.inProcess === undefined ? testChainMode() : "in-process";
+  const chainSide = await startTestChain(mode, options.slotMs ?? 50);
+  const connection = await chainSide.connect().catch(async (error: unknown) => {
+    await chainSide.stop();
+    throw error;
+  });
   const dataDir = mkdtempSync(join(tmpdir(), "cpay-api-"));
   const database = await freshDatabaseUrl(dataDir);
   const logs: string[] = [];
@@ -101,27 +133,51 @@ export async function startApiWorld(
       callback();
     },
   });
-  const service = await startService({
-    env: {
-      PORT: "0",
-      DATABASE_URL: database.url,
-      SERVICE_MASTER_KEY: randomBytes(32).toString("hex"),
-      RATE_LIMIT_PER_MINUTE: "100000",
-      // Every test client is 127.0.0.1: suites that send bad keys on purpose must not share a budget.
-      AUTH_FAILURE_LIMIT_PER_MINUTE: "100000",
-      LOG_LEVEL: "info",
-      ...options.env,
-    },
-    dataDir,
-    connection: await inProcessConnection(cluster),
-    logDestination: logDestination as never,
-    checkResponses: true,
-    ...(options.clock === undefined ? {} : { clock: options.clock }),
-  });
+  let service: RunningService;
+  try {
+    service = await startService({
+      env: {
+        PORT: "0",
+        DATABASE_URL: database.url,
+        SERVICE_MASTER_KEY: randomBytes(32).toString("hex"),
+        RATE_LIMIT_PER_MINUTE: "100000",
+        // Every test client is 127.0.0.1: suites that send bad keys on purpose must not share a budget.
+        AUTH_FAILURE_LIMIT_PER_MINUTE: "100000",
+        LOG_LEVEL: "info",
+        ...options.env,
+      },
+      dataDir,
+      connection,
+      logDestination: logDestination as never,
+      checkResponses: true,
+      ...(options.clock === undefined ? {} : { clock: options.clock }),
+    });
+  } catch (error) {
+    // No child may outlive a world that failed to start.
+    await connection.close().catch(() => undefined);
+    await chainSide.stop();
+    await database.drop().catch(() => undefined);
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+  const faucet = connection.testFaucet;
+  if (faucet === null) throw new Error("the test chain has no USDG faucet");
   const clientFor = (apiKey: string) => createApiClient({ baseUrl: service.url, apiKey });
   return {
     service,
-    cluster,
+    mode,
+    get cluster(): EmbeddedCluster {
+      if (chainSide.cluster === null) {
+        throw new Error(
+          "this world's chain is the localnet process: read it through world.chain (or pin the suite with inProcess)",
+        );
+      }
+      return chainSide.cluster;
+    },
+    testClock: chainSide.testClock,
+    faucet,
+    localnet: chainSide.localnet,
+    openChain: chainSide.openChain,
     chain: service.context.chain,
     url: service.url,
     logs,
@@ -140,7 +196,7 @@ export async function startApiWorld(
       return { account, key, confidentialSecret, client: clientFor(key.value) };
     },
     fund: (account, amounts) =>
-      fundTestAccount(service.context, cluster, account, {
+      fundTestAccount(service.context, faucet, account, {
         confidential: amounts.confidential ?? 0n,
         public: amounts.public ?? 0n,
       }),
@@ -178,12 +234,14 @@ export async function startApiWorld(
       return fetch(new URL(path, service.url), { ...init, headers });
     },
     async slots(count = 2) {
-      const target = cluster.getSlot() + BigInt(count);
-      while (cluster.getSlot() < target) await new Promise((resolve) => setTimeout(resolve, 10));
+      const chain = service.context.chain;
+      const target = (await chain.getSlot("processed")) + BigInt(count);
+      while ((await chain.getSlot("processed")) < target)
+        await new Promise((resolve) => setTimeout(resolve, 10));
     },
     async close() {
       await service.close();
-      cluster.stop();
+      await chainSide.stop();
       await database.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },

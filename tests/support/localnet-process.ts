@@ -3,7 +3,8 @@
  * entry point on ephemeral ports with its ledger in a directory of the suite's, found through the
  * manifest it writes once it serves, spoken to only over JSON-RPC + PubSub. `kill()` is a SIGKILL
  * (crash tests); `stop()` a SIGTERM and a wait; `restart()` starts it again on the same ledger and
- * the same ports.
+ * the same ports. The child holds a pipe from this process as its stdin and shuts down when it
+ * closes, so it never outlives the test file that started it, however that file ends.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -34,6 +35,8 @@ export interface LocalnetProcess {
   restart(): Promise<void>;
   /** Stops it and deletes a ledger directory this helper created. */
   remove(): Promise<void>;
+  /** SIGKILL without waiting (for a process's exit hook, where nothing can be awaited). */
+  killNow(): void;
 }
 
 function portOf(url: string): string {
@@ -61,9 +64,10 @@ export async function startLocalnetProcess(options: LocalnetProcessOptions = {})
         LOCALNET_RPC_PORT: portOf(urls.rpcUrl),
         LOCALNET_WS_PORT: portOf(urls.wsUrl),
         LOCALNET_SLOT_MS: String(options.slotMs ?? 50),
+        LOCALNET_EXIT_WITH_STDIN: "1",
         ...options.env,
       },
-      stdio: ["ignore", "pipe", "pipe"],
+      stdio: ["pipe", "pipe", "pipe"],
     });
     child = started;
     started.stdout?.on("data", (chunk: Buffer) => {
@@ -107,6 +111,12 @@ export async function startLocalnetProcess(options: LocalnetProcessOptions = {})
     async restart() {
       await end("SIGTERM");
       await launch();
+    },
+    killNow() {
+      const running = child;
+      child = null;
+      if (running !== null && running.exitCode === null && running.signalCode === null)
+        running.kill("SIGKILL");
     },
     async remove() {
       await end("SIGTERM");

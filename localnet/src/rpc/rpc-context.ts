@@ -7,6 +7,7 @@
  */
 import type { ClusterPort, Commitment } from "../cluster/cluster-port";
 import { minContextSlotNotReached } from "./json-rpc-errors";
+import type { TestClock } from "./methods/test-clock";
 import { type Config, optionalU64, readCommitment } from "./params";
 
 /** Reported as `context.apiVersion` and `getVersion["solana-core"]`: the agave line LiteSVM tracks. */
@@ -14,6 +15,8 @@ export const API_VERSION = "2.3.0";
 
 export interface MethodContext {
   readonly cluster: ClusterPort;
+  /** The cluster's clock for the test-only `localnet_*` methods; absent, they are refused. */
+  readonly testClock?: TestClock;
 }
 
 /** A JSON-RPC method: validates `params` (throwing RpcError) and returns the `result`. */

@@ -6,11 +6,17 @@
  * it refuses to bind anything but a loopback address. Port 0 picks free ports (what tests use).
  */
 import type { ClusterPort } from "../cluster/cluster-port";
+import type { TestClock } from "./methods/test-clock";
 import { startPubSubServer } from "./pubsub-server";
 import { startRpcServer } from "./rpc-server";
 
 export interface LocalnetOptions {
   readonly cluster: ClusterPort;
+  /**
+   * The cluster's clock, for the test-only `localnet_*` methods (methods/test-clock.ts); without it
+   * they are refused. The localnet process passes its cluster's clock.
+   */
+  readonly testClock?: TestClock;
   /** HTTP JSON-RPC port; default 8899. */
   readonly rpcPort?: number;
   /** WebSocket PubSub port; default 8900. */
@@ -50,7 +56,10 @@ export async function startLocalnet(options: LocalnetOptions): Promise<Localnet>
   }
   const onInternalError = options.onInternalError ?? logInternalError;
   const rpc = await startRpcServer({
-    context: { cluster: options.cluster },
+    context: {
+      cluster: options.cluster,
+      ...(options.testClock === undefined ? {} : { testClock: options.testClock }),
+    },
     host,
     port: options.rpcPort ?? 8899,
     maxBodyBytes: options.maxBodyBytes,

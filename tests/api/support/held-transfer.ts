@@ -16,7 +16,7 @@ import {
 } from "@cpay/sdk/confidential";
 import { getTokenDecoder } from "@solana-program/token-2022";
 import type { ApiWorld, WorldAccount } from "../../support/api-world";
-import { confidentialStateOf } from "../../support/confidential-state";
+import { confidentialStateOn } from "../../support/confidential-state";
 import type { WorldAgent } from "./agents";
 
 export interface HeldTransfer {
@@ -42,7 +42,7 @@ export async function holdAgentTransfer(
 
 /** The public USDG of the account at `owner` (wallet or agent PDA), 0 without a token account. */
 export async function publicUsdg(world: ApiWorld, owner: string): Promise<bigint> {
-  const account = world.cluster.getAccount(await findTokenAccount(owner, world.cluster.usdgMint));
+  const account = await world.chain.getAccount(await findTokenAccount(owner, world.chain.usdgMint));
   return account === null ? 0n : getTokenDecoder().decode(account.data).amount;
 }
 
@@ -63,7 +63,7 @@ export async function confidentialUsdg(
   owner: string,
   keys: ConfidentialKeyset,
 ): Promise<{ readonly available: bigint; readonly pending: bigint }> {
-  const state = confidentialStateOf(world.cluster, await findTokenAccount(owner, world.cluster.usdgMint));
+  const state = await confidentialStateOn(world.chain, await findTokenAccount(owner, world.chain.usdgMint));
   if (state === null) throw new Error(`${owner} has no confidential USDG account`);
   return { available: availableBalance(state, keys), pending: decryptPendingBalance(state, keys) };
 }

@@ -65,7 +65,7 @@ export async function publicTransferInstructions(
   },
 ): Promise<Instruction[]> {
   const feePayer = createNoopSigner(world.service.context.feePayer.address);
-  const mint = address(world.cluster.usdgMint);
+  const mint = address(world.chain.usdgMint);
   const [source, destination] = await Promise.all([
     findTokenAccount(input.agent, mint),
     findTokenAccount(input.recipient, mint),
@@ -88,14 +88,14 @@ export async function publicTransferInstructions(
       amount: input.amount,
       transferId: new Uint8Array(randomBytes(16)),
       payer: feePayer,
-      programAddress: address(world.cluster.programId),
+      programAddress: address(world.chain.programId),
     }),
   ];
 }
 
 /** `instructions` as the agent signs them: fee payer = the service's, its slot empty; base64. */
 export async function agentSigned(world: ApiWorld, instructions: readonly Instruction[]): Promise<string> {
-  const { blockhash, lastValidBlockHeight } = world.cluster.getLatestBlockhash();
+  const { blockhash, lastValidBlockHeight } = await world.chain.getLatestBlockhash();
   const { wire } = await partiallySignTransactionToWire({
     feePayer: createNoopSigner(world.service.context.feePayer.address),
     instructions,

@@ -1,6 +1,6 @@
 /**
- * An API world with the indexer running beside it on the same database and the same embedded
- * cluster, as production runs them (two processes, one outbox): the API records what it submits,
+ * An API world with the indexer running beside it on the same database and the same chain (in
+ * process, or the localnet process over RPC with CPAY_TEST_CHAIN=rpc), as production runs them (two processes, one outbox): the API records what it submits,
  * the indexer what the program's logs say, and each fact must fire once. The indexer can be stopped
  * and a new one started on the same database (a restart), and its history replayed from scratch.
  * Warnings and errors the indexer logs are kept, so a suite can show a pass never failed.
@@ -19,7 +19,6 @@ import {
   startIndexer,
 } from "@cpay/indexer";
 import type { AccountRow } from "@cpay/ledger";
-import { inProcessChain } from "@cpay/localnet/cluster";
 import { buildAgentTransferInstruction } from "@cpay/sdk";
 import { readAgentAccount } from "@cpay/sdk/agent-confidential";
 import { findTokenAccount } from "@cpay/sdk/confidential";
@@ -57,7 +56,7 @@ export interface IndexerWorld {
   /** The checkpoint's signature, or null. */
   checkpointSignature(): Promise<string | null>;
   /** The newest program transaction at `confirmed` or `finalized`, as the cluster lists it. */
-  newestConfirmedProgramSignature(): string | null;
+  newestConfirmedProgramSignature(): Promise<string | null>;
   /** Rows of the events table (parsed payloads), oldest first. */
   events(): Promise<OutboxEvent[]>;
   close(): Promise<void>;
@@ -75,11 +74,14 @@ export interface OutboxEvent {
 
 /** Starts the API world, then an indexer on its database (leading before this resolves). */
 export async function startIndexerWorld(
-  options: { readonly env?: Record<string, string> } = {},
+  options: { readonly env?: Record<string, string>; readonly inProcess?: string } = {},
 ): Promise<IndexerWorld> {
-  const api = await startApiWorld(options.env === undefined ? {} : { env: options.env });
+  const api = await startApiWorld({
+    ...(options.env === undefined ? {} : { env: options.env }),
+    ...(options.inProcess === undefined ? {} : { inProcess: options.inProcess }),
+  });
   const { db } = api.service.context;
-  const chain = indexerChainOver(inProcessChain(api.cluster));
+  const chain = indexerChainOver(await api.openChain());
   const indexerLogs: Record<string, unknown>[] = [];
   const logger: Logger = pino(
     { level: "warn" },
@@ -105,7 +107,7 @@ export async function startIndexerWorld(
   const passContext: PassContext = {
     db,
     clock: Date.now,
-    usdgMint: api.cluster.usdgMint,
+    usdgMint: api.chain.usdgMint,
     chain,
     logger,
     walk: createIndexWalk(),
@@ -153,10 +155,11 @@ export async function startIndexerWorld(
     async checkpointSignature() {
       return (await readCheckpoint(passContext))?.signature ?? null;
     },
-    newestConfirmedProgramSignature() {
-      const [newest] = api.cluster
-        .getSignaturesForAddress(api.cluster.programId)
-        .filter((entry) => entry.confirmationStatus !== "processed");
+    async newestConfirmedProgramSignature() {
+      const [newest] = await api.chain.getSignaturesForAddress(api.chain.programId, {
+        limit: 1,
+        commitment: "confirmed",
+      });
       return newest?.signature ?? null;
     },
     async events() {
@@ -188,7 +191,7 @@ export async function sendAgentSignedTransfer(
   const agentRow = await api.accountRow(input.agentAccountId);
   const agent = address(agentRow.publicKey);
   const recipient = address(input.to.publicKey);
-  const mint = address(api.cluster.usdgMint);
+  const mint = address(api.chain.usdgMint);
   const [source, destination] = await Promise.all([
     findTokenAccount(agent, mint),
     findTokenAccount(recipient, mint),
@@ -213,7 +216,7 @@ export async function sendAgentSignedTransfer(
       transferId,
       payer: service.feePayer,
       recipientHandle: input.to.handle.replace(/^@/, ""),
-      programAddress: address(api.cluster.programId),
+      programAddress: address(api.chain.programId),
     }),
   ];
   // Signed as the service's own spend (the test stands in for an agent acting outside the API).
