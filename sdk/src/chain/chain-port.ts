@@ -5,7 +5,7 @@
  * Two implementations:
  * - `connectRpcChain` (rpc-chain.ts): any Solana JSON-RPC + PubSub endpoint (the localnet process,
  *   devnet, mainnet-beta), on @solana/kit's RPC and subscription clients;
- * - `inProcessChain` (`@cpay/sdk/cluster`): the LiteSVM simulator in this process, for fast tests.
+ * - `inProcessChain` (`@cpay/localnet/cluster`): the LiteSVM simulator in this process, for fast tests.
  * Code above the port cannot tell them apart, so what the tests prove in process holds over RPC.
  *
  * Commitment: a read without one is at `processed`, the newest state this client can see, so a
