@@ -3,6 +3,7 @@
  * localnet publishes) creates the owner's token account if needed and mints into it, paying its own
  * fee, so funding a test account never spends the fee reserve.
  */
+import { USDG_DECIMALS } from "@cpay/sdk";
 import { awaitLanding, type ChainPort, signTransactionToWire } from "@cpay/sdk/chain";
 import { type Address, address, type KeyPairSigner } from "@solana/kit";
 import {
@@ -11,8 +12,6 @@ import {
   getMintToCheckedInstruction,
   TOKEN_2022_PROGRAM_ADDRESS,
 } from "@solana-program/token-2022";
-
-const USDG_DECIMALS = 6;
 
 export async function mintTestUsdg(
   chain: ChainPort,

@@ -50,25 +50,28 @@ export function parserErrorOf(error: unknown): ApiError | null {
   return null;
 }
 
-/**
- * An unreachable cluster (the RPC refused, timed out or answered 5xx), anywhere in the error's
- * cause chain, is `503 chain_unavailable`: the request can be retried (with its Idempotency-Key),
- * and it is the operator's problem, not a bug to log as one.
- */
-export function chainUnavailableOf(error: unknown): ApiError | null {
+/** True when the cluster could not be reached (the RPC refused, timed out or answered 5xx), anywhere in `error`'s cause chain. */
+export function isChainUnavailable(error: unknown): boolean {
   let current: unknown = error;
   for (let depth = 0; depth < 8 && current !== null && typeof current === "object"; depth++) {
-    if (current instanceof ChainUnavailable) {
-      return new ApiError(
-        "chain_unavailable",
-        "the Solana cluster could not be reached; retry the request with the same Idempotency-Key",
-        undefined,
-        { "Retry-After": "2" },
-      );
-    }
+    if (current instanceof ChainUnavailable) return true;
     current = (current as { cause?: unknown }).cause;
   }
-  return null;
+  return false;
+}
+
+/**
+ * An unreachable cluster is `503 chain_unavailable`: the request can be retried (with its
+ * Idempotency-Key), and it is the operator's problem, not a bug to log as one.
+ */
+export function chainUnavailableOf(error: unknown): ApiError | null {
+  if (!isChainUnavailable(error)) return null;
+  return new ApiError(
+    "chain_unavailable",
+    "the Solana cluster could not be reached; retry the request with the same Idempotency-Key",
+    undefined,
+    { "Retry-After": "2" },
+  );
 }
 
 export function createErrorHandler(logger: Logger) {

@@ -11,7 +11,7 @@
 import { isConfidentialError } from "@cpay/sdk/confidential";
 import { ChainFailure, ProgramRefusal } from "../chain/send-instructions";
 import { ApiError } from "../http/api-error";
-import { chainUnavailableOf } from "../http/error-handler";
+import { isChainUnavailable } from "../http/error-handler";
 import { reserveRefusalIn } from "../reserve/reserve-ledger";
 import { policyRefusalOf } from "./policy-refusal";
 
@@ -25,7 +25,7 @@ export interface SubmissionFailure {
 /** Classifies `error` thrown while submitting a transfer (see the module doc). */
 export function classifySubmissionFailure(error: unknown): SubmissionFailure | null {
   // An unreachable cluster says nothing about what landed: the recovery pass decides from the chain.
-  if (chainUnavailableOf(error) !== null) return null;
+  if (isChainUnavailable(error)) return null;
   // The fee reserve refused to sign (its budget): nothing was signed, so nothing can land.
   const budget = reserveRefusalIn(error);
   if (budget !== null) return refused(budget.code, budget);
