@@ -14,15 +14,11 @@
  * Prints one JSON line `{url, key}` (`{url, keys}` for `confidential`) once ready.
  */
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, openSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { createAccount, fundTestAccount, issueApiKey, startService } from "@cpay/api";
+import { createAccount, fundTestAccount, issueApiKey } from "@cpay/api";
 import { transferPublic } from "@cpay/sdk/confidential";
 import express from "express";
-import pino from "pino";
-import { benchConnection } from "./bench-connection";
+import { startBenchService } from "./bench-connection";
 
 const mode = process.argv[2];
 // A clean exit on SIGTERM lets `--cpu-prof` write its profile when profiling this process.
@@ -47,26 +43,7 @@ if (mode === "bare") {
     console.log(JSON.stringify({ url: `http://127.0.0.1:${address.port}`, key: "" }));
   });
 } else if (mode === "api") {
-  const dataDir = mkdtempSync(join(tmpdir(), "cpay-bench-"));
-  // Made here (as the service would) so its USDG faucet can fund the load account.
-  const { connection, faucet } = await benchConnection();
-  const service = await startService({
-    connection,
-    env: {
-      PORT: "0",
-      DATABASE_URL: join(dataDir, "cpay.sqlite"),
-      SERVICE_MASTER_KEY: randomBytes(32).toString("hex"),
-      RATE_LIMIT_PER_MINUTE: "1000000000",
-      AUTH_FAILURE_LIMIT_PER_MINUTE: "1000000000",
-      // The load sends thousands of transfers from one account in 30 s, each holding a receipt's
-      // rent until the receipt job returns it (1,000 slots later): the default daily budget would
-      // refuse the load after ~600, which measures the budget, not the API's throughput.
-      RESERVE_DAILY_BUDGET_LAMPORTS: "1000000000000",
-      LOG_LEVEL: "info",
-    },
-    dataDir,
-    logDestination: pino.destination({ dest: openSync("/dev/null", "w"), sync: false }),
-  });
+  const { service, faucet } = await startBenchService();
   const context = service.context;
   // One `@bench` sender by default; a second argument N > 1 makes `@bench0`..`@bench<N-1>` instead.
   const senders = Number(process.argv[3] ?? 1);
@@ -114,23 +91,10 @@ if (mode === "bare") {
   });
   console.log(JSON.stringify({ url: service.url, key: keys[0], keys }));
 } else if (mode === "confidential") {
-  const dataDir = mkdtempSync(join(tmpdir(), "cpay-bench-"));
   const slotMs = process.argv[4] === undefined ? undefined : Number(process.argv[4]);
-  const { connection, faucet } = await benchConnection(slotMs === undefined ? {} : { slotMs });
-  const service = await startService({
-    connection,
-    env: {
-      PORT: "0",
-      DATABASE_URL: join(dataDir, "cpay.sqlite"),
-      SERVICE_MASTER_KEY: randomBytes(32).toString("hex"),
-      RATE_LIMIT_PER_MINUTE: "1000000000",
-      AUTH_FAILURE_LIMIT_PER_MINUTE: "1000000000",
-      RESERVE_DAILY_BUDGET_LAMPORTS: "1000000000000",
-      LOG_LEVEL: "info",
-      ...(process.env.PROOF_WORKERS === undefined ? {} : { PROOF_WORKERS: process.env.PROOF_WORKERS }),
-    },
-    dataDir,
-    logDestination: pino.destination({ dest: openSync("/dev/null", "w"), sync: false }),
+  const { service, faucet } = await startBenchService({
+    ...(slotMs === undefined ? {} : { slotMs }),
+    ...(process.env.PROOF_WORKERS === undefined ? {} : { env: { PROOF_WORKERS: process.env.PROOF_WORKERS } }),
   });
   const context = service.context;
   await createAccount(context, { handle: "sink", type: "business", kycStatus: "verified" });

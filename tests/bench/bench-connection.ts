@@ -4,8 +4,19 @@
  * LiteSVM cluster made in the child itself (the in-process figures). Either way with the faucet that
  * funds the bench accounts, so the modes of the children read the same over both.
  */
-import { type ChainConnection, localnetConnection, type UsdgFaucet } from "@cpay/api";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, openSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  type ChainConnection,
+  localnetConnection,
+  type RunningService,
+  startService,
+  type UsdgFaucet,
+} from "@cpay/api";
 import { createEmbeddedCluster } from "@cpay/localnet/cluster";
+import pino from "pino";
 import { inProcessConnection } from "../support/in-process-connection";
 
 /** The env variable the bench sets on a child whose chain is the localnet process. */
@@ -26,4 +37,35 @@ export async function benchConnection(options: { readonly slotMs?: number } = {}
   }
   const cluster = await createEmbeddedCluster(options.slotMs === undefined ? {} : { slotMs: options.slotMs });
   return { connection: await inProcessConnection(cluster), faucet: cluster };
+}
+
+/**
+ * A bench child's service on its connection: SQLite in a fresh directory, logging at info to
+ * /dev/null, and every limit that would measure itself instead of the API raised out of the way (the
+ * load sends thousands of transfers in seconds, each holding a receipt's rent until the receipt job
+ * returns it 1,000 slots later: the default daily reserve budget would refuse it after ~600).
+ */
+export async function startBenchService(
+  options: { readonly slotMs?: number; readonly env?: NodeJS.ProcessEnv } = {},
+): Promise<{ readonly service: RunningService; readonly faucet: UsdgFaucet }> {
+  const { connection, faucet } = await benchConnection(
+    options.slotMs === undefined ? {} : { slotMs: options.slotMs },
+  );
+  const dataDir = mkdtempSync(join(tmpdir(), "cpay-bench-"));
+  const service = await startService({
+    connection,
+    env: {
+      PORT: "0",
+      DATABASE_URL: join(dataDir, "cpay.sqlite"),
+      SERVICE_MASTER_KEY: randomBytes(32).toString("hex"),
+      RATE_LIMIT_PER_MINUTE: "1000000000",
+      AUTH_FAILURE_LIMIT_PER_MINUTE: "1000000000",
+      RESERVE_DAILY_BUDGET_LAMPORTS: "1000000000000",
+      LOG_LEVEL: "info",
+      ...options.env,
+    },
+    dataDir,
+    logDestination: pino.destination({ dest: openSync("/dev/null", "w"), sync: false }),
+  });
+  return { service, faucet };
 }

@@ -1,45 +1,10 @@
-/**
- * The child process of the transfer latency bench (rpc-transfer-latency.ts): the real service
- * (SQLite, logging to /dev/null, rate limits out of the way) over the localnet process named by
- * `BENCH_LOCALNET_MANIFEST`, with `@payer` (public and confidential USDG), its custodial agent
- * `@payer/bot` (confidential USDG; a policy whose limits the bench's transfers stay far below, so
- * each executes rather than holds) and a `@sink` recipient. Prints one JSON line
- * `{url, payerKey, agentKey}` once ready.
- */
-import { randomBytes } from "node:crypto";
-import { mkdtempSync, openSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import {
-  createAccount,
-  createAgent,
-  fundTestAccount,
-  issueApiKey,
-  startService,
-  withReserveSpend,
-} from "@cpay/api";
-import pino from "pino";
-import { benchConnection } from "./bench-connection";
+import { createAccount, createAgent, fundTestAccount, issueApiKey, withReserveSpend } from "@cpay/api";
+import { startBenchService } from "./bench-connection";
 
 process.on("SIGTERM", () => process.exit(0));
 
 const USDG = 1_000_000n;
-const dataDir = mkdtempSync(join(tmpdir(), "cpay-bench-"));
-const { connection, faucet } = await benchConnection();
-const service = await startService({
-  connection,
-  env: {
-    PORT: "0",
-    DATABASE_URL: join(dataDir, "cpay.sqlite"),
-    SERVICE_MASTER_KEY: randomBytes(32).toString("hex"),
-    RATE_LIMIT_PER_MINUTE: "1000000000",
-    AUTH_FAILURE_LIMIT_PER_MINUTE: "1000000000",
-    RESERVE_DAILY_BUDGET_LAMPORTS: "1000000000000",
-    LOG_LEVEL: "info",
-  },
-  dataDir,
-  logDestination: pino.destination({ dest: openSync("/dev/null", "w"), sync: false }),
-});
+const { service, faucet } = await startBenchService();
 const context = service.context;
 const verified = { type: "business", kycStatus: "verified" } as const;
 await createAccount(context, { handle: "sink", ...verified });
