@@ -198,10 +198,21 @@ describe("the start topology after the localnet and the API are SIGKILLed mid-st
     // KILL_DELAY_MS after the KILL_AFTER_ANSWERS-th answer (the requests still open lose their
     // answer; the senders go on sending until the kill)
     let answered = 0;
+    let openRequests = 0;
     let killing = false;
     let crashed: Promise<void> | null = null;
+    // The kill lands KILL_DELAY_MS after the kill point, or earlier once the last transfer has been
+    // sent, and always while a request is open: on a fast machine the whole plan can be answered
+    // within the delay, and a kill between requests would cut nothing off.
     const crash = async () => {
-      await sleep(KILL_DELAY_MS);
+      const due = Date.now() + KILL_DELAY_MS;
+      for (;;) {
+        const sentAll = next >= PLAN.length;
+        if (openRequests > 0 && (sentAll || Date.now() >= due)) break;
+        // Nothing left to cut off: kill anyway, and the assertion below says so.
+        if (sentAll && openRequests === 0) break;
+        await sleep(2);
+      }
       killing = true;
       await Promise.all([localnet?.kill(), api?.kill()]);
     };
@@ -209,7 +220,12 @@ describe("the start topology after the localnet and the API are SIGKILLed mid-st
     const sender = async () => {
       while (!killing && next < PLAN.length) {
         const transfer = PLAN[next++] as PlannedTransfer;
-        const answer = await post(transfer).catch(() => NO_ANSWER);
+        openRequests += 1;
+        const answer = await post(transfer)
+          .catch(() => NO_ANSWER)
+          .finally(() => {
+            openRequests -= 1;
+          });
         answers.get(transfer.key)?.push(answer);
         if (answer === NO_ANSWER) continue;
         answered += 1;
@@ -239,7 +255,12 @@ describe("the start topology after the localnet and the API are SIGKILLed mid-st
           throw new Error(
             `no final answer for ${transfer.key}: ${summary(answers.get(transfer.key) ?? [])}\n${api?.output()}`,
           );
-        const answer = await post(transfer).catch(() => NO_ANSWER);
+        openRequests += 1;
+        const answer = await post(transfer)
+          .catch(() => NO_ANSWER)
+          .finally(() => {
+            openRequests -= 1;
+          });
         answers.get(transfer.key)?.push(answer);
         if (!isFinal(answer)) await sleep(500);
       }
