@@ -167,7 +167,17 @@ export async function startIndexerWorld(
       const rows = await db.read((q) =>
         q.select().from(events).orderBy(asc(events.createdAt), asc(events.id)),
       );
-      return rows.map((row) => ({ ...row, payload: JSON.parse(row.payload) as Record<string, unknown> }));
+      // The facts only: `fanOutPending` is delivery bookkeeping the API's fan-out job flips in the
+      // background, so two reads of the same facts may differ in it at any moment.
+      return rows.map((row) => ({
+        id: row.id,
+        type: row.type,
+        accountId: row.accountId,
+        resourceId: row.resourceId,
+        factKey: row.factKey,
+        payload: JSON.parse(row.payload) as Record<string, unknown>,
+        createdAt: row.createdAt,
+      }));
     },
     async close() {
       if (running) await indexer.stop();
