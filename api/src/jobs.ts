@@ -4,4 +4,5 @@ import "./transfers/close-receipts";
 import "./http/sweep-idempotency";
 import "./transfers/settle-transfers";
 import "./approvals/expire-held-transactions";
+import "./reserve/reconcile-reserve";
 import "./webhooks/deliver-webhooks";

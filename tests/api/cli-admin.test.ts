@@ -13,6 +13,7 @@ import { type RunningService, startService } from "@cpay/api";
 import { createApiClient } from "@cpay/sdk/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshDatabaseUrl } from "../support/api-database";
+import { reserveSettled } from "../support/reserve-settled";
 import { startTestChain, type TestChain, testChainMode } from "../support/test-chain";
 
 const ROOT = resolve(import.meta.dirname, "../..");
@@ -273,6 +274,7 @@ describe("the admin CLI against a running service", () => {
       "reserve",
     ]);
     const feePayer = service.context.feePayer.address;
+    await reserveSettled(service.context);
     const before = (await service.context.chain.getAccount(feePayer))?.lamports ?? 0n;
     const spentBefore = await cliJson<{ accounts: { account_id: string; spent_lamports: string }[] }>([
       "reserve",
@@ -292,6 +294,8 @@ describe("the admin CLI against a running service", () => {
       },
     });
     const paid = before - ((await service.context.chain.getAccount(feePayer))?.lamports ?? 0n);
+    // What it cost is counted once it is readable, in the background: until then its maximum is.
+    await reserveSettled(service.context);
     const answer = await cliJson<{
       budget_lamports: string;
       accounts: { account_id: string; handle: string; spent_lamports: string; left_lamports: string }[];

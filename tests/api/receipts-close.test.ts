@@ -47,7 +47,7 @@ describe("closing the receipts of settled transfers", () => {
     return receipt;
   }
 
-  /** What alice's reserve budget counts (settled; nothing is reserved between requests). */
+  /** What alice's reserve budget counts as spent (once `world.reserveSettled()`: nothing is held then). */
   async function aliceCharged(): Promise<bigint> {
     const { db } = world.service.context;
     const { reserveUsage } = db.tables;
@@ -86,6 +86,7 @@ describe("closing the receipts of settled transfers", () => {
 
     // When the cluster moves past the minimum age at finalized commitment
     const reserveBefore = BigInt((await world.chain.getAccount(reserve))?.lamports ?? 0n);
+    await world.reserveSettled();
     const chargedBefore = await aliceCharged();
     expect(chargedBefore).toBeGreaterThanOrEqual((rents[0] ?? 0n) + (rents[1] ?? 0n));
     await world.testClock.advanceSlots(Number(RECEIPT_MIN_AGE_SLOTS + FINALITY_DEPTH) + 2);

@@ -220,7 +220,8 @@ describe("custodial public transfers", () => {
     const lost = before - (await reserveLamports(world));
     expect(lost).toBeLessThanOrEqual(BUDGET);
     expect(refused).toEqual({ status: 429, code: "reserve_budget_exhausted" });
-    // The ledger holds exactly what the reserve lost, every reservation settled.
+    // The ledger holds exactly what the reserve lost, every reservation settled (in the background).
+    await world.reserveSettled();
     const { db } = world.service.context;
     const rows = await db.read((q) => q.select().from(db.tables.reserveUsage));
     const row = rows.find((entry) => entry.accountId === owner.account.id);
@@ -274,6 +275,7 @@ describe("agent creation", () => {
     expect(created).toBeGreaterThan(0);
     expect(lost).toBeLessThanOrEqual(BUDGET);
     expect(refused).toEqual({ status: 429, code: "reserve_budget_exhausted" });
+    await world.reserveSettled();
     const rows = await db.read((q) => q.select().from(db.tables.reserveUsage));
     const row = rows.find((entry) => entry.accountId === owner.account.id);
     expect({ lamports: BigInt(row?.lamports ?? -1), reserved: row?.reservedLamports }).toEqual({

@@ -34,6 +34,7 @@ import { eq } from "drizzle-orm";
 import { freshDatabaseUrl } from "./api-database";
 import type { LocalnetProcess } from "./localnet-process";
 import type { LocalnetTestClient } from "./localnet-test-client";
+import { reserveSettled } from "./reserve-settled";
 import { startTestChain, type TestChainMode, testChainMode } from "./test-chain";
 
 export { type TestChainMode, testChainMode } from "./test-chain";
@@ -89,6 +90,8 @@ export interface ApiWorld {
   fetch(path: string, init?: RequestInit & { key?: string }): Promise<Response>;
   /** Waits until the cluster has produced `slots` more slots (confirmations, settlement). */
   slots(count?: number): Promise<void>;
+  /** Waits until every fee reserve spend so far is settled to what it cost (reserve-settled.ts). */
+  reserveSettled(timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -238,6 +241,9 @@ export async function startApiWorld(
       const target = (await chain.getSlot("processed")) + BigInt(count);
       while ((await chain.getSlot("processed")) < target)
         await new Promise((resolve) => setTimeout(resolve, 10));
+    },
+    reserveSettled(timeoutMs) {
+      return reserveSettled(service.context, timeoutMs);
     },
     async close() {
       await service.close();

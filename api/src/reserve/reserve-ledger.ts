@@ -8,6 +8,7 @@
  * A row keeps the two apart: `reserved_lamports` (held for transactions not settled yet) and
  * `lamports` (what landed transactions cost); the budget bounds their sum.
  */
+import type { Db } from "@cpay/ledger/database";
 import { and, eq, sql } from "drizzle-orm";
 import { ApiError } from "../http/api-error";
 import type { ServiceContext } from "../service-context";
@@ -71,26 +72,35 @@ export async function settleReservation(
   actual: bigint,
 ): Promise<void> {
   if (reservation.lamports === 0n && actual === 0n) return;
+  await service.db.transaction((tx) => settleReservationIn(service, tx, reservation, actual));
+}
+
+/** `settleReservation` inside an open transaction (one that also records why it settles). */
+export async function settleReservationIn(
+  service: ServiceContext,
+  tx: Db,
+  reservation: Reservation,
+  actual: bigint,
+): Promise<void> {
+  if (reservation.lamports === 0n && actual === 0n) return;
   const { reserveUsage } = service.db.tables;
   const cost = lamportsNumber(actual);
   const released = lamportsNumber(reservation.lamports);
-  await service.db.transaction((tx) =>
-    tx
-      .insert(reserveUsage)
-      .values({
-        accountId: reservation.accountId,
-        day: reservation.day,
-        lamports: Math.max(cost, 0),
-        reservedLamports: 0,
-      })
-      .onConflictDoUpdate({
-        target: [reserveUsage.accountId, reserveUsage.day],
-        set: {
-          lamports: sql`case when ${reserveUsage.lamports} + ${cost} < 0 then 0 else ${reserveUsage.lamports} + ${cost} end`,
-          reservedLamports: sql`${reserveUsage.reservedLamports} - ${released}`,
-        },
-      }),
-  );
+  await tx
+    .insert(reserveUsage)
+    .values({
+      accountId: reservation.accountId,
+      day: reservation.day,
+      lamports: Math.max(cost, 0),
+      reservedLamports: 0,
+    })
+    .onConflictDoUpdate({
+      target: [reserveUsage.accountId, reserveUsage.day],
+      set: {
+        lamports: sql`case when ${reserveUsage.lamports} + ${cost} < 0 then 0 else ${reserveUsage.lamports} + ${cost} end`,
+        reservedLamports: sql`${reserveUsage.reservedLamports} - ${released}`,
+      },
+    });
 }
 
 /**

@@ -10,9 +10,12 @@
  *
  * When the scope ends, the reservations are settled to what the transactions cost: for each one
  * signed, the reserve's balance change in the landed transaction's meta (fee, rent deposited, minus
- * rent that came back in it, read once confirmed); one that never landed cost nothing (every flow
- * waits for what it sent to land or for its blockhash to expire before the scope ends, and a signed
- * transaction is never sent later).
+ * rent that came back in it); one that never landed cost nothing (every flow waits for what it sent
+ * to land or for its blockhash to expire before the scope ends, and a signed transaction is never
+ * sent later). A landed transaction's meta is readable only once it is `confirmed`, a slot or so
+ * after it landed, so the scope does not wait for it: it records the spend (pending-spends.ts) and
+ * the reconciler settles it in the background (reconcile-reserve.ts). Until then the reservations
+ * stay held at their maximum, so the budget only ever counts more than was spent, never less.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { confirmedTransaction } from "@cpay/sdk/chain";
@@ -25,6 +28,8 @@ import {
 } from "@solana/kit";
 import { type RentExemptMinimum, readRentExemptMinimum } from "../chain/rent";
 import type { ServiceContext } from "../service-context";
+import { recordPendingSpend } from "./pending-spends";
+import { reconcileLater, reserveCostIn } from "./reconcile-reserve";
 import { type Reservation, reserveLamports, settleReservation } from "./reserve-ledger";
 import { spendBoundOf } from "./spend-bound";
 
@@ -140,25 +145,26 @@ function meteredPayer(service: ServiceContext): Scope["payer"] {
   };
 }
 
-/** Settles the scope's reservations to what its landed transactions cost the reserve. */
+/**
+ * Ends the scope's spend: reservations with nothing signed are released at once; otherwise the spend
+ * is recorded before the request answers and settled once its transactions are readable.
+ */
 async function settle(scope: Scope): Promise<void> {
-  const [first, ...others] = scope.reservations;
-  if (scope.accountId === null || first === undefined) return;
-  const costs = await Promise.all(
-    [...new Set(scope.signatures)].map((signature) => reserveCostOf(scope.service, signature)),
-  );
-  const actual = costs.reduce((sum, cost) => sum + cost, 0n);
-  // Each reservation leaves the day it was made on; what landed is charged to the first one's.
-  for (const reservation of others) await settleReservation(scope.service, reservation, 0n);
-  await settleReservation(scope.service, first, actual);
+  const { accountId, reservations } = scope;
+  if (accountId === null || reservations.length === 0) return;
+  const [first, ...others] = [...new Set(scope.signatures)];
+  if (first === undefined) {
+    for (const reservation of reservations) await settleReservation(scope.service, reservation, 0n);
+    return;
+  }
+  const spend = { accountId, reservations, signatures: [first, ...others] } as const;
+  await recordPendingSpend(scope.service, spend);
+  reconcileLater(scope.service, spend);
 }
 
 /** What a landed transaction cost the reserve (negative when more rent came back than it paid); 0 if it never landed. */
 export async function reserveCostOf(service: ServiceContext, signature: string): Promise<bigint> {
   // Only a transaction known to the cluster can have cost anything; it is readable once confirmed.
   const landed = await confirmedTransaction(service.chain, signature);
-  if (landed === null) return 0n;
-  const at = landed.accountKeys.indexOf(service.feePayer.address);
-  if (at === -1) return 0n;
-  return (landed.preBalances[at] ?? 0n) - (landed.postBalances[at] ?? 0n);
+  return landed === null ? 0n : reserveCostIn(service, landed);
 }

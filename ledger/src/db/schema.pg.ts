@@ -26,6 +26,7 @@ export const {
   relayFeeUsage,
   receiptClosures,
   reserveUsage,
+  reserveReconciliations,
   leases,
   rateWindows,
   serviceMeta,

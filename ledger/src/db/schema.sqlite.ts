@@ -30,6 +30,7 @@ export const {
   relayFeeUsage,
   receiptClosures,
   reserveUsage,
+  reserveReconciliations,
   leases,
   rateWindows,
   serviceMeta,

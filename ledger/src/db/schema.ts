@@ -339,6 +339,27 @@ export function defineTables(c: ColumnKit) {
   );
 
   /**
+   * Reserve spends whose landed transactions are not yet read (api/src/reserve): written when a
+   * request's scope ends, in place of settling it there, so the request answers once its
+   * transactions landed instead of waiting for them to be `confirmed`. A row holds the scope's
+   * reservations (`reservations`, JSON `[{day, lamports}]`, lamports as decimal strings, still in
+   * `reserve_usage.reserved_lamports`) and what the reserve signed (`signatures`, JSON, the first
+   * one the key); settling them to what landed deletes the row in the same transaction, so a crash
+   * either leaves both (settled later) or neither.
+   */
+  const reserveReconciliations = c.table(
+    "reserve_reconciliations",
+    {
+      signature: c.text("signature").primaryKey(),
+      accountId: c.text("account_id").notNull(),
+      reservations: c.text("reservations").notNull(),
+      signatures: c.text("signatures").notNull(),
+      createdAt: c.text("created_at").notNull(),
+    },
+    (t) => [c.index("reserve_reconciliations_created").on(t.createdAt)],
+  );
+
+  /**
    * Leases: what one API process holds while the others must wait or skip (api/src/coordination): an
    * account's transfer turn (`account:<id>`), a transfer still being made (`transfer:<id>`), a
    * background job's leadership (`job:<name>`). `holder` is a random token per acquisition;
@@ -383,6 +404,7 @@ export function defineTables(c: ColumnKit) {
     relayFeeUsage,
     receiptClosures,
     reserveUsage,
+    reserveReconciliations,
     leases,
     rateWindows,
     serviceMeta,

@@ -1,0 +1,97 @@
+/**
+ * Reserve spends waiting to be settled to what their transactions cost: the
+ * `reserve_reconciliations` rows. A request's scope writes one when it ends (reserve-scope.ts)
+ * instead of waiting there for its transactions to be readable; the reconciler
+ * (reconcile-reserve.ts) reads what they cost and settles the reservations and deletes the row in
+ * one database transaction. The delete is the guard: whichever pass or process gets there first
+ * settles the spend, a second finds no row and settles nothing, and a crash before it leaves the
+ * row (the reservations still held, the conservative side) for the next pass.
+ */
+import { asc, eq, lt } from "drizzle-orm";
+import type { ServiceContext } from "../service-context";
+import { type Reservation, settleReservationIn } from "./reserve-ledger";
+
+/** One scope's spend: what it reserved and what the reserve signed in it. */
+export interface PendingSpend {
+  readonly accountId: string;
+  /** Still held in `reserve_usage.reserved_lamports`; the first one's day is charged what landed. */
+  readonly reservations: readonly Reservation[];
+  /** Distinct; the first one is the row's key (a signature belongs to one scope only). */
+  readonly signatures: readonly [string, ...string[]];
+}
+
+/** Records `spend` as waiting (durably, before the request that made it answers). */
+export async function recordPendingSpend(service: ServiceContext, spend: PendingSpend): Promise<void> {
+  const { reserveReconciliations } = service.db.tables;
+  await service.db.transaction((tx) =>
+    tx.insert(reserveReconciliations).values({
+      signature: spend.signatures[0],
+      accountId: spend.accountId,
+      reservations: JSON.stringify(
+        spend.reservations.map((reservation) => ({
+          day: reservation.day,
+          lamports: reservation.lamports.toString(),
+        })),
+      ),
+      signatures: JSON.stringify(spend.signatures),
+      createdAt: new Date(service.clock()).toISOString(),
+    }),
+  );
+}
+
+/**
+ * Settles each spend to `actual` (what its landed transactions cost the reserve) and deletes its
+ * row, all in one transaction; a spend whose row is gone (settled already) is skipped. Each
+ * reservation leaves the day it was made on; what landed is charged to the first one's day.
+ * Returns how many were settled here.
+ */
+export async function settlePendingSpends(
+  service: ServiceContext,
+  settled: readonly { readonly spend: PendingSpend; readonly actual: bigint }[],
+): Promise<number> {
+  if (settled.length === 0) return 0;
+  const { reserveReconciliations } = service.db.tables;
+  return service.db.transaction(async (tx) => {
+    let count = 0;
+    for (const { spend, actual } of settled) {
+      const deleted = await tx
+        .delete(reserveReconciliations)
+        .where(eq(reserveReconciliations.signature, spend.signatures[0]))
+        .returning({ signature: reserveReconciliations.signature });
+      if (deleted.length === 0) continue;
+      const [first, ...others] = spend.reservations;
+      for (const reservation of others) await settleReservationIn(service, tx, reservation, 0n);
+      if (first !== undefined) await settleReservationIn(service, tx, first, actual);
+      count++;
+    }
+    return count;
+  });
+}
+
+/** The oldest `limit` spends recorded before `before` (epoch ms of the service clock). */
+export async function pendingSpendsBefore(
+  service: ServiceContext,
+  before: number,
+  limit: number,
+): Promise<PendingSpend[]> {
+  const { reserveReconciliations } = service.db.tables;
+  const rows = await service.db.read((db) =>
+    db
+      .select()
+      .from(reserveReconciliations)
+      .where(lt(reserveReconciliations.createdAt, new Date(before).toISOString()))
+      .orderBy(asc(reserveReconciliations.createdAt))
+      .limit(limit),
+  );
+  return rows.map((row) => {
+    const reservations = (JSON.parse(row.reservations) as { day: string; lamports: string }[]).map(
+      ({ day, lamports }) => ({ accountId: row.accountId, day, lamports: BigInt(lamports) }),
+    );
+    const signatures = JSON.parse(row.signatures) as string[];
+    return {
+      accountId: row.accountId,
+      reservations,
+      signatures: [row.signature, ...signatures.filter((signature) => signature !== row.signature)],
+    };
+  });
+}

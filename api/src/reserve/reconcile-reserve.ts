@@ -1,0 +1,197 @@
+/**
+ * Settling the fee reserve's spends after the requests that made them answered (pending-spends.ts
+ * holds them; reserve-scope.ts says why they wait). Two paths, one settle:
+ * - the process that made a spend queues it here and settles it as soon as its transactions are
+ *   `confirmed` (readable): one batched status read per pass for every queued signature, one
+ *   database transaction for every spend that became ready;
+ * - a background job (one leader among the processes) sweeps rows older than STALE_MS: spends of
+ *   a process that died (restarted or not), or that its process gave up on (still short of
+ *   `confirmed` after GIVE_UP_MS: the cluster stalled). A row a live queue still holds may be
+ *   swept too; the settle deletes the row, so whichever comes second charges nothing.
+ * Graceful shutdown drains the queue for up to SHUTDOWN_WAIT_MS; what is left is in the rows.
+ */
+import type { SignatureStatus, TransactionRecord } from "@cpay/sdk/chain";
+import { registerBackgroundJob } from "../background";
+import { jobLeadership } from "../coordination/job-leader";
+import { describeUnexpected } from "../http/error-handler";
+import type { ServiceContext } from "../service-context";
+import { type PendingSpend, pendingSpendsBefore, settlePendingSpends } from "./pending-spends";
+
+/** Between passes of a process's queue: about half a slot of Solana's (and the localnet's) 400 ms. */
+const RECONCILE_EVERY_MS = 200;
+/** A queued spend still not readable after this long is left to the sweep (and logged). */
+const GIVE_UP_MS = 60_000;
+export const SWEEP_EVERY_MS = 10_000;
+/** The sweep's age: well past a live queue's usual second or two, so it rarely repeats its reads. */
+const STALE_MS = 10_000;
+const SWEEP_BATCH = 256;
+const SHUTDOWN_WAIT_MS = 10_000;
+/** getSignatureStatuses takes at most this many signatures a call. */
+const STATUS_BATCH = 256;
+
+interface Queue {
+  readonly waiting: Map<string, { readonly spend: PendingSpend; readonly since: number }>;
+  timer: ReturnType<typeof setTimeout> | null;
+  running: Promise<void> | null;
+}
+
+const queues = new WeakMap<ServiceContext, Queue>();
+
+/** Settles `spend` (already recorded) once its transactions are readable, in the background. */
+export function reconcileLater(service: ServiceContext, spend: PendingSpend): void {
+  const queue = queueOf(service);
+  queue.waiting.set(spend.signatures[0], { spend, since: Date.now() });
+  schedule(service, queue);
+}
+
+function queueOf(service: ServiceContext): Queue {
+  let queue = queues.get(service);
+  if (queue === undefined) {
+    queue = { waiting: new Map(), timer: null, running: null };
+    queues.set(service, queue);
+  }
+  return queue;
+}
+
+function schedule(service: ServiceContext, queue: Queue): void {
+  if (queue.timer !== null || queue.running !== null || queue.waiting.size === 0) return;
+  queue.timer = setTimeout(() => {
+    queue.timer = null;
+    queue.running = passOverQueue(service, queue)
+      .catch((error: unknown) => {
+        service.logger.warn(
+          { err: describeUnexpected(error) },
+          "settling the fee reserve's spends failed; retrying",
+        );
+      })
+      .finally(() => {
+        queue.running = null;
+        schedule(service, queue);
+      });
+  }, RECONCILE_EVERY_MS);
+}
+
+async function passOverQueue(service: ServiceContext, queue: Queue): Promise<void> {
+  const entries = [...queue.waiting.values()];
+  const settled = await settleReady(
+    service,
+    entries.map((entry) => entry.spend),
+  );
+  for (const spend of settled) queue.waiting.delete(spend.signatures[0]);
+  const now = Date.now();
+  for (const [key, entry] of queue.waiting) {
+    if (now - entry.since < GIVE_UP_MS) continue;
+    queue.waiting.delete(key);
+    service.logger.warn(
+      { signature: key, account_id: entry.spend.accountId },
+      "a fee reserve spend's transactions are still not confirmed; left to the sweep",
+    );
+  }
+}
+
+/** Settles every spend whose transactions are all readable (or never landed); returns those. */
+async function settleReady(
+  service: ServiceContext,
+  spends: readonly PendingSpend[],
+): Promise<PendingSpend[]> {
+  const costs = await reserveCostsOf(service, [...new Set(spends.flatMap((spend) => spend.signatures))]);
+  const ready: { spend: PendingSpend; actual: bigint }[] = [];
+  for (const spend of spends) {
+    let actual = 0n;
+    let known = true;
+    for (const signature of spend.signatures) {
+      const cost = costs.get(signature);
+      if (cost === undefined) known = false;
+      else actual += cost;
+    }
+    if (known) ready.push({ spend, actual });
+  }
+  await settlePendingSpends(service, ready);
+  return ready.map(({ spend }) => spend);
+}
+
+/**
+ * What each signature's transaction cost the reserve, for those whose answer is known: landed and
+ * `confirmed` (read from its meta), or unknown to the cluster (it never landed: 0). One still at
+ * `processed` is left out (asked again next pass).
+ */
+async function reserveCostsOf(
+  service: ServiceContext,
+  signatures: readonly string[],
+): Promise<Map<string, bigint>> {
+  const statuses: (SignatureStatus | null)[] = [];
+  for (let start = 0; start < signatures.length; start += STATUS_BATCH) {
+    statuses.push(
+      ...(await service.chain.getSignatureStatuses(signatures.slice(start, start + STATUS_BATCH))),
+    );
+  }
+  const costs = new Map<string, bigint>();
+  await Promise.all(
+    signatures.map(async (signature, index) => {
+      const status = statuses[index] ?? null;
+      if (status?.confirmationStatus === "processed") return;
+      // Read even without a status: an old transaction has aged out of the status cache.
+      const record = await service.chain.getTransaction(signature, "confirmed");
+      if (record !== null) costs.set(signature, reserveCostIn(service, record));
+      else if (status === null) costs.set(signature, 0n);
+    }),
+  );
+  return costs;
+}
+
+/** What a landed transaction cost the reserve (negative when more rent came back than it paid). */
+export function reserveCostIn(service: ServiceContext, landed: TransactionRecord): bigint {
+  const at = landed.accountKeys.indexOf(service.feePayer.address);
+  if (at === -1) return 0n;
+  return (landed.preBalances[at] ?? 0n) - (landed.postBalances[at] ?? 0n);
+}
+
+/** Settles what the queue holds, for up to `waitMs`; stops early when a pass fails. */
+async function drain(service: ServiceContext, waitMs: number): Promise<void> {
+  const queue = queues.get(service);
+  if (queue === undefined) return;
+  if (queue.timer !== null) clearTimeout(queue.timer);
+  queue.timer = null;
+  const deadline = Date.now() + waitMs;
+  await queue.running;
+  while (queue.waiting.size > 0 && Date.now() < deadline) {
+    try {
+      await passOverQueue(service, queue);
+    } catch {
+      break;
+    }
+    if (queue.waiting.size > 0) await new Promise((resolve) => setTimeout(resolve, RECONCILE_EVERY_MS));
+  }
+  queue.waiting.clear();
+}
+
+registerBackgroundJob((service) => {
+  const leader = jobLeadership(service.db, service.logger, "reconcile-reserve");
+  let sweeping: Promise<unknown> | null = null;
+  const sweep = () => {
+    if (sweeping !== null) return;
+    sweeping = leader
+      .run(async () => {
+        const stale = await pendingSpendsBefore(service, service.clock() - STALE_MS, SWEEP_BATCH);
+        await settleReady(service, stale);
+      })
+      .catch((error: unknown) => {
+        service.logger.warn(
+          { err: describeUnexpected(error) },
+          "sweeping the fee reserve's spends failed; retrying later",
+        );
+      })
+      .finally(() => {
+        sweeping = null;
+      });
+  };
+  sweep();
+  const timer = setInterval(sweep, SWEEP_EVERY_MS);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await sweeping;
+    await drain(service, SHUTDOWN_WAIT_MS);
+    await leader.resign();
+  };
+});

@@ -1,0 +1,103 @@
+/**
+ * Settling the fee reserve's spends in the background: a request answers once its transactions
+ * landed, and its reservations stay held at their maximum until what they cost is readable. The
+ * settle is restart-safe: a spend a process recorded and died before settling (its row left, its
+ * reservation held, nobody's queue holding it) is settled by the sweep of whichever process runs
+ * next — once, to what its transaction cost, and the row is gone.
+ */
+import { sendInstructions, withReserveSpend } from "@cpay/api";
+import { generateKeyPairSigner } from "@solana/kit";
+import { getTransferSolInstruction } from "@solana-program/system";
+import { and, eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
+import { landedTransaction } from "../support/chain-reads";
+
+const SENT_LAMPORTS = 1_000_000n;
+/** What the dead process had reserved for its transaction (its maximum, more than it cost). */
+const RESERVED = 2_000_000n;
+
+describe("the fee reserve's spends, settled in the background", () => {
+  let world: ApiWorld;
+  let owner: WorldAccount;
+  beforeAll(async () => {
+    world = await startApiWorld();
+    owner = await world.account("carol");
+    await world.account("dave");
+    await world.fund(owner.account, { public: usdg(1) });
+  });
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  const { day, ledger } = {
+    day: () => new Date().toISOString().slice(0, 10),
+    ledger: async () => {
+      const { db } = world.service.context;
+      const { reserveUsage } = db.tables;
+      const [row] = await db.read((q) =>
+        q
+          .select()
+          .from(reserveUsage)
+          .where(and(eq(reserveUsage.accountId, owner.account.id), eq(reserveUsage.day, day()))),
+      );
+      return { lamports: BigInt(row?.lamports ?? 0), reserved: BigInt(row?.reservedLamports ?? 0) };
+    },
+  };
+
+  it("Given a transfer answered, When its transaction is readable, Then what it cost replaces its reservation", async () => {
+    const feePayer = world.service.context.feePayer.address;
+    const before = (await world.chain.getAccount(feePayer))?.lamports ?? 0n;
+    await world.reserveSettled();
+    const charged = (await ledger()).lamports;
+    const transfer = await owner.client.call("createTransfer", {
+      body: { to: "@dave", amount: "0.5", confidential: false },
+    });
+    expect(transfer.transfer_id).toMatch(/^tr_/);
+    await world.reserveSettled();
+    const paid = before - ((await world.chain.getAccount(feePayer))?.lamports ?? 0n);
+    expect(paid).toBeGreaterThan(0n);
+    expect(await ledger()).toEqual({ lamports: charged + paid, reserved: 0n });
+  });
+
+  it("Given a spend whose process died before settling it, When the sweep runs, Then it is settled once, to what its transaction cost", async () => {
+    const { context } = world.service;
+    const { db } = context;
+    await world.reserveSettled();
+    const start = await ledger();
+    // What the dead process did: reserved its maximum, signed and sent with the reserve, recorded
+    // the spend; then it died (no queue of any live process holds it).
+    const destination = (await generateKeyPairSigner()).address;
+    const signature = await withReserveSpend(context, null, () =>
+      sendInstructions(context, [
+        getTransferSolInstruction({ source: context.feePayer, destination, amount: SENT_LAMPORTS }),
+      ]),
+    );
+    const { reserveUsage, reserveReconciliations } = db.tables;
+    await db.transaction(async (tx) => {
+      await tx
+        .insert(reserveUsage)
+        .values({ accountId: owner.account.id, day: day(), lamports: 0, reservedLamports: Number(RESERVED) })
+        .onConflictDoUpdate({
+          target: [reserveUsage.accountId, reserveUsage.day],
+          set: { reservedLamports: sql`${reserveUsage.reservedLamports} + ${Number(RESERVED)}` },
+        });
+      await tx.insert(reserveReconciliations).values({
+        signature,
+        accountId: owner.account.id,
+        reservations: JSON.stringify([{ day: day(), lamports: RESERVED.toString() }]),
+        signatures: JSON.stringify([signature]),
+        createdAt: new Date(Date.now() - 60_000).toISOString(),
+      });
+    });
+    expect(await ledger()).toEqual({ lamports: start.lamports, reserved: start.reserved + RESERVED });
+
+    await world.reserveSettled(40_000);
+
+    const landed = await landedTransaction(world.chain, signature);
+    expect(await ledger()).toEqual({
+      lamports: start.lamports + landed.fee + SENT_LAMPORTS,
+      reserved: start.reserved,
+    });
+  }, 60_000);
+});
