@@ -14,6 +14,23 @@ const RENT_LENGTH = 17;
 /** The rent-exempt minimum of an account of `space` data bytes, under the cluster's Rent now. */
 export type RentExemptMinimum = (space: number) => bigint;
 
+/** How long a schedule read is used: a cluster's Rent changes only with a feature activation. */
+const RENT_KEPT_MS = 10 * 60 * 1000;
+const kept = new WeakMap<ChainPort, { readonly at: number; readonly schedule: Promise<RentExemptMinimum> }>();
+
+/** `readRentExemptMinimum`, read again at most every RENT_KEPT_MS (it is read for every signature). */
+export function rentExemptMinimumOf(chain: ChainPort): Promise<RentExemptMinimum> {
+  const now = Date.now();
+  const entry = kept.get(chain);
+  if (entry !== undefined && now - entry.at < RENT_KEPT_MS) return entry.schedule;
+  const schedule = readRentExemptMinimum(chain);
+  kept.set(chain, { at: now, schedule });
+  schedule.catch(() => {
+    if (kept.get(chain)?.schedule === schedule) kept.delete(chain);
+  });
+  return schedule;
+}
+
 export async function readRentExemptMinimum(chain: ChainPort): Promise<RentExemptMinimum> {
   const account = await chain.getAccount(SYSVAR_RENT_ADDRESS);
   if (account === null || account.data.length < RENT_LENGTH) {

@@ -31,6 +31,8 @@ const STATUS_BATCH = 256;
 
 interface Queue {
   readonly waiting: Map<string, { readonly spend: PendingSpend; readonly since: number }>;
+  /** What each read signature cost, kept while a spend waits for its other signatures. */
+  readonly known: Map<string, bigint>;
   timer: ReturnType<typeof setTimeout> | null;
   running: Promise<void> | null;
 }
@@ -47,7 +49,7 @@ export function reconcileLater(service: ServiceContext, spend: PendingSpend): vo
 function queueOf(service: ServiceContext): Queue {
   let queue = queues.get(service);
   if (queue === undefined) {
-    queue = { waiting: new Map(), timer: null, running: null };
+    queue = { waiting: new Map(), known: new Map(), timer: null, running: null };
     queues.set(service, queue);
   }
   return queue;
@@ -76,12 +78,13 @@ async function passOverQueue(service: ServiceContext, queue: Queue): Promise<voi
   const settled = await settleReady(
     service,
     entries.map((entry) => entry.spend),
+    queue.known,
   );
-  for (const spend of settled) queue.waiting.delete(spend.signatures[0]);
+  for (const spend of settled) forget(queue, spend);
   const now = Date.now();
   for (const [key, entry] of queue.waiting) {
     if (now - entry.since < GIVE_UP_MS) continue;
-    queue.waiting.delete(key);
+    forget(queue, entry.spend);
     service.logger.warn(
       { signature: key, account_id: entry.spend.accountId },
       "a fee reserve spend's transactions are still not confirmed; left to the sweep",
@@ -89,12 +92,24 @@ async function passOverQueue(service: ServiceContext, queue: Queue): Promise<voi
   }
 }
 
-/** Settles every spend whose transactions are all readable (or never landed); returns those. */
+function forget(queue: Queue, spend: PendingSpend): void {
+  queue.waiting.delete(spend.signatures[0]);
+  for (const signature of spend.signatures) queue.known.delete(signature);
+}
+
+/**
+ * Settles every spend whose transactions are all readable (or never landed); returns those.
+ * `costs` holds what earlier passes read (each signature is read once) and gains what this one reads.
+ */
 async function settleReady(
   service: ServiceContext,
   spends: readonly PendingSpend[],
+  costs: Map<string, bigint> = new Map(),
 ): Promise<PendingSpend[]> {
-  const costs = await reserveCostsOf(service, [...new Set(spends.flatMap((spend) => spend.signatures))]);
+  const unread = [...new Set(spends.flatMap((spend) => spend.signatures))].filter(
+    (signature) => !costs.has(signature),
+  );
+  for (const [signature, cost] of await reserveCostsOf(service, unread)) costs.set(signature, cost);
   const ready: { spend: PendingSpend; actual: bigint }[] = [];
   for (const spend of spends) {
     let actual = 0n;
@@ -163,6 +178,7 @@ async function drain(service: ServiceContext, waitMs: number): Promise<void> {
     if (queue.waiting.size > 0) await new Promise((resolve) => setTimeout(resolve, RECONCILE_EVERY_MS));
   }
   queue.waiting.clear();
+  queue.known.clear();
 }
 
 registerBackgroundJob((service) => {

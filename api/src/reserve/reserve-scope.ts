@@ -26,7 +26,7 @@ import {
   type TransactionPartialSigner,
   type TransactionSigner,
 } from "@solana/kit";
-import { type RentExemptMinimum, readRentExemptMinimum } from "../chain/rent";
+import { type RentExemptMinimum, rentExemptMinimumOf } from "../chain/rent";
 import type { ServiceContext } from "../service-context";
 import { recordPendingSpend } from "./pending-spends";
 import { reconcileLater, reserveCostIn } from "./reconcile-reserve";
@@ -42,7 +42,7 @@ interface Scope {
   /** Reserved and not yet drawn on by a signed transaction. */
   prepaid: bigint;
   readonly signatures: string[];
-  /** The cluster's rent schedule, read once per scope (on its first signature). */
+  /** The cluster's rent schedule (chain/rent.ts keeps it), taken once per scope (on its first signature). */
   rent: Promise<RentExemptMinimum> | null;
 }
 
@@ -120,7 +120,7 @@ function meteredPayer(service: ServiceContext): Scope["payer"] {
       transactions: Parameters<KeyPairSigner["signTransactions"]>[0],
     ): Promise<readonly SignatureDictionary[]> {
       const scope = scopeOf(service);
-      scope.rent ??= readRentExemptMinimum(service.chain);
+      scope.rent ??= rentExemptMinimumOf(service.chain);
       const rentExemptMinimum = await scope.rent;
       for (const transaction of transactions) {
         const bound = spendBoundOf(transaction.messageBytes, {

@@ -19,13 +19,11 @@ export async function awaitLanding(
 ): Promise<SignatureStatus | null> {
   const pollMs = options.pollMs ?? 200;
   for (;;) {
-    const [status, blockhashValid] = await Promise.all([
-      chain.getSignatureStatus(signature),
-      chain.isBlockhashValid(blockhash),
-    ]);
+    const status = await chain.getSignatureStatus(signature);
     if (status !== null) return status;
-    // It may have landed between the two reads: only a status read after expiry is final.
-    if (!blockhashValid) return chain.getSignatureStatus(signature);
+    // Only asked while it has not landed (usually it has by the first read). It may land between
+    // the two reads: only a status read after expiry is final.
+    if (!(await chain.isBlockhashValid(blockhash))) return chain.getSignatureStatus(signature);
     await new Promise((resolve) => setTimeout(resolve, pollMs));
   }
 }

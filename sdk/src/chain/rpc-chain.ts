@@ -60,6 +60,8 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 /** Solana RPC's per-call maxima. */
 const MAX_STATUSES_PER_CALL = 256;
 const MAX_ACCOUNTS_PER_CALL = 100;
+/** How long a rent-exempt minimum read is used (see minimumBalanceForRentExemption). */
+const RENT_KEPT_MS = 10 * 60 * 1000;
 
 const base64 = getBase64Decoder();
 
@@ -120,6 +122,8 @@ export async function connectRpcChain(options: RpcChainOptions): Promise<ChainPo
     }
   };
 
+  const rentBySize = new Map<number, { readonly at: number; readonly lamports: Promise<bigint> }>();
+
   /** Statuses in order, paged by the RPC maximum; every landed transaction is searched. */
   const signatureStatuses = async (ids: readonly string[]) => {
     const statuses: (SignatureStatus | null)[] = [];
@@ -159,11 +163,21 @@ export async function connectRpcChain(options: RpcChainOptions): Promise<ChainPo
       const { value } = await rpc.isBlockhashValid(blockhash(hash), { commitment }).send();
       return value === true;
     },
-    async minimumBalanceForRentExemption(dataLength) {
-      const found = await rpc
+    minimumBalanceForRentExemption(dataLength) {
+      // Asked for the same few sizes on every confidential operation; a cluster's Rent changes
+      // only with a feature activation, so an answer is kept for RENT_KEPT_MS.
+      const now = Date.now();
+      const kept = rentBySize.get(dataLength);
+      if (kept !== undefined && now - kept.at < RENT_KEPT_MS) return kept.lamports;
+      const lamports = rpc
         .getMinimumBalanceForRentExemption(BigInt(dataLength), { commitment: "processed" })
-        .send();
-      return u64(found, "getMinimumBalanceForRentExemption");
+        .send()
+        .then((found) => u64(found, "getMinimumBalanceForRentExemption"));
+      rentBySize.set(dataLength, { at: now, lamports });
+      lamports.catch(() => {
+        if (rentBySize.get(dataLength)?.lamports === lamports) rentBySize.delete(dataLength);
+      });
+      return lamports;
     },
 
     async getAccount(account, commitment = "processed") {

@@ -183,9 +183,13 @@ function innerInstructionsOf(value: unknown, field: string): InnerInstructionGro
 }
 
 /** The static account keys of a wire transaction, in message order. */
+// Made once: a decoder is built from many codecs, each getTransaction would rebuild them.
+const TRANSACTION_DECODER = getTransactionDecoder();
+const MESSAGE_DECODER = getCompiledTransactionMessageDecoder();
+
 function staticAccountsOf(wire: Uint8Array): string[] {
-  const { messageBytes } = getTransactionDecoder().decode(wire);
-  return [...getCompiledTransactionMessageDecoder().decode(messageBytes).staticAccounts];
+  const { messageBytes } = TRANSACTION_DECODER.decode(wire);
+  return [...MESSAGE_DECODER.decode(messageBytes).staticAccounts];
 }
 
 function balances(value: unknown, field: string): bigint[] {

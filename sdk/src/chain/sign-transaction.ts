@@ -8,6 +8,7 @@ import {
   addSignersToTransactionMessage,
   appendTransactionMessageInstructions,
   type Blockhash,
+  compileTransaction,
   createTransactionMessage,
   getSignatureFromTransaction,
   getTransactionEncoder,
@@ -22,6 +23,7 @@ import {
 
 /** Solana's packet limit: the most bytes one transaction may have on the wire. */
 export const PACKET_DATA_SIZE = 1232;
+const TRANSACTION_ENCODER = getTransactionEncoder();
 
 export interface SignTransactionInput {
   readonly feePayer: TransactionSigner;
@@ -40,7 +42,7 @@ export async function signTransactionToWire(
   const signed = await signTransactionMessageWithSigners(transactionMessage(input));
   return {
     signature: getSignatureFromTransaction(signed),
-    wire: new Uint8Array(getTransactionEncoder().encode(signed)),
+    wire: new Uint8Array(TRANSACTION_ENCODER.encode(signed)),
   };
 }
 
@@ -54,7 +56,16 @@ export async function partiallySignTransactionToWire(
   input: SignTransactionInput,
 ): Promise<{ readonly wire: Uint8Array }> {
   const signed = await partiallySignTransactionMessageWithSigners(transactionMessage(input));
-  return { wire: new Uint8Array(getTransactionEncoder().encode(signed)) };
+  return { wire: new Uint8Array(TRANSACTION_ENCODER.encode(signed)) };
+}
+
+/**
+ * The wire size of the transaction `signTransactionToWire` makes from `input`, without signing it:
+ * every signature slot takes 64 bytes signed or not, so planning which instructions share a
+ * transaction need not sign (and have the fee payer count) every candidate.
+ */
+export function transactionWireSize(input: SignTransactionInput): number {
+  return TRANSACTION_ENCODER.getSizeFromValue(compileTransaction(transactionMessage(input)));
 }
 
 function transactionMessage(input: SignTransactionInput) {

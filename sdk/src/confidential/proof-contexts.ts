@@ -57,7 +57,7 @@ import { ConfidentialError, type ConfidentialStep } from "./errors";
 import { clusterChannel, type PlannedContext, type ProofContextChannel } from "./proof-context-channel";
 import { type ProofStaging, planProofStaging } from "./proof-staging";
 import { type ProofContextSubmitter, relayChannel } from "./relayed-proof-contexts";
-import type { PreparedTransaction } from "./transactions";
+import { fitsPacket, type PreparedTransaction } from "./transactions";
 
 const COMPUTE_BUDGET_PROGRAM_ADDRESS = address("ComputeBudget111111111111111111111111111111");
 const SET_COMPUTE_UNIT_LIMIT = 2;
@@ -137,6 +137,10 @@ async function runOver<T extends PreparedTransaction>(
   const rentOf = new Map(sizes.map((size, index) => [size, rents[index] as bigint] as const));
   const sign = (step: ConfidentialStep, instructions: Instruction[]) =>
     channel.sign(step, instructions, blockhash);
+  // Both channels sign with `payer` as fee payer and no other extra signer, so a plan's candidate
+  // is sized unsigned: signing it would have the payer sign (and a metered payer count) it.
+  const fits = (step: ConfidentialStep, instructions: Instruction[]) =>
+    fitsPacket({ step, feePayer: payer, blockhash, instructions });
   const create = (context: PlannedContext) =>
     getCreateAccountInstruction({
       payer,
@@ -152,14 +156,11 @@ async function runOver<T extends PreparedTransaction>(
   for (const context of planned) {
     const own = [create(context), verifyInto(context, authority.address)];
     const shared = context.batch === undefined ? undefined : inline.find((tx) => tx.batch === context.batch);
-    if (shared !== undefined && (await fits(() => sign(shared.step, [...shared.instructions, ...own])))) {
+    if (shared !== undefined && fits(shared.step, [...shared.instructions, ...own])) {
       shared.instructions.push(...own);
-    } else if (await fits(() => sign(context.step, own))) {
+    } else if (fits(context.step, own)) {
       inline.push({ step: context.step, batch: context.batch, instructions: own });
-    } else if (
-      !consumeWhereCreated &&
-      (await fits(() => sign(context.step, [verifyInto(context, authority.address)])))
-    ) {
+    } else if (!consumeWhereCreated && fits(context.step, [verifyInto(context, authority.address)])) {
       split.push(context);
     } else staged.push(context);
   }
@@ -183,14 +184,12 @@ async function runOver<T extends PreparedTransaction>(
     ...(staging === null ? [] : [{ step: staged[0]?.step ?? run.finalStep, instructions: staging.create }]),
   ];
   for (const rider of riders) {
-    const host = await findAsync(inline, (tx) =>
-      fits(() => sign(tx.step, [...tx.instructions, ...rider.instructions])),
-    );
+    const host = inline.find((tx) => fits(tx.step, [...tx.instructions, ...rider.instructions]));
     if (host === undefined) throw new Error(`no phase-1 transaction has room for the ${rider.step} account`);
     host.instructions.push(...rider.instructions);
   }
 
-  const writes = staging === null ? [] : await stagedWrites(staging, staged, sign);
+  const writes = staging === null ? [] : stagedWrites(staging, staged, fits);
   const phase1 = await Promise.all(inline.map((tx) => sign(tx.step, tx.instructions)));
   const phase2 = await Promise.all([
     ...split.map((context) => sign(context.step, [verifyInto(context, authority.address)])),
@@ -239,18 +238,17 @@ async function runOver<T extends PreparedTransaction>(
 }
 
 /** Each staged proof's Write, in as few parts as each fit a transaction of their own (plan order). */
-async function stagedWrites(
+function stagedWrites(
   staging: ProofStaging,
   staged: readonly PlannedContext[],
-  sign: (step: ConfidentialStep, instructions: Instruction[]) => Promise<PreparedTransaction>,
-): Promise<{ readonly step: ConfidentialStep; readonly instruction: Instruction }[]> {
+  fits: (step: ConfidentialStep, instructions: Instruction[]) => boolean,
+): { readonly step: ConfidentialStep; readonly instruction: Instruction }[] {
   const writes: { step: ConfidentialStep; instruction: Instruction }[] = [];
   for (const [index, context] of staged.entries()) {
     let parts: Instruction[] | undefined;
     for (let chunks = 1; parts === undefined && chunks <= MAX_WRITE_PARTS; chunks++) {
       const candidate = staging.writes(index, chunks);
-      const fit = await Promise.all(candidate.map((part) => fits(() => sign(context.step, [part]))));
-      if (fit.every(Boolean)) parts = candidate;
+      if (candidate.every((part) => fits(context.step, [part]))) parts = candidate;
     }
     if (parts === undefined)
       throw new Error(`the ${context.step} proof does not fit ${MAX_WRITE_PARTS} Writes`);
@@ -280,14 +278,6 @@ function payerAuthority(payer: TransactionSigner): ContextAuthority {
   };
 }
 
-async function findAsync<T>(
-  items: readonly T[],
-  test: (item: T) => Promise<boolean>,
-): Promise<T | undefined> {
-  for (const item of items) if (await test(item)) return item;
-  return undefined;
-}
-
 function verifyInto(context: PlannedContext, authority: Address): Instruction {
   return getVerifyProofInstruction({
     discriminator: context.instruction,
@@ -299,14 +289,4 @@ function verifyInto(context: PlannedContext, authority: Address): Instruction {
 
 function close(context: PlannedContext, payer: TransactionSigner): Instruction {
   return closeAt(context.account.address, payer);
-}
-
-async function fits(build: () => Promise<PreparedTransaction>): Promise<boolean> {
-  try {
-    await build();
-    return true;
-  } catch (error) {
-    if (error instanceof RangeError) return false;
-    throw error;
-  }
 }

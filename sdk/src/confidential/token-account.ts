@@ -16,6 +16,12 @@ import type { AccountRecord } from "../chain/chain-types";
 
 /** Token-2022 base account length; a mint with extensions is padded past it, a token account too. */
 const BASE_ACCOUNT_LENGTH = 165;
+// Made once: building a decoder (every extension's codec) costs more than most decodes.
+const TOKEN_DECODER = getTokenDecoder();
+const MINT_DECODER = getMintDecoder();
+/** Derived token accounts kept (owner and mint to address: pure, so never stale); oldest dropped first. */
+const TOKEN_ACCOUNTS_KEPT = 10_000;
+const tokenAccounts = new Map<string, Promise<Address>>();
 
 /** The ConfidentialTransferAccount extension of a Token-2022 account, plus the base fields we use. */
 export interface ConfidentialAccountState {
@@ -40,13 +46,25 @@ export interface ConfidentialAccountState {
 }
 
 /** The owner's Token-2022 associated token account for `mint`. */
-export async function findTokenAccount(owner: string, mint: string): Promise<Address> {
-  const [ata] = await findAssociatedTokenPda({
-    owner: address(owner),
-    mint: address(mint),
-    tokenProgram: TOKEN_2022_PROGRAM_ADDRESS,
-  });
-  return ata;
+export function findTokenAccount(owner: string, mint: string): Promise<Address> {
+  // The derivation (SHA-256 per bump, an on-curve check each) runs several times per transfer for
+  // the same few owners: kept per (owner, mint).
+  const key = `${owner}:${mint}`;
+  let found = tokenAccounts.get(key);
+  if (found === undefined) {
+    found = findAssociatedTokenPda({
+      owner: address(owner),
+      mint: address(mint),
+      tokenProgram: TOKEN_2022_PROGRAM_ADDRESS,
+    }).then(([ata]) => ata);
+    found.catch(() => tokenAccounts.delete(key));
+    if (tokenAccounts.size >= TOKEN_ACCOUNTS_KEPT) {
+      const oldest = tokenAccounts.keys().next().value;
+      if (oldest !== undefined) tokenAccounts.delete(oldest);
+    }
+    tokenAccounts.set(key, found);
+  }
+  return found;
 }
 
 /**
@@ -73,7 +91,7 @@ export function tokenAccountOf(tokenAccount: string, record: AccountRecord | nul
   if (record.owner !== TOKEN_2022_PROGRAM_ADDRESS || record.data.length < BASE_ACCOUNT_LENGTH) {
     throw new Error(`${tokenAccount} is not a Token-2022 token account`);
   }
-  const token = getTokenDecoder().decode(record.data);
+  const token = TOKEN_DECODER.decode(record.data);
   const extension = isSome(token.extensions)
     ? token.extensions.value.find((entry) => entry.__kind === "ConfidentialTransferAccount")
     : undefined;
@@ -130,7 +148,7 @@ export function confidentialMintOf(mint: string, record: AccountRecord | null): 
   if (record === null || record.owner !== TOKEN_2022_PROGRAM_ADDRESS || record.data.length < 82) {
     throw new Error(`${mint} is not a Token-2022 mint`);
   }
-  const decoded = getMintDecoder().decode(record.data);
+  const decoded = MINT_DECODER.decode(record.data);
   const extension = isSome(decoded.extensions)
     ? decoded.extensions.value.find((entry) => entry.__kind === "ConfidentialTransferMint")
     : undefined;

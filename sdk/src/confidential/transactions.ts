@@ -14,6 +14,7 @@ import {
   PACKET_DATA_SIZE,
   partiallySignTransactionToWire,
   signTransactionToWire,
+  transactionWireSize,
 } from "../chain/sign-transaction";
 import { ConfidentialError, type ConfidentialStep } from "./errors";
 
@@ -51,6 +52,11 @@ export async function partiallySignTransaction(input: StepTransactionInput): Pro
   const { wire } = await partiallySignTransactionToWire(wireInput(input));
   assertFitsPacket(input.step, wire);
   return { step: input.step, wire, blockhash: input.blockhash.blockhash };
+}
+
+/** Whether the transaction `signTransaction` would make from `input` fits a packet (nothing is signed). */
+export function fitsPacket(input: StepTransactionInput): boolean {
+  return transactionWireSize(wireInput(input)) <= PACKET_DATA_SIZE;
 }
 
 /** What both signing functions take: one step's instructions, its fee payer and blockhash. */
