@@ -19,6 +19,7 @@ import {
   CIPHERTEXT_COMMITMENT_EQUALITY_CONTEXT_ACCOUNT_SIZE,
   ZkElGamalProofInstruction,
 } from "@solana-program/zk-elgamal-proof";
+import { batchingAccountReads } from "../chain/batched-account-reads";
 import type { ChainPort } from "../chain/chain-port";
 import { runExclusive } from "./account-queue";
 import { readinessOf } from "./account-setup";
@@ -94,12 +95,14 @@ export async function transferConfidential(
     findTokenAccount(input.recipient, input.mint),
   ]);
   return runExclusive(chain, source, async () => {
-    // Read at once; a bad mint is reported only after the account checks, as it always was.
-    const mintRead = readConfidentialMint(chain, input.mint);
+    // Read at once, in one request; a bad mint is reported only after the account checks, as it
+    // always was.
+    const reads = batchingAccountReads(chain);
+    const mintRead = readConfidentialMint(reads, input.mint);
     mintRead.catch(() => undefined);
     const [sender, recipientAccount] = await Promise.all([
-      readConfidentialState(chain, source),
-      readTokenAccount(chain, destination),
+      readConfidentialState(reads, source),
+      readTokenAccount(reads, destination),
     ]);
     if (sender === null)
       throw new ConfidentialError("account_not_confidential_ready", `${source} is not configured`);
