@@ -20,23 +20,32 @@ export interface PendingSpend {
   readonly signatures: readonly [string, ...string[]];
 }
 
-/** Records `spend` as waiting (durably, before the request that made it answers). */
-export async function recordPendingSpend(service: ServiceContext, spend: PendingSpend): Promise<void> {
+/**
+ * Records `spend` as waiting (durably, before the request that made it answers); false when its
+ * first signature is recorded already (the same bytes signed again in another scope): that record
+ * charges the transaction, so this spend's reservations are released instead of charged twice.
+ */
+export async function recordPendingSpend(service: ServiceContext, spend: PendingSpend): Promise<boolean> {
   const { reserveReconciliations } = service.db.tables;
-  await service.db.transaction((tx) =>
-    tx.insert(reserveReconciliations).values({
-      signature: spend.signatures[0],
-      accountId: spend.accountId,
-      reservations: JSON.stringify(
-        spend.reservations.map((reservation) => ({
-          day: reservation.day,
-          lamports: reservation.lamports.toString(),
-        })),
-      ),
-      signatures: JSON.stringify(spend.signatures),
-      createdAt: new Date(service.clock()).toISOString(),
-    }),
+  const inserted = await service.db.transaction((tx) =>
+    tx
+      .insert(reserveReconciliations)
+      .values({
+        signature: spend.signatures[0],
+        accountId: spend.accountId,
+        reservations: JSON.stringify(
+          spend.reservations.map((reservation) => ({
+            day: reservation.day,
+            lamports: reservation.lamports.toString(),
+          })),
+        ),
+        signatures: JSON.stringify(spend.signatures),
+        createdAt: new Date(service.clock()).toISOString(),
+      })
+      .onConflictDoNothing()
+      .returning({ signature: reserveReconciliations.signature }),
   );
+  return inserted.length > 0;
 }
 
 /**

@@ -26,6 +26,8 @@ export const SWEEP_EVERY_MS = 10_000;
 const STALE_MS = 10_000;
 const SWEEP_BATCH = 256;
 const SHUTDOWN_WAIT_MS = 10_000;
+/** After a failed pass (cluster or database unreachable), the next one waits this long. */
+const RETRY_AFTER_FAILURE_MS = 5_000;
 /** getSignatureStatuses takes at most this many signatures a call. */
 const STATUS_BATCH = 256;
 
@@ -35,6 +37,8 @@ interface Queue {
   readonly known: Map<string, bigint>;
   timer: ReturnType<typeof setTimeout> | null;
   running: Promise<void> | null;
+  /** Drained at shutdown: what comes later is left in its row for the next sweep. */
+  closed: boolean;
 }
 
 const queues = new WeakMap<ServiceContext, Queue>();
@@ -42,25 +46,29 @@ const queues = new WeakMap<ServiceContext, Queue>();
 /** Settles `spend` (already recorded) once its transactions are readable, in the background. */
 export function reconcileLater(service: ServiceContext, spend: PendingSpend): void {
   const queue = queueOf(service);
+  if (queue.closed) return;
   queue.waiting.set(spend.signatures[0], { spend, since: Date.now() });
-  schedule(service, queue);
+  schedule(service, queue, RECONCILE_EVERY_MS);
 }
 
 function queueOf(service: ServiceContext): Queue {
   let queue = queues.get(service);
   if (queue === undefined) {
-    queue = { waiting: new Map(), known: new Map(), timer: null, running: null };
+    queue = { waiting: new Map(), known: new Map(), timer: null, running: null, closed: false };
     queues.set(service, queue);
   }
   return queue;
 }
 
-function schedule(service: ServiceContext, queue: Queue): void {
-  if (queue.timer !== null || queue.running !== null || queue.waiting.size === 0) return;
+function schedule(service: ServiceContext, queue: Queue, delayMs: number): void {
+  if (queue.closed || queue.timer !== null || queue.running !== null || queue.waiting.size === 0) return;
   queue.timer = setTimeout(() => {
     queue.timer = null;
+    let nextMs = RECONCILE_EVERY_MS;
     queue.running = passOverQueue(service, queue)
       .catch((error: unknown) => {
+        // The cluster or the database is unreachable: the rows keep the spends; ask less often.
+        nextMs = RETRY_AFTER_FAILURE_MS;
         service.logger.warn(
           { err: describeUnexpected(error) },
           "settling the fee reserve's spends failed; retrying",
@@ -68,19 +76,29 @@ function schedule(service: ServiceContext, queue: Queue): void {
       })
       .finally(() => {
         queue.running = null;
-        schedule(service, queue);
+        schedule(service, queue, nextMs);
       });
-  }, RECONCILE_EVERY_MS);
+  }, delayMs);
+  // The HTTP server keeps a serving process alive; this timer alone should not.
+  queue.timer.unref();
 }
 
 async function passOverQueue(service: ServiceContext, queue: Queue): Promise<void> {
   const entries = [...queue.waiting.values()];
-  const settled = await settleReady(
-    service,
-    entries.map((entry) => entry.spend),
-    queue.known,
-  );
-  for (const spend of settled) forget(queue, spend);
+  try {
+    const settled = await settleReady(
+      service,
+      entries.map((entry) => entry.spend),
+      queue.known,
+    );
+    for (const spend of settled) forget(queue, spend);
+  } finally {
+    giveUpOnOld(service, queue);
+  }
+}
+
+/** Leaves spends waiting past GIVE_UP_MS to the sweep (their rows stay), so the queue stays small. */
+function giveUpOnOld(service: ServiceContext, queue: Queue): void {
   const now = Date.now();
   for (const [key, entry] of queue.waiting) {
     if (now - entry.since < GIVE_UP_MS) continue;
@@ -163,8 +181,8 @@ export function reserveCostIn(service: ServiceContext, landed: TransactionRecord
 
 /** Settles what the queue holds, for up to `waitMs`; stops early when a pass fails. */
 async function drain(service: ServiceContext, waitMs: number): Promise<void> {
-  const queue = queues.get(service);
-  if (queue === undefined) return;
+  const queue = queueOf(service);
+  queue.closed = true;
   if (queue.timer !== null) clearTimeout(queue.timer);
   queue.timer = null;
   const deadline = Date.now() + waitMs;

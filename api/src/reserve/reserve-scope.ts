@@ -158,8 +158,8 @@ async function settle(scope: Scope): Promise<void> {
     return;
   }
   const spend = { accountId, reservations, signatures: [first, ...others] } as const;
-  await recordPendingSpend(scope.service, spend);
-  reconcileLater(scope.service, spend);
+  if (await recordPendingSpend(scope.service, spend)) reconcileLater(scope.service, spend);
+  else for (const reservation of reservations) await settleReservation(scope.service, reservation, 0n);
 }
 
 /** What a landed transaction cost the reserve (negative when more rent came back than it paid); 0 if it never landed. */
