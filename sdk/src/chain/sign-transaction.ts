@@ -8,7 +8,6 @@ import {
   addSignersToTransactionMessage,
   appendTransactionMessageInstructions,
   type Blockhash,
-  compileTransaction,
   createTransactionMessage,
   getSignatureFromTransaction,
   getTransactionEncoder,
@@ -39,7 +38,7 @@ export interface SignTransactionInput {
 export async function signTransactionToWire(
   input: SignTransactionInput,
 ): Promise<{ readonly signature: string; readonly wire: Uint8Array }> {
-  const signed = await signTransactionMessageWithSigners(transactionMessage(input));
+  const signed = await signTransactionMessageWithSigners(transactionMessageOf(input));
   return {
     signature: getSignatureFromTransaction(signed),
     wire: new Uint8Array(TRANSACTION_ENCODER.encode(signed)),
@@ -55,20 +54,12 @@ export async function signTransactionToWire(
 export async function partiallySignTransactionToWire(
   input: SignTransactionInput,
 ): Promise<{ readonly wire: Uint8Array }> {
-  const signed = await partiallySignTransactionMessageWithSigners(transactionMessage(input));
+  const signed = await partiallySignTransactionMessageWithSigners(transactionMessageOf(input));
   return { wire: new Uint8Array(TRANSACTION_ENCODER.encode(signed)) };
 }
 
-/**
- * The wire size of the transaction `signTransactionToWire` makes from `input`, without signing it:
- * every signature slot takes 64 bytes signed or not, so planning which instructions share a
- * transaction need not sign (and have the fee payer count) every candidate.
- */
-export function transactionWireSize(input: SignTransactionInput): number {
-  return TRANSACTION_ENCODER.getSizeFromValue(compileTransaction(transactionMessage(input)));
-}
-
-function transactionMessage(input: SignTransactionInput) {
+/** The v0 message `signTransactionToWire` signs (fee payer, lifetime, instructions, extra signers). */
+export function transactionMessageOf(input: SignTransactionInput) {
   return pipe(
     createTransactionMessage({ version: 0 }),
     (m) => setTransactionMessageFeePayerSigner(input.feePayer, m),

@@ -14,8 +14,8 @@ import {
   PACKET_DATA_SIZE,
   partiallySignTransactionToWire,
   signTransactionToWire,
-  transactionWireSize,
 } from "../chain/sign-transaction";
+import { transactionWireSize } from "../chain/transaction-wire-size";
 import { ConfidentialError, type ConfidentialStep } from "./errors";
 
 /** A transaction with the step it performs, signed by everyone here (the fee payer's slot may be empty). */
