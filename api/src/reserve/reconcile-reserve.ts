@@ -179,22 +179,31 @@ export function reserveCostIn(service: ServiceContext, landed: TransactionRecord
   return (landed.preBalances[at] ?? 0n) - (landed.postBalances[at] ?? 0n);
 }
 
-/** Settles what the queue holds, for up to `waitMs`; stops early when a pass fails. */
+/**
+ * Settles what the queue holds, for up to `waitMs` (a pass stuck on an unanswering cluster is not
+ * waited for past it); stops early when a pass fails. What is left stays in its rows.
+ */
 async function drain(service: ServiceContext, waitMs: number): Promise<void> {
   const queue = queueOf(service);
   queue.closed = true;
   if (queue.timer !== null) clearTimeout(queue.timer);
   queue.timer = null;
   const deadline = Date.now() + waitMs;
-  await queue.running;
-  while (queue.waiting.size > 0 && Date.now() < deadline) {
-    try {
+  const passes = (async () => {
+    await queue.running;
+    while (queue.waiting.size > 0 && Date.now() < deadline) {
       await passOverQueue(service, queue);
-    } catch {
-      break;
+      if (queue.waiting.size > 0) await new Promise((resolve) => setTimeout(resolve, RECONCILE_EVERY_MS));
     }
-    if (queue.waiting.size > 0) await new Promise((resolve) => setTimeout(resolve, RECONCILE_EVERY_MS));
-  }
+  })();
+  // A pass outliving the wait may fail once the database is closed: its settle is one transaction,
+  // so the row stays whole for the next sweep.
+  passes.catch(() => undefined);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([passes, new Promise((resolve) => (timer = setTimeout(resolve, waitMs)))]).catch(
+    () => undefined,
+  );
+  clearTimeout(timer);
   queue.waiting.clear();
   queue.known.clear();
 }
