@@ -11,6 +11,9 @@ import type { Address } from "@solana/kit";
 import { getTokenDecoder, TOKEN_2022_PROGRAM_ADDRESS } from "@solana-program/token-2022";
 import type { ServiceContext } from "../service-context";
 
+// Made once: building the decoder (every extension's codec) costs more than a decode.
+const TOKEN_DECODER = getTokenDecoder();
+
 /** The address of the account's USDG token account (it may not exist yet). */
 export function usdgTokenAccountOf(service: ServiceContext, account: AccountRow): Promise<Address> {
   return findTokenAccount(account.publicKey, service.chain.usdgMint);
@@ -26,5 +29,5 @@ export async function publicTokenAmount(service: ServiceContext, tokenAccount: s
   if (record.owner !== TOKEN_2022_PROGRAM_ADDRESS) {
     throw new Error(`${tokenAccount} is not a Token-2022 account`);
   }
-  return getTokenDecoder().decode(record.data).amount;
+  return TOKEN_DECODER.decode(record.data).amount;
 }

@@ -21,6 +21,9 @@ import type { ServiceContext } from "../service-context";
 import type { ResolvedAsset } from "./resolve-asset";
 import { type Sender, senderWallet } from "./sender";
 
+// Made once: building the decoder (every extension's codec) costs more than a decode.
+const TOKEN_DECODER = getTokenDecoder();
+
 /** Throws `402 insufficient_balance` unless the sender holds `amount` of the kind it spends. */
 export async function requireSufficientBalance(
   service: ServiceContext,
@@ -101,5 +104,5 @@ async function canApply(service: ServiceContext, sender: Sender): Promise<boolea
 export async function publicBalance(service: ServiceContext, tokenAccount: string): Promise<bigint> {
   const record = await service.chain.getAccount(tokenAccount);
   if (record === null || record.owner !== TOKEN_2022_PROGRAM_ADDRESS) return 0n;
-  return getTokenDecoder().decode(record.data).amount;
+  return TOKEN_DECODER.decode(record.data).amount;
 }
