@@ -2,6 +2,6 @@
 import "./http/usage-stamps";
 import "./transfers/close-receipts";
 import "./http/sweep-idempotency";
-import "./transfers/settle-transfers";
+import "./transfers/recover-submissions";
 import "./approvals/expire-held-transactions";
 import "./webhooks/deliver-webhooks";

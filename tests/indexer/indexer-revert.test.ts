@@ -116,6 +116,7 @@ describe("indexer: a confirmed transaction the chain abandons is reverted at fin
       // In process whatever CPAY_TEST_CHAIN says: the suite forks chain A with B's transactions
       // (tests/indexer/support/forked-chain.ts), which needs both simulators themselves.
       inProcess: "forks one simulator's history into another",
+      indexer: false,
     });
     const [bAlice] = await Promise.all([b.account("alice"), b.account("bob")]);
     await b.fund(bAlice.account, { public: usdg(10) });
@@ -130,6 +131,7 @@ describe("indexer: a confirmed transaction the chain abandons is reverted at fin
       // In process whatever CPAY_TEST_CHAIN says: the suite forks chain A with B's transactions
       // (tests/indexer/support/forked-chain.ts), which needs both simulators themselves.
       inProcess: "forks one simulator's history into another",
+      indexer: false,
     });
     [aAlice] = await Promise.all([a.account("alice"), a.account("bob")]);
     forkSenderId = `${bAlice.account.id}_on_b`;

@@ -47,6 +47,8 @@ const output: string[] = [];
 beforeAll(async () => {
   world = await startApiWorld({
     slotMs: 50,
+    // The indexer under test is the process this suite kills.
+    indexer: false,
     // In process whatever CPAY_TEST_CHAIN says: this suite already serves the world's cluster over
     // RPC itself (startLocalnet below) to the indexer process it kills, and reads the simulator's
     // history as the source of truth.

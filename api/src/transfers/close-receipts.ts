@@ -36,7 +36,7 @@ import { describeUnexpected } from "../http/error-handler";
 import { creditReturnedRent } from "../reserve/reserve-ledger";
 import { withReserveSpend } from "../reserve/reserve-scope";
 import type { ServiceContext } from "../service-context";
-import { RECONCILE_AFTER_MS } from "./settle-transfers";
+import { RECONCILE_AFTER_MS } from "./recover-submissions";
 
 export const RECEIPT_CLOSE_INTERVAL_MS = 5_000;
 /** 16 closes (2 accounts, 8 data bytes each) fit a 1,232-byte transaction and ~31k compute units. */

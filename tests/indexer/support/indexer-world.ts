@@ -79,6 +79,8 @@ export async function startIndexerWorld(
   const api = await startApiWorld({
     ...(options.env === undefined ? {} : { env: options.env }),
     ...(options.inProcess === undefined ? {} : { inProcess: options.inProcess }),
+    // This world's indexer is its own (stopped, restarted, its passes run by hand).
+    indexer: false,
   });
   const { db } = api.service.context;
   const chain = indexerChainOver(await api.openChain());
