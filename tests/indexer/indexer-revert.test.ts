@@ -116,7 +116,6 @@ describe("indexer: a confirmed transaction the chain abandons is reverted at fin
       // In process whatever CPAY_TEST_CHAIN says: the suite forks chain A with B's transactions
       // (tests/indexer/support/forked-chain.ts), which needs both simulators themselves.
       inProcess: "forks one simulator's history into another",
-      indexer: false,
     });
     const [bAlice] = await Promise.all([b.account("alice"), b.account("bob")]);
     await b.fund(bAlice.account, { public: usdg(10) });
@@ -131,6 +130,7 @@ describe("indexer: a confirmed transaction the chain abandons is reverted at fin
       // In process whatever CPAY_TEST_CHAIN says: the suite forks chain A with B's transactions
       // (tests/indexer/support/forked-chain.ts), which needs both simulators themselves.
       inProcess: "forks one simulator's history into another",
+      // A's indexer is the suite's own, over the forked chain.
       indexer: false,
     });
     [aAlice] = await Promise.all([a.account("alice"), a.account("bob")]);
@@ -142,7 +142,6 @@ describe("indexer: a confirmed transaction the chain abandons is reverted at fin
         .then(() => undefined),
     );
     await a.fund(aAlice.account, { public: usdg(10) });
-    realIds.push((await settledTransfer(a, aAlice, "0.5")).id);
 
     chain = createForkedChain(a.cluster);
     indexer = startIndexer({
@@ -154,6 +153,8 @@ describe("indexer: a confirmed transaction the chain abandons is reverted at fin
       finalityMs: 200,
     });
     await until("the indexer to lead", async () => (await indexer.status()).leader);
+    // (A's transfers confirm through this indexer, A's only one.)
+    realIds.push((await settledTransfer(a, aAlice, "0.5")).id);
     await indexer.catchUp();
   });
 

@@ -13,7 +13,6 @@
  * for those agents sign themselves alike.
  */
 
-import type { TransferRow } from "@cpay/ledger";
 import { markFailed, markHeld, markSubmitted, NOT_LANDED } from "@cpay/ledger";
 import { readHold } from "@cpay/sdk/agent-confidential";
 import { and, asc, eq, lt } from "drizzle-orm";
