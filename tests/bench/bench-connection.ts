@@ -19,6 +19,7 @@ import {
   type UsdgFaucet,
 } from "@cpay/api";
 import { createEmbeddedCluster, type EmbeddedCluster, inProcessChain } from "@cpay/localnet/cluster";
+import { parseLocalnetManifest } from "@cpay/sdk/chain";
 import pino from "pino";
 import { inProcessConnection } from "../support/in-process-connection";
 import { startIndexerBeside } from "../support/indexer-beside";
@@ -86,12 +87,7 @@ export async function startBenchService(
 
 /** The indexer as its own process on the service's database, stopped when this process exits. */
 async function startIndexerProcess(service: RunningService, manifestPath: string): Promise<void> {
-  const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as {
-    rpcUrl: string;
-    wsUrl: string;
-    programId: string;
-    usdgMint: string;
-  };
+  const manifest = parseLocalnetManifest(JSON.parse(readFileSync(manifestPath, "utf8")));
   const indexer = serviceProcess({
     entry: "indexer/src/main.ts",
     env: {
