@@ -16,9 +16,7 @@
 import { markFailed, markHeld, markSubmitted, NOT_LANDED } from "@cpay/ledger";
 import { readHold } from "@cpay/sdk/agent-confidential";
 import { and, asc, eq, lt } from "drizzle-orm";
-import { registerBackgroundJob } from "../background";
-import { jobLeadership } from "../coordination/job-leader";
-import { describeUnexpected } from "../http/error-handler";
+import { registerLeaderJob } from "../background";
 import type { ServiceContext } from "../service-context";
 import { findLandedTransfer } from "./find-landed-transfer";
 import { isInFlight } from "./in-flight";
@@ -76,29 +74,12 @@ export async function reconcileSubmittingTransfers(
   }
 }
 
-registerBackgroundJob((service) => {
-  const leader = jobLeadership(service.db, service.logger, "recover-submissions");
-  let stopped = false;
-  let running: Promise<void> | null = null;
-  const timer = setInterval(() => {
-    if (stopped || running !== null) return;
-    running = leader
-      .run(() =>
-        reconcileSubmittingTransfers(service, {
-          olderThanMs: service.config.transferReconcileAfterMs ?? RECONCILE_AFTER_MS,
-        }),
-      )
-      .catch((error: unknown) => {
-        service.logger.warn({ err: describeUnexpected(error) }, "recovering submissions failed; retrying");
-      })
-      .finally(() => {
-        running = null;
-      });
-  }, RECONCILE_EVERY_MS);
-  return async () => {
-    stopped = true;
-    clearInterval(timer);
-    await running;
-    await leader.resign();
-  };
+registerLeaderJob({
+  name: "recover-submissions",
+  everyMs: RECONCILE_EVERY_MS,
+  pass: (service) =>
+    reconcileSubmittingTransfers(service, {
+      olderThanMs: service.config.transferReconcileAfterMs ?? RECONCILE_AFTER_MS,
+    }),
+  failure: "recovering submissions failed",
 });
