@@ -1,13 +1,13 @@
 /**
- * Scale-out as deployed (DESIGN section 10), with real processes: two API processes and the indexer
- * on one PostgreSQL database, against the localnet process. @alice and @bob send public and
- * confidential transfers to @carol, several at once, split across both APIs, each with its own
- * Idempotency-Key; after a seeded number of the first API's answers and a seeded delay, while
- * requests to it are open, the first API is SIGKILLed. The client sends every request without a
- * final answer again, with the same key, to the second API, as a client behind a load balancer
- * would. What the dead process held (account turns, transfers in flight, idempotency claims, job
- * leads) lapses and the survivor takes it over; crash recovery judges what the dead process left
- * `submitting`; the indexer (the writer of `confirmed`) follows the chain.
+ * Scale-out as deployed (api/README.md, "Several API processes"), with real processes: two API
+ * processes and the indexer on one PostgreSQL database, against the localnet process. @alice and
+ * @bob send public and confidential transfers to @carol, several at once, split across both APIs,
+ * each with its own Idempotency-Key; after a seeded number of the first API's answers and a seeded
+ * delay, while requests to it are open, the first API is SIGKILLed. The client sends every request
+ * without a final answer again, with the same key, to the second API, as a client behind a load
+ * balancer would. What the dead process held (account turns, transfers in flight, idempotency
+ * claims, job leads) lapses and the survivor takes it over; crash recovery judges what the dead
+ * process left `submitting`; the indexer (the writer of `confirmed`) follows the chain.
  *
  * Then every transfer must end `confirmed` or `failed` exactly once: one transfer per key, one
  * terminal event per transfer, one recording transaction on chain per confirmed transfer and none
