@@ -58,9 +58,10 @@ const RATE_LIMIT = 100;
 /**
  * 50 ms slots: a blockhash lives 150 blocks, 7.5 s. A transaction the dead API signed can land only
  * while its blockhash lives, and crash recovery judges its transfer only once the transfer's lease
- * lapsed (15 s after its last renewal, renewed every 5 s while the request ran, so at least 10 s
- * after that blockhash was taken) and the row is older than TRANSFER_RECONCILE_AFTER_SECONDS (10,
- * the least the API accepts): nothing of the dead process lands after its transfer was judged.
+ * lapsed (15 s after its last renewal, renewed every 5 s while the request ran, so some 10 s after
+ * that blockhash was taken) and the row is older than TRANSFER_RECONCILE_AFTER_SECONDS (10, the
+ * least the API accepts): nothing of the dead process should land after its transfer was judged.
+ * The checks run once every such blockhash has expired, so one that did would be seen.
  */
 const SLOT_MS = 50;
 const BLOCKHASH_LIFETIME_BLOCKS = 150n;
