@@ -36,6 +36,9 @@ fresh=$(tsx programs/toolchain/src/cli.ts verify)
 export AGENT_POLICY_SO="$fresh"
 echo "suites run on $AGENT_POLICY_SO"
 
+# tests/scale-out runs in this pass only: two API processes and the indexer share one database, so
+# it always needs PostgreSQL and starts the throwaway cluster itself (postgresServerUrl in
+# tests/support/api-database.ts; the trap above stops it); it runs the localnet as a process anyway.
 step "test suites (vitest; the API suites on SQLite, the chain in process)"
 vitest run
 
