@@ -4,7 +4,7 @@
  * suite's process by default, or, with CPAY_TEST_CHAIN=rpc, the localnet as its own process (one per
  * world) reached over JSON-RPC + PubSub exactly as a validator. Suites read the chain through
  * `chain` and move its clock through `testClock` in both modes; `cluster` (the simulator itself) is
- * there only for suites pinned in process (`inProcess: reason`). The indexer runs beside the
+ * there only for the in-process benches. The indexer runs beside the
  * service (indexer-beside.ts): it is the one writer of `confirmed`. On SQLite in a
  * temporary directory or, when DATABASE_URL is a PostgreSQL URL, on a fresh database of that
  * server (dropped at close) — the same suites run on both (scripts/test.sh). Every log line is
@@ -53,8 +53,8 @@ export interface ApiWorld {
   readonly service: RunningService;
   readonly mode: TestChainMode;
   /**
-   * The simulator itself, in process only (a world started with `inProcess: reason`); in rpc mode
-   * reading it throws. Suites read through `chain` and move time through `testClock` instead.
+   * The simulator itself, in process only (the in-process benches use it); in rpc mode reading it
+   * throws. Suites read through `chain` and move time through `testClock` instead, in both modes.
    */
   readonly cluster: EmbeddedCluster;
   /** Clock moves of the test cluster (the simulator's, or the localnet process's localnet_* methods). */
@@ -115,13 +115,11 @@ export async function startApiWorld(
     slotMs?: number;
     env?: Record<string, string>;
     clock?: () => number;
-    /** Why this suite needs the simulator itself: it then runs in process whatever CPAY_TEST_CHAIN says. */
-    inProcess?: string;
     /** false: no indexer beside the service (the suite runs its own); nothing confirms without one. */
     indexer?: boolean;
   } = {},
 ): Promise<ApiWorld> {
-  const mode: TestChainMode = options.inProcess === undefined ? testChainMode() : "in-process";
+  const mode: TestChainMode = testChainMode();
   const chainSide = await startTestChain(mode, options.slotMs ?? 50);
   const connection = await chainSide.connect().catch(async (error: unknown) => {
     await chainSide.stop();
@@ -188,7 +186,7 @@ export async function startApiWorld(
     get cluster(): EmbeddedCluster {
       if (chainSide.cluster === null) {
         throw new Error(
-          "this world's chain is the localnet process: read it through world.chain (or pin the suite with inProcess)",
+          "this world's chain is the localnet process: read it through world.chain and move it through world.testClock",
         );
       }
       return chainSide.cluster;
