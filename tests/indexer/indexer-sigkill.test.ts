@@ -21,22 +21,11 @@ import { address } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestAgent, TEST_POLICY } from "../api/support/agents";
 import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
+import { seeded } from "../support/seeded";
 import { sendAgentSignedTransfer } from "./support/indexer-world";
 
 const KILLS = 6;
 const SEED = Number(process.env.SIGKILL_SEED ?? Math.floor(Math.random() * 2 ** 31));
-
-/** mulberry32: a small seeded generator, so a failing schedule can be replayed. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 let world: ApiWorld;
 /** Where the indexer process reads the chain: the world's localnet process, or a server of our own. */

@@ -29,12 +29,12 @@ import Sqlite from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { apiProcess, startApi } from "../support/api-process";
 import { type LocalnetProcess, startLocalnetProcess } from "../support/localnet-process";
+import { seeded } from "../support/seeded";
 import { type ServiceProcess, serviceProcess } from "../support/service-process";
 import {
   isFinal,
   NO_ANSWER,
   postTransfer,
-  seeded,
   summary,
   type TransferAnswer,
   transferOf,

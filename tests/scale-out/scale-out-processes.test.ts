@@ -36,12 +36,12 @@ import { createPostgresDatabase, postgresServerUrl } from "../support/api-databa
 import { type ApiBanner, apiProcess, startApi } from "../support/api-process";
 import { type LocalnetProcess, startLocalnetProcess } from "../support/localnet-process";
 import { transfersRecordedOnChain } from "../support/recorded-transfers";
+import { seeded } from "../support/seeded";
 import { type ServiceProcess, serviceProcess } from "../support/service-process";
 import {
   isFinal,
   NO_ANSWER,
   postTransfer,
-  seeded,
   summary,
   type TransferAnswer,
   transferOf,

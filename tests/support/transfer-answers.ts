@@ -68,15 +68,3 @@ export const summary = (list: readonly TransferAnswer[]) =>
         : `${answer.status}${answer.body.error?.code ? ` ${answer.body.error.code}` : ""}`,
     )
     .join(", ");
-
-/** mulberry32: a small seeded generator, so a plan and its kill point are the same every run. */
-export function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
