@@ -2,8 +2,8 @@
 # Runs every test of the project, from a fresh clone on a fresh Debian 12 machine:
 #   system packages -> the pinned Node and npm -> npm packages -> lint + types -> program host
 #   tests -> reproducible program rebuild -> every vitest suite (toolchain, sdk, program in LiteSVM,
-#   localnet, api, end to end; the chain in process) -> the API (relay included) and indexer suites
-#   again on PostgreSQL with the chain as the localnet process over RPC.
+#   localnet, api, end to end; the chain in process) -> the API (relay included), indexer and
+#   agent-client suites again on PostgreSQL with the chain as the localnet process over RPC.
 # The suites run on the freshly built .so (AGENT_POLICY_SO), never only on the committed one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,17 +36,20 @@ fresh=$(tsx programs/toolchain/src/cli.ts verify)
 export AGENT_POLICY_SO="$fresh"
 echo "suites run on $AGENT_POLICY_SO"
 
+# tests/scale-out runs in this pass only: two API processes and the indexer share one database, so
+# it always needs PostgreSQL and starts the throwaway cluster itself (postgresServerUrl in
+# tests/support/api-database.ts; the trap above stops it); it runs the localnet as a process anyway.
 step "test suites (vitest; the API suites on SQLite, the chain in process)"
 vitest run
 
-# The storage has two dialects and the chain two places; every API (relay included) and indexer
-# suite runs again on PostgreSQL (Debian's, started here by the project's own script
+# The storage has two dialects and the chain two places; every API (relay included), indexer and
+# agent-client suite runs again on PostgreSQL (Debian's, started here by the project's own script
 # as a throwaway cluster under data/postgres, or CPAY_PG_DATA on CPAY_PG_PORT, stopped at the end)
 # against the localnet as its own process over JSON-RPC + PubSub (CPAY_TEST_CHAIN=rpc: one localnet
-# per test file, as the service meets a validator). So each suite runs once in process on SQLite and
-# once over RPC on PostgreSQL, without a third pass. Suites that need the simulator itself say so
-# (`inProcess`) and stay in process. The agent client meets the relay over RPC in tests/api/relay.test.ts;
-# tests/agent-client drives a simulator of its own and has no database, so it runs in the first pass only.
-step "API and indexer suites on PostgreSQL, the chain over RPC"
+# per world, as the service meets a validator). So each suite runs once in process on SQLite and
+# once over RPC on PostgreSQL, without a third pass; none of them is pinned in process. The agent
+# client meets the service's relay in tests/api/relay.test.ts and a test relay co-signing with the
+# fee reserve in tests/agent-client (no database there: this pass runs it over RPC only).
+step "API, indexer and agent-client suites on PostgreSQL, the chain over RPC"
 pg_url=$(bash scripts/postgres.sh start)
-DATABASE_URL="$pg_url" CPAY_TEST_CHAIN=rpc vitest run tests/api tests/indexer
+DATABASE_URL="$pg_url" CPAY_TEST_CHAIN=rpc vitest run tests/api tests/indexer tests/agent-client

@@ -2,7 +2,7 @@
 import "./http/usage-stamps";
 import "./transfers/close-receipts";
 import "./http/sweep-idempotency";
-import "./transfers/settle-transfers";
+import "./transfers/recover-submissions";
 import "./approvals/expire-held-transactions";
 import "./reserve/reconcile-reserve";
 import "./webhooks/deliver-webhooks";

@@ -17,7 +17,6 @@ export {
   insertSubmittingTransfer,
   insertSubmittingTransferIn,
   isoOfUnixSeconds,
-  markConfirmed,
   markConfirmedIn,
   markFailed,
   markFailedIn,

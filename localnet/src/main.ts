@@ -16,10 +16,11 @@
  */
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { LOCALNET_MANIFEST_FILE } from "@cpay/sdk/chain";
 import { agentPolicyProgramPath, createEmbeddedCluster, type EmbeddedCluster } from "./cluster/index";
 import { parseAllowedOrigins } from "./rpc/allowed-origins";
 import { exitOnSignals } from "./rpc/exit-on-signals";
-import { LOCALNET_MANIFEST_FILE, writeLocalnetManifest } from "./rpc/localnet-manifest";
+import { writeLocalnetManifest } from "./rpc/localnet-manifest";
 import { startLocalnet } from "./rpc/start-localnet";
 
 const DEFAULT_LEDGER_DIR = "./data/localnet";

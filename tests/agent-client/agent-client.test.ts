@@ -4,6 +4,8 @@
  * and hands them to a relay (support/fake-relay.ts) that co-signs with the cluster's fee reserve and
  * submits. For every transaction the relay received: the fee payer's slot was empty and the fee
  * payer appears only where it pays or gets rent back. The agent's signer never holds a lamport.
+ * Everything, the suite's own reads included, goes through the chain port: the suite runs in
+ * process and against the localnet process (CPAY_TEST_CHAIN=rpc) alike.
  */
 
 import { BPF_LOADER_UPGRADEABLE_ADDRESS, partiallySignTransactionToWire } from "@cpay/localnet/cluster";
@@ -13,59 +15,55 @@ import {
   isPolicyLimitExceeded,
   transferAgentConfidential,
 } from "@cpay/sdk/agent-confidential";
-import { isConfidentialError, tokenAccountOf } from "@cpay/sdk/confidential";
+import { isConfidentialError } from "@cpay/sdk/confidential";
 import { type Address, createNoopSigner } from "@solana/kit";
 import { getTransferSolInstruction } from "@solana-program/system";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import {
-  type AgentConfidentialWorld,
-  type ConfidentialRecipient,
-  createAgentConfidentialWorld,
-} from "../support/agent-confidential-world";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { DAILY_LIMIT, PER_TRANSACTION_LIMIT, transferId, usdg } from "../support/policy-world";
+import { type AgentClientWorld, createAgentClientWorld } from "./support/agent-client-world";
 import { createFakeRelay, type FakeRelay } from "./support/fake-relay";
 
 describe("a self-custody agent's client through a relay", () => {
-  let world: AgentConfidentialWorld;
+  let world: AgentClientWorld;
   let relay: FakeRelay;
   let client: AgentClient;
-  let bob: ConfidentialRecipient;
 
-  const lamports = (account: Address) => world.cluster.getAccount(account)?.lamports ?? 0n;
-  // The suite's own synchronous read of the simulator.
-  const creditCounter = () =>
-    tokenAccountOf(bob.usdg, world.cluster.getAccount(bob.usdg))?.confidential?.pendingBalanceCreditCounter;
+  const lamports = (account: Address) => world.lamports(account);
+  const creditCounter = () => world.bobCreditCounter();
+  const loaderAccounts = async () =>
+    (await world.chain.getProgramAccounts(BPF_LOADER_UPGRADEABLE_ADDRESS)).length;
 
   beforeAll(async () => {
-    world = await createAgentConfidentialWorld();
-    await world.setupAgent();
-    await world.fundAgent(usdg(300));
-    bob = await world.confidentialRecipient("bob");
-    relay = createFakeRelay(world.cluster);
+    world = await createAgentClientWorld();
+    relay = createFakeRelay(world.chain, world.feeReserve);
     client = createAgentClient({
       chain: world.chain,
       relay,
       agentSigner: world.agent.signer,
       agent: world.agent.address,
-      keys: world.agentKeys(),
+      keys: world.agentKeys,
       mint: world.usdgMint,
     });
   });
 
-  afterEach(() => {
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  afterEach(async () => {
     // Every transaction the relay saw left the fee payer's slot empty and used it only for rent.
     for (const received of relay.received) {
       expect(received.feePayerSlotEmpty).toBe(true);
       expect(received.accounts[0]).toBe(relay.feePayer);
       expect(received.violations).toEqual([]);
     }
-    expect(lamports(world.agent.signer.address)).toBe(0n);
+    expect(await lamports(world.agent.signer.address)).toBe(0n);
   });
 
-  it("Given the agent's signer, Then it holds no SOL and the relay pays with another key", () => {
-    expect(lamports(world.agent.signer.address)).toBe(0n);
+  it("Given the agent's signer, Then it holds no SOL and the relay pays with another key", async () => {
+    expect(await lamports(world.agent.signer.address)).toBe(0n);
     expect(relay.feePayer).not.toBe(world.feePayer.address);
-    expect(lamports(relay.feePayer)).toBeGreaterThan(0n);
+    expect(await lamports(relay.feePayer)).toBeGreaterThan(0n);
   });
 
   it("Given a transaction that would move the fee payer's lamports, Then the fake relay refuses it unsigned (its check is not vacuous)", async () => {
@@ -101,12 +99,12 @@ describe("a self-custody agent's client through a relay", () => {
 
   it("Given a public amount under the HITL threshold, When transferred, Then one relayed transaction executes it and today's remaining drops by the amount", async () => {
     const before = {
-      balance: world.balance(bob.usdg),
+      balance: await world.balance(world.bob.usdg),
       remaining: await client.remainingToday(),
       seen: relay.received.length,
     };
     const answer = await client.transfer({
-      recipient: bob.wallet.address,
+      recipient: world.bob.wallet.address,
       recipientHandle: "bob",
       amount: usdg(20),
       confidential: false,
@@ -116,63 +114,67 @@ describe("a self-custody agent's client through a relay", () => {
     expect(answer.transfer).toMatchObject({
       status: "confirmed",
       confidential: false,
-      to: bob.usdg,
+      to: world.bob.usdg,
       approval: null,
     });
-    expect(world.balance(bob.usdg)).toBe(before.balance + usdg(20));
+    expect(await world.balance(world.bob.usdg)).toBe(before.balance + usdg(20));
     expect(await client.remainingToday()).toEqual({
       perTransaction: PER_TRANSACTION_LIMIT,
       daily: before.remaining.daily - usdg(20),
     });
     // The agent's only signature is its signer's: [ATA create, agent_transfer], paid by the relay.
-    const landed = world.cluster.getTransaction(answer.signatures[0] as string);
+    const landed = await world.chain.getTransaction(answer.signatures[0] as string, "confirmed");
     expect(landed?.accountKeys[0]).toBe(relay.feePayer);
   });
 
   it("Given a public amount above the HITL threshold, When transferred, Then it is held and heldTransactions lists it", async () => {
-    const before = { balance: world.balance(bob.usdg), remaining: await client.remainingToday() };
+    const before = { balance: await world.balance(world.bob.usdg), remaining: await client.remainingToday() };
     const answer = await client.transfer({
-      recipient: bob.wallet.address,
+      recipient: world.bob.wallet.address,
       amount: usdg(60),
       confidential: false,
     });
     expect(answer.transfer).toMatchObject({ status: "pending", confidential: false });
     const holds = await client.heldTransactions();
     expect(holds).toHaveLength(1);
-    expect(holds[0]).toMatchObject({ amount: usdg(60), confidential: false, destination: bob.usdg });
+    expect(holds[0]).toMatchObject({ amount: usdg(60), confidential: false, destination: world.bob.usdg });
     // The hold's rent is the relay's fee payer's; nothing moved and the day is not counted yet.
     expect(holds[0]?.rentPayer).toBe(relay.feePayer);
-    expect(world.balance(bob.usdg)).toBe(before.balance);
+    expect(await world.balance(world.bob.usdg)).toBe(before.balance);
     expect(await client.remainingToday()).toEqual(before.remaining);
   });
 
   it("Given a public amount over the per-transaction limit, When transferred, Then the program refuses it in the relay's preflight and nothing lands", async () => {
-    const before = { balance: world.balance(world.agent.usdg), seen: relay.received.length };
+    const before = { balance: await world.balance(world.agent.usdg), seen: relay.received.length };
     const error = await client
-      .transfer({ recipient: bob.wallet.address, amount: PER_TRANSACTION_LIMIT + 1n, confidential: false })
+      .transfer({
+        recipient: world.bob.wallet.address,
+        amount: PER_TRANSACTION_LIMIT + 1n,
+        confidential: false,
+      })
       .catch((caught: unknown) => caught);
     expect(agentPolicyErrorOf(error)?.name).toBe("PerTransactionLimitExceeded");
     expect(relay.received.length - before.seen).toBe(1);
     expect(relay.received.at(-1)?.signature).toBeUndefined();
-    expect(world.balance(world.agent.usdg)).toBe(before.balance);
+    expect(await world.balance(world.agent.usdg)).toBe(before.balance);
   });
 
   it("Given a confidential amount under the HITL threshold, When transferred, Then 10 relayed transactions execute it and the day's encrypted spend, decrypted locally, counts it", async () => {
     const before = {
-      counter: creditCounter() ?? 0n,
-      pending: await world.recipientPending("bob"),
+      counter: await creditCounter(),
+      pending: await world.bobPending(),
       remaining: await client.remainingToday(),
-      available: world.agentAvailable(),
+      available: await world.agentAvailable(),
       seen: relay.received.length,
-      loader: world.cluster.getProgramAccounts(BPF_LOADER_UPGRADEABLE_ADDRESS).length,
+      loader: await loaderAccounts(),
     };
     const answer = await client.transfer({
-      recipient: bob.wallet.address,
+      recipient: world.bob.wallet.address,
       recipientHandle: "bob",
       amount: usdg(30),
       confidential: true,
     });
-    expect(answer.transfer).toMatchObject({ status: "confirmed", confidential: true, to: bob.usdg });
+    expect(answer.transfer).toMatchObject({ status: "confirmed", confidential: true, to: world.bob.usdg });
     // 3 context transactions, the limit range verify and the U128 proof's Write in two parts, the transfer.
     // Every context is created in the transaction that verifies into it (a relay funds nothing
     // ahead of its use): the proofs too large for that are staged and verified from the buffer.
@@ -180,16 +182,16 @@ describe("a self-custody agent's client through a relay", () => {
     expect(relay.received.slice(before.seen).every((received) => received.signature !== undefined)).toBe(
       true,
     );
-    expect(creditCounter()).toBe(before.counter + 1n);
-    expect(await world.recipientPending("bob")).toBe(before.pending + usdg(30));
-    expect(world.agentAvailable()).toBe(before.available - usdg(30));
-    expect(world.proverState().confidentialSpentToday).toBe(usdg(30));
+    expect(await creditCounter()).toBe(before.counter + 1n);
+    expect(await world.bobPending()).toBe(before.pending + usdg(30));
+    expect(await world.agentAvailable()).toBe(before.available - usdg(30));
+    expect((await world.proverState()).confidentialSpentToday).toBe(usdg(30));
     expect(await client.remainingToday()).toEqual({
       perTransaction: PER_TRANSACTION_LIMIT,
       daily: before.remaining.daily - usdg(30),
     });
     // The staging buffer was closed in the final transaction.
-    expect(world.cluster.getProgramAccounts(BPF_LOADER_UPGRADEABLE_ADDRESS).length).toBe(before.loader);
+    expect(await loaderAccounts()).toBe(before.loader);
   });
 
   it("Given a confidential spend today, When the remaining is read without the keys, Then it says the keys are needed", async () => {
@@ -204,14 +206,17 @@ describe("a self-custody agent's client through a relay", () => {
   });
 
   it("Given proofs the program refuses in the final transaction, When relayed, Then the agent closes every context and the buffer: none was left allocated and unverified", async () => {
-    const loaderAccounts = () => world.cluster.getProgramAccounts(BPF_LOADER_UPGRADEABLE_ADDRESS).length;
-    const before = { available: world.agentAvailable(), counter: creditCounter(), loader: loaderAccounts() };
+    const before = {
+      available: await world.agentAvailable(),
+      counter: await creditCounter(),
+      loader: await loaderAccounts(),
+    };
     const error = await transferAgentConfidential(world.chain, {
       agentSigner: world.agent.signer,
       agent: world.agent.address,
-      keys: world.agentKeys(),
+      keys: world.agentKeys,
       mint: world.usdgMint,
-      recipient: bob.wallet.address,
+      recipient: world.bob.wallet.address,
       amount: usdg(60),
       transferId: transferId(77),
       // Execute 60 (above the HITL threshold of 50) by proving m - a against m = 100.
@@ -234,24 +239,28 @@ describe("a self-custody agent's client through a relay", () => {
       // Staged, and verified from the buffer in the transaction that created its context.
       range_proof: "closed",
     });
-    expect(loaderAccounts()).toBe(before.loader);
-    expect(world.agentAvailable()).toBe(before.available);
-    expect(creditCounter()).toBe(before.counter);
+    expect(await loaderAccounts()).toBe(before.loader);
+    expect(await world.agentAvailable()).toBe(before.available);
+    expect(await creditCounter()).toBe(before.counter);
   });
 
   it("Given a confidential amount over the per-transaction limit, Then the SDK refuses it before the relay sees anything", async () => {
     const seen = relay.received.length;
     const error = await client
-      .transfer({ recipient: bob.wallet.address, amount: PER_TRANSACTION_LIMIT + 1n, confidential: true })
+      .transfer({
+        recipient: world.bob.wallet.address,
+        amount: PER_TRANSACTION_LIMIT + 1n,
+        confidential: true,
+      })
       .catch((caught: unknown) => caught);
     expect(isPolicyLimitExceeded(error, "per_transaction")).toBe(true);
     expect(relay.received.length).toBe(seen);
   });
 
   it("Given a confidential amount above the HITL threshold, When transferred, Then it is held without an amount and the day is not counted", async () => {
-    const before = { remaining: await client.remainingToday(), counter: creditCounter() };
+    const before = { remaining: await client.remainingToday(), counter: await creditCounter() };
     const answer = await client.transfer({
-      recipient: bob.wallet.address,
+      recipient: world.bob.wallet.address,
       amount: usdg(70),
       confidential: true,
     });
@@ -262,7 +271,7 @@ describe("a self-custody agent's client through a relay", () => {
       amount: null,
       rentPayer: relay.feePayer,
     });
-    expect(creditCounter()).toBe(before.counter);
+    expect(await creditCounter()).toBe(before.counter);
     expect(await client.remainingToday()).toEqual(before.remaining);
   });
 });

@@ -129,7 +129,10 @@ describe("approving and rejecting held agent transactions", () => {
       tx_signature: approved.tx_signature,
     });
     expect(JSON.stringify(approvedEvents[0]?.payload)).not.toContain("amount");
-    expect(confirmedEvents).toHaveLength(1);
+    // (once to the agent that sent it, once to bob who received it)
+    expect(confirmedEvents.map((event) => event.accountId).sort()).toEqual(
+      [publicBot.agent.account_id, bob.account.id].sort(),
+    );
     const { pending } = await alice.client.call("listPendingApprovals");
     expect(pending.map((item) => item.transaction_id)).not.toContain(held.transactionId);
 

@@ -161,7 +161,11 @@ describe("expiry of held agent transactions", () => {
     );
     expect(settled).toMatchObject({ status: "confirmed", txSignature: signature });
     expect(await eventsOf(world, "agent.transaction.approved", held.transactionId)).toHaveLength(1);
-    expect(await eventsOf(world, "transfer.confirmed", held.transferId)).toHaveLength(1);
+    // (once to the agent that sent it, once to the recipient)
+    const confirmed = await eventsOf(world, "transfer.confirmed", held.transferId);
+    expect(confirmed.filter((event) => event.payload.direction === "sent")).toHaveLength(1);
+    expect(confirmed.filter((event) => event.payload.direction === "received")).toHaveLength(1);
+    expect(confirmed).toHaveLength(2);
     expect(await eventsOf(world, "transfer.failed", held.transferId)).toHaveLength(0);
   });
 });

@@ -13,6 +13,7 @@ import { type RunningService, startService } from "@cpay/api";
 import { createApiClient } from "@cpay/sdk/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshDatabaseUrl } from "../support/api-database";
+import { type IndexerBeside, startIndexerBeside } from "../support/indexer-beside";
 import { reserveSettled } from "../support/reserve-settled";
 import { startTestChain, type TestChain, testChainMode } from "../support/test-chain";
 
@@ -28,6 +29,7 @@ interface CliRun {
 
 describe("the admin CLI against a running service", () => {
   let testChain: TestChain | undefined;
+  let indexer: IndexerBeside | undefined;
   let service: RunningService;
   let dataDir: string;
   let dropDatabase: () => Promise<void>;
@@ -83,8 +85,11 @@ describe("the admin CLI against a running service", () => {
       connection: await (testChain as TestChain).connect(),
       admin: true,
     });
+    // Transfers made here confirm through the indexer, the one writer of `confirmed`.
+    indexer = await startIndexerBeside({ service, openChain: (testChain as TestChain).openChain });
   });
   afterAll(async () => {
+    await indexer?.close();
     await service?.close();
     await testChain?.stop();
     await dropDatabase?.();
@@ -348,5 +353,6 @@ describe("the admin CLI against a running service", () => {
     const noService = await cli(["accounts", "list"], { CPAY_ADMIN_URL: "http://127.0.0.1:9" });
     expect(noService.code).toBe(3);
     expect(noService.stderr).toContain("cannot reach");
-  });
+    // 19 CLI processes, each started through tsx: a minute and more on a loaded 2-core machine.
+  }, 180_000);
 });

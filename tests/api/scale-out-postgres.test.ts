@@ -32,6 +32,7 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPostgresDatabase, postgresServerUrl } from "../support/api-database";
 import { confidentialStateOn } from "../support/confidential-state";
+import { type IndexerBeside, startIndexerBeside } from "../support/indexer-beside";
 import { startTestChain, type TestChain, testChainMode } from "../support/test-chain";
 
 const USDG = 1_000_000n;
@@ -46,6 +47,7 @@ interface Holder {
 
 describe("two API services on one PostgreSQL database", () => {
   let testChain: TestChain | undefined;
+  let indexer: IndexerBeside | undefined;
   const services: RunningService[] = [];
   let dropDatabase: (() => Promise<void>) | undefined;
   let first: RunningService;
@@ -67,8 +69,11 @@ describe("two API services on one PostgreSQL database", () => {
     services.push(await startService({ env, connection: await (testChain as TestChain).connect() }));
     services.push(await startService({ env, connection: await (testChain as TestChain).connect() }));
     [first, second] = services as [RunningService, RunningService];
+    // One indexer for the database, as production runs it: the one writer of `confirmed`.
+    indexer = await startIndexerBeside({ service: first, openChain: (testChain as TestChain).openChain });
   });
   afterAll(async () => {
+    await indexer?.close();
     await Promise.all(services.map((service) => service.close()));
     await testChain?.stop();
     await dropDatabase?.();
@@ -232,7 +237,7 @@ describe("two API services on one PostgreSQL database", () => {
         .values({ name: `transfer:${id}`, holder: "live-process", expiresAt: Date.now() + 2_500 });
       await tx
         .insert(leases)
-        .values({ name: "job:settle-transfers", holder: "dead-process", expiresAt: Date.now() + 500 })
+        .values({ name: "job:recover-submissions", holder: "dead-process", expiresAt: Date.now() + 500 })
         .onConflictDoUpdate({
           target: leases.name,
           set: { holder: "dead-process", expiresAt: Date.now() + 500 },
@@ -265,7 +270,7 @@ describe("two API services on one PostgreSQL database", () => {
     );
     expect(failedEvents).toHaveLength(1);
     const [lead] = await db.read((q) =>
-      q.select().from(leases).where(eq(leases.name, "job:settle-transfers")),
+      q.select().from(leases).where(eq(leases.name, "job:recover-submissions")),
     );
     expect(lead?.holder).not.toBe("dead-process");
   });

@@ -131,7 +131,7 @@ describe("transfers from a personal account", () => {
     for (const needle of ["12.345678", "12345678", memo, "cedar"]) expect(haystack).not.toContain(needle);
   });
 
-  it("fires transfer.initiated then transfer.confirmed to alice, each once and without an amount", async () => {
+  it("fires transfer.initiated then transfer.confirmed to alice, and transfer.confirmed to bob, each once and without an amount", async () => {
     // Given a settled transfer from alice
     const created = await alice.client.call("createTransfer", { body: { to: "@bob", amount: "1.5" } });
     await settled(alice, created.transfer_id);
@@ -140,17 +140,21 @@ describe("transfers from a personal account", () => {
     const events = await db.read((q) =>
       q.select().from(db.tables.events).where(eq(db.tables.events.resourceId, created.transfer_id)),
     );
-    // Then exactly the two facts are there, addressed to alice, shaped like spec 6.2
-    expect(events.map((event) => event.type).sort()).toEqual(["transfer.confirmed", "transfer.initiated"]);
+    // Then exactly the two facts are there for alice, and the one for bob, shaped like spec 6.2
+    const toAlice = events.filter((event) => event.accountId === alice.account.id);
+    const toBob = events.filter((event) => event.accountId === bob.account.id);
+    expect(toAlice.map((event) => event.type).sort()).toEqual(["transfer.confirmed", "transfer.initiated"]);
+    expect(toBob.map((event) => event.type)).toEqual(["transfer.confirmed"]);
+    expect(events).toHaveLength(3);
     for (const event of events) {
-      expect(event.accountId).toBe(alice.account.id);
+      const sent = event.accountId === alice.account.id;
       const payload = JSON.parse(event.payload) as Record<string, unknown>;
       expect(payload).toEqual({
         event: event.type,
         event_id: event.id,
-        account: "@alice",
-        direction: "sent",
-        counterparty: "@bob",
+        account: sent ? "@alice" : "@bob",
+        direction: sent ? "sent" : "received",
+        counterparty: sent ? "@bob" : "@alice",
         asset: "USDG",
         confidential: true,
         tx_signature: created.tx_signature,

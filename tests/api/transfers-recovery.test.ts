@@ -3,9 +3,11 @@
  * anything, so a process that dies mid-submission leaves exactly that row. Here the crash is
  * simulated by writing such a row (old enough to be judged) and doing — or not doing — the chain
  * part the dead process would have done, with the transfer's id. The service's background job then
- * settles every such row from the chain: landed -> confirmed (signature found by transfer id),
- * not landed -> failed with `transfer.failed`. Nothing is resubmitted, so nothing is lost or moved
- * twice; a recent row (a request possibly still running elsewhere) is left alone.
+ * recovers every such row from the chain: landed -> submitted (signature found by transfer id), held
+ * -> held, not landed -> failed with `transfer.failed`. Nothing is resubmitted, so nothing is lost or
+ * moved twice; a recent row (a request possibly still running elsewhere) is left alone. The world
+ * runs no indexer, so what the job did is seen alone; the indexer, the one writer of `confirmed`,
+ * is started afterwards to confirm what the job recovered.
  */
 import { type AccountRow, fundTestAccount, issueApiKey, type TransferRow } from "@cpay/api";
 import { agentSignerOf, confidentialKeysOf, walletSignerOf } from "@cpay/api/vault";
@@ -32,6 +34,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
 import { confidentialStateOn } from "../support/confidential-state";
+import { startIndexerBeside } from "../support/indexer-beside";
 
 /** A fresh `tr_` id and its 16 bytes (the on-chain transfer id), as the service makes them. */
 function freshTransferId(): { id: string; bytes: Uint8Array } {
@@ -46,7 +49,8 @@ describe("crash recovery of transfers left submitting", () => {
   let alice: WorldAccount;
   let bob: WorldAccount;
   beforeAll(async () => {
-    world = await startApiWorld();
+    // No indexer beside: it would record the dead process's transaction before its row is planted.
+    world = await startApiWorld({ indexer: false });
     [alice, bob] = await Promise.all([world.account("alice"), world.account("bob")]);
     await world.fund(alice.account, { confidential: usdg(50), public: usdg(5) });
   });
@@ -94,21 +98,49 @@ describe("crash recovery of transfers left submitting", () => {
     );
   }
 
-  async function whenSettled(id: string): Promise<TransferRow> {
+  async function whenLeft(id: string, phase: "submitting" | "submitted"): Promise<TransferRow> {
     for (let attempt = 0; attempt < 150; attempt++) {
       const current = await world.transferRow(id);
-      if (current.phase === "settled") return current;
+      if (current.phase !== phase) return current;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    throw new Error(`${id} was not settled by the background job`);
+    throw new Error(`${id} did not leave ${phase}`);
   }
 
+  /** An indexer started now (from its checkpoint) until the row is confirmed or failed. */
+  async function confirmedByIndexer(id: string): Promise<TransferRow> {
+    const beside = await startIndexerBeside({ service: world.service, openChain: world.openChain });
+    try {
+      return await whenLeft(id, "submitted");
+    } finally {
+      await beside.close();
+    }
+  }
+
+  /** The transfer's `transfer.confirmed` events addressed to bob (`direction: received`). */
+  async function receivedByBob(id: string): Promise<number> {
+    const { db } = world.service.context;
+    const events = await db.read((q) =>
+      q.select().from(db.tables.events).where(eq(db.tables.events.resourceId, id)),
+    );
+    return events.filter(
+      (event) =>
+        event.accountId === bob.account.id &&
+        event.type === "transfer.confirmed" &&
+        (JSON.parse(event.payload) as { direction?: string }).direction === "received",
+    ).length;
+  }
+
+  /** The types of the events about `id`, except those addressed to bob (the recipient's). */
   async function eventTypes(id: string): Promise<string[]> {
     const { db } = world.service.context;
     const events = await db.read((q) =>
       q.select().from(db.tables.events).where(eq(db.tables.events.resourceId, id)),
     );
-    return events.map((event) => event.type).sort();
+    return events
+      .filter((event) => event.accountId !== bob.account.id)
+      .map((event) => event.type)
+      .sort();
   }
 
   async function bobPending(): Promise<bigint> {
@@ -144,15 +176,18 @@ describe("crash recovery of transfers left submitting", () => {
       { id, to: "@bob", recipient: bob.account.publicKey, confidential: true, createdAt: FIVE_MINUTES_AGO() },
     );
     // When the background job runs
-    const settled = await whenSettled(id);
-    // Then the transfer is confirmed with the transaction that moved the funds
-    expect(settled).toMatchObject({
-      status: "confirmed",
-      txSignature: sent.signatures[sent.signatures.length - 1],
-      failureCode: null,
-    });
+    const submitted = await whenLeft(id, "submitting");
+    // Then the transfer is submitted with the transaction that moved the funds (not confirmed: that
+    // is the indexer's to say)
+    const signature = sent.signatures[sent.signatures.length - 1];
+    expect(submitted).toMatchObject({ phase: "submitted", status: "pending", txSignature: signature });
+    expect(await eventTypes(id)).toEqual(["transfer.initiated"]);
+    // ... and once an indexer runs, it is confirmed, alice and bob told once each
+    const settled = await confirmedByIndexer(id);
+    expect(settled).toMatchObject({ status: "confirmed", txSignature: signature, failureCode: null });
     expect(settled.confirmedAt).not.toBeNull();
     expect(await eventTypes(id)).toEqual(["transfer.confirmed", "transfer.initiated"]);
+    expect(await receivedByBob(id)).toBe(1);
     // ... the funds moved exactly once, and the id cannot move them again
     expect(await bobPending()).toBe(before + usdg(7));
     const again = await transferConfidential(world.chain, {
@@ -182,7 +217,7 @@ describe("crash recovery of transfers left submitting", () => {
       { id, to: "@bob", recipient: bob.account.publicKey, confidential: true, createdAt: FIVE_MINUTES_AGO() },
     );
     // When the background job runs
-    const settled = await whenSettled(id);
+    const settled = await whenLeft(id, "submitting");
     // Then the transfer failed, nothing moved, and the failure is announced once
     expect(settled).toMatchObject({ status: "failed", failureCode: "not_landed", txSignature: null });
     expect(await eventTypes(id)).toEqual(["transfer.failed"]);
@@ -275,10 +310,14 @@ describe("crash recovery of transfers left submitting", () => {
         },
       );
       // When the background job runs
-      const settled = await whenSettled(id);
+      const submitted = await whenLeft(id, "submitting");
+      expect(submitted).toMatchObject({ phase: "submitted", txSignature: signature });
+      // ... and then an indexer
+      const settled = await confirmedByIndexer(id);
       // Then the transfer is confirmed with that transaction, and bob got the 4 USDG once
       expect(settled).toMatchObject({ status: "confirmed", txSignature: signature });
       expect(await eventTypes(id)).toEqual(["transfer.confirmed", "transfer.initiated"]);
+      expect(await receivedByBob(id)).toBe(1);
       expect(await bobPublic()).toBe(bobBefore + usdg(4));
       // ... and the agent key counted it, its encrypted total now holding the 4 USDG
       const { db } = world.service.context;

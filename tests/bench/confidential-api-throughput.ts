@@ -161,7 +161,8 @@ async function measure(overRpc: boolean): Promise<BenchResult[]> {
       },
     ];
   } finally {
-    child.kill("SIGKILL");
+    // SIGTERM: the child exits and takes its indexer process (over RPC) with it.
+    child.kill("SIGTERM");
     await once(child, "exit");
     await localnet?.remove();
   }

@@ -63,7 +63,7 @@ export const indexerThroughput: BenchEntry = {
 
 /** One backlog on a fresh world: made through the API, then indexed from an empty checkpoint. */
 async function measureRound(): Promise<Round> {
-  const world = await startApiWorld();
+  const world = await startApiWorld({ indexer: false });
   try {
     const sender = await world.account("sender");
     await world.account("recipient");

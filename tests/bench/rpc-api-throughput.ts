@@ -111,7 +111,8 @@ export const rpcApiThroughput: BenchEntry = {
         }
         return results;
       } finally {
-        api.child.kill("SIGKILL");
+        // SIGTERM: the child exits and takes its indexer process with it.
+        api.child.kill("SIGTERM");
         await once(api.child, "exit");
       }
     } finally {

@@ -128,7 +128,8 @@ export const rpcTransferLatency: BenchEntry = {
           ];
         });
       } finally {
-        child.kill("SIGKILL");
+        // SIGTERM: the child exits and takes its indexer process with it.
+        child.kill("SIGTERM");
         await once(child, "exit");
       }
     } finally {

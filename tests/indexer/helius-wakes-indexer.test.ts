@@ -21,7 +21,7 @@ let indexer: ReturnType<typeof startIndexer>;
 let server: Awaited<ReturnType<typeof startIndexerServer>>;
 
 beforeAll(async () => {
-  world = await startApiWorld();
+  world = await startApiWorld({ indexer: false });
   alice = await world.account("alice");
   await world.account("bob");
   await world.fund(alice.account, { public: usdg(10) });

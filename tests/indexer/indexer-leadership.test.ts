@@ -399,7 +399,7 @@ describe("indexer leadership on PostgreSQL: a session advisory lock", () => {
       const created = await createPostgresDatabase(serverUrl);
       databases.push(created.name);
       worldUrl = created.url;
-      world = await startApiWorld({ env: { DATABASE_URL: worldUrl } });
+      world = await startApiWorld({ env: { DATABASE_URL: worldUrl }, indexer: false });
       second = await openDatabase(worldUrl);
     });
     afterAll(async () => {

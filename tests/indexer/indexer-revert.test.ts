@@ -3,19 +3,27 @@
  * knows when its slot is finalized is reverted — the transfer it confirmed becomes `failed`
  * (`failure_code` `reverted`) with `transfer.failed`, once.
  *
- * The embedded cluster never forks, so the fork is real transactions from elsewhere: world B (its
- * own cluster, the same program and mint) makes owner transfers through its API; the indexer of
- * world A sees each of B's transactions, with B's real program logs, at a confirmed slot of a
- * sibling fork of A's chain (support/forked-chain). A's database has the transfer as A's API would
- * have left it after submitting to that fork: `submitted`, with B's transfer id and signature, sent
- * by an account of A's whose wallet is the one that signed on B (the indexer applies a record only
- * to a row of the wallet that signed it, to the row's recipient, in its mint). A's
- * own settle job leaves it alone (A's cluster has no status for the signature), so only the
- * indexer moves it. Then A's cluster abandons the fork and finalizes past it.
+ * Neither test chain ever forks, so the fork is real transactions from elsewhere: world B (its own
+ * chain, the same program and mint) makes owner transfers through its API; the indexer of world A
+ * sees each of B's transactions, read through B's chain port with B's real program logs, at a
+ * confirmed slot of a sibling fork of A's chain (support/forked-chain, layered over the indexer's
+ * view of A's chain port). Both worlds are localnet processes with CPAY_TEST_CHAIN=rpc. A's
+ * database has the transfer as A's API would have left it after submitting to that fork:
+ * `submitted`, with B's transfer id and signature, sent by an account of A's whose wallet is the one
+ * that signed on B (the indexer applies a record only to a row of the wallet that signed it, to the
+ * row's recipient, in its mint). The indexer is the one writer of `confirmed` (A's is this suite's
+ * own, over the fork), so only it moves the row. Then A's cluster abandons the fork and finalizes
+ * past it (A's test clock produces the slots).
  */
 
-import { checkFinality, type RunningIndexer, readCheckpoint, startIndexer } from "@cpay/indexer";
-import type { TransactionRecord } from "@cpay/localnet/cluster";
+import {
+  checkFinality,
+  indexerChainOver,
+  type RunningIndexer,
+  readCheckpoint,
+  startIndexer,
+} from "@cpay/indexer";
+import type { ChainPort } from "@cpay/sdk/chain";
 import { eq } from "drizzle-orm";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -53,10 +61,12 @@ describe("indexer: a confirmed transaction the chain abandons is reverted at fin
   let aAlice: WorldAccount;
   /** The fork's sender as an account of A: B's alice's wallet, which signed B's records. */
   let forkSenderId: string;
-  /** B's transfers and the transactions that carried them. */
-  const onB: { id: string; record: TransactionRecord }[] = [];
+  /** B's transfers and the signatures of the transactions that carried them. */
+  const onB: { id: string; signature: string }[] = [];
   /** A's own transfers (real on A's chain), as the indexer must leave them. */
   const realIds: string[] = [];
+  /** The indexer's own port onto A's chain, under the fork layer. */
+  let aPort: ChainPort;
   let chain: ForkedChain;
   let indexer: RunningIndexer;
 
@@ -84,7 +94,7 @@ describe("indexer: a confirmed transaction the chain abandons is reverted at fin
   };
   /** Writes B's transfer into A as A's API would have after submitting it to the fork. */
   const submittedOnFork = async (index: number) => {
-    const { id, record } = onB[index] as (typeof onB)[number];
+    const { id, signature } = onB[index] as (typeof onB)[number];
     const bRow = await b.transferRow(id);
     await db().transaction((tx) =>
       tx
@@ -100,37 +110,33 @@ describe("indexer: a confirmed transaction the chain abandons is reverted at fin
         })
         .then(() => undefined),
     );
-    const slot = a.cluster.getSlot("confirmed");
-    chain.fork(record, slot);
-    return { id, signature: record.signature, slot };
+    const slot = await a.chain.getSlot("confirmed");
+    await chain.fork(b.chain, signature, slot);
+    return { id, signature, slot };
   };
   /** Abandons the fork, finalizes past it on A, and waits for the indexer's own finality check. */
   const abandonAndFinalize = async (fork: { id: string; signature: string }) => {
     chain.abandon(fork.signature);
-    a.cluster.clock.advance(40);
+    await a.testClock.advanceSlots(40);
     await until(`${fork.id} to be reverted`, async () => (await a.transferRow(fork.id)).status === "failed");
   };
 
   beforeAll(async () => {
-    b = await startApiWorld({
-      // In process whatever CPAY_TEST_CHAIN says: the suite forks chain A with B's transactions
-      // (tests/indexer/support/forked-chain.ts), which needs both simulators themselves.
-      inProcess: "forks one simulator's history into another",
-    });
+    // B's own indexer (beside its service) confirms B's transfers; they are only read here.
+    b = await startApiWorld();
     const [bAlice] = await Promise.all([b.account("alice"), b.account("bob")]);
     await b.fund(bAlice.account, { public: usdg(10) });
     for (const amount of ["1", "2", "3"]) {
       const row = await settledTransfer(b, bAlice, amount);
-      const record = b.cluster.getTransaction(row.txSignature as string, "confirmed");
-      if (record === null) throw new Error("B's transfer is not on B's chain");
-      onB.push({ id: row.id, record });
+      const signature = row.txSignature as string;
+      if ((await b.chain.getTransaction(signature, "confirmed")) === null) {
+        throw new Error("B's transfer is not on B's chain");
+      }
+      onB.push({ id: row.id, signature });
     }
 
-    a = await startApiWorld({
-      // In process whatever CPAY_TEST_CHAIN says: the suite forks chain A with B's transactions
-      // (tests/indexer/support/forked-chain.ts), which needs both simulators themselves.
-      inProcess: "forks one simulator's history into another",
-    });
+    // A's indexer is this suite's own, over the fork layer (started below, before A's first transfer).
+    a = await startApiWorld({ indexer: false });
     [aAlice] = await Promise.all([a.account("alice"), a.account("bob")]);
     forkSenderId = `${bAlice.account.id}_on_b`;
     await db().transaction((tx) =>
@@ -139,10 +145,8 @@ describe("indexer: a confirmed transaction the chain abandons is reverted at fin
         .values({ ...bAlice.account, id: forkSenderId, handle: "@alice-on-b" })
         .then(() => undefined),
     );
-    await a.fund(aAlice.account, { public: usdg(10) });
-    realIds.push((await settledTransfer(a, aAlice, "0.5")).id);
-
-    chain = createForkedChain(a.cluster);
+    aPort = await a.openChain();
+    chain = createForkedChain(indexerChainOver(aPort));
     indexer = startIndexer({
       db: db(),
       databaseUrl: a.service.context.config.databaseUrl,
@@ -152,20 +156,24 @@ describe("indexer: a confirmed transaction the chain abandons is reverted at fin
       finalityMs: 200,
     });
     await until("the indexer to lead", async () => (await indexer.status()).leader);
+    await a.fund(aAlice.account, { public: usdg(10) });
+    realIds.push((await settledTransfer(a, aAlice, "0.5")).id);
     await indexer.catchUp();
   });
 
   afterAll(async () => {
     await indexer?.stop();
+    await chain?.close();
+    await aPort?.close();
     await a?.close();
     await b?.close();
   });
 
   it("Given B's real transfer transaction on a fork of A's chain, When the indexer catches up, Then the transfer A submitted to that fork is confirmed and transfer.confirmed fires once", async () => {
     // Given: the same program, so B's logs are A's program's logs
-    expect(b.cluster.programId).toBe(a.cluster.programId);
-    expect(b.cluster.getTransaction(onB[0]?.record.signature as string)).not.toBeNull();
-    expect(a.cluster.getSignatureStatus(onB[0]?.record.signature as string)).toBeNull();
+    expect(b.chain.programId).toBe(a.chain.programId);
+    expect(await b.chain.getTransaction(onB[0]?.signature as string, "confirmed")).not.toBeNull();
+    expect(await a.chain.getSignatureStatus(onB[0]?.signature as string)).toBeNull();
     const fork = await submittedOnFork(0);
     // ... and A's chain goes on after the forked slot
     await realTransfers(1);
@@ -187,7 +195,7 @@ describe("indexer: a confirmed transaction the chain abandons is reverted at fin
 
   it("When A's cluster abandons the fork and finalizes past its slot, Then the transfer is failed (reverted) with transfer.failed once, the fork's rows reverted and A's own finalized and unchanged", async () => {
     // Given A's own transfers and their events as the indexer recorded them
-    const fork = { id: onB[0]?.id as string, signature: onB[0]?.record.signature as string };
+    const fork = { id: onB[0]?.id as string, signature: onB[0]?.signature as string };
     const realBefore = await Promise.all(realIds.map((id) => a.transferRow(id)));
     const realEventsBefore = await Promise.all(realIds.map(eventTypes));
     expect(realBefore.every((row) => row.status === "confirmed")).toBe(true);
@@ -209,7 +217,7 @@ describe("indexer: a confirmed transaction the chain abandons is reverted at fin
     const rows = await indexedRows();
     const forkRows = rows.filter((event) => event.signature === fork.signature);
     expect(forkRows.map((event) => event.state)).toEqual(["reverted"]);
-    const finalizedSlot = Number(a.cluster.getSlot("finalized"));
+    const finalizedSlot = Number(await a.chain.getSlot("finalized"));
     const real = rows.filter((event) => event.signature !== fork.signature);
     expect(real.length).toBeGreaterThan(0);
     expect(real.filter((event) => event.slot <= finalizedSlot).map((event) => event.state)).toEqual(
@@ -221,7 +229,7 @@ describe("indexer: a confirmed transaction the chain abandons is reverted at fin
 
   it("When later passes run, Then the reverted transaction is not applied again: still failed, no new event", async () => {
     // Given the reverted transfer
-    const fork = { id: onB[0]?.id as string, signature: onB[0]?.record.signature as string };
+    const fork = { id: onB[0]?.id as string, signature: onB[0]?.signature as string };
     // When A's chain goes on and the indexer catches up again
     await realTransfers(1);
     await indexer.catchUp();

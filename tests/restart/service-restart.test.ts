@@ -27,8 +27,18 @@ import {
 import { getTokenDecoder } from "@solana-program/token-2022";
 import Sqlite from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
+import { apiProcess, startApi } from "../support/api-process";
 import { type LocalnetProcess, startLocalnetProcess } from "../support/localnet-process";
+import { seeded } from "../support/seeded";
 import { type ServiceProcess, serviceProcess } from "../support/service-process";
+import {
+  isFinal,
+  NO_ANSWER,
+  postTransfer,
+  summary,
+  type TransferAnswer,
+  transferOf,
+} from "../support/transfer-answers";
 
 const USDG = 1_000_000n;
 /** What scripts/start.sh gives @demo (api/src/admin/demo-accounts.ts). */
@@ -46,25 +56,6 @@ interface PlannedTransfer {
   readonly key: string;
   readonly confidential: boolean;
   readonly units: bigint;
-}
-
-interface Answer {
-  readonly status: number;
-  /** The service kept this answer for the key: every retry gets it again. */
-  readonly replayed: boolean;
-  readonly body: { transfer_id?: string; error?: { code?: string; message?: string } };
-}
-
-/** mulberry32: a small seeded generator, so the plan and the kill point are the same every run. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
 }
 
 const random = seeded(SEED);
@@ -86,31 +77,6 @@ const KILL_DELAY_MS = Math.floor(random() * 1_500);
 
 const toAmount = (units: bigint) => `${units / USDG}.${(units % USDG).toString().padStart(6, "0")}`;
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
-/** What a request whose connection died (the API was killed) got. */
-const NO_ANSWER: Answer = { status: 0, replayed: false, body: {} };
-/**
- * A final answer: the request was decided, 2xx or a 4xx other than "another request holds the
- * key"; or one the service kept for the key (e.g. `503 chain_unavailable`: nothing moved, a new
- * key would make a new transfer); or `502 transfer_outcome_unknown`, which names the transfer (also
- * kept) and tells the client to follow it with GET.
- */
-const isFinal = (answer: Answer) =>
-  answer !== NO_ANSWER &&
-  (answer.replayed ||
-    answer.body.error?.code === "transfer_outcome_unknown" ||
-    (answer.status < 500 && answer.status !== 429 && answer.body.error?.code !== "idempotency_in_progress"));
-/** The transfer an answer names: in a 201's body, or in a 502 transfer_outcome_unknown's message. */
-const transferOf = (answer: Answer) =>
-  answer.body.transfer_id ?? answer.body.error?.message?.match(/\btr_[a-z0-9]+/)?.[0];
-/** An answer for a failure message: status and code, not the whole body. */
-const summary = (list: readonly Answer[]) =>
-  list
-    .map((answer) =>
-      answer === NO_ANSWER
-        ? "no answer"
-        : `${answer.status}${answer.body.error?.code ? ` ${answer.body.error.code}` : ""}`,
-    )
-    .join(", ");
 
 describe("the start topology after the localnet and the API are SIGKILLed mid-stream", () => {
   const dir = mkdtempSync(join(tmpdir(), "cpay-restart-"));
@@ -132,30 +98,26 @@ describe("the start topology after the localnet and the API are SIGKILLed mid-st
     // Given the three processes of the start command, on free ports, with their data in `dir`
     localnet = await startLocalnetProcess({ ledgerDir: join(dir, "localnet"), slotMs: 100 });
     const genesisBefore = manifestGenesis(localnet.manifestPath);
-    api = serviceProcess({
-      entry: "api/src/main.ts",
-      env: {
-        PORT: "0",
-        ADMIN_PORT: "0",
-        ADMIN_TOKEN: randomBytes(32).toString("base64url"),
-        SERVICE_MASTER_KEY: randomBytes(32).toString("hex"),
-        DATABASE_URL: databaseUrl,
-        LOCALNET_DIR: localnet.ledgerDir,
-        LOG_LEVEL: "warn",
-        PROOF_WORKERS: "1",
-        // A claim of the killed process is recovered after 2 s instead of 30 s.
-        IDEMPOTENCY_LEASE_SECONDS: "2",
-        // A transfer the kill left `submitting` is judged after 20 s instead of 120 s: a blockhash
-        // lives 150 slots, 15 s at this localnet's 100 ms, so nothing of the dead API lands later.
-        TRANSFER_RECONCILE_AFTER_SECONDS: "20",
-      },
-      ready: /API:\s+(http:\/\/\S+)\/v1[\s\S]*export CPAY_KEY=(\S+)[\s\S]*Ctrl-C to stop/,
+    api = apiProcess({
+      PORT: "0",
+      ADMIN_PORT: "0",
+      ADMIN_TOKEN: randomBytes(32).toString("base64url"),
+      SERVICE_MASTER_KEY: randomBytes(32).toString("hex"),
+      DATABASE_URL: databaseUrl,
+      LOCALNET_DIR: localnet.ledgerDir,
+      LOG_LEVEL: "warn",
+      PROOF_WORKERS: "1",
+      // A claim of the killed process is recovered after 2 s instead of 30 s.
+      IDEMPOTENCY_LEASE_SECONDS: "2",
+      // A transfer the kill left `submitting` is judged after 20 s instead of 120 s: a blockhash
+      // lives 150 slots, 15 s at this localnet's 100 ms, so nothing of the dead API lands later.
+      TRANSFER_RECONCILE_AFTER_SECONDS: "20",
     });
-    const banner = await api.start();
-    let apiUrl = banner[1] as string;
-    const apiKey = banner[2] as string;
-    const secret = api.output().match(/confidential secret \(shown ONCE[^\n]*\n\s+(\S+)/)?.[1];
-    expect(secret, api.output()).toBeDefined();
+    const banner = await startApi(api);
+    let apiUrl = banner.url;
+    const apiKey = banner.demoKey;
+    const secret = banner.demoSecret;
+    expect(secret, api.output()).not.toBeNull();
     indexer = serviceProcess({
       entry: "indexer/src/main.ts",
       env: {
@@ -170,28 +132,15 @@ describe("the start topology after the localnet and the API are SIGKILLed mid-st
     await indexer.start();
     const startedAt = Date.now();
 
-    const post = async (transfer: PlannedTransfer): Promise<Answer> => {
-      const response = await fetch(`${apiUrl}/v1/transfers`, {
-        method: "POST",
-        headers: {
-          authorization: `Bearer ${apiKey}`,
-          "content-type": "application/json",
-          "idempotency-key": transfer.key,
-        },
-        body: JSON.stringify({
-          to: "@merchant",
-          amount: toAmount(transfer.units),
-          confidential: transfer.confidential,
-        }),
+    const post = (transfer: PlannedTransfer) =>
+      postTransfer({
+        apiUrl,
+        apiKey,
+        idempotencyKey: transfer.key,
+        body: { to: "@merchant", amount: toAmount(transfer.units), confidential: transfer.confidential },
       });
-      return {
-        status: response.status,
-        replayed: response.headers.get("idempotent-replayed") === "true",
-        body: (await response.json()) as Answer["body"],
-      };
-    };
     /** Every answer each key got, in order (a retry's answer must name the same transfer). */
-    const answers = new Map<string, Answer[]>(PLAN.map((transfer) => [transfer.key, []]));
+    const answers = new Map<string, TransferAnswer[]>(PLAN.map((transfer) => [transfer.key, []]));
     const decided = (key: string) => (answers.get(key) ?? []).some(isFinal);
 
     // When the transfers are sent IN_FLIGHT at a time, and the localnet and the API are SIGKILLed
@@ -221,11 +170,9 @@ describe("the start topology after the localnet and the API are SIGKILLed mid-st
       while (!killing && next < PLAN.length) {
         const transfer = PLAN[next++] as PlannedTransfer;
         openRequests += 1;
-        const answer = await post(transfer)
-          .catch(() => NO_ANSWER)
-          .finally(() => {
-            openRequests -= 1;
-          });
+        const answer = await post(transfer).finally(() => {
+          openRequests -= 1;
+        });
         answers.get(transfer.key)?.push(answer);
         if (answer === NO_ANSWER) continue;
         answered += 1;
@@ -244,7 +191,7 @@ describe("the start topology after the localnet and the API are SIGKILLed mid-st
     // the indexer, which lived through it, finds it again)
     await localnet.restart();
     expect(manifestGenesis(localnet.manifestPath)).toBe(genesisBefore);
-    apiUrl = (await api.start())[1] as string;
+    apiUrl = (await startApi(api)).url;
 
     // And the client retries every request without a final answer (and sends the ones it had not
     // sent yet), each with its own key, until it gets one
@@ -256,11 +203,9 @@ describe("the start topology after the localnet and the API are SIGKILLed mid-st
             `no final answer for ${transfer.key}: ${summary(answers.get(transfer.key) ?? [])}\n${api?.output()}`,
           );
         openRequests += 1;
-        const answer = await post(transfer)
-          .catch(() => NO_ANSWER)
-          .finally(() => {
-            openRequests -= 1;
-          });
+        const answer = await post(transfer).finally(() => {
+          openRequests -= 1;
+        });
         answers.get(transfer.key)?.push(answer);
         if (!isFinal(answer)) await sleep(500);
       }

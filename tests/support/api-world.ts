@@ -4,7 +4,8 @@
  * suite's process by default, or, with CPAY_TEST_CHAIN=rpc, the localnet as its own process (one per
  * world) reached over JSON-RPC + PubSub exactly as a validator. Suites read the chain through
  * `chain` and move its clock through `testClock` in both modes; `cluster` (the simulator itself) is
- * there only for suites pinned in process (`inProcess: reason`). On SQLite in a
+ * there only for the in-process benches. The indexer runs beside the
+ * service (indexer-beside.ts): it is the one writer of `confirmed`. On SQLite in a
  * temporary directory or, when DATABASE_URL is a PostgreSQL URL, on a fresh database of that
  * server (dropped at close) — the same suites run on both (scripts/test.sh). Every log line is
  * captured for the plaintext canary.
@@ -27,11 +28,13 @@ import {
   type TransferRow,
   type UsdgFaucet,
 } from "@cpay/api";
+import type { RunningIndexer } from "@cpay/indexer";
 import type { EmbeddedCluster } from "@cpay/localnet/cluster";
 import { type ApiClient, ApiRequestError, createApiClient } from "@cpay/sdk/api";
 import type { ChainPort } from "@cpay/sdk/chain";
 import { eq } from "drizzle-orm";
 import { freshDatabaseUrl } from "./api-database";
+import { type IndexerBeside, startIndexerBeside } from "./indexer-beside";
 import type { LocalnetProcess } from "./localnet-process";
 import type { LocalnetTestClient } from "./localnet-test-client";
 import { reserveSettled } from "./reserve-settled";
@@ -51,8 +54,8 @@ export interface ApiWorld {
   readonly service: RunningService;
   readonly mode: TestChainMode;
   /**
-   * The simulator itself, in process only (a world started with `inProcess: reason`); in rpc mode
-   * reading it throws. Suites read through `chain` and move time through `testClock` instead.
+   * The simulator itself, in process only (the in-process benches use it); in rpc mode reading it
+   * throws. Suites read through `chain` and move time through `testClock` instead, in both modes.
    */
   readonly cluster: EmbeddedCluster;
   /** Clock moves of the test cluster (the simulator's, or the localnet process's localnet_* methods). */
@@ -69,6 +72,8 @@ export interface ApiWorld {
   /** Every log line the service wrote, raw. */
   readonly logs: string[];
   readonly dialect: "sqlite" | "postgres";
+  /** The indexer running beside the service (null for a world started with `indexer: false`). */
+  readonly indexer: RunningIndexer | null;
   /** A personal/business account with a test key (KYC verified unless given). */
   account(
     handle: string,
@@ -113,11 +118,11 @@ export async function startApiWorld(
     slotMs?: number;
     env?: Record<string, string>;
     clock?: () => number;
-    /** Why this suite needs the simulator itself: it then runs in process whatever CPAY_TEST_CHAIN says. */
-    inProcess?: string;
+    /** false: no indexer beside the service (the suite runs its own); nothing confirms without one. */
+    indexer?: boolean;
   } = {},
 ): Promise<ApiWorld> {
-  const mode: TestChainMode = options.inProcess === undefined ? testChainMode() : "in-process";
+  const mode: TestChainMode = testChainMode();
   const chainSide = await startTestChain(mode, options.slotMs ?? 50);
   const connection = await chainSide.connect().catch(async (error: unknown) => {
     await chainSide.stop();
@@ -163,6 +168,18 @@ export async function startApiWorld(
     rmSync(dataDir, { recursive: true, force: true });
     throw error;
   }
+  let worldIndexer: IndexerBeside | null = null;
+  if (options.indexer !== false) {
+    try {
+      worldIndexer = await startIndexerBeside({ service, openChain: chainSide.openChain, logDestination });
+    } catch (error) {
+      await service.close();
+      await chainSide.stop();
+      await database.drop().catch(() => undefined);
+      rmSync(dataDir, { recursive: true, force: true });
+      throw error;
+    }
+  }
   const faucet = connection.testFaucet;
   if (faucet === null) throw new Error("the test chain has no USDG faucet");
   const clientFor = (apiKey: string) => createApiClient({ baseUrl: service.url, apiKey });
@@ -172,7 +189,7 @@ export async function startApiWorld(
     get cluster(): EmbeddedCluster {
       if (chainSide.cluster === null) {
         throw new Error(
-          "this world's chain is the localnet process: read it through world.chain (or pin the suite with inProcess)",
+          "this world's chain is the localnet process: read it through world.chain and move it through world.testClock",
         );
       }
       return chainSide.cluster;
@@ -185,6 +202,7 @@ export async function startApiWorld(
     url: service.url,
     logs,
     dialect: service.context.db.dialect,
+    indexer: worldIndexer?.indexer ?? null,
     async account(handle, accountOptions = {}) {
       const { account, confidentialSecret } = await createAccount(service.context, {
         handle,
@@ -246,6 +264,7 @@ export async function startApiWorld(
       return reserveSettled(service.context, timeoutMs);
     },
     async close() {
+      await worldIndexer?.close();
       await service.close();
       await chainSide.stop();
       await database.drop();

@@ -31,6 +31,8 @@ export interface ServiceProcess {
   running(): boolean;
   stop(): Promise<void>;
   kill(): Promise<void>;
+  /** Sends `signal` now without waiting: for a process `exit` handler, which cannot wait. */
+  signalNow(signal: NodeJS.Signals): void;
 }
 
 /** A handle on the process; call `start()` to launch it. */
@@ -82,6 +84,9 @@ export function serviceProcess(options: ServiceProcessOptions): ServiceProcess {
     running: () => alive(child),
     stop: () => end("SIGTERM"),
     kill: () => end("SIGKILL"),
+    signalNow(signal) {
+      if (alive(child)) child?.kill(signal);
+    },
   };
   return handle;
 }

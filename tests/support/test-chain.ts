@@ -10,7 +10,7 @@
 import { readFileSync } from "node:fs";
 import { type ChainConnection, localnetConnection } from "@cpay/api";
 import { createEmbeddedCluster, type EmbeddedCluster, inProcessChain } from "@cpay/localnet/cluster";
-import { type ChainPort, connectRpcChain } from "@cpay/sdk/chain";
+import { type ChainPort, connectRpcChain, parseLocalnetManifest } from "@cpay/sdk/chain";
 import { inProcessConnection } from "./in-process-connection";
 import { type LocalnetProcess, startLocalnetProcess } from "./localnet-process";
 import { type ClockPosition, type LocalnetTestClient, localnetTestClient } from "./localnet-test-client";
@@ -47,10 +47,7 @@ export async function startTestChain(mode: TestChainMode, slotMs: number): Promi
       localnet,
       testClock: localnetTestClient(localnet.rpcUrl),
       async openChain() {
-        const manifest = JSON.parse(readFileSync(localnet.manifestPath, "utf8")) as {
-          programId: string;
-          usdgMint: string;
-        };
+        const manifest = parseLocalnetManifest(JSON.parse(readFileSync(localnet.manifestPath, "utf8")));
         return connectRpcChain({
           rpcUrl: localnet.rpcUrl(),
           wsUrl: localnet.wsUrl(),

@@ -15,9 +15,8 @@ import { closeExpiredHold, type Hold, readHold } from "@cpay/sdk/agent-confident
 import { type Address, address } from "@solana/kit";
 import { and, asc, eq, lte } from "drizzle-orm";
 import { runExclusively } from "../agents/run-exclusively";
-import { registerBackgroundJob } from "../background";
+import { registerLeaderJob } from "../background";
 import { sendInstructions } from "../chain/send-instructions";
-import { jobLeadership } from "../coordination/job-leader";
 import { describeUnexpected } from "../http/error-handler";
 import { reservePayer, withReserveSpend } from "../reserve/reserve-scope";
 import type { ServiceContext } from "../service-context";
@@ -112,29 +111,9 @@ function logUnexplained(service: ServiceContext, row: AgentTransactionRow): void
   );
 }
 
-registerBackgroundJob((service) => {
-  const leader = jobLeadership(service.db, service.logger, "expire-held-transactions");
-  let stopped = false;
-  let running: Promise<void> | null = null;
-  const timer = setInterval(() => {
-    if (stopped || running !== null) return;
-    running = leader
-      .run(() => expireHeldTransactions(service))
-      .catch((error: unknown) => {
-        service.logger.warn(
-          { err: describeUnexpected(error) },
-          "expiring held transactions failed; retrying",
-        );
-      })
-      .finally(() => {
-        running = null;
-      });
-  }, EXPIRY_INTERVAL_MS);
-  timer.unref();
-  return async () => {
-    stopped = true;
-    clearInterval(timer);
-    await running;
-    await leader.resign();
-  };
+registerLeaderJob({
+  name: "expire-held-transactions",
+  everyMs: EXPIRY_INTERVAL_MS,
+  pass: expireHeldTransactions,
+  failure: "expiring held transactions failed",
 });

@@ -1,29 +1,14 @@
 /**
- * Reads what the localnet wrote beside its ledger (localnet/src/rpc/localnet-manifest.ts): its URLs,
+ * Reads what the localnet wrote beside its ledger (the format: sdk/src/chain/localnet-manifest.ts): its URLs,
  * genesis hash, program id and USDG mint, and the keypairs the service signs with on a test cluster.
  * A missing or malformed file stops the service with a message naming the file and what to do.
  */
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { createKeyPairSignerFromBytes, isAddress, type KeyPairSigner } from "@solana/kit";
+import { type LocalnetManifest, parseLocalnetManifest } from "@cpay/sdk/chain";
+import { createKeyPairSignerFromBytes, type KeyPairSigner } from "@solana/kit";
 import { z } from "zod";
 import { ConfigError } from "../config";
-
-const base58Address = z.string().refine(isAddress, "not a base58 address");
-
-const manifestSchema = z.object({
-  format: z.literal("cpay-localnet/1"),
-  rpcUrl: z.url(),
-  wsUrl: z.url(),
-  genesisHash: z.string().min(32).max(44),
-  programId: base58Address,
-  usdgMint: base58Address,
-  keypairs: z.object({
-    feeReserve: z.string().min(1),
-    programUpgradeAuthority: z.string().min(1),
-    usdgMintAuthority: z.string().min(1),
-  }),
-});
 
 export interface LocalnetIdentity {
   readonly manifestPath: string;
@@ -47,9 +32,9 @@ export async function readLocalnetManifest(manifestPath: string): Promise<Localn
         "start the localnet first (npm run localnet), or point LOCALNET_DIR at its ledger directory",
     );
   }
-  let parsed: z.infer<typeof manifestSchema>;
+  let parsed: LocalnetManifest;
   try {
-    parsed = manifestSchema.parse(JSON.parse(text));
+    parsed = parseLocalnetManifest(JSON.parse(text));
   } catch (error) {
     throw new ConfigError(
       `the localnet manifest ${manifestPath} is not one this service reads (${describe(error)}); ` +

@@ -1,17 +1,7 @@
 import { type Database, openDatabase } from "@cpay/ledger/database";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ApiError } from "./api-error";
 import { createAuthFailureLimiter } from "./auth-failure-limit";
-
-async function refusalOf(run: () => Promise<void>): Promise<ApiError | null> {
-  try {
-    await run();
-    return null;
-  } catch (error) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-}
+import { refusalOf } from "./refusal.test-support";
 
 describe("failed authentications per client address", () => {
   let db: Database;

@@ -1,8 +1,8 @@
 import { type Database, openDatabase } from "@cpay/ledger/database";
 import type { Response } from "express";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ApiError } from "./api-error";
 import { createRateLimiter } from "./rate-limit";
+import { refusalOf } from "./refusal.test-support";
 
 function fakeResponse() {
   const headers: Record<string, string> = {};
@@ -10,16 +10,6 @@ function fakeResponse() {
     headers,
     response: { setHeader: (name: string, value: string) => (headers[name] = value) } as unknown as Response,
   };
-}
-
-async function refusalOf(run: () => Promise<void>): Promise<ApiError | null> {
-  try {
-    await run();
-    return null;
-  } catch (error) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
 }
 
 describe("per-key rate limits", () => {

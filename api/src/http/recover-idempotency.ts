@@ -3,7 +3,7 @@
  * out; idempotency.ts took it over). The original request never answered, so the answer is made
  * from the resource, per kind (the id's prefix):
  * - `tr_` (a transfer): never sent again. Rebuilt from the transfer row, which crash recovery
- *   (transfers/settle-transfers.ts) reconciles with the chain: with its signature it is the create
+ *   (transfers/recover-submissions.ts) reconciles with the chain: with its signature it is the create
  *   answer (`201`); failed before anything landed it is `503 chain_unavailable` (or the refusal it
  *   recorded); still `submitting` it is `502 transfer_outcome_unknown`, not stored, so a later
  *   retry gets the settled answer.

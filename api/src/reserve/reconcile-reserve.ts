@@ -11,8 +11,7 @@
  * Graceful shutdown drains the queue for up to SHUTDOWN_WAIT_MS; what is left is in the rows.
  */
 import type { SignatureStatus, TransactionRecord } from "@cpay/sdk/chain";
-import { registerBackgroundJob } from "../background";
-import { jobLeadership } from "../coordination/job-leader";
+import { registerBackgroundJob, registerLeaderJob } from "../background";
 import { describeUnexpected } from "../http/error-handler";
 import type { ServiceContext } from "../service-context";
 import { type PendingSpend, pendingSpendsBefore, settlePendingSpends } from "./pending-spends";
@@ -208,33 +207,16 @@ async function drain(service: ServiceContext, waitMs: number): Promise<void> {
   queue.known.clear();
 }
 
-registerBackgroundJob((service) => {
-  const leader = jobLeadership(service.db, service.logger, "reconcile-reserve");
-  let sweeping: Promise<unknown> | null = null;
-  const sweep = () => {
-    if (sweeping !== null) return;
-    sweeping = leader
-      .run(async () => {
-        const stale = await pendingSpendsBefore(service, service.clock() - STALE_MS, SWEEP_BATCH);
-        await settleReady(service, stale);
-      })
-      .catch((error: unknown) => {
-        service.logger.warn(
-          { err: describeUnexpected(error) },
-          "sweeping the fee reserve's spends failed; retrying later",
-        );
-      })
-      .finally(() => {
-        sweeping = null;
-      });
-  };
-  sweep();
-  const timer = setInterval(sweep, SWEEP_EVERY_MS);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await sweeping;
-    await drain(service, SHUTDOWN_WAIT_MS);
-    await leader.resign();
-  };
+registerLeaderJob({
+  name: "reconcile-reserve",
+  everyMs: SWEEP_EVERY_MS,
+  atStart: true,
+  failure: "sweeping the fee reserve's spends failed",
+  async pass(service) {
+    const stale = await pendingSpendsBefore(service, service.clock() - STALE_MS, SWEEP_BATCH);
+    await settleReady(service, stale);
+  },
 });
+
+// The queue itself: nothing to start (requests fill it); stopping drains it.
+registerBackgroundJob((service) => () => drain(service, SHUTDOWN_WAIT_MS));

@@ -29,14 +29,13 @@ import {
 } from "@cpay/sdk";
 import { type Address, address } from "@solana/kit";
 import { and, asc, eq, isNull } from "drizzle-orm";
-import { registerBackgroundJob } from "../background";
+import { registerLeaderJob } from "../background";
 import { sendInstructions } from "../chain/send-instructions";
-import { jobLeadership } from "../coordination/job-leader";
 import { describeUnexpected } from "../http/error-handler";
 import { creditReturnedRent } from "../reserve/reserve-ledger";
 import { withReserveSpend } from "../reserve/reserve-scope";
 import type { ServiceContext } from "../service-context";
-import { RECONCILE_AFTER_MS } from "./settle-transfers";
+import { RECONCILE_AFTER_MS } from "./recover-submissions";
 
 export const RECEIPT_CLOSE_INTERVAL_MS = 5_000;
 /** 16 closes (2 accounts, 8 data bytes each) fit a 1,232-byte transaction and ~31k compute units. */
@@ -208,26 +207,9 @@ async function recordNone(
   );
 }
 
-registerBackgroundJob((service) => {
-  const leader = jobLeadership(service.db, service.logger, "close-receipts");
-  let stopped = false;
-  let running: Promise<void> | null = null;
-  const timer = setInterval(() => {
-    if (stopped || running !== null) return;
-    running = leader
-      .run(() => closeReceipts(service))
-      .catch((error: unknown) => {
-        service.logger.warn({ err: describeUnexpected(error) }, "closing receipts failed; retrying");
-      })
-      .finally(() => {
-        running = null;
-      });
-  }, RECEIPT_CLOSE_INTERVAL_MS);
-  timer.unref();
-  return async () => {
-    stopped = true;
-    clearInterval(timer);
-    await running;
-    await leader.resign();
-  };
+registerLeaderJob({
+  name: "close-receipts",
+  everyMs: RECEIPT_CLOSE_INTERVAL_MS,
+  pass: closeReceipts,
+  failure: "closing receipts failed",
 });

@@ -3,7 +3,7 @@
  * every fee and rent (the caller never needs SOL) and the program's transfer record in the
  * transaction that moves the funds (`record`): the memo is encrypted to sender and recipient, and
  * the Receipt `["receipt", wallet, transfer_id]` makes a resubmission of the same id fail as a whole —
- * which is also how crash recovery finds out whether the transfer landed (settle-transfers.ts).
+ * which is also how crash recovery finds out whether the transfer landed (recover-submissions.ts).
  */
 import { transferConfidential, transferPublic } from "@cpay/sdk/confidential";
 import { reservePayer } from "../reserve/reserve-scope";

@@ -6,7 +6,7 @@
  *   `failed` (`transfer.failed` fires) and the answer is `503 chain_unavailable`;
  * - null: the outcome is unknown (the error is not one whose meaning is certain, or the cluster could
  *   not be reached): the transfer stays `submitting` and the crash-recovery pass settles it from the
- *   chain (settle-transfers.ts); the answer is the error's (`503 chain_unavailable` when unreachable).
+ *   chain (recover-submissions.ts); the answer is the error's (`503 chain_unavailable` when unreachable).
  */
 import { isConfidentialError } from "@cpay/sdk/confidential";
 import { ChainFailure, ProgramRefusal } from "../chain/send-instructions";

@@ -108,7 +108,7 @@ export function defineTables(c: ColumnKit) {
       asset: c.text("asset").notNull(),
       confidential: c.bool("confidential").notNull(),
       status: c.text("status").notNull(),
-      /** Until the chain answers: `submitting` (crash recovery reconciles it, see settle-transfers). */
+      /** Until the chain answers: `submitting` (crash recovery reconciles it, see api/src/transfers/recover-submissions.ts). */
       phase: c.text("phase").notNull(),
       txSignature: c.text("tx_signature"),
       /** Every signature the transfer produced (JSON array), for reconciliation. */

@@ -6,7 +6,7 @@
  *   submitting --(the program held it)-----> held       [agent_transactions row, pending_approval]
  *                                                       (mark-held.ts)
  *   submitting --(nothing moved)-----------> settled/failed [transfer.failed unless refused at once]
- *   submitted  --(confirmed / failed)------> settled    (settle-transfers.ts)
+ *   submitted  --(confirmed at the chain)---> settled    (the indexer only)
  *
  * Every update is guarded by the phase it leaves, so two observers of one fact (the request, the
  * crash-recovery pass, the indexer, or two processes) change the row once and fire its event once.
@@ -17,7 +17,6 @@ import { and, eq, or } from "drizzle-orm";
 import type { Db } from "../db/database";
 import type { TransferRow } from "../db/rows";
 import type { OutboxContext } from "../events/record-event";
-import { nowIso } from "../ids";
 import { recordTransferUsage, type TransferUsage } from "./record-usage";
 import { recordTransferEvent } from "./transfer-events";
 
@@ -157,12 +156,11 @@ export async function markFailedIn(
   return updated;
 }
 
-/** The funds-moving transaction reached `confirmed` commitment: `confirmed`, `transfer.confirmed`. */
-export async function markConfirmed(service: OutboxContext, transferId: string): Promise<TransferRow> {
-  return service.db.transaction((tx) => markConfirmedIn(service, tx, transferId, nowIso()));
-}
-
-/** `markConfirmed` inside the caller's transaction `tx`, with the time the chain confirmed it. */
+/**
+ * The funds-moving transaction reached `confirmed` commitment: `confirmed`, `transfer.confirmed`,
+ * inside the caller's transaction `tx`, with the time the chain confirmed it (its block's). Only the
+ * indexer calls this: it is the one writer of confirmation.
+ */
 export async function markConfirmedIn(
   service: OutboxContext,
   tx: Db,

@@ -1,5 +1,5 @@
 /**
- * What a client needs to use this localnet, written beside its ledger once it serves: the RPC and
+ * What a client needs to use this localnet (the format: `LocalnetManifest`, sdk/src/chain/localnet-manifest.ts), written beside its ledger once it serves: the RPC and
  * PubSub URLs, the genesis hash, the program id and USDG mint, and the keypair files of the keys the
  * service needs on a test cluster (fee reserve, the program's upgrade authority that initialises its
  * config, the USDG mint authority that is the test faucet). `solana-test-validator` does the same
@@ -9,27 +9,14 @@
  */
 import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import type { LocalnetKey } from "@cpay/sdk/chain";
+import {
+  LOCALNET_MANIFEST_FILE,
+  LOCALNET_MANIFEST_FORMAT,
+  type LocalnetKey,
+  type LocalnetManifest,
+} from "@cpay/sdk/chain";
 import { getAddressEncoder } from "@solana/kit";
 import type { EmbeddedCluster } from "../cluster/embedded-cluster";
-
-export const LOCALNET_MANIFEST_FILE = "localnet.json";
-export const LOCALNET_MANIFEST_FORMAT = "cpay-localnet/1";
-
-export interface LocalnetManifest {
-  readonly format: typeof LOCALNET_MANIFEST_FORMAT;
-  readonly rpcUrl: string;
-  readonly wsUrl: string;
-  readonly genesisHash: string;
-  readonly programId: string;
-  readonly usdgMint: string;
-  /** Keypair files (Solana CLI format), relative to the manifest's directory. */
-  readonly keypairs: {
-    readonly feeReserve: string;
-    readonly programUpgradeAuthority: string;
-    readonly usdgMintAuthority: string;
-  };
-}
 
 function writeFileAtomically(path: string, contents: string, mode: number): void {
   const temporary = `${path}.tmp-${process.pid}`;

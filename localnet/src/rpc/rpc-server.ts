@@ -17,6 +17,9 @@ import { invalidRequest, RpcError, RpcErrorCode } from "./json-rpc-errors";
 import { rpcMethods } from "./methods/index";
 import type { MethodContext } from "./rpc-context";
 
+/** How long an idle keep-alive connection stays open (see startRpcServer). */
+const KEEP_ALIVE_MS = 120_000;
+
 /** Agave's MAX_REQUEST_BODY_SIZE. */
 export const DEFAULT_MAX_BODY_BYTES = 50 * 1024;
 
@@ -152,6 +155,11 @@ export function startRpcServer(options: RpcServerOptions): Promise<RpcServer> {
       send(res, 500, errorBody(new RpcError(RpcErrorCode.INTERNAL_ERROR, "Internal error")));
     }
   });
+  // A client may spend many seconds between two requests on one pooled connection (a prover's
+  // event loop is busy the whole time, so it cannot notice the server closing it). With node's 5 s
+  // default the server closes the idle socket under it and its next request fails "other side
+  // closed"; a validator's RPC keeps idle connections far longer, and so does this one.
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
   // A malformed HTTP request gets a 400 and a closed socket instead of an unhandled error.
   server.on("clientError", (_error, socket) => {
     if (socket.writable) socket.end("HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n");

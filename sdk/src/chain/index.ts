@@ -9,6 +9,7 @@ export * from "./chain-types";
 export { meetsCommitment } from "./commitment";
 export { type ConfirmedTransactionOptions, confirmedTransaction } from "./confirmed-transaction";
 export * from "./deterministic-keys";
+export * from "./localnet-manifest";
 export { connectRpcChain, type RpcChainOptions } from "./rpc-chain";
 export { RpcResponseError } from "./rpc-errors";
 export { UnexpectedRpcAnswer } from "./rpc-normalize";

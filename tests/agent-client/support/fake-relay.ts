@@ -1,20 +1,22 @@
 /**
- * An in-process stand-in for the service's relay (`GET`/`POST /v1/relay`) over an embedded cluster:
- * it names the cluster's fee reserve as fee payer, and for every transaction it receives
+ * A stand-in for the service's relay (`GET`/`POST /v1/relay`) in the suite's process, submitting
+ * through a chain port (the embedded cluster's, or the localnet process's over RPC): it names the
+ * cluster's fee reserve as fee payer, and for every transaction it receives
  * 1. records it and checks what a relay must insist on: account 0 is the fee payer, the fee
  *    payer's signature slot is empty, every other signer has signed, and the fee payer appears in no
  *    instruction except where it pays or gets rent back (System CreateAccount's funder, ATA
  *    CreateIdempotent's payer, agent-policy's `payer` / `context_rent_receiver` / `rent_receiver`,
  *    a closed context's or staging buffer's rent destination); a violation refuses the request;
  * 2. co-signs it with the fee reserve's real key over the message bytes and sends it with preflight,
- *    rejecting with the cluster's own `SubmissionRejected` (program errors included, so callers
- *    can decode them) and sending nothing after a refused one.
+ *    rejecting with the port's `SubmissionRejected` (program errors included, so callers can
+ *    decode them) and sending nothing after a refused one.
  * The answer's `transfer` mimics `POST /v1/transfers` from the program's events. Each landed
- * transaction is followed by one slot, so it is confirmed before the client reads it back.
+ * transaction is waited for until it is `confirmed` (the chain produces its slots), so the client
+ * can read it back, its history included, before the next one is submitted.
  */
 
 import { idFromBytes } from "@cpay/ledger/ids";
-import { BPF_LOADER_UPGRADEABLE_ADDRESS, type EmbeddedCluster } from "@cpay/localnet/cluster";
+import { BPF_LOADER_UPGRADEABLE_ADDRESS } from "@cpay/localnet/cluster";
 import {
   identifyAgentPolicyInstruction,
   parseAgentPolicyEvents,
@@ -22,6 +24,7 @@ import {
 } from "@cpay/sdk";
 import type { RelaySubmission, RelayTransport } from "@cpay/sdk/agent-client";
 import { decodeHold } from "@cpay/sdk/agent-confidential";
+import { awaitLanding, type ChainPort, confirmedTransaction, type TransactionRecord } from "@cpay/sdk/chain";
 import {
   AccountRole,
   type Address,
@@ -29,7 +32,9 @@ import {
   getCompiledTransactionMessageDecoder,
   getTransactionDecoder,
   type Instruction,
+  type KeyPairSigner,
   type ReadonlyUint8Array,
+  signBytes,
 } from "@solana/kit";
 import { SYSTEM_PROGRAM_ADDRESS } from "@solana-program/system";
 import { ASSOCIATED_TOKEN_PROGRAM_ADDRESS } from "@solana-program/token-2022";
@@ -57,48 +62,49 @@ export interface FakeRelay extends RelayTransport {
   readonly received: ReceivedTransaction[];
 }
 
-/** A relay paying with `cluster`'s fee reserve (see the file doc). */
-export function createFakeRelay(cluster: EmbeddedCluster): FakeRelay {
-  const reserve = cluster.keys.feeReserve;
-  if (reserve === null) throw new Error("the cluster has no fee reserve key");
+/** A relay submitting through `chain` and paying with the cluster's fee reserve `reserve` (see the file doc). */
+export function createFakeRelay(chain: ChainPort, reserve: KeyPairSigner): FakeRelay {
   const feePayer = reserve.address;
   const received: ReceivedTransaction[] = [];
 
-  const submitOne = (wire: Uint8Array): string => {
+  const submitOne = async (wire: Uint8Array): Promise<{ signature: string; landed: TransactionRecord }> => {
     const transaction = inspect(wire, feePayer);
     received.push(transaction);
     if (transaction.violations.length > 0) {
       throw new Error(`relay refused the transaction: ${transaction.violations.join("; ")}`);
     }
+    const { messageBytes } = getTransactionDecoder().decode(wire);
     const signed = Uint8Array.from(wire);
     // One compact-u16 byte counts the signatures; the fee payer's is the first slot.
-    signed.set(reserve.signBytes(Uint8Array.from(getTransactionDecoder().decode(wire).messageBytes)), 1);
-    const signature = cluster.sendTransaction(signed, { preflight: true });
-    const status = cluster.getSignatureStatus(signature);
+    signed.set(await signBytes(reserve.keyPair.privateKey, Uint8Array.from(messageBytes)), 1);
+    const blockhash = getCompiledTransactionMessageDecoder().decode(messageBytes).lifetimeToken;
+    const signature = await chain.sendTransaction(signed, { preflight: true });
+    const status = await awaitLanding(chain, signature, blockhash, { pollMs: 20 });
     if (status === null || status.err !== null) {
       throw new Error(`transaction ${signature} did not land: ${JSON.stringify(status?.err ?? null)}`);
     }
     transaction.signature = signature;
-    // The cluster moves on one slot (time stays where the test put it), as a live one would: what
-    // landed becomes `confirmed`, so a client can read it back (RPC serves no `processed` reads).
-    const now = cluster.clock.unixTimestamp;
-    cluster.clock.advance(1);
-    cluster.clock.setUnixTime(now);
-    return signature;
+    const landed = await confirmedTransaction(chain, signature, { pollMs: 20 });
+    if (landed === null) throw new Error(`transaction ${signature} landed but is not in the history`);
+    return { signature, landed };
   };
 
   return {
     feePayer,
     received,
     async info() {
-      const { blockhash, lastValidBlockHeight } = cluster.getLatestBlockhash();
+      const { blockhash, lastValidBlockHeight } = await chain.getLatestBlockhash();
       return { feePayer, blockhash, lastValidBlockHeight };
     },
     async submit(wires): Promise<RelaySubmission> {
       const signatures: string[] = [];
-      for (const wire of wires) signatures.push(submitOne(wire));
-      const last = signatures[signatures.length - 1];
-      return { signatures, transfer: last === undefined ? null : transferAnswer(cluster, last) };
+      let last: TransactionRecord | null = null;
+      for (const wire of wires) {
+        const { signature, landed } = await submitOne(wire);
+        signatures.push(signature);
+        last = landed;
+      }
+      return { signatures, transfer: last === null ? null : await transferAnswer(chain, last) };
     },
   };
 }
@@ -185,11 +191,10 @@ function agentPolicyRole(
   return name !== undefined && FEE_PAYER_ROLES.has(name) ? name : null;
 }
 
-/** `POST /v1/transfers`' answer for the transfer `signature` executed or held, else null. */
-function transferAnswer(cluster: EmbeddedCluster, signature: string): unknown | null {
-  const landed = cluster.getTransaction(signature);
-  if (landed === null) return null;
-  const { events } = parseAgentPolicyEvents(landed.logs, { programAddress: address(cluster.programId) });
+/** `POST /v1/transfers`' answer for the transfer `landed` executed or held, else null. */
+async function transferAnswer(chain: ChainPort, landed: TransactionRecord): Promise<unknown | null> {
+  const { signature } = landed;
+  const { events } = parseAgentPolicyEvents(landed.logs, { programAddress: address(chain.programId) });
   const answer = (transferId: ReadonlyUint8Array) => ({
     transfer_id: idFromBytes("tr", Uint8Array.from(transferId)),
     tx_signature: signature,
@@ -206,7 +211,7 @@ function transferAnswer(cluster: EmbeddedCluster, signature: string): unknown | 
       };
     }
     if (event.name === "TransactionHeld") {
-      const account = cluster.getAccount(event.data.pending);
+      const account = await chain.getAccount(event.data.pending);
       const hold = account === null ? null : decodeHold(event.data.pending, account.data);
       return {
         ...answer(event.data.transferId),

@@ -1,25 +1,26 @@
 /**
- * A fork the indexer can see. The embedded cluster never forks, so this chain is the embedded one
- * (indexerChainOver(inProcessChain)) plus real program transactions that landed on ANOTHER embedded cluster, shown
+ * A fork the indexer can see. Neither the embedded cluster nor the localnet process ever forks, so
+ * this chain is any IndexerChain (indexerChainOver a chain port: in process or over RPC) plus real
+ * program transactions that landed on ANOTHER cluster, read there through its own chain port, shown
  * as if they had landed at a given slot on a sibling fork that reached `confirmed`: listed by
  * signaturesForProgram at their slot (newest first, with getSignaturesForAddress's paging rules),
  * served by transaction(), `confirmed` in signatureStates. While a fork stands the cluster does not
  * finalize its slot (finalization waits for the fork choice). Once it is abandoned its transaction
  * is gone, as on a real cluster: not listed, not served, and unknown to signatureStates (null),
- * while the finalized slot moves on past it.
+ * while the finalized slot moves on past it (the test moves the cluster's clock).
  */
-import type { IndexerChain, ProgramSignature } from "@cpay/indexer";
-import { indexerChainOver } from "@cpay/indexer";
-import type { EmbeddedCluster, TransactionRecord } from "@cpay/localnet/cluster";
-import { inProcessChain } from "@cpay/localnet/cluster";
+import type { ChainTransaction, IndexerChain, ProgramSignature } from "@cpay/indexer";
+import type { ChainPort } from "@cpay/sdk/chain";
 import { signaturePage } from "./signature-page";
 
 export interface ForkedChain extends IndexerChain {
   /**
-   * Shows `record` (landed on another cluster running the same program) as landed at `slot` on a
-   * fork of this chain, the newest transaction of that slot. `slot` must be confirmed already.
+   * Shows the transaction `signature` of `source` (another cluster running the same program, read
+   * through its chain port at `confirmed`) as landed at `slot` on a fork of this chain, the newest
+   * transaction of that slot. `slot` must be a confirmed slot of this chain (read through its port).
+   * Resolves with what the fork now serves.
    */
-  fork(record: TransactionRecord, slot: bigint): void;
+  fork(source: ChainPort, signature: string, slot: bigint): Promise<ChainTransaction>;
   /** The cluster chose the other branch: the forked transaction is gone from here on. */
   abandon(signature: string): void;
 }
@@ -27,9 +28,9 @@ export interface ForkedChain extends IndexerChain {
 /** getSignaturesForAddress's page maximum. */
 const PAGE = 1000;
 
-export function createForkedChain(cluster: EmbeddedCluster): ForkedChain {
-  const inner = indexerChainOver(inProcessChain(cluster));
-  const forked = new Map<string, { record: TransactionRecord; slot: bigint; abandoned: boolean }>();
+/** `inner` with forks layered over it; closing it closes `inner`. */
+export function createForkedChain(inner: IndexerChain): ForkedChain {
+  const forked = new Map<string, { record: ChainTransaction; abandoned: boolean }>();
   const standing = () => [...forked.values()].filter((entry) => !entry.abandoned);
 
   /** Every program signature of the chain as it looks now, newest first. */
@@ -45,7 +46,8 @@ export function createForkedChain(cluster: EmbeddedCluster): ForkedChain {
       if (page.length < PAGE) break;
     }
     const merged = [...real];
-    for (const { record, slot } of standing()) {
+    for (const { record } of standing()) {
+      const { slot } = record;
       // The newest of its slot: in front of the first real entry at or below that slot.
       const at = merged.findIndex((entry) => entry.slot <= slot);
       merged.splice(at === -1 ? merged.length : at, 0, {
@@ -59,9 +61,12 @@ export function createForkedChain(cluster: EmbeddedCluster): ForkedChain {
 
   return {
     ...inner,
-    fork(record, slot) {
-      if (slot > cluster.getSlot("confirmed")) throw new Error(`slot ${slot} is not confirmed yet`);
-      forked.set(record.signature, { record, slot, abandoned: false });
+    async fork(source, signature, slot) {
+      const landed = await source.getTransaction(signature, "confirmed");
+      if (landed === null) throw new Error(`${signature} is not confirmed on the source cluster`);
+      const record = { signature, slot, blockTime: landed.blockTime, err: landed.err, logs: landed.logs };
+      forked.set(signature, { record, abandoned: false });
+      return record;
     },
     abandon(signature) {
       const entry = forked.get(signature);
@@ -74,9 +79,7 @@ export function createForkedChain(cluster: EmbeddedCluster): ForkedChain {
     async transaction(signature) {
       const entry = forked.get(signature);
       if (entry === undefined) return inner.transaction(signature);
-      if (entry.abandoned) return null;
-      const { record, slot } = entry;
-      return { signature, slot, blockTime: record.blockTime, err: record.err, logs: record.logs };
+      return entry.abandoned ? null : entry.record;
     },
     async signatureStates(signatures) {
       const states = await inner.signatureStates(signatures);
@@ -84,13 +87,13 @@ export function createForkedChain(cluster: EmbeddedCluster): ForkedChain {
         const entry = forked.get(signature);
         if (entry === undefined) return states[index] ?? null;
         if (entry.abandoned) return null;
-        return { slot: entry.slot, confirmationStatus: "confirmed", err: entry.record.err };
+        return { slot: entry.record.slot, confirmationStatus: "confirmed", err: entry.record.err };
       });
     },
     async finalizedSlot() {
       const finalized = await inner.finalizedSlot();
       const lowest = standing().reduce<bigint | null>(
-        (low, { slot }) => (low === null || slot < low ? slot : low),
+        (low, { record: { slot } }) => (low === null || slot < low ? slot : low),
         null,
       );
       return lowest === null || finalized < lowest ? finalized : lowest - 1n;

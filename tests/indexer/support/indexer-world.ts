@@ -74,11 +74,12 @@ export interface OutboxEvent {
 
 /** Starts the API world, then an indexer on its database (leading before this resolves). */
 export async function startIndexerWorld(
-  options: { readonly env?: Record<string, string>; readonly inProcess?: string } = {},
+  options: { readonly env?: Record<string, string> } = {},
 ): Promise<IndexerWorld> {
   const api = await startApiWorld({
     ...(options.env === undefined ? {} : { env: options.env }),
-    ...(options.inProcess === undefined ? {} : { inProcess: options.inProcess }),
+    // This world's indexer is its own (stopped, restarted, its passes run by hand).
+    indexer: false,
   });
   const { db } = api.service.context;
   const chain = indexerChainOver(await api.openChain());
