@@ -1,70 +1,34 @@
-/**
- * The `/v1` service under load, each figure beside a baseline measured in the same run:
- * - `GET /v1/accounts/me` throughput (auth, rate limit, usage stamp, KYC check, logging) against a
- *   bare Express handler returning the same JSON (goal: at least 0.5x);
- * - `POST /v1/transfers` on the public path (validation, recipient resolution, balance check, the
- *   transfer with its on-chain record, the row, the event, usage) against the raw SDK call it wraps
- *   (`transferPublic` with a record), p50 latency and throughput at the same concurrency;
- * - a 30 s load of `POST /v1/transfers`: failed requests (goal: zero).
- * Servers run in a child process (api-server-process.ts) so autocannon never shares their thread.
- */
-import { type ChildProcess, fork } from "node:child_process";
 import { once } from "node:events";
-import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
-import autocannon from "autocannon";
+import { autocannonLoad, forkBenchChild, stopBenchChild } from "./bench-child";
 import type { BenchEntry, BenchResult } from "./bench-entry";
+import { median } from "./transfer-cost";
 
-const CHILD = fileURLToPath(new URL("./api-server-process.ts", import.meta.url));
+/** The bench child over a cluster of its own (`bare`: a bare Express handler; `api`: the service). */
+async function startChild(mode: "bare" | "api") {
+  const { child, ready } = await forkBenchChild<{ url: string; key: string }>("./api-server-process.ts", [
+    mode,
+  ]);
+  return { child, ...ready };
+}
+
 const READ_SECONDS = Number(process.env.BENCH_API_READ_SECONDS ?? 10);
 const LOAD_SECONDS = Number(process.env.BENCH_API_LOAD_SECONDS ?? 30);
 const TRANSFER_CONCURRENCY = 4;
-
-async function startChild(mode: "bare" | "api"): Promise<{ child: ChildProcess; url: string; key: string }> {
-  const child = fork(CHILD, [mode], {
-    execArgv: ["--import", "tsx"],
-    stdio: ["ignore", "pipe", "inherit", "ipc"],
-  });
-  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
-  for await (const line of lines) {
-    if (line.startsWith("{")) {
-      const { url, key } = JSON.parse(line) as { url: string; key: string };
-      return { child, url, key };
-    }
-  }
-  throw new Error(`bench child ${mode} exited before it was ready`);
-}
-
-async function stopChild(child: ChildProcess): Promise<void> {
-  child.kill("SIGKILL");
-  await once(child, "exit");
-}
-
-function load(options: autocannon.Options): Promise<autocannon.Result> {
-  return new Promise((resolve, reject) => {
-    autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
-  });
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-}
 
 export const apiThroughput: BenchEntry = {
   name: "api throughput",
   async run(): Promise<BenchResult[]> {
     const bare = await startChild("bare");
-    const bareRead = await load({
+    const bareRead = await autocannonLoad({
       url: `${bare.url}/v1/accounts/me`,
       connections: 10,
       duration: READ_SECONDS,
     });
-    await stopChild(bare.child);
+    await stopBenchChild(bare.child);
 
     const api = await startChild("api");
     const auth = { authorization: `Bearer ${api.key}` };
-    const apiRead = await load({
+    const apiRead = await autocannonLoad({
       url: `${api.url}/v1/accounts/me`,
       connections: 10,
       duration: READ_SECONDS,
@@ -79,7 +43,7 @@ export const apiThroughput: BenchEntry = {
     api.child.send({ seconds: READ_SECONDS, concurrency: TRANSFER_CONCURRENCY });
     const [{ latencies }] = (await once(api.child, "message")) as [{ latencies: number[] }];
 
-    const transfers = await load({
+    const transfers = await autocannonLoad({
       url: `${api.url}/v1/transfers`,
       method: "POST",
       connections: TRANSFER_CONCURRENCY,
@@ -87,7 +51,7 @@ export const apiThroughput: BenchEntry = {
       headers: { ...auth, "content-type": "application/json" },
       body: JSON.stringify({ to: "@sink", amount: "0.01", confidential: false }),
     });
-    await stopChild(api.child);
+    await stopBenchChild(api.child);
 
     const sdkThroughput = latencies.length / READ_SECONDS;
     const failed = transfers.non2xx + transfers.errors + transfers.timeouts;

@@ -15,45 +15,33 @@
  * `rpc confidential api throughput` is the same over RPC: the chain in the localnet as its own
  * process (400 ms slots), not in the API process, whose main thread then no longer runs it.
  */
-import { type ChildProcess, fork } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { availableParallelism } from "node:os";
-import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
 import {
   buildTransferProofs,
   deriveConfidentialKeys,
   generateConfidentialSecret,
 } from "@cpay/sdk/confidential";
 import { type LocalnetProcess, startLocalnetProcess } from "../support/localnet-process";
-import { LOCALNET_MANIFEST_ENV } from "./bench-connection";
+import { forkBenchChild, stopBenchChild } from "./bench-child";
 import type { BenchEntry, BenchResult } from "./bench-entry";
 import { median } from "./transfer-cost";
 
-const CHILD = fileURLToPath(new URL("./api-server-process.ts", import.meta.url));
 const SENDERS = 16;
 const TRANSFERS_PER_SENDER = 4;
 const PROOF_SAMPLES = 9;
 const CONFIRM_TIMEOUT_MS = 300_000;
 
 /** The child over the in-process cluster, or over the localnet process when `localnet` is given. */
-async function startChild(
-  localnet: LocalnetProcess | null,
-): Promise<{ child: ChildProcess; url: string; keys: string[] }> {
+async function startChild(localnet: LocalnetProcess | null) {
   const slot = process.env.BENCH_CONFIDENTIAL_SLOT_MS;
-  const child = fork(CHILD, ["confidential", String(SENDERS), ...(slot === undefined ? [] : [slot])], {
-    execArgv: ["--import", "tsx"],
-    env: localnet === null ? process.env : { ...process.env, [LOCALNET_MANIFEST_ENV]: localnet.manifestPath },
-    stdio: ["ignore", "pipe", "inherit", "ipc"],
-  });
-  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
-  for await (const line of lines) {
-    if (line.startsWith("{")) {
-      const { url, keys } = JSON.parse(line) as { url: string; keys: string[] };
-      return { child, url, keys };
-    }
-  }
-  throw new Error("bench child confidential exited before it was ready");
+  const { child, ready } = await forkBenchChild<{ url: string; keys: string[] }>(
+    "./api-server-process.ts",
+    ["confidential", String(SENDERS), ...(slot === undefined ? [] : [slot])],
+    localnet?.manifestPath ?? null,
+  );
+  return { child, ...ready };
 }
 
 /** CPU seconds of one transfer's proofs made serially on this thread (median of PROOF_SAMPLES). */
@@ -161,9 +149,7 @@ async function measure(overRpc: boolean): Promise<BenchResult[]> {
       },
     ];
   } finally {
-    // SIGTERM: the child exits and takes its indexer process (over RPC) with it.
-    child.kill("SIGTERM");
-    await once(child, "exit");
+    await stopBenchChild(child);
     await localnet?.remove();
   }
 }

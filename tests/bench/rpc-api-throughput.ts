@@ -8,43 +8,15 @@
  * its transaction landed. Twice: all from one sender, and spread over TRANSFER_CONCURRENCY senders.
  * Goal: at least 0.5x, with no failed request.
  */
-import { type ChildProcess, fork } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
-import autocannon from "autocannon";
 import { startLocalnetProcess } from "../support/localnet-process";
-import { LOCALNET_MANIFEST_ENV } from "./bench-connection";
+import { autocannonLoad, forkBenchChild, stopBenchChild } from "./bench-child";
 import type { BenchEntry, BenchResult } from "./bench-entry";
 
-const CHILD = fileURLToPath(new URL("./api-server-process.ts", import.meta.url));
 const SLOT_MS = 400;
 const LOAD_SECONDS = Number(process.env.BENCH_RPC_LOAD_SECONDS ?? 15);
 const TRANSFER_CONCURRENCY = 4;
-
-async function startChild(
-  manifestPath: string,
-): Promise<{ child: ChildProcess; url: string; keys: string[] }> {
-  const child = fork(CHILD, ["api", String(TRANSFER_CONCURRENCY)], {
-    execArgv: ["--import", "tsx"],
-    env: { ...process.env, [LOCALNET_MANIFEST_ENV]: manifestPath },
-    stdio: ["ignore", "pipe", "inherit", "ipc"],
-  });
-  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
-  for await (const line of lines) {
-    if (line.startsWith("{")) {
-      const { url, keys } = JSON.parse(line) as { url: string; keys: string[] };
-      return { child, url, keys };
-    }
-  }
-  throw new Error("bench child api (over RPC) exited before it was ready");
-}
-
-function load(options: autocannon.Options): Promise<autocannon.Result> {
-  return new Promise((resolve, reject) => {
-    autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
-  });
-}
 
 /** Transfers per second and failed requests of the API, one autocannon connection per key. */
 async function apiLoad(
@@ -53,7 +25,7 @@ async function apiLoad(
 ): Promise<{ rate: number; failed: number; sent: number }> {
   const results = await Promise.all(
     Array.from({ length: TRANSFER_CONCURRENCY }, (_, i) =>
-      load({
+      autocannonLoad({
         url: `${url}/v1/transfers`,
         method: "POST",
         connections: 1,
@@ -80,7 +52,12 @@ export const rpcApiThroughput: BenchEntry = {
   async run(): Promise<BenchResult[]> {
     const localnet = await startLocalnetProcess({ slotMs: SLOT_MS });
     try {
-      const api = await startChild(localnet.manifestPath);
+      const started = await forkBenchChild<{ url: string; keys: string[] }>(
+        "./api-server-process.ts",
+        ["api", String(TRANSFER_CONCURRENCY)],
+        localnet.manifestPath,
+      );
+      const api = { child: started.child, ...started.ready };
       try {
         const results: BenchResult[] = [];
         // One sender: the API makes an account's transfers one at a time (its balance check holds
@@ -111,9 +88,7 @@ export const rpcApiThroughput: BenchEntry = {
         }
         return results;
       } finally {
-        // SIGTERM: the child exits and takes its indexer process with it.
-        api.child.kill("SIGTERM");
-        await once(api.child, "exit");
+        await stopBenchChild(api.child);
       }
     } finally {
       await localnet.remove();

@@ -1,22 +1,8 @@
-/**
- * `POST /v1/transfers` -> `confirmed` over RPC: the localnet as its own process at 400 ms slots, the
- * service in a child process connected to it (transfer-latency-process.ts), and this process a
- * client that posts a transfer and reads `GET /v1/transfers/:id` every 20 ms until it says
- * `confirmed`. Public, confidential and agent-confidential transfers (a custodial agent within its
- * policy), RUNS of each one after the other, in slots (latency / slot time): median and p90 beside
- * the goal (public 2, confidential 3, agent confidential 4 slots); the medians of the POST's own
- * answer time beside them say how much of it is the request and how much the wait for `confirmed`.
- */
-import { type ChildProcess, fork } from "node:child_process";
-import { once } from "node:events";
-import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
 import { startLocalnetProcess } from "../support/localnet-process";
-import { LOCALNET_MANIFEST_ENV } from "./bench-connection";
+import { forkBenchChild, stopBenchChild } from "./bench-child";
 import type { BenchEntry, BenchResult } from "./bench-entry";
 import { median } from "./transfer-cost";
 
-const CHILD = fileURLToPath(new URL("./transfer-latency-process.ts", import.meta.url));
 const SLOT_MS = 400;
 const POLL_MS = 20;
 const RUNS = Number(process.env.BENCH_LATENCY_RUNS ?? 9);
@@ -36,22 +22,6 @@ const KINDS: readonly Kind[] = [
 ];
 
 type Keys = Record<Kind["key"], string>;
-
-async function startChild(manifestPath: string): Promise<{ child: ChildProcess; url: string; keys: Keys }> {
-  const child = fork(CHILD, [], {
-    execArgv: ["--import", "tsx"],
-    env: { ...process.env, [LOCALNET_MANIFEST_ENV]: manifestPath },
-    stdio: ["ignore", "pipe", "inherit", "ipc"],
-  });
-  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
-  for await (const line of lines) {
-    if (line.startsWith("{")) {
-      const { url, payerKey, agentKey } = JSON.parse(line) as { url: string } & Keys;
-      return { child, url, keys: { payerKey, agentKey } };
-    }
-  }
-  throw new Error("bench child transfer-latency exited before it was ready");
-}
 
 /** Milliseconds from the POST to its answer and to the first read that says `confirmed`. */
 async function timeTransfer(url: string, key: string, confidential: boolean) {
@@ -92,7 +62,13 @@ export const rpcTransferLatency: BenchEntry = {
   async run(): Promise<BenchResult[]> {
     const localnet = await startLocalnetProcess({ slotMs: SLOT_MS });
     try {
-      const { child, url, keys } = await startChild(localnet.manifestPath);
+      const { child, ready } = await forkBenchChild<{ url: string } & Keys>(
+        "./transfer-latency-process.ts",
+        [],
+        localnet.manifestPath,
+      );
+      const { url } = ready;
+      const keys: Keys = { payerKey: ready.payerKey, agentKey: ready.agentKey };
       try {
         // One of each first: starts the proof workers and warms every path, which is not measured.
         for (const kind of KINDS) await timeTransfer(url, keys[kind.key], kind.confidential);
@@ -128,9 +104,7 @@ export const rpcTransferLatency: BenchEntry = {
           ];
         });
       } finally {
-        // SIGTERM: the child exits and takes its indexer process with it.
-        child.kill("SIGTERM");
-        await once(child, "exit");
+        await stopBenchChild(child);
       }
     } finally {
       await localnet.remove();

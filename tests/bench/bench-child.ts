@@ -1,0 +1,43 @@
+/**
+ * A bench entry's server side as its own process: a script of this folder run through tsx, ready
+ * once it prints its first JSON line (what the entry needs: URL, keys), over the localnet process
+ * whose manifest is given or else over a cluster of its own. Stopped with SIGTERM: its handler
+ * exits, which also stops the indexer process a child over RPC started (bench-connection.ts) and
+ * lets `--cpu-prof` write its profile.
+ */
+import { type ChildProcess, fork } from "node:child_process";
+import { once } from "node:events";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import autocannon from "autocannon";
+import { LOCALNET_MANIFEST_ENV } from "./bench-connection";
+
+export async function forkBenchChild<Ready>(
+  script: string,
+  args: readonly string[],
+  manifestPath: string | null = null,
+): Promise<{ readonly child: ChildProcess; readonly ready: Ready }> {
+  const child = fork(fileURLToPath(new URL(script, import.meta.url)), [...args], {
+    execArgv: ["--import", "tsx"],
+    env: manifestPath === null ? process.env : { ...process.env, [LOCALNET_MANIFEST_ENV]: manifestPath },
+    stdio: ["ignore", "pipe", "inherit", "ipc"],
+  });
+  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
+  for await (const line of lines) {
+    if (line.startsWith("{")) return { child, ready: JSON.parse(line) as Ready };
+  }
+  throw new Error(`bench child ${script} ${args.join(" ")} exited before it was ready`);
+}
+
+export async function stopBenchChild(child: ChildProcess): Promise<void> {
+  const exited = once(child, "exit");
+  child.kill("SIGTERM");
+  await exited;
+}
+
+/** One autocannon run, as a promise. */
+export function autocannonLoad(options: autocannon.Options): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => {
+    autocannon(options, (error, result) => (error ? reject(error) : resolve(result)));
+  });
+}
