@@ -30,6 +30,7 @@ import { and, count, eq } from "drizzle-orm";
 import pino from "pino";
 import { startApiWorld, usdg } from "../support/api-world";
 import type { BenchEntry, BenchResult } from "./bench-entry";
+import { median } from "./transfer-cost";
 
 const BACKLOG = Number(process.env.BENCH_INDEXER_BACKLOG ?? 300);
 const ROUNDS = Number(process.env.BENCH_INDEXER_ROUNDS ?? 3);
@@ -128,9 +129,4 @@ async function checkIndexerDidTheWork(db: Database, transfersMade: number): Prom
         `${confirmedEvents?.n} of ${2 * transfersMade} transfer.confirmed events`,
     );
   }
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
