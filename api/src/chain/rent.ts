@@ -18,7 +18,10 @@ export type RentExemptMinimum = (space: number) => bigint;
 const RENT_KEPT_MS = 10 * 60 * 1000;
 const kept = new WeakMap<ChainPort, { readonly at: number; readonly schedule: Promise<RentExemptMinimum> }>();
 
-/** `readRentExemptMinimum`, read again at most every RENT_KEPT_MS (it is read for every signature). */
+/**
+ * `readRentExemptMinimum`, read again at most every RENT_KEPT_MS (the reserve reads it for every
+ * signature, the relay for every request).
+ */
 export function rentExemptMinimumOf(chain: ChainPort): Promise<RentExemptMinimum> {
   const now = Date.now();
   const entry = kept.get(chain);

@@ -34,7 +34,7 @@ import {
 } from "@solana/kit";
 import type { Response } from "express";
 import { requireKyc } from "../accounts/require-kyc";
-import { readRentExemptMinimum } from "../chain/rent";
+import { rentExemptMinimumOf } from "../chain/rent";
 import { programRefusalOf } from "../chain/send-instructions";
 import { ApiError } from "../http/api-error";
 import { createRateLimiter, type RateLimiter } from "../http/rate-limit";
@@ -70,7 +70,7 @@ export async function relayTransactions(
   // The relay moves the agent's funds: the same gate as POST /v1/transfers (its owner's status).
   await requireKyc(service, agent);
   const wires = transactions.map((text) => new Uint8Array(getBase64Encoder().encode(text)));
-  const rentExemptMinimum = await readRentExemptMinimum(service.chain);
+  const rentExemptMinimum = await rentExemptMinimumOf(service.chain);
   const bounds: bigint[] = [];
   const checked: (readonly RelayedInstruction[])[] = [];
   for (const [index, wire] of wires.entries()) {
