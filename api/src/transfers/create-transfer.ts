@@ -101,6 +101,8 @@ export async function createTransfer(
     // The reserve's share is reserved before the row is written: a refusal changes nothing.
     await prepayReserve(service, await transferReserveBound(service, plan, sender.kind === "agent"));
     return whileInFlight(service, id, async () => {
+      // Encrypted before the transaction opens: the ElGamal work need not hold the database.
+      const usageIncrement = usageIncrementOf(sender.keys.elgamalPubkey, amount);
       // The row and the key's binding in one database transaction (see bindResourceIn).
       const row = await service.db.transaction(async (tx) => {
         const inserted = await insertSubmittingTransferIn(service, tx, {
@@ -112,7 +114,7 @@ export async function createTransfer(
           recipientAddress: recipient.wallet,
           asset: asset.symbol,
           confidential: body.confidential,
-          usageIncrement: usageIncrementOf(sender.keys.elgamalPubkey, amount),
+          usageIncrement,
           createdAt: nowIso(),
         });
         await input.idempotency?.bindResourceIn(tx, id);
