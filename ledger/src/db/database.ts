@@ -27,6 +27,7 @@ import pg from "pg";
 import type { Tables } from "./schema";
 import { pgTables } from "./schema.pg";
 import { sqliteTables } from "./schema.sqlite";
+import { cachePreparedStatements } from "./statement-cache";
 
 /** A query handle: the database, or the open transaction inside `transaction`. */
 export type Db = NodePgDatabase<Record<string, never>>;
@@ -83,6 +84,7 @@ async function openSqlite(file: string): Promise<Database> {
   connection.pragma("secure_delete = ON");
   const db = drizzleSqlite(connection);
   migrateSqlite(db, { migrationsFolder: `${MIGRATIONS_ROOT}/sqlite` });
+  cachePreparedStatements(connection);
   const asPg = db as unknown as Db;
   const lock = createAsyncLock();
   let closed = false;
