@@ -2,7 +2,8 @@
  * CPU milliseconds the whole machine has spent (every process: the service, its proof workers,
  * the localnet, the indexer, the bench itself), from Linux's /proc/stat. A bench takes it before
  * and after its window to say what one unit of work costs the machine, which is what a throughput
- * bound of "cores / CPU per unit" is really about. Null where /proc/stat is not readable.
+ * bound of "cores / CPU per unit" is really about; and one process's CPU milliseconds (the localnet's:
+ * the chain's share of that). Null where /proc is not readable.
  */
 import { readFileSync } from "node:fs";
 
@@ -22,4 +23,19 @@ export function machineBusyCpuMs(): number | null {
   const ticks = total.trim().split(/\s+/).slice(1).map(Number);
   const busy = ticks.reduce((sum, value, index) => (index === 3 || index === 4 ? sum : sum + value), 0);
   return busy * TICK_MS;
+}
+
+/** CPU milliseconds process `pid` has used (user + system, all its threads), from /proc/<pid>/stat. */
+export function processCpuMs(pid: number | null): number | null {
+  if (pid === null) return null;
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/stat`, "utf8");
+  } catch {
+    return null;
+  }
+  // Fields after the command name (which may hold spaces, so split after its closing parenthesis):
+  // state is field 3, utime field 14 and stime field 15.
+  const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
 }

@@ -30,6 +30,8 @@ export interface LocalnetProcess {
   wsUrl(): string;
   /** What the process printed (stdout and stderr), for failure messages. */
   output(): string;
+  /** Its process id while it runs (a bench reads its CPU time), else null. */
+  pid(): number | null;
   stop(): Promise<void>;
   kill(): Promise<void>;
   restart(): Promise<void>;
@@ -106,6 +108,7 @@ export async function startLocalnetProcess(options: LocalnetProcessOptions = {})
     rpcUrl: () => urls.rpcUrl,
     wsUrl: () => urls.wsUrl,
     output: () => output,
+    pid: () => (child as ChildProcess | null)?.pid ?? null,
     stop: () => end("SIGTERM"),
     kill: () => end("SIGKILL"),
     async restart() {
