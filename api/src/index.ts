@@ -14,6 +14,6 @@ export { sendInstructions } from "./chain/send-instructions";
 export { loadConfig, type ServiceConfig } from "./config";
 export { type IssuedKey, issueApiKey } from "./keys/issue-key";
 export { type KeyView, listApiKeys, revokeApiKey } from "./keys/manage-keys";
-export { withReserveSpend } from "./reserve/reserve-scope";
+export { reservePayer, withReserveSpend } from "./reserve/reserve-scope";
 export { type RunningService, type ServiceOptions, startService } from "./service";
 export type { ServiceContext } from "./service-context";

@@ -142,7 +142,7 @@ export async function relayTransactions(
       try {
         signature = await submitOne(service, wire, index, checked[index] ?? [], (landed) => {
           signed = landed;
-          noteReserveSignature(service, landed);
+          noteReserveSignature(service, landed, blockhashOf(wire));
         });
       } catch (error) {
         await refuseFrom(index, error);

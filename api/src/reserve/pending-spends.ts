@@ -18,7 +18,18 @@ export interface PendingSpend {
   readonly reservations: readonly Reservation[];
   /** Distinct; the first one is the row's key (a signature belongs to one scope only). */
   readonly signatures: readonly [string, ...string[]];
+  /**
+   * The blockhash each signature's transaction was signed with: until it expires, a transaction the
+   * cluster does not know yet may still land (a send whose answer was lost), so it cannot be called
+   * "never landed". Missing for a row written before blockhashes were kept (then its age decides).
+   */
+  readonly blockhashes: ReadonlyMap<string, string>;
+  /** When the spend was recorded (epoch ms of the service clock); set on rows read back. */
+  readonly recordedAt?: number;
 }
+
+/** The `signatures` column: JSON, each `{signature, blockhash}` (older rows: a bare signature). */
+type StoredSignature = string | { readonly signature: string; readonly blockhash: string };
 
 /**
  * Records `spend` as waiting (durably, before the request that made it answers); false when its
@@ -39,7 +50,12 @@ export async function recordPendingSpend(service: ServiceContext, spend: Pending
             lamports: reservation.lamports.toString(),
           })),
         ),
-        signatures: JSON.stringify(spend.signatures),
+        signatures: JSON.stringify(
+          spend.signatures.map((signature): StoredSignature => {
+            const blockhash = spend.blockhashes.get(signature);
+            return blockhash === undefined ? signature : { signature, blockhash };
+          }),
+        ),
         createdAt: new Date(service.clock()).toISOString(),
       })
       .onConflictDoNothing()
@@ -96,11 +112,19 @@ export async function pendingSpendsBefore(
     const reservations = (JSON.parse(row.reservations) as { day: string; lamports: string }[]).map(
       ({ day, lamports }) => ({ accountId: row.accountId, day, lamports: BigInt(lamports) }),
     );
-    const signatures = JSON.parse(row.signatures) as string[];
+    const stored = JSON.parse(row.signatures) as StoredSignature[];
+    const blockhashes = new Map<string, string>();
+    const signatures = stored.map((entry) => {
+      if (typeof entry === "string") return entry;
+      blockhashes.set(entry.signature, entry.blockhash);
+      return entry.signature;
+    });
     return {
       accountId: row.accountId,
       reservations,
       signatures: [row.signature, ...signatures.filter((signature) => signature !== row.signature)],
+      blockhashes,
+      recordedAt: Date.parse(row.createdAt),
     };
   });
 }

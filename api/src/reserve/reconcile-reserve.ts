@@ -1,6 +1,8 @@
 /**
  * Settling the fee reserve's spends after the requests that made them answered (pending-spends.ts
- * holds them; reserve-scope.ts says why they wait). Two paths, one settle:
+ * holds them; reserve-scope.ts says why they wait). A transaction the cluster does not know counts
+ * as never landed (cost 0) only once its blockhash has expired: before that, a send whose answer
+ * was lost can still land, and its reservation stays held. Two paths, one settle:
  * - the process that made a spend queues it here and settles it as soon as its transactions are
  *   `confirmed` (readable): one batched status read per pass for every queued signature, one
  *   database transaction for every spend that became ready;
@@ -115,7 +117,7 @@ function forget(queue: Queue, spend: PendingSpend): void {
 }
 
 /**
- * Settles every spend whose transactions are all readable (or never landed); returns those.
+ * Settles every spend whose transactions are all readable (or can no longer land); returns those.
  * `costs` holds what earlier passes read (each signature is read once) and gains what this one reads.
  */
 async function settleReady(
@@ -123,9 +125,16 @@ async function settleReady(
   spends: readonly PendingSpend[],
   costs: Map<string, bigint> = new Map(),
 ): Promise<PendingSpend[]> {
-  const unread = [...new Set(spends.flatMap((spend) => spend.signatures))].filter(
-    (signature) => !costs.has(signature),
-  );
+  const unread = new Map<string, Lifetime>();
+  for (const spend of spends) {
+    for (const signature of spend.signatures) {
+      if (costs.has(signature) || unread.has(signature)) continue;
+      unread.set(signature, {
+        blockhash: spend.blockhashes.get(signature) ?? null,
+        recordedAt: spend.recordedAt ?? service.clock(),
+      });
+    }
+  }
   for (const [signature, cost] of await reserveCostsOf(service, unread)) costs.set(signature, cost);
   const ready: { spend: PendingSpend; actual: bigint }[] = [];
   for (const spend of spends) {
@@ -142,15 +151,25 @@ async function settleReady(
   return ready.map(({ spend }) => spend);
 }
 
+/** What tells whether a signature the cluster does not know can still land. */
+interface Lifetime {
+  /** The blockhash its transaction was signed with; null on a row written before they were kept. */
+  readonly blockhash: string | null;
+  /** When its spend was recorded (epoch ms of the service clock). */
+  readonly recordedAt: number;
+}
+
 /**
  * What each signature's transaction cost the reserve, for those whose answer is known: landed and
- * `confirmed` (read from its meta), or unknown to the cluster (it never landed: 0). One still at
- * `processed` is left out (asked again next pass).
+ * `confirmed` (read from its meta), or unknown to the cluster once it can no longer land (0). One
+ * still at `processed`, or unknown while its blockhash is still valid (a send whose answer was lost
+ * may yet land), is left out (asked again next pass).
  */
 async function reserveCostsOf(
   service: ServiceContext,
-  signatures: readonly string[],
+  lifetimes: ReadonlyMap<string, Lifetime>,
 ): Promise<Map<string, bigint>> {
+  const signatures = [...lifetimes.keys()];
   const statuses: (SignatureStatus | null)[] = [];
   for (let start = 0; start < signatures.length; start += STATUS_BATCH) {
     statuses.push(
@@ -158,17 +177,44 @@ async function reserveCostsOf(
     );
   }
   const costs = new Map<string, bigint>();
+  const expired = expiryChecks(service);
   await Promise.all(
     signatures.map(async (signature, index) => {
       const status = statuses[index] ?? null;
       if (status?.confirmationStatus === "processed") return;
       // Read even without a status: an old transaction has aged out of the status cache.
       const record = await service.chain.getTransaction(signature, "confirmed");
-      if (record !== null) costs.set(signature, reserveCostIn(service, record));
-      else if (status === null) costs.set(signature, 0n);
+      if (record !== null) {
+        costs.set(signature, reserveCostIn(service, record));
+        return;
+      }
+      if (status !== null) return;
+      const lifetime = lifetimes.get(signature) as Lifetime;
+      if (!(await expired(lifetime))) return;
+      // It may have landed between the reads and the expiry: only a status read after it is final.
+      if ((await service.chain.getSignatureStatus(signature)) === null) costs.set(signature, 0n);
     }),
   );
   return costs;
+}
+
+/**
+ * "Can a transaction with this lifetime no longer land?", each blockhash asked once per pass. The
+ * blockhash is asked at `confirmed`: expired there, it is expired on every fork a later block can
+ * extend. A row without one (written before blockhashes were kept) waits out the blockhash lifetime
+ * crash recovery also waits out (`TRANSFER_RECONCILE_AFTER_SECONDS`).
+ */
+function expiryChecks(service: ServiceContext): (lifetime: Lifetime) => Promise<boolean> {
+  const asked = new Map<string, Promise<boolean>>();
+  return async ({ blockhash, recordedAt }) => {
+    if (blockhash === null) return service.clock() - recordedAt >= service.config.transferReconcileAfterMs;
+    let valid = asked.get(blockhash);
+    if (valid === undefined) {
+      valid = service.chain.isBlockhashValid(blockhash, "confirmed");
+      asked.set(blockhash, valid);
+    }
+    return !(await valid);
+  };
 }
 
 /** What a landed transaction cost the reserve (negative when more rent came back than it paid). */

@@ -10,9 +10,10 @@
  *
  * When the scope ends, the reservations are settled to what the transactions cost: for each one
  * signed, the reserve's balance change in the landed transaction's meta (fee, rent deposited, minus
- * rent that came back in it); one that never landed cost nothing (every flow waits for what it sent
- * to land or for its blockhash to expire before the scope ends, and a signed transaction is never
- * sent later). A landed transaction's meta is readable only once it is `confirmed`, a slot or so
+ * rent that came back in it); one that never landed cost nothing. "Never landed" is decided only once
+ * it no longer can: a flow may end with a send whose answer was lost (the RPC timed out after the
+ * bytes left), so each signature's blockhash is kept, and until it expires an unknown signature
+ * keeps its reservation. A landed transaction's meta is readable only once it is `confirmed`, a slot or so
  * after it landed, so the scope does not wait for it: it records the spend (pending-spends.ts) and
  * the reconciler settles it in the background (reconcile-reserve.ts). Until then the reservations
  * stay held at their maximum, so the budget only ever counts more than was spent, never less.
@@ -21,6 +22,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { confirmedTransaction } from "@cpay/sdk/chain";
 import {
   getBase58Decoder,
+  getCompiledTransactionMessageDecoder,
   type KeyPairSigner,
   type SignatureDictionary,
   type TransactionPartialSigner,
@@ -42,11 +44,15 @@ interface Scope {
   /** Reserved and not yet drawn on by a signed transaction. */
   prepaid: bigint;
   readonly signatures: string[];
+  /** The blockhash each signed transaction names (when it expires, what was not seen never lands). */
+  readonly blockhashes: Map<string, string>;
   /** The cluster's rent schedule (chain/rent.ts keeps it), taken once per scope (on its first signature). */
   rent: Promise<RentExemptMinimum> | null;
 }
 
 const scopes = new AsyncLocalStorage<Scope>();
+const BASE58 = getBase58Decoder();
+const MESSAGE_DECODER = getCompiledTransactionMessageDecoder();
 
 /**
  * Runs `work` spending the reserve for `accountId` (an agent's owner, never the agent), then
@@ -68,6 +74,7 @@ export async function withReserveSpend<T>(
     rent: null,
     prepaid: 0n,
     signatures: [],
+    blockhashes: new Map(),
   };
   try {
     return await scopes.run(scope, work);
@@ -94,8 +101,10 @@ export async function prepayReserve(service: ServiceContext, lamports: bigint): 
 }
 
 /** Counts a transaction the reserve signed outside `reservePayer` (the relay's co-signature). */
-export function noteReserveSignature(service: ServiceContext, signature: string): void {
-  scopeOf(service).signatures.push(signature);
+export function noteReserveSignature(service: ServiceContext, signature: string, blockhash: string): void {
+  const scope = scopeOf(service);
+  scope.signatures.push(signature);
+  scope.blockhashes.set(signature, blockhash);
 }
 
 function scopeOf(service: ServiceContext): Scope {
@@ -136,10 +145,14 @@ function meteredPayer(service: ServiceContext): Scope["payer"] {
         } else scope.prepaid -= needed;
       }
       const signed = await inner.signTransactions(transactions);
-      for (const dictionary of signed) {
+      signed.forEach((dictionary, index) => {
         const signature = dictionary[inner.address];
-        if (signature !== undefined) scope.signatures.push(getBase58Decoder().decode(signature));
-      }
+        const transaction = transactions[index];
+        if (signature === undefined || transaction === undefined) return;
+        const id = BASE58.decode(signature);
+        scope.signatures.push(id);
+        scope.blockhashes.set(id, MESSAGE_DECODER.decode(transaction.messageBytes).lifetimeToken);
+      });
       return signed;
     },
   };
@@ -157,7 +170,12 @@ async function settle(scope: Scope): Promise<void> {
     for (const reservation of reservations) await settleReservation(scope.service, reservation, 0n);
     return;
   }
-  const spend = { accountId, reservations, signatures: [first, ...others] } as const;
+  const spend = {
+    accountId,
+    reservations,
+    signatures: [first, ...others],
+    blockhashes: scope.blockhashes,
+  } as const;
   if (await recordPendingSpend(scope.service, spend)) reconcileLater(scope.service, spend);
   else for (const reservation of reservations) await settleReservation(scope.service, reservation, 0n);
 }

@@ -343,8 +343,8 @@ export function defineTables(c: ColumnKit) {
    * request's scope ends, in place of settling it there, so the request answers once its
    * transactions landed instead of waiting for them to be `confirmed`. A row holds the scope's
    * reservations (`reservations`, JSON `[{day, lamports}]`, lamports as decimal strings, still in
-   * `reserve_usage.reserved_lamports`) and what the reserve signed (`signatures`, JSON, the first
-   * one the key); settling them to what landed deletes the row in the same transaction, so a crash
+   * `reserve_usage.reserved_lamports`) and what the reserve signed (`signatures`, JSON
+   * `[{signature, blockhash}]`, older rows bare signatures; the first one the key); settling them to what landed deletes the row in the same transaction, so a crash
    * either leaves both (settled later) or neither.
    */
   const reserveReconciliations = c.table(
