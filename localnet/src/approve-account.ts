@@ -1,25 +1,13 @@
 /**
  * `npm run localnet:approve -- <owner> [<owner>...]`: the issuer's approval of confidential accounts
- * on a localnet whose USDG mint does not approve them by itself (LOCALNET_USDG_AUTO_APPROVE=0). For
- * each owner wallet (an account's `public_key`, e.g. from `npm run admin -- accounts show @handle`)
- * it sends Token-2022's ApproveAccount for the owner's USDG account, signed by the mint's
- * confidential-transfer authority, exactly as the issuer of a real mint would. The service reads
- * the account's state from the chain, so the account is ready as soon as this lands.
- *
- * Finds the localnet through the manifest in LOCALNET_LEDGER_DIR (default ./data/localnet). The
- * authority is the localnet's labelled mint-authority key, usable on a localnet only.
+ * on a localnet whose USDG mint does not approve them by itself (LOCALNET_USDG_AUTO_APPROVE=0;
+ * rpc/approve-accounts.ts). Each owner is a wallet address: an account's `public_key` (e.g. from
+ * `npm run admin -- accounts show @handle`; an agent's is its PDA). Finds the localnet through the
+ * manifest in LOCALNET_LEDGER_DIR (default ./data/localnet). The service reads the account's state
+ * from the chain, so the account is ready as soon as this lands.
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import {
-  connectRpcChain,
-  LOCALNET_KEY_LABELS,
-  LOCALNET_MANIFEST_FILE,
-  localnetKey,
-  parseLocalnetManifest,
-} from "@cpay/sdk/chain";
-import { approveConfidentialAccount } from "@cpay/sdk/confidential";
 import { isAddress } from "@solana/kit";
+import { approveAccounts } from "./rpc/approve-accounts";
 
 const DEFAULT_LEDGER_DIR = "./data/localnet";
 
@@ -28,30 +16,13 @@ async function main(owners: readonly string[]): Promise<void> {
     console.error("usage: npm run localnet:approve -- <owner wallet address> [...]");
     process.exit(2);
   }
-  const dir = process.env.LOCALNET_LEDGER_DIR || DEFAULT_LEDGER_DIR;
-  const manifest = parseLocalnetManifest(JSON.parse(readFileSync(join(dir, LOCALNET_MANIFEST_FILE), "utf8")));
-  const chain = await connectRpcChain({
-    rpcUrl: manifest.rpcUrl,
-    wsUrl: manifest.wsUrl,
-    programId: manifest.programId,
-    usdgMint: manifest.usdgMint,
-  });
-  try {
-    const authority = await localnetKey(LOCALNET_KEY_LABELS.usdgMintAuthority).toSigner();
-    for (const owner of owners) {
-      const { tokenAccount, signature } = await approveConfidentialAccount(chain, {
-        authority,
-        owner,
-        mint: manifest.usdgMint,
-      });
-      console.log(
-        signature === null
-          ? `${owner}: ${tokenAccount} was already approved`
-          : `${owner}: approved ${tokenAccount} (${signature})`,
-      );
-    }
-  } finally {
-    await chain.close();
+  const approvals = await approveAccounts(process.env.LOCALNET_LEDGER_DIR || DEFAULT_LEDGER_DIR, owners);
+  for (const { owner, tokenAccount, signature } of approvals) {
+    console.log(
+      signature === null
+        ? `${owner}: ${tokenAccount} was already approved`
+        : `${owner}: approved ${tokenAccount} (${signature})`,
+    );
   }
 }
 

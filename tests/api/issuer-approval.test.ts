@@ -4,19 +4,28 @@
  * account says so in `GET /v1/accounts/me`, cannot receive confidentially (`422
  * recipient_not_confidential_ready`) nor send confidentially (`409 confidential_account_not_approved`,
  * refused before any proof, row or fee), and moves public USDG both ways. Once the issuer approves
- * it (over RPC once with the localnet's approve tool) it is ready by itself, and every confidential transfer,
- * an owner's and an agent's, carries the amount encrypted to the auditor, who decrypts it.
+ * it (over RPC with the localnet's approve tool) it is ready by itself, and every confidential
+ * transfer, an owner's, an agent's and a self-custody agent's through the relay, carries the amount encrypted to the auditor, who decrypts it.
  *
  * The steps share the world's state, so they run in order.
  */
+import { createAgentClient, createApiRelayTransport } from "@cpay/sdk/agent-client";
 import { type ApiClient, ApiRequestError, type TTransferDetail } from "@cpay/sdk/api";
-import { findTokenAccount, zk } from "@cpay/sdk/confidential";
+import {
+  deriveAgentConfidentialSecret,
+  deriveConfidentialKeys,
+  findTokenAccount,
+  importConfidentialSecret,
+  zk,
+} from "@cpay/sdk/confidential";
+import { address } from "@solana/kit";
 import { getTokenDecoder } from "@solana-program/token-2022";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiWorld, refusalOf, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
 import { auditorAmounts } from "../support/auditor-amount";
 import { landedTransaction, signerState } from "../support/chain-reads";
 import { approveAsIssuer } from "../support/issuer-approval";
+import { createSelfCustodyAgent } from "./support/self-custody";
 
 describe("a USDG mint whose issuer approves each confidential account, with an auditor", () => {
   const auditor = new zk.ElGamalKeypair();
@@ -127,8 +136,8 @@ describe("a USDG mint whose issuer approves each confidential account, with an a
   });
 
   it("after the issuer's approval, moves confidentially both ways, each amount readable by the auditor", async () => {
-    // When the issuer approves bob's account (no restart of anything; over RPC with the localnet's tool)
-    await approveAsIssuer(world, bob.account.publicKey, { viaTool: true });
+    // When the issuer approves bob's account (no restart of anything)
+    await approveAsIssuer(world, bob.account.publicKey);
 
     // Then bob is ready, and can be funded confidentially
     expect(await statusOf(bob)).toBe("ready");
@@ -172,5 +181,34 @@ describe("a USDG mint whose issuer approves each confidential account, with an a
     // Then it settles, and the auditor decrypts its amount from the program's CPI into Token-2022
     expect((await settled(agentClient, transfer.transfer_id)).status).toBe("confirmed");
     expect(await audited(transfer.tx_signature)).toEqual([4_200_000n]);
+  });
+
+  it("gives the auditor a self-custody agent's confidential transfer through the relay", async () => {
+    // Given a self-custody agent of alice's, approved by the issuer and funded, and its own client
+    const solo = await createSelfCustodyAgent(world, alice, "solo");
+    await approveAsIssuer(world, solo.pda);
+    await world.fund(await world.accountRow(solo.created.account_id), { confidential: usdg(10) });
+    const client = createAgentClient({
+      chain: world.chain,
+      relay: createApiRelayTransport(world.clientFor(solo.key.value)),
+      agentSigner: solo.signer,
+      agent: solo.pda,
+      keys: deriveConfidentialKeys(
+        deriveAgentConfidentialSecret(importConfidentialSecret(alice.confidentialSecret), "alice/solo"),
+      ),
+      mint: address(world.chain.usdgMint),
+    });
+
+    // When it pays @bob 0.75 USDG confidentially, signing itself, the service relaying
+    const { signatures } = await client.transfer({
+      recipient: address(bob.account.publicKey),
+      amount: 750_000n,
+      confidential: true,
+    });
+
+    // Then the auditor decrypts its amount from the landed transfer (the final submission's
+    // transactions hold the one Token-2022 Transfer)
+    const amounts = await Promise.all(signatures.map((signature) => audited(signature)));
+    expect(amounts.flat()).toEqual([750_000n]);
   });
 });

@@ -69,6 +69,11 @@ export async function createTransfer(
   const amount = parseTransferAmount(body.amount, asset.decimals);
   const memo = body.memo === undefined || body.memo === "" ? null : body.memo;
   const recipient = await resolveRecipient(service, account, body.to);
+  // Read beside the recipient's account (one round trip less); the recipient's refusal comes first.
+  const senderApproved = body.confidential
+    ? requireApprovedSender(service, account, asset)
+    : Promise.resolve();
+  senderApproved.catch(() => undefined);
   await checkRecipientAndMemo(service, {
     recipient,
     asset,
@@ -76,7 +81,7 @@ export async function createTransfer(
     memo,
     agentSender: account.type === "agent",
   });
-  if (body.confidential) await requireApprovedSender(service, account, asset);
+  await senderApproved;
 
   return withAccountTurn(service, account.id, async () => {
     const sender = await loadSender(service, account);
