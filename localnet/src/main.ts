@@ -8,7 +8,8 @@
  * chain is kept across restarts, default ./data/localnet; empty = in memory only),
  * LOCALNET_HISTORY_SLOTS (transaction history kept, default 216000 slots), LOCALNET_EXIT_WITH_STDIN
  * (1: shut down when stdin closes, so a test harness that dies, even by SIGKILL, takes its
- * localnet with it). Once it serves it
+ * localnet with it), LOCALNET_USDG_AUTO_APPROVE and LOCALNET_USDG_AUDITOR (how a new chain's USDG mint
+ * treats confidential accounts, usdg-mint-env.ts). Once it serves it
  * writes `localnet.json` into the ledger directory (localnet-manifest.ts), which the service reads. When the program is not
  * built yet a new chain starts without it and says so, since the rest (airdrops, transfers, USDG) is
  * still useful. Prints the URLs and the addresses a client needs, then runs until SIGINT/SIGTERM
@@ -22,6 +23,7 @@ import { parseAllowedOrigins } from "./rpc/allowed-origins";
 import { exitOnSignals } from "./rpc/exit-on-signals";
 import { writeLocalnetManifest } from "./rpc/localnet-manifest";
 import { startLocalnet } from "./rpc/start-localnet";
+import { usdgMintSettingsFromEnv } from "./usdg-mint-env";
 
 const DEFAULT_LEDGER_DIR = "./data/localnet";
 
@@ -53,6 +55,7 @@ async function main(): Promise<void> {
   const cluster = await createEmbeddedCluster({
     slotMs,
     programPath: programBuilt ? programPath : null,
+    usdgMint: usdgMintSettingsFromEnv(process.env),
     ...(ledgerDir === "" ? {} : { ledgerDir, historySlots: historySlotsFromEnv() }),
   });
   const localnet = await startLocalnet({

@@ -18,7 +18,8 @@ describe("GET /v1/accounts/me", () => {
     // Given a verified business account and its key
     // When it asks who it is
     const me = await owner.client.call("getMe");
-    // Then it gets exactly its account (2.2), nothing more
+    // Then it gets exactly its account (2.2) and, from the chain, whether it can move USDG
+    // confidentially (the default mint approves accounts as they are configured)
     expect(me).toEqual({
       account_id: owner.account.id,
       handle: "@owner",
@@ -26,6 +27,7 @@ describe("GET /v1/accounts/me", () => {
       public_key: owner.account.publicKey,
       kyc_status: "verified",
       created_at: owner.account.createdAt,
+      confidential_status: "ready",
     });
   });
 

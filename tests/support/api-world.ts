@@ -38,7 +38,7 @@ import { type IndexerBeside, startIndexerBeside } from "./indexer-beside";
 import type { LocalnetProcess } from "./localnet-process";
 import type { LocalnetTestClient } from "./localnet-test-client";
 import { reserveSettled } from "./reserve-settled";
-import { startTestChain, type TestChainMode, testChainMode } from "./test-chain";
+import { startTestChain, type TestChainMode, type TestChainOptions, testChainMode } from "./test-chain";
 
 export { type TestChainMode, testChainMode } from "./test-chain";
 
@@ -120,10 +120,12 @@ export async function startApiWorld(
     clock?: () => number;
     /** false: no indexer beside the service (the suite runs its own); nothing confirms without one. */
     indexer?: boolean;
+    /** How the chain's USDG mint treats confidential accounts (default: auto-approve, no auditor). */
+    usdgMint?: TestChainOptions["usdgMint"];
   } = {},
 ): Promise<ApiWorld> {
   const mode: TestChainMode = testChainMode();
-  const chainSide = await startTestChain(mode, options.slotMs ?? 50);
+  const chainSide = await startTestChain(mode, options.slotMs ?? 50, { usdgMint: options.usdgMint });
   const connection = await chainSide.connect().catch(async (error: unknown) => {
     await chainSide.stop();
     throw error;

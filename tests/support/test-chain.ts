@@ -9,7 +9,12 @@
 
 import { readFileSync } from "node:fs";
 import { type ChainConnection, localnetConnection } from "@cpay/api";
-import { createEmbeddedCluster, type EmbeddedCluster, inProcessChain } from "@cpay/localnet/cluster";
+import {
+  createEmbeddedCluster,
+  type EmbeddedCluster,
+  inProcessChain,
+  type UsdgMintSettings,
+} from "@cpay/localnet/cluster";
 import { type ChainPort, connectRpcChain, parseLocalnetManifest } from "@cpay/sdk/chain";
 import { inProcessConnection } from "./in-process-connection";
 import { type LocalnetProcess, startLocalnetProcess } from "./localnet-process";
@@ -36,9 +41,18 @@ export interface TestChain {
   stop(): Promise<void>;
 }
 
-export async function startTestChain(mode: TestChainMode, slotMs: number): Promise<TestChain> {
+/** How the chain's USDG mint treats confidential accounts, in either mode (default: auto-approve, no auditor). */
+export interface TestChainOptions {
+  readonly usdgMint?: UsdgMintSettings;
+}
+
+export async function startTestChain(
+  mode: TestChainMode,
+  slotMs: number,
+  options: TestChainOptions = {},
+): Promise<TestChain> {
   if (mode === "rpc") {
-    const localnet = await startLocalnetProcess({ slotMs });
+    const localnet = await startLocalnetProcess({ slotMs, env: usdgMintEnv(options.usdgMint) });
     stopOnExit(localnet);
     return {
       mode,
@@ -61,7 +75,7 @@ export async function startTestChain(mode: TestChainMode, slotMs: number): Promi
       },
     };
   }
-  const cluster = await createEmbeddedCluster({ slotMs });
+  const cluster = await createEmbeddedCluster({ slotMs, usdgMint: options.usdgMint });
   const position = (): ClockPosition => ({
     slot: cluster.getSlot(),
     unixTimestamp: cluster.clock.unixTimestamp,
@@ -88,6 +102,16 @@ export async function startTestChain(mode: TestChainMode, slotMs: number): Promi
     },
     openChain: async () => inProcessChain(cluster),
     stop: async () => cluster.stop(),
+  };
+}
+
+/** The localnet process's settings for `settings` (localnet/src/usdg-mint-env.ts). */
+function usdgMintEnv(settings: UsdgMintSettings | undefined): NodeJS.ProcessEnv {
+  if (settings === undefined) return {};
+  const auditor = settings.auditorElgamalPubkey;
+  return {
+    LOCALNET_USDG_AUTO_APPROVE: settings.autoApproveNewAccounts ? "1" : "0",
+    LOCALNET_USDG_AUDITOR: auditor === null ? "" : Buffer.from(auditor).toString("base64"),
   };
 }
 

@@ -1,8 +1,9 @@
 /**
  * `POST /v1/transfers` (spec 4.1, 3.1): one use case, in this order —
  * 1. refuse without touching anything: KYC (`403 kyc_required`), asset, amount, recipient, the
- *    recipient's confidential readiness (`422`), memo rules, an agent's spend policy (`422
- *    policy_violation`, agent-policy-precheck.ts), and only then the balance (`402`) and what one
+ *    recipient's confidential readiness (`422`), memo rules, for a confidential send the sender's
+ *    own account approved by the mint's issuer (`409 confidential_account_not_approved`), an
+ *    agent's spend policy (`422 policy_violation`, agent-policy-precheck.ts), and only then the balance (`402`) and what one
  *    confidential transfer carries — so no refusal an agent key can provoke depends on a balance
  *    it must not learn;
  * 2. write the transfer `submitting` (and bind the Idempotency-Key to it) before anything is sent;
@@ -29,6 +30,7 @@ import {
 import { bytesOfId, newId, nowIso } from "@cpay/ledger/ids";
 import type { TCreateTransferRequest, TTransfer } from "@cpay/sdk/api";
 import { confidentialReadiness, findTokenAccount, readConfidentialState } from "@cpay/sdk/confidential";
+import { requireApprovedSender } from "../accounts/confidential-status";
 import { requireKyc } from "../accounts/require-kyc";
 import { requireServiceCustody } from "../agents/self-custody";
 import { ApiError } from "../http/api-error";
@@ -67,6 +69,11 @@ export async function createTransfer(
   const amount = parseTransferAmount(body.amount, asset.decimals);
   const memo = body.memo === undefined || body.memo === "" ? null : body.memo;
   const recipient = await resolveRecipient(service, account, body.to);
+  // Read beside the recipient's account (one round trip less); the recipient's refusal comes first.
+  const senderApproved = body.confidential
+    ? requireApprovedSender(service, account, asset)
+    : Promise.resolve();
+  senderApproved.catch(() => undefined);
   await checkRecipientAndMemo(service, {
     recipient,
     asset,
@@ -74,6 +81,7 @@ export async function createTransfer(
     memo,
     agentSender: account.type === "agent",
   });
+  await senderApproved;
 
   return withAccountTurn(service, account.id, async () => {
     const sender = await loadSender(service, account);

@@ -47,7 +47,7 @@ import { agentPolicyProgramPath } from "./program-path";
 import { createSlotClock, DEFAULT_MS_PER_SLOT, type SlotClock } from "./slot-clock";
 import { createTransactionHistory } from "./transaction-history";
 import { createTransactionProcessor } from "./transaction-processor";
-import { createUsdgMint, mintUsdgTo, mintUsdgToOwner } from "./usdg-mint";
+import { createUsdgMint, mintUsdgTo, mintUsdgToOwner, type UsdgMintSettings } from "./usdg-mint";
 
 const LAMPORTS_PER_SOL = 1_000_000_000n;
 const DEFAULT_FEE_RESERVE_LAMPORTS = 10_000n * LAMPORTS_PER_SOL;
@@ -72,6 +72,11 @@ export interface EmbeddedClusterOptions {
   readonly feeReserve?: string;
   /** Airdropped to the fee reserve at start. Default 10,000 SOL. */
   readonly feeReserveLamports?: bigint;
+  /**
+   * How the USDG mint treats confidential accounts: auto-approve and auditor key (genesis only).
+   * Default: auto-approve, no auditor.
+   */
+  readonly usdgMint?: UsdgMintSettings;
   /** Where errors thrown by event listeners go. Default console.error. */
   readonly onListenerError?: (error: unknown, event: keyof ClusterEvents) => void;
   /**
@@ -253,7 +258,7 @@ export async function createEmbeddedCluster(options: EmbeddedClusterOptions = {}
         elf,
       });
     }
-    createUsdgMint({ target, mint: mintKey, authority: keys.usdgMintAuthority });
+    createUsdgMint({ target, mint: mintKey, authority: keys.usdgMintAuthority, settings: options.usdgMint });
     // A program deployed in slot S can be invoked from slot S + 1.
     clock.advance(1);
     return deployed;

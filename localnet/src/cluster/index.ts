@@ -46,4 +46,4 @@ export { DEFAULT_HISTORY_SLOTS } from "./ledger";
 export { LEDGER_FORMAT_VERSION, LedgerError } from "./ledger-files";
 export { agentPolicyProgramPath, DEFAULT_AGENT_POLICY_SO } from "./program-path";
 export { DEFAULT_MS_PER_SLOT, type SlotClock, type SlotTick } from "./slot-clock";
-export { USDG_DECIMALS } from "./usdg-mint";
+export { DEFAULT_USDG_MINT_SETTINGS, USDG_DECIMALS, type UsdgMintSettings } from "./usdg-mint";

@@ -1,4 +1,5 @@
-import { generateKeyPairSigner, none, some } from "@solana/kit";
+import { zk } from "@cpay/sdk/confidential";
+import { generateKeyPairSigner, getAddressDecoder, none, some } from "@solana/kit";
 import { getMintDecoder, getTokenDecoder, TOKEN_2022_PROGRAM_ADDRESS } from "@solana-program/token-2022";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createEmbeddedCluster, type EmbeddedCluster } from "./embedded-cluster";
@@ -63,5 +64,35 @@ describe("the USDG mint", () => {
     expect(token.amount).toBe(35_000_000n);
     const mint = getMintDecoder().decode(cluster.getAccount(cluster.usdgMint)?.data ?? new Uint8Array());
     expect(mint.supply).toBe(35_000_000n);
+  });
+});
+
+describe("a USDG mint made like Paxos' on mainnet", () => {
+  it("requires the issuer's approval of each confidential account and carries the auditor key", async () => {
+    // Given an auditor's ElGamal key
+    const auditor = new zk.ElGamalKeypair().pubkey().toBytes();
+
+    // When a cluster starts with a mint that does not auto-approve and has that auditor
+    const cluster = await createEmbeddedCluster({
+      slotMs: 0,
+      programPath: null,
+      usdgMint: { autoApproveNewAccounts: false, auditorElgamalPubkey: auditor },
+    });
+    try {
+      // Then the mint's ConfidentialTransferMint extension says so
+      const mint = getMintDecoder().decode(cluster.getAccount(cluster.usdgMint)?.data ?? new Uint8Array());
+      expect(mint.extensions).toEqual(
+        some([
+          {
+            __kind: "ConfidentialTransferMint",
+            authority: some(cluster.keys.usdgMintAuthority.address),
+            autoApproveNewAccounts: false,
+            auditorElgamalPubkey: some(getAddressDecoder().decode(auditor)),
+          },
+        ]),
+      );
+    } finally {
+      cluster.stop();
+    }
   });
 });

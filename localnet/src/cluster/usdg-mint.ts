@@ -1,13 +1,17 @@
 /**
- * The localnet USDG mint: Token-2022, 6 decimals, ConfidentialTransferMint with auto-approve on and
- * no auditor (DESIGN section 6), created with @solana-program/token-2022's instructions in one real
- * transaction: CreateAccount (sized for the extension) -> InitializeConfidentialTransferMint (must
- * precede InitializeMint) -> InitializeMint2. The mint authority also holds the confidential-transfer
- * authority, so a later auditor can be set with ConfidentialTransferUpdateMint.
+ * The localnet USDG mint: Token-2022, 6 decimals, ConfidentialTransferMint (DESIGN section 6),
+ * created with @solana-program/token-2022's instructions in one real transaction: CreateAccount
+ * (sized for the extension) -> InitializeConfidentialTransferMint (must precede InitializeMint) ->
+ * InitializeMint2. By default new confidential accounts are approved automatically and there is no
+ * auditor; `UsdgMintSettings` makes a mint like Paxos' USDG on mainnet instead, where the issuer
+ * approves each account (ApproveAccount, signed by the mint's confidential-transfer authority) and
+ * may hold an auditor ElGamal key. The mint authority also holds the confidential-transfer
+ * authority: it is the issuer that approves, and a later auditor can be set with
+ * ConfidentialTransferUpdateMint.
  */
 
 import type { LocalnetKey } from "@cpay/sdk/chain";
-import { type Address, createNoopSigner } from "@solana/kit";
+import { type Address, createNoopSigner, getAddressDecoder } from "@solana/kit";
 import { getCreateAccountInstruction } from "@solana-program/system";
 import {
   extension,
@@ -24,13 +28,28 @@ import type { LocalTarget } from "./local-transaction";
 
 export const USDG_DECIMALS = 6;
 
-/** The mint's extensions: confidential transfers, accounts usable as soon as configured. */
-function usdgExtensions(authority: Address) {
+/** How the mint treats confidential accounts (fixed at genesis, as on a real mint). */
+export interface UsdgMintSettings {
+  /** true: accounts are usable as soon as configured; false: each awaits the issuer's ApproveAccount. */
+  readonly autoApproveNewAccounts: boolean;
+  /** The auditor's ElGamal public key (32 bytes): every confidential transfer encrypts its amount to it. */
+  readonly auditorElgamalPubkey: Uint8Array | null;
+}
+
+/** The localnet's default: accounts usable as soon as configured, no auditor. */
+export const DEFAULT_USDG_MINT_SETTINGS: UsdgMintSettings = {
+  autoApproveNewAccounts: true,
+  auditorElgamalPubkey: null,
+};
+
+function usdgExtensions(authority: Address, settings: UsdgMintSettings) {
+  const auditor = settings.auditorElgamalPubkey;
   return [
     extension("ConfidentialTransferMint", {
       authority,
-      autoApproveNewAccounts: true,
-      auditorElgamalPubkey: null,
+      autoApproveNewAccounts: settings.autoApproveNewAccounts,
+      // Token-2022's client models the 32-byte ElGamal key as an address-shaped value.
+      auditorElgamalPubkey: auditor === null ? null : getAddressDecoder().decode(auditor),
     }),
   ];
 }
@@ -40,9 +59,10 @@ export function createUsdgMint(input: {
   readonly target: LocalTarget;
   readonly mint: LocalnetKey;
   readonly authority: LocalnetKey;
+  readonly settings?: UsdgMintSettings;
 }): TransactionRecord {
   const { target, mint, authority } = input;
-  const extensions = usdgExtensions(authority.address);
+  const extensions = usdgExtensions(authority.address, input.settings ?? DEFAULT_USDG_MINT_SETTINGS);
   const space = getMintSize(extensions);
   return target.submit(
     {

@@ -4,6 +4,7 @@
  */
 
 export { parseAllowedOrigins } from "./allowed-origins";
+export { type AccountApproval, approveAccounts } from "./approve-accounts";
 export { exitOnSignals } from "./exit-on-signals";
 export { RpcError, RpcErrorCode } from "./json-rpc-errors";
 export { type PubSubServer, type PubSubServerOptions, startPubSubServer } from "./pubsub-server";

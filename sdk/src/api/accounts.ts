@@ -5,6 +5,23 @@ import { ZBase58Address, ZTimestamp, zId } from "./common";
 export const ZAccountType = z.enum(["personal", "business", "agent"]);
 export const ZKycStatus = z.enum(["unverified", "pending", "verified", "enhanced"]);
 
+/**
+ * Whether the account's USDG token account can take part in confidential transfers now, as the
+ * chain says: `awaiting_approval` is a configured account on a mint whose issuer approves each one
+ * (public transfers work meanwhile); the last three stop incoming confidential credits only.
+ */
+export const ZConfidentialStatus = z
+  .enum([
+    "ready",
+    "awaiting_approval",
+    "not_configured",
+    "frozen",
+    "confidential_credits_disabled",
+    "pending_credits_full",
+  ])
+  .meta({ id: "ConfidentialStatus" });
+export type TConfidentialStatus = z.infer<typeof ZConfidentialStatus>;
+
 export const ZAccount = z
   .object({
     account_id: zId("acct"),
@@ -13,6 +30,10 @@ export const ZAccount = z
     public_key: ZBase58Address,
     kyc_status: ZKycStatus,
     created_at: ZTimestamp,
+    confidential_status: ZConfidentialStatus.optional().meta({
+      description:
+        "GET /v1/accounts/me only, read from the chain (absent when the cluster could not be read): `ready`, or why confidential transfers to or from the account cannot run now. `awaiting_approval`: the USDG mint requires its issuer to approve each confidential account and has not yet approved this one; it becomes `ready` by itself once approved. Public transfers work meanwhile.",
+    }),
   })
   .meta({ id: "Account" });
 export type TAccount = z.infer<typeof ZAccount>;

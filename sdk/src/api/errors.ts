@@ -104,6 +104,11 @@ export const API_ERRORS = {
     description:
       "The owner already has as many agents as this service allows per owner; nothing was created or paid.",
   },
+  confidential_account_not_approved: {
+    status: 409,
+    description:
+      "The account's confidential USDG account awaits the issuer's approval (the mint approves each account itself); nothing was sent or paid. Send with `confidential: false`, or retry once GET /v1/accounts/me shows `confidential_status: ready`.",
+  },
 } as const satisfies Record<string, { readonly status: number; readonly description: string }>;
 
 export type ApiErrorCode = keyof typeof API_ERRORS;

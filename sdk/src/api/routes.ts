@@ -97,6 +97,7 @@ export const API_ROUTES = {
       "insufficient_balance",
       "recipient_not_found",
       "recipient_not_confidential_ready",
+      "confidential_account_not_approved",
       "unsupported_asset",
       "reserve_budget_exhausted",
       "policy_violation",

@@ -15,6 +15,7 @@ export {
 } from "./account-setup";
 export { MAX_CONFIDENTIAL_AMOUNT } from "./amounts";
 export { applyPendingBalance, applyPendingBalanceInstruction } from "./apply-pending-balance";
+export { type ApproveConfidentialAccountInput, approveConfidentialAccount } from "./approve-account";
 export { availableBalance, decryptAeBalance, decryptElGamal, decryptPendingBalance } from "./balance";
 export {
   BALANCE_PROOF_VERSION,

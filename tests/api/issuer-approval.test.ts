@@ -1,0 +1,214 @@
+/**
+ * A USDG mint like Paxos' on mainnet: the issuer approves each confidential account
+ * (`auto_approve_new_accounts: false`), and this one also has an auditor key. Until its approval an
+ * account says so in `GET /v1/accounts/me`, cannot receive confidentially (`422
+ * recipient_not_confidential_ready`) nor send confidentially (`409 confidential_account_not_approved`,
+ * refused before any proof, row or fee), and moves public USDG both ways. Once the issuer approves
+ * it (over RPC with the localnet's approve tool) it is ready by itself, and every confidential
+ * transfer, an owner's, an agent's and a self-custody agent's through the relay, carries the amount encrypted to the auditor, who decrypts it.
+ *
+ * The steps share the world's state, so they run in order.
+ */
+import { createAgentClient, createApiRelayTransport } from "@cpay/sdk/agent-client";
+import { type ApiClient, ApiRequestError, type TTransferDetail } from "@cpay/sdk/api";
+import {
+  deriveAgentConfidentialSecret,
+  deriveConfidentialKeys,
+  findTokenAccount,
+  importConfidentialSecret,
+  zk,
+} from "@cpay/sdk/confidential";
+import { address } from "@solana/kit";
+import { getTokenDecoder } from "@solana-program/token-2022";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ApiWorld, refusalOf, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
+import { auditorAmounts } from "../support/auditor-amount";
+import { landedTransaction, signerState } from "../support/chain-reads";
+import { approveAsIssuer } from "../support/issuer-approval";
+import { createSelfCustodyAgent } from "./support/self-custody";
+
+describe("a USDG mint whose issuer approves each confidential account, with an auditor", () => {
+  const auditor = new zk.ElGamalKeypair();
+  let world: ApiWorld;
+  let alice: WorldAccount;
+  let bob: WorldAccount;
+  beforeAll(async () => {
+    world = await startApiWorld({
+      usdgMint: { autoApproveNewAccounts: false, auditorElgamalPubkey: auditor.pubkey().toBytes() },
+    });
+    [alice, bob] = await Promise.all([world.account("alice"), world.account("bob")]);
+  });
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  const statusOf = async (holder: WorldAccount) =>
+    (await holder.client.call("getMe", {})).confidential_status;
+
+  async function publicBalance(holder: WorldAccount): Promise<bigint> {
+    const tokenAccount = await findTokenAccount(holder.account.publicKey, world.chain.usdgMint);
+    const account = await world.chain.getAccount(tokenAccount);
+    return account === null ? 0n : getTokenDecoder().decode(account.data).amount;
+  }
+
+  async function settled(client: ApiClient, transferId: string): Promise<TTransferDetail> {
+    for (let attempt = 0; attempt < 400; attempt++) {
+      const transfer = await client.call("getTransfer", { params: { transfer_id: transferId } });
+      if (transfer.status !== "pending") return transfer;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    throw new Error(`${transferId} did not settle`);
+  }
+
+  /** What the auditor decrypts from the transfer's final transaction. */
+  async function audited(signature: string | null): Promise<bigint[]> {
+    if (signature === null) throw new Error("the transfer has no signature");
+    return auditorAmounts(await landedTransaction(world.chain, signature), auditor);
+  }
+
+  it("shows a configured account as awaiting the issuer's approval, and ready once approved", async () => {
+    // Given two accounts just created on the mint (configured for confidential transfers)
+    // Then both await approval
+    expect(await statusOf(alice)).toBe("awaiting_approval");
+    expect(await statusOf(bob)).toBe("awaiting_approval");
+
+    // When the issuer approves alice's account
+    await approveAsIssuer(world, alice.account.publicKey);
+
+    // Then the service reads it from the chain: alice is ready, bob still waits
+    expect(await statusOf(alice)).toBe("ready");
+    expect(await statusOf(bob)).toBe("awaiting_approval");
+    await world.fund(alice.account, { confidential: usdg(50), public: usdg(20) });
+    await world.fund(bob.account, { public: usdg(10) });
+  });
+
+  it("refuses a confidential transfer to an account awaiting approval", async () => {
+    // When alice sends confidentially to @bob
+    const refusal = await refusalOf(
+      alice.client.call("createTransfer", { body: { to: "@bob", amount: "1" } }),
+    );
+
+    // Then it is the spec's 422, naming the recipient
+    expect(refusal.status).toBe(422);
+    expect(refusal.code).toBe("recipient_not_confidential_ready");
+    expect(refusal.message).toContain("not approved");
+  });
+
+  it("refuses the unapproved account's own confidential send before anything is made or paid", async () => {
+    // Given the fee reserve's state
+    const reserve = world.service.context.feePayer.address;
+    const before = await signerState(world.chain, reserve);
+
+    // When bob sends confidentially to @alice
+    const refusal = await refusalOf(
+      bob.client.call("createTransfer", { body: { to: "@alice", amount: "1" } }),
+    );
+
+    // Then it is refused clearly
+    expect(refusal).toBeInstanceOf(ApiRequestError);
+    expect(refusal.status).toBe(409);
+    expect(refusal.code).toBe("confidential_account_not_approved");
+    expect(refusal.message).toContain("awaits the issuer's approval");
+    // ... no transfer was recorded and the fee reserve signed and paid nothing
+    expect((await bob.client.call("listTransfers", { query: {} })).total).toBe(0);
+    expect(await signerState(world.chain, reserve)).toEqual(before);
+  });
+
+  it("moves public USDG to and from the account awaiting approval", async () => {
+    // Given both public balances
+    const [aliceBefore, bobBefore] = [await publicBalance(alice), await publicBalance(bob)];
+
+    // When alice sends 3 USDG publicly to @bob, and bob 1 USDG publicly to @alice
+    const toBob = await alice.client.call("createTransfer", {
+      body: { to: "@bob", amount: "3", confidential: false },
+    });
+    const toAlice = await bob.client.call("createTransfer", {
+      body: { to: "@alice", amount: "1", confidential: false },
+    });
+
+    // Then both settle and exactly those amounts moved
+    expect((await settled(alice.client, toBob.transfer_id)).status).toBe("confirmed");
+    expect((await settled(bob.client, toAlice.transfer_id)).status).toBe("confirmed");
+    expect(await publicBalance(alice)).toBe(aliceBefore - usdg(3) + usdg(1));
+    expect(await publicBalance(bob)).toBe(bobBefore + usdg(3) - usdg(1));
+    // ... and bob is still awaiting approval
+    expect(await statusOf(bob)).toBe("awaiting_approval");
+  });
+
+  it("after the issuer's approval, moves confidentially both ways, each amount readable by the auditor", async () => {
+    // When the issuer approves bob's account (no restart of anything)
+    await approveAsIssuer(world, bob.account.publicKey);
+
+    // Then bob is ready, and can be funded confidentially
+    expect(await statusOf(bob)).toBe("ready");
+    await world.fund(bob.account, { confidential: usdg(5) });
+
+    // When alice sends 2.5 USDG confidentially to @bob, and bob 1.25 USDG to @alice
+    const toBob = await alice.client.call("createTransfer", { body: { to: "@bob", amount: "2.5" } });
+    const toAlice = await bob.client.call("createTransfer", { body: { to: "@alice", amount: "1.25" } });
+
+    // Then both settle confirmed
+    expect((await settled(alice.client, toBob.transfer_id)).status).toBe("confirmed");
+    expect((await settled(bob.client, toAlice.transfer_id)).status).toBe("confirmed");
+    // ... and the auditor's secret decrypts each transfer's amount from its on-chain ciphertexts
+    expect(await audited(toBob.tx_signature)).toEqual([2_500_000n]);
+    expect(await audited(toAlice.tx_signature)).toEqual([1_250_000n]);
+  });
+
+  it("gives the auditor an agent's confidential transfer too", async () => {
+    // Given an agent of alice's, approved by the issuer and funded
+    const created = await alice.client.call("createAgent", {
+      body: {
+        name: "bot",
+        spend_policy: {
+          per_transaction_limit_usdg: 100,
+          daily_limit_usdg: 250,
+          hitl_threshold_usdg: 50,
+          assets: ["USDG"],
+        },
+      },
+    });
+    const agent = await world.accountRow(created.account_id);
+    const agentClient = world.clientFor(await world.keyFor(agent.id));
+    expect((await agentClient.call("getMe", {})).confidential_status).toBe("awaiting_approval");
+    await approveAsIssuer(world, agent.publicKey);
+    expect((await agentClient.call("getMe", {})).confidential_status).toBe("ready");
+    await world.fund(agent, { confidential: usdg(10) });
+
+    // When the agent sends 4.2 USDG confidentially to @bob
+    const transfer = await agentClient.call("createTransfer", { body: { to: "@bob", amount: "4.2" } });
+
+    // Then it settles, and the auditor decrypts its amount from the program's CPI into Token-2022
+    expect((await settled(agentClient, transfer.transfer_id)).status).toBe("confirmed");
+    expect(await audited(transfer.tx_signature)).toEqual([4_200_000n]);
+  });
+
+  it("gives the auditor a self-custody agent's confidential transfer through the relay", async () => {
+    // Given a self-custody agent of alice's, approved by the issuer and funded, and its own client
+    const solo = await createSelfCustodyAgent(world, alice, "solo");
+    await approveAsIssuer(world, solo.pda);
+    await world.fund(await world.accountRow(solo.created.account_id), { confidential: usdg(10) });
+    const client = createAgentClient({
+      chain: world.chain,
+      relay: createApiRelayTransport(world.clientFor(solo.key.value)),
+      agentSigner: solo.signer,
+      agent: solo.pda,
+      keys: deriveConfidentialKeys(
+        deriveAgentConfidentialSecret(importConfidentialSecret(alice.confidentialSecret), "alice/solo"),
+      ),
+      mint: address(world.chain.usdgMint),
+    });
+
+    // When it pays @bob 0.75 USDG confidentially, signing itself, the service relaying
+    const { signatures } = await client.transfer({
+      recipient: address(bob.account.publicKey),
+      amount: 750_000n,
+      confidential: true,
+    });
+
+    // Then the auditor decrypts its amount from the landed transfer (the final submission's
+    // transactions hold the one Token-2022 Transfer)
+    const amounts = await Promise.all(signatures.map((signature) => audited(signature)));
+    expect(amounts.flat()).toEqual([750_000n]);
+  });
+});
