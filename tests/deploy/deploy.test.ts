@@ -3,7 +3,8 @@
  * with a bare genesis (no program, no config; the faucet funded): the CLI runs as its own process
  * over JSON-RPC, deploys the program, initialises its config, and the program then answers a handle
  * registration signed by the registrar. A second run upgrades in place; a config naming another
- * registrar and a missing .so are refused before anything is sent.
+ * registrar and a missing .so are refused before anything is sent; bytes the loader will not take
+ * are refused by it, and the buffer written for them is closed again.
  */
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -178,6 +179,28 @@ describe("npm run deploy against a bare cluster", () => {
     ]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(`names registrar ${registrar.address}, not ${other.address}`);
+    expect(await deploySlot(program.address)).toBe(slotBefore);
+  });
+
+  it("Given a file that is not a program, When the CLI upgrades with it, Then the loader refuses it, the buffer's rent comes back and the program is unchanged", async () => {
+    const notElf = join(dir, "not-a-program.so");
+    writeFileSync(notElf, randomBytes(3000));
+    const slotBefore = await deploySlot(program.address);
+    const refused = await runCli([
+      "--payer",
+      payer.path,
+      "--upgrade",
+      program.address,
+      "--registrar",
+      registrar.address,
+      "--so",
+      notElf,
+    ]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`upgrade ${program.address} was refused`);
+    const buffer = /the buffer (\w+) was closed and its rent returned/.exec(refused.stderr)?.[1];
+    expect(buffer).toBeDefined();
+    expect(await chain.getAccount(buffer as string)).toBeNull();
     expect(await deploySlot(program.address)).toBe(slotBefore);
   });
 

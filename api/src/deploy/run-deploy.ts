@@ -14,7 +14,7 @@ import { DeployError } from "./deploy-error";
 import { deployFromBuffer, upgradeFromBuffer } from "./install-program";
 import { landTransaction } from "./land-transaction";
 import { holdsProgram, readDeployedProgram, readProgramConfig, sha256Hex } from "./program-state";
-import { uploadBuffer } from "./upload-buffer";
+import { reclaimBuffer, uploadBuffer } from "./upload-buffer";
 
 export type DeployTarget =
   | { readonly kind: "deploy"; readonly program: KeyPairSigner; readonly maxDataLen?: number }
@@ -94,19 +94,31 @@ export async function runDeploy(input: DeployInput): Promise<DeployReport> {
     );
   }
 
-  log(`uploading ${elf.length} bytes (sha256 ${sha256Hex(elf)}) into a buffer`);
-  const uploaded = await uploadBuffer(chain, payer, elf, (done, total) => {
-    if (done === total || done % 25 === 0) log(`  ${done}/${total} writes landed`);
-  });
   const maxDataLen =
     target.kind === "deploy" ? (target.maxDataLen ?? elf.length * 2) : (existing?.maxDataLen ?? 0);
   if (maxDataLen < elf.length)
     throw new DeployError(`--max-len ${maxDataLen} is smaller than the .so (${elf.length})`);
+
+  log(`uploading ${elf.length} bytes (sha256 ${sha256Hex(elf)}) into a buffer`);
+  const uploaded = await uploadBuffer(chain, payer, elf, (done, total) => {
+    if (done === total || done % 25 === 0) log(`  ${done}/${total} writes landed`);
+  });
   log(target.kind === "deploy" ? `deploying ${programId}` : `upgrading ${programId}`);
-  const install =
-    target.kind === "deploy"
-      ? await deployFromBuffer(chain, { payer, program: target.program, buffer: uploaded.buffer, maxDataLen })
-      : await upgradeFromBuffer(chain, { payer, program: programId, buffer: uploaded.buffer });
+  let install: string;
+  try {
+    install =
+      target.kind === "deploy"
+        ? await deployFromBuffer(chain, {
+            payer,
+            program: target.program,
+            buffer: uploaded.buffer,
+            maxDataLen,
+          })
+        : await upgradeFromBuffer(chain, { payer, program: programId, buffer: uploaded.buffer });
+  } catch (error) {
+    const reclaimed = await reclaimBuffer(chain, payer, uploaded.buffer);
+    throw new DeployError(`${error instanceof Error ? error.message : String(error)}; ${reclaimed}`);
+  }
 
   let configInitialize: string | null = null;
   if (configBefore === null) {

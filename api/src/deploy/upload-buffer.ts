@@ -8,12 +8,14 @@
 import {
   BPF_LOADER_UPGRADEABLE_ADDRESS,
   BUFFER_METADATA_SIZE,
+  getCloseBufferInstruction,
   getInitializeBufferInstruction,
   getWriteInstruction,
 } from "@cpay/sdk";
 import { type ChainPort, PACKET_DATA_SIZE, signTransactionToWire } from "@cpay/sdk/chain";
 import { type Address, generateKeyPairSigner, type KeyPairSigner } from "@solana/kit";
 import { getCreateAccountInstruction } from "@solana-program/system";
+import { DeployError } from "./deploy-error";
 import { landTransaction } from "./land-transaction";
 
 /** Write transactions in flight at once: enough to hide RPC latency, few enough not to be throttled. */
@@ -76,8 +78,36 @@ export async function uploadBuffer(
       onProgress?.(written, offsets.length);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(WRITES_IN_FLIGHT, offsets.length) }, worker));
+  try {
+    await Promise.all(Array.from({ length: Math.min(WRITES_IN_FLIGHT, offsets.length) }, worker));
+  } catch (error) {
+    next = offsets.length;
+    throw new DeployError(
+      `${error instanceof Error ? error.message : String(error)}; ${await reclaimBuffer(chain, payer, buffer.address)}`,
+    );
+  }
   return { buffer: buffer.address, signatures: [created, ...signatures] };
+}
+
+/**
+ * Gives a buffer's rent back to the payer after a deploy failed, so a failure costs only fees;
+ * returns what became of it, for the error message.
+ */
+export async function reclaimBuffer(
+  chain: ChainPort,
+  payer: KeyPairSigner,
+  buffer: Address,
+): Promise<string> {
+  try {
+    await landTransaction(chain, {
+      feePayer: payer,
+      what: `close buffer ${buffer}`,
+      instructions: [getCloseBufferInstruction(buffer, payer.address, payer.address)],
+    });
+    return `the buffer ${buffer} was closed and its rent returned to the payer`;
+  } catch {
+    return `the buffer ${buffer} still holds its rent: close it with solana program close ${buffer}`;
+  }
 }
 
 /** Bytes of program per Write: a packet less an empty Write's size, less 1 (the length prefix grows). */
