@@ -9,6 +9,7 @@
  * | `HOST` | 127.0.0.1 | interface to listen on |
  * | `DATABASE_URL` | `./data/cpay.sqlite` | SQLite file path, or `postgres://...` |
  * | `SERVICE_MASTER_KEY` | (dev only) `./data/master.key`, created on first start | 32 bytes hex/base64 sealing the vault |
+ * | `SERVICE_MASTER_KEYS_PREVIOUS` | none | comma-separated earlier master keys, still opening what they sealed while a rotation runs (`npm run admin -- vault reseal`) |
  * | `RATE_LIMIT_PER_MINUTE` | 600 | requests per API key per minute |
  * | `AUTH_FAILURE_LIMIT_PER_MINUTE` | 60 | failed authentications (401) per client address per minute, after which the address gets 429 until the minute ends |
  * | `LOG_LEVEL` | info | pino level |
@@ -34,7 +35,7 @@ import { availableParallelism } from "node:os";
 import { dirname, resolve } from "node:path";
 import { ConfigError, integerFromEnv } from "@cpay/ledger/config";
 import { MAX_PROOF_WORKERS } from "@cpay/sdk/confidential";
-import { generateMasterKeyHex, type MasterKey, parseMasterKey } from "./vault/vault";
+import { generateMasterKeyHex, type MasterKey, parseMasterKey, parseMasterKeyList } from "./vault/vault";
 
 // The API's modules take every configuration helper from here; the two shared with the indexer live
 // in the ledger.
@@ -45,6 +46,8 @@ export interface ServiceConfig {
   readonly host: string;
   readonly databaseUrl: string;
   readonly masterKey: MasterKey;
+  /** Earlier master keys that still open (never seal) records: a rotation in progress. */
+  readonly previousMasterKeys: readonly MasterKey[];
   /** Where the master key came from, for the start banner (never the key itself). */
   readonly masterKeySource: "environment" | "development file";
   readonly rateLimitPerMinute: number;
@@ -131,6 +134,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir = resol
   } catch (error) {
     throw new ConfigError(`SERVICE_MASTER_KEY: ${(error as Error).message}`);
   }
+  let previousMasterKeys: MasterKey[];
+  try {
+    previousMasterKeys = parseMasterKeyList(env.SERVICE_MASTER_KEYS_PREVIOUS ?? "");
+  } catch (error) {
+    throw new ConfigError(`SERVICE_MASTER_KEYS_PREVIOUS: ${(error as Error).message}`);
+  }
   if (env.MAINNET_RPC_URL !== undefined && env.MAINNET_RPC_URL !== "") {
     // Accepting it would let svc_live_ keys authenticate while every request still reached the test
     // cluster; refusing to start is the only honest answer until the live environment is configurable.
@@ -148,6 +157,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir = resol
     host: env.HOST ?? "127.0.0.1",
     databaseUrl: env.DATABASE_URL ?? resolve(dataDir, "cpay.sqlite"),
     masterKey,
+    previousMasterKeys: previousMasterKeys.filter((key) => key.id !== masterKey.id),
     masterKeySource,
     rateLimitPerMinute: integerFromEnv(env, "RATE_LIMIT_PER_MINUTE", 600, 1, 1_000_000_000),
     authFailureLimitPerMinute: integerFromEnv(env, "AUTH_FAILURE_LIMIT_PER_MINUTE", 60, 1, 1_000_000_000),

@@ -6,7 +6,9 @@
  * 400), LOCALNET_ALLOWED_ORIGINS (web origins that may call it; none by default), AGENT_POLICY_SO
  * (the program to deploy; the cluster's default path otherwise), LOCALNET_LEDGER_DIR (where the
  * chain is kept across restarts, default ./data/localnet; empty = in memory only),
- * LOCALNET_HISTORY_SLOTS (transaction history kept, default 216000 slots), LOCALNET_EXIT_WITH_STDIN
+ * LOCALNET_HISTORY_SLOTS (transaction history kept, default 216000 slots), LOCALNET_GENESIS (`bare`: a
+ * new chain without the agent-policy program, so `npm run deploy` can be tried against it the way it
+ * runs against devnet; unset: the program is deployed in genesis), LOCALNET_EXIT_WITH_STDIN
  * (1: shut down when stdin closes, so a test harness that dies, even by SIGKILL, takes its
  * localnet with it), LOCALNET_USDG_AUTO_APPROVE and LOCALNET_USDG_AUDITOR (how a new chain's USDG mint
  * treats confidential accounts, usdg-mint-env.ts). Once it serves it
@@ -43,10 +45,19 @@ function historySlotsFromEnv(): bigint | undefined {
   return BigInt(raw);
 }
 
+/** `LOCALNET_GENESIS`: true for `bare` (no program in genesis), false when unset. */
+function bareGenesisFromEnv(): boolean {
+  const raw = process.env.LOCALNET_GENESIS;
+  if (raw === undefined || raw === "") return false;
+  if (raw !== "bare") throw new Error(`LOCALNET_GENESIS must be "bare" or unset, got ${raw}`);
+  return true;
+}
+
 async function main(): Promise<void> {
   const slotMs = process.env.LOCALNET_SLOT_MS ? Number(process.env.LOCALNET_SLOT_MS) : undefined;
+  const bare = bareGenesisFromEnv();
   const programPath = agentPolicyProgramPath();
-  const programBuilt = existsSync(programPath);
+  const programBuilt = !bare && existsSync(programPath);
   const ledgerDir = process.env.LOCALNET_LEDGER_DIR ?? DEFAULT_LEDGER_DIR;
   // The manifest of an earlier run names ports that may not be ours any more: a client must never
   // read it while this run starts (it is written again once this one serves).
@@ -73,7 +84,7 @@ async function main(): Promise<void> {
       `  manifest:       ${manifestPath} (what clients of this localnet read: URLs, ids, test keypairs)`,
       `  JSON-RPC URL:   ${localnet.rpcUrl}`,
       `  WebSocket URL:  ${localnet.wsUrl}`,
-      `  program id:     ${cluster.programId}${cluster.deployment !== null ? "" : ` (NOT deployed: ${programPath} missing when this chain began; npm run build:program)`}`,
+      `  program id:     ${cluster.programId}${programLine(cluster, bare, programPath)}`,
       `  USDG mint:      ${cluster.usdgMint}`,
       `  fee reserve:    ${cluster.feeReserve}`,
       `  genesis hash:   ${cluster.genesisHash}`,
@@ -92,6 +103,14 @@ async function main(): Promise<void> {
     process.stdin.on("end", () => process.kill(process.pid, "SIGTERM"));
     process.stdin.resume();
   }
+}
+
+function programLine(cluster: EmbeddedCluster, bare: boolean, programPath: string): string {
+  if (cluster.deployment !== null) return "";
+  if (bare && cluster.ledger?.restored !== true) {
+    return " (NOT deployed: LOCALNET_GENESIS=bare; deploy one with npm run deploy)";
+  }
+  return ` (NOT deployed: ${programPath} missing when this chain began; npm run build:program)`;
 }
 
 function ledgerLine(ledger: EmbeddedCluster["ledger"]): string {

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ServiceContext } from "@cpay/api";
 import { runIdempotently } from "@cpay/api/idempotency";
-import { generateMasterKeyHex, parseMasterKey } from "@cpay/api/vault-crypto";
+import { generateMasterKeyHex, type MasterKey, parseMasterKey } from "@cpay/api/vault-crypto";
 import { type Database, openDatabase } from "@cpay/ledger/database";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshDatabaseUrl } from "../support/api-database";
@@ -36,7 +36,11 @@ describe("an Idempotency-Key claim after its holder is SIGKILLed", () => {
     db = await openDatabase(url);
     service = {
       db,
-      config: { masterKey: parseMasterKey(masterKeyHex), idempotencyLeaseMs: LEASE_MS },
+      config: {
+        masterKey: parseMasterKey(masterKeyHex),
+        previousMasterKeys: [] as readonly MasterKey[],
+        idempotencyLeaseMs: LEASE_MS,
+      },
     } as ServiceContext;
   });
   afterAll(async () => {

@@ -7,7 +7,7 @@
  */
 import type { ServiceContext } from "@cpay/api";
 import { runIdempotently, sweepExpiredIdempotencyKeys } from "@cpay/api/idempotency";
-import { generateMasterKeyHex, parseMasterKey } from "@cpay/api/vault-crypto";
+import { generateMasterKeyHex, type MasterKey, parseMasterKey } from "@cpay/api/vault-crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase } from "../support/api-database";
@@ -19,7 +19,11 @@ describe("Idempotency-Key records", () => {
     handle = await openTestDatabase();
     service = {
       db: handle.db,
-      config: { masterKey: parseMasterKey(generateMasterKeyHex()), idempotencyLeaseMs: 30_000 },
+      config: {
+        masterKey: parseMasterKey(generateMasterKeyHex()),
+        previousMasterKeys: [] as readonly MasterKey[],
+        idempotencyLeaseMs: 30_000,
+      },
     } as ServiceContext;
   });
   afterAll(async () => {

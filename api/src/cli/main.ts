@@ -5,7 +5,9 @@
  * the fee reserve's spend per account, the test faucet. It talks to the running service's admin listener (127.0.0.1:3001, admin token from
  * `data/admin.token`), because the embedded cluster lives inside that process. Secrets the service
  * hands out (an account's confidential secret, an API key) are printed once; a key's transferred
- * total is decrypted here, never by the service.
+ * total is decrypted here, never by the service. Two commands work on the database itself, with the
+ * service's environment (DATABASE_URL, the master keys), and need no admin listener: `vault`
+ * (master-key rotation) and `backup` (an online SQLite backup).
  *
  * Exit codes: 0 done, 1 refused or failed by the service, 2 bad usage or input, 3 service unreachable.
  */
@@ -13,9 +15,11 @@ import { Command, CommanderError } from "commander";
 import { CliError, EXIT } from "./cli-error";
 import { registerAccountCommands } from "./commands/accounts";
 import { registerAgentCommands } from "./commands/agents";
+import { registerBackupCommand } from "./commands/backup";
 import { registerFundCommand } from "./commands/fund";
 import { registerKeyCommands } from "./commands/keys";
 import { registerReserveCommand } from "./commands/reserve";
+import { registerVaultCommands } from "./commands/vault";
 
 /** The CLI's command tree; commander's own exits become exceptions, so `run` picks the code. */
 function buildProgram(): Command {
@@ -34,6 +38,8 @@ function buildProgram(): Command {
   registerAgentCommands(program);
   registerFundCommand(program);
   registerReserveCommand(program);
+  registerVaultCommands(program);
+  registerBackupCommand(program);
   return program;
 }
 

@@ -23,9 +23,9 @@
 
 import type { Db } from "@cpay/ledger/database";
 import { nowIso } from "@cpay/ledger/ids";
-import { and, eq, isNull, lt, or } from "drizzle-orm";
+import { and, eq, inArray, isNull, lt, or } from "drizzle-orm";
 import type { ServiceContext } from "../service-context";
-import { openSecret, sealSecret } from "../vault/vault";
+import { masterKeyring, openSecretUnderAny, sealSecret } from "../vault/vault";
 import { ApiError } from "./api-error";
 import { recoverBoundResource } from "./recover-idempotency";
 
@@ -66,6 +66,11 @@ export interface IdempotentRequest {
   readonly key: string;
   /** `requestFingerprint(...)` of the request (an HMAC: never an unkeyed hash of the body). */
   readonly fingerprint: string;
+  /**
+   * The same request's fingerprints under the previous master keys (a rotation in progress): a
+   * retry of a request first made before the rotation is still the same request.
+   */
+  readonly earlierFingerprints?: readonly string[];
   readonly waitMs?: number;
   /** The body as it may be stored and replayed: without what is shown once. */
   readonly redact?: (body: unknown) => unknown;
@@ -223,7 +228,7 @@ async function awaitOrRecover(service: ServiceContext, input: IdempotentRequest,
         "idempotency-key",
       );
     }
-    if (row.requestHash !== input.fingerprint) {
+    if (!fingerprintsOf(input).includes(row.requestHash)) {
       throw new ApiError(
         "idempotency_key_reused",
         "this Idempotency-Key was used with a different request in the last 24 h",
@@ -269,7 +274,7 @@ async function takeOver(service: ServiceContext, input: IdempotentRequest): Prom
         and(
           whereKey(service, input),
           eq(idempotencyKeys.state, "in_progress"),
-          eq(idempotencyKeys.requestHash, input.fingerprint),
+          inArray(idempotencyKeys.requestHash, fingerprintsOf(input)),
           or(
             lt(idempotencyKeys.leaseExpiresAt, now),
             and(
@@ -377,6 +382,11 @@ function holdLease(service: ServiceContext, owner: { readonly accountId: string;
 /** Duplicates waiting in this process, woken as soon as the holder here stores or releases. */
 const waiters = new Map<string, Set<() => void>>();
 
+/** Every fingerprint the request is known by: the current key's first. */
+function fingerprintsOf(input: IdempotentRequest): string[] {
+  return [input.fingerprint, ...(input.earlierFingerprints ?? [])];
+}
+
 function waiterKey(owner: { readonly accountId: string; readonly key: string }): string {
   return `${owner.accountId}\0${owner.key}`;
 }
@@ -416,6 +426,8 @@ function sealAnswer(
 
 function openAnswer(service: ServiceContext, accountId: string, key: string, sealed: string | null): unknown {
   if (sealed === null) return null;
-  const bytes = openSecret(service.config.masterKey, accountId, `idempotency:${key}`, sealed);
+  // Sealed under the key current when it was stored, which a rotation may have made a previous one.
+  const ring = masterKeyring(service.config.masterKey, service.config.previousMasterKeys);
+  const bytes = openSecretUnderAny(ring, accountId, `idempotency:${key}`, sealed);
   return JSON.parse(new TextDecoder().decode(bytes));
 }

@@ -96,17 +96,16 @@ export function mountRoutes(
         response.status(answer.status).json(answer.body);
         return;
       }
+      const fingerprinted = { method: route.method, route: id, params, body: request.body ?? null };
       const answer = await runIdempotently(
         options.service,
         {
           accountId: caller.account.id,
           key,
-          fingerprint: requestFingerprint(options.service.config.masterKey, {
-            method: route.method,
-            route: id,
-            params,
-            body: request.body ?? null,
-          }),
+          fingerprint: requestFingerprint(options.service.config.masterKey, fingerprinted),
+          earlierFingerprints: options.service.config.previousMasterKeys.map((previous) =>
+            requestFingerprint(previous, fingerprinted),
+          ),
           ...(route.shownOnce === undefined ? {} : { redact: withoutSecret(route.shownOnce) }),
         },
         run,

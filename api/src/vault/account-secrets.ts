@@ -19,7 +19,7 @@ import {
 import type { KeyPairSigner } from "@solana/kit";
 import { and, eq } from "drizzle-orm";
 import type { ServiceContext } from "../service-context";
-import { openSecret, sealSecret, VaultError } from "./vault";
+import { masterKeyring, openSecret, sealSecret, VaultError } from "./vault";
 
 export type SecretKind =
   | "wallet_seed"
@@ -72,12 +72,16 @@ export async function loadSecret(
       .where(and(eq(vaultSecrets.accountId, accountId), eq(vaultSecrets.kind, kind))),
   );
   if (row === undefined) throw new VaultError(`no ${kind} in the vault for ${accountId}`);
-  if (row.keyId !== service.config.masterKey.id) {
+  // A row names its key: during a rotation it may still be a previous one (vault.ts).
+  const key = masterKeyring(service.config.masterKey, service.config.previousMasterKeys).find(
+    (candidate) => candidate.id === row.keyId,
+  );
+  if (key === undefined) {
     throw new VaultError(
-      `the ${kind} of ${accountId} was sealed under master key ${row.keyId}, not the configured one`,
+      `the ${kind} of ${accountId} was sealed under master key ${row.keyId}, which is neither SERVICE_MASTER_KEY nor in SERVICE_MASTER_KEYS_PREVIOUS`,
     );
   }
-  return openSecret(service.config.masterKey, accountId, kind, row.sealed);
+  return openSecret(key, accountId, kind, row.sealed);
 }
 
 /**

@@ -4,7 +4,7 @@
  * each one is a little-endian u32 variant tag followed by the variant's fields (u32/u64 little-endian,
  * `Vec<u8>` as a u64 length then the bytes). The three a first deploy needs are here, and Close,
  * with which a buffer used as scratch space (staged proof data, confidential/proof-staging.ts) is
- * given back.
+ * given back, and Upgrade, which replaces a deployed program's bytes from a buffer.
  *
  * Account layouts (`UpgradeableLoaderState`, bincode, u32 tag first):
  * - Buffer      tag 1, authority `Option<Pubkey>` (1 + 32), then the program bytes: 37 + len
@@ -33,6 +33,7 @@ export const PROGRAMDATA_METADATA_SIZE = 45;
 const TAG_INITIALIZE_BUFFER = 0;
 const TAG_WRITE = 1;
 const TAG_DEPLOY_WITH_MAX_DATA_LEN = 2;
+const TAG_UPGRADE = 3;
 const TAG_CLOSE = 5;
 
 /** The ProgramData account of `programId`: PDA with the single seed `programId`, owned by the loader. */
@@ -118,6 +119,35 @@ export function getDeployWithMaxDataLenInstruction(input: {
       { address: input.authority, role: AccountRole.READONLY_SIGNER },
     ],
     data,
+  };
+}
+
+/**
+ * Upgrade (tag 3): verifies the ELF in the buffer, copies it over the program's ProgramData (the rest
+ * of its `max_data_len` zeroed), records the slot, and closes the buffer (its lamports to `spill`).
+ * The new bytes run from the next slot. Accounts: [0] programdata (writable), [1] program
+ * (writable), [2] buffer (writable; its authority must be the upgrade authority), [3] spill
+ * (writable), [4] Rent sysvar, [5] Clock sysvar, [6] upgrade authority (signer).
+ */
+export function getUpgradeInstruction(input: {
+  readonly programData: Address;
+  readonly program: Address;
+  readonly buffer: Address;
+  readonly spill: Address;
+  readonly authority: Address;
+}): Instruction {
+  return {
+    programAddress: BPF_LOADER_UPGRADEABLE_ADDRESS,
+    accounts: [
+      { address: input.programData, role: AccountRole.WRITABLE },
+      { address: input.program, role: AccountRole.WRITABLE },
+      { address: input.buffer, role: AccountRole.WRITABLE },
+      { address: input.spill, role: AccountRole.WRITABLE },
+      { address: SYSVAR_RENT_ADDRESS, role: AccountRole.READONLY },
+      { address: SYSVAR_CLOCK_ADDRESS, role: AccountRole.READONLY },
+      { address: input.authority, role: AccountRole.READONLY_SIGNER },
+    ],
+    data: u32(TAG_UPGRADE),
   };
 }
 
