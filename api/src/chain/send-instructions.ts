@@ -59,7 +59,7 @@ export async function sendInstructions(
     }
     if (!(error instanceof SubmissionRejected)) throw error;
   }
-  const status = await awaitLanding(service.chain, signature, blockhash);
+  const status = await awaitLanding(service.chain, signature, blockhash, { wire });
   if (status === null)
     throw new ChainFailure("the transaction did not land before its blockhash expired", null);
   if (status.err !== null) throw failureOf(status.err, instructions, "failed");

@@ -114,7 +114,10 @@ export async function submit(
     const alreadyLanded = error instanceof SubmissionRejected && error.kind === "already_processed";
     if (!alreadyLanded) throw stepFailed(transaction.step, describeRejection(error), error);
   }
-  const status = await awaitLanding(chain, transaction.signature, transaction.blockhash, options);
+  const status = await awaitLanding(chain, transaction.signature, transaction.blockhash, {
+    ...options,
+    wire: transaction.wire,
+  });
   if (status === null) {
     throw stepFailed(transaction.step, "transaction did not land before its blockhash expired", null);
   }
