@@ -11,7 +11,30 @@
  * (rpc-chain.ts), so a lagging node can neither expire a live blockhash nor hide a landed status.
  */
 import type { ChainPort } from "./chain-port";
-import type { SignatureStatus } from "./chain-types";
+import { type SignatureStatus, SubmissionRejected } from "./chain-types";
+
+/**
+ * A transaction that can never land: its blockhash expired before the cluster knew its signature
+ * (awaitLanding answered null), or the cluster refused its blockhash as unknown. Nothing of it
+ * landed, so the same operation signed again with a fresh blockhash is not a second one — as long
+ * as the operation itself can land once at most (a transfer's receipt).
+ */
+export class TransactionExpired extends Error {
+  constructor(readonly signature: string) {
+    super(`transaction ${signature} did not land before its blockhash expired`);
+    this.name = "TransactionExpired";
+  }
+}
+
+/** True when `error`, or an error in its `cause` chain, says a transaction can never land. */
+export function isNeverLanded(error: unknown): boolean {
+  for (let current = error, depth = 0; current !== undefined && current !== null && depth < 5; depth++) {
+    if (current instanceof TransactionExpired) return true;
+    if (current instanceof SubmissionRejected && current.kind === "blockhash_not_found") return true;
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  return false;
+}
 
 export interface AwaitLandingOptions {
   /** Between status reads; default 200 ms. */

@@ -7,7 +7,7 @@
  * (and costs no fee); a landed one is confirmed by its signature status.
  */
 import type { Instruction, TransactionSigner } from "@solana/kit";
-import { awaitLanding } from "../chain/await-landing";
+import { awaitLanding, TransactionExpired } from "../chain/await-landing";
 import type { ChainPort } from "../chain/chain-port";
 import { ChainUnavailable, SubmissionRejected, type TransactionErrorJson } from "../chain/chain-types";
 import {
@@ -96,7 +96,7 @@ export async function landedStatus(
 /**
  * Sends one transaction and waits for its signature status (sending does not imply landing);
  * throws ConfidentialError(`step_failed`, step) when it is rejected, fails, or does not land
- * before its blockhash expires, and ChainUnavailable as it is when the cluster cannot be reached
+ * before its blockhash expires (then its `cause` is a TransactionExpired: `isNeverLanded`), and ChainUnavailable as it is when the cluster cannot be reached
  * (then nobody knows whether it lands).
  */
 export async function submit(
@@ -119,7 +119,11 @@ export async function submit(
     wire: transaction.wire,
   });
   if (status === null) {
-    throw stepFailed(transaction.step, "transaction did not land before its blockhash expired", null);
+    throw stepFailed(
+      transaction.step,
+      "transaction did not land before its blockhash expired",
+      new TransactionExpired(transaction.signature),
+    );
   }
   if (status.err !== null) {
     throw stepFailed(transaction.step, `transaction failed: ${JSON.stringify(status.err)}`, status.err);
