@@ -119,7 +119,7 @@ describe("rpc port under a misbehaving RPC", () => {
 
   it("Given every send held until its blockhash expired, When waited for, Then the answer is null (it can never land) and it never lands", async () => {
     const transfer = await signedTransfer();
-    proxy.set({ expireNextSends: 1_000 });
+    proxy.set({ expireNextSends: 1 });
     await chain.sendTransaction(transfer.wire);
     const status = await awaitLanding(chain, transfer.signature, transfer.blockhash, {
       pollMs: 20,
@@ -142,6 +142,27 @@ describe("rpc port under a misbehaving RPC", () => {
     expect(await chain.isBlockhashValid(fresh.blockhash)).toBe(true);
     expect(await chain.getSignatureStatus(transfer.signature)).not.toBeNull();
     expect(proxy.stats.lagged).toBeGreaterThan(laggedBefore);
+  });
+
+  it("Given a port that has only read the finalized slot (an indexer's finality check), When a lagging node is asked for a status, Then a transaction landed at or before that slot is still found", async () => {
+    const transfer = await signedTransfer();
+    await chain.sendTransaction(transfer.wire);
+    const landed = await awaitLanding(chain, transfer.signature, transfer.blockhash, { pollMs: 20 });
+    if (landed === null) throw new Error("the transfer did not land");
+    const checker = await connectRpcChain({
+      rpcUrl: proxy.rpcUrl,
+      wsUrl: proxy.wsUrl,
+      programId: cluster.programId,
+      usdgMint: cluster.usdgMint,
+    });
+    try {
+      while ((await checker.getSlot("finalized")) < landed.slot) await sleep(20);
+      proxy.set({ lagMs: 2_000 });
+      expect(await checker.getSignatureStatus(transfer.signature)).not.toBeNull();
+    } finally {
+      proxy.clear();
+      await checker.close();
+    }
   });
 
   it("Given a slot listener, When the proxy cuts PubSub, Then it is subscribed again and hears slots", async () => {

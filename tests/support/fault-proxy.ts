@@ -5,9 +5,9 @@
  *
  * - `dropSends`: a seeded fraction of `sendTransaction` calls is answered with the transaction's
  *   signature and never forwarded (a leader that never got it);
- * - `expireNextSends`: the next N sends are answered with their signature and forwarded only once
- *   their blockhash is past its last valid block height (a transaction that waited too long in a
- *   queue: the node drops it);
+ * - `expireNextSends`: the next N transactions sent (and every later re-send of them) are answered
+ *   with their signature and forwarded only once their blockhash is past its last valid block
+ *   height (a transaction that waited too long in a queue: the node drops it);
  * - `latencyMs` + `jitterMs`: every answer waits that long (jitter is seeded, so concurrent answers
  *   come back out of order); `methodLatencyMs` holds one method's answers back (e.g. `getSlot`);
  * - `fail429` / `fail5xx`: the next N requests are answered HTTP 429 / 503 (a burst);
@@ -28,7 +28,7 @@ import { seeded } from "./seeded";
 export interface FaultSettings {
   /** Fraction (0..1) of sendTransaction calls answered but not forwarded. */
   readonly dropSends: number;
-  /** How many of the next sends are held until their blockhash has expired. */
+  /** How many of the next transactions sent are held (every send of them) until their blockhash has expired. */
   readonly expireNextSends: number;
   readonly latencyMs: number;
   /** A seeded 0..jitterMs added to each answer's latency: answers overtake each other. */
@@ -149,7 +149,9 @@ export async function startFaultProxy(
   target: { readonly rpcUrl: string; readonly wsUrl: string },
   options: { readonly seed?: number } = {},
 ): Promise<FaultProxy> {
-  const random = seeded(options.seed ?? 1);
+  // One generator per fault: which sends drop depends only on the seed and the number of sends.
+  const dropRandom = seeded(options.seed ?? 1);
+  const jitterRandom = seeded((options.seed ?? 1) + 1);
   let faults: FaultSettings = NO_FAULTS;
   const stats: FaultStats = {
     forwarded: {},
@@ -162,7 +164,13 @@ export async function startFaultProxy(
   };
   // What passed through, for the lagging view: slots seen, blockhashes handed out.
   const slots: Seen<number>[] = [];
-  const blockhashes: Seen<{ answer: unknown; blockhash: string; lastValidBlockHeight: number }>[] = [];
+  // Each with the slot of the answer that handed it out: a lagging node knows it from that slot on.
+  const blockhashes: Seen<{
+    answer: unknown;
+    slot: number;
+    blockhash: string;
+    lastValidBlockHeight: number;
+  }>[] = [];
   let closed = false;
   const held = new Set<Promise<void>>();
 
@@ -198,7 +206,7 @@ export async function startFaultProxy(
     if (typeof context?.slot === "number") remember(slots, context.slot);
     if (method === "getLatestBlockhash") {
       const value = (result as { value: { blockhash: string; lastValidBlockHeight: number } }).value;
-      remember(blockhashes, { answer: result, ...value });
+      remember(blockhashes, { answer: result, slot: context?.slot ?? 0, ...value });
     }
   }
 
@@ -249,15 +257,15 @@ export async function startFaultProxy(
         return ok(Math.max(0, Number(answer.result) - behind));
       }
       case "getLatestBlockhash": {
-        const old = asOf(blockhashes, lagMs);
-        return old === undefined
-          ? { jsonrpc: "2.0", id: body.id, ...(await upstream(body)) }
-          : ok(old.answer);
+        // Asked upstream all the same, so the lagging view slides along with the cluster.
+        const current = await upstream(body);
+        const known = blockhashes.filter((entry) => entry.value.slot <= slot);
+        const old = known[known.length - 1]?.value;
+        return old === undefined ? { jsonrpc: "2.0", id: body.id, ...current } : ok(old.answer);
       }
       case "isBlockhashValid": {
         const hash = body.params?.[0];
-        const cutoff = Date.now() - lagMs;
-        const seen = blockhashes.some((entry) => entry.at <= cutoff && entry.value.blockhash === hash);
+        const seen = blockhashes.some((entry) => entry.value.slot <= slot && entry.value.blockhash === hash);
         if (!seen) return ok({ context: { slot }, value: false });
         const answer = (await upstream(body)) as { result?: { value: boolean } };
         return ok({ context: { slot }, value: answer.result?.value ?? false });
@@ -281,13 +289,16 @@ export async function startFaultProxy(
     if (body.method === "sendTransaction") {
       const wire = Buffer.from(String(body.params?.[0] ?? ""), "base64");
       const { signature, blockhash } = wireSignatureAndBlockhash(wire);
-      if (faults.expireNextSends > 0) {
-        faults = { ...faults, expireNextSends: faults.expireNextSends - 1 };
-        stats.expired.push(signature);
+      const chosen = stats.expired.includes(signature);
+      if (chosen || faults.expireNextSends > 0) {
+        if (!chosen) {
+          faults = { ...faults, expireNextSends: faults.expireNextSends - 1 };
+          stats.expired.push(signature);
+        }
         forwardAfterExpiry(body, blockhash);
         return { jsonrpc: "2.0", id: body.id, result: signature };
       }
-      if (faults.dropSends > 0 && random() < faults.dropSends) {
+      if (faults.dropSends > 0 && dropRandom() < faults.dropSends) {
         stats.dropped.push(signature);
         return { jsonrpc: "2.0", id: body.id, result: signature };
       }
@@ -319,7 +330,7 @@ export async function startFaultProxy(
         }
         const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as JsonRpcRequest;
         const delay =
-          faults.latencyMs + faults.jitterMs * random() + (faults.methodLatencyMs[body.method] ?? 0);
+          faults.latencyMs + faults.jitterMs * jitterRandom() + (faults.methodLatencyMs[body.method] ?? 0);
         const [answered] = await Promise.all([answer(body), sleep(delay)]);
         response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(answered));
       })().catch((error: unknown) => {

@@ -88,6 +88,13 @@ function historyCommitment(commitment: Commitment): Commitment {
   return commitment === "processed" ? "confirmed" : commitment;
 }
 
+const COMMITMENTS: readonly Commitment[] = ["processed", "confirmed", "finalized"];
+
+/** `commitment` and every stronger one. */
+function atOrAbove(commitment: Commitment): readonly Commitment[] {
+  return COMMITMENTS.slice(COMMITMENTS.indexOf(commitment));
+}
+
 /** The node stayed behind a floor through the retry budget (rpc-retry.ts). */
 function behind(error: unknown): boolean {
   const cause = error instanceof Error ? error.cause : undefined;
@@ -151,16 +158,25 @@ export async function connectRpcChain(options: RpcChainOptions): Promise<ChainPo
   const see = (commitment: Commitment, slot: bigint) => {
     if (slot > floors[commitment]) floors[commitment] = slot;
   };
+  /**
+   * A read at `commitment` answers from a slot at least as new as any seen at that commitment or a
+   * stronger one (a finalized slot is also confirmed and processed): an indexer that asked for the
+   * finalized slot must not then take a status from before it as "unknown".
+   */
+  const floorOf = (commitment: Commitment) =>
+    atOrAbove(commitment).reduce((highest, level) => (floors[level] > highest ? floors[level] : highest), 0n);
   /** `read(minContextSlot)` at the floor of `commitment`; the floor is forgotten if the node stays behind. */
   const floored = async <T>(
     commitment: Commitment,
     read: (floor: { minContextSlot?: bigint }) => Promise<T>,
   ): Promise<T> => {
-    const floor = floors[commitment];
+    const floor = floorOf(commitment);
     try {
       return await read(floor === 0n ? {} : { minContextSlot: floor });
     } catch (error) {
-      if (behind(error) && floors[commitment] === floor) floors[commitment] = 0n;
+      if (behind(error) && floorOf(commitment) === floor) {
+        for (const level of atOrAbove(commitment)) floors[level] = 0n;
+      }
       throw error;
     }
   };
