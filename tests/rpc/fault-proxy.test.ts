@@ -64,7 +64,8 @@ async function waitFor(done: () => Promise<boolean>, timeoutMs = 15_000): Promis
 }
 
 beforeAll(async () => {
-  cluster = await createEmbeddedCluster({ slotMs: 20 });
+  // 50 ms slots: a blockhash lives 7.5 s, so one read valid a moment ago is still valid on a loaded machine.
+  cluster = await createEmbeddedCluster({ slotMs: 50 });
   localnet = await startLocalnet({ cluster, rpcPort: 0, wsPort: 0 });
   proxy = await startFaultProxy(localnet, { seed: 7 });
 });
