@@ -3,6 +3,7 @@ import "./http/usage-stamps";
 import "./transfers/close-receipts";
 import "./http/sweep-idempotency";
 import "./transfers/recover-submissions";
+import "./transfers/recover-dropped";
 import "./approvals/expire-held-transactions";
 import "./reserve/reconcile-reserve";
 import "./webhooks/deliver-webhooks";

@@ -12,6 +12,7 @@ import { confidentialTransfer } from "./confidential-transfer";
 import { indexerThroughput } from "./indexer-throughput";
 import { programComputeUnits } from "./program-compute-units";
 import { rpcApiThroughput } from "./rpc-api-throughput";
+import { rpcFaults } from "./rpc-faults";
 import { rpcTransferLatency } from "./rpc-transfer-latency";
 import { webhookDelivery } from "./webhook-delivery";
 
@@ -27,6 +28,7 @@ const entries = [
   rpcTransferLatency,
   rpcApiThroughput,
   rpcConfidentialApiThroughput,
+  rpcFaults,
 ];
 
 const only = process.env.BENCH_ONLY;

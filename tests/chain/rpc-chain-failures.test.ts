@@ -91,7 +91,8 @@ describe("rpc chain: ChainUnavailable", () => {
     const down = await startHttp((respond) => respond(503, "{}"));
     const refusing = await startHttp((respond) => respond(400, "{}"));
     try {
-      const unavailable = await failure(connectRpcChain(options(down.url)));
+      // A 503 is asked again within the retry budget first (rpc-retry.ts): a short one here.
+      const unavailable = await failure(connectRpcChain({ ...options(down.url), retryBudgetMs: 200 }));
       expect(unavailable).toBeInstanceOf(ChainUnavailable);
       expect((unavailable as Error).message).toContain("HTTP 503");
       expect(await failure(connectRpcChain(options(refusing.url)))).not.toBeInstanceOf(ChainUnavailable);

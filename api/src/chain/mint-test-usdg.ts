@@ -49,7 +49,7 @@ export async function mintTestUsdg(
     lastValidBlockHeight,
   });
   await chain.sendTransaction(wire, { preflight: true });
-  const status = await awaitLanding(chain, signature, blockhash);
+  const status = await awaitLanding(chain, signature, blockhash, { wire });
   if (status === null) throw new Error("the test faucet's mint did not land before its blockhash expired");
   if (status.err !== null) throw new Error(`the test faucet's mint failed: ${JSON.stringify(status.err)}`);
 }

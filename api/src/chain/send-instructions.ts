@@ -12,6 +12,7 @@ import {
   awaitLanding,
   SubmissionRejected,
   signTransactionToWire,
+  TransactionExpired,
   type TransactionErrorJson,
 } from "@cpay/sdk/chain";
 import type { Address, Instruction } from "@solana/kit";
@@ -25,6 +26,18 @@ export class ChainFailure extends Error {
     readonly err: TransactionErrorJson | null,
   ) {
     super(message);
+  }
+}
+
+/**
+ * The transaction can never land (its blockhash expired first, or the cluster did not know it):
+ * nothing of it moved, and the same instructions may be signed again with a fresh blockhash.
+ */
+export class ExpiredBeforeLanding extends ChainFailure {
+  override readonly name = "ExpiredBeforeLanding";
+  constructor(message: string, options: { readonly cause?: unknown } = {}) {
+    super(message, null);
+    if (options.cause !== undefined) this.cause = options.cause;
   }
 }
 
@@ -54,14 +67,22 @@ export async function sendInstructions(
   try {
     await service.chain.sendTransaction(wire, { preflight: true });
   } catch (error) {
+    if (error instanceof SubmissionRejected && error.kind === "blockhash_not_found") {
+      throw new ExpiredBeforeLanding("the cluster did not know the transaction's blockhash", {
+        cause: error,
+      });
+    }
     if (error instanceof SubmissionRejected && error.kind !== "already_processed") {
       throw failureOf(error.outcome?.err ?? null, instructions, `rejected (${error.kind})`);
     }
     if (!(error instanceof SubmissionRejected)) throw error;
   }
-  const status = await awaitLanding(service.chain, signature, blockhash);
-  if (status === null)
-    throw new ChainFailure("the transaction did not land before its blockhash expired", null);
+  const status = await awaitLanding(service.chain, signature, blockhash, { wire });
+  if (status === null) {
+    throw new ExpiredBeforeLanding("the transaction did not land before its blockhash expired", {
+      cause: new TransactionExpired(signature),
+    });
+  }
   if (status.err !== null) throw failureOf(status.err, instructions, "failed");
   return signature;
 }

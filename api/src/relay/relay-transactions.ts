@@ -203,7 +203,7 @@ async function submitOne(
     if (error instanceof SubmissionRejected) throw refused(error.outcome?.err ?? null);
     throw error;
   }
-  const status = await awaitLanding(service.chain, signature, blockhashOf(signed));
+  const status = await awaitLanding(service.chain, signature, blockhashOf(signed), { wire: signed });
   if (status === null) throw new ApiError("chain_unavailable", `transactions[${index}] did not land`);
   if (status.err !== null) throw refused(status.err);
   return signature;

@@ -8,7 +8,8 @@
  *    it must not learn;
  * 2. write the transfer `submitting` (and bind the Idempotency-Key to it) before anything is sent;
  * 3. submit: the owner's wallet path or the agent's program path (owner-transfer.ts,
- *    agent-transfer.ts), the fee reserve paying everything;
+ *    agent-transfer.ts), the fee reserve paying everything; a transaction that could never land
+ *    is signed again with a fresh blockhash under the same transfer id (resubmission.ts);
  * 4. record what happened (transfer-transitions.ts): `submitted` + `transfer.initiated` + key usage,
  *    `held` + the agent transaction for its owner, or `failed` with the 4xx/503 that explains it.
  * Transfers of one account run one at a time across every API process sharing the database
@@ -46,6 +47,7 @@ import { submitOwnerTransfer } from "./owner-transfer";
 import { parseTransferAmount, requireConfidentialCarriable } from "./parse-amount";
 import { type ResolvedAsset, resolveAsset } from "./resolve-asset";
 import { type Recipient, resolveRecipient } from "./resolve-recipient";
+import { withResubmission } from "./resubmission";
 import { loadSender, type Sender } from "./sender";
 import { requireSufficientBalance } from "./sender-balance";
 import { classifySubmissionFailure } from "./submission-failure";
@@ -190,9 +192,11 @@ async function checkRecipientAndMemo(
 /** Submits the plan; on failure records what the failure means and throws the caller's answer. */
 async function submit(service: ServiceContext, sender: Sender, plan: TransferPlan): Promise<Submission> {
   try {
-    return sender.kind === "agent"
-      ? await submitAgentTransfer(service, sender, plan)
-      : await submitOwnerTransfer(service, sender, plan);
+    return await withResubmission(service, { sender, plan }, () =>
+      sender.kind === "agent"
+        ? submitAgentTransfer(service, sender, plan)
+        : submitOwnerTransfer(service, sender, plan),
+    );
   } catch (error) {
     const failure = classifySubmissionFailure(error);
     const log = { transfer_id: plan.id, err: describeUnexpected(error) };

@@ -3,13 +3,17 @@
  * - `refused`: nothing was sent that could move funds, for a reason the caller can act on (a policy
  *   rule, the balance, the recipient): the transfer is `failed` and the answer is that 4xx;
  * - `not_sent`: the chain refused or dropped a transaction before the funds moved: the transfer is
- *   `failed` (`transfer.failed` fires) and the answer is `503 chain_unavailable`;
+ *   `failed` (`transfer.failed` fires) and the answer is `503 chain_unavailable`; a transaction
+ *   that can never land (its blockhash expired first, judged at or after every slot the port saw:
+ *   certain, not a guess) is this too, `failure_code` `blockhash_expired`, once resubmission
+ *   (resubmission.ts) gave up;
  * - null: the outcome is unknown (the error is not one whose meaning is certain, or the cluster could
  *   not be reached): the transfer stays `submitting` and the crash-recovery pass settles it from the
  *   chain (recover-submissions.ts); the answer is the error's (`503 chain_unavailable` when unreachable).
  */
+import { isNeverLanded } from "@cpay/sdk/chain";
 import { isConfidentialError } from "@cpay/sdk/confidential";
-import { ChainFailure, ProgramRefusal } from "../chain/send-instructions";
+import { ChainFailure, ExpiredBeforeLanding, ProgramRefusal } from "../chain/send-instructions";
 import { ApiError } from "../http/api-error";
 import { isChainUnavailable } from "../http/error-handler";
 import { reserveRefusalIn } from "../reserve/reserve-ledger";
@@ -29,6 +33,12 @@ export function classifySubmissionFailure(error: unknown): SubmissionFailure | n
   // The fee reserve refused to sign (its budget): nothing was signed, so nothing can land.
   const budget = reserveRefusalIn(error);
   if (budget !== null) return refused(budget.code, budget);
+  if (error instanceof ExpiredBeforeLanding || isNeverLanded(error)) {
+    return notSent(
+      "the transfer's transaction did not land before its blockhash expired; nothing moved, retry",
+      BLOCKHASH_EXPIRED,
+    );
+  }
   const refusal = policyRefusalOf(error);
   if (refusal !== null) {
     return refused(refusal.param, new ApiError("policy_violation", refusal.message, refusal.param));
@@ -83,10 +93,13 @@ function refused(failureCode: string, answer: ApiError): SubmissionFailure {
   return { kind: "refused", failureCode, answer };
 }
 
-function notSent(message: string): SubmissionFailure {
+/** `failure_code` of a transfer whose transaction could never land (see the module doc). */
+export const BLOCKHASH_EXPIRED = "blockhash_expired";
+
+function notSent(message: string, failureCode = "chain_unavailable"): SubmissionFailure {
   return {
     kind: "not_sent",
-    failureCode: "chain_unavailable",
+    failureCode,
     answer: new ApiError("chain_unavailable", message),
   };
 }

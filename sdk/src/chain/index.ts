@@ -3,7 +3,12 @@
  * types, the port over Solana JSON-RPC + PubSub, and transaction signing.
  */
 
-export { awaitLanding } from "./await-landing";
+export {
+  type AwaitLandingOptions,
+  awaitLanding,
+  isNeverLanded,
+  TransactionExpired,
+} from "./await-landing";
 export * from "./chain-port";
 export * from "./chain-types";
 export { meetsCommitment } from "./commitment";

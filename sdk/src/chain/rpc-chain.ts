@@ -10,7 +10,18 @@
  * - without `preflight`, a node answers a send with its signature and drops what cannot land (stale
  *   blockhash, duplicate, bad signature): only malformed bytes are refused then. With `preflight`
  *   every refusal comes back as SubmissionRejected (rpc-errors.ts).
- * A transport failure is ChainUnavailable (rpc-transport.ts).
+ * A transport failure is ChainUnavailable (rpc-transport.ts); HTTP 429/5xx are asked again with
+ * backoff and jitter within `retryBudgetMs` first (rpc-retry.ts), sends included (the same signed
+ * bytes: a transaction lands once at most).
+ *
+ * Reads never go back in time. Behind a load balancer, or on a node that lags, an answer can come
+ * from an older slot than one this port already saw: a blockhash fetched a moment ago would read as
+ * invalid (as if expired), a landed transaction as unknown (as if dropped). So the port keeps the
+ * highest context slot it has seen per commitment and asks every read that takes one with that
+ * `minContextSlot` (a node behind it answers -32016 and is asked again); signature statuses, which
+ * take none, are asked again while their context slot is below it. A node still behind when the
+ * budget is spent is ChainUnavailable, and the floor is forgotten (a validator restarted from an
+ * older snapshot is the cluster now).
  */
 import {
   address,
@@ -35,6 +46,7 @@ import {
   transactionRecordOf,
   u64,
 } from "./rpc-normalize";
+import { DEFAULT_RETRY_BUDGET_MS, MIN_CONTEXT_SLOT_NOT_REACHED, withRetry } from "./rpc-retry";
 import { followSubscription } from "./rpc-subscription";
 import { createChainTransport } from "./rpc-transport";
 
@@ -49,6 +61,8 @@ export interface RpcChainOptions {
   readonly usdgMint: string;
   /** Longest wait for one HTTP answer before it is ChainUnavailable; default 30 s. */
   readonly timeoutMs?: number;
+  /** How long a busy (429/5xx) or lagging endpoint is asked again before ChainUnavailable; default 10 s. */
+  readonly retryBudgetMs?: number;
   /**
    * A live subscription dropped and is being opened again, or a listener threw (the hint goes on).
    * Default: written to stderr.
@@ -74,6 +88,22 @@ function historyCommitment(commitment: Commitment): Commitment {
   return commitment === "processed" ? "confirmed" : commitment;
 }
 
+const COMMITMENTS: readonly Commitment[] = ["processed", "confirmed", "finalized"];
+
+/** `commitment` and every stronger one. */
+function atOrAbove(commitment: Commitment): readonly Commitment[] {
+  return COMMITMENTS.slice(COMMITMENTS.indexOf(commitment));
+}
+
+/** The node stayed behind a floor through the retry budget (rpc-retry.ts). */
+function behind(error: unknown): boolean {
+  const cause = error instanceof Error ? error.cause : undefined;
+  return (
+    (error instanceof RpcResponseError && error.code === MIN_CONTEXT_SLOT_NOT_REACHED) ||
+    (cause instanceof RpcResponseError && cause.code === MIN_CONTEXT_SLOT_NOT_REACHED)
+  );
+}
+
 function chunks<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
   for (let start = 0; start < items.length; start += size) out.push(items.slice(start, start + size));
@@ -85,8 +115,9 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
  * reached) and returns the port. Subscriptions open their socket when first asked for.
  */
 export async function connectRpcChain(options: RpcChainOptions): Promise<ChainPort> {
+  const retry = { budgetMs: options.retryBudgetMs ?? DEFAULT_RETRY_BUDGET_MS };
   const rpc = createSolanaRpcFromTransport(
-    createChainTransport(options.rpcUrl, options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+    createChainTransport(options.rpcUrl, options.timeoutMs ?? DEFAULT_TIMEOUT_MS, retry),
   );
   const subscriptions = createSolanaRpcSubscriptions(options.wsUrl);
   const onWarning = options.onWarning ?? warn;
@@ -122,18 +153,66 @@ export async function connectRpcChain(options: RpcChainOptions): Promise<ChainPo
     }
   };
 
+  // The highest context slot seen per commitment (see the module doc).
+  const floors: Record<Commitment, bigint> = { processed: 0n, confirmed: 0n, finalized: 0n };
+  const see = (commitment: Commitment, slot: bigint) => {
+    if (slot > floors[commitment]) floors[commitment] = slot;
+  };
+  /**
+   * A read at `commitment` answers from a slot at least as new as any seen at that commitment or a
+   * stronger one (a finalized slot is also confirmed and processed): an indexer that asked for the
+   * finalized slot must not then take a status from before it as "unknown".
+   */
+  const floorOf = (commitment: Commitment) =>
+    atOrAbove(commitment).reduce((highest, level) => (floors[level] > highest ? floors[level] : highest), 0n);
+  /** `read(minContextSlot)` at the floor of `commitment`; the floor is forgotten if the node stays behind. */
+  const floored = async <T>(
+    commitment: Commitment,
+    read: (floor: { minContextSlot?: bigint }) => Promise<T>,
+  ): Promise<T> => {
+    const floor = floorOf(commitment);
+    try {
+      return await read(floor === 0n ? {} : { minContextSlot: floor });
+    } catch (error) {
+      if (behind(error) && floorOf(commitment) === floor) {
+        for (const level of atOrAbove(commitment)) floors[level] = 0n;
+      }
+      throw error;
+    }
+  };
+  /** Reads of a context: its slot raises the floor. */
+  const contextOf = <T extends { context: { slot: bigint } }>(commitment: Commitment, answer: T): T => {
+    see(commitment, u64(answer.context.slot, "context.slot"));
+    return answer;
+  };
+
   const rentBySize = new Map<number, { readonly at: number; readonly lamports: Promise<bigint> }>();
 
   /** Statuses in order, paged by the RPC maximum; every landed transaction is searched. */
   const signatureStatuses = async (ids: readonly string[]) => {
     const statuses: (SignatureStatus | null)[] = [];
     for (const chunk of chunks(ids, MAX_STATUSES_PER_CALL)) {
-      const { value } = await rpc
-        .getSignatureStatuses(
-          chunk.map((id) => signature(id)),
-          { searchTransactionHistory: true },
-        )
-        .send();
+      // Statuses take no minContextSlot: an answer from behind the floor is asked again.
+      const { value } = await floored("processed", ({ minContextSlot }) =>
+        withRetry(async () => {
+          const answer = await rpc
+            .getSignatureStatuses(
+              chunk.map((id) => signature(id)),
+              { searchTransactionHistory: true },
+            )
+            .send();
+          const slot = u64(answer.context.slot, "getSignatureStatuses.context.slot");
+          if (minContextSlot !== undefined && slot < minContextSlot) {
+            throw new RpcResponseError(
+              MIN_CONTEXT_SLOT_NOT_REACHED,
+              `signature statuses at slot ${slot}, behind slot ${minContextSlot} already seen`,
+              null,
+            );
+          }
+          see("processed", slot);
+          return answer;
+        }, retry),
+      );
       statuses.push(
         ...value.map((status, index) => signatureStatusOf(status, `getSignatureStatuses[${index}]`)),
       );
@@ -147,20 +226,37 @@ export async function connectRpcChain(options: RpcChainOptions): Promise<ChainPo
     genesisHash,
 
     async getSlot(commitment = "processed") {
-      return u64(await rpc.getSlot({ commitment }).send(), "getSlot");
+      const slot = u64(
+        await floored(commitment, (floor) => rpc.getSlot({ commitment, ...floor }).send()),
+        "getSlot",
+      );
+      see(commitment, slot);
+      return slot;
     },
     async getBlockHeight(commitment = "processed") {
-      return u64(await rpc.getBlockHeight({ commitment }).send(), "getBlockHeight");
+      return u64(
+        await floored(commitment, (floor) => rpc.getBlockHeight({ commitment, ...floor }).send()),
+        "getBlockHeight",
+      );
     },
     async getLatestBlockhash(commitment = "processed") {
-      const { value } = await rpc.getLatestBlockhash({ commitment }).send();
+      const { value } = contextOf(
+        commitment,
+        await floored(commitment, (floor) => rpc.getLatestBlockhash({ commitment, ...floor }).send()),
+      );
       return {
         blockhash: text(value.blockhash, "getLatestBlockhash.blockhash"),
         lastValidBlockHeight: u64(value.lastValidBlockHeight, "getLatestBlockhash.lastValidBlockHeight"),
       };
     },
     async isBlockhashValid(hash, commitment = "processed") {
-      const { value } = await rpc.isBlockhashValid(blockhash(hash), { commitment }).send();
+      // At the floor: a lagging node must not call a blockhash it has not seen yet expired.
+      const { value } = contextOf(
+        commitment,
+        await floored(commitment, (floor) =>
+          rpc.isBlockhashValid(blockhash(hash), { commitment, ...floor }).send(),
+        ),
+      );
       return value === true;
     },
     minimumBalanceForRentExemption(dataLength) {
@@ -181,18 +277,28 @@ export async function connectRpcChain(options: RpcChainOptions): Promise<ChainPo
     },
 
     async getAccount(account, commitment = "processed") {
-      const { value } = await rpc.getAccountInfo(address(account), { encoding: "base64", commitment }).send();
+      const { value } = contextOf(
+        commitment,
+        await floored(commitment, (floor) =>
+          rpc.getAccountInfo(address(account), { encoding: "base64", commitment, ...floor }).send(),
+        ),
+      );
       return value === null ? null : accountRecordOf(account, value, "getAccountInfo.value");
     },
     async getMultipleAccounts(addresses, commitment = "processed") {
       const found: (AccountRecord | null)[] = [];
       for (const chunk of chunks(addresses, MAX_ACCOUNTS_PER_CALL)) {
-        const { value } = await rpc
-          .getMultipleAccounts(
-            chunk.map((key) => address(key)),
-            { encoding: "base64", commitment },
-          )
-          .send();
+        const { value } = contextOf(
+          commitment,
+          await floored(commitment, (floor) =>
+            rpc
+              .getMultipleAccounts(
+                chunk.map((key) => address(key)),
+                { encoding: "base64", commitment, ...floor },
+              )
+              .send(),
+          ),
+        );
         value.forEach((account, index) => {
           const key = chunk[index] as string;
           found.push(

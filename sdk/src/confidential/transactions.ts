@@ -7,7 +7,7 @@
  * (and costs no fee); a landed one is confirmed by its signature status.
  */
 import type { Instruction, TransactionSigner } from "@solana/kit";
-import { awaitLanding } from "../chain/await-landing";
+import { awaitLanding, TransactionExpired } from "../chain/await-landing";
 import type { ChainPort } from "../chain/chain-port";
 import { ChainUnavailable, SubmissionRejected, type TransactionErrorJson } from "../chain/chain-types";
 import {
@@ -96,7 +96,7 @@ export async function landedStatus(
 /**
  * Sends one transaction and waits for its signature status (sending does not imply landing);
  * throws ConfidentialError(`step_failed`, step) when it is rejected, fails, or does not land
- * before its blockhash expires, and ChainUnavailable as it is when the cluster cannot be reached
+ * before its blockhash expires (then its `cause` is a TransactionExpired: `isNeverLanded`), and ChainUnavailable as it is when the cluster cannot be reached
  * (then nobody knows whether it lands).
  */
 export async function submit(
@@ -114,9 +114,16 @@ export async function submit(
     const alreadyLanded = error instanceof SubmissionRejected && error.kind === "already_processed";
     if (!alreadyLanded) throw stepFailed(transaction.step, describeRejection(error), error);
   }
-  const status = await awaitLanding(chain, transaction.signature, transaction.blockhash, options);
+  const status = await awaitLanding(chain, transaction.signature, transaction.blockhash, {
+    ...options,
+    wire: transaction.wire,
+  });
   if (status === null) {
-    throw stepFailed(transaction.step, "transaction did not land before its blockhash expired", null);
+    throw stepFailed(
+      transaction.step,
+      "transaction did not land before its blockhash expired",
+      new TransactionExpired(transaction.signature),
+    );
   }
   if (status.err !== null) {
     throw stepFailed(transaction.step, `transaction failed: ${JSON.stringify(status.err)}`, status.err);

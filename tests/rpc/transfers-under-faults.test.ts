@@ -1,0 +1,272 @@
+/**
+ * Transfers through a misbehaving RPC: the service and its indexer reach the localnet process only
+ * through the fault proxy. Under each fault in turn — dropped sends, latency with reordered
+ * answers, 429 bursts, 5xx bursts, PubSub cuts, a lagging node, transactions held until their
+ * blockhash expired — a short stream of public and confidential transfers ends with every transfer
+ * `confirmed` or `failed`, each with its events once; the chain recorded each confirmed transfer
+ * exactly once and no failed one (receipts: one landed record per transfer id), and every balance
+ * (confidential ones decrypted with the holders' keys) is what the confirmed transfers make it.
+ * With the RPC fully down, what needs the chain is `503 chain_unavailable`, the rest answers, and
+ * work resumes by itself once it is back.
+ */
+import { randomUUID } from "node:crypto";
+import type { TransferRow } from "@cpay/api";
+import {
+  availableBalance,
+  decryptPendingBalance,
+  deriveConfidentialKeys,
+  findTokenAccount,
+  importConfidentialSecret,
+} from "@cpay/sdk/confidential";
+import { getTokenDecoder } from "@solana-program/token-2022";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { confidentialStateOn } from "../support/confidential-state";
+import type { FaultSettings } from "../support/fault-proxy";
+import { type FaultWorld, type FaultWorldAccount, startFaultWorld } from "../support/fault-world";
+import { transfersRecordedOnChain } from "../support/recorded-transfers";
+
+const UNITS = 1_000_000n;
+const PUBLIC_FUNDS = 100n * UNITS;
+const CONFIDENTIAL_FUNDS = 100n * UNITS;
+const SETTLE_TIMEOUT_MS = 90_000;
+
+let world: FaultWorld;
+let publicPayer: FaultWorldAccount;
+let confidentialPayer: FaultWorldAccount;
+let payee: FaultWorldAccount;
+/** Every amount the suite asked for, by transfer id (the service keeps none). */
+const amounts = new Map<string, bigint>();
+let nextAmount = 10_000n;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function decimal(units: bigint): string {
+  return `${units / UNITS}.${(units % UNITS).toString().padStart(6, "0")}`;
+}
+
+async function post(from: FaultWorldAccount, confidential: boolean) {
+  const amount = nextAmount;
+  nextAmount += 1_000n;
+  const response = await fetch(`${world.service.url}/v1/transfers`, {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${from.key}`,
+      "content-type": "application/json",
+      "idempotency-key": randomUUID(),
+    },
+    body: JSON.stringify({ to: "@payee", amount: decimal(amount), confidential }),
+  });
+  const body = (await response.json()) as { transfer_id?: string; error?: { code: string } };
+  if (body.transfer_id !== undefined) amounts.set(body.transfer_id, amount);
+  return { status: response.status, body };
+}
+
+/** 3 public and 2 confidential transfers, the two payers at once; every answer. */
+async function stream() {
+  const [publicAnswers, confidentialAnswers] = await Promise.all([
+    (async () => {
+      const answers = [];
+      for (let index = 0; index < 3; index++) answers.push(await post(publicPayer, false));
+      return answers;
+    })(),
+    (async () => {
+      const answers = [];
+      for (let index = 0; index < 2; index++) answers.push(await post(confidentialPayer, true));
+      return answers;
+    })(),
+  ]);
+  return [...publicAnswers, ...confidentialAnswers];
+}
+
+/** Runs `stream` with `faults` on (re-armed every `rearmMs` when given), then clears them. */
+async function underFaults(faults: Partial<FaultSettings>, rearm?: { everyMs: number; run: () => void }) {
+  world.proxy.set(faults);
+  const timer = rearm === undefined ? null : setInterval(rearm.run, rearm.everyMs);
+  try {
+    return await stream();
+  } finally {
+    if (timer !== null) clearInterval(timer);
+    world.proxy.clear();
+  }
+}
+
+async function rows(): Promise<TransferRow[]> {
+  const { db } = world.service.context;
+  return db.read((q) => q.select().from(db.tables.transfers));
+}
+
+async function settleAll(): Promise<TransferRow[]> {
+  const deadline = Date.now() + SETTLE_TIMEOUT_MS;
+  for (;;) {
+    const all = await rows();
+    if (all.every((row) => row.status !== "pending")) return all;
+    if (Date.now() > deadline) {
+      throw new Error(`still pending: ${JSON.stringify(all.filter((row) => row.status === "pending"))}`);
+    }
+    await sleep(200);
+  }
+}
+
+/** The transfer's events, as `<type>@<sender|recipient>`, sorted. */
+async function eventsOf(row: TransferRow): Promise<string[]> {
+  const { db } = world.service.context;
+  const { events } = db.tables;
+  const found = await db.read((q) => q.select().from(events).where(eq(events.resourceId, row.id)));
+  return found
+    .map((event) => `${event.type}@${event.accountId === row.accountId ? "sender" : "recipient"}`)
+    .sort();
+}
+
+async function publicBalance(owner: string): Promise<bigint> {
+  const account = await world.direct.getAccount(await findTokenAccount(owner, world.direct.usdgMint));
+  return account === null ? 0n : getTokenDecoder().decode(account.data).amount;
+}
+
+/** Available + pending, decrypted with the holder's own keys. */
+async function confidentialBalance(holder: FaultWorldAccount): Promise<bigint> {
+  const keys = deriveConfidentialKeys(importConfidentialSecret(holder.confidentialSecret));
+  const state = await confidentialStateOn(
+    world.direct,
+    await findTokenAccount(holder.account.publicKey, world.direct.usdgMint),
+  );
+  if (state === null) throw new Error(`${holder.account.handle} has no confidential account`);
+  return availableBalance(state, keys) + decryptPendingBalance(state, keys);
+}
+
+/** Every invariant of the module doc, over every transfer made so far. */
+async function checkSettled(): Promise<TransferRow[]> {
+  const all = await settleAll();
+  const recorded = new Map([
+    ...(await transfersRecordedOnChain(world.direct, publicPayer.account.publicKey)),
+    ...(await transfersRecordedOnChain(world.direct, confidentialPayer.account.publicKey)),
+  ]);
+  let sentPublic = 0n;
+  let sentConfidential = 0n;
+  for (const row of all) {
+    expect(["confirmed", "failed"]).toContain(row.status);
+    const types = await eventsOf(row);
+    if (row.status === "confirmed") {
+      expect(types, row.id).toEqual([
+        "transfer.confirmed@recipient",
+        "transfer.confirmed@sender",
+        "transfer.initiated@sender",
+      ]);
+      expect(recorded.get(row.id), row.id).toHaveLength(1);
+      const amount = amounts.get(row.id);
+      if (amount === undefined) throw new Error(`${row.id} confirmed without an answer naming it`);
+      if (row.confidential) sentConfidential += amount;
+      else sentPublic += amount;
+    } else {
+      expect(types.filter((type) => type.startsWith("transfer.failed")).length, row.id).toBeLessThanOrEqual(
+        1,
+      );
+      expect(
+        types.filter((type) => type.startsWith("transfer.confirmed")),
+        row.id,
+      ).toEqual([]);
+      expect(recorded.has(row.id), row.id).toBe(false);
+    }
+  }
+  // Nothing recorded on chain that the service does not know.
+  for (const id of recorded.keys()) expect(all.map((row) => row.id)).toContain(id);
+  expect(await publicBalance(publicPayer.account.publicKey)).toBe(PUBLIC_FUNDS - sentPublic);
+  expect(await publicBalance(payee.account.publicKey)).toBe(sentPublic);
+  expect(await confidentialBalance(confidentialPayer)).toBe(CONFIDENTIAL_FUNDS - sentConfidential);
+  expect(await confidentialBalance(payee)).toBe(sentConfidential);
+  return all;
+}
+
+/** The stream's transfers all confirmed (the service rode the fault out). */
+async function expectAllConfirmed(answers: Awaited<ReturnType<typeof stream>>): Promise<void> {
+  const all = await checkSettled();
+  for (const answer of answers) {
+    expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+    const row = all.find((candidate) => candidate.id === answer.body.transfer_id);
+    expect(row?.status, answer.body.transfer_id).toBe("confirmed");
+  }
+}
+
+beforeAll(async () => {
+  world = await startFaultWorld({ seed: 17 });
+  [publicPayer, confidentialPayer, payee] = await Promise.all([
+    world.account("publicpayer", { public: PUBLIC_FUNDS }),
+    world.account("confpayer", { confidential: CONFIDENTIAL_FUNDS }),
+    world.account("payee"),
+  ]);
+});
+
+afterAll(async () => {
+  await world?.close();
+});
+
+describe("transfers through a misbehaving RPC", () => {
+  it("Given 30% of sends dropped, Then every transfer confirms once", async () => {
+    const answers = await underFaults({ dropSends: 0.3 });
+    expect(world.proxy.stats.dropped.length).toBeGreaterThan(0);
+    await expectAllConfirmed(answers);
+  });
+
+  it("Given added latency with answers reordered, Then every transfer confirms once", async () => {
+    await expectAllConfirmed(await underFaults({ latencyMs: 20, jitterMs: 120 }));
+  });
+
+  it("Given 429 bursts, Then every transfer confirms once", async () => {
+    const before = world.proxy.stats.http429;
+    const answers = await underFaults(
+      { fail429: 3 },
+      { everyMs: 400, run: () => world.proxy.set({ fail429: 3 }) },
+    );
+    expect(world.proxy.stats.http429).toBeGreaterThan(before);
+    await expectAllConfirmed(answers);
+  });
+
+  it("Given 5xx bursts, Then every transfer confirms once", async () => {
+    const before = world.proxy.stats.http5xx;
+    const answers = await underFaults(
+      { fail5xx: 3 },
+      { everyMs: 400, run: () => world.proxy.set({ fail5xx: 3 }) },
+    );
+    expect(world.proxy.stats.http5xx).toBeGreaterThan(before);
+    await expectAllConfirmed(answers);
+  });
+
+  it("Given PubSub cut again and again, Then every transfer confirms once", async () => {
+    const answers = await underFaults({}, { everyMs: 300, run: () => world.proxy.cutPubSub() });
+    await expectAllConfirmed(answers);
+  });
+
+  it("Given a node lagging behind with slot and blockhash answers held back, Then every transfer confirms once", async () => {
+    const answers = await underFaults({
+      lagMs: 400,
+      methodLatencyMs: { getSlot: 150, getLatestBlockhash: 150 },
+    });
+    await expectAllConfirmed(answers);
+  });
+
+  it("Given transactions held until their blockhash expired, Then the transfers are signed again and confirm once", async () => {
+    const before = world.proxy.stats.expired.length;
+    const answers = await underFaults({ expireNextSends: 2 });
+    expect(world.proxy.stats.expired.length - before).toBe(2);
+    await expectAllConfirmed(answers);
+  });
+
+  it("Given the RPC fully down, Then a transfer is 503 chain_unavailable and the reads of the service answer; When it is back, Then transfers go on by themselves", async () => {
+    const before = (await rows()).length;
+    world.proxy.set({ down: true });
+    try {
+      const refused = await post(publicPayer, false);
+      expect(refused.status).toBe(503);
+      expect(refused.body.error?.code).toBe("chain_unavailable");
+      const headers = { authorization: `Bearer ${publicPayer.key}` };
+      const list = await fetch(`${world.service.url}/v1/transfers`, { headers });
+      expect(list.status).toBe(200);
+      expect(((await list.json()) as { total: number }).total).toBeGreaterThan(0);
+      expect((await fetch(`${world.service.url}/v1/accounts/me`, { headers })).status).toBe(200);
+    } finally {
+      world.proxy.clear();
+    }
+    expect((await rows()).length).toBe(before);
+    await expectAllConfirmed(await stream());
+  });
+});

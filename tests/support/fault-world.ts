@@ -1,0 +1,133 @@
+/**
+ * A service and its indexer that meet the localnet process only through the fault proxy
+ * (fault-proxy.ts), as a deployment meets a provider's RPC: both connect to the proxy's URLs, so
+ * every fault the suite switches on reaches both. Accounts are made and funded before any fault.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  type AccountRow,
+  type ChainConnection,
+  createAccount,
+  fundTestAccount,
+  issueApiKey,
+  localnetConnection,
+  type RunningService,
+  startService,
+} from "@cpay/api";
+import { type ChainPort, connectRpcChain, parseLocalnetManifest } from "@cpay/sdk/chain";
+import { freshDatabaseUrl } from "./api-database";
+import { type FaultProxy, startFaultProxy } from "./fault-proxy";
+import { type IndexerBeside, startIndexerBeside } from "./indexer-beside";
+import { type LocalnetProcess, startLocalnetProcess } from "./localnet-process";
+
+export interface FaultWorldAccount {
+  readonly account: AccountRow;
+  readonly key: string;
+  /** The account's confidential secret (SDK export format), as handed to its holder. */
+  readonly confidentialSecret: string;
+}
+
+export interface FaultWorld {
+  readonly localnet: LocalnetProcess;
+  readonly proxy: FaultProxy;
+  readonly service: RunningService;
+  /** The service's chain port (through the proxy). */
+  readonly chain: ChainPort;
+  /** A chain port straight to the localnet, for the suite's own checks (no faults). */
+  readonly direct: ChainPort;
+  account(
+    handle: string,
+    funds?: { readonly public?: bigint; readonly confidential?: bigint },
+  ): Promise<FaultWorldAccount>;
+  close(): Promise<void>;
+}
+
+export async function startFaultWorld(
+  options: { readonly slotMs?: number; readonly seed?: number } = {},
+): Promise<FaultWorld> {
+  const cleanups: (() => Promise<unknown>)[] = [];
+  const close = async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
+  };
+  try {
+    const localnet = await startLocalnetProcess({ slotMs: options.slotMs ?? 50 });
+    cleanups.push(() => localnet.remove());
+    const proxy = await startFaultProxy(
+      { rpcUrl: localnet.rpcUrl(), wsUrl: localnet.wsUrl() },
+      { seed: options.seed ?? 1 },
+    );
+    cleanups.push(() => proxy.close());
+    const manifest = parseLocalnetManifest(JSON.parse(readFileSync(localnet.manifestPath, "utf8")));
+    const portTo = (rpcUrl: string, wsUrl: string) =>
+      connectRpcChain({
+        rpcUrl,
+        wsUrl,
+        programId: manifest.programId,
+        usdgMint: manifest.usdgMint,
+        onWarning: () => undefined,
+      });
+    const direct = await portTo(localnet.rpcUrl(), localnet.wsUrl());
+    cleanups.push(() => direct.close());
+    const connection: ChainConnection = await localnetConnection(localnet.manifestPath, {
+      rpcUrl: proxy.rpcUrl,
+      wsUrl: proxy.wsUrl,
+    });
+    cleanups.push(() => connection.close());
+    const dataDir = mkdtempSync(join(tmpdir(), "cpay-faults-"));
+    cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
+    const database = await freshDatabaseUrl(dataDir);
+    cleanups.push(() => database.drop());
+    const service = await startService({
+      env: {
+        PORT: "0",
+        DATABASE_URL: database.url,
+        SERVICE_MASTER_KEY: randomBytes(32).toString("hex"),
+        RATE_LIMIT_PER_MINUTE: "100000",
+        LOG_LEVEL: "silent",
+      },
+      dataDir,
+      connection,
+    });
+    cleanups.push(() => service.close());
+    const indexer: IndexerBeside = await startIndexerBeside({
+      service,
+      openChain: () => portTo(proxy.rpcUrl, proxy.wsUrl),
+    });
+    cleanups.push(() => indexer.close());
+    const faucet = connection.testFaucet;
+    if (faucet === null) throw new Error("the localnet has no USDG faucet");
+    return {
+      localnet,
+      proxy,
+      service,
+      chain: service.context.chain,
+      direct,
+      async account(handle, funds = {}) {
+        const { account, confidentialSecret } = await createAccount(service.context, {
+          handle,
+          type: "business",
+          kycStatus: "verified",
+        });
+        if ((funds.public ?? 0n) > 0n || (funds.confidential ?? 0n) > 0n) {
+          await fundTestAccount(service.context, faucet, account, {
+            public: funds.public ?? 0n,
+            confidential: funds.confidential ?? 0n,
+          });
+        }
+        const key = await issueApiKey(service.context, {
+          accountId: account.id,
+          name: "faults",
+          environment: "test",
+        });
+        return { account, key: key.value, confidentialSecret };
+      },
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
