@@ -12,8 +12,8 @@ import {
   awaitLanding,
   SubmissionRejected,
   signTransactionToWire,
-  TransactionExpired,
   type TransactionErrorJson,
+  TransactionExpired,
 } from "@cpay/sdk/chain";
 import type { Address, Instruction } from "@solana/kit";
 import { reservePayer } from "../reserve/reserve-scope";
