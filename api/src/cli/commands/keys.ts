@@ -121,7 +121,8 @@ export async function issueKey(handle: string, options: { name: string; live?: b
     `/admin/accounts/${handleSegment(handle)}/keys`,
     {
       name: options.name,
-      environment: options.live ? "live" : "test",
+      // Unset: the key of the environment the request acts on (--environment).
+      ...(options.live ? { environment: "live" } : {}),
     },
   );
   if (json) return printJson(answer);
