@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type KeyFileConnection, localnetConnection } from "@cpay/api";
 import {
+  builtProgramPath,
   checkConfidentialMint,
   checkProgramConfig,
   checkProgramDeployed,
@@ -26,7 +27,8 @@ import { writeExecSigner } from "../support/exec-signer";
 import { type LocalnetProcess, startLocalnetProcess } from "../support/localnet-process";
 import { sendAs } from "../support/send-as";
 
-const BUILT = join(import.meta.dirname, "../../target/deploy/agent_policy.so");
+/** What the localnet deployed: the same build the check compares with (AGENT_POLICY_SO or the committed one). */
+const BUILT = builtProgramPath();
 const where = "the live environment (localnet)";
 
 describe("start-up checks against a localnet process", () => {

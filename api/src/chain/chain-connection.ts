@@ -42,7 +42,9 @@ export type KeyFileConnection = ChainConnection & {
 
 /** How a localnet is reached and checked: URLs over the manifest's, and its environment's rules. */
 export type LocalnetOptions = Partial<Omit<ManifestCluster, "kind" | "manifestPath">> &
-  Partial<Pick<EnvironmentSettings, "name" | "allowedProgramSha256s" | "reserveMinLamports">>;
+  Partial<
+    Pick<EnvironmentSettings, "name" | "allowedProgramSha256s" | "reserveMinLamports" | "builtProgramPath">
+  >;
 
 /**
  * The localnet described by the manifest at `manifestPath`, over its RPC (or `rpcUrl`/`wsUrl`),
@@ -87,6 +89,7 @@ export async function localnetConnection(
       feeReserve: localnet.feeReserve.address,
       reserveMinLamports: environment.reserveMinLamports,
       allowedProgramSha256s: environment.allowedProgramSha256s,
+      ...(options.builtProgramPath === undefined ? {} : { builtProgramPath: options.builtProgramPath }),
     });
   } catch (error) {
     await chain.close();

@@ -20,6 +20,7 @@ export async function connectEnvironment(settings: EnvironmentSettings): Promise
       name: settings.name,
       allowedProgramSha256s: settings.allowedProgramSha256s,
       reserveMinLamports: settings.reserveMinLamports,
+      builtProgramPath: settings.builtProgramPath,
     });
   }
   return explicitConnection(settings, cluster);
@@ -53,6 +54,7 @@ async function explicitConnection(
       feeReserve: feePayer.address,
       reserveMinLamports: settings.reserveMinLamports,
       allowedProgramSha256s: settings.allowedProgramSha256s,
+      builtProgramPath: settings.builtProgramPath,
     });
   } catch (error) {
     await chain.close();

@@ -13,6 +13,7 @@ import { resolve } from "node:path";
 import { ConfigError } from "@cpay/ledger/config";
 import { AGENT_POLICY_PROGRAM_ADDRESS } from "@cpay/sdk";
 import { isAddress } from "@solana/kit";
+import { builtProgramPath } from "../chain/startup-checks/program-deployed";
 import { parseSignerSetting, type SignerSetting } from "./signer-setting";
 
 export type EnvironmentName = "test" | "live";
@@ -50,6 +51,8 @@ export interface EnvironmentSettings {
   readonly allowedProgramSha256s: readonly string[];
   /** The fee reserve must hold at least this many lamports at start (`RESERVE_MIN_LAMPORTS`). */
   readonly reserveMinLamports: bigint;
+  /** The build the deployed program must equal: `AGENT_POLICY_SO`, else `target/deploy/agent_policy.so`. */
+  readonly builtProgramPath: string;
 }
 
 /** 0.1 SOL: about 20,000 transactions' base fees, or a few dozen rent deposits. */
@@ -62,6 +65,7 @@ export function testEnvironmentFromEnv(env: NodeJS.ProcessEnv, dataDir: string):
     databaseUrl: env.DATABASE_URL ?? resolve(dataDir, "cpay.sqlite"),
     allowedProgramSha256s: sha256List(env, "TEST_PROGRAM_SHA256S"),
     reserveMinLamports: reserveMinOf(env),
+    builtProgramPath: builtProgramPath(env),
   };
   const rpcUrl = urlOf(env, "SOLANA_RPC_URL", ["http:", "https:"]);
   const wsUrl = urlOf(env, "SOLANA_WS_URL", ["ws:", "wss:"]);
@@ -105,6 +109,7 @@ export function liveEnvironmentFromEnv(env: NodeJS.ProcessEnv): EnvironmentSetti
     databaseUrl: required(env, "LIVE_DATABASE_URL", "live"),
     allowedProgramSha256s: sha256List(env, "LIVE_PROGRAM_SHA256S"),
     reserveMinLamports: reserveMinOf(env),
+    builtProgramPath: builtProgramPath(env),
     cluster: explicitCluster(env, "live", {
       rpc: ["LIVE_RPC_URL", rpcUrl],
       ws: ["LIVE_WS_URL", urlOf(env, "LIVE_WS_URL", ["ws:", "wss:"])],

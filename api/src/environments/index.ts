@@ -1,5 +1,6 @@
 /** `@cpay/api/environments`: environment settings, signer settings and the start-up checks, for suites. */
 export {
+  builtProgramPath,
   checkConfidentialMint,
   checkProgramConfig,
   checkProgramDeployed,

@@ -6,16 +6,24 @@
 import type { ChainPort } from "@cpay/sdk/chain";
 import { checkConfidentialMint } from "./confidential-mint";
 import { checkProgramConfig } from "./program-config";
-import { checkProgramDeployed } from "./program-deployed";
+import { builtProgramPath, checkProgramDeployed } from "./program-deployed";
 import { checkReserveFunded } from "./reserve-funded";
 
-export { checkConfidentialMint, checkProgramConfig, checkProgramDeployed, checkReserveFunded };
+export {
+  builtProgramPath,
+  checkConfidentialMint,
+  checkProgramConfig,
+  checkProgramDeployed,
+  checkReserveFunded,
+};
 
 export interface StartupExpectations {
   readonly where: string;
   readonly feeReserve: string;
   readonly reserveMinLamports: bigint;
   readonly allowedProgramSha256s: readonly string[];
+  /** The build the program must equal (or be allowed besides); default `builtProgramPath()`. */
+  readonly builtProgramPath?: string;
 }
 
 /** Program and its bytes, then the mint and the reserve (the config is checked once it exists). */
@@ -24,6 +32,7 @@ export async function checkClusterAtStart(chain: ChainPort, expected: StartupExp
     where: expected.where,
     programId: chain.programId,
     allowedSha256s: expected.allowedProgramSha256s,
+    ...(expected.builtProgramPath === undefined ? {} : { builtProgramPath: expected.builtProgramPath }),
   });
   await checkConfidentialMint(chain, { where: expected.where, mint: chain.usdgMint });
   await checkReserveFunded(chain, {

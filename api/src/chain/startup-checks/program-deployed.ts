@@ -21,6 +21,15 @@ export const BUILT_PROGRAM_PATH = fileURLToPath(
   new URL("../../../../target/deploy/agent_policy.so", import.meta.url),
 );
 
+/**
+ * The build to compare with: `AGENT_POLICY_SO` when set (the same setting the localnet deploys, so a
+ * freshly rebuilt program is what both sides mean), else `target/deploy/agent_policy.so`.
+ */
+export function builtProgramPath(env: NodeJS.ProcessEnv = process.env): string {
+  const fromEnv = env.AGENT_POLICY_SO;
+  return fromEnv !== undefined && fromEnv !== "" ? fromEnv : BUILT_PROGRAM_PATH;
+}
+
 /** The Program variant of the loader's account state (a u32 tag). */
 const PROGRAM_STATE_TAG = 2;
 
@@ -30,7 +39,7 @@ export interface ProgramCheck {
   readonly programId: string;
   /** sha256 (hex) of accepted program bytes besides the built program's. */
   readonly allowedSha256s: readonly string[];
-  /** The built program; default `target/deploy/agent_policy.so`. */
+  /** The built program; default `builtProgramPath()`. */
   readonly builtProgramPath?: string;
 }
 
@@ -57,7 +66,7 @@ export async function checkProgramDeployed(chain: ChainPort, check: ProgramCheck
     );
   }
   const deployed = sha256Hex(trimTrailingZeros(data.data.subarray(PROGRAMDATA_METADATA_SIZE)));
-  const built = sha256Hex(trimTrailingZeros(readFileSync(check.builtProgramPath ?? BUILT_PROGRAM_PATH)));
+  const built = sha256Hex(trimTrailingZeros(readFileSync(check.builtProgramPath ?? builtProgramPath())));
   if (deployed !== built && !check.allowedSha256s.includes(deployed)) {
     throw new ConfigError(
       `${check.where}: the program ${check.programId} holds other bytes (sha256 ${deployed}) than ` +
