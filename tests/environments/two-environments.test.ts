@@ -7,10 +7,11 @@
  * only in the test database; a `svc_live_` key likewise on the live side; neither can name the
  * other's accounts, and each list of transfers is its own environment's.
  */
+import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { type KeyFileConnection, localnetConnection } from "@cpay/api";
 import { loadSigner } from "@cpay/api/environments";
 import { buildConfigInitializeInstruction } from "@cpay/sdk";
@@ -24,6 +25,7 @@ import { sendAs } from "../support/send-as";
 import { type ServiceProcess, serviceProcess } from "../support/service-process";
 import { postTransfer, type TransferAnswer } from "../support/transfer-answers";
 
+const ROOT = resolve(import.meta.dirname, "../..");
 const USDG = 1_000_000n;
 const ADMIN_TOKEN = randomBytes(32).toString("base64url");
 
@@ -242,6 +244,24 @@ describe("one service, a test environment on one cluster and a live one on anoth
     expect((await get(`svc_live_${randomBytes(32).toString("base64url")}`, "/v1/accounts/me")).status).toBe(
       401,
     );
+  });
+
+  it("issues keys only in their own environment's database, and the admin CLI picks the environment", async () => {
+    await expect(
+      admin("test", "/admin/accounts/demo/keys", { name: "live in test", environment: "live" }),
+    ).rejects.toThrow(/400 .*--environment live/);
+    const listed = await new Promise<string>((resolvePromise, reject) => {
+      execFile(
+        join(ROOT, "node_modules/.bin/tsx"),
+        [join(ROOT, "api/src/cli/main.ts"), "--environment", "live", "--json", "accounts", "list"],
+        { cwd: ROOT, env: { ...process.env, CPAY_ADMIN_URL: adminUrl, ADMIN_TOKEN }, timeout: 30_000 },
+        (error, stdout, stderr) => (error === null ? resolvePromise(stdout) : reject(new Error(stderr))),
+      );
+    });
+    const handles = (JSON.parse(listed) as { accounts: { handle: string }[] }).accounts.map(
+      (row) => row.handle,
+    );
+    expect(handles.sort()).toEqual(["@livepayer", "@liveshop"]);
   });
 
   it("keeps both indexers running on their own environment", async () => {

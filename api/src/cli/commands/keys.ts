@@ -17,7 +17,10 @@ export function registerKeyCommands(program: Command): void {
     .description("issue an API key for an account (the key is printed once)")
     .argument("<handle>", "the account's handle (an agent's: @owner/name)")
     .requiredOption("--name <name>", "a name to recognise the key by")
-    .option("--live", "a svc_live_ key (mainnet-beta) instead of svc_test_")
+    .option(
+      "--live",
+      "a svc_live_ key (mainnet-beta) instead of svc_test_ (issued where --environment says: live, once a live environment is configured)",
+    )
     .action(issueKey);
 
   keys
