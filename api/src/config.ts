@@ -70,6 +70,7 @@ export { ConfigError, integerFromEnv };
 export interface ServiceConfig {
   readonly port: number;
   readonly host: string;
+  /** The test environment's database (`environments.test.databaseUrl`). */
   readonly databaseUrl: string;
   readonly masterKey: MasterKey;
   /** Earlier master keys that still open (never seal) records: a rotation in progress. */
