@@ -1,9 +1,9 @@
 /**
  * Test and live as two separate worlds behind one API process: a localnet configured as "devnet"
  * (the test environment, through its manifest, as `npm start` runs it) and another as "mainnet"
- * (the live environment, named only by `LIVE_` settings: URLs, program id, mint, a fee reserve
- * behind a KMS-style signing program and a registrar key file), each with its own database and its
- * own indexer process. A `svc_test_` key moves funds on the test cluster only and its records are
+ * (the live environment, named only by `LIVE_` settings: URLs, program id, a USDG mint that awaits
+ * the issuer's approval of each confidential account, a fee reserve behind a KMS-style signing
+ * program and a registrar key file), each with its own database and its own indexer process. A `svc_test_` key moves funds on the test cluster only and its records are
  * only in the test database; a `svc_live_` key likewise on the live side; neither can name the
  * other's accounts, and each list of transfers is its own environment's.
  */
@@ -100,7 +100,12 @@ describe("one service, a test environment on one cluster and a live one on anoth
   };
 
   beforeAll(async () => {
-    [testnet, mainnet] = await Promise.all([startLocalnetProcess(), startLocalnetProcess()]);
+    // The live cluster's USDG is like Paxos' on mainnet-beta: each confidential account awaits the
+    // issuer's approval; the public path works without it.
+    [testnet, mainnet] = await Promise.all([
+      startLocalnetProcess(),
+      startLocalnetProcess({ env: { LOCALNET_USDG_AUTO_APPROVE: "0" } }),
+    ]);
     testChain = await localnetConnection(testnet.manifestPath);
     liveChain = await localnetConnection(mainnet.manifestPath);
     const live = manifestOf(mainnet);
@@ -174,6 +179,7 @@ describe("one service, a test environment on one cluster and a live one on anoth
       .value;
     const me = await get(liveKey, "/v1/accounts/me");
     expect(me.status).toBe(200);
+    expect(me.body.confidential_status).toBe("awaiting_approval");
     // The live cluster has no faucet the service could use; the test mints as the issuer would.
     await liveChain.testFaucet?.mintUsdgToOwner(me.body.public_key as string, 10n * USDG);
   }, 240_000);
