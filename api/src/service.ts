@@ -167,7 +167,11 @@ async function openEnvironment(
   const closeConnection = given === undefined ? () => connection.close() : async () => {};
   let db: Database;
   try {
-    db = await openDatabaseForChain(settings.databaseUrl, connection.chain.genesisHash);
+    db = await openDatabaseForChain(
+      settings.databaseUrl,
+      connection.chain.genesisHash,
+      settings.name === "live" ? "LIVE_DATABASE_URL" : "DATABASE_URL",
+    );
   } catch (error) {
     await closeConnection();
     throw error;

@@ -279,4 +279,17 @@ describe("one service, a test environment on one cluster and a live one on anoth
     }
     expect(indexers[1]?.output()).toMatch(/"environment":"live"/);
   });
+
+  it("refuses to start with the live environment on a database of the test cluster", async () => {
+    await api.stop();
+    const swapped = apiProcess({
+      ...api.env,
+      DATABASE_URL: join(dir, "fresh.sqlite"),
+      LIVE_DATABASE_URL: testDb,
+    });
+    // The test cluster's genesis: the live environment's cluster is another one.
+    await expect(swapped.start()).rejects.toThrow(
+      `${testDb} (LIVE_DATABASE_URL) belongs to the chain with genesis ${manifestOf(testnet).genesisHash}`,
+    );
+  });
 });
