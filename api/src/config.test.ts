@@ -50,4 +50,101 @@ describe("service configuration", () => {
     expect(() => loadConfig(env, dataDir())).toThrow(ConfigError);
     expect(() => loadConfig(env, dataDir())).toThrow(name);
   });
+
+  describe("environments", () => {
+    const live = {
+      LIVE_RPC_URL: "https://rpc.example/",
+      LIVE_WS_URL: "wss://rpc.example/",
+      LIVE_DATABASE_URL: "postgres://cpay@db.example/live",
+      LIVE_PROGRAM_ID: "8Nw3ycbiD91Z5xsgaUEQr8k7KzEkf5HQiTVWRAMkaYLf",
+      LIVE_USDG_MINT: "8mZQq32bLyGan896u6frcQiQ2uJCnfRukGFJ3bPWYxg",
+      LIVE_FEE_RESERVE_SIGNER: "exec:/opt/kms/sign-reserve",
+      LIVE_REGISTRAR_SIGNER: "file:/etc/cpay/registrar.json",
+    };
+
+    it("has no live environment unless LIVE_RPC_URL or LIVE_HELIUS_API_KEY is set", () => {
+      const config = loadConfig({}, dataDir());
+      expect(config.environments.live).toBeNull();
+      expect(config.environments.test.cluster.kind).toBe("manifest");
+      expect(config.environments.test.reserveMinLamports).toBe(100_000_000n);
+    });
+
+    it("reads the live environment from its LIVE_ settings", () => {
+      const config = loadConfig({ ...live, RESERVE_MIN_LAMPORTS: "5" }, dataDir());
+      expect(config.liveModeAvailable).toBe(true);
+      expect(config.environments.live).toMatchObject({
+        name: "live",
+        databaseUrl: live.LIVE_DATABASE_URL,
+        reserveMinLamports: 5n,
+        cluster: {
+          kind: "explicit",
+          rpcUrl: live.LIVE_RPC_URL,
+          wsUrl: live.LIVE_WS_URL,
+          programId: live.LIVE_PROGRAM_ID,
+          usdgMint: live.LIVE_USDG_MINT,
+          feeReserve: { provider: "exec", path: "/opt/kms/sign-reserve" },
+          registrar: { provider: "file", path: "/etc/cpay/registrar.json" },
+        },
+      });
+    });
+
+    it("builds Helius' mainnet URLs from LIVE_HELIUS_API_KEY and never describes them with the key", () => {
+      const { LIVE_RPC_URL: _rpc, LIVE_WS_URL: _ws, ...rest } = live;
+      const cluster = loadConfig({ ...rest, LIVE_HELIUS_API_KEY: "k3y" }, dataDir()).environments.live
+        ?.cluster;
+      expect(cluster).toMatchObject({
+        rpcUrl: "https://mainnet.helius-rpc.com/?api-key=k3y",
+        wsUrl: "wss://mainnet.helius-rpc.com/?api-key=k3y",
+      });
+      expect(cluster?.kind === "explicit" ? cluster.rpcDescription : "").not.toContain("k3y");
+    });
+
+    it.each([
+      "LIVE_WS_URL",
+      "LIVE_DATABASE_URL",
+      "LIVE_PROGRAM_ID",
+      "LIVE_USDG_MINT",
+      "LIVE_FEE_RESERVE_SIGNER",
+      "LIVE_REGISTRAR_SIGNER",
+    ])("refuses a live environment without %s, naming it", (name) => {
+      const env: NodeJS.ProcessEnv = { ...live, [name]: "" };
+      expect(() => loadConfig(env, dataDir())).toThrow(ConfigError);
+      expect(() => loadConfig(env, dataDir())).toThrow(name);
+    });
+
+    it.each([
+      [
+        { ...live, LIVE_DATABASE_URL: "/tmp/same.sqlite", DATABASE_URL: "/tmp/same.sqlite" },
+        "LIVE_DATABASE_URL",
+      ],
+      [{ ...live, LIVE_FEE_RESERVE_SIGNER: "/etc/cpay/reserve.json" }, "LIVE_FEE_RESERVE_SIGNER"],
+      [{ ...live, LIVE_PROGRAM_ID: "not-an-address" }, "LIVE_PROGRAM_ID"],
+      [{ ...live, LIVE_PROGRAM_SHA256S: "abc" }, "LIVE_PROGRAM_SHA256S"],
+      [{ RESERVE_MIN_LAMPORTS: "-1" }, "RESERVE_MIN_LAMPORTS"],
+      [{ MAINNET_RPC_URL: "https://api.mainnet-beta.solana.com" }, "LIVE_RPC_URL"],
+      [
+        { TEST_FEE_RESERVE_SIGNER: "file:/k.json", SOLANA_RPC_URL: "https://api.devnet.solana.com" },
+        "SOLANA_WS_URL",
+      ],
+    ])("refuses %o naming %s", (env, name) => {
+      expect(() => loadConfig(env, dataDir())).toThrow(ConfigError);
+      expect(() => loadConfig(env, dataDir())).toThrow(name);
+    });
+
+    it("describes the test environment without a manifest when TEST_FEE_RESERVE_SIGNER is set (devnet)", () => {
+      const env = {
+        TEST_FEE_RESERVE_SIGNER: "file:/etc/cpay/devnet-reserve.json",
+        TEST_REGISTRAR_SIGNER: "file:/etc/cpay/devnet-registrar.json",
+        TEST_USDG_MINT: live.LIVE_USDG_MINT,
+        TEST_HELIUS_API_KEY: "d3v",
+      };
+      const { cluster } = loadConfig(env, dataDir()).environments.test;
+      expect(cluster).toMatchObject({
+        kind: "explicit",
+        rpcUrl: "https://devnet.helius-rpc.com/?api-key=d3v",
+        programId: live.LIVE_PROGRAM_ID,
+      });
+      expect(() => loadConfig({ ...env, TEST_USDG_MINT: "" }, dataDir())).toThrow("TEST_USDG_MINT");
+    });
+  });
 });

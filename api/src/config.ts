@@ -25,16 +25,42 @@
  * | `AGENTS_PER_OWNER_MAX` | 20 | agents one owner may have (the reserve pays each one's rent, never returned) |
  * | `RESERVE_DAILY_BUDGET_LAMPORTS` | 1000000000 | what the fee reserve may be out per account (an agent's counted to its owner) per UTC day: fees plus rent deposits not seen coming back, each transaction reserved at its maximum before it is signed (1 SOL) |
  * | `PROOF_WORKERS` | the available cores | worker threads making confidential-transfer proofs (the SDK's proof pool), so one process proves on every core while its event loop serves requests |
- * | `LOCALNET_DIR` | `./data/localnet` | the localnet's ledger directory: the service reads the manifest the localnet writes there (`localnet.json`: URLs, genesis hash, program id, USDG mint, the test keypairs' files) |
+ * | `LOCALNET_DIR` | `./data/localnet` | the test environment's localnet ledger directory: the service reads the manifest the localnet writes there (`localnet.json`: URLs, genesis hash, program id, USDG mint, the test keypairs' files) |
  * | `SOLANA_RPC_URL` | the manifest's | JSON-RPC URL of the test cluster, instead of the manifest's |
  * | `SOLANA_WS_URL` | the manifest's | PubSub URL of the test cluster, instead of the manifest's |
- * | `MAINNET_RPC_URL` | must be unset | the live environment (mainnet-beta: its program id, mint, fee reserve and registrar) is not configurable yet: `svc_live_` keys are always refused, and setting it stops the service rather than let live keys act on the test cluster |
+ * | `TEST_FEE_RESERVE_SIGNER` | unset | set: the test environment is a cluster without a manifest (devnet), described by the `TEST_` settings below and `SOLANA_RPC_URL`/`SOLANA_WS_URL`; a signer setting (below) |
+ * | `TEST_REGISTRAR_SIGNER` | (with `TEST_FEE_RESERVE_SIGNER`) | the test program config's registrar, a signer setting |
+ * | `TEST_PROGRAM_ID` | the localnet's program id | the agent-policy program of the test cluster |
+ * | `TEST_USDG_MINT` | (with `TEST_FEE_RESERVE_SIGNER`) | the USDG mint of the test cluster |
+ * | `TEST_HELIUS_API_KEY` | unset | instead of `SOLANA_RPC_URL`/`SOLANA_WS_URL`: Helius' devnet URLs with this key (never printed) |
+ * | `TEST_PROGRAM_SHA256S` | unset | comma-separated sha256 of program bytes accepted besides `target/deploy/agent_policy.so`'s |
+ * | `LIVE_RPC_URL` | unset | set (or `LIVE_HELIUS_API_KEY`): the live environment exists and `svc_live_` keys reach it; unset, they are refused (`403 live_mode_unavailable`). Every `LIVE_` setting below is then required |
+ * | `LIVE_WS_URL` | (with `LIVE_RPC_URL`) | PubSub URL of the live cluster |
+ * | `LIVE_HELIUS_API_KEY` | unset | instead of `LIVE_RPC_URL`/`LIVE_WS_URL`: Helius' mainnet URLs with this key (never printed) |
+ * | `LIVE_DATABASE_URL` | (required) | the live environment's own database (SQLite path or `postgres://...`), never the test one |
+ * | `LIVE_PROGRAM_ID` | (required) | the agent-policy program on the live cluster |
+ * | `LIVE_USDG_MINT` | (required) | the USDG mint on the live cluster |
+ * | `LIVE_FEE_RESERVE_SIGNER` | (required) | the live fee reserve, a signer setting |
+ * | `LIVE_REGISTRAR_SIGNER` | (required) | the live program config's registrar, a signer setting |
+ * | `LIVE_PROGRAM_SHA256S` | unset | as `TEST_PROGRAM_SHA256S`, for the live program |
+ * | `RESERVE_MIN_LAMPORTS` | 100000000 | each environment's fee reserve must hold at least this at start (0.1 SOL) |
+ * | `MAINNET_RPC_URL` | must be unset | not a setting: refused with a pointer to `LIVE_RPC_URL` |
+ *
+ * A signer setting is `file:/path/keypair.json` (Solana CLI format; refused when its group or others
+ * may read it) or `exec:/path/program`, a KMS-style provider: `program pubkey` prints the address,
+ * `program sign` reads the message bytes on stdin and writes the raw 64-byte signature on stdout
+ * (api/src/environments/signer-setting.ts).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { dirname, resolve } from "node:path";
 import { ConfigError, integerFromEnv } from "@cpay/ledger/config";
 import { MAX_PROOF_WORKERS } from "@cpay/sdk/confidential";
+import {
+  type EnvironmentSettings,
+  liveEnvironmentFromEnv,
+  testEnvironmentFromEnv,
+} from "./environments/environment-settings";
 import { generateMasterKeyHex, type MasterKey, parseMasterKey, parseMasterKeyList } from "./vault/vault";
 
 // The API's modules take every configuration helper from here; the two shared with the indexer live
@@ -44,6 +70,7 @@ export { ConfigError, integerFromEnv };
 export interface ServiceConfig {
   readonly port: number;
   readonly host: string;
+  /** The test environment's database (`environments.test.databaseUrl`). */
   readonly databaseUrl: string;
   readonly masterKey: MasterKey;
   /** Earlier master keys that still open (never seal) records: a rotation in progress. */
@@ -75,17 +102,13 @@ export interface ServiceConfig {
   readonly reserveDailyBudgetLamports: number;
   /** Worker threads of the SDK's proof pool (`PROOF_WORKERS`, default the available cores). */
   readonly proofWorkers: number;
-  /** The test cluster: the localnet's manifest, and URLs that override the manifest's. */
-  readonly localnet: LocalnetSettings;
-  /** Always false in this build: there is no mainnet-beta chain port, so live keys are refused. */
-  readonly liveModeAvailable: false;
-}
-
-export interface LocalnetSettings {
-  /** `LOCALNET_DIR/localnet.json`: what the localnet process wrote once it served. */
-  readonly manifestPath: string;
-  readonly rpcUrl?: string;
-  readonly wsUrl?: string;
+  /** Each environment's database, cluster and keys; `live` null when svc_live_ keys are refused. */
+  readonly environments: {
+    readonly test: EnvironmentSettings;
+    readonly live: EnvironmentSettings | null;
+  };
+  /** Whether the live environment is configured (else svc_live_ keys get 403 live_mode_unavailable). */
+  readonly liveModeAvailable: boolean;
 }
 
 export interface WebhookLimits {
@@ -140,29 +163,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir = resol
   } catch (error) {
     throw new ConfigError(`SERVICE_MASTER_KEYS_PREVIOUS: ${(error as Error).message}`);
   }
-  if (env.MAINNET_RPC_URL !== undefined && env.MAINNET_RPC_URL !== "") {
-    // Accepting it would let svc_live_ keys authenticate while every request still reached the test
-    // cluster; refusing to start is the only honest answer until the live environment is configurable.
-    throw new ConfigError(
-      "MAINNET_RPC_URL is set, but this build has no live (mainnet-beta) environment to use it for; unset it",
-    );
+  const test = testEnvironmentFromEnv(env, dataDir);
+  const live = liveEnvironmentFromEnv(env);
+  if (live !== null && live.databaseUrl === test.databaseUrl) {
+    // One database for both would let a test key read live rows: the environments must not meet.
+    throw new ConfigError("LIVE_DATABASE_URL must name another database than the test environment's");
   }
   const logLevel = env.LOG_LEVEL ?? "info";
   if (!["fatal", "error", "warn", "info", "debug", "trace", "silent"].includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be a pino level, got "${logLevel}"`);
   }
   return {
-    localnet: localnetSettingsFromEnv(env, dataDir),
+    environments: { test, live },
     port: integerFromEnv(env, "PORT", 3000, 0, 65535),
     host: env.HOST ?? "127.0.0.1",
-    databaseUrl: env.DATABASE_URL ?? resolve(dataDir, "cpay.sqlite"),
+    databaseUrl: test.databaseUrl,
     masterKey,
     previousMasterKeys: previousMasterKeys.filter((key) => key.id !== masterKey.id),
     masterKeySource,
     rateLimitPerMinute: integerFromEnv(env, "RATE_LIMIT_PER_MINUTE", 600, 1, 1_000_000_000),
     authFailureLimitPerMinute: integerFromEnv(env, "AUTH_FAILURE_LIMIT_PER_MINUTE", 60, 1, 1_000_000_000),
     logLevel,
-    liveModeAvailable: false,
+    liveModeAvailable: live !== null,
     webhooksAllowLocal: env.WEBHOOKS_ALLOW_LOCAL === "1",
     webhooks: webhookLimitsFromEnv(env),
     relayDailyFeeCapLamports: integerFromEnv(
@@ -190,29 +212,5 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir = resol
       0,
       1_000_000_000_000,
     ),
-  };
-}
-
-function localnetSettingsFromEnv(env: NodeJS.ProcessEnv, dataDir: string): LocalnetSettings {
-  const url = (name: string, protocols: readonly string[]) => {
-    const value = env[name];
-    if (value === undefined || value === "") return undefined;
-    let parsed: URL;
-    try {
-      parsed = new URL(value);
-    } catch {
-      throw new ConfigError(`${name} must be a URL, got "${value}"`);
-    }
-    if (!protocols.includes(parsed.protocol)) {
-      throw new ConfigError(`${name} must be a ${protocols.join(" or ")} URL, got "${value}"`);
-    }
-    return value;
-  };
-  const rpcUrl = url("SOLANA_RPC_URL", ["http:", "https:"]);
-  const wsUrl = url("SOLANA_WS_URL", ["ws:", "wss:"]);
-  return {
-    manifestPath: resolve(env.LOCALNET_DIR || resolve(dataDir, "localnet"), "localnet.json"),
-    ...(rpcUrl === undefined ? {} : { rpcUrl }),
-    ...(wsUrl === undefined ? {} : { wsUrl }),
   };
 }

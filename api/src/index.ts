@@ -9,7 +9,7 @@ export { AccountInputError, createAccount, type KycStatus } from "./accounts/cre
 export { fundTestAccount, type UsdgFaucet } from "./accounts/fund-test-account";
 export { setKycStatus } from "./admin/set-kyc-status";
 export { type CreateAgentInput, createAgent } from "./agents/create-agent";
-export { type ChainConnection, localnetConnection } from "./chain/chain-connection";
+export { type ChainConnection, type KeyFileConnection, localnetConnection } from "./chain/chain-connection";
 export { sendInstructions } from "./chain/send-instructions";
 export { loadConfig, type ServiceConfig } from "./config";
 export { type IssuedKey, issueApiKey } from "./keys/issue-key";

@@ -21,6 +21,11 @@ function banner(service: RunningService, demo: DemoAccounts): string {
     `  program id:     ${chain.programId}`,
     `  USDG mint:      ${chain.usdgMint}`,
     `  fee reserve:    ${service.context.feePayer.address}`,
+    `  live:           ${
+      service.liveConnection === null
+        ? "off (svc_live_ keys are refused: set LIVE_RPC_URL and the LIVE_ settings)"
+        : `${service.liveConnection.description}, its own database (svc_live_ keys)`
+    }`,
     "",
     `  @demo (business, KYC verified, 1,000 USDG confidential + 100 public) pays @merchant.`,
     "  Test API key for @demo (shown once; a new one is issued at every start):",

@@ -6,19 +6,22 @@
 import type { Database } from "@cpay/ledger/database";
 import type { AssetTable } from "@cpay/sdk";
 import type { ChainPort } from "@cpay/sdk/chain";
-import type { KeyPairSigner } from "@solana/kit";
+import type { TransactionPartialSigner } from "@solana/kit";
 import type { ServiceConfig } from "./config";
+import type { EnvironmentName } from "./environments/environment-settings";
 import type { Logger } from "./http/logger";
 
 export interface ServiceContext {
+  /** Which world this is: `svc_test_` keys reach only the test one, `svc_live_` only the live one. */
+  readonly environment: EnvironmentName;
   readonly config: ServiceConfig;
   readonly db: Database;
-  /** The cluster `svc_test_` keys reach, through the asynchronous chain port (every chain call). */
+  /** This environment's cluster, through the asynchronous chain port (every chain call). */
   readonly chain: ChainPort;
   /** Pays every fee and every rent deposit: a caller never needs SOL (spec section 1, rule 3). */
-  readonly feePayer: KeyPairSigner;
+  readonly feePayer: TransactionPartialSigner;
   /** The config's registrar: the only key that may register account handles on-chain. */
-  readonly registrar: KeyPairSigner;
+  readonly registrar: TransactionPartialSigner;
   /** Asset symbol -> mint (USDG). */
   readonly assets: AssetTable;
   readonly logger: Logger;

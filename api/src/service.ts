@@ -1,19 +1,25 @@
-import type { Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
+import type { Database } from "@cpay/ledger/database";
 import { buildConfigInitializeInstruction, findConfigPda, LIMIT_DECIMALS, USDG_DECIMALS } from "@cpay/sdk";
 import { configureProofPool } from "@cpay/sdk/confidential";
 import { address, type KeyPairSigner } from "@solana/kit";
+import type { Express } from "express";
 import type pino from "pino";
 import { type AdminServer, startAdminServer } from "./admin/start-admin-server";
 import { createApp } from "./app";
 import { startBackgroundJobs } from "./background";
-import { type ChainConnection, localnetConnection } from "./chain/chain-connection";
+import type { ChainConnection } from "./chain/chain-connection";
 import { sendInstructions } from "./chain/send-instructions";
-import { ConfigError, loadConfig } from "./config";
+import { checkProgramConfig } from "./chain/startup-checks";
+import { ConfigError, loadConfig, type ServiceConfig } from "./config";
 import { openDatabaseForChain } from "./db/open-for-chain";
+import { connectEnvironment } from "./environments/connect-environment";
+import type { EnvironmentSettings } from "./environments/environment-settings";
+import { frontRouter } from "./front-router";
 import { handlers } from "./handlers";
-import { createLogger } from "./http/logger";
+import { createLogger, type Logger } from "./http/logger";
 import type { ServiceContext } from "./service-context";
 import "./jobs";
 import { withReserveSpend } from "./reserve/reserve-scope";
@@ -23,7 +29,7 @@ export interface ServiceOptions {
   /** Where the SQLite file and the development master key live. Default `./data`. */
   readonly dataDir?: string;
   /**
-   * How to reach the chain. Default: the localnet described by the manifest in `LOCALNET_DIR`
+   * How to reach the test environment's chain. Default: the localnet described by the manifest in `LOCALNET_DIR`
    * (`<dataDir>/localnet`), over JSON-RPC + PubSub (`SOLANA_RPC_URL`/`SOLANA_WS_URL` override its
    * URLs). The service closes a connection it opened itself, never one it was given.
    */
@@ -37,17 +43,33 @@ export interface ServiceOptions {
 }
 
 export interface RunningService {
+  /** The test environment's context (what `svc_test_` keys reach). */
   readonly context: ServiceContext;
+  /** Every configured environment; `live` null when svc_live_ keys are refused. */
+  readonly environments: { readonly test: ServiceContext; readonly live: ServiceContext | null };
   readonly url: string;
   readonly server: Server;
   /** The admin surface, when started with `admin: true`. */
   readonly admin: AdminServer | null;
-  /** Where the chain is (for the start banner). */
+  /** Where the test environment's chain is (for the start banner). */
   readonly connection: ChainConnection;
+  /** Where the live environment's chain is, when configured. */
+  readonly liveConnection: ChainConnection | null;
   close(): Promise<void>;
 }
 
-/** Starts everything and listens on `config.port` (0 = any free port). */
+/** One environment while it runs: its context, its `/v1` app, and how to stop it. */
+interface OpenEnvironment {
+  readonly context: ServiceContext;
+  readonly connection: ChainConnection;
+  readonly app: Express;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts everything and listens on `config.port` (0 = any free port): one HTTP server in front of
+ * one `/v1` app per environment, picked by the key's prefix (front-router.ts).
+ */
 export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
   const config = loadConfig(options.env ?? process.env, options.dataDir);
   configureProofPool({ workers: config.proofWorkers });
@@ -55,57 +77,61 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     level: config.logLevel,
     ...(options.logDestination ? { destination: options.logDestination } : {}),
   });
-  const connection =
-    options.connection ?? (await localnetConnection(config.localnet.manifestPath, config.localnet));
-  const ownsConnection = options.connection === undefined;
-  const { chain, feePayer } = connection;
-  let db: Awaited<ReturnType<typeof openDatabaseForChain>>;
-  try {
-    db = await openDatabaseForChain(config.databaseUrl, chain.genesisHash);
-  } catch (error) {
-    if (ownsConnection) await connection.close();
-    throw error;
-  }
-  const context: ServiceContext = {
+  if (LIMIT_DECIMALS !== USDG_DECIMALS) throw new ConfigError("policy limits and USDG disagree on decimals");
+  const shared = {
     config,
-    db,
-    chain,
-    feePayer,
-    registrar: feePayer,
-    assets: { USDG: { mint: address(chain.usdgMint), decimals: USDG_DECIMALS } },
     logger,
     clock: options.clock ?? Date.now,
+    checkResponses: options.checkResponses ?? false,
   };
-  if (LIMIT_DECIMALS !== USDG_DECIMALS) throw new ConfigError("policy limits and USDG disagree on decimals");
-  await ensureProgramConfig(context, connection.programAdmin);
-  const app = createApp(context, { handlers, checkResponses: options.checkResponses ?? false });
-  const server = await new Promise<Server>((resolve, reject) => {
-    const listening = app.listen(config.port, config.host, (error?: Error) =>
-      error ? reject(error) : resolve(listening),
-    );
-  });
+  const test = await openEnvironment(config.environments.test, shared, options.connection);
+  let live: OpenEnvironment | null = null;
+  try {
+    live = config.environments.live === null ? null : await openEnvironment(config.environments.live, shared);
+  } catch (error) {
+    await test.close();
+    throw error;
+  }
+  const opened = [test, ...(live === null ? [] : [live])];
+  const closeAll = () => Promise.all(opened.map((environment) => environment.close()));
+  const router = frontRouter({ test: test.app, live: live?.app ?? null });
+  let server: Server;
+  try {
+    server = await new Promise<Server>((resolve, reject) => {
+      const listening = createServer(router);
+      listening.once("error", reject);
+      listening.listen(config.port, config.host, () => resolve(listening));
+    });
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
   const { port } = server.address() as AddressInfo;
   const admin = options.admin
-    ? await startAdminServer(context, {
-        env: options.env ?? process.env,
-        dataDir: options.dataDir ?? resolve("data"),
-        faucet: connection.testFaucet,
-      }).catch(async (error: unknown) => {
+    ? await startAdminServer(
+        { test: test.context, live: live?.context ?? null },
+        {
+          env: options.env ?? process.env,
+          dataDir: options.dataDir ?? resolve("data"),
+          faucet: test.connection.testFaucet,
+        },
+      ).catch(async (error: unknown) => {
         // Nothing else has started yet: undo what did, so a taken admin port leaves no listener.
         await new Promise((done) => server.close(done));
-        await db.close();
-        if (ownsConnection) await connection.close();
+        await closeAll();
         throw error;
       })
     : null;
-  const stopJobs = startBackgroundJobs(context);
+  const stopJobs = opened.map((environment) => startBackgroundJobs(environment.context));
   let closing: Promise<void> | null = null;
   return {
-    context,
+    context: test.context,
+    environments: { test: test.context, live: live?.context ?? null },
     url: `http://${config.host}:${port}`,
     server,
     admin,
-    connection,
+    connection: test.connection,
+    liveConnection: live?.connection ?? null,
     close() {
       closing ??= (async () => {
         await admin?.close();
@@ -113,9 +139,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
           server.close(() => resolve());
           server.closeIdleConnections();
         });
-        await stopJobs();
-        await db.close();
-        if (ownsConnection) await connection.close();
+        await Promise.all(stopJobs.map((stop) => stop()));
+        await closeAll();
         logger.flush();
       })();
       return closing;
@@ -124,21 +149,77 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
 }
 
 /**
+ * Connects an environment's chain (or takes `given`, which it then never closes), opens its own
+ * database for that chain, makes sure the program config is there with its registrar, and builds
+ * its `/v1` app.
+ */
+async function openEnvironment(
+  settings: EnvironmentSettings,
+  shared: {
+    readonly config: ServiceConfig;
+    readonly logger: Logger;
+    readonly clock: () => number;
+    readonly checkResponses: boolean;
+  },
+  given?: ChainConnection,
+): Promise<OpenEnvironment> {
+  const connection = given ?? (await connectEnvironment(settings));
+  const closeConnection = given === undefined ? () => connection.close() : async () => {};
+  let db: Database;
+  try {
+    db = await openDatabaseForChain(
+      settings.databaseUrl,
+      connection.chain.genesisHash,
+      settings.name === "live" ? "LIVE_DATABASE_URL" : "DATABASE_URL",
+    );
+  } catch (error) {
+    await closeConnection();
+    throw error;
+  }
+  const close = async () => {
+    await db.close();
+    await closeConnection();
+  };
+  const { chain } = connection;
+  const context: ServiceContext = {
+    environment: settings.name,
+    config: shared.config,
+    db,
+    chain,
+    feePayer: connection.feePayer,
+    registrar: connection.registrar,
+    assets: { USDG: { mint: address(chain.usdgMint), decimals: USDG_DECIMALS } },
+    logger: settings.name === "test" ? shared.logger : shared.logger.child({ environment: settings.name }),
+    clock: shared.clock,
+  };
+  try {
+    await ensureProgramConfig(context, connection.programAdmin);
+    await checkProgramConfig(chain, {
+      where: `the ${settings.name} environment`,
+      programId: chain.programId,
+      registrar: context.registrar.address,
+    });
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  const app = createApp(context, { handlers, checkResponses: shared.checkResponses });
+  return { context, connection, app, close };
+}
+
+/**
  * Initialises the program's config with the service as registrar, once per cluster; `admin` is the
  * program's upgrade authority, the only key the program lets initialise it. Without it (a cluster
  * whose config someone else set up) the config must exist already.
  */
 async function ensureProgramConfig(service: ServiceContext, admin: KeyPairSigner | null): Promise<void> {
-  const [configPda] = await findConfigPda({ programAddress: address(service.chain.programId) });
-  if ((await service.chain.getAccount(configPda)) !== null) return;
-  if (admin === null) {
-    throw new ConfigError(
-      `the agent-policy program's config (${configPda}) is not initialised on this cluster, and no upgrade authority key was given to initialise it`,
-    );
-  }
+  const programAddress = address(service.chain.programId);
+  const [configPda] = await findConfigPda({ programAddress });
+  // Without the key, the check after this one explains what is missing.
+  if (admin === null || (await service.chain.getAccount(configPda)) !== null) return;
   await withReserveSpend(service, null, async () => {
     await sendInstructions(service, [
-      await buildConfigInitializeInstruction({ admin, registrar: service.registrar.address }),
+      await buildConfigInitializeInstruction({ admin, registrar: service.registrar.address, programAddress }),
     ]);
   });
 }

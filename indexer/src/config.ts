@@ -15,6 +15,7 @@
  * | `HELIUS_AUTH_HEADER` | unset | serve `POST /helius/webhook`, accepting only this `Authorization` |
  * | `HELIUS_API_KEY`, `HELIUS_WEBHOOK_URL` | unset | create/update the Helius webhook at start |
  * | `HELIUS_NETWORK` | `mainnet` | `mainnet` or `devnet` (webhook type `raw` / `rawDevnet`) |
+ * | `INDEXER_ENVIRONMENT` | `test` | which environment this process indexes (one process per environment): `live` reads the live environment's settings instead, as the API names them: `LIVE_DATABASE_URL`, `LIVE_RPC_URL` + `LIVE_WS_URL` (or `LIVE_HELIUS_API_KEY`: Helius' mainnet URLs), `LIVE_PROGRAM_ID`, `LIVE_USDG_MINT`, all required |
  */
 import { resolve } from "node:path";
 import { ConfigError, integerFromEnv } from "@cpay/ledger/config";
@@ -39,7 +40,12 @@ export interface IndexerConfig {
   };
 }
 
-export function loadIndexerConfig(env: NodeJS.ProcessEnv, dataDir = resolve("data")): IndexerConfig {
+export function loadIndexerConfig(given: NodeJS.ProcessEnv, dataDir = resolve("data")): IndexerConfig {
+  const environment = given.INDEXER_ENVIRONMENT ?? "test";
+  if (environment !== "test" && environment !== "live") {
+    throw new ConfigError(`INDEXER_ENVIRONMENT must be test or live, got "${environment}"`);
+  }
+  const env = environment === "live" ? liveSettingsOf(given) : given;
   const network = env.HELIUS_NETWORK ?? "mainnet";
   if (network !== "mainnet" && network !== "devnet") {
     throw new ConfigError(`HELIUS_NETWORK must be mainnet or devnet, got "${network}"`);
@@ -74,4 +80,30 @@ export function loadIndexerConfig(env: NodeJS.ProcessEnv, dataDir = resolve("dat
 
 function nonEmpty(value: string | undefined): string | null {
   return value === undefined || value === "" ? null : value;
+}
+
+/**
+ * The live environment's settings under the names the test environment's use here, so one reader
+ * serves both; each is required, as the API requires it, so a live indexer never falls back to a
+ * test default.
+ */
+function liveSettingsOf(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const required = (name: string): string => {
+    const value = nonEmpty(env[name]);
+    if (value === null) throw new ConfigError(`INDEXER_ENVIRONMENT=live needs ${name}`);
+    return value;
+  };
+  const heliusKey = nonEmpty(env.LIVE_HELIUS_API_KEY);
+  const rpcUrl = nonEmpty(env.LIVE_RPC_URL);
+  const query = heliusKey === null ? "" : `?api-key=${encodeURIComponent(heliusKey)}`;
+  return {
+    ...env,
+    DATABASE_URL: required("LIVE_DATABASE_URL"),
+    RPC_URL:
+      rpcUrl ?? (heliusKey === null ? required("LIVE_RPC_URL") : `https://mainnet.helius-rpc.com/${query}`),
+    RPC_WS_URL: rpcUrl === null ? `wss://mainnet.helius-rpc.com/${query}` : required("LIVE_WS_URL"),
+    PROGRAM_ID: required("LIVE_PROGRAM_ID"),
+    USDG_MINT: required("LIVE_USDG_MINT"),
+    HELIUS_NETWORK: "mainnet",
+  };
 }

@@ -14,7 +14,12 @@ async function main(): Promise<void> {
   const logger = pino({ level: process.env.LOG_LEVEL ?? "info", base: { service: "indexer" } });
   const config = loadIndexerConfig(process.env);
   const running = await runIndexer(config, logger);
-  logger.info({ health: `${running.server.url}/health`, rpc: config.rpcUrl }, "indexer started");
+  // The URL's origin only: a Helius URL carries its API key in the query.
+  const rpc = new URL(config.rpcUrl).origin;
+  logger.info(
+    { health: `${running.server.url}/health`, rpc, environment: process.env.INDEXER_ENVIRONMENT ?? "test" },
+    "indexer started",
+  );
   let stopping = false;
   const stop = async () => {
     if (stopping) return;

@@ -249,6 +249,15 @@ describe("the admin CLI against a running service", () => {
     expect(await meStatus(key.value)).toBe(200);
   });
 
+  it("acts on the environment --environment names, refusing live where none is configured", async () => {
+    const live = await cli(["--environment", "live", "accounts", "list"]);
+    expect(live.code).toBe(1);
+    expect(live.stderr).toContain("this service has no live environment");
+    const bogus = await cli(["--environment", "prod", "accounts", "list"]);
+    expect(bogus.code).toBe(2);
+    expect(bogus.stderr).toContain("--environment must be test or live");
+  });
+
   it("issues an agent's own key with `agents keys issue`", async () => {
     const owner = await cliJson<{ value: string }>(["keys", "issue", "alice", "--name", "owner"]);
     const agent = await clientFor(owner.value).call("createAgent", {

@@ -8,7 +8,7 @@
  */
 
 import { readFileSync } from "node:fs";
-import { type ChainConnection, localnetConnection } from "@cpay/api";
+import { type KeyFileConnection, localnetConnection } from "@cpay/api";
 import {
   createEmbeddedCluster,
   type EmbeddedCluster,
@@ -33,7 +33,7 @@ export function testChainMode(): TestChainMode {
 export interface TestChain {
   readonly mode: TestChainMode;
   /** A new service connection onto it (each service its own, as on a real cluster). */
-  connect(): Promise<ChainConnection>;
+  connect(): Promise<KeyFileConnection>;
   readonly cluster: EmbeddedCluster | null;
   readonly localnet: LocalnetProcess | null;
   readonly testClock: LocalnetTestClient;

@@ -16,6 +16,7 @@ import {
   generateConfidentialSecret,
   setupConfidentialAccount,
 } from "@cpay/sdk/confidential";
+import { address } from "@solana/kit";
 import { eq } from "drizzle-orm";
 import { sendInstructions } from "../chain/send-instructions";
 import { withReserveSpend } from "../reserve/reserve-scope";
@@ -76,6 +77,7 @@ export async function createAccount(
           handle,
           kind: input.type,
           wallet: wallet.address,
+          programAddress: address(service.chain.programId),
         }),
       ]),
     );

@@ -10,15 +10,48 @@ import { describeUnexpected, parserErrorOf } from "../http/error-handler";
 import type { ServiceContext } from "../service-context";
 import { AdminError } from "./admin-error";
 import { adminRoutes } from "./admin-routes";
+import { ADMIN_ENVIRONMENT_HEADER } from "./admin-settings";
 
-/** Builds the admin app; every request must carry `Authorization: Bearer <admin token>`. */
-export function createAdminApp(service: ServiceContext, token: string, faucet: UsdgFaucet | null): Express {
+/** The environments the admin surface reaches; accounts and keys live in each one's own database. */
+export interface AdminEnvironments {
+  readonly test: ServiceContext;
+  readonly live: ServiceContext | null;
+}
+
+/**
+ * Builds the admin app; every request must carry `Authorization: Bearer <admin token>`, and acts on
+ * the environment its `X-Cpay-Environment` header names (`test` or `live`, default `test`). Only
+ * the test environment has a faucet.
+ */
+export function createAdminApp(
+  environments: AdminEnvironments,
+  token: string,
+  faucet: UsdgFaucet | null,
+): Express {
+  const service = environments.test;
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
   app.use(requireAdminToken(token));
   app.use(express.json({ limit: "16kb", strict: true, type: () => true }));
-  app.use("/admin", adminRoutes(service, faucet));
+  const testRoutes = adminRoutes(environments.test, faucet);
+  const liveRoutes = environments.live === null ? null : adminRoutes(environments.live, null);
+  app.use("/admin", (request: Request, response: Response, next: NextFunction) => {
+    const environment = request.get(ADMIN_ENVIRONMENT_HEADER) ?? "test";
+    if (environment === "test") return testRoutes(request, response, next);
+    if (environment !== "live") {
+      return next(new AdminError("invalid_request", `${ADMIN_ENVIRONMENT_HEADER}: test or live`));
+    }
+    if (liveRoutes === null) {
+      return next(
+        new AdminError(
+          "not_allowed",
+          "this service has no live environment (set LIVE_RPC_URL and the LIVE_ settings)",
+        ),
+      );
+    }
+    return liveRoutes(request, response, next);
+  });
   app.use((_request: Request, _response: Response, next: NextFunction) => {
     next(new AdminError("not_found", "no such admin route"));
   });

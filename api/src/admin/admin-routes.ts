@@ -30,7 +30,7 @@ const ZCreateAccount = z.strictObject({
 const ZSetKyc = z.strictObject({ kyc_status: ZKycStatus });
 const ZIssueKey = z.strictObject({
   name: z.string().min(1).max(100),
-  environment: z.enum(["test", "live"]).default("test"),
+  environment: z.enum(["test", "live"]).optional(),
 });
 const ZFund = z.strictObject({
   confidential: z.string().default("0"),
@@ -72,11 +72,19 @@ export function adminRoutes(service: ServiceContext, faucet: UsdgFaucet | null):
   router.post("/accounts/:handle/keys", async (request, response) => {
     const input = parse(ZIssueKey, request.body);
     const account = await accountByHandle(service, String(request.params.handle));
-    const issued = await issueApiKey(service, {
-      accountId: account.id,
-      name: input.name,
-      environment: input.environment,
-    });
+    const environment = input.environment ?? service.environment;
+    // A key belongs to its environment's database. Only while there is no live environment may the
+    // test one hold a svc_live_ key (refused with 403 live_mode_unavailable, as it always was).
+    if (
+      environment !== service.environment &&
+      (service.environment === "live" || service.config.liveModeAvailable)
+    ) {
+      throw new AdminError(
+        "invalid_request",
+        `a svc_${environment}_ key is issued in the ${environment} environment (--environment ${environment}), not the ${service.environment} one`,
+      );
+    }
+    const issued = await issueApiKey(service, { accountId: account.id, name: input.name, environment });
     const [view] = (await listApiKeys(service, account.id)).filter((key) => key.id === issued.id);
     response.status(201).json({
       key: view,

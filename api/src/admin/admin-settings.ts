@@ -63,3 +63,6 @@ export function readAdminTokenFile(file: string): string {
   if (token.length === 0) throw new ConfigError(`the admin token file ${file} is empty`);
   return token;
 }
+
+/** The request header naming the environment an admin request acts on (`test` when absent). */
+export const ADMIN_ENVIRONMENT_HEADER = "x-cpay-environment";

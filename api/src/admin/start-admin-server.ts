@@ -6,8 +6,7 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { UsdgFaucet } from "../accounts/fund-test-account";
-import type { ServiceContext } from "../service-context";
-import { createAdminApp } from "./admin-app";
+import { type AdminEnvironments, createAdminApp } from "./admin-app";
 import { type AdminSettings, loadAdminSettings } from "./admin-settings";
 
 /** Loopback only: the admin surface can create accounts and move test funds. */
@@ -21,7 +20,7 @@ export interface AdminServer {
 
 /** Listens; resolves once the port is bound (ConfigError for bad settings, a listen error otherwise). */
 export async function startAdminServer(
-  service: ServiceContext,
+  environments: AdminEnvironments,
   options: {
     readonly env: NodeJS.ProcessEnv;
     readonly dataDir: string;
@@ -30,7 +29,7 @@ export async function startAdminServer(
   },
 ): Promise<AdminServer> {
   const settings = loadAdminSettings(options.env, options.dataDir);
-  const app = createAdminApp(service, settings.token, options.faucet);
+  const app = createAdminApp(environments, settings.token, options.faucet);
   const server = await new Promise<Server>((resolve, reject) => {
     const listening = app.listen(settings.port, ADMIN_HOST, (error?: Error) =>
       error ? reject(error) : resolve(listening),

@@ -7,17 +7,24 @@
  */
 import type { ChainPort } from "@cpay/sdk/chain";
 import { connectRpcChain } from "@cpay/sdk/chain";
-import { address, type KeyPairSigner } from "@solana/kit";
+import { address, type KeyPairSigner, type TransactionPartialSigner } from "@solana/kit";
 import type { UsdgFaucet } from "../accounts/fund-test-account";
 import { ConfigError } from "../config";
-import { checkClusterAtStart } from "./check-cluster";
+import {
+  DEFAULT_RESERVE_MIN_LAMPORTS,
+  type EnvironmentSettings,
+  type ManifestCluster,
+} from "../environments/environment-settings";
 import { mintTestUsdg } from "./mint-test-usdg";
 import { readLocalnetManifest } from "./read-localnet-manifest";
+import { checkClusterAtStart } from "./startup-checks";
 
 export interface ChainConnection {
   readonly chain: ChainPort;
-  /** Pays every fee and rent deposit. */
-  readonly feePayer: KeyPairSigner;
+  /** Pays every fee and rent deposit (a key file's key, or a KMS-style signing program). */
+  readonly feePayer: TransactionPartialSigner;
+  /** The program config's registrar: the only key that may register handles. */
+  readonly registrar: TransactionPartialSigner;
   /** May initialise the program's config when it is missing (its upgrade authority); null: it must exist. */
   readonly programAdmin: KeyPairSigner | null;
   /** The test cluster's USDG faucet (admin `fund`, the demo accounts); null where there is none. */
@@ -27,11 +34,32 @@ export interface ChainConnection {
   close(): Promise<void>;
 }
 
-/** The localnet described by the manifest at `manifestPath`, over its RPC (or `rpcUrl`/`wsUrl`). */
+/** A connection whose keys are in this process (a localnet's key files): tests sign with them too. */
+export type KeyFileConnection = ChainConnection & {
+  readonly feePayer: KeyPairSigner;
+  readonly registrar: KeyPairSigner;
+};
+
+/** How a localnet is reached and checked: URLs over the manifest's, and its environment's rules. */
+export type LocalnetOptions = Partial<Omit<ManifestCluster, "kind" | "manifestPath">> &
+  Partial<
+    Pick<EnvironmentSettings, "name" | "allowedProgramSha256s" | "reserveMinLamports" | "builtProgramPath">
+  >;
+
+/**
+ * The localnet described by the manifest at `manifestPath`, over its RPC (or `rpcUrl`/`wsUrl`),
+ * checked at start (startup-checks/): program bytes, mint, reserve.
+ */
 export async function localnetConnection(
   manifestPath: string,
-  urls: { readonly rpcUrl?: string; readonly wsUrl?: string } = {},
-): Promise<ChainConnection> {
+  options: LocalnetOptions = {},
+): Promise<KeyFileConnection> {
+  const urls = options;
+  const environment = {
+    name: options.name ?? "test",
+    allowedProgramSha256s: options.allowedProgramSha256s ?? [],
+    reserveMinLamports: options.reserveMinLamports ?? DEFAULT_RESERVE_MIN_LAMPORTS,
+  };
   const localnet = await readLocalnetManifest(manifestPath);
   const rpcUrl = urls.rpcUrl ?? localnet.rpcUrl;
   const wsUrl = urls.wsUrl ?? localnet.wsUrl;
@@ -56,7 +84,13 @@ export async function localnetConnection(
           `by ${manifestPath} (genesis ${localnet.genesisHash}): point SOLANA_RPC_URL and LOCALNET_DIR at the same localnet`,
       );
     }
-    await checkClusterAtStart(chain, { feeReserve: localnet.feeReserve.address, rpcUrl });
+    await checkClusterAtStart(chain, {
+      where: `the ${environment.name} environment (${rpcUrl})`,
+      feeReserve: localnet.feeReserve.address,
+      reserveMinLamports: environment.reserveMinLamports,
+      allowedProgramSha256s: environment.allowedProgramSha256s,
+      ...(options.builtProgramPath === undefined ? {} : { builtProgramPath: options.builtProgramPath }),
+    });
   } catch (error) {
     await chain.close();
     throw error;
@@ -64,6 +98,7 @@ export async function localnetConnection(
   return {
     chain,
     feePayer: localnet.feeReserve,
+    registrar: localnet.feeReserve,
     programAdmin: localnet.programUpgradeAuthority,
     testFaucet: {
       mintUsdgToOwner: (owner, amount) =>

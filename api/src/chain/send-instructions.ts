@@ -15,7 +15,7 @@ import {
   type TransactionErrorJson,
   TransactionExpired,
 } from "@cpay/sdk/chain";
-import type { Address, Instruction } from "@solana/kit";
+import { type Address, address, type Instruction } from "@solana/kit";
 import { reservePayer } from "../reserve/reserve-scope";
 import type { ServiceContext } from "../service-context";
 
@@ -73,7 +73,7 @@ export async function sendInstructions(
       });
     }
     if (error instanceof SubmissionRejected && error.kind !== "already_processed") {
-      throw failureOf(error.outcome?.err ?? null, instructions, `rejected (${error.kind})`);
+      throw failureOf(service, error.outcome?.err ?? null, instructions, `rejected (${error.kind})`);
     }
     if (!(error instanceof SubmissionRejected)) throw error;
   }
@@ -83,11 +83,12 @@ export async function sendInstructions(
       cause: new TransactionExpired(signature),
     });
   }
-  if (status.err !== null) throw failureOf(status.err, instructions, "failed");
+  if (status.err !== null) throw failureOf(service, status.err, instructions, "failed");
   return signature;
 }
 
 function failureOf(
+  service: ServiceContext,
   err: TransactionErrorJson | null,
   instructions: readonly Instruction[],
   what: string,
@@ -98,6 +99,7 @@ function failureOf(
       : programRefusalOf(
           err,
           instructions.map((instruction) => instruction.programAddress),
+          address(service.chain.programId),
         );
   return (
     refusal ??
@@ -107,15 +109,17 @@ function failureOf(
 
 /**
  * The agent-policy program's refusal behind a transaction error, given the program of each of the
- * transaction's instructions in order (the error names an instruction index); null when the error
- * is not our program's.
+ * transaction's instructions in order (the error names an instruction index) and the environment's
+ * agent-policy program; null when the error is not that program's.
  */
 export function programRefusalOf(
   err: TransactionErrorJson,
   programAddresses: readonly Address[],
+  programAddress: Address,
 ): ProgramRefusal | null {
   const programError = getAgentPolicyErrorFromTransactionError(err, {
     instructionProgramAddresses: [...programAddresses],
+    programAddress,
   });
   if (programError === null) return null;
   return new ProgramRefusal(

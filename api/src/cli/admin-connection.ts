@@ -6,12 +6,19 @@
  * CliError carrying the service's message.
  */
 import { resolve } from "node:path";
-import { ADMIN_TOKEN_FILE, adminPortOf, readAdminTokenFile } from "../admin/admin-settings";
+import {
+  ADMIN_ENVIRONMENT_HEADER,
+  ADMIN_TOKEN_FILE,
+  adminPortOf,
+  readAdminTokenFile,
+} from "../admin/admin-settings";
 import { CliError, EXIT } from "./cli-error";
 
 export interface ConnectionOptions {
   readonly adminUrl?: string;
   readonly dataDir?: string;
+  /** The environment every request acts on (`--environment`), default test. */
+  readonly environment?: "test" | "live";
 }
 
 export interface AdminConnection {
@@ -50,6 +57,7 @@ export function connectAdmin(
           method,
           headers: {
             authorization: `Bearer ${token}`,
+            [ADMIN_ENVIRONMENT_HEADER]: options.environment ?? "test",
             ...(body === undefined ? {} : { "content-type": "application/json" }),
           },
           ...(body === undefined ? {} : { body: JSON.stringify(body) }),

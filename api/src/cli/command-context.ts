@@ -1,6 +1,7 @@
 /** What every command needs from the global options: the admin connection and the output mode. */
 import type { Command } from "commander";
 import { type AdminConnection, connectAdmin } from "./admin-connection";
+import { CliError, EXIT } from "./cli-error";
 
 export interface CommandContext {
   readonly admin: AdminConnection;
@@ -8,11 +9,20 @@ export interface CommandContext {
   readonly json: boolean;
 }
 
-/** Reads `--admin-url`, `--data-dir` and `--json` from the root command. */
+/** Reads `--admin-url`, `--data-dir`, `--environment` and `--json` from the root command. */
 export function contextOf(command: Command): CommandContext {
-  const options = command.optsWithGlobals<{ adminUrl?: string; dataDir?: string; json?: boolean }>();
+  const options = command.optsWithGlobals<{
+    adminUrl?: string;
+    dataDir?: string;
+    environment?: string;
+    json?: boolean;
+  }>();
+  const environment = options.environment ?? "test";
+  if (environment !== "test" && environment !== "live") {
+    throw new CliError(`--environment must be test or live, got "${environment}"`, EXIT.usage);
+  }
   return {
-    admin: connectAdmin({ adminUrl: options.adminUrl, dataDir: options.dataDir }),
+    admin: connectAdmin({ adminUrl: options.adminUrl, dataDir: options.dataDir, environment }),
     json: options.json === true,
   };
 }

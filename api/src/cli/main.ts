@@ -30,6 +30,10 @@ function buildProgram(): Command {
       "the admin listener (default $CPAY_ADMIN_URL or http://127.0.0.1:$ADMIN_PORT|3001)",
     )
     .option("--data-dir <dir>", "where the service keeps admin.token (default $CPAY_DATA_DIR or ./data)")
+    .option(
+      "--environment <test|live>",
+      "the environment to act on: its own accounts and keys (default test)",
+    )
     .option("--json", "print JSON instead of text")
     .exitOverride()
     .showHelpAfterError();

@@ -14,13 +14,20 @@ import { lockDatabaseFile } from "@cpay/ledger/process-lock";
 import { sql } from "drizzle-orm";
 import { ConfigError } from "../config";
 
-/** Opens (and migrates) the database at `url` for the chain with `genesisHash`, or refuses. */
-export async function openDatabaseForChain(url: string, genesisHash: string): Promise<Database> {
+/**
+ * Opens (and migrates) the database at `url` for the chain with `genesisHash`, or refuses; `setting`
+ * names the variable `url` came from (`LIVE_DATABASE_URL` for the live environment).
+ */
+export async function openDatabaseForChain(
+  url: string,
+  genesisHash: string,
+  setting = "DATABASE_URL",
+): Promise<Database> {
   const lock = isSqliteFile(url) ? lockDatabaseFile(url) : null;
   try {
     const db = await openDatabase(url);
     try {
-      await bindToChain(db, url, genesisHash);
+      await bindToChain(db, url, genesisHash, setting);
     } catch (error) {
       await db.close();
       throw error;
@@ -41,9 +48,9 @@ function isSqliteFile(url: string): boolean {
   return !/^postgres(ql)?:\/\//.test(url) && url !== ":memory:";
 }
 
-async function bindToChain(db: Database, url: string, genesisHash: string): Promise<void> {
+async function bindToChain(db: Database, url: string, genesisHash: string, setting: string): Promise<void> {
   const recorded = await recordedGenesisHash(db);
-  const where = db.dialect === "sqlite" ? url : "DATABASE_URL";
+  const where = db.dialect === "sqlite" ? `${url} (${setting})` : setting;
   if (recorded !== null && recorded !== genesisHash) {
     throw new ConfigError(
       `the database at ${where} belongs to the chain with genesis ${recorded}, not to this one (${genesisHash}): ` +
@@ -53,7 +60,7 @@ async function bindToChain(db: Database, url: string, genesisHash: string): Prom
   if (recorded === null && (await hasAccounts(db))) {
     throw new ConfigError(
       `the database at ${where} has accounts but records no chain: it was made by an earlier version against ` +
-        "a chain that is gone; point DATABASE_URL at an empty database",
+        `a chain that is gone; point ${setting} at an empty database`,
     );
   }
   await db.transaction((tx) => recordGenesisHash(tx, db.tables, genesisHash));

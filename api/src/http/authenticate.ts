@@ -1,8 +1,10 @@
 /**
  * `Authorization: Bearer <key>` -> the calling key and its account (spec section 5). Missing,
  * malformed, unknown and revoked keys are all `401 unauthorized` (the message says which, never
- * whether another account exists). A `svc_live_` key is refused with `403 live_mode_unavailable`
- * unless mainnet-beta is configured. The key is looked up on every request (never cached), so a
+ * whether another account exists). Each environment authenticates against its own database only
+ * (front-router.ts sends `svc_live_` keys to the live one when it exists); a `svc_live_` key found in
+ * the test environment's database, possible only while no live environment is configured, is
+ * refused with `403 live_mode_unavailable`. The key is looked up on every request (never cached), so a
  * revocation is effective for the very next one; accepted requests count toward the key's usage
  * (usage-stamps.ts).
  */
@@ -27,8 +29,8 @@ export async function authenticate(service: ServiceContext, header: string | und
     );
   }
   const match = /^Bearer ([^\s]+)$/.exec(header);
-  const environment = match === null ? null : environmentOfKey(match[1] as string);
-  if (match === null || environment === null) {
+  const prefix = match === null ? null : environmentOfKey(match[1] as string);
+  if (match === null || prefix === null) {
     throw new ApiError(
       "unauthorized",
       "malformed API key (expected `svc_test_...` or `svc_live_...`)",
@@ -37,12 +39,16 @@ export async function authenticate(service: ServiceContext, header: string | und
   }
   const found = await keyLookupOf(service.db)(hashApiKey(match[1] as string));
   if (found === null) throw new ApiError("unauthorized", "unknown or revoked API key", "authorization");
-  if (found.apiKey.environment === "live" && !service.config.liveModeAvailable) {
-    throw new ApiError(
-      "live_mode_unavailable",
-      "svc_live_ keys reach Solana mainnet-beta, which this service cannot reach; use a svc_test_ key",
-      "authorization",
-    );
+  if (found.apiKey.environment !== service.environment) {
+    if (found.apiKey.environment === "live") {
+      throw new ApiError(
+        "live_mode_unavailable",
+        "svc_live_ keys reach Solana mainnet-beta, which this service cannot reach; use a svc_test_ key",
+        "authorization",
+      );
+    }
+    // A key of the other environment in this database: never issued so, and never honoured.
+    throw new ApiError("unauthorized", "unknown or revoked API key", "authorization");
   }
   countRequest(service.db, found.apiKey.id);
   return found;

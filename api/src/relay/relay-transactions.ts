@@ -27,6 +27,7 @@ import type { TRelayResponse, TTransfer } from "@cpay/sdk/api";
 import { awaitLanding, SubmissionRejected, type TransactionErrorJson } from "@cpay/sdk/chain";
 import {
   type Address,
+  address,
   getBase64Encoder,
   getCompiledTransactionMessageDecoder,
   getSignatureFromTransaction,
@@ -191,7 +192,8 @@ async function submitOne(
   instructions: readonly RelayedInstruction[],
   onSigned: (signature: string) => void,
 ): Promise<string> {
-  const refused = (err: TransactionErrorJson | null) => refusalOf(err, index, instructions);
+  const refused = (err: TransactionErrorJson | null) =>
+    refusalOf(err, index, instructions, address(service.chain.programId));
   const simulated = await service.chain.simulateTransaction(wire, { sigVerify: false });
   if (simulated.err !== null) throw refused(simulated.err);
   const signed = await coSignAsFeePayer(service.feePayer, wire);
@@ -220,6 +222,7 @@ function refusalOf(
   err: TransactionErrorJson | null,
   index: number,
   instructions: readonly RelayedInstruction[],
+  programAddress: Address,
 ): ApiError {
   const programRefusal =
     err === null
@@ -227,6 +230,7 @@ function refusalOf(
       : programRefusalOf(
           err,
           instructions.map((instruction) => instruction.program as Address),
+          programAddress,
         );
   if (programRefusal !== null) {
     const refusal = policyRefusalOf(programRefusal);

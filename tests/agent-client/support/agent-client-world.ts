@@ -11,7 +11,7 @@
  * (the connection's fee payer) is left to the relay. Every instruction is built with the SDK and
  * landed through the port.
  */
-import type { ChainConnection } from "@cpay/api";
+import type { KeyFileConnection } from "@cpay/api";
 import {
   buildAgentCreateInstruction,
   buildConfigInitializeInstruction,
@@ -90,7 +90,7 @@ const SLOT_MS = 50;
 /** Builds the world (see the module doc) on a chain of its own. */
 export async function createAgentClientWorld(): Promise<AgentClientWorld> {
   const testChain = await startTestChain(testChainMode(), SLOT_MS);
-  let connection: ChainConnection | null = null;
+  let connection: KeyFileConnection | null = null;
   try {
     connection = await testChain.connect();
     return await populate(testChain, connection);
@@ -101,7 +101,7 @@ export async function createAgentClientWorld(): Promise<AgentClientWorld> {
   }
 }
 
-async function populate(testChain: TestChain, connection: ChainConnection): Promise<AgentClientWorld> {
+async function populate(testChain: TestChain, connection: KeyFileConnection): Promise<AgentClientWorld> {
   const { chain, testFaucet } = connection;
   const admin = connection.programAdmin;
   if (admin === null || testFaucet === null) throw new Error("the test chain has no program admin or faucet");

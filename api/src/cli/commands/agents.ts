@@ -14,7 +14,10 @@ export function registerAgentCommands(program: Command): void {
     .description("issue an API key for an agent (printed once); same as `keys issue` with an agent handle")
     .argument("<agent_handle>", "the agent's handle, @owner/name")
     .requiredOption("--name <name>", "a name to recognise the key by")
-    .option("--live", "a svc_live_ key (mainnet-beta) instead of svc_test_")
+    .option(
+      "--live",
+      "a svc_live_ key (mainnet-beta) instead of svc_test_ (issued where --environment says: live, once a live environment is configured)",
+    )
     .action(async (handle: string, options: { name: string; live?: boolean }, command: Command) => {
       if (!handle.includes("/")) {
         throw new CliError(`${handle} is not an agent handle (@owner/name); use \`keys issue\``, EXIT.usage);

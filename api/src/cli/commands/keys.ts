@@ -17,7 +17,10 @@ export function registerKeyCommands(program: Command): void {
     .description("issue an API key for an account (the key is printed once)")
     .argument("<handle>", "the account's handle (an agent's: @owner/name)")
     .requiredOption("--name <name>", "a name to recognise the key by")
-    .option("--live", "a svc_live_ key (mainnet-beta) instead of svc_test_")
+    .option(
+      "--live",
+      "a svc_live_ key (mainnet-beta) instead of svc_test_ (issued where --environment says: live, once a live environment is configured)",
+    )
     .action(issueKey);
 
   keys
@@ -121,7 +124,8 @@ export async function issueKey(handle: string, options: { name: string; live?: b
     `/admin/accounts/${handleSegment(handle)}/keys`,
     {
       name: options.name,
-      environment: options.live ? "live" : "test",
+      // Unset: the key of the environment the request acts on (--environment).
+      ...(options.live ? { environment: "live" } : {}),
     },
   );
   if (json) return printJson(answer);
