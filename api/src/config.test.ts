@@ -67,6 +67,18 @@ describe("service configuration", () => {
       expect(config.environments.live).toBeNull();
       expect(config.environments.test.cluster.kind).toBe("manifest");
       expect(config.environments.test.reserveMinLamports).toBe(100_000_000n);
+      expect(config.environments.test.reserveWarnLamports).toBe(1_000_000_000n);
+    });
+
+    it("reads the reserve's warning line, and refuses one below the start-up floor, naming both", () => {
+      const config = loadConfig({ RESERVE_MIN_LAMPORTS: "5", RESERVE_WARN_LAMPORTS: "7" }, dataDir());
+      expect(config.environments.test.reserveWarnLamports).toBe(7n);
+      expect(() => loadConfig({ RESERVE_MIN_LAMPORTS: "5", RESERVE_WARN_LAMPORTS: "4" }, dataDir())).toThrow(
+        /RESERVE_WARN_LAMPORTS \(4\) must be at least RESERVE_MIN_LAMPORTS \(5\)/,
+      );
+      expect(() => loadConfig({ RESERVE_WARN_LAMPORTS: "1 SOL" }, dataDir())).toThrow(
+        /RESERVE_WARN_LAMPORTS must be a whole number of lamports/,
+      );
     });
 
     it("reads the live environment from its LIVE_ settings", () => {

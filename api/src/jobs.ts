@@ -7,3 +7,4 @@ import "./transfers/recover-dropped";
 import "./approvals/expire-held-transactions";
 import "./reserve/reconcile-reserve";
 import "./webhooks/deliver-webhooks";
+import "./reserve/reserve-balance-watch";

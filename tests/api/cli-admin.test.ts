@@ -6,7 +6,7 @@
  */
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { type RunningService, startService } from "@cpay/api";
@@ -324,6 +324,33 @@ describe("the admin CLI against a running service", () => {
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toContain("@alice");
     expect((await cli(["reserve", "--day", "yesterday"])).code).toBe(1);
+  });
+
+  it("serves the fee reserve's balance to monitoring on the admin listener's /metrics, behind the admin token", async () => {
+    const url = `${service.admin?.url}/metrics`;
+    expect((await fetch(url)).status).toBe(401);
+    const token = readFileSync(join(dataDir, "admin.token"), "utf8").trim();
+    // The watch reads the reserve as the service starts; wait for that first reading.
+    let text = "";
+    for (let attempt = 0; attempt < 100 && !text.includes("cpay_fee_reserve_lamports{"); attempt++) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 100));
+      const answer = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get("content-type")).toContain("text/plain");
+      text = await answer.text();
+    }
+    const gauge = (name: string) => {
+      const match = new RegExp(`^${name}\\{environment="test"\\} (\\S+)$`, "m").exec(text);
+      if (match === null) throw new Error(`${name} missing from:\n${text}`);
+      return match[1] as string;
+    };
+    const lamports = BigInt(gauge("cpay_fee_reserve_lamports"));
+    expect(lamports).toBeGreaterThan(0n);
+    expect(gauge("cpay_fee_reserve_warn_lamports")).toBe("1000000000");
+    expect(gauge("cpay_fee_reserve_low")).toBe(lamports < 1_000_000_000n ? "1" : "0");
+    expect(Number(gauge("cpay_fee_reserve_reading_age_seconds"))).toBeGreaterThanOrEqual(0);
+    // No live environment here: no live series.
+    expect(text).not.toContain('environment="live"');
   });
 
   it("refuses bad input with a clear message and a non-zero exit code", async () => {

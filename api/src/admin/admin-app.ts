@@ -7,6 +7,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import express, { type Express, type NextFunction, type Request, type Response } from "express";
 import type { UsdgFaucet } from "../accounts/fund-test-account";
 import { describeUnexpected, parserErrorOf } from "../http/error-handler";
+import { reserveMetricsText } from "../reserve/reserve-metrics";
 import type { ServiceContext } from "../service-context";
 import { AdminError } from "./admin-error";
 import { adminRoutes } from "./admin-routes";
@@ -34,6 +35,12 @@ export function createAdminApp(
   app.set("etag", false);
   app.use(requireAdminToken(token));
   app.use(express.json({ limit: "16kb", strict: true, type: () => true }));
+  // Both environments' fee reserves, for monitoring (every environment in one scrape).
+  app.get("/metrics", (_request: Request, response: Response) => {
+    response
+      .type("text/plain; version=0.0.4")
+      .send(reserveMetricsText(environments, environments.test.clock()));
+  });
   const testRoutes = adminRoutes(environments.test, faucet);
   const liveRoutes = environments.live === null ? null : adminRoutes(environments.live, null);
   app.use("/admin", (request: Request, response: Response, next: NextFunction) => {

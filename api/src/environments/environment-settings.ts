@@ -51,12 +51,19 @@ export interface EnvironmentSettings {
   readonly allowedProgramSha256s: readonly string[];
   /** The fee reserve must hold at least this many lamports at start (`RESERVE_MIN_LAMPORTS`). */
   readonly reserveMinLamports: bigint;
+  /**
+   * Below this many lamports while running, the fee reserve is reported low (`RESERVE_WARN_LAMPORTS`):
+   * a warning in the log and `cpay_fee_reserve_low 1` on the admin listener's `/metrics`.
+   */
+  readonly reserveWarnLamports: bigint;
   /** The build the deployed program must equal: `AGENT_POLICY_SO`, else `target/deploy/agent_policy.so`. */
   readonly builtProgramPath: string;
 }
 
 /** 0.1 SOL: about 20,000 transactions' base fees, or a few dozen rent deposits. */
 export const DEFAULT_RESERVE_MIN_LAMPORTS = 100_000_000n;
+/** 1 SOL: ten times the start-up floor, so an operator hears of it well before the service would refuse to start. */
+export const DEFAULT_RESERVE_WARN_LAMPORTS = 1_000_000_000n;
 
 /** The test environment's settings (always configured). */
 export function testEnvironmentFromEnv(env: NodeJS.ProcessEnv, dataDir: string): EnvironmentSettings {
@@ -64,7 +71,7 @@ export function testEnvironmentFromEnv(env: NodeJS.ProcessEnv, dataDir: string):
     name: "test" as const,
     databaseUrl: env.DATABASE_URL ?? resolve(dataDir, "cpay.sqlite"),
     allowedProgramSha256s: sha256List(env, "TEST_PROGRAM_SHA256S"),
-    reserveMinLamports: reserveMinOf(env),
+    ...reserveThresholdsOf(env),
     builtProgramPath: builtProgramPath(env),
   };
   const rpcUrl = urlOf(env, "SOLANA_RPC_URL", ["http:", "https:"]);
@@ -108,7 +115,7 @@ export function liveEnvironmentFromEnv(env: NodeJS.ProcessEnv): EnvironmentSetti
     name: "live",
     databaseUrl: required(env, "LIVE_DATABASE_URL", "live"),
     allowedProgramSha256s: sha256List(env, "LIVE_PROGRAM_SHA256S"),
-    reserveMinLamports: reserveMinOf(env),
+    ...reserveThresholdsOf(env),
     builtProgramPath: builtProgramPath(env),
     cluster: explicitCluster(env, "live", {
       rpc: ["LIVE_RPC_URL", rpcUrl],
@@ -198,11 +205,26 @@ function sha256List(env: NodeJS.ProcessEnv, name: string): readonly string[] {
   return list;
 }
 
-function reserveMinOf(env: NodeJS.ProcessEnv): bigint {
-  const value = nonEmpty(env.RESERVE_MIN_LAMPORTS);
-  if (value === undefined) return DEFAULT_RESERVE_MIN_LAMPORTS;
+/** The reserve's start-up floor and its running warning line; the warning is never below the floor. */
+function reserveThresholdsOf(env: NodeJS.ProcessEnv): {
+  readonly reserveMinLamports: bigint;
+  readonly reserveWarnLamports: bigint;
+} {
+  const reserveMinLamports = lamportsOf(env, "RESERVE_MIN_LAMPORTS", DEFAULT_RESERVE_MIN_LAMPORTS);
+  const reserveWarnLamports = lamportsOf(env, "RESERVE_WARN_LAMPORTS", DEFAULT_RESERVE_WARN_LAMPORTS);
+  if (reserveWarnLamports < reserveMinLamports) {
+    throw new ConfigError(
+      `RESERVE_WARN_LAMPORTS (${reserveWarnLamports}) must be at least RESERVE_MIN_LAMPORTS (${reserveMinLamports}): a reserve below the start-up floor is low`,
+    );
+  }
+  return { reserveMinLamports, reserveWarnLamports };
+}
+
+function lamportsOf(env: NodeJS.ProcessEnv, name: string, fallback: bigint): bigint {
+  const value = nonEmpty(env[name]);
+  if (value === undefined) return fallback;
   if (!/^\d{1,19}$/.test(value)) {
-    throw new ConfigError(`RESERVE_MIN_LAMPORTS must be a whole number of lamports, got "${value}"`);
+    throw new ConfigError(`${name} must be a whole number of lamports, got "${value}"`);
   }
   return BigInt(value);
 }
