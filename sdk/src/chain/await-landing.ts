@@ -20,7 +20,11 @@ import { type SignatureStatus, SubmissionRejected } from "./chain-types";
  * as the operation itself can land once at most (a transfer's receipt).
  */
 export class TransactionExpired extends Error {
-  constructor(readonly signature: string) {
+  constructor(
+    readonly signature: string,
+    /** Its blockhash's last valid block height: what proveNeverLanded (never-landed-proof.ts) checks. */
+    readonly lastValidBlockHeight: bigint,
+  ) {
     super(`transaction ${signature} did not land before its blockhash expired`);
     this.name = "TransactionExpired";
   }
@@ -28,12 +32,26 @@ export class TransactionExpired extends Error {
 
 /** True when `error`, or an error in its `cause` chain, says a transaction can never land. */
 export function isNeverLanded(error: unknown): boolean {
+  return causes(error).some(
+    (cause) =>
+      cause instanceof TransactionExpired ||
+      (cause instanceof SubmissionRejected && cause.kind === "blockhash_not_found"),
+  );
+}
+
+/** The TransactionExpired in `error`'s `cause` chain (the transaction judged never to land), if any. */
+export function expiredTransactionIn(error: unknown): TransactionExpired | null {
+  return (causes(error).find((cause) => cause instanceof TransactionExpired) as TransactionExpired) ?? null;
+}
+
+/** `error` and its `cause` chain, five deep at most. */
+function causes(error: unknown): unknown[] {
+  const chain: unknown[] = [];
   for (let current = error, depth = 0; current !== undefined && current !== null && depth < 5; depth++) {
-    if (current instanceof TransactionExpired) return true;
-    if (current instanceof SubmissionRejected && current.kind === "blockhash_not_found") return true;
+    chain.push(current);
     current = current instanceof Error ? current.cause : undefined;
   }
-  return false;
+  return chain;
 }
 
 export interface AwaitLandingOptions {
