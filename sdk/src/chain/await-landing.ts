@@ -17,7 +17,8 @@ import { type SignatureStatus, SubmissionRejected } from "./chain-types";
  * A transaction that can never land: its blockhash expired before the cluster knew its signature
  * (awaitLanding answered null), or the cluster refused its blockhash as unknown. Nothing of it
  * landed, so the same operation signed again with a fresh blockhash is not a second one — as long
- * as the operation itself can land once at most (a transfer's receipt).
+ * as the operation itself can land once at most (a transfer's receipt). An operation without one
+ * needs the stronger, finalized proof first (never-landed-proof.ts).
  */
 export class TransactionExpired extends Error {
   constructor(
