@@ -7,7 +7,9 @@
  *   signature and never forwarded (a leader that never got it);
  * - `expireNextSends`: the next N transactions sent (and every later re-send of them) are answered
  *   with their signature and forwarded only once their blockhash is past its last valid block
- *   height (a transaction that waited too long in a queue: the node drops it);
+ *   height (a transaction that waited too long in a queue: the node drops it); with
+ *   `expireOnlyNaming`, only transactions whose message names that account count (e.g. the program
+ *   id: the one transaction of a multi-transaction flow that moves the funds);
  * - `latencyMs` + `jitterMs`: every answer waits that long (jitter is seeded, so concurrent answers
  *   come back out of order); `methodLatencyMs` holds one method's answers back (e.g. `getSlot`);
  * - `fail429` / `fail5xx`: the next N requests are answered HTTP 429 / 503 (a burst);
@@ -30,6 +32,8 @@ export interface FaultSettings {
   readonly dropSends: number;
   /** How many of the next transactions sent are held (every send of them) until their blockhash has expired. */
   readonly expireNextSends: number;
+  /** When set, `expireNextSends` picks only transactions whose static account keys include it. */
+  readonly expireOnlyNaming: string | null;
   readonly latencyMs: number;
   /** A seeded 0..jitterMs added to each answer's latency: answers overtake each other. */
   readonly jitterMs: number;
@@ -48,6 +52,7 @@ export interface FaultSettings {
 export const NO_FAULTS: FaultSettings = {
   dropSends: 0,
   expireNextSends: 0,
+  expireOnlyNaming: null,
   latencyMs: 0,
   jitterMs: 0,
   methodLatencyMs: {},
@@ -126,15 +131,24 @@ function compactU16(bytes: Uint8Array, offset: number): [number, number] {
 }
 
 /** The first signature and the recent blockhash of a wire transaction (legacy or v0). */
-export function wireSignatureAndBlockhash(wire: Uint8Array): { signature: string; blockhash: string } {
+export function wireSignatureAndBlockhash(wire: Uint8Array): {
+  signature: string;
+  blockhash: string;
+  /** The message's static account keys (a program id is always one). */
+  accounts: string[];
+} {
   const [signatures, used] = compactU16(wire, 0);
   const signature = base58.decode(wire.subarray(used, used + 64));
   let offset = used + 64 * signatures;
   if (((wire[offset] ?? 0) & 0x80) !== 0) offset += 1; // versioned message prefix
   offset += 3; // header
   const [keys, keysUsed] = compactU16(wire, offset);
-  offset += keysUsed + 32 * keys;
-  return { signature, blockhash: base58.decode(wire.subarray(offset, offset + 32)) };
+  offset += keysUsed;
+  const accounts = Array.from({ length: keys }, (_, index) =>
+    base58.decode(wire.subarray(offset + 32 * index, offset + 32 * (index + 1))),
+  );
+  offset += 32 * keys;
+  return { signature, blockhash: base58.decode(wire.subarray(offset, offset + 32)), accounts };
 }
 
 function configOf(params: unknown[] | undefined): Record<string, unknown> | undefined {
@@ -288,9 +302,10 @@ export async function startFaultProxy(
   async function answer(body: JsonRpcRequest): Promise<unknown> {
     if (body.method === "sendTransaction") {
       const wire = Buffer.from(String(body.params?.[0] ?? ""), "base64");
-      const { signature, blockhash } = wireSignatureAndBlockhash(wire);
+      const { signature, blockhash, accounts } = wireSignatureAndBlockhash(wire);
       const chosen = stats.expired.includes(signature);
-      if (chosen || faults.expireNextSends > 0) {
+      const eligible = faults.expireOnlyNaming === null || accounts.includes(faults.expireOnlyNaming);
+      if (chosen || (faults.expireNextSends > 0 && eligible)) {
         if (!chosen) {
           faults = { ...faults, expireNextSends: faults.expireNextSends - 1 };
           stats.expired.push(signature);

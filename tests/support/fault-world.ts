@@ -18,6 +18,7 @@ import {
   startService,
 } from "@cpay/api";
 import { type ChainPort, connectRpcChain, parseLocalnetManifest } from "@cpay/sdk/chain";
+import { eq } from "drizzle-orm";
 import { freshDatabaseUrl } from "./api-database";
 import { type FaultProxy, startFaultProxy } from "./fault-proxy";
 import { type IndexerBeside, startIndexerBeside } from "./indexer-beside";
@@ -42,6 +43,15 @@ export interface FaultWorld {
     handle: string,
     funds?: { readonly public?: bigint; readonly confidential?: bigint },
   ): Promise<FaultWorldAccount>;
+  /**
+   * An agent `name` of `owner` (per transaction 100, daily 250, HITL 50 USDG), funded, with its own
+   * agent-scoped key. Its confidential keys are derived from its owner's secret and handle.
+   */
+  agent(
+    owner: FaultWorldAccount,
+    name: string,
+    funds?: { readonly public?: bigint; readonly confidential?: bigint },
+  ): Promise<Omit<FaultWorldAccount, "confidentialSecret">>;
   close(): Promise<void>;
 }
 
@@ -123,6 +133,44 @@ export async function startFaultWorld(
           environment: "test",
         });
         return { account, key: key.value, confidentialSecret };
+      },
+      async agent(owner, name, funds = {}) {
+        // Through the API, as an owner creates one (the reserve pays its rent inside the request).
+        const response = await fetch(`${service.url}/v1/accounts/me/agents`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${owner.key}`, "content-type": "application/json" },
+          body: JSON.stringify({
+            name,
+            spend_policy: {
+              per_transaction_limit_usdg: 100,
+              daily_limit_usdg: 250,
+              hitl_threshold_usdg: 50,
+              assets: ["USDG"],
+            },
+          }),
+        });
+        const created = (await response.json()) as { account_id?: string };
+        if (response.status !== 201 || created.account_id === undefined) {
+          throw new Error(`creating the agent answered ${response.status}: ${JSON.stringify(created)}`);
+        }
+        const { db } = service.context;
+        const [account] = await db.read((q) =>
+          q
+            .select()
+            .from(db.tables.accounts)
+            .where(eq(db.tables.accounts.id, created.account_id as string)),
+        );
+        if (account === undefined) throw new Error(`no account row ${created.account_id}`);
+        await fundTestAccount(service.context, faucet, account, {
+          public: funds.public ?? 0n,
+          confidential: funds.confidential ?? 0n,
+        });
+        const key = await issueApiKey(service.context, {
+          accountId: account.id,
+          name: "faults",
+          environment: "test",
+        });
+        return { account, key: key.value };
       },
       close,
     };

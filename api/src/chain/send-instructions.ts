@@ -80,7 +80,7 @@ export async function sendInstructions(
   const status = await awaitLanding(service.chain, signature, blockhash, { wire });
   if (status === null) {
     throw new ExpiredBeforeLanding("the transaction did not land before its blockhash expired", {
-      cause: new TransactionExpired(signature),
+      cause: new TransactionExpired(signature, lastValidBlockHeight),
     });
   }
   if (status.err !== null) throw failureOf(service, status.err, instructions, "failed");

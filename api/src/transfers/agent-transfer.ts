@@ -12,6 +12,8 @@
  *   final transaction is 1,057 of 1,232 bytes (measured, tests/api/transfers-agent.test.ts), and a
  *   record needs 72 bytes plus a 33-byte envelope plus the memo — room for ~70 memo bytes, not the
  *   200 the API accepts; one memo limit for every path beats a limit that depends on the path.
+ *   Without a receipt, a final transaction that expired is signed again only on the finalized proof
+ *   that it can never land (resubmission.ts).
  */
 import { buildAgentTransferInstruction } from "@cpay/sdk";
 import { readAgentAccount, readHold, transferAgentConfidential } from "@cpay/sdk/agent-confidential";

@@ -9,7 +9,8 @@
  * 2. write the transfer `submitting` (and bind the Idempotency-Key to it) before anything is sent;
  * 3. submit: the owner's wallet path or the agent's program path (owner-transfer.ts,
  *    agent-transfer.ts), the fee reserve paying everything; a transaction that could never land
- *    is signed again with a fresh blockhash under the same transfer id (resubmission.ts);
+ *    is signed again with a fresh blockhash under the same transfer id (resubmission.ts: safe by
+ *    the receipt, or, for an agent's confidential transfer, by the finalized proof it never lands);
  * 4. record what happened (transfer-transitions.ts): `submitted` + `transfer.initiated` + key usage,
  *    `held` + the agent transaction for its owner, or `failed` with the 4xx/503 that explains it.
  * Transfers of one account run one at a time across every API process sharing the database

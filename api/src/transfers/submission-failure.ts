@@ -6,7 +6,8 @@
  *   `failed` (`transfer.failed` fires) and the answer is `503 chain_unavailable`; a transaction
  *   that can never land (its blockhash expired first, judged at or after every slot the port saw:
  *   certain, not a guess) is this too, `failure_code` `blockhash_expired`, once resubmission
- *   (resubmission.ts) gave up;
+ *   (resubmission.ts) gave up; an unproved expiry of an agent's confidential transfer
+ *   (NeverLandedUnproved) is not: it is unknown, below;
  * - null: the outcome is unknown (the error is not one whose meaning is certain, or the cluster could
  *   not be reached): the transfer stays `submitting` and the crash-recovery pass settles it from the
  *   chain (recover-submissions.ts); the answer is the error's (`503 chain_unavailable` when unreachable).

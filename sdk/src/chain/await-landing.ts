@@ -17,10 +17,15 @@ import { type SignatureStatus, SubmissionRejected } from "./chain-types";
  * A transaction that can never land: its blockhash expired before the cluster knew its signature
  * (awaitLanding answered null), or the cluster refused its blockhash as unknown. Nothing of it
  * landed, so the same operation signed again with a fresh blockhash is not a second one — as long
- * as the operation itself can land once at most (a transfer's receipt).
+ * as the operation itself can land once at most (a transfer's receipt). An operation without one
+ * needs the stronger, finalized proof first (never-landed-proof.ts).
  */
 export class TransactionExpired extends Error {
-  constructor(readonly signature: string) {
+  constructor(
+    readonly signature: string,
+    /** Its blockhash's last valid block height: what proveNeverLanded (never-landed-proof.ts) checks. */
+    readonly lastValidBlockHeight: bigint,
+  ) {
     super(`transaction ${signature} did not land before its blockhash expired`);
     this.name = "TransactionExpired";
   }
@@ -28,12 +33,26 @@ export class TransactionExpired extends Error {
 
 /** True when `error`, or an error in its `cause` chain, says a transaction can never land. */
 export function isNeverLanded(error: unknown): boolean {
+  return causes(error).some(
+    (cause) =>
+      cause instanceof TransactionExpired ||
+      (cause instanceof SubmissionRejected && cause.kind === "blockhash_not_found"),
+  );
+}
+
+/** The TransactionExpired in `error`'s `cause` chain (the transaction judged never to land), if any. */
+export function expiredTransactionIn(error: unknown): TransactionExpired | null {
+  return (causes(error).find((cause) => cause instanceof TransactionExpired) as TransactionExpired) ?? null;
+}
+
+/** `error` and its `cause` chain, five deep at most. */
+function causes(error: unknown): unknown[] {
+  const chain: unknown[] = [];
   for (let current = error, depth = 0; current !== undefined && current !== null && depth < 5; depth++) {
-    if (current instanceof TransactionExpired) return true;
-    if (current instanceof SubmissionRejected && current.kind === "blockhash_not_found") return true;
+    chain.push(current);
     current = current instanceof Error ? current.cause : undefined;
   }
-  return false;
+  return chain;
 }
 
 export interface AwaitLandingOptions {

@@ -6,6 +6,7 @@
 export {
   type AwaitLandingOptions,
   awaitLanding,
+  expiredTransactionIn,
   isNeverLanded,
   TransactionExpired,
 } from "./await-landing";
@@ -15,6 +16,11 @@ export { meetsCommitment } from "./commitment";
 export { type ConfirmedTransactionOptions, confirmedTransaction } from "./confirmed-transaction";
 export * from "./deterministic-keys";
 export * from "./localnet-manifest";
+export {
+  type NeverLandedProof,
+  type ProveNeverLandedOptions,
+  proveNeverLanded,
+} from "./never-landed-proof";
 export { connectRpcChain, type RpcChainOptions } from "./rpc-chain";
 export { RpcResponseError } from "./rpc-errors";
 export { UnexpectedRpcAnswer } from "./rpc-normalize";

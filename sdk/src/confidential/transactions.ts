@@ -24,6 +24,8 @@ export interface PreparedTransaction {
   readonly wire: Uint8Array;
   /** The blockhash it was signed with: once invalid, the transaction can no longer land. */
   readonly blockhash: string;
+  /** That blockhash's last valid block height (no block above it can include the transaction). */
+  readonly lastValidBlockHeight: bigint;
 }
 
 /** A signed transaction ready to send, with the step it performs. */
@@ -40,6 +42,7 @@ export async function signTransaction(input: StepTransactionInput): Promise<Sign
     signature,
     wire,
     blockhash: input.blockhash.blockhash,
+    lastValidBlockHeight: input.blockhash.lastValidBlockHeight,
   };
 }
 
@@ -51,7 +54,12 @@ export async function signTransaction(input: StepTransactionInput): Promise<Sign
 export async function partiallySignTransaction(input: StepTransactionInput): Promise<PreparedTransaction> {
   const { wire } = await partiallySignTransactionToWire(wireInput(input));
   assertFitsPacket(input.step, wire);
-  return { step: input.step, wire, blockhash: input.blockhash.blockhash };
+  return {
+    step: input.step,
+    wire,
+    blockhash: input.blockhash.blockhash,
+    lastValidBlockHeight: input.blockhash.lastValidBlockHeight,
+  };
 }
 
 /** Whether the transaction `signTransaction` would make from `input` fits a packet (nothing is signed). */
@@ -122,7 +130,7 @@ export async function submit(
     throw stepFailed(
       transaction.step,
       "transaction did not land before its blockhash expired",
-      new TransactionExpired(transaction.signature),
+      new TransactionExpired(transaction.signature, transaction.lastValidBlockHeight),
     );
   }
   if (status.err !== null) {
