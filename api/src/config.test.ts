@@ -76,6 +76,9 @@ describe("service configuration", () => {
       expect(() => loadConfig({ RESERVE_MIN_LAMPORTS: "5", RESERVE_WARN_LAMPORTS: "4" }, dataDir())).toThrow(
         /RESERVE_WARN_LAMPORTS \(4\) must be at least RESERVE_MIN_LAMPORTS \(5\)/,
       );
+      // Unset, it follows a floor raised above its default.
+      const raised = loadConfig({ RESERVE_MIN_LAMPORTS: "10000000000" }, dataDir());
+      expect(raised.environments.test.reserveWarnLamports).toBe(10_000_000_000n);
       expect(() => loadConfig({ RESERVE_WARN_LAMPORTS: "1 SOL" }, dataDir())).toThrow(
         /RESERVE_WARN_LAMPORTS must be a whole number of lamports/,
       );

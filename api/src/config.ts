@@ -44,7 +44,7 @@
  * | `LIVE_REGISTRAR_SIGNER` | (required) | the live program config's registrar, a signer setting |
  * | `LIVE_PROGRAM_SHA256S` | unset | as `TEST_PROGRAM_SHA256S`, for the live program |
  * | `RESERVE_MIN_LAMPORTS` | 100000000 | each environment's fee reserve must hold at least this at start (0.1 SOL) |
- * | `RESERVE_WARN_LAMPORTS` | 1000000000 | while running, below this the reserve is low: a log warning and `cpay_fee_reserve_low 1` on the admin listener's `/metrics` (1 SOL; at least `RESERVE_MIN_LAMPORTS`) |
+ * | `RESERVE_WARN_LAMPORTS` | 1000000000 | while running, below this the reserve is low: a log warning and `cpay_fee_reserve_low 1` on the admin listener's `/metrics` (1 SOL, or `RESERVE_MIN_LAMPORTS` when that is higher and this is unset; never below it) |
  * | `MAINNET_RPC_URL` | must be unset | not a setting: refused with a pointer to `LIVE_RPC_URL` |
  *
  * A signer setting is `file:/path/keypair.json` (Solana CLI format; refused when its group or others

@@ -211,7 +211,12 @@ function reserveThresholdsOf(env: NodeJS.ProcessEnv): {
   readonly reserveWarnLamports: bigint;
 } {
   const reserveMinLamports = lamportsOf(env, "RESERVE_MIN_LAMPORTS", DEFAULT_RESERVE_MIN_LAMPORTS);
-  const reserveWarnLamports = lamportsOf(env, "RESERVE_WARN_LAMPORTS", DEFAULT_RESERVE_WARN_LAMPORTS);
+  // Unset, the warning line follows a floor raised above its default; set, it must not be below it.
+  const reserveWarnLamports = lamportsOf(
+    env,
+    "RESERVE_WARN_LAMPORTS",
+    reserveMinLamports > DEFAULT_RESERVE_WARN_LAMPORTS ? reserveMinLamports : DEFAULT_RESERVE_WARN_LAMPORTS,
+  );
   if (reserveWarnLamports < reserveMinLamports) {
     throw new ConfigError(
       `RESERVE_WARN_LAMPORTS (${reserveWarnLamports}) must be at least RESERVE_MIN_LAMPORTS (${reserveMinLamports}): a reserve below the start-up floor is low`,
