@@ -22,7 +22,6 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { confirmedTransaction } from "@cpay/sdk/chain";
 import {
   getBase58Decoder,
-  getCompiledTransactionMessageDecoder,
   type KeyPairSigner,
   type SignatureDictionary,
   type TransactionPartialSigner,
@@ -52,7 +51,6 @@ interface Scope {
 
 const scopes = new AsyncLocalStorage<Scope>();
 const BASE58 = getBase58Decoder();
-const MESSAGE_DECODER = getCompiledTransactionMessageDecoder();
 
 /**
  * Runs `work` spending the reserve for `accountId` (an agent's owner, never the agent), then
@@ -131,12 +129,14 @@ function meteredPayer(service: ServiceContext): Scope["payer"] {
       const scope = scopeOf(service);
       scope.rent ??= rentExemptMinimumOf(service.chain);
       const rentExemptMinimum = await scope.rent;
+      const blockhashes: string[] = [];
       for (const transaction of transactions) {
         const bound = spendBoundOf(transaction.messageBytes, {
           feePayer: inner.address,
           programId: service.chain.programId,
           rentExemptMinimum,
         });
+        blockhashes.push(bound.blockhash);
         const needed = bound.feeLamports + bound.depositLamports;
         const shortfall = needed - scope.prepaid;
         if (shortfall > 0n) {
@@ -147,11 +147,11 @@ function meteredPayer(service: ServiceContext): Scope["payer"] {
       const signed = await inner.signTransactions(transactions);
       signed.forEach((dictionary, index) => {
         const signature = dictionary[inner.address];
-        const transaction = transactions[index];
-        if (signature === undefined || transaction === undefined) return;
+        const blockhash = blockhashes[index];
+        if (signature === undefined || blockhash === undefined) return;
         const id = BASE58.decode(signature);
         scope.signatures.push(id);
-        scope.blockhashes.set(id, MESSAGE_DECODER.decode(transaction.messageBytes).lifetimeToken);
+        scope.blockhashes.set(id, blockhash);
       });
       return signed;
     },

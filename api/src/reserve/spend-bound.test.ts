@@ -73,7 +73,11 @@ describe("spendBoundOf", () => {
       ]),
       ctx,
     );
-    expect(bound).toEqual({ feeLamports: 15_000n, depositLamports: 70_491_885n });
+    expect(bound).toEqual({
+      feeLamports: 15_000n,
+      depositLamports: 70_491_885n,
+      blockhash: "11111111111111111111111111111111",
+    });
   });
 
   it("Given an Associated Token account the fee payer opens, Then its rent (170 bytes) is counted", () => {

@@ -58,6 +58,8 @@ export class UnboundedSpend extends Error {
 export interface SpendBound {
   readonly feeLamports: bigint;
   readonly depositLamports: bigint;
+  /** The blockhash the message names: until it expires, the transaction may still land. */
+  readonly blockhash: string;
 }
 
 /** The most the message in `messageBytes` can cost the reserve (fees and deposits), or `UnboundedSpend`. */
@@ -79,7 +81,7 @@ export function spendBoundOf(messageBytes: ReadonlyUint8Array, ctx: SpendBoundCo
       ctx,
     );
   }
-  return { feeLamports: feesOf(message, accounts), depositLamports };
+  return { feeLamports: feesOf(message, accounts), depositLamports, blockhash: decoded.lifetimeToken };
 }
 
 type CompiledMessage = LegacyCompiledTransactionMessage | V0CompiledTransactionMessage;
