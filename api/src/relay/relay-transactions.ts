@@ -141,9 +141,9 @@ export async function relayTransactions(
       let signed: string | null = null;
       let signature: string;
       try {
-        signature = await submitOne(service, wire, index, checked[index] ?? [], (landed) => {
+        signature = await submitOne(service, wire, index, checked[index] ?? [], (landed, blockhash) => {
           signed = landed;
-          noteReserveSignature(service, landed, blockhashOf(wire));
+          noteReserveSignature(service, landed, blockhash);
         });
       } catch (error) {
         await refuseFrom(index, error);
@@ -190,14 +190,15 @@ async function submitOne(
   wire: Uint8Array,
   index: number,
   instructions: readonly RelayedInstruction[],
-  onSigned: (signature: string) => void,
+  onSigned: (signature: string, blockhash: string) => void,
 ): Promise<string> {
   const refused = (err: TransactionErrorJson | null) =>
     refusalOf(err, index, instructions, address(service.chain.programId));
   const simulated = await service.chain.simulateTransaction(wire, { sigVerify: false });
   if (simulated.err !== null) throw refused(simulated.err);
   const signed = await coSignAsFeePayer(service.feePayer, wire);
-  onSigned(getSignatureFromTransaction(getTransactionDecoder().decode(signed)));
+  const blockhash = blockhashOf(signed);
+  onSigned(getSignatureFromTransaction(getTransactionDecoder().decode(signed)), blockhash);
   let signature: string;
   try {
     signature = await service.chain.sendTransaction(signed);
@@ -205,7 +206,7 @@ async function submitOne(
     if (error instanceof SubmissionRejected) throw refused(error.outcome?.err ?? null);
     throw error;
   }
-  const status = await awaitLanding(service.chain, signature, blockhashOf(signed), { wire: signed });
+  const status = await awaitLanding(service.chain, signature, blockhash, { wire: signed });
   if (status === null) throw new ApiError("chain_unavailable", `transactions[${index}] did not land`);
   if (status.err !== null) throw refused(status.err);
   return signature;
