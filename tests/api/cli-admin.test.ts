@@ -1,26 +1,29 @@
 /**
- * The admin CLI (`npm run admin -- <command>`) run as a child process against a service started
- * here with its admin listener (`admin: true`, free ports, the admin token file in a temporary data
- * dir): accounts, KYC, keys (issue, list, revoke, usage decrypted client-side), the test faucet,
- * agent keys, and bad input refused with a message and a non-zero exit code.
+ * The admin CLI (`npm run admin -- <command>`) against a service started here with its admin
+ * listener (`admin: true`, free ports, the admin token file in a temporary data dir): accounts, KYC,
+ * keys (issue, list, revoke, usage decrypted client-side), the test faucet, agent keys, and bad input
+ * refused with a message and a non-zero exit code. Most commands run through `runCli`, the function
+ * `api/src/cli/main.ts` runs, in this process (each CLI process costs seconds of start-up); the
+ * cases about the process itself (its environment variables and exit codes) start it as a process.
  */
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { format } from "node:util";
 import { type RunningService, startService } from "@cpay/api";
+import { runCli } from "@cpay/api/admin-cli";
 import { RECEIPT_CLOSE_DISCRIMINATOR } from "@cpay/sdk";
 import { createApiClient } from "@cpay/sdk/api";
 import { getCompiledTransactionMessageDecoder, getTransactionDecoder } from "@solana/kit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { freshDatabaseUrl } from "../support/api-database";
 import { type IndexerBeside, startIndexerBeside } from "../support/indexer-beside";
 import { reserveSettled } from "../support/reserve-settled";
 import { startTestChain, type TestChain, testChainMode } from "../support/test-chain";
 
 const ROOT = resolve(import.meta.dirname, "../..");
-const TSX = join(ROOT, "node_modules/.bin/tsx");
 const CLI = join(ROOT, "api/src/cli/main.ts");
 
 interface CliRun {
@@ -36,12 +39,15 @@ describe("the admin CLI against a running service", () => {
   let dataDir: string;
   let dropDatabase: () => Promise<void>;
 
-  /** Runs the CLI with the service's admin URL and data dir (where admin.token is). */
-  const cli = (args: readonly string[], env: Record<string, string> = {}): Promise<CliRun> =>
+  /**
+   * Runs the CLI as a process with the service's admin URL and data dir (where admin.token is) in
+   * its environment, plus `env`.
+   */
+  const cliProcess = (args: readonly string[], env: Record<string, string> = {}): Promise<CliRun> =>
     new Promise((resolvePromise) => {
       execFile(
-        TSX,
-        [CLI, ...args],
+        process.execPath,
+        ["--import", "tsx", CLI, ...args],
         {
           cwd: ROOT,
           env: {
@@ -51,7 +57,7 @@ describe("the admin CLI against a running service", () => {
             ADMIN_TOKEN: "",
             ...env,
           },
-          timeout: 30_000,
+          timeout: 60_000,
         },
         (error, stdout, stderr) => {
           const code = error === null ? 0 : typeof error.code === "number" ? error.code : -1;
@@ -59,6 +65,34 @@ describe("the admin CLI against a running service", () => {
         },
       );
     });
+  /** One in-process run at a time: each captures `console` while it runs. */
+  let lastRun: Promise<unknown> = Promise.resolve();
+  /** Runs the CLI in this process with `--admin-url` and `--data-dir` naming the service's. */
+  const cli = (args: readonly string[]): Promise<CliRun> => {
+    const run = lastRun.then(() => cliInProcess(args));
+    lastRun = run.catch(() => undefined);
+    return run;
+  };
+  const cliInProcess = async (args: readonly string[]): Promise<CliRun> => {
+    const stdout: string[] = [];
+    const stderr: string[] = [];
+    const log = vi.spyOn(console, "log").mockImplementation((...parts: unknown[]) => {
+      stdout.push(`${format(...parts)}\n`);
+    });
+    const error = vi.spyOn(console, "error").mockImplementation((...parts: unknown[]) => {
+      stderr.push(`${format(...parts)}\n`);
+    });
+    try {
+      const code = await runCli(
+        ["node", "cpay-admin", "--admin-url", service.admin?.url ?? "", "--data-dir", dataDir, ...args],
+        { writeOut: (text) => stdout.push(text), writeErr: (text) => stderr.push(text) },
+      );
+      return { code, stdout: stdout.join(""), stderr: stderr.join("") };
+    } finally {
+      log.mockRestore();
+      error.mockRestore();
+    }
+  };
   const cliJson = async <T>(args: readonly string[]): Promise<T> => {
     const run = await cli(["--json", ...args]);
     expect(run.code, run.stderr).toBe(0);
@@ -126,14 +160,14 @@ describe("the admin CLI against a running service", () => {
     });
     expect(wrong.status).toBe(401);
     // And the CLI with a wrong token is refused too
-    const refused = await cli(["accounts", "list"], { ADMIN_TOKEN: "x".repeat(40) });
+    const refused = await cliProcess(["accounts", "list"], { ADMIN_TOKEN: "x".repeat(40) });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain("admin token");
   });
 
   it("creates an account, prints its secret once, lists it, and issues a key that works", async () => {
-    // When the operator creates @alice
-    const created = await cli([
+    // When the operator creates @alice (the CLI as a process: what an operator runs)
+    const created = await cliProcess([
       "accounts",
       "create",
       "--handle",
@@ -402,28 +436,23 @@ describe("the admin CLI against a running service", () => {
       [["agents", "keys", "issue", "alice", "--name", "n"], 2, /not an agent handle/],
       [["frobnicate"], 2, /unknown command/],
     ];
-    // Each case is a refusal that changes nothing, so they run two at a time (one per core).
-    const runs: CliRun[] = [];
-    let next = 0;
-    const worker = async () => {
-      for (let at = next++; at < cases.length; at = next++) {
-        runs[at] = await cli((cases[at] as (typeof cases)[number])[0]);
-      }
-    };
-    await Promise.all([worker(), worker()]);
-    for (const [index, [args, code, message]] of cases.entries()) {
-      const run = runs[index] as CliRun;
+    for (const [args, code, message] of cases) {
+      const run = await cli(args);
       expect({ args, code: run.code }).toEqual({ args, code });
       expect(run.stderr, args.join(" ")).toMatch(message);
     }
-    // No token at all, and no service listening
-    const noToken = await cli(["accounts", "list"], { CPAY_DATA_DIR: join(dataDir, "missing") });
+    // The process's own exit codes: a usage error, no token at all, and no service listening
+    const [unknown, noToken, noService] = await Promise.all([
+      cliProcess(["frobnicate"]),
+      cliProcess(["accounts", "list"], { CPAY_DATA_DIR: join(dataDir, "missing") }),
+      cliProcess(["accounts", "list"], { CPAY_ADMIN_URL: "http://127.0.0.1:9" }),
+    ]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/unknown command/);
     expect(noToken.code).toBe(2);
     expect(noToken.stderr).toContain("admin token");
-    const noService = await cli(["accounts", "list"], { CPAY_ADMIN_URL: "http://127.0.0.1:9" });
     expect(noService.code).toBe(3);
     expect(noService.stderr).toContain("cannot reach");
-    // 21 CLI processes, each started through tsx: a minute and more on a loaded 2-core machine.
   }, 180_000);
 });
 

@@ -8,7 +8,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { ConfigError } from "../config";
+import { ConfigError } from "@cpay/ledger/config";
 
 export const DEFAULT_ADMIN_PORT = 3001;
 export const ADMIN_TOKEN_FILE = "admin.token";

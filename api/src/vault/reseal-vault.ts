@@ -8,9 +8,10 @@
  */
 import type { Database } from "@cpay/ledger/database";
 import { and, asc, eq, gt, lt, ne, or, sql } from "drizzle-orm";
+import { DEFAULT_RESEAL_BATCH } from "./reseal-batch";
 import { type MasterKey, openSecret, sealSecret, VaultError } from "./vault";
 
-export const DEFAULT_RESEAL_BATCH = 100;
+export { DEFAULT_RESEAL_BATCH };
 
 interface Cursor {
   readonly accountId: string;

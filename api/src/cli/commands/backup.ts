@@ -5,10 +5,9 @@
  * describes; this command refuses a postgres:// URL rather than pretend.
  */
 import { resolve } from "node:path";
-import { backupSqlite } from "@cpay/ledger/backup-sqlite";
+import type { backupSqlite } from "@cpay/ledger/backup-sqlite";
 import type { Command } from "commander";
 import { CliError, EXIT } from "../cli-error";
-import { databaseUrlOf, isPostgresUrl, requireExistingDatabase } from "../local-database";
 import { printJson, printTable } from "../output";
 
 /** Adds `backup` to `program`. */
@@ -18,6 +17,10 @@ export function registerBackupCommand(program: Command): void {
     .description("copy the SQLite database to <file> while the service runs, then check the copy")
     .argument("<file>", "where the backup goes (must not exist)")
     .action(async (file: string, _options: unknown, command: Command) => {
+      // Loaded on use: the other commands (and the CLI processes tests start) skip their cost.
+      const [{ backupSqlite }, { databaseUrlOf, isPostgresUrl, requireExistingDatabase }] = await Promise.all(
+        [import("@cpay/ledger/backup-sqlite"), import("../local-database")],
+      );
       const databaseUrl = databaseUrlOf(command);
       if (isPostgresUrl(databaseUrl)) {
         throw new CliError(

@@ -5,17 +5,24 @@
  * key while the service keeps serving (reseal-vault.ts), and says when the old keys can go. Only key
  * ids (fingerprints) are printed, never a key.
  */
-import { openDatabase } from "@cpay/ledger/database";
 import type { Command } from "commander";
-import {
-  DEFAULT_RESEAL_BATCH,
-  earlierIdempotencyExpiry,
-  keysInUse,
-  resealVault,
-} from "../../vault/reseal-vault";
+import { DEFAULT_RESEAL_BATCH } from "../../vault/reseal-batch";
+import type { resealVault } from "../../vault/reseal-vault";
 import { CliError, EXIT } from "../cli-error";
-import { requireExistingDatabase, serviceConfigOf } from "../local-database";
 import { printJson, printTable } from "../output";
+
+/**
+ * The database, the service's configuration and the vault code, loaded only when a vault command
+ * runs: every other command (and each CLI process the tests start) skips their import cost.
+ */
+async function vaultModules() {
+  const [{ openDatabase }, reseal, local] = await Promise.all([
+    import("@cpay/ledger/database"),
+    import("../../vault/reseal-vault"),
+    import("../local-database"),
+  ]);
+  return { openDatabase, ...reseal, ...local };
+}
 
 /** Adds `vault status` and `vault reseal` to `program`. */
 export function registerVaultCommands(program: Command): void {
@@ -29,6 +36,7 @@ export function registerVaultCommands(program: Command): void {
     .command("status")
     .description("records per master key id (reads DATABASE_URL with the service's environment)")
     .action(async (_options: unknown, command: Command) => {
+      const { openDatabase, keysInUse, requireExistingDatabase, serviceConfigOf } = await vaultModules();
       const config = serviceConfigOf(command);
       requireExistingDatabase(config.databaseUrl);
       const db = await openDatabase(config.databaseUrl);
@@ -66,6 +74,13 @@ export function registerVaultCommands(program: Command): void {
       if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 10_000) {
         throw new CliError(`--batch-size must be 1..10000, got ${options.batchSize}`, EXIT.usage);
       }
+      const {
+        openDatabase,
+        resealVault,
+        earlierIdempotencyExpiry,
+        requireExistingDatabase,
+        serviceConfigOf,
+      } = await vaultModules();
       const config = serviceConfigOf(command);
       requireExistingDatabase(config.databaseUrl);
       const startedAt = new Date().toISOString();
