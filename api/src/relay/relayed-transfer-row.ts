@@ -57,6 +57,8 @@ export async function recordRelayedIntents(
       fromHandle: agent.handle,
       to: await service.db.read((q) => nameOfAddress(service, q, owner ?? intent.destination)),
       recipientAddress: owner ?? intent.destination,
+      // The agent made this transfer itself; the service seals only the transfers it creates.
+      sealedDetails: null,
       asset: intent.mint === service.chain.usdgMint ? "USDG" : intent.mint,
       confidential: intent.confidential,
       usageIncrement:

@@ -31,6 +31,11 @@ export interface HeldInput {
   readonly hold: Pick<Hold, "address" | "requestedAt" | "expiresAt">;
   readonly signature: string;
   readonly signatures: readonly string[];
+  /**
+   * The held amount sealed from the agent to its owner, bound to the held transaction's id
+   * (`@cpay/sdk/sealed`); absent when the writer never knew the amount (a hold found on chain).
+   */
+  readonly sealedAmount?: string | null;
 }
 
 export interface HeldOutcome {
@@ -88,6 +93,7 @@ export async function markHeldIn(
     expiresAt,
     decidedAt: null,
     txSignature: null,
+    sealedAmount: input.sealedAmount ?? null,
   });
   await recordEvent(service, tx, {
     type: "agent.transaction.pending_approval",
