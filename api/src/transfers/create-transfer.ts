@@ -68,6 +68,8 @@ export async function createTransfer(
   input: { readonly caller: Caller; readonly body: Body; readonly idempotency: IdempotencyClaim | null },
 ): Promise<TTransfer> {
   const { account, apiKey } = input.caller;
+  // A dashboard session's transfer counts toward no key's usage.
+  const apiKeyId = apiKey?.id ?? null;
   const { body } = input;
   requireServiceCustody(account);
   await requireKyc(service, account);
@@ -123,7 +125,7 @@ export async function createTransfer(
         const inserted = await insertSubmittingTransferIn(service, tx, {
           id,
           accountId: account.id,
-          apiKeyId: apiKey.id,
+          apiKeyId,
           fromHandle: account.handle,
           to: recipient.to,
           recipientAddress: recipient.wallet,
@@ -140,7 +142,7 @@ export async function createTransfer(
       return recordSubmission(service, {
         sender,
         plan,
-        apiKeyId: apiKey.id,
+        apiKeyId,
         usageIncrement: row.usageIncrement,
         submission,
       });
@@ -230,7 +232,7 @@ async function recordSubmission(
   input: {
     readonly sender: Sender;
     readonly plan: TransferPlan;
-    readonly apiKeyId: string;
+    readonly apiKeyId: string | null;
     readonly usageIncrement: string | null;
     readonly submission: Submission;
   },
