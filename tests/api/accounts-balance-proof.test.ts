@@ -30,7 +30,13 @@ import { createTestAgent } from "./support/agents";
 interface RawAnswer {
   readonly status: number;
   readonly json: {
-    balances?: { asset: string; confidential: boolean; amount?: string; has_balance?: boolean }[];
+    balances?: {
+      asset: string;
+      confidential: boolean;
+      amount?: string;
+      has_balance?: boolean;
+      encrypted?: { available_balance: string; decryptable_available_balance: string } | null;
+    }[];
     error?: { code: string; param?: string; message: string };
   };
 }
@@ -103,6 +109,16 @@ async function creditFromOutside(world: ApiWorld, recipient: string, amount: big
   });
 }
 
+/** Balance entries without the on-chain ciphertexts a proof-less read carries (`encrypted`). */
+type BalanceEntry = NonNullable<RawAnswer["json"]["balances"]>[number];
+function withoutCiphertexts(entries: readonly (BalanceEntry | undefined)[] | undefined) {
+  return (entries ?? []).map((entry) => {
+    if (entry === undefined) return entry;
+    const { encrypted: _ciphertexts, ...rest } = entry;
+    return rest;
+  });
+}
+
 function confidentialEntry(answer: RawAnswer) {
   return answer.json.balances?.find((entry) => entry.asset === "USDG" && entry.confidential);
 }
@@ -150,6 +166,44 @@ describe("GET /v1/accounts/me/balances with a decryption proof", () => {
     const fresh = await proveBalance(world, secret, aliceUsdg);
     const renewed = await getBalances(world, alice.key.value, { body: { decryption_proof: fresh.proof } });
     expect(confidentialEntry(renewed)).toEqual({ asset: "USDG", confidential: true, amount: "13.345678" });
+  });
+
+  it("Given the proof in a POST body (what a browser can send), Then the same amount comes back, and an Idempotency-Key stores no answer", async () => {
+    const { proof, amount } = await proveBalance(
+      world,
+      importConfidentialSecret(alice.confidentialSecret),
+      aliceUsdg,
+    );
+    const before = await world.service.context.db.read((q) =>
+      q.select().from(world.service.context.db.tables.idempotencyKeys),
+    );
+    const answer = await fetch(new URL("/v1/accounts/me/balances", world.url), {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${alice.key.value}`,
+        "content-type": "application/json",
+        "idempotency-key": "balance-read-1",
+      },
+      body: JSON.stringify({ decryption_proof: proof }),
+    });
+    expect(answer.status).toBe(200);
+    const json = (await answer.json()) as RawAnswer["json"];
+    expect(amount).toBe(13_345_678n);
+    expect(json.balances?.[0]).toEqual({ asset: "USDG", confidential: true, amount: "13.345678" });
+    // A read answer carrying an amount is never stored for replays
+    const after = await world.service.context.db.read((q) =>
+      q.select().from(world.service.context.db.tables.idempotencyKeys),
+    );
+    expect(after.length).toBe(before.length);
+    expect(answer.headers.get("idempotent-replayed")).toBeNull();
+    // Without a proof the POST is refused naming the field (the GET serves that read)
+    const missing = await fetch(new URL("/v1/accounts/me/balances", world.url), {
+      method: "POST",
+      headers: { authorization: `Bearer ${alice.key.value}`, "content-type": "application/json" },
+      body: "{}",
+    });
+    expect(missing.status).toBe(400);
+    expect(((await missing.json()) as RawAnswer["json"]).error?.param).toMatch(/decryption_proof/);
   });
 
   it("Given a valid proof in the X-Decryption-Proof header, alone or beside the same body, Then it is refused with 400 naming the body field, and no amount is answered", async () => {
@@ -237,7 +291,8 @@ describe("GET /v1/accounts/me/balances with a decryption proof", () => {
     const agentKey = key.value;
     // Without a proof: confidential yes; its PDA holds only rent, which is no SOL balance
     const plain = await getBalances(world, agentKey);
-    expect(plain.json.balances).toEqual([
+    expect(plain.json.balances?.[0]?.encrypted?.available_balance).toMatch(/^[A-Za-z0-9+/]{86}==$/);
+    expect(withoutCiphertexts(plain.json.balances)).toEqual([
       { asset: "USDG", confidential: true, has_balance: true },
       { asset: "USDG", confidential: false, has_balance: false },
       { asset: "SOL", confidential: false, has_balance: false },
@@ -278,7 +333,9 @@ describe("GET /v1/accounts/me/balances with a decryption proof", () => {
     const plain = await getBalances(world, key.value);
     // Then the read succeeds, the credit counts, and it is still pending
     expect(plain.status).toBe(200);
-    expect(confidentialEntry(plain)).toEqual({ asset: "USDG", confidential: true, has_balance: true });
+    expect(withoutCiphertexts([confidentialEntry(plain)])).toEqual([
+      { asset: "USDG", confidential: true, has_balance: true },
+    ]);
     expect((await confidentialStateOn(world.chain, agentUsdg))?.pendingBalanceCreditCounter).toBe(1n);
     // And a proof of the available balance (the hold's funds have not left it yet) still verifies
     const agentSecret = deriveAgentConfidentialSecret(

@@ -7,7 +7,7 @@ import { decryptionProofOf, REFUSED_PROOF_HEADER } from "./decryption-proof-inpu
 import { readBalances } from "./read-balances";
 import { requireKyc } from "./require-kyc";
 
-export const accountHandlers: Pick<Handlers, "getMe" | "getBalances"> = {
+export const accountHandlers: Pick<Handlers, "getMe" | "getBalances" | "proveBalances"> = {
   getMe: async ({ service, caller }) => {
     await requireKyc(service, caller.account);
     const status = await confidentialStatusOf(service, caller.account, service.chain.usdgMint);
@@ -20,6 +20,11 @@ export const accountHandlers: Pick<Handlers, "getMe" | "getBalances"> = {
     };
   },
   getBalances: async ({ service, caller, body, request }) => {
+    const proof = decryptionProofOf(body.decryption_proof, request.get(REFUSED_PROOF_HEADER));
+    await requireKyc(service, caller.account);
+    return readBalances(service, caller.account, proof);
+  },
+  proveBalances: async ({ service, caller, body, request }) => {
     const proof = decryptionProofOf(body.decryption_proof, request.get(REFUSED_PROOF_HEADER));
     await requireKyc(service, caller.account);
     return readBalances(service, caller.account, proof);

@@ -110,7 +110,10 @@ export function mountRoutes(
         const checked = options.checkResponses ? route.response.schema.parse(result) : result;
         return { status: route.response.status, body: checked };
       };
-      const key = route.method === "post" ? checkIdempotencyKey(request.get("idempotency-key")) : undefined;
+      const key =
+        route.method === "post" && route.readOnly !== true
+          ? checkIdempotencyKey(request.get("idempotency-key"))
+          : undefined;
       if (key === undefined) {
         const answer = await run(null);
         response.status(answer.status).json(answer.body);

@@ -56,6 +56,18 @@ export const ZBalancesRequest = z
   .meta({ id: "BalancesRequest" });
 
 /**
+ * The same read with the proof in a POST body, for clients that cannot send a body with a GET
+ * (browsers: `fetch` refuses one). The proof is required here: without one, use the GET.
+ */
+export const ZBalanceProofRequest = z
+  .strictObject({
+    decryption_proof: z.string().min(1).max(1024).meta({
+      description: "Base64 balance proof made client-side, as in the GET body.",
+    }),
+  })
+  .meta({ id: "BalanceProofRequest" });
+
+/**
  * One entry per asset and balance kind. `confidential: true` is the Token-2022 confidential
  * balance (available + incoming), `false` the public token balance (SOL is always public).
  * `amount` appears only on the entry a valid proof was supplied for, and then `has_balance` is

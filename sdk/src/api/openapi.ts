@@ -35,7 +35,7 @@ export function buildOpenApiDocument(serverUrl: string): JsonSchema {
       version: "1.0.0",
       description:
         "Confidential payments on Solana with agent accounts whose spend policies are enforced on-chain. " +
-        "Amounts are accepted, never returned. Every POST accepts an `Idempotency-Key` header (24 h).",
+        "Amounts are accepted, never returned. Every POST that changes something accepts an `Idempotency-Key` header (24 h).",
     },
     servers: [{ url: serverUrl }],
     security: [{ bearerAuth: [] }],
@@ -93,7 +93,7 @@ function operationOf(
         "Required when the request is authenticated by the session cookie: the session view's `csrf_token`.",
     });
   }
-  if (route.method === "post" && route.audience !== "public") {
+  if (route.method === "post" && route.audience !== "public" && route.readOnly !== true) {
     parameters.push({
       name: "Idempotency-Key",
       in: "header",

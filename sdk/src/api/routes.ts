@@ -4,7 +4,7 @@
  * by them, and the OpenAPI document is generated from them, so the three cannot drift.
  */
 import { z } from "zod";
-import { ZAccount, ZBalances, ZBalancesRequest } from "./accounts";
+import { ZAccount, ZBalanceProofRequest, ZBalances, ZBalancesRequest } from "./accounts";
 import { ZAgentList, ZCreateAgentRequest, ZCreatedAgent, ZSpendPolicy, ZSpendPolicyUpdate } from "./agents";
 import { ZAgentTransaction, ZPendingList } from "./approvals";
 import { zId } from "./common";
@@ -70,6 +70,11 @@ export interface RouteContract {
    * the field is `null` and `secret_already_delivered: true` says why (the stored answer never held it).
    */
   readonly shownOnce?: string;
+  /**
+   * A POST that changes nothing (a read whose input cannot travel in a GET). Its answer is never
+   * stored for `Idempotency-Key` replays: it may carry an amount, and a read needs no replay.
+   */
+  readonly readOnly?: true;
 }
 
 const ZTransferParams = z.strictObject({ transfer_id: zId("tr") });
@@ -163,6 +168,17 @@ export const API_ROUTES = {
     summary: "Get balances: whether each is non-zero, or the amount a client-made decryption proof shows",
     audience: "any",
     body: ZBalancesRequest,
+    response: { status: 200, schema: ZBalances },
+    errors: ["kyc_required", "decryption_proof_invalid", "chain_unavailable"],
+  },
+  proveBalances: {
+    method: "post",
+    path: "/v1/accounts/me/balances",
+    summary:
+      "Get balances with a client-made decryption proof in a POST body (for browsers, which cannot send a GET body); reads only",
+    audience: "any",
+    body: ZBalanceProofRequest,
+    readOnly: true,
     response: { status: 200, schema: ZBalances },
     errors: ["kyc_required", "decryption_proof_invalid", "chain_unavailable"],
   },
