@@ -5,7 +5,7 @@
 #    mint, JSON-RPC on 127.0.0.1:8899 and PubSub on 127.0.0.1:8900, its ledger under ./data/localnet
 #    (kept across restarts, like a validator's). Once it serves it writes ./data/localnet/localnet.json
 #    (URLs, genesis hash, program id, mint, the test keypairs' files).
-# 2. the API (api/src/main.ts) on http://127.0.0.1:3000 and the admin listener on 127.0.0.1:3001,
+# 2. the API (api/src/main.ts) on http://127.0.0.1:3000 (the dashboard web app, built first, at /) and the admin listener on 127.0.0.1:3001,
 #    SQLite under ./data, reaching the localnet through that manifest. Prints a test API key for the
 #    demo account and curl examples.
 # 3. the indexer (indexer/src/main.ts): follows the program over the same RPC, writes records and
@@ -17,6 +17,8 @@ cd "$(dirname "$0")/.."
 bash scripts/install-system-deps.sh >/dev/null
 source scripts/use-node.sh
 bash scripts/ensure-node-deps.sh
+# The account holders' web app the API serves at / (dashboard/README.md); a build takes seconds.
+npm run build --silent --workspace @cpay/dashboard >/dev/null
 ledger=${LOCALNET_LEDGER_DIR:-data/localnet}
 manifest="$ledger/localnet.json"
 pids=()

@@ -25,6 +25,9 @@ echo "node $(node --version) ($(command -v node)), npm $(npm --version)"
 step "npm packages"
 bash scripts/ensure-node-deps.sh
 
+step "dashboard build (the web app the API serves at /)"
+npm run build --workspace @cpay/dashboard
+
 step "lint and types"
 biome check .
 tsc -p tsconfig.json --noEmit

@@ -1,6 +1,7 @@
 /**
  * The Express 5 application: request id -> JSON body (64 KiB, UTF-8) -> the `/v1` routes from the
- * shared route table -> the OpenAPI document -> 404 -> the one error handler. Access logs carry
+ * shared route table -> the OpenAPI document -> the dashboard web app (GET outside `/v1`) -> 404 ->
+ * the one error handler. Access logs carry
  * method, route, status, duration and ids, never bodies or headers with secrets.
  */
 import { buildOpenApiDocument } from "@cpay/sdk/api";
@@ -11,6 +12,7 @@ import { createErrorHandler, sendError } from "./http/error-handler";
 import { type Handlers, mountRoutes } from "./http/mount-routes";
 import { createRateLimiter } from "./http/rate-limit";
 import { requestId, requestIdOf } from "./http/request-id";
+import { serveDashboard } from "./http/serve-dashboard";
 import type { ServiceContext } from "./service-context";
 
 export interface AppOptions {
@@ -19,6 +21,8 @@ export interface AppOptions {
   readonly checkResponses?: boolean;
   /** Public URL written into the OpenAPI document's `servers`. */
   readonly publicUrl?: string;
+  /** The dashboard's build output served at `/` (default: dashboard/dist of this checkout). */
+  readonly dashboardDir?: string;
 }
 
 export function createApp(service: ServiceContext, options: AppOptions): Express {
@@ -53,6 +57,7 @@ export function createApp(service: ServiceContext, options: AppOptions): Express
     authFailureLimiter: createAuthFailureLimiter(service.db, service.config.authFailureLimitPerMinute),
     checkResponses: options.checkResponses ?? false,
   });
+  app.use(serveDashboard(options.dashboardDir));
   app.use((_request: Request, response: Response) => {
     sendError(response, new ApiError("not_found", "no such route"));
   });

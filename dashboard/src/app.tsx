@@ -1,0 +1,129 @@
+/**
+ * The shell: checks the session once, routes, and frames every signed-in page with the navigation,
+ * the unlock step (while locked) and Sign out. Without a session every page but /enroll shows the
+ * sign-in page; a 401 from any request (expired or revoked session) returns there with a notice.
+ */
+import { useEffect } from "preact/hooks";
+import { api, currentSession, whenSessionLost } from "./api/client";
+import type { Account } from "./api/types";
+import { Link } from "./components/link";
+import { UnlockPanel, WrapOffer } from "./components/unlock-panel";
+import { AgentsPage } from "./pages/agents";
+import { ApprovalsPage } from "./pages/approvals";
+import { EnrollPage } from "./pages/enroll";
+import { KeysPage } from "./pages/keys";
+import { OverviewPage } from "./pages/overview";
+import { SendPage } from "./pages/send";
+import { SignInPage } from "./pages/sign-in";
+import { TransfersPage } from "./pages/transfers";
+import { WebhooksPage } from "./pages/webhooks";
+import { navigate, usePath } from "./router";
+import { signedOut, update, useAppState } from "./state";
+
+const NAV = [
+  { href: "/", label: "Overview", page: OverviewPage },
+  { href: "/transfers", label: "Transfers", page: TransfersPage },
+  { href: "/send", label: "Send", page: SendPage },
+  { href: "/agents", label: "Agents", page: AgentsPage },
+  { href: "/approvals", label: "Approvals", page: ApprovalsPage },
+  { href: "/developer/keys", label: "API keys", page: KeysPage },
+  { href: "/webhooks", label: "Webhooks", page: WebhooksPage },
+] as const;
+
+whenSessionLost((code) => {
+  signedOut(
+    code === "session_expired"
+      ? "Your session expired. Sign in again."
+      : "You are signed out (the session ended or its passkey was revoked). Sign in again.",
+  );
+  navigate("/sign-in", { replace: true });
+});
+
+export function App() {
+  const path = usePath();
+  const { ready, session, account, unlocked } = useAppState();
+
+  useEffect(() => {
+    currentSession().then(
+      (found) => update({ ready: true, session: found }),
+      () => update({ ready: true, session: null }),
+    );
+  }, []);
+
+  useEffect(() => {
+    if (session === null || account !== null) return;
+    api<Account>("GET", "/v1/accounts/me").then(
+      (me) => update({ account: me }),
+      () => undefined,
+    );
+  }, [session, account]);
+
+  useEffect(() => {
+    const entry = NAV.find((item) => item.href === path);
+    document.title = entry === undefined ? "cpay dashboard" : `${entry.label} · cpay dashboard`;
+  }, [path]);
+
+  if (path === "/enroll") return <EnrollPage />;
+  if (!ready) return <p role="status">Loading…</p>;
+  if (session === null) return <SignInPage />;
+  if (path === "/sign-in") return <Redirect to="/" />;
+
+  const entry = NAV.find((item) => item.href === path);
+  const Page = entry?.page;
+  return (
+    <div class="shell">
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header>
+        <span class="brand">cpay</span>
+        <nav aria-label="Main">
+          <ul>
+            {NAV.map((item) => (
+              <li key={item.href}>
+                <Link href={item.href} current={item.href === path}>
+                  {item.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div class="who">
+          <span>{session.account.handle}</span>
+          <span class={unlocked === null ? "badge" : "badge ok"}>{unlocked === null ? "locked" : "unlocked"}</span>
+          <button type="button" onClick={() => void signOut()}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      <main id="main">
+        {unlocked === null ? <UnlockPanel /> : <WrapOffer />}
+        {Page === undefined ? (
+          <section>
+            <h1>Not found</h1>
+            <p>
+              No page at {path}. <Link href="/">Go to the overview</Link>.
+            </p>
+          </section>
+        ) : (
+          <Page />
+        )}
+      </main>
+    </div>
+  );
+}
+
+function Redirect(props: { to: string }) {
+  useEffect(() => navigate(props.to, { replace: true }), [props.to]);
+  return null;
+}
+
+async function signOut(): Promise<void> {
+  try {
+    await api("DELETE", "/v1/dashboard/session", { quietOn401: true });
+  } catch {
+    // Signed out either way: the page forgets the session and the keys.
+  }
+  signedOut("You are signed out.");
+  navigate("/sign-in", { replace: true });
+}

@@ -1,0 +1,40 @@
+/**
+ * A confirmation step as a modal `<dialog>` (focus moves into it, Escape cancels): approve, reject,
+ * revoke and delete each ask once more, naming what will happen.
+ */
+import type { ComponentChildren } from "preact";
+import { useEffect, useRef } from "preact/hooks";
+
+export function ConfirmDialog(props: {
+  title: string;
+  children: ComponentChildren;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog !== null && !dialog.open) dialog.showModal();
+  }, []);
+  return (
+    <dialog
+      ref={ref}
+      aria-labelledby="confirm-title"
+      onCancel={(event) => {
+        event.preventDefault();
+        props.onCancel();
+      }}
+    >
+      <h2 id="confirm-title">{props.title}</h2>
+      <div>{props.children}</div>
+      <div class="actions">
+        <button type="button" class="primary" onClick={props.onConfirm}>
+          Confirm
+        </button>
+        <button type="button" onClick={props.onCancel}>
+          Cancel
+        </button>
+      </div>
+    </dialog>
+  );
+}

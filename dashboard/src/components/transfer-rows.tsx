@@ -1,0 +1,76 @@
+/** A table of transfers with their decrypted amount and memo (used by the overview and /transfers). */
+import type { Transfer } from "../api/types";
+import { explorerTxUrl } from "../lib/explorer";
+import { formatTime } from "../lib/time";
+import { useAppState } from "../state";
+import { Amount, type AmountState } from "./amount";
+import { useOpened } from "./use-opened";
+
+function amountState(opened: ReturnType<typeof useOpened>, transfer: Transfer, locked: boolean): AmountState {
+  if (transfer.sealed_details === null || transfer.sealed_details === undefined) {
+    return { kind: "none", why: "not sealed (made before sealed details)" };
+  }
+  if (locked) return { kind: "locked" };
+  const found = opened.get(transfer.transfer_id);
+  if (found === undefined) return { kind: "pending" };
+  if (found.kind === "opened") return { kind: "amount", units: found.amount };
+  if (found.kind === "not_yours") return { kind: "none", why: "sealed to another key" };
+  return { kind: "none", why: "unreadable envelope" };
+}
+
+export function TransferRows(props: { transfers: readonly Transfer[]; caption: string }) {
+  const { unlocked } = useAppState();
+  const opened = useOpened(
+    props.transfers.map((transfer) => ({ id: transfer.transfer_id, sealed: transfer.sealed_details })),
+    unlocked?.keys ?? null,
+  );
+  if (props.transfers.length === 0) return <p>No transfers yet.</p>;
+  return (
+    <table>
+      <caption>{props.caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Created</th>
+          <th scope="col">Direction</th>
+          <th scope="col">Counterparty</th>
+          <th scope="col">Status</th>
+          <th scope="col">Amount</th>
+          <th scope="col">Memo</th>
+          <th scope="col">Transaction</th>
+        </tr>
+      </thead>
+      <tbody>
+        {props.transfers.map((transfer) => {
+          const received = transfer.direction === "received";
+          const found = opened.get(transfer.transfer_id);
+          return (
+            <tr key={transfer.transfer_id} data-transfer-id={transfer.transfer_id}>
+              <td>{formatTime(transfer.created_at)}</td>
+              <td>{received ? "received" : "sent"}</td>
+              <td>{received ? `from ${transfer.from}` : `to ${transfer.to}`}</td>
+              <td>
+                <span class={`status ${transfer.status}`}>{transfer.status}</span>
+                {transfer.approval !== null && transfer.status === "pending" ? " (awaiting approval)" : ""}
+              </td>
+              <td>
+                <Amount state={amountState(opened, transfer, unlocked === null)} />
+                {transfer.confidential ? "" : " (public)"}
+              </td>
+              <td class="memo">{found?.kind === "opened" ? (found.memo ?? "") : ""}</td>
+              <td>
+                {transfer.tx_signature === null ? (
+                  "—"
+                ) : (
+                  <a href={explorerTxUrl(transfer.tx_signature)} target="_blank" rel="noopener noreferrer">
+                    {`${transfer.tx_signature.slice(0, 8)}…`}
+                    <span class="visually-hidden"> (opens the explorer)</span>
+                  </a>
+                )}
+              </td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}

@@ -1,0 +1,138 @@
+/**
+ * /approvals: agent transactions held above their threshold. Each amount is opened from its
+ * sealed_amount (sealed by the agent to this account, bound to the `tx_...` id) in this browser, so
+ * the holder decides knowing the amount; approve and reject each ask for a confirmation.
+ */
+import { useEffect, useState } from "preact/hooks";
+import { api, newIdempotencyKey } from "../api/client";
+import type { PendingTransaction } from "../api/types";
+import { Amount, type AmountState } from "../components/amount";
+import { ConfirmDialog } from "../components/confirm";
+import { ErrorMessage, Progress } from "../components/feedback";
+import { useAsync } from "../components/use-async";
+import { type Opened, useOpened } from "../components/use-opened";
+import { formatUsdg } from "../lib/amounts";
+import { formatTime, timeLeft } from "../lib/time";
+import { useAppState } from "../state";
+
+function amountOf(item: PendingTransaction, opened: Opened | undefined, locked: boolean): AmountState {
+  if (item.sealed_amount === null || item.sealed_amount === undefined) {
+    return { kind: "none", why: "not stated by the agent" };
+  }
+  if (locked) return { kind: "locked" };
+  if (opened === undefined) return { kind: "pending" };
+  if (opened.kind === "opened") return { kind: "amount", units: opened.amount };
+  return { kind: "none", why: opened.kind === "not_yours" ? "sealed to another key" : "unreadable envelope" };
+}
+
+export function ApprovalsPage() {
+  const { unlocked } = useAppState();
+  const list = useAsync(() => api<{ pending: PendingTransaction[] }>("GET", "/v1/agents/transactions/pending"), []);
+  const items = list.data?.pending ?? [];
+  const opened = useOpened(
+    items.map((item) => ({ id: item.transaction_id, sealed: item.sealed_amount })),
+    unlocked?.keys ?? null,
+  );
+  const [confirming, setConfirming] = useState<{ item: PendingTransaction; action: "approve" | "reject" } | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const [, setNow] = useState(Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 30_000);
+    return () => clearInterval(timer);
+  }, []);
+
+  const decide = async (item: PendingTransaction, action: "approve" | "reject") => {
+    setConfirming(null);
+    setBusy(action === "approve" ? "Approving: the transfer is being signed and submitted…" : "Rejecting…");
+    setError(null);
+    setDone(null);
+    try {
+      const result = await api<{ status: string; transaction_id: string }>(
+        "POST",
+        `/v1/agents/transactions/${encodeURIComponent(item.transaction_id)}/${action}`,
+        { idempotencyKey: newIdempotencyKey() },
+      );
+      setDone(`${result.transaction_id} is ${result.status}.`);
+      list.reload();
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <>
+      <h1>Approvals</h1>
+      <ErrorMessage error={list.error} />
+      {list.loading && list.data === null ? <Progress label="Loading held transactions…" /> : null}
+      {list.data !== null && items.length === 0 ? <p>No agent transaction is waiting for approval.</p> : null}
+      {items.length > 0 ? (
+        <table>
+          <caption>Agent transactions awaiting your decision</caption>
+          <thead>
+            <tr>
+              <th scope="col">Agent</th>
+              <th scope="col">Recipient</th>
+              <th scope="col">Amount</th>
+              <th scope="col">Requested</th>
+              <th scope="col">Time left</th>
+              <th scope="col">Decision</th>
+            </tr>
+          </thead>
+          <tbody>
+            {items.map((item) => (
+              <tr key={item.transaction_id} data-transaction-id={item.transaction_id}>
+                <td>{item.agent}</td>
+                <td>{item.to}</td>
+                <td>
+                  <Amount state={amountOf(item, opened.get(item.transaction_id), unlocked === null)} />
+                </td>
+                <td>{formatTime(item.requested_at)}</td>
+                <td>{timeLeft(item.expires_at)}</td>
+                <td class="actions">
+                  <button type="button" class="primary" disabled={busy !== null} onClick={() => setConfirming({ item, action: "approve" })}>
+                    Approve
+                  </button>
+                  <button type="button" disabled={busy !== null} onClick={() => setConfirming({ item, action: "reject" })}>
+                    Reject
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      {busy !== null ? <Progress label={busy} /> : null}
+      <ErrorMessage error={error} />
+      {done !== null ? (
+        <p class="notice" role="status">
+          {done}
+        </p>
+      ) : null}
+      {confirming !== null ? (
+        <ConfirmDialog
+          title={confirming.action === "approve" ? "Approve this transaction?" : "Reject this transaction?"}
+          onCancel={() => setConfirming(null)}
+          onConfirm={() => void decide(confirming.item, confirming.action)}
+        >
+          <p>
+            {confirming.item.agent} pays {confirming.item.to}
+            {(() => {
+              const found = opened.get(confirming.item.transaction_id);
+              return found?.kind === "opened" ? ` ${formatUsdg(found.amount)}` : "";
+            })()}
+            .
+          </p>
+          <p>
+            {confirming.action === "approve"
+              ? "It is signed and submitted at once; the funds move."
+              : "It is discarded; no funds move."}
+          </p>
+        </ConfirmDialog>
+      ) : null}
+    </>
+  );
+}

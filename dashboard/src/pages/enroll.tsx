@@ -1,0 +1,86 @@
+/**
+ * /enroll#token=enr_...: registers the account's first passkey from the operator's one-time link. The
+ * token is read from the URL fragment (never sent to a server by the browser, never in a log) and
+ * goes only into the two enrollment requests' bodies.
+ */
+import { useEffect, useState } from "preact/hooks";
+import { api } from "../api/client";
+import type { SessionView } from "../api/types";
+import { ErrorMessage, Progress } from "../components/feedback";
+import { type CreationOptionsJson, createPasskey } from "../crypto/webauthn";
+import { navigate } from "../router";
+import { update } from "../state";
+
+function tokenFromFragment(): string | null {
+  const match = /(?:^#|&)token=([^&]+)/.exec(location.hash);
+  return match?.[1] === undefined ? null : decodeURIComponent(match[1]);
+}
+
+export function EnrollPage() {
+  const [token] = useState(tokenFromFragment);
+  const [handle, setHandle] = useState<string | null>(null);
+  const [name, setName] = useState("My passkey");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+
+  useEffect(() => {
+    // The token has been read: keep it out of the address bar and the history.
+    if (location.hash !== "") history.replaceState(null, "", location.pathname);
+  }, []);
+
+  if (token === null) {
+    return (
+      <main id="main" class="auth">
+        <h1>Enroll a passkey</h1>
+        <p role="alert">This page needs the one-time enrollment link your operator gave you (it ends in #token=…).</p>
+      </main>
+    );
+  }
+
+  const enroll = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const { options, handle: forHandle } = await api<{ options: CreationOptionsJson; handle: string }>(
+        "POST",
+        "/v1/dashboard/enrollment/options",
+        { body: { token } },
+      );
+      setHandle(forHandle);
+      const { credential } = await createPasskey(options);
+      const session = await api<SessionView>("POST", "/v1/dashboard/enrollment", {
+        body: { token, credential, passkey_name: name.trim() === "" ? undefined : name.trim() },
+      });
+      update({ session, notice: null });
+      navigate("/", { replace: true });
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <main id="main" class="auth">
+      <h1>Enroll a passkey</h1>
+      <p>
+        {handle === null ? "Create the passkey" : `Create the passkey for ${handle}`} you will sign in with. It stays
+        on your device; the service keeps only its public key.
+      </p>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          void enroll();
+        }}
+      >
+        <label for="passkey-name">Passkey name</label>
+        <input id="passkey-name" type="text" maxLength={64} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        <button type="submit" class="primary" disabled={busy}>
+          Create passkey
+        </button>
+      </form>
+      {busy ? <Progress label="Waiting for the passkey…" /> : null}
+      <ErrorMessage error={error} />
+    </main>
+  );
+}

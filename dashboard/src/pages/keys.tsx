@@ -1,0 +1,198 @@
+/**
+ * /developer/keys: the account's API keys. Create one with a name (the key is shown once), list them
+ * with last use and usage, revoke with a confirmation. The total each key transferred is an ElGamal
+ * running total that only this account's secret reads: it is decrypted here, one key after another,
+ * after the list has painted (a discrete log each, ~0.3 s).
+ */
+import { useEffect, useState } from "preact/hooks";
+import { api, newIdempotencyKey } from "../api/client";
+import type { ApiKeyView } from "../api/types";
+import { Amount, type AmountState } from "../components/amount";
+import { ConfirmDialog } from "../components/confirm";
+import { ErrorMessage, Progress } from "../components/feedback";
+import { useAsync } from "../components/use-async";
+import { decryptEncryptedTotal } from "../crypto/zk";
+import { base64ToBytes } from "../lib/base64";
+import { formatTime } from "../lib/time";
+import { type Unlocked, useAppState } from "../state";
+
+function keyId(key: ApiKeyView): string {
+  return key.id ?? (key as unknown as { key_id: string }).key_id;
+}
+
+/** Decrypts each key's total in turn, yielding between keys; results by key id. */
+function useTotals(keys: readonly ApiKeyView[], unlocked: Unlocked | null): ReadonlyMap<string, bigint | null> {
+  const [totals, setTotals] = useState<ReadonlyMap<string, bigint | null>>(new Map());
+  const signature = keys.map((key) => `${keyId(key)}:${key.transferred_total_encrypted ?? ""}`).join(",");
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `signature` stands for the keys.
+  useEffect(() => {
+    setTotals(new Map());
+    if (unlocked === null) return;
+    let live = true;
+    (async () => {
+      const found = new Map<string, bigint | null>();
+      for (const key of keys) {
+        const blob = key.transferred_total_encrypted;
+        let total: bigint | null;
+        if (blob === null) total = 0n;
+        else {
+          try {
+            total = await decryptEncryptedTotal(unlocked.keys, base64ToBytes(blob));
+          } catch {
+            total = null;
+          }
+        }
+        if (!live) return;
+        found.set(keyId(key), total);
+        setTotals(new Map(found));
+        await new Promise((done) => setTimeout(done, 0));
+      }
+    })();
+    return () => {
+      live = false;
+    };
+  }, [signature, unlocked]);
+  return totals;
+}
+
+export function KeysPage() {
+  const { unlocked } = useAppState();
+  const list = useAsync(() => api<{ keys: ApiKeyView[] }>("GET", "/v1/keys"), []);
+  const keys = list.data?.keys ?? [];
+  const totals = useTotals(keys, unlocked);
+  const [name, setName] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+  const [created, setCreated] = useState<string | null>(null);
+  const [revoking, setRevoking] = useState<ApiKeyView | null>(null);
+
+  const create = async () => {
+    setError(null);
+    setCreated(null);
+    if (name.trim() === "") {
+      setError(new Error("Give the key a name."));
+      return;
+    }
+    setBusy(true);
+    try {
+      const result = await api<{ api_key: string }>("POST", "/v1/keys", {
+        body: { name: name.trim() },
+        idempotencyKey: newIdempotencyKey(),
+      });
+      setCreated(result.api_key);
+      setName("");
+      list.reload();
+    } catch (failure) {
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const revoke = async (key: ApiKeyView) => {
+    setRevoking(null);
+    setError(null);
+    try {
+      await api("DELETE", `/v1/keys/${encodeURIComponent(keyId(key))}`);
+      list.reload();
+    } catch (failure) {
+      setError(failure);
+    }
+  };
+
+  const totalState = (key: ApiKeyView): AmountState => {
+    if (unlocked === null) return { kind: "locked" };
+    if (!totals.has(keyId(key))) return { kind: "pending" };
+    const total = totals.get(keyId(key));
+    return total === null || total === undefined
+      ? { kind: "none", why: "does not decrypt with this secret" }
+      : { kind: "amount", units: total };
+  };
+
+  return (
+    <>
+      <h1>API keys</h1>
+      <section class="panel" aria-labelledby="create-key-title">
+        <h2 id="create-key-title">Create a key</h2>
+        <form
+          class="stack"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void create();
+          }}
+        >
+          <label for="key-name">Key name</label>
+          <input id="key-name" type="text" maxLength={64} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+          <button type="submit" class="primary" disabled={busy}>
+            Create key
+          </button>
+        </form>
+        {created !== null ? (
+          <div class="notice" role="status">
+            <p>Your new key, shown this once (copy it now; the service keeps only its hash):</p>
+            <p>
+              <code class="secret-once" data-api-key>
+                {created}
+              </code>
+            </p>
+          </div>
+        ) : null}
+      </section>
+      <ErrorMessage error={error} />
+      <ErrorMessage error={list.error} />
+      {list.loading && list.data === null ? <Progress label="Loading keys…" /> : null}
+      {keys.length > 0 ? (
+        <table>
+          <caption>Your API keys</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Key</th>
+              <th scope="col">Created</th>
+              <th scope="col">Last used</th>
+              <th scope="col">Requests</th>
+              <th scope="col">Transfers</th>
+              <th scope="col">Total transferred</th>
+              <th scope="col">State</th>
+            </tr>
+          </thead>
+          <tbody>
+            {keys.map((key) => (
+              <tr key={keyId(key)} data-key-id={keyId(key)}>
+                <td>{key.name}</td>
+                <td>
+                  <code>{key.display}</code>
+                </td>
+                <td>{formatTime(key.created_at)}</td>
+                <td>{formatTime(key.last_used_at)}</td>
+                <td>{key.request_count}</td>
+                <td>{key.transfer_count}</td>
+                <td>
+                  <Amount state={totalState(key)} />
+                </td>
+                <td>
+                  {key.revoked_at !== null ? (
+                    `revoked ${formatTime(key.revoked_at)}`
+                  ) : (
+                    <button type="button" onClick={() => setRevoking(key)}>
+                      Revoke
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : list.data !== null ? (
+        <p>No keys yet.</p>
+      ) : null}
+      {revoking !== null ? (
+        <ConfirmDialog title="Revoke this key?" onCancel={() => setRevoking(null)} onConfirm={() => void revoke(revoking)}>
+          <p>
+            {revoking.name} ({revoking.display}) stops working with its next request. This cannot be undone.
+          </p>
+        </ConfirmDialog>
+      ) : null}
+    </>
+  );
+}

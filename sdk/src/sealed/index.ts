@@ -1,0 +1,14 @@
+/**
+ * `@cpay/sdk/sealed`: what a browser needs to read its own amounts (README.md). Browser-safe: noble
+ * only, no `node:` module, no zk-sdk.
+ */
+export { isSealedError, SealedError, type SealedErrorCode } from "./errors";
+export {
+  MAX_SEALED_MEMO_BYTES,
+  type OpenedTransferDetails,
+  openTransferDetails,
+  SEALED_DETAILS_LENGTH,
+  type SealedDirection,
+  sealTransferDetails,
+} from "./transfer-details";
+export { deriveViewingKeys, importAccountSecret, type ViewingKeys } from "./viewing-keys";
