@@ -26,6 +26,9 @@ const REPO = resolve(import.meta.dirname, "../../..");
 const DASHBOARD_INDEX = join(REPO, "dashboard/dist/index.html");
 /** The seeded transfer: digits that occur nowhere else in the world (base units 13579246). */
 const TRANSFER_UNITS = 13_579_246n;
+/** What the API's start funds @demo with, confidentially (api/src/admin/demo-accounts.ts). */
+const DEMO_CONFIDENTIAL_UNITS = 1_000_000_000n;
+const OWNER_BALANCE_UNITS = DEMO_CONFIDENTIAL_UNITS - TRANSFER_UNITS;
 /** The agent holds anything above 5 USDG for its owner. */
 const AGENT_POLICY = {
   per_transaction_limit_usdg: 100,
@@ -143,8 +146,18 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       baseUrl,
       adminUrl: banner.adminUrl,
       adminToken,
-      owner: { handle: "@demo", apiKey: banner.demoKey, secret: banner.demoSecret },
-      strangerSecret: stranger.body.confidential_secret as string,
+      databasePath: databaseUrl,
+      owner: {
+        handle: "@demo",
+        apiKey: banner.demoKey,
+        secret: banner.demoSecret,
+        confidentialBalance: usdgDecimal(OWNER_BALANCE_UNITS),
+      },
+      stranger: {
+        handle: "@stranger",
+        secret: stranger.created.body.confidential_secret as string,
+        enrollmentLink: stranger.link,
+      },
       recipient: "@merchant",
       agent,
       transfer,
@@ -152,9 +165,10 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       webhookUrl: receiver.url,
       watched: [
         ...amountForms(TRANSFER_UNITS),
+        ...amountForms(OWNER_BALANCE_UNITS),
         ...memoForms(memo),
         ...secretForms(banner.demoSecret),
-        ...secretForms(stranger.body.confidential_secret as string),
+        ...secretForms(stranger.created.body.confidential_secret as string),
       ],
     };
     const file = join(dir, "world.json");

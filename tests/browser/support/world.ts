@@ -10,15 +10,20 @@ export interface BrowserWorld {
   readonly baseUrl: string;
   readonly adminUrl: string;
   readonly adminToken: string;
+  /** The API's SQLite database: the expiry test ages a session's row as 30 idle minutes would. */
+  readonly databasePath: string;
   /** The signed-in account: business, KYC verified, funded. */
   readonly owner: {
     readonly handle: string;
     readonly apiKey: string;
     /** Its confidential secret, export format v1 (what the unlock step takes). */
     readonly secret: string;
+    /** Its confidential balance (USDG decimal): nothing in the suite spends it after the seeding. */
+    readonly confidentialBalance: string;
   };
-  /** Another account's secret: the "foreign secret" the unlock step must refuse. */
-  readonly strangerSecret: string;
+  /** Another account: its secret is the "foreign secret" the unlock step must refuse; its own
+   * enrollment link gives the passkey the revocation test revokes (the owner's stays usable). */
+  readonly stranger: { readonly handle: string; readonly secret: string; readonly enrollmentLink: string | null };
   readonly recipient: string;
   /** A service-custody agent of the owner whose policy holds transfers above a low threshold. */
   readonly agent: {
