@@ -26,6 +26,23 @@ describe("service configuration", () => {
     expect(first.agentsPerOwnerMax).toBe(20);
   });
 
+  it("takes the dashboard's origin and session lifetimes, defaulting to 30 min idle and 12 h", () => {
+    expect(loadConfig({}, dataDir()).dashboard).toEqual({
+      origin: null,
+      sessionIdleMs: 30 * 60_000,
+      sessionMaxMs: 12 * 3_600_000,
+    });
+    const set = loadConfig(
+      { DASHBOARD_ORIGIN: "https://pay.example.com", SESSION_IDLE_MINUTES: "5", SESSION_MAX_HOURS: "1" },
+      dataDir(),
+    ).dashboard;
+    expect(set).toEqual({
+      origin: "https://pay.example.com",
+      sessionIdleMs: 300_000,
+      sessionMaxMs: 3_600_000,
+    });
+  });
+
   it("takes the agents-per-owner cap from AGENTS_PER_OWNER_MAX", () => {
     expect(loadConfig({ AGENTS_PER_OWNER_MAX: "3" }, dataDir()).agentsPerOwnerMax).toBe(3);
   });
@@ -42,6 +59,11 @@ describe("service configuration", () => {
     [{ PORT: "abc" }, "PORT"],
     [{ RATE_LIMIT_PER_MINUTE: "0" }, "RATE_LIMIT_PER_MINUTE"],
     [{ LOG_LEVEL: "loud" }, "LOG_LEVEL"],
+    [{ DASHBOARD_ORIGIN: "localhost:3000" }, "DASHBOARD_ORIGIN"],
+    [{ DASHBOARD_ORIGIN: "https://pay.example.com/app" }, "DASHBOARD_ORIGIN"],
+    [{ DASHBOARD_ORIGIN: "ftp://pay.example.com" }, "DASHBOARD_ORIGIN"],
+    [{ SESSION_IDLE_MINUTES: "0" }, "SESSION_IDLE_MINUTES"],
+    [{ SESSION_MAX_HOURS: "721" }, "SESSION_MAX_HOURS"],
     [{ AGENTS_PER_OWNER_MAX: "-1" }, "AGENTS_PER_OWNER_MAX"],
     [{ AGENTS_PER_OWNER_MAX: "2.5" }, "AGENTS_PER_OWNER_MAX"],
     [{ SERVICE_MASTER_KEY: "too-short" }, "SERVICE_MASTER_KEY"],

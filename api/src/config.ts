@@ -13,6 +13,9 @@
  * | `RATE_LIMIT_PER_MINUTE` | 600 | requests per API key per minute |
  * | `AUTH_FAILURE_LIMIT_PER_MINUTE` | 60 | failed authentications (401) per client address per minute, after which the address gets 429 until the minute ends |
  * | `LOG_LEVEL` | info | pino level |
+ * | `DASHBOARD_ORIGIN` | `http://localhost:<PORT>` (the port listened on) | the dashboard's origin: WebAuthn's expected origin, its hostname the RP ID; https makes the session cookie `Secure` |
+ * | `SESSION_IDLE_MINUTES` | 30 | a dashboard session unused this long ends (1-1440) |
+ * | `SESSION_MAX_HOURS` | 12 | a dashboard session ends this long after sign-in, used or not (1-720) |
  * | `WEBHOOKS_ALLOW_LOCAL` | unset | `1` admits http and local addresses as webhook URLs (local development and tests only) |
  * | `WEBHOOK_ATTEMPT_DEADLINE_MS` | 10000 | absolute time for one delivery attempt: connect, response headers and body |
  * | `WEBHOOK_ACCOUNT_SLOTS` | 8 | delivery attempts in flight per account per process (of the worker's 32) |
@@ -103,6 +106,8 @@ export interface ServiceConfig {
   readonly reserveDailyBudgetLamports: number;
   /** Worker threads of the SDK's proof pool (`PROOF_WORKERS`, default the available cores). */
   readonly proofWorkers: number;
+  /** The dashboard's sign-in and sessions (api/src/dashboard-auth). */
+  readonly dashboard: DashboardSettings;
   /** Each environment's database, cluster and keys; `live` null when svc_live_ keys are refused. */
   readonly environments: {
     readonly test: EnvironmentSettings;
@@ -110,6 +115,41 @@ export interface ServiceConfig {
   };
   /** Whether the live environment is configured (else svc_live_ keys get 403 live_mode_unavailable). */
   readonly liveModeAvailable: boolean;
+}
+
+export interface DashboardSettings {
+  /** `DASHBOARD_ORIGIN`; null: `http://localhost:<the port listened on>`. */
+  readonly origin: string | null;
+  readonly sessionIdleMs: number;
+  readonly sessionMaxMs: number;
+}
+
+/** The dashboard settings of `env`, with their defaults. */
+export function dashboardSettingsFromEnv(env: NodeJS.ProcessEnv): DashboardSettings {
+  const given = env.DASHBOARD_ORIGIN;
+  let origin: string | null = null;
+  if (given !== undefined && given !== "") {
+    let url: URL;
+    try {
+      url = new URL(given);
+    } catch {
+      throw new ConfigError(
+        `DASHBOARD_ORIGIN must be an origin such as https://pay.example.com, got "${given}"`,
+      );
+    }
+    // An origin only: WebAuthn compares it whole with what the browser reports.
+    if (!["http:", "https:"].includes(url.protocol) || url.origin !== given.replace(/\/$/, "")) {
+      throw new ConfigError(
+        `DASHBOARD_ORIGIN must be an http(s) origin without path, query or credentials, got "${given}"`,
+      );
+    }
+    origin = url.origin;
+  }
+  return {
+    origin,
+    sessionIdleMs: integerFromEnv(env, "SESSION_IDLE_MINUTES", 30, 1, 1440) * 60_000,
+    sessionMaxMs: integerFromEnv(env, "SESSION_MAX_HOURS", 12, 1, 720) * 3_600_000,
+  };
 }
 
 export interface WebhookLimits {
@@ -188,6 +228,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir = resol
     liveModeAvailable: live !== null,
     webhooksAllowLocal: env.WEBHOOKS_ALLOW_LOCAL === "1",
     webhooks: webhookLimitsFromEnv(env),
+    dashboard: dashboardSettingsFromEnv(env),
     relayDailyFeeCapLamports: integerFromEnv(
       env,
       "RELAY_DAILY_FEE_CAP_LAMPORTS",

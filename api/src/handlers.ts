@@ -2,7 +2,9 @@
 import { accountHandlers } from "./accounts/handlers";
 import { agentHandlers } from "./agents/handlers";
 import { approvalHandlers } from "./approvals/handlers";
+import { dashboardHandlers } from "./dashboard-auth/handlers";
 import type { Handlers } from "./http/mount-routes";
+import { keyHandlers } from "./keys/handlers";
 import { relayHandlers } from "./relay/handlers";
 import { transferHandlers } from "./transfers/handlers";
 import { webhookHandlers } from "./webhooks/handlers";
@@ -14,4 +16,6 @@ export const handlers: Handlers = {
   ...approvalHandlers,
   ...webhookHandlers,
   ...relayHandlers,
+  ...dashboardHandlers,
+  ...keyHandlers,
 };

@@ -25,6 +25,11 @@ export interface ServiceContext {
   /** Asset symbol -> mint (USDG). */
   readonly assets: AssetTable;
   readonly logger: Logger;
-  /** Milliseconds since the epoch for schedules (webhook retries); tests pass a controllable one. */
+  /**
+   * Milliseconds since the epoch for schedules (webhook retries) and the dashboard's expiries
+   * (sessions, links, challenges); tests pass a controllable one.
+   */
   readonly clock: () => number;
+  /** The dashboard's origin: `DASHBOARD_ORIGIN`, else `http://localhost:<the port listened on>`. */
+  readonly dashboardOrigin: () => string;
 }

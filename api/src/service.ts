@@ -78,11 +78,14 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     ...(options.logDestination ? { destination: options.logDestination } : {}),
   });
   if (LIMIT_DECIMALS !== USDG_DECIMALS) throw new ConfigError("policy limits and USDG disagree on decimals");
+  // The port is known once listening (PORT=0 picks one); the default dashboard origin names it.
+  const listening = { port: config.port };
   const shared = {
     config,
     logger,
     clock: options.clock ?? Date.now,
     checkResponses: options.checkResponses ?? false,
+    dashboardOrigin: () => config.dashboard.origin ?? `http://localhost:${listening.port}`,
   };
   const test = await openEnvironment(config.environments.test, shared, options.connection);
   let live: OpenEnvironment | null = null;
@@ -107,6 +110,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     throw error;
   }
   const { port } = server.address() as AddressInfo;
+  listening.port = port;
   const admin = options.admin
     ? await startAdminServer(
         { test: test.context, live: live?.context ?? null },
@@ -160,6 +164,7 @@ async function openEnvironment(
     readonly logger: Logger;
     readonly clock: () => number;
     readonly checkResponses: boolean;
+    readonly dashboardOrigin: () => string;
   },
   given?: ChainConnection,
 ): Promise<OpenEnvironment> {
@@ -191,6 +196,7 @@ async function openEnvironment(
     assets: { USDG: { mint: address(chain.usdgMint), decimals: USDG_DECIMALS } },
     logger: settings.name === "test" ? shared.logger : shared.logger.child({ environment: settings.name }),
     clock: shared.clock,
+    dashboardOrigin: shared.dashboardOrigin,
   };
   try {
     await ensureProgramConfig(context, connection.programAdmin);

@@ -5,7 +5,20 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 
-export type IdPrefix = "acct" | "policy" | "tr" | "tx" | "key" | "evt" | "req" | "wh" | "dlv";
+export type IdPrefix =
+  | "acct"
+  | "policy"
+  | "tr"
+  | "tx"
+  | "key"
+  | "evt"
+  | "req"
+  | "wh"
+  | "dlv"
+  | "pk"
+  | "ses"
+  | "chl"
+  | "enr";
 
 const ALPHABET = "abcdefghijklmnopqrstuvwxyz234567";
 

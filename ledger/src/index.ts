@@ -6,7 +6,17 @@
  */
 export { accountByAddress, nameOfAddress } from "./accounts/account-by-address";
 export { type Decision, recordDecision, recordDecisionIn } from "./approvals/record-decision";
-export type { AccountRow, AgentTransactionRow, ApiKeyRow, EventRow, TransferRow } from "./db/rows";
+export type {
+  AccountRow,
+  AgentTransactionRow,
+  ApiKeyRow,
+  EnrollmentTokenRow,
+  EventRow,
+  PasskeyRow,
+  SessionRow,
+  TransferRow,
+  WebauthnChallengeRow,
+} from "./db/rows";
 export { type EventFact, type EventType, type OutboxContext, recordEvent } from "./events/record-event";
 export { type HeldInput, type HeldOutcome, markHeld, markHeldIn } from "./transfers/mark-held";
 export { recordTransferUsage, type TransferUsage, usageIncrementOf } from "./transfers/record-usage";

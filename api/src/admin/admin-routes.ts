@@ -10,6 +10,7 @@ import { z } from "zod";
 import { accountView } from "../accounts/account-view";
 import { AccountInputError, createAccount } from "../accounts/create-account";
 import { fundTestAccount, type UsdgFaucet } from "../accounts/fund-test-account";
+import { issueEnrollmentLink } from "../dashboard-auth/enrollment-links";
 import { issueApiKey } from "../keys/issue-key";
 import { listApiKeys, revokeApiKey, viewOfKey } from "../keys/manage-keys";
 import type { ServiceContext } from "../service-context";
@@ -54,9 +55,14 @@ export function adminRoutes(service: ServiceContext, faucet: UsdgFaucet | null):
         type: input.type,
         kycStatus: input.kyc_status,
       });
-      response
-        .status(201)
-        .json({ account: accountView(created.account), confidential_secret: created.confidentialSecret });
+      // The holder's way into the dashboard: a one-time link to register a first passkey.
+      const enrollment = await issueEnrollmentLink(service, created.account);
+      response.status(201).json({
+        account: accountView(created.account),
+        confidential_secret: created.confidentialSecret,
+        enrollment_link: enrollment.link,
+        enrollment_link_expires_at: enrollment.expiresAt,
+      });
     } catch (error) {
       if (error instanceof AccountInputError) throw new AdminError("invalid_request", error.message);
       throw error;
@@ -67,6 +73,23 @@ export function adminRoutes(service: ServiceContext, faucet: UsdgFaucet | null):
     const input = parse(ZSetKyc, request.body);
     const account = await accountByHandle(service, String(request.params.handle));
     response.json({ account: accountView(await setKycStatus(service, account, input.kyc_status)) });
+  });
+
+  router.post("/accounts/:handle/enrollment-link", async (request, response) => {
+    parse(z.strictObject({}), request.body);
+    const account = await accountByHandle(service, String(request.params.handle));
+    if (account.type === "agent") {
+      throw new AdminError(
+        "not_allowed",
+        `${account.handle} is an agent: agents never sign in to the dashboard`,
+      );
+    }
+    const enrollment = await issueEnrollmentLink(service, account);
+    response.status(201).json({
+      account: accountView(account),
+      enrollment_link: enrollment.link,
+      enrollment_link_expires_at: enrollment.expiresAt,
+    });
   });
 
   router.post("/accounts/:handle/keys", async (request, response) => {

@@ -9,6 +9,14 @@ export type { KeyView, ReserveSpendView };
 export interface CreatedAccount {
   readonly account: AccountView;
   readonly confidential_secret: string;
+  readonly enrollment_link: string;
+  readonly enrollment_link_expires_at: string;
+}
+
+export interface EnrollmentLinkAnswer {
+  readonly account: AccountView;
+  readonly enrollment_link: string;
+  readonly enrollment_link_expires_at: string;
 }
 
 export interface IssuedKeyAnswer {

@@ -9,15 +9,27 @@
  * (usage-stamps.ts).
  */
 import type { AccountRow, ApiKeyRow } from "@cpay/ledger";
+import type { DashboardSession } from "../dashboard-auth/sessions";
 import { environmentOfKey, hashApiKey } from "../keys/api-key-format";
 import type { ServiceContext } from "../service-context";
 import { ApiError } from "./api-error";
 import { keyLookupOf } from "./key-lookup";
 import { countRequest } from "./usage-stamps";
 
+/** Who called: an API key, or a dashboard session (session-auth.ts); never both. */
 export interface Caller {
   readonly account: AccountRow;
-  readonly apiKey: ApiKeyRow;
+  /** The calling key; null for a dashboard session. */
+  readonly apiKey: ApiKeyRow | null;
+  /** The calling dashboard session; null for an API key. */
+  readonly session: DashboardSession | null;
+}
+
+/** The calling key's id, for what only a key may do (an agent's relay: agents never have sessions). */
+export function keyIdOf(caller: Caller): string {
+  if (caller.apiKey === null)
+    throw new ApiError("agent_key_required", "only an agent's own API key can use this endpoint");
+  return caller.apiKey.id;
 }
 
 export async function authenticate(service: ServiceContext, header: string | undefined): Promise<Caller> {
@@ -51,5 +63,5 @@ export async function authenticate(service: ServiceContext, header: string | und
     throw new ApiError("unauthorized", "unknown or revoked API key", "authorization");
   }
   countRequest(service.db, found.apiKey.id);
-  return found;
+  return { ...found, session: null };
 }

@@ -1,9 +1,13 @@
 /**
  * Mounts one handler per route of the shared route table (`API_ROUTES`): the client address's
- * failed-authentication limit -> authenticate -> rate limit -> audience check -> validate params,
+ * failed-authentication limit -> authenticate (an API key, or a dashboard session's cookie with
+ * its CSRF header: authenticate-request.ts) -> rate limit (per key or session) -> audience check ->
+ * validate params,
  * query and body with the route's contracts -> idempotency (POST) -> the use case (spending the
  * fee reserve for the caller's owner) -> the response, checked against its contract when
  * `checkResponses` is on (tests). A handler is a thin function of already-validated input.
+ * `public` routes (the sign-in steps) take no credential: they are rate limited per client address,
+ * and each refused sign-in or enrollment counts as a failed authentication of that address.
  */
 import { API_ROUTES, type ApiErrorCode, type ApiRouteId, type RouteContract } from "@cpay/sdk/api";
 import type { Express, Request, Response } from "express";
@@ -12,7 +16,8 @@ import { withReserveSpend } from "../reserve/reserve-scope";
 import type { ServiceContext } from "../service-context";
 import { ApiError } from "./api-error";
 import type { AuthFailureLimiter } from "./auth-failure-limit";
-import { authenticate, type Caller } from "./authenticate";
+import type { Caller } from "./authenticate";
+import { authenticateRequest } from "./authenticate-request";
 import { sendError } from "./error-handler";
 import { checkIdempotencyKey, type IdempotencyClaim, runIdempotently } from "./idempotency";
 import { requestFingerprint } from "./idempotency-fingerprint";
@@ -25,13 +30,16 @@ type Parsed<R extends ApiRouteId, K extends string> =
 
 export interface HandlerInput<R extends ApiRouteId> {
   readonly service: ServiceContext;
-  readonly caller: Caller;
+  /** Null only on `public` routes. */
+  readonly caller: Route<R>["audience"] extends "public" ? null : Caller;
   readonly params: Parsed<R, "params">;
   readonly query: Parsed<R, "query">;
   readonly body: Parsed<R, "body">;
   /** Only for POST routes called with an `Idempotency-Key`. */
   readonly idempotency: IdempotencyClaim | null;
   readonly request: Request;
+  /** For what a handler sets besides its body (the session cookie). */
+  readonly response: Response;
 }
 
 export type Handler<R extends ApiRouteId> = (
@@ -53,16 +61,28 @@ export function mountRoutes(
   for (const [id, route] of Object.entries(API_ROUTES) as [ApiRouteId, RouteContract][]) {
     const handler = options.handlers[id] as Handler<ApiRouteId>;
     app[route.method](route.path, async (request: Request, response: Response) => {
+      if (route.audience === "public") {
+        await servePublic(options, route, handler, request, response);
+        return;
+      }
       const caller = await authenticateLimited(options, request);
       response.locals.accountId = caller.account.id;
-      await options.rateLimiter.take(caller.apiKey.id, response);
+      if (caller.session !== null) response.setHeader("Cache-Control", "no-store");
+      // A session has its own budget, keyed by its id (a key's by the key's).
+      await options.rateLimiter.take(caller.session?.row.id ?? (caller.apiKey?.id as string), response);
+      if (route.audience === "session" && caller.session === null) {
+        throw new ApiError(
+          "session_required",
+          "this endpoint is for a signed-in dashboard session; an API key cannot use it",
+        );
+      }
       if (route.audience === "owner" && caller.account.type === "agent") {
         throw new ApiError(
           "agent_key_not_allowed",
           "an agent's API key cannot use this endpoint; use its owner's key",
         );
       }
-      if (route.audience === "agent" && caller.account.type !== "agent") {
+      if (route.audience === "agent" && (caller.account.type !== "agent" || caller.apiKey === null)) {
         throw new ApiError("agent_key_required", "only an agent's own API key can use this endpoint");
       }
       const params = parsePathIds(route.params, request.params);
@@ -85,6 +105,7 @@ export function mountRoutes(
             body,
             idempotency,
             request,
+            response,
           } as HandlerInput<ApiRouteId>),
         );
         const checked = options.checkResponses ? route.response.schema.parse(result) : result;
@@ -130,6 +151,62 @@ export function mountRoutes(
   }
 }
 
+/** Refusals of a public route that count as failed authentications of the client's address. */
+const FAILED_SIGN_IN: ReadonlySet<ApiErrorCode> = new Set([
+  "enrollment_link_invalid",
+  "passkey_not_recognized",
+  "passkey_verification_failed",
+]);
+
+/**
+ * A `public` route: no credential is read. The client address's failed-authentication budget is
+ * checked first (a spent one is 429 before any work), requests count per address against the
+ * per-key limit, and a refused sign-in or enrollment spends one failure. No Idempotency-Key
+ * (there is no account to key it by) and no reserve spend (these routes touch no chain).
+ */
+async function servePublic(
+  options: {
+    readonly service: ServiceContext;
+    readonly rateLimiter: RateLimiter;
+    readonly authFailureLimiter: AuthFailureLimiter;
+    readonly checkResponses: boolean;
+  },
+  route: RouteContract,
+  handler: Handler<ApiRouteId>,
+  request: Request,
+  response: Response,
+): Promise<void> {
+  const address = clientAddress(request);
+  await options.authFailureLimiter.check(address);
+  await options.rateLimiter.take(`address:${address}`, response);
+  response.setHeader("Cache-Control", "no-store");
+  const body = route.body === undefined ? undefined : parse(route.body, request.body ?? {}, "body");
+  const query = parse(route.query, request.query, "query");
+  try {
+    const result = await handler({
+      service: options.service,
+      caller: null,
+      params: undefined,
+      query,
+      body,
+      idempotency: null,
+      request,
+      response,
+    } as unknown as HandlerInput<ApiRouteId>);
+    const checked = options.checkResponses ? route.response.schema.parse(result) : result;
+    response.status(route.response.status).json(checked);
+  } catch (error) {
+    if (error instanceof ApiError && FAILED_SIGN_IN.has(error.code)) {
+      await options.authFailureLimiter.fail(address);
+    }
+    throw error;
+  }
+}
+
+function clientAddress(request: Request): string {
+  return request.ip ?? request.socket.remoteAddress ?? "unknown";
+}
+
 /**
  * The answer as it is stored for replays: the secret shown once is replaced by `null` and
  * `secret_already_delivered: true` (the route's response contract admits both). An answer without
@@ -152,10 +229,10 @@ async function authenticateLimited(
   options: { readonly service: ServiceContext; readonly authFailureLimiter: AuthFailureLimiter },
   request: Request,
 ): Promise<Caller> {
-  const address = request.ip ?? request.socket.remoteAddress ?? "unknown";
+  const address = clientAddress(request);
   await options.authFailureLimiter.check(address);
   try {
-    return await authenticate(options.service, request.get("authorization"));
+    return await authenticateRequest(options.service, request);
   } catch (error) {
     if (error instanceof ApiError && error.code === "unauthorized")
       await options.authFailureLimiter.fail(address);
@@ -194,6 +271,8 @@ const NOT_FOUND_BY_PATH_ID: Readonly<Record<string, { code: ApiErrorCode; messag
   transaction_id: { code: "transaction_not_found", message: "no pending transaction with this id" },
   webhook_id: { code: "webhook_not_found", message: "no webhook with this id" },
   event_id: { code: "event_not_found", message: "no event with this id for this subscription" },
+  key_id: { code: "key_not_found", message: "no API key with this id for this account" },
+  passkey_id: { code: "passkey_not_found", message: "no live passkey with this id for this account" },
 };
 
 /** The route's path ids, or the not-found refusal of the first one of the wrong shape. */

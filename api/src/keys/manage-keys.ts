@@ -7,6 +7,7 @@
 import type { ApiKeyRow } from "@cpay/ledger";
 import { nowIso } from "@cpay/ledger/ids";
 import { and, asc, eq, isNull } from "drizzle-orm";
+import { ApiError } from "../http/api-error";
 import { forgetCachedKeys } from "../http/key-lookup";
 import type { ServiceContext } from "../service-context";
 
@@ -60,4 +61,35 @@ export async function revokeApiKey(service: ServiceContext, keyId: string): Prom
   );
   forgetCachedKeys(service.db);
   return row === undefined ? null : viewOfKey(row);
+}
+
+/** One of the account's keys, or null (another account's key is as unknown as no key). */
+export async function keyOfAccount(
+  service: ServiceContext,
+  accountId: string,
+  keyId: string,
+): Promise<KeyView | null> {
+  const { apiKeys } = service.db.tables;
+  const [row] = await service.db.read((db) =>
+    db
+      .select()
+      .from(apiKeys)
+      .where(and(eq(apiKeys.id, keyId), eq(apiKeys.accountId, accountId))),
+  );
+  return row === undefined ? null : viewOfKey(row);
+}
+
+/**
+ * Revokes one of the account's keys (`/v1/keys`, a dashboard session); a key already revoked is
+ * answered as it stands. Another account's key is `404 key_not_found`.
+ */
+export async function revokeAccountKey(
+  service: ServiceContext,
+  accountId: string,
+  keyId: string,
+): Promise<KeyView> {
+  const found = await keyOfAccount(service, accountId, keyId);
+  if (found === null)
+    throw new ApiError("key_not_found", "no API key with this id for this account", "key_id");
+  return (await revokeApiKey(service, keyId)) ?? ((await keyOfAccount(service, accountId, keyId)) as KeyView);
 }

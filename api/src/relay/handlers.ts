@@ -1,4 +1,5 @@
 /** The relay for self-custody agents (issue 8): thin handlers over relay-info and relay-transactions. */
+import { keyIdOf } from "../http/authenticate";
 import type { Handlers } from "../http/mount-routes";
 import { relayInfo } from "./relay-info";
 import { relayTransactions } from "./relay-transactions";
@@ -8,7 +9,7 @@ export const relayHandlers: Pick<Handlers, "getRelayInfo" | "relayTransactions">
   relayTransactions: async ({ service, caller, body, request }) =>
     relayTransactions(
       service,
-      { account: caller.account, apiKeyId: caller.apiKey.id },
+      { account: caller.account, apiKeyId: keyIdOf(caller) },
       body.transactions,
       request.res as never,
     ),

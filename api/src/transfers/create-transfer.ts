@@ -65,6 +65,8 @@ export async function createTransfer(
   input: { readonly caller: Caller; readonly body: Body; readonly idempotency: IdempotencyClaim | null },
 ): Promise<TTransfer> {
   const { account, apiKey } = input.caller;
+  // A dashboard session's transfer counts toward no key's usage.
+  const apiKeyId = apiKey?.id ?? null;
   const { body } = input;
   requireServiceCustody(account);
   await requireKyc(service, account);
@@ -119,7 +121,7 @@ export async function createTransfer(
         const inserted = await insertSubmittingTransferIn(service, tx, {
           id,
           accountId: account.id,
-          apiKeyId: apiKey.id,
+          apiKeyId,
           fromHandle: account.handle,
           to: recipient.to,
           recipientAddress: recipient.wallet,
@@ -135,7 +137,7 @@ export async function createTransfer(
       return recordSubmission(service, {
         sender,
         plan,
-        apiKeyId: apiKey.id,
+        apiKeyId,
         usageIncrement: row.usageIncrement,
         submission,
       });
@@ -225,7 +227,7 @@ async function recordSubmission(
   input: {
     readonly sender: Sender;
     readonly plan: TransferPlan;
-    readonly apiKeyId: string;
+    readonly apiKeyId: string | null;
     readonly usageIncrement: string | null;
     readonly submission: Submission;
   },

@@ -6,3 +6,7 @@ export type ApiKeyRow = Tables["apiKeys"]["$inferSelect"];
 export type TransferRow = Tables["transfers"]["$inferSelect"];
 export type AgentTransactionRow = Tables["agentTransactions"]["$inferSelect"];
 export type EventRow = Tables["events"]["$inferSelect"];
+export type EnrollmentTokenRow = Tables["enrollmentTokens"]["$inferSelect"];
+export type PasskeyRow = Tables["passkeys"]["$inferSelect"];
+export type SessionRow = Tables["sessions"]["$inferSelect"];
+export type WebauthnChallengeRow = Tables["webauthnChallenges"]["$inferSelect"];

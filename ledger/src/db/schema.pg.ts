@@ -29,5 +29,9 @@ export const {
   reserveReconciliations,
   leases,
   rateWindows,
+  enrollmentTokens,
+  passkeys,
+  sessions,
+  webauthnChallenges,
   serviceMeta,
 } = pgTables;

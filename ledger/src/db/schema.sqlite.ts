@@ -33,5 +33,9 @@ export const {
   reserveReconciliations,
   leases,
   rateWindows,
+  enrollmentTokens,
+  passkeys,
+  sessions,
+  webauthnChallenges,
   serviceMeta,
 } = sqliteTables;

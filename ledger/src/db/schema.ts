@@ -383,6 +383,102 @@ export function defineTables(c: ColumnKit) {
     count: c.int("count").notNull(),
   });
 
+  /**
+   * One-time links the operator hands out to register an account's first passkey (the dashboard,
+   * api/src/dashboard-auth): only the SHA-256 of the `enr_...` token is kept. Spent on use; issuing
+   * a new link for the account spends the earlier ones.
+   */
+  const enrollmentTokens = c.table(
+    "enrollment_tokens",
+    {
+      id: c.text("id").primaryKey(),
+      accountId: c.text("account_id").notNull(),
+      tokenHash: c.text("token_hash").notNull(),
+      createdAt: c.text("created_at").notNull(),
+      expiresAt: c.text("expires_at").notNull(),
+      spentAt: c.text("spent_at"),
+    },
+    (t) => [
+      c.uniqueIndex("enrollment_tokens_hash").on(t.tokenHash),
+      c.index("enrollment_tokens_account").on(t.accountId),
+    ],
+  );
+
+  /**
+   * An account's passkeys (WebAuthn credentials): the credential id and COSE public key (base64url),
+   * the signature counter, and `wrapped_secret`, the account's confidential secret encrypted in the
+   * browser under a key only the passkey's PRF output gives: opaque to the service.
+   */
+  const passkeys = c.table(
+    "passkeys",
+    {
+      id: c.text("id").primaryKey(),
+      accountId: c.text("account_id").notNull(),
+      credentialId: c.text("credential_id").notNull(),
+      publicKey: c.text("public_key").notNull(),
+      counter: c.int("counter").notNull().default(0),
+      /** JSON array of the transports the authenticator reported. */
+      transports: c.text("transports").notNull().default("[]"),
+      name: c.text("name").notNull(),
+      createdAt: c.text("created_at").notNull(),
+      lastUsedAt: c.text("last_used_at"),
+      revokedAt: c.text("revoked_at"),
+      wrappedSecret: c.text("wrapped_secret"),
+    },
+    (t) => [
+      c.uniqueIndex("passkeys_credential").on(t.credentialId),
+      c.index("passkeys_account").on(t.accountId),
+    ],
+  );
+
+  /**
+   * Dashboard sessions: only the SHA-256 of the `sess_...` cookie value is kept (the CSRF token is
+   * derived from the cookie value, so nothing here signs a request). A session ends at
+   * `idle_expires_at` (pushed forward on use), at `expires_at`, or when `ended_at` is set.
+   */
+  const sessions = c.table(
+    "sessions",
+    {
+      id: c.text("id").primaryKey(),
+      tokenHash: c.text("token_hash").notNull(),
+      accountId: c.text("account_id").notNull(),
+      passkeyId: c.text("passkey_id").notNull(),
+      createdAt: c.text("created_at").notNull(),
+      lastSeenAt: c.text("last_seen_at").notNull(),
+      idleExpiresAt: c.text("idle_expires_at").notNull(),
+      expiresAt: c.text("expires_at").notNull(),
+      endedAt: c.text("ended_at"),
+      /** Why it ended: signed_out, signed_out_everywhere, passkey_revoked. */
+      endReason: c.text("end_reason"),
+    },
+    (t) => [
+      c.uniqueIndex("sessions_token_hash").on(t.tokenHash),
+      c.index("sessions_account").on(t.accountId),
+      c.index("sessions_passkey").on(t.passkeyId),
+    ],
+  );
+
+  /**
+   * WebAuthn challenges, one use each: `purpose` sign_in (discoverable, no account yet) or
+   * enrollment (bound to `enrollment_token_id`). Base64url, a nonce: not a secret.
+   */
+  const webauthnChallenges = c.table(
+    "webauthn_challenges",
+    {
+      id: c.text("id").primaryKey(),
+      purpose: c.text("purpose").notNull(),
+      challenge: c.text("challenge").notNull(),
+      enrollmentTokenId: c.text("enrollment_token_id"),
+      createdAt: c.text("created_at").notNull(),
+      expiresAt: c.text("expires_at").notNull(),
+      usedAt: c.text("used_at"),
+    },
+    (t) => [
+      c.uniqueIndex("webauthn_challenges_challenge").on(t.challenge),
+      c.index("webauthn_challenges_expires").on(t.expiresAt),
+    ],
+  );
+
   /** Service facts: schema owner, the cluster instance the rows belong to. */
   const serviceMeta = c.table("service_meta", {
     key: c.text("key").primaryKey(),
@@ -407,6 +503,10 @@ export function defineTables(c: ColumnKit) {
     reserveReconciliations,
     leases,
     rateWindows,
+    enrollmentTokens,
+    passkeys,
+    sessions,
+    webauthnChallenges,
     serviceMeta,
   };
 }

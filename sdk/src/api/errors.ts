@@ -109,6 +109,36 @@ export const API_ERRORS = {
     description:
       "The account's confidential USDG account awaits the issuer's approval (the mint approves each account itself); nothing was sent or paid. Send with `confidential: false`, or retry once GET /v1/accounts/me shows `confidential_status: ready`.",
   },
+  session_required: {
+    status: 403,
+    description:
+      "This endpoint is for a signed-in dashboard session (the `cpay_session` cookie); an API key cannot use it.",
+  },
+  session_expired: {
+    status: 401,
+    description:
+      "The dashboard session ended (idle too long, too old, signed out or its passkey revoked); sign in again.",
+  },
+  csrf_token_invalid: {
+    status: 403,
+    description:
+      "A request made with the session cookie other than GET needs the session's `X-CSRF-Token` header; nothing was changed.",
+  },
+  enrollment_link_invalid: {
+    status: 404,
+    description: "The enrollment link is unknown, already used or expired; ask the operator for a new one.",
+  },
+  passkey_not_recognized: {
+    status: 401,
+    description: "No live passkey of this service matches the credential (unknown or revoked).",
+  },
+  passkey_verification_failed: {
+    status: 401,
+    description:
+      "The passkey's answer did not verify: wrong origin, unknown, expired or used challenge, bad signature, a counter that went back, or no user verification. Nothing was changed.",
+  },
+  passkey_not_found: { status: 404, description: "No live passkey with this id for this account." },
+  key_not_found: { status: 404, description: "No API key with this id for this account." },
 } as const satisfies Record<string, { readonly status: number; readonly description: string }>;
 
 export type ApiErrorCode = keyof typeof API_ERRORS;

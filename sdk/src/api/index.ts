@@ -15,7 +15,9 @@ export {
   createApiClient,
 } from "./client";
 export * from "./common";
+export * from "./dashboard";
 export { API_ERRORS, type ApiErrorCode, statusOfApiError } from "./errors";
+export * from "./keys";
 export { buildOpenApiDocument } from "./openapi";
 export * from "./relay";
 export { API_ROUTES, type ApiRouteId, type RouteAudience, type RouteContract } from "./routes";

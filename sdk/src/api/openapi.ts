@@ -47,6 +47,13 @@ export function buildOpenApiDocument(serverUrl: string): JsonSchema {
           scheme: "bearer",
           description: "`svc_test_...` or `svc_live_...` API key",
         },
+        cookieAuth: {
+          type: "apiKey",
+          in: "cookie",
+          name: "cpay_session",
+          description:
+            "A dashboard session (`sess_test_...`), set by sign-in; every non-GET request made with it also needs the session's `X-CSRF-Token` header. An `Authorization` header, when present, wins.",
+        },
       },
       schemas: components,
     },
@@ -73,7 +80,20 @@ function operationOf(
       });
     }
   }
-  if (route.method === "post") {
+  if (
+    route.method !== "get" &&
+    (route.audience === "session" || route.audience === "any" || route.audience === "owner")
+  ) {
+    parameters.push({
+      name: "X-CSRF-Token",
+      in: "header",
+      required: false,
+      schema: { type: "string" },
+      description:
+        "Required when the request is authenticated by the session cookie: the session view's `csrf_token`.",
+    });
+  }
+  if (route.method === "post" && route.audience !== "public") {
     parameters.push({
       name: "Idempotency-Key",
       in: "header",
@@ -106,6 +126,7 @@ function operationOf(
   return {
     operationId,
     summary: route.summary,
+    ...securityOf(route),
     parameters,
     ...(route.body === undefined
       ? {}
@@ -117,6 +138,21 @@ function operationOf(
         }),
     responses,
   };
+}
+
+/** Who may call: the document's default (an API key) unless the route says otherwise. */
+function securityOf(route: RouteContract): { security?: JsonSchema[] } {
+  switch (route.audience) {
+    case "public":
+      return { security: [] };
+    case "session":
+      return { security: [{ cookieAuth: [] }] };
+    case "any":
+    case "owner":
+      return { security: [{ bearerAuth: [] }, { cookieAuth: [] }] };
+    case "agent":
+      return {};
+  }
 }
 
 /** zod -> JSON Schema 2020-12 with `$defs` hoisted into the document's components. */

@@ -8,7 +8,24 @@ import { ZAccount, ZBalances, ZBalancesRequest } from "./accounts";
 import { ZAgentList, ZCreateAgentRequest, ZCreatedAgent, ZSpendPolicy, ZSpendPolicyUpdate } from "./agents";
 import { ZAgentTransaction, ZPendingList } from "./approvals";
 import { zId } from "./common";
+import {
+  ZEnrollmentOptions,
+  ZEnrollmentOptionsRequest,
+  ZEnrollmentRequest,
+  ZPasskey,
+  ZPasskeyList,
+  ZPasskeyParams,
+  ZSessionView,
+  ZSignedOut,
+  ZSignedOutEverywhere,
+  ZSignInOptions,
+  ZSignInOptionsRequest,
+  ZSignInRequest,
+  ZWrappedSecretAnswer,
+  ZWrappedSecretRequest,
+} from "./dashboard";
 import type { ApiErrorCode } from "./errors";
+import { ZCreatedKey, ZCreateKeyRequest, ZKeyList, ZKeyParams, ZKeyView } from "./keys";
 import { ZRelayInfo, ZRelayRequest, ZRelayResponse } from "./relay";
 import {
   ZCreateTransferRequest,
@@ -28,11 +45,16 @@ import {
   ZWebhookWithSecret,
 } from "./webhooks";
 
-/** Who may call a route: any valid key, only a non-agent (owner) account's key, or only an agent's. */
-export type RouteAudience = "any" | "owner" | "agent";
+/**
+ * Who may call a route: `any` valid key or session, only a non-agent (owner) account's key or a
+ * session, only an agent's key, only a dashboard session (`session`: an API key gets
+ * `403 session_required`), or anyone with no credential (`public`: the sign-in steps). A request with
+ * an `Authorization` header is judged by it alone; without one, by the `cpay_session` cookie.
+ */
+export type RouteAudience = "any" | "owner" | "agent" | "session" | "public";
 
 export interface RouteContract {
-  readonly method: "get" | "post" | "patch" | "delete";
+  readonly method: "get" | "post" | "put" | "patch" | "delete";
   /** Express-style path: `:name` segments are validated by `params`. */
   readonly path: string;
   readonly summary: string;
@@ -304,6 +326,126 @@ export const API_ROUTES = {
     query: ZDeliveryListQuery,
     response: { status: 200, schema: ZDeliveryList },
     errors: ["webhook_not_found"],
+  },
+  beginEnrollment: {
+    method: "post",
+    path: "/v1/dashboard/enrollment/options",
+    summary: "Passkey creation options for an enrollment link's token (the link's account)",
+    audience: "public",
+    body: ZEnrollmentOptionsRequest,
+    response: { status: 200, schema: ZEnrollmentOptions },
+    errors: ["enrollment_link_invalid"],
+  },
+  completeEnrollment: {
+    method: "post",
+    path: "/v1/dashboard/enrollment",
+    summary: "Register the passkey made with the enrollment options; the link is spent and a session starts",
+    audience: "public",
+    body: ZEnrollmentRequest,
+    response: { status: 201, schema: ZSessionView },
+    errors: ["enrollment_link_invalid", "passkey_verification_failed"],
+  },
+  beginSignIn: {
+    method: "post",
+    path: "/v1/dashboard/sign-in/options",
+    summary: "Passkey request options for a discoverable sign-in (no handle typed)",
+    audience: "public",
+    body: ZSignInOptionsRequest,
+    response: { status: 200, schema: ZSignInOptions },
+    errors: [],
+  },
+  completeSignIn: {
+    method: "post",
+    path: "/v1/dashboard/sign-in",
+    summary: "Sign in with a passkey's assertion; a session starts (cookie)",
+    audience: "public",
+    body: ZSignInRequest,
+    response: { status: 201, schema: ZSessionView },
+    errors: ["passkey_not_recognized", "passkey_verification_failed"],
+  },
+  getSession: {
+    method: "get",
+    path: "/v1/dashboard/session",
+    summary: "The signed-in session: account, passkey, CSRF token, expiry and the passkey's wrapped secret",
+    audience: "session",
+    response: { status: 200, schema: ZSessionView },
+    errors: ["session_required", "session_expired"],
+  },
+  signOut: {
+    method: "delete",
+    path: "/v1/dashboard/session",
+    summary: "Sign out: this session ends and its cookie is cleared",
+    audience: "session",
+    response: { status: 200, schema: ZSignedOut },
+    errors: ["session_required", "session_expired", "csrf_token_invalid"],
+  },
+  signOutEverywhere: {
+    method: "post",
+    path: "/v1/dashboard/sign-out-everywhere",
+    summary: "End every session of the account, this one included",
+    audience: "session",
+    response: { status: 200, schema: ZSignedOutEverywhere },
+    errors: ["session_required", "session_expired", "csrf_token_invalid"],
+  },
+  listPasskeys: {
+    method: "get",
+    path: "/v1/dashboard/passkeys",
+    summary: "The account's passkeys (revoked ones left out)",
+    audience: "session",
+    response: { status: 200, schema: ZPasskeyList },
+    errors: ["session_required", "session_expired"],
+  },
+  revokePasskey: {
+    method: "delete",
+    path: "/v1/dashboard/passkeys/:passkey_id",
+    summary: "Revoke a passkey: it can no longer sign in and its sessions end",
+    audience: "session",
+    params: ZPasskeyParams,
+    response: { status: 200, schema: ZPasskey },
+    errors: ["session_required", "session_expired", "csrf_token_invalid", "passkey_not_found"],
+  },
+  putWrappedSecret: {
+    method: "put",
+    path: "/v1/dashboard/passkeys/:passkey_id/wrapped-secret",
+    summary: "Store (or clear) the account secret wrapped under this session's passkey's PRF key; opaque",
+    audience: "session",
+    params: ZPasskeyParams,
+    body: ZWrappedSecretRequest,
+    response: { status: 200, schema: ZWrappedSecretAnswer },
+    errors: ["session_required", "session_expired", "csrf_token_invalid", "passkey_not_found"],
+  },
+  createKey: {
+    method: "post",
+    path: "/v1/keys",
+    summary: "Create an API key for the account; the key is shown once",
+    audience: "session",
+    body: ZCreateKeyRequest,
+    response: { status: 201, schema: ZCreatedKey },
+    shownOnce: "api_key",
+    errors: [
+      "session_required",
+      "session_expired",
+      "csrf_token_invalid",
+      "idempotency_key_reused",
+      "idempotency_in_progress",
+    ],
+  },
+  listKeys: {
+    method: "get",
+    path: "/v1/keys",
+    summary: "The account's API keys with their usage (the total transferred encrypted)",
+    audience: "session",
+    response: { status: 200, schema: ZKeyList },
+    errors: ["session_required", "session_expired"],
+  },
+  revokeKey: {
+    method: "delete",
+    path: "/v1/keys/:key_id",
+    summary: "Revoke an API key: refused from the next request on",
+    audience: "session",
+    params: ZKeyParams,
+    response: { status: 200, schema: ZKeyView },
+    errors: ["session_required", "session_expired", "csrf_token_invalid", "key_not_found"],
   },
 } as const satisfies Record<string, RouteContract>;
 

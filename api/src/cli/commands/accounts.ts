@@ -1,6 +1,9 @@
-/** `accounts create | list | set-kyc`: personal and business accounts and their KYC status. */
+/**
+ * `accounts create | list | set-kyc | enroll-link`: personal and business accounts, their KYC
+ * status, and the one-time link with which the holder registers a passkey for the dashboard.
+ */
 import { Argument, type Command, Option } from "commander";
-import type { AccountView, CreatedAccount } from "../admin-views";
+import type { AccountView, CreatedAccount, EnrollmentLinkAnswer } from "../admin-views";
 import { contextOf, handleSegment } from "../command-context";
 import { printJson, printTable } from "../output";
 
@@ -40,6 +43,8 @@ export function registerAccountCommands(program: Command): void {
           "  confidential secret — shown ONCE, the service will never show it again. Store it safely:",
           "  it decrypts this account's amounts (and its agents') client-side, and makes balance proofs.",
           `    ${created.confidential_secret}`,
+          "",
+          ...enrollmentLinkLines(created),
         ].join("\n"),
       );
     });
@@ -65,6 +70,21 @@ export function registerAccountCommands(program: Command): void {
     });
 
   accounts
+    .command("enroll-link")
+    .description("issue a new one-time dashboard enrollment link (earlier links stop working)")
+    .argument("<handle>", "the account's handle")
+    .action(async (handle: string, _options: unknown, command: Command) => {
+      const { admin, json } = contextOf(command);
+      const answer = await admin.request<EnrollmentLinkAnswer>(
+        "POST",
+        `/admin/accounts/${handleSegment(handle)}/enrollment-link`,
+        {},
+      );
+      if (json) return printJson(answer);
+      console.log([`${answer.account.handle}:`, ...enrollmentLinkLines(answer)].join("\n"));
+    });
+
+  accounts
     .command("set-kyc")
     .description("record an account's identity verification status")
     .argument("<handle>", "the account's handle")
@@ -79,4 +99,16 @@ export function registerAccountCommands(program: Command): void {
       if (json) return printJson(answer);
       console.log(`${answer.account.handle}: kyc ${answer.account.kyc_status}`);
     });
+}
+
+/** How the CLI hands the holder a link: once, with what it does and until when. */
+function enrollmentLinkLines(answer: {
+  readonly enrollment_link: string;
+  readonly enrollment_link_expires_at: string;
+}): string[] {
+  return [
+    `  dashboard enrollment link — one use, until ${answer.enrollment_link_expires_at}. Hand it to the holder only:`,
+    "  it registers a passkey that signs in to this account's dashboard.",
+    `    ${answer.enrollment_link}`,
+  ];
 }

@@ -1,0 +1,61 @@
+/**
+ * The dashboard's bearer secrets: session cookies `sess_test_`/`sess_live_` and enrollment links'
+ * `enr_` tokens, each + 32 random bytes as 43 base64url characters. Only SHA-256 hashes are stored
+ * (256 random bits: no dictionary to try, as for API keys). The CSRF token is derived from the
+ * session's cookie value, so the service stores no CSRF secret and a stolen database row signs
+ * nothing; a page can learn it only from the session view, which a cross-site page cannot read.
+ */
+import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import type { KeyEnvironment } from "../keys/api-key-format";
+
+const SESSION_PATTERN = /^sess_(test|live)_[A-Za-z0-9_-]{43}$/;
+const ENROLLMENT_PATTERN = /^enr_[A-Za-z0-9_-]{43}$/;
+
+/** The cookie that carries a session. */
+export const SESSION_COOKIE = "cpay_session";
+
+export function hashToken(value: string): string {
+  return createHash("sha256").update(value, "utf8").digest("hex");
+}
+
+/** A fresh session cookie value for `environment`. */
+export function generateSessionToken(environment: KeyEnvironment): string {
+  return `sess_${environment}_${randomBytes(32).toString("base64url")}`;
+}
+
+/** The environment of a well-formed session token, or null. */
+export function environmentOfSessionToken(value: string): KeyEnvironment | null {
+  const match = SESSION_PATTERN.exec(value);
+  return match === null ? null : (match[1] as KeyEnvironment);
+}
+
+export function generateEnrollmentToken(): string {
+  return `enr_${randomBytes(32).toString("base64url")}`;
+}
+
+export function isEnrollmentToken(value: string): boolean {
+  return ENROLLMENT_PATTERN.test(value);
+}
+
+/** The session's CSRF token: an HMAC of a fixed label under the cookie value. */
+export function csrfTokenOf(sessionToken: string): string {
+  return createHmac("sha256", sessionToken).update("cpay dashboard csrf v1").digest("base64url");
+}
+
+/** Whether `given` is the CSRF token of `sessionToken` (compared in constant time). */
+export function csrfTokenMatches(sessionToken: string, given: string | undefined): boolean {
+  if (given === undefined) return false;
+  const expected = Buffer.from(csrfTokenOf(sessionToken));
+  const actual = Buffer.from(given);
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+/** The `cpay_session` value of a Cookie header, or null. */
+export function sessionCookieOf(header: string | undefined): string | null {
+  if (header === undefined) return null;
+  for (const part of header.split(";")) {
+    const at = part.indexOf("=");
+    if (at > 0 && part.slice(0, at).trim() === SESSION_COOKIE) return part.slice(at + 1).trim();
+  }
+  return null;
+}

@@ -1,0 +1,85 @@
+/**
+ * Discoverable sign-in: request options with an empty allow list (the authenticator offers the
+ * account's resident passkey, no handle is typed) and user verification required -> the assertion,
+ * found by its credential id among live passkeys and verified against the stored challenge, the
+ * dashboard's origin and RP ID, the public key and the signature counter -> in one transaction the
+ * challenge is spent, the counter moved and a session started. A refused assertion changes
+ * nothing; a replayed one finds its challenge spent (and its counter behind).
+ */
+import type { TSignInRequest } from "@cpay/sdk/api";
+import { generateAuthenticationOptions, verifyAuthenticationResponse } from "@simplewebauthn/server";
+import { and, eq, isNull } from "drizzle-orm";
+import { ApiError } from "../http/api-error";
+import type { ServiceContext } from "../service-context";
+import { recordChallenge, requireLiveChallenge, spendChallengeIn, verificationFailed } from "./challenges";
+import { dashboardSite } from "./dashboard-site";
+import { type DashboardSession, isoAt, startSessionIn } from "./sessions";
+
+export async function beginSignIn(service: ServiceContext) {
+  const options = await generateAuthenticationOptions({
+    rpID: dashboardSite(service).rpId,
+    userVerification: "required",
+    allowCredentials: [],
+  });
+  const row = await recordChallenge(service, { challenge: options.challenge, purpose: "sign_in" });
+  return { challenge_id: row.id, options: options as unknown as { challenge: string } };
+}
+
+export async function completeSignIn(
+  service: ServiceContext,
+  input: TSignInRequest,
+): Promise<DashboardSession> {
+  const { webauthnChallenges, passkeys, accounts } = service.db.tables;
+  const [row] = await service.db.read((db) =>
+    db.select().from(webauthnChallenges).where(eq(webauthnChallenges.id, input.challenge_id)),
+  );
+  const challenge = requireLiveChallenge(service, row, "sign_in");
+  const [found] = await service.db.read((db) =>
+    db
+      .select({ passkey: passkeys, account: accounts })
+      .from(passkeys)
+      .innerJoin(accounts, eq(accounts.id, passkeys.accountId))
+      .where(and(eq(passkeys.credentialId, input.credential.id), isNull(passkeys.revokedAt)))
+      .limit(1),
+  );
+  if (found === undefined || found.account.type === "agent") {
+    throw new ApiError("passkey_not_recognized", "no live passkey of this service matches", "credential");
+  }
+  const { passkey, account } = found;
+  const site = dashboardSite(service);
+  let newCounter: number;
+  try {
+    const verified = await verifyAuthenticationResponse({
+      response: input.credential as Parameters<typeof verifyAuthenticationResponse>[0]["response"],
+      expectedChallenge: challenge.challenge,
+      expectedOrigin: site.origin,
+      expectedRPID: site.rpId,
+      credential: {
+        id: passkey.credentialId,
+        publicKey: new Uint8Array(Buffer.from(passkey.publicKey, "base64url")),
+        counter: passkey.counter,
+        transports: JSON.parse(passkey.transports) as never,
+      },
+      requireUserVerification: true,
+    });
+    if (!verified.verified) throw new Error("the signature did not verify");
+    newCounter = verified.authenticationInfo.newCounter;
+  } catch (error) {
+    throw verificationFailed((error as Error).message);
+  }
+  const now = service.clock();
+  return service.db.transaction(async (tx) => {
+    if (!(await spendChallengeIn(service, tx, challenge.id)))
+      throw verificationFailed("the challenge was already used");
+    // Guarded by the counter read: of two assertions racing on one passkey, one wins.
+    const [moved] = await tx
+      .update(passkeys)
+      .set({ counter: newCounter, lastUsedAt: isoAt(now) })
+      .where(
+        and(eq(passkeys.id, passkey.id), eq(passkeys.counter, passkey.counter), isNull(passkeys.revokedAt)),
+      )
+      .returning();
+    if (moved === undefined) throw verificationFailed("the passkey changed meanwhile; sign in again");
+    return startSessionIn(service, tx, { account, passkey: moved });
+  });
+}

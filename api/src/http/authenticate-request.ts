@@ -1,0 +1,31 @@
+/**
+ * Who is calling, by the request's credentials: an `Authorization` header is judged alone (an API
+ * key, authenticate.ts), whatever cookie comes with it; without one, the `cpay_session` cookie of
+ * a dashboard session. A cookie-authenticated request other than GET/HEAD must carry the session's
+ * `X-CSRF-Token` (`403 csrf_token_invalid`), checked before the session is touched, so a refused
+ * request changes nothing. With neither credential: `401 unauthorized`.
+ */
+import type { Request } from "express";
+import { csrfTokenMatches, sessionCookieOf } from "../dashboard-auth/secret-tokens";
+import { findLiveSession, touchSession } from "../dashboard-auth/sessions";
+import type { ServiceContext } from "../service-context";
+import { ApiError } from "./api-error";
+import { authenticate, type Caller } from "./authenticate";
+
+export async function authenticateRequest(service: ServiceContext, request: Request): Promise<Caller> {
+  const header = request.get("authorization");
+  const cookie = header === undefined ? sessionCookieOf(request.get("cookie")) : null;
+  if (cookie === null) return authenticate(service, header);
+  const session = await findLiveSession(service, cookie);
+  if (request.method !== "GET" && request.method !== "HEAD") {
+    if (!csrfTokenMatches(cookie, request.get("x-csrf-token"))) {
+      throw new ApiError(
+        "csrf_token_invalid",
+        "a request made with the session cookie needs the session's X-CSRF-Token header",
+        "x-csrf-token",
+      );
+    }
+  }
+  const touched = await touchSession(service, session);
+  return { account: touched.account, apiKey: null, session: touched };
+}

@@ -1,0 +1,28 @@
+/** `/v1/keys`: the account's API keys, managed from a dashboard session (issue-key.ts, manage-keys.ts). */
+import type { Handlers } from "../http/mount-routes";
+import { issueApiKey } from "./issue-key";
+import { type KeyView, keyOfAccount, listApiKeys, revokeAccountKey } from "./manage-keys";
+
+export const keyHandlers: Pick<Handlers, "createKey" | "listKeys" | "revokeKey"> = {
+  // Not bound to an Idempotency-Key claim: a claim whose holder died reruns, and the key it made
+  // unseen stays in the list, revocable, its value known to no one.
+  createKey: async ({ service, caller, body }) => {
+    // A session's keys belong to its environment: a test session makes svc_test_ keys.
+    const issued = await issueApiKey(service, {
+      accountId: caller.account.id,
+      name: body.name,
+      environment: service.environment,
+    });
+    const key = (await keyOfAccount(service, caller.account.id, issued.id)) as KeyView;
+    return { key: asContract(key), api_key: issued.value };
+  },
+  listKeys: async ({ service, caller }) => ({
+    keys: (await listApiKeys(service, caller.account.id)).map(asContract),
+  }),
+  revokeKey: async ({ service, caller, params }) =>
+    asContract(await revokeAccountKey(service, caller.account.id, params.key_id)),
+};
+
+function asContract(view: KeyView) {
+  return { ...view, environment: view.environment as "test" | "live" };
+}
