@@ -60,7 +60,7 @@ DATABASE_URL="$pg_url" CPAY_TEST_CHAIN=rpc vitest run tests/api tests/indexer te
 
 # The dashboard as its users meet it: built by Vite, served by the API, driven in Debian's Chromium
 # (installed above) with a virtual passkey authenticator, against one world of its own (localnet,
-# API and indexer processes on free ports, SQLite): tests/browser/playwright.config.ts.
+# API and indexer processes on free ports, SQLite): tests/browser/playwright.config.ts. It runs the
+# build of the "dashboard build" step above.
 step "dashboard in a real browser (Playwright, Debian chromium)"
-npm run build --workspace @cpay/dashboard
 playwright test -c tests/browser
