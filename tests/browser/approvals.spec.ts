@@ -6,10 +6,11 @@
  * Figure printed, not asserted: from the inbox's navigation to the amount shown, and from the
  * hold's creation to the amount shown.
  */
-import { amountForms, usdgDecimal } from "./support/plaintext-forms";
+
 import { confirmedTransfer, v1 } from "./support/admin-client";
 import { openNav, signIn, unlock } from "./support/dashboard-steps";
 import { expect, test } from "./support/fixtures";
+import { amountForms, usdgDecimal } from "./support/plaintext-forms";
 
 /** Above the agent's 5 USDG threshold, below its 100 USDG per-transaction limit. */
 const HELD_UNITS = 7_654_321n;

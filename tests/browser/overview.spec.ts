@@ -25,7 +25,9 @@ test("Given a signed-in holder, When they unlock with their secret, Then the bal
   await expect(balances.locator(`[data-amount="${world.owner.confidentialBalance}"]`)).toHaveText(
     `${world.owner.confidentialBalance} USDG`,
   );
-  await expect(row.locator(`[data-amount="${world.transfer.amount}"]`)).toHaveText(`${world.transfer.amount} USDG`);
+  await expect(row.locator(`[data-amount="${world.transfer.amount}"]`)).toHaveText(
+    `${world.transfer.amount} USDG`,
+  );
   await expect(row).toContainText(world.transfer.memo);
   await checkPage("overview");
 });

@@ -25,7 +25,9 @@ test("Given 100 sealed transfers, When the unlocked holder opens the transfers p
   const plan = Array.from({ length: TRANSFERS }, (_, index) => unitsOf(index));
   recorder.watch(plan.flatMap(amountForms));
   // Given 100 transfers (the owner's public balance is topped up for them)
-  await admin(world, "POST", `/admin/accounts/${encodeURIComponent(world.owner.handle)}/fund`, { public: "200" });
+  await admin(world, "POST", `/admin/accounts/${encodeURIComponent(world.owner.handle)}/fund`, {
+    public: "200",
+  });
   const madeAt = Date.now();
   const made = new Map<string, string>();
   let next = 0;
@@ -52,9 +54,14 @@ test("Given 100 sealed transfers, When the unlocked holder opens the transfers p
   await openNav(page, "Transfers");
   // Then every one of the 100 shows its exact amount
   await expect(page.locator("tbody tr [data-amount]")).toHaveCount(TRANSFERS, { timeout: 120_000 });
-  console.log(`figure: ${TRANSFERS} amounts shown ${Date.now() - navigatedAt} ms after opening the transfers page`);
+  console.log(
+    `figure: ${TRANSFERS} amounts shown ${Date.now() - navigatedAt} ms after opening the transfers page`,
+  );
   for (const [id, amount] of made) {
-    await expect(page.locator(`tr[data-transfer-id="${id}"] [data-amount]`)).toHaveAttribute("data-amount", amount);
+    await expect(page.locator(`tr[data-transfer-id="${id}"] [data-amount]`)).toHaveAttribute(
+      "data-amount",
+      amount,
+    );
   }
   await checkPage("transfers");
 });

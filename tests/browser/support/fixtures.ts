@@ -6,6 +6,7 @@
 import { test as base, expect, type Page } from "@playwright/test";
 import { type NetworkRecorder, recordNetwork } from "./network-recorder";
 import { checkPage } from "./page-check";
+import { hasSavedPasskey, savedPasskey, savePasskey } from "./passkey-store";
 import { addVirtualAuthenticator, type VirtualAuthenticator } from "./virtual-authenticator";
 import { type BrowserWorld, world } from "./world";
 
@@ -37,6 +38,12 @@ export const test = base.extend<Fixtures>({
   authenticator: async ({ context, page }, use) => {
     const authenticator = await addVirtualAuthenticator(context, page);
     await use(authenticator);
+    // The enrolled passkey's counter moved on in this test: the next one starts from here.
+    if (hasSavedPasskey()) {
+      const { credentialId } = savedPasskey();
+      const used = (await authenticator.credentials()).find((found) => found.credentialId === credentialId);
+      if (used !== undefined) savePasskey(used);
+    }
     await authenticator.remove();
   },
   checkPage: async ({ page }, use, testInfo) => {

@@ -155,8 +155,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       },
       stranger: {
         handle: "@stranger",
-        secret: stranger.created.body.confidential_secret as string,
-        enrollmentLink: stranger.link,
+        secret: stranger.body.confidential_secret as string,
+        // Creating an account through the admin listener issues its first enrollment link.
+        enrollmentLink: (stranger.body.enrollment_link as string | undefined) ?? null,
       },
       recipient: "@merchant",
       agent,
@@ -168,7 +169,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
         ...amountForms(OWNER_BALANCE_UNITS),
         ...memoForms(memo),
         ...secretForms(banner.demoSecret),
-        ...secretForms(stranger.created.body.confidential_secret as string),
+        ...secretForms(stranger.body.confidential_secret as string),
       ],
     };
     const file = join(dir, "world.json");

@@ -1,6 +1,8 @@
 /**
  * The passkey the enrolment test registered, kept beside the world file so every later test's
  * fresh authenticator holds the same credential (as a user's phone would) and signs in with it.
+ * It is saved again after each test that used it: the server refuses a signature counter that went
+ * backwards (a cloned authenticator), so the next test must start from the latest counter.
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -11,6 +13,10 @@ const file = () => join(dirname(worldFile()), "passkey.json");
 
 export function savePasskey(credential: VirtualCredential): void {
   writeFileSync(file(), JSON.stringify(credential), { mode: 0o600 });
+}
+
+export function hasSavedPasskey(): boolean {
+  return existsSync(file());
 }
 
 export function savedPasskey(): VirtualCredential {

@@ -23,7 +23,11 @@ export interface BrowserWorld {
   };
   /** Another account: its secret is the "foreign secret" the unlock step must refuse; its own
    * enrollment link gives the passkey the revocation test revokes (the owner's stays usable). */
-  readonly stranger: { readonly handle: string; readonly secret: string; readonly enrollmentLink: string | null };
+  readonly stranger: {
+    readonly handle: string;
+    readonly secret: string;
+    readonly enrollmentLink: string | null;
+  };
   readonly recipient: string;
   /** A service-custody agent of the owner whose policy holds transfers above a low threshold. */
   readonly agent: {
