@@ -12,6 +12,7 @@ export default defineConfig({
       "ledger/src/**/*.test.ts",
       "api/src/**/*.test.ts",
       "indexer/src/**/*.test.ts",
+      "dashboard/src/**/*.test.ts",
       "tests/**/*.test.ts",
     ],
     exclude: ["**/node_modules/**", "target/**"],

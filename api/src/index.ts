@@ -12,6 +12,7 @@ export { type CreateAgentInput, createAgent } from "./agents/create-agent";
 export { type ChainConnection, type KeyFileConnection, localnetConnection } from "./chain/chain-connection";
 export { sendInstructions } from "./chain/send-instructions";
 export { loadConfig, type ServiceConfig } from "./config";
+export { type EnrollmentLink, issueEnrollmentLink } from "./dashboard-auth/enrollment-links";
 export { type IssuedKey, issueApiKey } from "./keys/issue-key";
 export { type KeyView, listApiKeys, revokeApiKey } from "./keys/manage-keys";
 export { reservePayer, withReserveSpend } from "./reserve/reserve-scope";

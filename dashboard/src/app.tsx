@@ -90,7 +90,9 @@ export function App() {
         </nav>
         <div class="who">
           <span>{session.account.handle}</span>
-          <span class={unlocked === null ? "badge" : "badge ok"}>{unlocked === null ? "locked" : "unlocked"}</span>
+          <span class={unlocked === null ? "badge" : "badge ok"}>
+            {unlocked === null ? "locked" : "unlocked"}
+          </span>
           <button type="button" onClick={() => void signOut()}>
             Sign out
           </button>

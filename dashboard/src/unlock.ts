@@ -50,7 +50,9 @@ function rpId(): string {
 export async function unlockWithPasskey(): Promise<Unlocked> {
   const session = getState().session;
   if (session === null || session.wrapped_secret === null) {
-    throw new UnlockError("This passkey holds no wrapped secret yet: unlock with the secret once, then wrap it.");
+    throw new UnlockError(
+      "This passkey holds no wrapped secret yet: unlock with the secret once, then wrap it.",
+    );
   }
   const prfOutput = await passkeyPrfOutput(rpId());
   return unlockWithPrfOutput(prfOutput);
@@ -59,7 +61,8 @@ export async function unlockWithPasskey(): Promise<Unlocked> {
 /** Opens the session's wrapped secret with a PRF output already obtained (e.g. at sign-in). */
 export async function unlockWithPrfOutput(prfOutput: ArrayBuffer): Promise<Unlocked> {
   const session = getState().session;
-  if (session === null || session.wrapped_secret === null) throw new UnlockError("No wrapped secret to open.");
+  if (session === null || session.wrapped_secret === null)
+    throw new UnlockError("No wrapped secret to open.");
   const exported = await unwrapSecret({
     wrapped: session.wrapped_secret,
     prfOutput,
@@ -85,8 +88,12 @@ export async function wrapWithPasskey(): Promise<void> {
     accountId: session.account.account_id,
     passkeyId: session.passkey.passkey_id,
   });
-  await api("PUT", `/v1/dashboard/passkeys/${encodeURIComponent(session.passkey.passkey_id)}/wrapped-secret`, {
-    body: { wrapped_secret: wrapped },
-  });
+  await api(
+    "PUT",
+    `/v1/dashboard/passkeys/${encodeURIComponent(session.passkey.passkey_id)}/wrapped-secret`,
+    {
+      body: { wrapped_secret: wrapped },
+    },
+  );
   update({ session: { ...session, wrapped_secret: wrapped } });
 }

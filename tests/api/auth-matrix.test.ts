@@ -2,7 +2,8 @@
  * The authorisation matrix over every `/v1` route (spec section 5, DESIGN section 7): no key,
  * malformed key, unknown key, revoked key -> 401 `unauthorized`; a live key while mainnet-beta is
  * not configured -> 403 `live_mode_unavailable`; an agent's key on owner-only routes -> 403
- * `agent_key_not_allowed`; another account's key on a resource -> the spec's 403 where it names one
+ * `agent_key_not_allowed`; any key on a dashboard-session route -> 403 `session_required` (the
+ * public sign-in routes take no credential and are left out); another account's key on a resource -> the spec's 403 where it names one
  * (`not_agent_owner`), else 404 (existence is never revealed). Every refusal is in the error
  * envelope with the Request-Id and changes nothing.
  */
@@ -12,7 +13,10 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
 
-const ROUTE_IDS = Object.keys(API_ROUTES) as ApiRouteId[];
+/** Every route that takes a credential (the dashboard's public sign-in steps take none). */
+const ROUTE_IDS = (Object.keys(API_ROUTES) as ApiRouteId[]).filter(
+  (id) => (API_ROUTES[id] as RouteContract).audience !== "public",
+);
 
 describe("the authorisation matrix", () => {
   let world: ApiWorld;
@@ -136,6 +140,18 @@ describe("the authorisation matrix", () => {
     expect(answer.status).toBe(403);
     expect(answer.body.error?.code).toBe("agent_key_not_allowed");
   });
+
+  const sessionOnly = ROUTE_IDS.filter((id) => (API_ROUTES[id] as RouteContract).audience === "session");
+  it.each(sessionOnly)(
+    "refuses owner and agent keys on the session route %s with 403 session_required",
+    async (routeId) => {
+      for (const key of [owner.key.value, agentKey]) {
+        const answer = await call(routeId, `Bearer ${key}`);
+        expect(answer.status).toBe(403);
+        expect(answer.body.error?.code).toBe("session_required");
+      }
+    },
+  );
 
   it("shows another account's resources to no one else", async () => {
     const other = `Bearer ${stranger.key.value}`;

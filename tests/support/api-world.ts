@@ -122,6 +122,8 @@ export async function startApiWorld(
     indexer?: boolean;
     /** How the chain's USDG mint treats confidential accounts (default: auto-approve, no auditor). */
     usdgMint?: TestChainOptions["usdgMint"];
+    /** Also start the admin listener (`service.admin`; give ADMIN_PORT and ADMIN_TOKEN in `env`). */
+    admin?: boolean;
   } = {},
 ): Promise<ApiWorld> {
   const mode: TestChainMode = testChainMode();
@@ -161,6 +163,7 @@ export async function startApiWorld(
       logDestination: logDestination as never,
       checkResponses: true,
       ...(options.clock === undefined ? {} : { clock: options.clock }),
+      ...(options.admin === true ? { admin: true } : {}),
     });
   } catch (error) {
     // No child may outlive a world that failed to start.

@@ -41,7 +41,7 @@ export async function beginEnrollment(service: ServiceContext, token: string) {
     rpName: RP_NAME,
     rpID: site.rpId,
     userName: account.handle,
-    userDisplayName: `@${account.handle}`,
+    userDisplayName: account.handle,
     userID: new Uint8Array(bytesOfId(account.id)),
     attestationType: "none",
     excludeCredentials: existing.map((row) => ({

@@ -54,7 +54,11 @@ export async function api<T>(
       ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
     });
   } catch {
-    throw new ApiCallError(0, "network_error", "The service could not be reached. Check your connection and retry.");
+    throw new ApiCallError(
+      0,
+      "network_error",
+      "The service could not be reached. Check your connection and retry.",
+    );
   }
   const text = await response.text();
   let parsed: unknown = null;

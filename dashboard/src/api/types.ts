@@ -27,7 +27,10 @@ export interface BalanceEntry {
   readonly confidential: boolean;
   readonly has_balance?: boolean;
   readonly amount?: string;
-  readonly encrypted?: { readonly available_balance: string; readonly decryptable_available_balance: string } | null;
+  readonly encrypted?: {
+    readonly available_balance: string;
+    readonly decryptable_available_balance: string;
+  } | null;
 }
 
 export type TransferStatus = "pending" | "confirmed" | "failed";
@@ -113,7 +116,11 @@ export interface Delivery {
   readonly retry_count: number;
   readonly last_status_code: number | null;
   readonly next_attempt_at: string | null;
-  readonly history: { readonly at: string; readonly status_code: number | null; readonly error: string | null }[];
+  readonly history: {
+    readonly at: string;
+    readonly status_code: number | null;
+    readonly error: string | null;
+  }[];
   readonly created_at: string;
 }
 

@@ -2,7 +2,12 @@ import type { ComponentChildren } from "preact";
 import { navigate } from "../router";
 
 /** An in-app link: a real `<a href>` (middle-click, screen readers) that routes without a reload. */
-export function Link(props: { href: string; children: ComponentChildren; current?: boolean; class?: string }) {
+export function Link(props: {
+  href: string;
+  children: ComponentChildren;
+  current?: boolean;
+  class?: string;
+}) {
   return (
     <a
       href={props.href}

@@ -3,12 +3,28 @@ import type { PolicyFormValues } from "../lib/policy-form";
 
 const FIELDS: { key: keyof PolicyFormValues; label: string; hint: string }[] = [
   { key: "daily_limit_usdg", label: "Daily limit (USDG)", hint: "the most it may spend per UTC day" },
-  { key: "per_transaction_limit_usdg", label: "Per-transaction limit (USDG)", hint: "the most one transfer may be" },
-  { key: "hitl_threshold_usdg", label: "Approval threshold (USDG)", hint: "transfers above this wait for your approval" },
+  {
+    key: "per_transaction_limit_usdg",
+    label: "Per-transaction limit (USDG)",
+    hint: "the most one transfer may be",
+  },
+  {
+    key: "hitl_threshold_usdg",
+    label: "Approval threshold (USDG)",
+    hint: "transfers above this wait for your approval",
+  },
   { key: "assets", label: "Assets", hint: "comma-separated, e.g. USDG" },
-  { key: "allowed_recipients", label: "Allowed recipients", hint: "comma-separated @handles or addresses; empty: anyone" },
+  {
+    key: "allowed_recipients",
+    label: "Allowed recipients",
+    hint: "comma-separated @handles or addresses; empty: anyone",
+  },
   { key: "active_hours", label: "Active hours (UTC)", hint: "HH:MM-HH:MM; 00:00-00:00 is all day" },
-  { key: "approval_window_seconds", label: "Approval window (seconds)", hint: "how long a held transfer waits" },
+  {
+    key: "approval_window_seconds",
+    label: "Approval window (seconds)",
+    hint: "how long a held transfer waits",
+  },
 ];
 
 export function PolicyFields(props: {

@@ -31,8 +31,8 @@ export function UnlockPanel() {
     <section class="panel unlock" aria-labelledby="unlock-title">
       <h2 id="unlock-title">Unlock your amounts</h2>
       <p>
-        Amounts and memos are encrypted; only your account secret reads them, here in this browser. It is never sent
-        to the service and is forgotten when you close or reload the page.
+        Amounts and memos are encrypted; only your account secret reads them, here in this browser. It is
+        never sent to the service and is forgotten when you close or reload the page.
       </p>
       <form
         onSubmit={(event) => {
@@ -65,7 +65,11 @@ export function UnlockPanel() {
             Unlock
           </button>
           {session?.wrapped_secret != null ? (
-            <button type="button" disabled={busy !== null} onClick={() => void run("Waiting for the passkey…", unlockWithPasskey)}>
+            <button
+              type="button"
+              disabled={busy !== null}
+              onClick={() => void run("Waiting for the passkey…", unlockWithPasskey)}
+            >
               Unlock with passkey
             </button>
           ) : null}
@@ -95,8 +99,8 @@ export function WrapOffer() {
     <section class="panel" aria-labelledby="wrap-title">
       <h2 id="wrap-title">Unlock with your passkey next time?</h2>
       <p>
-        The secret is encrypted here with a key only your passkey can produce (WebAuthn PRF); the service stores the
-        encrypted copy and cannot open it.
+        The secret is encrypted here with a key only your passkey can produce (WebAuthn PRF); the service
+        stores the encrypted copy and cannot open it.
       </p>
       <div class="actions">
         <button

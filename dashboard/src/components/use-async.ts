@@ -6,7 +6,6 @@ export function useAsync<T>(load: () => Promise<T>, deps: unknown[]) {
   const [error, setError] = useState<unknown>(null);
   const [loading, setLoading] = useState(true);
   const [tick, setTick] = useState(0);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the caller names what the load depends on.
   useEffect(() => {
     let live = true;
     setLoading(true);

@@ -1,23 +1,16 @@
 /**
  * Opens sealed details (a transfer's amount and memo, a held transaction's amount) with the unlocked
- * viewing keys: one ECDH + AES-GCM each (`@cpay/sdk/sealed`), never a discrete log. The work runs
- * after render, in slices of a few milliseconds that yield to the browser, so a page of 100 rows
- * paints at once and fills in its amounts as they open. Results are cached per (id, envelope) for
- * the page's life with these keys.
+ * viewing keys: one ECDH + AES-GCM each (`@cpay/sdk/sealed`), never a discrete log. The work runs in
+ * Web Workers (crypto/open-pool.ts), off the render path: a page of 100 rows paints at once and
+ * fills in its amounts as batches arrive. Results are cached per (id, envelope) for the page's life
+ * with these keys.
  */
-import { isSealedError, openTransferDetails, type ViewingKeys } from "@cpay/sdk/sealed";
+import type { ViewingKeys } from "@cpay/sdk/sealed";
 import { useEffect, useState } from "preact/hooks";
+import { openMany } from "../crypto/open-pool";
+import type { Opened } from "../crypto/open-types";
 
-export type Opened =
-  | {
-      readonly kind: "opened";
-      readonly amount: bigint;
-      readonly memo: string | null;
-      readonly direction: "sent" | "received" | "self";
-    }
-  | { readonly kind: "unsealed" }
-  | { readonly kind: "not_yours" }
-  | { readonly kind: "malformed" };
+export type { Opened } from "../crypto/open-types";
 
 export interface SealedItem {
   /** The id the envelope is bound to (`tr_...` or `tx_...`). */
@@ -27,48 +20,41 @@ export interface SealedItem {
 
 const cache = new WeakMap<ViewingKeys, Map<string, Opened>>();
 
-function openOne(item: SealedItem, keys: ViewingKeys): Opened {
-  if (item.sealed === null || item.sealed === undefined) return { kind: "unsealed" };
-  try {
-    const opened = openTransferDetails({ sealed: item.sealed, viewer: keys, boundTo: item.id });
-    return { kind: "opened", amount: opened.amount, memo: opened.memo, direction: opened.direction };
-  } catch (error) {
-    if (isSealedError(error) && error.code === "not_yours") return { kind: "not_yours" };
-    return { kind: "malformed" };
-  }
+function cacheKey(item: SealedItem): string {
+  return `${item.id}:${item.sealed ?? ""}`;
 }
 
 /** Map from id to what its envelope says; missing while not yet opened (or while locked). */
-export function useOpened(items: readonly SealedItem[], keys: ViewingKeys | null): ReadonlyMap<string, Opened> {
+export function useOpened(
+  items: readonly SealedItem[],
+  keys: ViewingKeys | null,
+): ReadonlyMap<string, Opened> {
   const [, setVersion] = useState(0);
-  const results = keys === null ? null : (cache.get(keys) ?? new Map<string, Opened>());
-  if (keys !== null && results !== null && !cache.has(keys)) cache.set(keys, results);
-  const signature = items.map((item) => `${item.id}:${item.sealed ?? ""}`).join(",");
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `signature` stands for the items.
+  let results: Map<string, Opened> | null = null;
+  if (keys !== null) {
+    results = cache.get(keys) ?? new Map<string, Opened>();
+    cache.set(keys, results);
+  }
+  const signature = items.map(cacheKey).join(",");
   useEffect(() => {
     if (keys === null || results === null) return;
-    let live = true;
-    const todo = items.filter((item) => !results.has(`${item.id}:${item.sealed ?? ""}`));
+    const todo: { key: string; id: string; sealed: string }[] = [];
+    for (const item of items) {
+      const key = cacheKey(item);
+      if (results.has(key)) continue;
+      if (item.sealed === null || item.sealed === undefined) results.set(key, { kind: "unsealed" });
+      else todo.push({ key, id: item.id, sealed: item.sealed });
+    }
     if (todo.length === 0) return;
-    const step = () => {
-      if (!live) return;
-      const sliceEnd = performance.now() + 8;
-      while (todo.length > 0 && performance.now() < sliceEnd) {
-        const item = todo.shift() as SealedItem;
-        results.set(`${item.id}:${item.sealed ?? ""}`, openOne(item, keys));
-      }
+    return openMany(keys, todo, (batch) => {
+      for (const { key, opened } of batch) results.set(key, opened);
       setVersion((version) => version + 1);
-      if (todo.length > 0) setTimeout(step, 0);
-    };
-    setTimeout(step, 0);
-    return () => {
-      live = false;
-    };
+    });
   }, [signature, keys]);
   const view = new Map<string, Opened>();
   if (results !== null) {
     for (const item of items) {
-      const found = results.get(`${item.id}:${item.sealed ?? ""}`);
+      const found = results.get(cacheKey(item));
       if (found !== undefined) view.set(item.id, found);
     }
   }

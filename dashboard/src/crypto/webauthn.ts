@@ -32,7 +32,9 @@ export class PasskeyError extends Error {
   override readonly name = "PasskeyError";
 }
 
-function descriptors(list: CredentialDescriptorJson[] | undefined): PublicKeyCredentialDescriptor[] | undefined {
+function descriptors(
+  list: CredentialDescriptorJson[] | undefined,
+): PublicKeyCredentialDescriptor[] | undefined {
   return list?.map((entry) => ({
     id: base64UrlToBytes(entry.id) as BufferSource,
     type: "public-key",
@@ -51,7 +53,9 @@ function explain(error: unknown): PasskeyError {
   if (error instanceof DOMException && error.name === "InvalidStateError") {
     return new PasskeyError("This authenticator already holds a passkey for this account.");
   }
-  return new PasskeyError(`The passkey could not be used: ${error instanceof Error ? error.message : String(error)}`);
+  return new PasskeyError(
+    `The passkey could not be used: ${error instanceof Error ? error.message : String(error)}`,
+  );
 }
 
 function prfFirst(credential: PublicKeyCredential): ArrayBuffer | null {
@@ -60,12 +64,17 @@ function prfFirst(credential: PublicKeyCredential): ArrayBuffer | null {
   };
   const first = results.prf?.results?.first;
   if (first === undefined) return null;
-  return first instanceof ArrayBuffer ? first : (first.buffer.slice(first.byteOffset, first.byteOffset + first.byteLength) as ArrayBuffer);
+  return first instanceof ArrayBuffer
+    ? first
+    : (first.buffer.slice(first.byteOffset, first.byteOffset + first.byteLength) as ArrayBuffer);
 }
 
 /** The registration ceremony; returns the RegistrationResponseJSON for the server. */
-export async function createPasskey(options: CreationOptionsJson): Promise<{ credential: unknown; prfEnabled: boolean }> {
-  if (typeof PublicKeyCredential === "undefined") throw new PasskeyError("This browser does not support passkeys.");
+export async function createPasskey(
+  options: CreationOptionsJson,
+): Promise<{ credential: unknown; prfEnabled: boolean }> {
+  if (typeof PublicKeyCredential === "undefined")
+    throw new PasskeyError("This browser does not support passkeys.");
   const publicKey = {
     ...(options as object),
     challenge: base64UrlToBytes(options.challenge),
@@ -80,7 +89,10 @@ export async function createPasskey(options: CreationOptionsJson): Promise<{ cre
     throw explain(error);
   }
   const response = credential.response as AuthenticatorAttestationResponse;
-  const extensions = credential.getClientExtensionResults() as { prf?: { enabled?: boolean }; credProps?: unknown };
+  const extensions = credential.getClientExtensionResults() as {
+    prf?: { enabled?: boolean };
+    credProps?: unknown;
+  };
   return {
     prfEnabled: extensions.prf?.enabled === true,
     credential: {
@@ -106,7 +118,8 @@ export async function createPasskey(options: CreationOptionsJson): Promise<{ cre
 export async function getPasskey(
   options: RequestOptionsJson,
 ): Promise<{ credential: unknown; credentialId: string; prfOutput: ArrayBuffer | null }> {
-  if (typeof PublicKeyCredential === "undefined") throw new PasskeyError("This browser does not support passkeys.");
+  if (typeof PublicKeyCredential === "undefined")
+    throw new PasskeyError("This browser does not support passkeys.");
   const publicKey = {
     ...(options as object),
     challenge: base64UrlToBytes(options.challenge),
@@ -151,7 +164,9 @@ export async function passkeyPrfOutput(rpId: string): Promise<ArrayBuffer> {
     timeout: 60_000,
   });
   if (prfOutput === null) {
-    throw new PasskeyError("This passkey has no PRF support, so it cannot hold the secret: unlock with the secret itself.");
+    throw new PasskeyError(
+      "This passkey has no PRF support, so it cannot hold the secret: unlock with the secret itself.",
+    );
   }
   return prfOutput;
 }

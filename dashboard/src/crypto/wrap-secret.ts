@@ -15,7 +15,9 @@ const INFO = new TextEncoder().encode("cpay/wrapped-secret/v1");
 export const PRF_SALT = new TextEncoder().encode("cpay/wrapped-secret/v1 prf salt");
 
 async function keyOf(prfOutput: ArrayBuffer | Uint8Array): Promise<CryptoKey> {
-  const material = await crypto.subtle.importKey("raw", prfOutput as BufferSource, "HKDF", false, ["deriveKey"]);
+  const material = await crypto.subtle.importKey("raw", prfOutput as BufferSource, "HKDF", false, [
+    "deriveKey",
+  ]);
   return crypto.subtle.deriveKey(
     { name: "HKDF", hash: "SHA-256", salt: new Uint8Array(0), info: INFO },
     material,

@@ -9,8 +9,9 @@
  * (sdk/src/confidential/encrypted-total.ts). A transfer's amount never goes through here: sealed
  * details are opened with one ECDH + AES-GCM (`@cpay/sdk/sealed`).
  */
-import { RistrettoPoint } from "@noble/curves/ed25519";
+
 import type { ViewingKeys } from "@cpay/sdk/sealed";
+import { RistrettoPoint } from "@noble/curves/ed25519";
 import { MAX_U64 } from "../lib/amounts";
 
 type ZkSdk = typeof import("@solana/zk-sdk/web");

@@ -43,7 +43,8 @@ export function checkPolicy(values: PolicyFormValues): {
 } {
   const problems: Partial<Record<keyof PolicyFormValues, string>> = {};
   for (const field of ["daily_limit_usdg", "per_transaction_limit_usdg", "hitl_threshold_usdg"] as const) {
-    if (!LIMIT.test(values[field].trim())) problems[field] = "a USDG amount with at most 6 decimals, such as 100 or 12.5";
+    if (!LIMIT.test(values[field].trim()))
+      problems[field] = "a USDG amount with at most 6 decimals, such as 100 or 12.5";
   }
   const assets = list(values.assets);
   if (assets.length === 0) problems.assets = "at least one asset, such as USDG";
@@ -51,7 +52,8 @@ export function checkPolicy(values: PolicyFormValues): {
   else if (new Set(assets).size !== assets.length) problems.assets = "an asset is listed twice";
   const recipients = list(values.allowed_recipients);
   if (recipients.length > MAX_PATTERNS) problems.allowed_recipients = `at most ${MAX_PATTERNS} recipients`;
-  if (!WINDOW.test(values.active_hours.trim())) problems.active_hours = "HH:MM-HH:MM in UTC (equal ends: all day)";
+  if (!WINDOW.test(values.active_hours.trim()))
+    problems.active_hours = "HH:MM-HH:MM in UTC (equal ends: all day)";
   const window = Number(values.approval_window_seconds);
   if (!Number.isInteger(window) || window < 1 || window > MAX_WINDOW_SECONDS) {
     problems.approval_window_seconds = `whole seconds from 1 to ${MAX_WINDOW_SECONDS}`;

@@ -15,7 +15,10 @@ import { timeLeft } from "../lib/time";
 
 export function AgentsPage() {
   const agents = useAsync(() => api<{ agents: Agent[] }>("GET", "/v1/accounts/me/agents"), []);
-  const pending = useAsync(() => api<{ pending: PendingTransaction[] }>("GET", "/v1/agents/transactions/pending"), []);
+  const pending = useAsync(
+    () => api<{ pending: PendingTransaction[] }>("GET", "/v1/agents/transactions/pending"),
+    [],
+  );
   return (
     <>
       <h1>Agents</h1>
@@ -82,9 +85,19 @@ function CreateAgent(props: { onCreated: () => void }) {
         }}
       >
         <label for="agent-name">Agent name</label>
-        <input id="agent-name" type="text" maxLength={64} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        <input
+          id="agent-name"
+          type="text"
+          maxLength={64}
+          value={name}
+          onInput={(e) => setName(e.currentTarget.value)}
+        />
         <label for="agent-custody">Custody</label>
-        <select id="agent-custody" value={custody} onChange={(e) => setCustody(e.currentTarget.value as "service" | "self")}>
+        <select
+          id="agent-custody"
+          value={custody}
+          onChange={(e) => setCustody(e.currentTarget.value as "service" | "self")}
+        >
           <option value="service">The service signs for it</option>
           <option value="self">Self custody (its signer secret is shown once)</option>
         </select>
@@ -100,7 +113,8 @@ function CreateAgent(props: { onCreated: () => void }) {
           <p>Agent {created.handle} created.</p>
           {created.signer_secret !== null ? (
             <p>
-              Its signer secret, shown this once (copy it now): <code class="secret-once">{created.signer_secret}</code>
+              Its signer secret, shown this once (copy it now):{" "}
+              <code class="secret-once">{created.signer_secret}</code>
             </p>
           ) : null}
         </div>
@@ -140,7 +154,9 @@ function AgentCard(props: { agent: Agent; held: PendingTransaction[] }) {
     setBusy(true);
     setError(null);
     try {
-      await api("PATCH", `/v1/agents/${encodeURIComponent(agent.account_id)}/spend-policy`, { body: checked.policy });
+      await api("PATCH", `/v1/agents/${encodeURIComponent(agent.account_id)}/spend-policy`, {
+        body: checked.policy,
+      });
       setEditing(null);
       policy.reload();
     } catch (failure) {
@@ -170,7 +186,11 @@ function AgentCard(props: { agent: Agent; held: PendingTransaction[] }) {
             <dt>Assets</dt>
             <dd>{policy.data.assets.join(", ")}</dd>
             <dt>Recipients</dt>
-            <dd>{policy.data.allowed_recipients.length === 0 ? "anyone" : policy.data.allowed_recipients.join(", ")}</dd>
+            <dd>
+              {policy.data.allowed_recipients.length === 0
+                ? "anyone"
+                : policy.data.allowed_recipients.join(", ")}
+            </dd>
             <dt>Active hours (UTC)</dt>
             <dd>{policy.data.active_hours === "00:00-00:00" ? "all day" : policy.data.active_hours}</dd>
             <dt>Approval window</dt>
@@ -191,7 +211,12 @@ function AgentCard(props: { agent: Agent; held: PendingTransaction[] }) {
             void save();
           }}
         >
-          <PolicyFields idPrefix={`${id}-policy`} values={editing} problems={problems} onChange={setEditing} />
+          <PolicyFields
+            idPrefix={`${id}-policy`}
+            values={editing}
+            problems={problems}
+            onChange={setEditing}
+          />
           <div class="actions">
             <button type="submit" class="primary" disabled={busy}>
               Save policy

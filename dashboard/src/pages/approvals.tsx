@@ -27,13 +27,19 @@ function amountOf(item: PendingTransaction, opened: Opened | undefined, locked: 
 
 export function ApprovalsPage() {
   const { unlocked } = useAppState();
-  const list = useAsync(() => api<{ pending: PendingTransaction[] }>("GET", "/v1/agents/transactions/pending"), []);
+  const list = useAsync(
+    () => api<{ pending: PendingTransaction[] }>("GET", "/v1/agents/transactions/pending"),
+    [],
+  );
   const items = list.data?.pending ?? [];
   const opened = useOpened(
     items.map((item) => ({ id: item.transaction_id, sealed: item.sealed_amount })),
     unlocked?.keys ?? null,
   );
-  const [confirming, setConfirming] = useState<{ item: PendingTransaction; action: "approve" | "reject" } | null>(null);
+  const [confirming, setConfirming] = useState<{
+    item: PendingTransaction;
+    action: "approve" | "reject";
+  } | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [done, setDone] = useState<string | null>(null);
@@ -93,10 +99,19 @@ export function ApprovalsPage() {
                 <td>{formatTime(item.requested_at)}</td>
                 <td>{timeLeft(item.expires_at)}</td>
                 <td class="actions">
-                  <button type="button" class="primary" disabled={busy !== null} onClick={() => setConfirming({ item, action: "approve" })}>
+                  <button
+                    type="button"
+                    class="primary"
+                    disabled={busy !== null}
+                    onClick={() => setConfirming({ item, action: "approve" })}
+                  >
                     Approve
                   </button>
-                  <button type="button" disabled={busy !== null} onClick={() => setConfirming({ item, action: "reject" })}>
+                  <button
+                    type="button"
+                    disabled={busy !== null}
+                    onClick={() => setConfirming({ item, action: "reject" })}
+                  >
                     Reject
                   </button>
                 </td>
@@ -123,8 +138,7 @@ export function ApprovalsPage() {
             {(() => {
               const found = opened.get(confirming.item.transaction_id);
               return found?.kind === "opened" ? ` ${formatUsdg(found.amount)}` : "";
-            })()}
-            .
+            })()}.
           </p>
           <p>
             {confirming.action === "approve"

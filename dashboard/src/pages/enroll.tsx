@@ -32,7 +32,9 @@ export function EnrollPage() {
     return (
       <main id="main" class="auth">
         <h1>Enroll a passkey</h1>
-        <p role="alert">This page needs the one-time enrollment link your operator gave you (it ends in #token=…).</p>
+        <p role="alert">
+          This page needs the one-time enrollment link your operator gave you (it ends in #token=…).
+        </p>
       </main>
     );
   }
@@ -64,8 +66,8 @@ export function EnrollPage() {
     <main id="main" class="auth">
       <h1>Enroll a passkey</h1>
       <p>
-        {handle === null ? "Create the passkey" : `Create the passkey for ${handle}`} you will sign in with. It stays
-        on your device; the service keeps only its public key.
+        {handle === null ? "Create the passkey" : `Create the passkey for ${handle}`} you will sign in with.
+        It stays on your device; the service keeps only its public key.
       </p>
       <form
         onSubmit={(event) => {
@@ -74,7 +76,13 @@ export function EnrollPage() {
         }}
       >
         <label for="passkey-name">Passkey name</label>
-        <input id="passkey-name" type="text" maxLength={64} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        <input
+          id="passkey-name"
+          type="text"
+          maxLength={64}
+          value={name}
+          onInput={(e) => setName(e.currentTarget.value)}
+        />
         <button type="submit" class="primary" disabled={busy}>
           Create passkey
         </button>

@@ -21,10 +21,12 @@ function keyId(key: ApiKeyView): string {
 }
 
 /** Decrypts each key's total in turn, yielding between keys; results by key id. */
-function useTotals(keys: readonly ApiKeyView[], unlocked: Unlocked | null): ReadonlyMap<string, bigint | null> {
+function useTotals(
+  keys: readonly ApiKeyView[],
+  unlocked: Unlocked | null,
+): ReadonlyMap<string, bigint | null> {
   const [totals, setTotals] = useState<ReadonlyMap<string, bigint | null>>(new Map());
   const signature = keys.map((key) => `${keyId(key)}:${key.transferred_total_encrypted ?? ""}`).join(",");
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `signature` stands for the keys.
   useEffect(() => {
     setTotals(new Map());
     if (unlocked === null) return;
@@ -122,7 +124,13 @@ export function KeysPage() {
           }}
         >
           <label for="key-name">Key name</label>
-          <input id="key-name" type="text" maxLength={64} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+          <input
+            id="key-name"
+            type="text"
+            maxLength={64}
+            value={name}
+            onInput={(e) => setName(e.currentTarget.value)}
+          />
           <button type="submit" class="primary" disabled={busy}>
             Create key
           </button>
@@ -187,7 +195,11 @@ export function KeysPage() {
         <p>No keys yet.</p>
       ) : null}
       {revoking !== null ? (
-        <ConfirmDialog title="Revoke this key?" onCancel={() => setRevoking(null)} onConfirm={() => void revoke(revoking)}>
+        <ConfirmDialog
+          title="Revoke this key?"
+          onCancel={() => setRevoking(null)}
+          onConfirm={() => void revoke(revoking)}
+        >
           <p>
             {revoking.name} ({revoking.display}) stops working with its next request. This cannot be undone.
           </p>

@@ -17,7 +17,10 @@ import { useAppState } from "../state";
 
 export function OverviewPage() {
   const balances = useAsync(() => api<{ balances: BalanceEntry[] }>("GET", "/v1/accounts/me/balances"), []);
-  const recent = useAsync(() => api<{ transfers: Transfer[] }>("GET", "/v1/transfers", { query: { limit: 5 } }), []);
+  const recent = useAsync(
+    () => api<{ transfers: Transfer[] }>("GET", "/v1/transfers", { query: { limit: 5 } }),
+    [],
+  );
   const pending = useAsync(
     () => api<{ pending: PendingTransaction[] }>("GET", "/v1/agents/transactions/pending"),
     [],
@@ -54,7 +57,9 @@ export function OverviewPage() {
       <section aria-labelledby="recent-title">
         <h2 id="recent-title">Recent transfers</h2>
         <ErrorMessage error={recent.error} />
-        {recent.data === null ? null : <TransferRows transfers={recent.data.transfers} caption="The five latest transfers" />}
+        {recent.data === null ? null : (
+          <TransferRows transfers={recent.data.transfers} caption="The five latest transfers" />
+        )}
         <p>
           <Link href="/transfers">All transfers</Link>
         </p>
@@ -90,7 +95,8 @@ function BalanceLine(props: { entry: BalanceEntry }) {
   if (!entry.confidential) {
     return (
       <span>
-        {label}: {entry.amount !== undefined ? `${entry.amount} ${entry.asset}` : entry.has_balance ? "held" : "none"}
+        {label}:{" "}
+        {entry.amount !== undefined ? `${entry.amount} ${entry.asset}` : entry.has_balance ? "held" : "none"}
       </span>
     );
   }

@@ -44,7 +44,13 @@ export function SendPage() {
     setBusy(true);
     try {
       const transfer = await api<Transfer>("POST", "/v1/transfers", {
-        body: { to: recipient, amount: amount.trim(), asset: "USDG", confidential, ...(memo === "" ? {} : { memo }) },
+        body: {
+          to: recipient,
+          amount: amount.trim(),
+          asset: "USDG",
+          confidential,
+          ...(memo === "" ? {} : { memo }),
+        },
         idempotencyKey,
       });
       setSent(transfer);
@@ -71,7 +77,13 @@ export function SendPage() {
         }}
       >
         <label for="send-to">To</label>
-        <input id="send-to" type="text" placeholder="@handle or address" value={to} onInput={(e) => setTo(e.currentTarget.value)} />
+        <input
+          id="send-to"
+          type="text"
+          placeholder="@handle or address"
+          value={to}
+          onInput={(e) => setTo(e.currentTarget.value)}
+        />
         <label for="send-amount">Amount</label>
         <input
           id="send-amount"
@@ -84,7 +96,11 @@ export function SendPage() {
         <label for="send-memo">Memo</label>
         <input id="send-memo" type="text" value={memo} onInput={(e) => setMemo(e.currentTarget.value)} />
         <label class="inline">
-          <input type="checkbox" checked={confidential} onChange={(e) => setConfidential(e.currentTarget.checked)} />{" "}
+          <input
+            type="checkbox"
+            checked={confidential}
+            onChange={(e) => setConfidential(e.currentTarget.checked)}
+          />{" "}
           Confidential (the amount is hidden on chain)
         </label>
         <button type="submit" class="primary" disabled={busy}>
@@ -101,16 +117,20 @@ export function SendPage() {
       {notReady ? (
         <div class="notice" role="note">
           <p>
-            The recipient cannot receive confidential transfers yet: its token account is not configured for them, or
-            the mint's issuer has not approved it. Nothing was sent.
+            The recipient cannot receive confidential transfers yet: its token account is not configured for
+            them, or the mint's issuer has not approved it. Nothing was sent.
           </p>
-          <p>Ask the recipient to finish its set-up, or untick Confidential to send a public transfer (its amount is visible on chain).</p>
+          <p>
+            Ask the recipient to finish its set-up, or untick Confidential to send a public transfer (its
+            amount is visible on chain).
+          </p>
         </div>
       ) : null}
       {sent !== null ? (
         <p class="notice" role="status">
           Transfer {sent.transfer_id} is {sent.status}
-          {sent.approval !== null ? " and waits for approval" : ""}. <Link href="/transfers">See it in Transfers</Link>.
+          {sent.approval !== null ? " and waits for approval" : ""}.{" "}
+          <Link href="/transfers">See it in Transfers</Link>.
         </p>
       ) : null}
     </>

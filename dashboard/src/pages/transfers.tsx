@@ -63,7 +63,11 @@ export function TransfersPage() {
             caption={`Transfers ${list.data.total === 0 ? 0 : offset + 1}–${offset + list.data.transfers.length} of ${list.data.total}`}
           />
           <div class="actions">
-            <button type="button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
+            <button
+              type="button"
+              disabled={offset === 0}
+              onClick={() => setOffset(Math.max(0, offset - PAGE))}
+            >
               Previous page
             </button>
             <button type="button" disabled={!list.data.has_more} onClick={() => setOffset(offset + PAGE)}>

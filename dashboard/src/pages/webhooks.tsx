@@ -67,7 +67,13 @@ export function WebhooksPage() {
           }}
         >
           <label for="webhook-url">Webhook URL</label>
-          <input id="webhook-url" type="url" placeholder="https://…" value={url} onInput={(e) => setUrl(e.currentTarget.value)} />
+          <input
+            id="webhook-url"
+            type="url"
+            placeholder="https://…"
+            value={url}
+            onInput={(e) => setUrl(e.currentTarget.value)}
+          />
           <fieldset>
             <legend>Events</legend>
             {WEBHOOK_EVENT_TYPES.map((type) => (
@@ -92,7 +98,9 @@ export function WebhooksPage() {
         </form>
         {secret !== null ? (
           <div class="notice" role="status">
-            <p>The signing secret, shown this once (copy it now; use it to verify each delivery's signature):</p>
+            <p>
+              The signing secret, shown this once (copy it now; use it to verify each delivery's signature):
+            </p>
             <p>
               <code class="secret-once">{secret}</code>
             </p>
@@ -107,7 +115,11 @@ export function WebhooksPage() {
         <WebhookCard key={webhook.webhook_id} webhook={webhook} onDelete={() => setDeleting(webhook)} />
       ))}
       {deleting !== null ? (
-        <ConfirmDialog title="Delete this webhook?" onCancel={() => setDeleting(null)} onConfirm={() => void remove(deleting)}>
+        <ConfirmDialog
+          title="Delete this webhook?"
+          onCancel={() => setDeleting(null)}
+          onConfirm={() => void remove(deleting)}
+        >
           <p>Deliveries to {deleting.url} stop, and the queued ones are cancelled.</p>
         </ConfirmDialog>
       ) : null}
@@ -119,9 +131,13 @@ function WebhookCard(props: { webhook: Webhook; onDelete: () => void }) {
   const { webhook } = props;
   const deliveries = useAsync(
     () =>
-      api<Page & { deliveries: Delivery[] }>("GET", `/v1/webhooks/${encodeURIComponent(webhook.webhook_id)}/deliveries`, {
-        query: { limit: 50 },
-      }),
+      api<Page & { deliveries: Delivery[] }>(
+        "GET",
+        `/v1/webhooks/${encodeURIComponent(webhook.webhook_id)}/deliveries`,
+        {
+          query: { limit: 50 },
+        },
+      ),
     [webhook.webhook_id],
   );
   const [error, setError] = useState<unknown>(null);
@@ -182,11 +198,15 @@ function WebhookCard(props: { webhook: Webhook; onDelete: () => void }) {
           </thead>
           <tbody>
             {deliveries.data.deliveries.map((delivery) => (
-              <tr key={delivery.delivery_id} data-delivery-id={delivery.delivery_id} data-state={delivery.state}>
+              <tr
+                key={delivery.delivery_id}
+                data-delivery-id={delivery.delivery_id}
+                data-state={delivery.state}
+              >
                 <td>{delivery.event}</td>
                 <td>{formatTime(delivery.created_at)}</td>
                 <td>{delivery.state}</td>
-                <td>{delivery.last_status_code ?? (delivery.history.at(-1)?.error ?? "—")}</td>
+                <td>{delivery.last_status_code ?? delivery.history.at(-1)?.error ?? "—"}</td>
                 <td>{delivery.retry_count}</td>
                 <td>{delivery.next_attempt_at === null ? "—" : formatTime(delivery.next_attempt_at)}</td>
                 <td>

@@ -26,7 +26,13 @@ export type CallOutput<R extends ApiRouteId> = z.output<Route<R>["response"]["sc
 export interface ApiClientOptions {
   /** e.g. `http://127.0.0.1:3000` (no trailing `/v1`). */
   readonly baseUrl: string;
-  readonly apiKey: string;
+  /**
+   * The API key sent as `Authorization: Bearer`. Absent: no Authorization header, for the public
+   * sign-in routes and for a dashboard page, whose browser sends the session cookie itself.
+   */
+  readonly apiKey?: string;
+  /** Headers sent with every call, e.g. a dashboard session's `X-CSRF-Token`. */
+  readonly headers?: Readonly<Record<string, string>>;
   /** Transport for every call but a GET with a body (fetch cannot send one: see get-with-body.ts). */
   readonly fetch?: typeof fetch;
 }
@@ -49,7 +55,7 @@ export interface ApiClient {
   call<R extends ApiRouteId>(route: R, input?: CallInput<R>): Promise<CallOutput<R>>;
 }
 
-/** Creates a client for one API key. */
+/** Creates a client for one API key (or, without one, for a dashboard session's cookie). */
 export function createApiClient(options: ApiClientOptions): ApiClient {
   const doFetch = options.fetch ?? fetch;
   return {
@@ -72,7 +78,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         if (value !== undefined) url.searchParams.set(key, String(value));
       }
       const headers: Record<string, string> = {
-        authorization: `Bearer ${options.apiKey}`,
+        ...(options.apiKey === undefined ? {} : { authorization: `Bearer ${options.apiKey}` }),
+        ...options.headers,
         ...given.headers,
       };
       const sendsBody = given.body !== undefined;

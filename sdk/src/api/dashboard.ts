@@ -98,6 +98,9 @@ export const ZWrappedSecret = z
   .string()
   .max(684)
   .regex(/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/, "must be base64")
+  .refine((text) => (text.length / 4) * 3 - (text.match(/=+$/)?.[0].length ?? 0) <= 512, {
+    message: "at most 512 bytes",
+  })
   .meta({
     description:
       "The account secret encrypted in the browser under a key from the passkey's PRF output; opaque to the service",

@@ -5,8 +5,11 @@ import { API_ROUTES } from "./routes";
 
 const doc = buildOpenApiDocument("http://127.0.0.1:3000") as {
   openapi: string;
-  paths: Record<string, Record<string, { responses: Record<string, unknown>; operationId: string }>>;
-  components: { schemas: Record<string, unknown> };
+  paths: Record<
+    string,
+    Record<string, { responses: Record<string, unknown>; operationId: string; security?: unknown }>
+  >;
+  components: { schemas: Record<string, unknown>; securitySchemes: Record<string, unknown> };
 };
 
 describe("the OpenAPI 3.1 document", () => {
@@ -19,6 +22,21 @@ describe("the OpenAPI 3.1 document", () => {
       for (const code of route.errors) {
         expect(Object.keys(operation?.responses ?? {})).toContain(String(API_ERRORS[code].status));
       }
+    }
+  });
+
+  it("states who may call each route: no credential, a session cookie, a key or either", () => {
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(["bearerAuth", "cookieAuth"]);
+    const expected = {
+      public: [],
+      session: [{ cookieAuth: [] }],
+      any: [{ bearerAuth: [] }, { cookieAuth: [] }],
+      owner: [{ bearerAuth: [] }, { cookieAuth: [] }],
+      agent: undefined,
+    } as const;
+    for (const route of Object.values(API_ROUTES)) {
+      const operation = doc.paths[route.path.replace(/:([a-z_]+)/g, "{$1}")]?.[route.method];
+      expect(operation?.security, route.path).toEqual(expected[route.audience]);
     }
   });
 

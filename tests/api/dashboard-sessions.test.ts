@@ -1,0 +1,498 @@
+/**
+ * The dashboard's sign-in and sessions over HTTP, with a software authenticator
+ * (support/soft-authenticator.ts): enrolment through a one-time link, discoverable sign-in, the
+ * session cookie and its CSRF header, idle expiry (on the service's clock, moved forward here),
+ * sign-out and sign-out everywhere, passkey revocation, forged and replayed assertions, the wrapped
+ * secret, `/v1/keys` for sessions only, a session reaching `/v1/transfers`, the admin CLI's
+ * `accounts enroll-link`, and the failed-sign-in limit per client address (last: it spends the
+ * address's budget). One world.
+ */
+import { execFile } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { join, resolve } from "node:path";
+import { issueEnrollmentLink } from "@cpay/api";
+import type { TSessionView } from "@cpay/sdk/api";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
+import { createSoftAuthenticator, type SoftAuthenticator } from "../support/soft-authenticator";
+
+const ORIGIN = "http://localhost:5173";
+const IDLE_MINUTES = 5;
+const FAILED_AUTH_LIMIT = 30;
+const ADMIN_TOKEN = randomBytes(32).toString("hex");
+const ROOT = resolve(import.meta.dirname, "../..");
+
+interface Session {
+  readonly cookie: string;
+  readonly csrf: string;
+  readonly view: TSessionView;
+}
+
+interface Answer {
+  readonly status: number;
+  readonly body: { error?: { code: string }; [field: string]: unknown };
+  readonly response: Response;
+}
+
+describe("dashboard sign-in and sessions", () => {
+  let world: ApiWorld;
+  let alice: WorldAccount;
+  let bob: WorldAccount;
+  let agentKey: string;
+  let agentHandle: string;
+  let laptop: SoftAuthenticator;
+  let phone: SoftAuthenticator;
+  /** Added to the real time of the service's clock: the suite moves it forward, never back. */
+  let offsetMs = 0;
+  const advance = (minutes: number) => {
+    offsetMs += minutes * 60_000;
+  };
+
+  beforeAll(async () => {
+    world = await startApiWorld({
+      env: {
+        DASHBOARD_ORIGIN: ORIGIN,
+        SESSION_IDLE_MINUTES: String(IDLE_MINUTES),
+        AUTH_FAILURE_LIMIT_PER_MINUTE: String(FAILED_AUTH_LIMIT),
+        ADMIN_PORT: "0",
+        ADMIN_TOKEN,
+      },
+      clock: () => Date.now() + offsetMs,
+      admin: true,
+    });
+    alice = await world.account("alice");
+    bob = await world.account("bob");
+    await world.fund(alice.account, { public: usdg(5) });
+    const agent = await alice.client.call("createAgent", {
+      body: {
+        name: "bot",
+        spend_policy: {
+          daily_limit_usdg: 10,
+          per_transaction_limit_usdg: 5,
+          hitl_threshold_usdg: 5,
+          assets: ["USDG"],
+        },
+      },
+    });
+    agentHandle = agent.handle;
+    agentKey = await world.keyFor(agent.account_id);
+    laptop = createSoftAuthenticator({ origin: ORIGIN });
+    phone = createSoftAuthenticator({ origin: ORIGIN });
+  });
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  async function call(
+    path: string,
+    init: { method?: string; body?: unknown; session?: Session; csrf?: string | null; key?: string } = {},
+  ): Promise<Answer> {
+    const headers: Record<string, string> = {};
+    if (init.session !== undefined) headers.cookie = `theme=dark; cpay_session=${init.session.cookie}`;
+    const csrf = init.csrf === undefined ? init.session?.csrf : init.csrf;
+    if (csrf !== undefined && csrf !== null) headers["x-csrf-token"] = csrf;
+    if (init.body !== undefined) headers["content-type"] = "application/json";
+    const response = await world.fetch(path, {
+      method: init.method ?? "GET",
+      headers,
+      ...(init.key === undefined ? {} : { key: init.key }),
+      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+    });
+    const text = await response.text();
+    return { status: response.status, body: text === "" ? {} : JSON.parse(text), response };
+  }
+
+  const tokenOf = (link: string) => /#token=(enr_[A-Za-z0-9_-]{43})$/.exec(link)?.[1] as string;
+
+  /** The session a sign-in or enrolment answer started. */
+  function sessionOf(answer: Answer): Session {
+    expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+    const setCookie = answer.response.headers.getSetCookie().join("\n");
+    const cookie = /cpay_session=(sess_test_[A-Za-z0-9_-]{43});/.exec(setCookie)?.[1] as string;
+    expect(cookie).toBeDefined();
+    const view = answer.body as unknown as TSessionView;
+    return { cookie, csrf: view.csrf_token, view };
+  }
+
+  async function enrol(authenticator: SoftAuthenticator, token: string, name: string): Promise<Session> {
+    const begun = await call("/v1/dashboard/enrollment/options", { method: "POST", body: { token } });
+    expect(begun.status).toBe(200);
+    const credential = authenticator.register(begun.body.options);
+    return sessionOf(
+      await call("/v1/dashboard/enrollment", {
+        method: "POST",
+        body: { token, credential, passkey_name: name },
+      }),
+    );
+  }
+
+  async function signInAnswer(authenticator: SoftAuthenticator, forgery = {}) {
+    const begun = await call("/v1/dashboard/sign-in/options", { method: "POST", body: {} });
+    expect(begun.status).toBe(200);
+    const credential = authenticator.assert(begun.body.options, forgery);
+    const challenge_id = begun.body.challenge_id as string;
+    const answer = await call("/v1/dashboard/sign-in", {
+      method: "POST",
+      body: { challenge_id, credential },
+    });
+    return { answer, challenge_id, credential, options: begun.body.options };
+  }
+  const signIn = async (authenticator: SoftAuthenticator) =>
+    sessionOf((await signInAnswer(authenticator)).answer);
+
+  const sessionRows = async () => {
+    const { db } = world.service.context;
+    return db.read((q) => q.select().from(db.tables.sessions));
+  };
+  const enrollmentRows = async () => {
+    const { db } = world.service.context;
+    return db.read((q) => q.select().from(db.tables.enrollmentTokens));
+  };
+  const passkeyRows = async () => {
+    const { db } = world.service.context;
+    return db.read((q) => q.select().from(db.tables.passkeys));
+  };
+
+  it("refuses an expired enrollment link", async () => {
+    const { link } = await issueEnrollmentLink(world.service.context, bob.account);
+    advance(24 * 60 + 1);
+    const answer = await call("/v1/dashboard/enrollment/options", {
+      method: "POST",
+      body: { token: tokenOf(link) },
+    });
+    expect(answer.status).toBe(404);
+    expect(answer.body.error?.code).toBe("enrollment_link_invalid");
+  });
+
+  let first: Session;
+  it("enrols a passkey through a one-time link, sets an HttpOnly SameSite=Strict cookie and stores only hashes", async () => {
+    const { link } = await issueEnrollmentLink(world.service.context, alice.account);
+    expect(link.startsWith(`${ORIGIN}/enroll#token=enr_`)).toBe(true);
+    const token = tokenOf(link);
+    const begun = await call("/v1/dashboard/enrollment/options", { method: "POST", body: { token } });
+    expect(begun.body.handle).toBe("@alice");
+    const options = begun.body.options as {
+      rp: { id: string };
+      authenticatorSelection: { residentKey: string; userVerification: string };
+    };
+    expect(options.rp.id).toBe("localhost");
+    expect(options.authenticatorSelection).toMatchObject({
+      residentKey: "required",
+      userVerification: "required",
+    });
+    // A registration from another origin is refused and spends nothing.
+    const forged = await call("/v1/dashboard/enrollment", {
+      method: "POST",
+      body: { token, credential: laptop.register(begun.body.options, { origin: "https://evil.example" }) },
+    });
+    expect(forged.status).toBe(401);
+    expect(forged.body.error?.code).toBe("passkey_verification_failed");
+    const answer = await call("/v1/dashboard/enrollment", {
+      method: "POST",
+      body: { token, credential: laptop.register(begun.body.options), passkey_name: "laptop" },
+    });
+    first = sessionOf(answer);
+    const setCookie = answer.response.headers.getSetCookie()[0] as string;
+    expect(setCookie).toMatch(/HttpOnly/);
+    expect(setCookie).toMatch(/SameSite=Strict/);
+    expect(setCookie).toMatch(/Path=\//);
+    expect(setCookie).not.toMatch(/Secure/); // an http origin
+    expect(first.view).toMatchObject({
+      account: { account_id: alice.account.id, handle: "@alice", type: "personal" },
+      passkey: { name: "laptop" },
+      wrapped_secret: null,
+    });
+    // The link is spent.
+    const again = await call("/v1/dashboard/enrollment/options", { method: "POST", body: { token } });
+    expect(again.body.error?.code).toBe("enrollment_link_invalid");
+    // No row holds the cookie, the CSRF token or the link's token.
+    const stored = JSON.stringify([await sessionRows(), await enrollmentRows(), await passkeyRows()]);
+    for (const secret of [first.cookie, first.csrf, token, token.slice(4)])
+      expect(stored).not.toContain(secret);
+  });
+
+  it("signs in with the discoverable passkey and shows the session", async () => {
+    const begun = await call("/v1/dashboard/sign-in/options", { method: "POST", body: {} });
+    const options = begun.body.options as {
+      rpId: string;
+      userVerification: string;
+      allowCredentials?: unknown[];
+    };
+    expect(options).toMatchObject({ rpId: "localhost", userVerification: "required" });
+    expect(options.allowCredentials ?? []).toEqual([]);
+    const session = await signIn(laptop);
+    const view = await call("/v1/dashboard/session", { session, csrf: null });
+    expect(view.status).toBe(200);
+    expect(view.body).toMatchObject({ account: { handle: "@alice" }, csrf_token: session.csrf });
+    expect(view.response.headers.get("cache-control")).toBe("no-store");
+    const passkeys = await call("/v1/dashboard/passkeys", { session });
+    expect((passkeys.body.passkeys as { name: string }[]).map((p) => p.name)).toEqual(["laptop"]);
+  });
+
+  it("refuses a cookie request without the CSRF header, changing nothing", async () => {
+    const before = await call("/v1/keys", { session: first });
+    const sessionsBefore = await sessionRows();
+    for (const csrf of [null, "wrong", `${first.csrf}x`]) {
+      const refused = await call("/v1/keys", {
+        method: "POST",
+        body: { name: "sneaky" },
+        session: first,
+        csrf,
+      });
+      expect(refused.status).toBe(403);
+      expect(refused.body.error?.code).toBe("csrf_token_invalid");
+    }
+    // Not even the session's last use moved.
+    expect(await sessionRows()).toEqual(sessionsBefore);
+    expect((await call("/v1/keys", { session: first })).body.keys).toEqual(before.body.keys);
+  });
+
+  it("keeps /v1/keys for sessions: an owner's or an agent's API key gets 403 session_required", async () => {
+    for (const key of [alice.key.value, agentKey]) {
+      const answer = await call("/v1/keys", { key });
+      expect(answer.status).toBe(403);
+      expect(answer.body.error?.code).toBe("session_required");
+    }
+    // An Authorization header is judged alone, even beside a live session cookie.
+    const both = await call("/v1/keys", { key: alice.key.value, session: first });
+    expect(both.body.error?.code).toBe("session_required");
+    const badKey = await call("/v1/keys", { key: `svc_test_${"A".repeat(43)}`, session: first });
+    expect(badKey.status).toBe(401);
+    // No credential at all.
+    expect((await call("/v1/dashboard/session")).body.error?.code).toBe("unauthorized");
+  });
+
+  it("lets a session list transfers and send one with its CSRF token", async () => {
+    const created = await call("/v1/transfers", {
+      method: "POST",
+      body: { to: "@bob", amount: "1", confidential: false },
+      session: first,
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const transferId = created.body.transfer_id as string;
+    expect((await world.transferRow(transferId)).apiKeyId).toBeNull();
+    const list = await call("/v1/transfers", { session: first });
+    expect((list.body.transfers as { transfer_id: string }[]).map((t) => t.transfer_id)).toContain(
+      transferId,
+    );
+  });
+
+  it("creates, lists and revokes keys; the key works until revoked", async () => {
+    const created = await call("/v1/keys", { method: "POST", body: { name: "ci" }, session: first });
+    expect(created.status).toBe(201);
+    const apiKey = created.body.api_key as string;
+    const keyId = (created.body.key as { id: string }).id;
+    expect(apiKey).toMatch(/^svc_test_[A-Za-z0-9_-]{43}$/);
+    expect((await call("/v1/accounts/me", { key: apiKey })).status).toBe(200);
+    const listed = await call("/v1/keys", { session: first });
+    const keys = listed.body.keys as { id: string; name: string; display: string }[];
+    expect(keys.find((key) => key.id === keyId)).toMatchObject({
+      name: "ci",
+      display: `svc_test_...${apiKey.slice(-4)}`,
+    });
+    expect(JSON.stringify(listed.body)).not.toContain(apiKey);
+    // Another account's key is not there to revoke.
+    const foreign = await call(`/v1/keys/${bob.key.id}`, { method: "DELETE", session: first });
+    expect(foreign.body.error?.code).toBe("key_not_found");
+    expect((await call("/v1/accounts/me", { key: bob.key.value })).status).toBe(200);
+    const revoked = await call(`/v1/keys/${keyId}`, { method: "DELETE", session: first });
+    expect(revoked.status).toBe(200);
+    expect(revoked.body.revoked_at).toEqual(expect.any(String));
+    const after = await call("/v1/accounts/me", { key: apiKey });
+    expect(after.status).toBe(401);
+    expect(after.body.error?.code).toBe("unauthorized");
+  });
+
+  let phoneSession: Session;
+  it("stores a wrapped secret per passkey and returns it only to that passkey's sessions", async () => {
+    const { link } = await issueEnrollmentLink(world.service.context, alice.account);
+    phoneSession = await enrol(phone, tokenOf(link), "phone");
+    const blob = randomBytes(100).toString("base64");
+    const put = await call(`/v1/dashboard/passkeys/${first.view.passkey.passkey_id}/wrapped-secret`, {
+      method: "PUT",
+      body: { wrapped_secret: blob },
+      session: first,
+    });
+    expect(put.status).toBe(200);
+    expect(put.body.wrapped_secret).toBe(blob);
+    // Every session of the laptop's passkey reads it; the phone's sessions never do.
+    const laptopAgain = await signIn(laptop);
+    expect(laptopAgain.view.wrapped_secret).toBe(blob);
+    expect((await call("/v1/dashboard/session", { session: first })).body.wrapped_secret).toBe(blob);
+    expect((await call("/v1/dashboard/session", { session: phoneSession })).body.wrapped_secret).toBeNull();
+    // A session sets only its own passkey's blob; an oversized blob is refused.
+    const other = await call(`/v1/dashboard/passkeys/${first.view.passkey.passkey_id}/wrapped-secret`, {
+      method: "PUT",
+      body: { wrapped_secret: null },
+      session: phoneSession,
+    });
+    expect(other.body.error?.code).toBe("passkey_not_found");
+    const oversized = await call(
+      `/v1/dashboard/passkeys/${phoneSession.view.passkey.passkey_id}/wrapped-secret`,
+      {
+        method: "PUT",
+        body: { wrapped_secret: randomBytes(513).toString("base64") },
+        session: phoneSession,
+      },
+    );
+    expect(oversized.body.error?.code).toBe("invalid_request");
+    expect((await call("/v1/dashboard/session", { session: first })).body.wrapped_secret).toBe(blob);
+  });
+
+  it("ends a session left idle, and keeps one in use alive", async () => {
+    const used = await signIn(laptop);
+    const idle = await signIn(laptop);
+    advance(IDLE_MINUTES - 2);
+    expect((await call("/v1/dashboard/session", { session: used })).status).toBe(200);
+    advance(3);
+    expect((await call("/v1/dashboard/session", { session: used })).status).toBe(200);
+    const expired = await call("/v1/dashboard/session", { session: idle });
+    expect(expired.status).toBe(401);
+    expect(expired.body.error?.code).toBe("session_expired");
+    advance(IDLE_MINUTES + 1);
+    expect((await call("/v1/dashboard/session", { session: used })).body.error?.code).toBe("session_expired");
+  });
+
+  it("signs out one session, then every session of the account", async () => {
+    const one = await signIn(laptop);
+    const two = await signIn(laptop);
+    const three = await signIn(phone);
+    const out = await call("/v1/dashboard/session", { method: "DELETE", session: one });
+    expect(out.status).toBe(200);
+    expect(out.body).toEqual({ signed_out: true });
+    expect(out.response.headers.getSetCookie()[0]).toMatch(/^cpay_session=; .*Max-Age=0/);
+    expect((await call("/v1/dashboard/session", { session: one })).body.error?.code).toBe("session_expired");
+    expect((await call("/v1/dashboard/session", { session: two })).status).toBe(200);
+    const everywhere = await call("/v1/dashboard/sign-out-everywhere", { method: "POST", session: two });
+    expect(everywhere.body).toEqual({ signed_out: 2 });
+    for (const session of [two, three]) {
+      expect((await call("/v1/dashboard/session", { session })).body.error?.code).toBe("session_expired");
+    }
+  });
+
+  it("refuses a wrong origin, a wrong challenge, no user verification and a replayed assertion, changing nothing", async () => {
+    const counterOf = async () =>
+      (await passkeyRows()).find((row) => row.credentialId === phone.credentialId)?.counter;
+    const before = await counterOf();
+    for (const forgery of [
+      { origin: "https://evil.example" },
+      { challenge: randomBytes(32).toString("base64url") },
+      { flags: 0x01 },
+      { rpId: "evil.example" },
+    ]) {
+      const { answer } = await signInAnswer(phone, forgery);
+      expect(answer.status, JSON.stringify(forgery)).toBe(401);
+      expect(answer.body.error?.code).toBe("passkey_verification_failed");
+    }
+    expect(await counterOf()).toBe(before);
+    const stranger = createSoftAuthenticator({ origin: ORIGIN });
+    expect((await signInAnswer(stranger)).answer.body.error?.code).toBe("passkey_not_recognized");
+    // A good assertion, then the same one again: its challenge is spent.
+    const good = await signInAnswer(phone);
+    sessionOf(good.answer);
+    const replayed = await call("/v1/dashboard/sign-in", {
+      method: "POST",
+      body: { challenge_id: good.challenge_id, credential: good.credential },
+    });
+    expect(replayed.body.error?.code).toBe("passkey_verification_failed");
+    // ... and under a fresh challenge it signs the old one.
+    const fresh = await call("/v1/dashboard/sign-in/options", { method: "POST", body: {} });
+    const moved = await call("/v1/dashboard/sign-in", {
+      method: "POST",
+      body: { challenge_id: fresh.body.challenge_id, credential: good.credential },
+    });
+    expect(moved.body.error?.code).toBe("passkey_verification_failed");
+    // A PRF output never reaches the service.
+    const prf = await call("/v1/dashboard/sign-in", {
+      method: "POST",
+      body: {
+        challenge_id: fresh.body.challenge_id,
+        credential: { ...good.credential, clientExtensionResults: { prf: { results: { first: "AAAA" } } } },
+      },
+    });
+    expect(prf.body.error?.code).toBe("invalid_request");
+  });
+
+  it("revoking a passkey ends its sessions and it can no longer sign in", async () => {
+    const onLaptop = await signIn(laptop);
+    const onPhone = await signIn(phone);
+    const revoked = await call(`/v1/dashboard/passkeys/${onLaptop.view.passkey.passkey_id}`, {
+      method: "DELETE",
+      session: onPhone,
+    });
+    expect(revoked.status).toBe(200);
+    expect(revoked.body.revoked_at).toEqual(expect.any(String));
+    expect((await call("/v1/dashboard/session", { session: onLaptop })).body.error?.code).toBe(
+      "session_expired",
+    );
+    expect((await signInAnswer(laptop)).answer.body.error?.code).toBe("passkey_not_recognized");
+    expect((await call("/v1/dashboard/session", { session: onPhone })).status).toBe(200);
+    const listed = await call("/v1/dashboard/passkeys", { session: onPhone });
+    expect((listed.body.passkeys as { name: string }[]).map((p) => p.name)).toEqual(["phone"]);
+  });
+
+  // Two CLI processes (tsx starts in ~3 s on an idle machine; a loaded one takes far longer).
+  it("prints a new enrollment link from the admin CLI (earlier links stop working); agents get none", {
+    timeout: 180_000,
+  }, async () => {
+    const earlier = await issueEnrollmentLink(world.service.context, bob.account);
+    const adminUrl = world.service.admin?.url as string;
+    const run = (args: string[]) =>
+      new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
+        execFile(
+          join(ROOT, "node_modules/.bin/tsx"),
+          [join(ROOT, "api/src/cli/main.ts"), ...args],
+          { cwd: ROOT, env: { ...process.env, CPAY_ADMIN_URL: adminUrl, ADMIN_TOKEN }, timeout: 90_000 },
+          (error, stdout, stderr) =>
+            done({
+              code: error === null ? 0 : typeof error.code === "number" ? error.code : -1,
+              stdout,
+              stderr,
+            }),
+        );
+      });
+    const [issued, agent] = await Promise.all([
+      run(["accounts", "enroll-link", "@bob"]),
+      run(["accounts", "enroll-link", agentHandle]),
+    ]);
+    expect(issued.code, issued.stderr).toBe(0);
+    const link = /(http:\/\/localhost:5173\/enroll#token=enr_[A-Za-z0-9_-]{43})\n/.exec(issued.stdout)?.[1];
+    expect(link).toBeDefined();
+    const fresh = await call("/v1/dashboard/enrollment/options", {
+      method: "POST",
+      body: { token: tokenOf(link as string) },
+    });
+    expect(fresh.body.handle).toBe("@bob");
+    const old = await call("/v1/dashboard/enrollment/options", {
+      method: "POST",
+      body: { token: tokenOf(earlier.link) },
+    });
+    expect(old.body.error?.code).toBe("enrollment_link_invalid");
+    expect(agent.code).toBe(1);
+    expect(agent.stderr).toMatch(/agents never sign in/);
+    // Creating an account hands its enrollment link out with its secret.
+    const created = await fetch(`${adminUrl}/admin/accounts`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
+      body: JSON.stringify({ handle: "carol", type: "personal", kyc_status: "verified" }),
+    });
+    const body = (await created.json()) as { enrollment_link: string };
+    expect(body.enrollment_link).toMatch(/^http:\/\/localhost:5173\/enroll#token=enr_[A-Za-z0-9_-]{43}$/);
+  });
+
+  it("limits failed sign-ins per client address: past the limit even a good one gets 429 before any work", async () => {
+    const stranger = createSoftAuthenticator({ origin: ORIGIN });
+    let limited: Answer | null = null;
+    for (let attempt = 0; attempt <= FAILED_AUTH_LIMIT && limited === null; attempt++) {
+      const { answer } = await signInAnswer(stranger).catch(() => ({ answer: null }));
+      if (answer === null) break;
+      if (answer.status === 429) limited = answer;
+      else expect(answer.body.error?.code).toBe("passkey_not_recognized");
+    }
+    // The options step itself is refused once the budget is spent.
+    const options = await call("/v1/dashboard/sign-in/options", { method: "POST", body: {} });
+    expect(options.status).toBe(429);
+    expect(options.body.error?.code).toBe("rate_limited");
+    expect(Number(options.response.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+});
