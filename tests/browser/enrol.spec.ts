@@ -32,7 +32,7 @@ test("Given the one-time link, When the holder creates a passkey, Then it signs 
   expect(credentials).toHaveLength(1);
   expect(credentials[0]?.isResidentCredential).toBe(true);
   savePasskey(credentials[0] as (typeof credentials)[number]);
-  await checkPage("overview-locked");
+  await checkPage("overview-locked", { scan: false });
 
   // And the secret pasted once is wrapped with the passkey (PRF), stored opaque by the service
   await page.getByRole("textbox", { name: "Account secret" }).fill(world.owner.secret);

@@ -14,8 +14,8 @@ interface Fixtures {
   world: BrowserWorld;
   authenticator: VirtualAuthenticator;
   recorder: NetworkRecorder;
-  /** Screenshot `test-results/.../pages/<name>.png` + axe scan of the page as it is now. */
-  checkPage: (name: string, page?: Page) => Promise<void>;
+  /** Screenshot `test-results/.../pages/<name>.png` + axe scan (unless `scan: false`) of the page now. */
+  checkPage: (name: string, options?: { page?: Page; scan?: boolean }) => Promise<void>;
 }
 
 export const test = base.extend<Fixtures>({
@@ -47,7 +47,7 @@ export const test = base.extend<Fixtures>({
     await authenticator.remove();
   },
   checkPage: async ({ page }, use, testInfo) => {
-    await use((name, other) => checkPage(other ?? page, testInfo, name));
+    await use((name, options = {}) => checkPage(options.page ?? page, testInfo, name, options));
   },
 });
 

@@ -5,7 +5,7 @@
  * makes @demo (funded, KYC verified) and @merchant; the admin listener makes a stranger (whose
  * secret the unlock step must refuse), funds an agent of @demo whose policy holds transfers above
  * a low threshold, and issues the enrollment link; @demo's key sends a confidential transfer with
- * a memo. Everything a test needs is written to a file (CPAY_BROWSER_WORLD); the returned function
+ * a memo, after a page of 100 public ones (bulk-transfers.ts). Everything a test needs is written to a file (CPAY_BROWSER_WORLD); the returned function
  * stops the processes.
  */
 import { randomBytes } from "node:crypto";
@@ -16,6 +16,7 @@ import { apiProcess, startApi } from "../../support/api-process";
 import { startLocalnetProcess } from "../../support/localnet-process";
 import { serviceProcess } from "../../support/service-process";
 import { admin, confirmedTransfer, v1 } from "./admin-client";
+import { BULK_TRANSFERS, bulkUnits, sendBulkTransfers } from "./bulk-transfers";
 import { enrollmentLink } from "./enrollment-link";
 import { freePort } from "./free-port";
 import { amountForms, memoForms, secretForms, usdgDecimal } from "./plaintext-forms";
@@ -49,8 +50,10 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const dir = mkdtempSync(join(tmpdir(), "cpay-browser-"));
   const stops: (() => Promise<void>)[] = [];
   const teardown = async () => {
+    const stopping = Date.now();
     for (const stop of stops.reverse()) await stop().catch(() => {});
     rmSync(dir, { recursive: true, force: true });
+    console.log(`browser world: stopped in ${((Date.now() - stopping) / 1000).toFixed(1)} s`);
   };
   try {
     const receiver = await startWebhookReceiver();
@@ -97,9 +100,15 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
 
     const operator = { adminUrl: banner.adminUrl, adminToken };
     const memo = `browser memo ${randomBytes(6).toString("hex")}`;
-    // The proof-heavy transfer and the agent are independent: made side by side.
-    const [transfer, agent, stranger, link] = await Promise.all([
-      (async () => {
+    // The seeded transfers and the agent are independent: made side by side, while the indexer
+    // starts. The confidential transfer comes after the page of public ones, so it is the owner's
+    // newest (the overview shows the five newest).
+    const bulkSent = admin(operator, "POST", `/admin/accounts/${encodeURIComponent("@demo")}/fund`, {
+      public: "200",
+    }).then(() => sendBulkTransfers(baseUrl, banner.demoKey, "@merchant"));
+    const [bulk, transfer, agent, stranger, link] = await Promise.all([
+      bulkSent,
+      bulkSent.then(async () => {
         const sent = await v1(baseUrl, banner.demoKey, "POST", "/v1/transfers", {
           to: "@merchant",
           amount: usdgDecimal(TRANSFER_UNITS),
@@ -108,9 +117,10 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
         });
         if (sent.status !== 201)
           throw new Error(`seed transfer: ${sent.status} ${JSON.stringify(sent.body)}`);
-        await confirmedTransfer(baseUrl, banner.demoKey, sent.body.transfer_id);
-        return { id: sent.body.transfer_id as string, amount: usdgDecimal(TRANSFER_UNITS), memo };
-      })(),
+        const id = sent.body.transfer_id as string;
+        await confirmedTransfer(baseUrl, banner.demoKey, id);
+        return { id, amount: usdgDecimal(TRANSFER_UNITS), memo };
+      }),
       (async () => {
         const created = await v1(baseUrl, banner.demoKey, "POST", "/v1/accounts/me/agents", {
           name: "bot",
@@ -162,11 +172,13 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       recipient: "@merchant",
       agent,
       transfer,
+      bulkTransfers: bulk,
       enrollmentLink: link,
       webhookUrl: receiver.url,
       watched: [
         ...amountForms(TRANSFER_UNITS),
         ...amountForms(OWNER_BALANCE_UNITS),
+        ...Array.from({ length: BULK_TRANSFERS }, (_, index) => amountForms(bulkUnits(index))).flat(),
         ...memoForms(memo),
         ...secretForms(banner.demoSecret),
         ...secretForms(stranger.body.confidential_secret as string),

@@ -39,6 +39,8 @@ export interface BrowserWorld {
   };
   /** A confirmed confidential transfer owner -> recipient, made over /v1 before the browser came. */
   readonly transfer: { readonly id: string; readonly amount: string; readonly memo: string };
+  /** 100 public transfers of the owner made over /v1 just before `transfer` (their ids, amounts). */
+  readonly bulkTransfers: readonly { readonly id: string; readonly amount: string }[];
   /** The one-time enrollment link for the owner's first passkey, or null if the API has none yet. */
   readonly enrollmentLink: string | null;
   /** Where the failing-then-healing webhook receiver listens, and its control (see webhook-receiver). */
