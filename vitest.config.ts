@@ -3,6 +3,9 @@ import { defineConfig } from "vitest/config";
 // One runner for every workspace: tests live beside the code they test (`*.test.ts`) and the
 // cross-package suites under `tests/`. Suites share one LiteSVM-heavy machine with 2 cores, so
 // files run in forks (native addons are not worker-thread safe) with generous timeouts for proofs.
+// Two files at a time: vitest's default on 2 cores is one (cores - 1), but most suites spend much of
+// their time waiting on a localnet process, slots or a child service, so a second file fills the
+// idle core. The PostgreSQL-over-RPC pass passed this way at a load average of 10-14.
 export default defineConfig({
   test: {
     include: [
@@ -17,6 +20,7 @@ export default defineConfig({
     ],
     exclude: ["**/node_modules/**", "target/**"],
     pool: "forks",
+    maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },

@@ -3,7 +3,7 @@
  * A transfer's 16 bytes are also its on-chain transfer id (the program's `transfer_id: [u8; 16]`),
  * so a record found on chain names its API transfer without a lookup table.
  */
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 
 export type IdPrefix =
   | "acct"
@@ -29,11 +29,10 @@ export function newId(prefix: IdPrefix): string {
 /**
  * The `tx_...` id of the hold at `pending` (its on-chain account): derived, not drawn, so whoever
  * records the hold first — the API, the indexer, or the relay answering the agent — names it the
- * same. A hold account's address is never reused (the agent's hold nonce only grows).
+ * same, and an agent can seal the hold's amount to its owner before it exists. Defined once, in
+ * `@cpay/sdk/sealed`. A hold account's address is never reused (the agent's hold nonce only grows).
  */
-export function holdTransactionId(pending: string): string {
-  return idFromBytes("tx", createHash("sha256").update(`cpay hold ${pending}`).digest().subarray(0, 16));
-}
+export { holdTransactionId } from "@cpay/sdk/sealed";
 
 // Request ids need uniqueness, not secrecy: a random per-process prefix and a counter (cheaper than
 // 16 fresh random bytes on every request).

@@ -11,8 +11,10 @@ import {
   deriveConfidentialKeys,
   findTokenAccount,
   generateConfidentialSecret,
+  importConfidentialSecret,
   setupConfidentialAccount,
   transferConfidential,
+  zk,
 } from "@cpay/sdk/confidential";
 import { generateKeyPairSigner } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -46,9 +48,13 @@ describe("GET /v1/accounts/me/balances without a proof", () => {
 
   it("says nothing is held before any funding, in a fixed order of entries", async () => {
     const balances = await alice.client.call("getBalances");
+    // The confidential entry carries the token account's on-chain ciphertexts (64 and 36 bytes)
+    const encrypted = balances.balances[0]?.encrypted;
+    expect(Buffer.from(encrypted?.available_balance ?? "", "base64")).toHaveLength(64);
+    expect(Buffer.from(encrypted?.decryptable_available_balance ?? "", "base64")).toHaveLength(36);
     expect(balances).toEqual({
       balances: [
-        { asset: "USDG", confidential: true, has_balance: false },
+        { asset: "USDG", confidential: true, has_balance: false, encrypted },
         { asset: "USDG", confidential: false, has_balance: false },
         { asset: "SOL", confidential: false, has_balance: false },
       ],
@@ -59,11 +65,16 @@ describe("GET /v1/accounts/me/balances without a proof", () => {
     // Given alice holds USDG confidentially only
     await world.fund(alice.account, { confidential: ODD_AMOUNT });
     // Then only the confidential entry is non-zero
-    expect(flags(await alice.client.call("getBalances"))).toEqual({
+    const funded = await alice.client.call("getBalances");
+    expect(flags(funded)).toEqual({
       "USDG confidential": true,
       USDG: false,
       SOL: false,
     });
+    // And its holder (never the response) turns the entry's AE ciphertext into the exact amount
+    const ae = deriveConfidentialKeys(importConfidentialSecret(alice.confidentialSecret)).ae;
+    const ciphertext = funded.balances[0]?.encrypted?.decryptable_available_balance ?? "";
+    expect(zk.AeCiphertext.fromBytes(Buffer.from(ciphertext, "base64"))?.decrypt(ae)).toBe(ODD_AMOUNT);
     // And given bob holds public USDG only
     await world.fund(bob.account, { public: usdg(2) });
     expect(flags(await bob.client.call("getBalances"))).toEqual({

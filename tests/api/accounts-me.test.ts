@@ -1,3 +1,4 @@
+import { deriveViewingKeys, importAccountSecret } from "@cpay/sdk/sealed";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiWorld, refusalOf, startApiWorld, type WorldAccount } from "../support/api-world";
@@ -19,7 +20,9 @@ describe("GET /v1/accounts/me", () => {
     // When it asks who it is
     const me = await owner.client.call("getMe");
     // Then it gets exactly its account (2.2) and, from the chain, whether it can move USDG
-    // confidentially (the default mint approves accounts as they are configured)
+    // confidentially (the default mint approves accounts as they are configured), and the ElGamal
+    // key its holder's secret derives (so a browser can tell a foreign secret from its own)
+    const own = deriveViewingKeys(importAccountSecret(owner.confidentialSecret)).elgamalPubkey;
     expect(me).toEqual({
       account_id: owner.account.id,
       handle: "@owner",
@@ -28,6 +31,7 @@ describe("GET /v1/accounts/me", () => {
       kyc_status: "verified",
       created_at: owner.account.createdAt,
       confidential_status: "ready",
+      elgamal_pubkey: Buffer.from(own).toString("base64"),
     });
   });
 

@@ -1,5 +1,6 @@
 import { ApiRequestError } from "@cpay/sdk/api";
 import { decryptEncryptedTotal, encryptedTotalFromBase64 } from "@cpay/sdk/confidential";
+import { deriveViewingKeys, importAccountSecret, openTransferDetails } from "@cpay/sdk/sealed";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiWorld, refusalOf, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
@@ -58,7 +59,7 @@ describe("approving and rejecting held agent transactions", () => {
   const holdConfidential = (amount: string) =>
     holdAgentTransfer(world, confidentialBot, { to: "@bob", amount, confidential: true });
 
-  it("Given a held transfer, When the owner lists pending approvals, Then it is there without an amount, and only there", async () => {
+  it("Given a held transfer, When the owner lists pending approvals, Then it is there with its amount sealed to the owner only, and only there", async () => {
     const held = await holdPublic("60.25");
     const { pending } = await alice.client.call("listPendingApprovals");
     const item = pending.find((candidate) => candidate.transaction_id === held.transactionId);
@@ -69,9 +70,34 @@ describe("approving and rejecting held agent transactions", () => {
       confidential: false,
       requested_at: expect.any(String),
       expires_at: held.expiresAt,
+      sealed_amount: expect.any(String),
     });
     expect(Date.parse(item?.expires_at ?? "") - Date.parse(item?.requested_at ?? "")).toBe(86_400_000);
-    expect(JSON.stringify(pending)).not.toContain("amount");
+    expect(JSON.stringify(pending)).not.toMatch(/"amount"|60\.25|60250000/);
+    // The owner opens the sealed amount with its own secret, the same from the read of one; a third
+    // account's secret cannot
+    const sealed = item?.sealed_amount ?? "";
+    const one = await alice.client.call("getAgentTransaction", {
+      params: { transaction_id: held.transactionId },
+    });
+    expect(one).toMatchObject({
+      status: "pending_approval",
+      transfer_id: held.transferId,
+      sealed_amount: sealed,
+    });
+    const viewer = (who: WorldAccount) => deriveViewingKeys(importAccountSecret(who.confidentialSecret));
+    const boundTo = held.transactionId;
+    expect(openTransferDetails({ sealed, viewer: viewer(alice), boundTo })).toMatchObject({
+      amount: usdg(60) + 250_000n,
+      direction: "received",
+    });
+    expect(() => openTransferDetails({ sealed, viewer: viewer(mallory), boundTo })).toThrow(
+      expect.objectContaining({ code: "not_yours" }),
+    );
+    const foreign = await refusalOf(
+      mallory.client.call("getAgentTransaction", { params: { transaction_id: held.transactionId } }),
+    );
+    expect([foreign.status, foreign.code]).toEqual([404, "transaction_not_found"]);
     expect((await mallory.client.call("listPendingApprovals")).pending).toEqual([]);
     const byAgent = await refusalOf(world.clientFor(publicBot.key.value).call("listPendingApprovals"));
     expect([byAgent.status, byAgent.code]).toEqual([403, "agent_key_not_allowed"]);

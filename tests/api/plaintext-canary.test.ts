@@ -1,12 +1,16 @@
 /**
  * The plaintext canary (DESIGN section 3): after confidential transfers through `/v1` — an owner's
- * with a memo and an agent's own — no amount and no memo appears in any response the service gave,
- * in any row of any table (a full dump), or in any log line. The amounts are odd values that cannot
- * occur by accident, searched as API decimals, base units and their hex; a positive control shows
- * the search finds what is there.
+ * with a memo and an agent's own — no amount and no memo appears in any response the service gave
+ * (the sender's and the recipient's reads, with their sealed details), in any row of any table (a
+ * full dump), or in any log line. The amounts are odd values that cannot occur by accident,
+ * searched as API decimals, base units and their hex; positive controls show the search finds what
+ * is there, and that the sealed details it searched do hold the amount and memo (the sender opens
+ * them with its own secret).
  */
+import type { TTransferDetail } from "@cpay/sdk/api";
+import { deriveViewingKeys, importAccountSecret, openTransferDetails } from "@cpay/sdk/sealed";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiWorld, startApiWorld, usdg } from "../support/api-world";
+import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
 
 const OWNER_AMOUNT = "7.654321";
 const AGENT_AMOUNT = "3.141593";
@@ -27,13 +31,16 @@ function needles(decimal: string): string[] {
 
 describe("the plaintext canary over responses, database and logs", () => {
   let world: ApiWorld;
+  let alice: WorldAccount;
   const responses: string[] = [];
   let dump = "";
+  let ownerTransfer: TTransferDetail;
+  let received: TTransferDetail;
 
   beforeAll(async () => {
     world = await startApiWorld();
-    const alice = await world.account("alice");
-    await world.account("bob");
+    alice = await world.account("alice");
+    const bob = await world.account("bob");
     await world.fund(alice.account, { confidential: usdg(50) });
     const record = <T>(value: T): T => {
       responses.push(JSON.stringify(value));
@@ -61,7 +68,15 @@ describe("the plaintext canary over responses, database and logs", () => {
       await agentClient.call("createTransfer", { body: { to: "@bob", amount: AGENT_AMOUNT } }),
     );
     await world.slots(4);
-    record(await alice.client.call("getTransfer", { params: { transfer_id: sent.transfer_id } }));
+    // The recipient sees it once confirmed (the indexer's fact)
+    for (let attempt = 0; attempt < 400; attempt++) {
+      ownerTransfer = await alice.client.call("getTransfer", { params: { transfer_id: sent.transfer_id } });
+      if (ownerTransfer.status !== "pending") break;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    record(ownerTransfer);
+    received = record(await bob.client.call("getTransfer", { params: { transfer_id: sent.transfer_id } }));
+    record(await bob.client.call("listTransfers", { query: { direction: "received" } }));
     record(await agentClient.call("getTransfer", { params: { transfer_id: spent.transfer_id } }));
     record(await alice.client.call("listTransfers"));
     record(await alice.client.call("getBalances"));
@@ -80,6 +95,18 @@ describe("the plaintext canary over responses, database and logs", () => {
   it("finds what is there (positive control: a public policy limit and a handle)", () => {
     expect(responses.join("\n")).toContain("@bob");
     expect(dump).toContain("@alice/spender");
+  });
+
+  it("searched sealed details that hold the amount and memo (positive control: the sender opens them)", () => {
+    expect(received.direction).toBe("received");
+    expect(received.sealed_details).toBe(ownerTransfer.sealed_details);
+    const opened = openTransferDetails({
+      sealed: ownerTransfer.sealed_details ?? "",
+      viewer: deriveViewingKeys(importAccountSecret(alice.confidentialSecret)),
+      boundTo: ownerTransfer.transfer_id,
+    });
+    expect(opened).toEqual({ amount: 7_654_321n, memo: MEMO, direction: "sent" });
+    expect(responses.join("\n")).toContain(ownerTransfer.sealed_details);
   });
 
   it.each([

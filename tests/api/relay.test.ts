@@ -15,6 +15,7 @@ import {
   findTokenAccount,
   importConfidentialSecret,
 } from "@cpay/sdk/confidential";
+import { deriveViewingKeys, importAccountSecret, openTransferDetails } from "@cpay/sdk/sealed";
 import { AccountRole, address, createNoopSigner, generateKeyPairSigner, type Instruction } from "@solana/kit";
 import { getTransferSolInstruction } from "@solana-program/system";
 import { eq } from "drizzle-orm";
@@ -203,7 +204,9 @@ describe("relayed transfers", () => {
     await api.slots(2);
     await world.catchUp();
     const pending = await alice.client.call("listPendingApprovals", {});
-    expect(pending.pending.map((held) => held.transaction_id)).toContain(approval?.transaction_id);
+    const item = pending.pending.find((held) => held.transaction_id === approval?.transaction_id);
+    // A raw relay request stated no amount: there is nothing sealed for the owner
+    expect(item).toMatchObject({ sealed_amount: null });
     await alice.client.call("approveTransaction", {
       params: { transaction_id: approval?.transaction_id ?? "" },
     });
@@ -239,6 +242,26 @@ describe("the SDK agent client over the HTTP relay", () => {
       keys: soloKeys(),
       mint: address(api.chain.usdgMint),
     });
+
+  it("Given the agent's own client, When its public transfer is held, Then the owner opens the amount the agent sealed to it", async () => {
+    const answer = await clientOf(solo).transfer({
+      recipient: address(bob.account.publicKey),
+      amount: usdg(60),
+      confidential: false,
+    });
+    const transactionId = (answer.transfer as { approval: { transaction_id: string } }).approval
+      .transaction_id;
+    const held = await alice.client.call("getAgentTransaction", {
+      params: { transaction_id: transactionId },
+    });
+    const opened = openTransferDetails({
+      sealed: held.sealed_amount ?? "",
+      viewer: deriveViewingKeys(importAccountSecret(alice.confidentialSecret)),
+      boundTo: transactionId,
+    });
+    expect(opened).toEqual({ amount: usdg(60), memo: null, direction: "received" });
+    await alice.client.call("rejectTransaction", { params: { transaction_id: transactionId } });
+  });
 
   it("Given the agent's own client, When it pays confidentially, Then its transactions land through the relay, the indexer confirms the transfer, and the allowance drops by the amount", async () => {
     const client = clientOf(solo);

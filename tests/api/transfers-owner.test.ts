@@ -1,3 +1,5 @@
+import { insertSubmittingTransfer, markFailed } from "@cpay/ledger";
+import { newId } from "@cpay/ledger/ids";
 import { ApiRequestError, type TTransferDetail } from "@cpay/sdk/api";
 import {
   availableBalance,
@@ -11,11 +13,18 @@ import {
   isConfidentialError,
   readTransferMemo,
 } from "@cpay/sdk/confidential";
+import {
+  deriveViewingKeys,
+  importAccountSecret,
+  isSealedError,
+  openTransferDetails,
+  type ViewingKeys,
+} from "@cpay/sdk/sealed";
 import { generateKeyPairSigner } from "@solana/kit";
 import { getTokenDecoder } from "@solana-program/token-2022";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
+import { type ApiWorld, refusalOf, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
 import { landedTransaction } from "../support/chain-reads";
 import { confidentialStateOn } from "../support/confidential-state";
 
@@ -47,6 +56,28 @@ describe("transfers from a personal account", () => {
     );
     if (state === null) throw new Error(`${holder.account.handle} has no confidential account`);
     return state;
+  }
+
+  const viewingKeysOf = (holder: WorldAccount): ViewingKeys =>
+    deriveViewingKeys(importAccountSecret(holder.confidentialSecret));
+
+  /** A row of carol's paying `recipient` that never got further than `submitting` (its id). */
+  async function unconfirmedTo(recipient: WorldAccount): Promise<string> {
+    const id = newId("tr");
+    await insertSubmittingTransfer(world.service.context, {
+      id,
+      accountId: carol.account.id,
+      apiKeyId: carol.key.id,
+      fromHandle: carol.account.handle,
+      to: recipient.account.handle,
+      recipientAddress: recipient.account.publicKey,
+      asset: "USDG",
+      confidential: false,
+      usageIncrement: null,
+      sealedDetails: null,
+      createdAt: new Date().toISOString(),
+    });
+    return id;
   }
 
   async function publicBalance(owner: string): Promise<bigint> {
@@ -190,6 +221,59 @@ describe("transfers from a personal account", () => {
     ).toThrow();
   });
 
+  it("shows bob a confirmed transfer it received (never an unconfirmed one), sealed so only alice and bob read the amount and memo", async () => {
+    // Given a confirmed transfer from alice to bob, and two rows paid to bob that never confirmed
+    const memo = "rent, flat 4";
+    const created = await alice.client.call("createTransfer", {
+      body: { to: "@bob", amount: "2.000314", memo },
+    });
+    const sent = await settled(alice, created.transfer_id);
+    const [pending, failed] = [await unconfirmedTo(bob), await unconfirmedTo(bob)];
+    await markFailed(world.service.context, failed, {
+      from: "submitting",
+      failureCode: "test",
+      fireEvent: false,
+    });
+    // When bob reads it, and lists what it received
+    const got = await bob.client.call("getTransfer", { params: { transfer_id: created.transfer_id } });
+    const received = await bob.client.call("listTransfers", { query: { direction: "received", limit: 100 } });
+    // Then bob sees it as received from @alice, with the same sealed details alice sees as sent
+    expect(sent).toMatchObject({ direction: "sent", sealed_details: expect.any(String) });
+    expect(got).toEqual({ ...sent, direction: "received", approval: null });
+    const ids = received.transfers.map((transfer) => transfer.transfer_id);
+    expect(ids).toContain(created.transfer_id);
+    expect(received.transfers.every((t) => t.direction === "received" && t.status === "confirmed")).toBe(
+      true,
+    );
+    expect(received.transfers.every((t) => t.from === "@alice")).toBe(true);
+    const bobSent = await bob.client.call("listTransfers", { query: { direction: "sent", limit: 100 } });
+    expect(bobSent.transfers.map((transfer) => transfer.transfer_id)).not.toContain(created.transfer_id);
+    // ... but never the pending or the failed one, nor does carol see alice's transfer
+    for (const [who, id] of [
+      [bob, pending],
+      [bob, failed],
+      [carol, created.transfer_id],
+    ] as const) {
+      const refusal = await refusalOf(who.client.call("getTransfer", { params: { transfer_id: id } }));
+      expect([refusal.status, refusal.code]).toEqual([404, "transfer_not_found"]);
+    }
+    const everything = (await bob.client.call("listTransfers", { query: { limit: 100 } })).transfers;
+    expect(everything.map((transfer) => transfer.transfer_id)).not.toEqual(expect.arrayContaining([pending]));
+    expect(everything.map((transfer) => transfer.transfer_id)).not.toEqual(expect.arrayContaining([failed]));
+    // ... and each party opens the exact amount and memo with its own secret; carol cannot
+    const open = (viewer: ViewingKeys) =>
+      openTransferDetails({ sealed: sent.sealed_details ?? "", viewer, boundTo: created.transfer_id });
+    expect(open(viewingKeysOf(alice))).toEqual({ amount: 2_000_314n, memo, direction: "sent" });
+    expect(open(viewingKeysOf(bob))).toEqual({ amount: 2_000_314n, memo, direction: "received" });
+    let carolError: unknown;
+    try {
+      open(viewingKeysOf(carol));
+    } catch (error) {
+      carolError = error;
+    }
+    expect(isSealedError(carolError, "not_yours")).toBe(true);
+  });
+
   it("sends publicly to a base58 address with no token account, creating it", async () => {
     // Given a wallet the service has never seen
     const stranger = (await generateKeyPairSigner()).address;
@@ -200,8 +284,17 @@ describe("transfers from a personal account", () => {
     });
     // Then the transfer settles and exactly 3 USDG moved between the public balances
     expect(created).toMatchObject({ to: stranger, confidential: false, approval: null });
-    expect((await settled(alice, created.transfer_id)).status).toBe("confirmed");
+    const detail = await settled(alice, created.transfer_id);
+    expect(detail.status).toBe("confirmed");
     expect(await publicBalance(stranger)).toBe(usdg(3));
+    // ... and, the stranger having no ElGamal key, alice sealed its details to herself
+    expect(
+      openTransferDetails({
+        sealed: detail.sealed_details ?? "",
+        viewer: viewingKeysOf(alice),
+        boundTo: created.transfer_id,
+      }),
+    ).toEqual({ amount: usdg(3), memo: null, direction: "self" });
     expect(await publicBalance(alice.account.publicKey)).toBe(alicePublicBefore - usdg(3));
   });
 

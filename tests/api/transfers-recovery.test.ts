@@ -78,6 +78,7 @@ describe("crash recovery of transfers left submitting", () => {
       fromHandle: holder.account.handle,
       to: input.to,
       recipientAddress: input.recipient,
+      sealedDetails: null,
       asset: "USDG",
       confidential: input.confidential,
       status: "pending",

@@ -280,24 +280,36 @@ describe("transfer refusals and reads", () => {
       expect(((await response.json()) as { error: { param: string } }).error.param).toBe(param);
     });
 
-    it("shows a key only its own account's transfers", async () => {
-      // Given a transfer of alice's
+    it("shows a transfer only to its sender and, once confirmed, its recipient", async () => {
+      // Given a transfer of alice's to bob, and carol, who is neither
       const id = created[0] as string;
+      const carol = await world.account("carol");
       const own = await alice.client.call("getTransfer", { params: { transfer_id: id } });
-      expect(own).toMatchObject({ transfer_id: id, from: "@alice" });
-      // When bob asks for it, or lists
-      const refused = await bob.client
+      expect(own).toMatchObject({ transfer_id: id, from: "@alice", direction: "sent" });
+      // When carol asks for it, or lists
+      const refused = await carol.client
         .call("getTransfer", { params: { transfer_id: id } })
         .catch((error: unknown) => error);
-      const bobs = await bob.client.call("listTransfers", { query: { limit: 100 } });
-      // Then it does not exist for him, exactly like an id nobody issued
+      const carols = await carol.client.call("listTransfers", { query: { limit: 100 } });
+      // Then it does not exist for her, exactly like an id nobody issued
       expect(refused).toBeInstanceOf(ApiRequestError);
       expect(refused).toMatchObject({ status: 404, code: "transfer_not_found" });
-      const unknown = await bob.client
+      const unknown = await carol.client
         .call("getTransfer", { params: { transfer_id: "tr_aaaaaaaaaaaaaaaaaaaaaaaaaa" } })
         .catch((error: unknown) => error);
       expect(unknown).toMatchObject({ status: 404, code: "transfer_not_found" });
-      expect(bobs.transfers.map((t) => t.transfer_id)).not.toContain(id);
+      expect(carols.transfers.map((t) => t.transfer_id)).not.toContain(id);
+      // ... while bob, its recipient, sees it as received once it is confirmed
+      await expect
+        .poll(async () => (await alice.client.call("getTransfer", { params: { transfer_id: id } })).status, {
+          timeout: 20_000,
+        })
+        .toBe("confirmed");
+      expect(await bob.client.call("getTransfer", { params: { transfer_id: id } })).toMatchObject({
+        transfer_id: id,
+        from: "@alice",
+        direction: "received",
+      });
     });
   });
 });

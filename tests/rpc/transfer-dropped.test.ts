@@ -37,6 +37,7 @@ async function submittedRow(signature: string): Promise<string> {
     fromHandle: payer.account.handle,
     to: "@nobody",
     recipientAddress: (await generateKeyPairSigner()).address,
+    sealedDetails: null,
     asset: "USDG",
     confidential: false,
     usageIncrement: null,

@@ -2,8 +2,10 @@
  * `GET /v1/accounts/me/balances` (spec 4.10, DESIGN section 6): one entry per asset and balance
  * kind, in a fixed order — USDG confidential, USDG public, SOL. Incoming confidential credits are
  * applied first, so the confidential entry covers everything received. Without a proof each entry
- * says only whether a non-zero balance is held; with a valid proof the confidential entry carries
- * the amount the proof shows. Public balances are public on-chain anyway, yet they too are
+ * says only whether a non-zero balance is held, and the confidential entry carries the token
+ * account's on-chain ciphertexts (`encrypted`: public on the chain already), from which the holder's
+ * browser decrypts the balance and builds the proof; with a valid proof the confidential entry
+ * carries the amount the proof shows. Public balances are public on-chain anyway, yet they too are
  * reported as yes/no, so the response never depends on who can read the chain.
  */
 
@@ -60,6 +62,13 @@ async function confidentialEntry(
     asset: "USDG",
     confidential: true,
     has_balance: state !== null && hasConfidentialBalance(state, keys),
+    encrypted:
+      state === null
+        ? null
+        : {
+            available_balance: Buffer.from(state.availableBalance).toString("base64"),
+            decryptable_available_balance: Buffer.from(state.decryptableAvailableBalance).toString("base64"),
+          },
   };
 }
 

@@ -1,14 +1,19 @@
-/** Held agent transactions: list, approve, reject (spec 4.7, 4.8): thin handlers over the use cases. */
+/** Held agent transactions: list, read one, approve, reject (spec 4.7, 4.8): thin handlers over the use cases. */
 import type { Handlers } from "../http/mount-routes";
 import { decideHold } from "./decide-hold";
 import { listPendingApprovals } from "./list-pending";
+import { loadHeldTransaction } from "./load-held-transaction";
 import { agentTransactionView } from "./transaction-view";
 
 export const approvalHandlers: Pick<
   Handlers,
-  "listPendingApprovals" | "approveTransaction" | "rejectTransaction"
+  "listPendingApprovals" | "getAgentTransaction" | "approveTransaction" | "rejectTransaction"
 > = {
   listPendingApprovals: async ({ service, caller }) => listPendingApprovals(service, caller.account),
+  getAgentTransaction: async ({ service, caller, params }) => {
+    const { row, agent } = await loadHeldTransaction(service, caller.account, params.transaction_id);
+    return agentTransactionView(row, agent.handle);
+  },
   approveTransaction: async ({ service, caller, params }) => {
     const { row, agent } = await decideHold(service, caller.account, params.transaction_id, "approve");
     return agentTransactionView(row, agent.handle);

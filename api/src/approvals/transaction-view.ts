@@ -1,4 +1,4 @@
-/** Held agent transactions as the API returns them (spec 2.5, 4.7): never an amount. */
+/** Held agent transactions as the API returns them (spec 2.5, 4.7): the amount only sealed to the owner. */
 
 import type { AgentTransactionRow } from "@cpay/ledger";
 import type { TAgentTransaction, TPendingList } from "@cpay/sdk/api";
@@ -14,6 +14,7 @@ export function pendingItemView(row: AgentTransactionRow, agentHandle: string): 
     confidential: row.confidential,
     requested_at: row.requestedAt,
     expires_at: row.expiresAt,
+    sealed_amount: row.sealedAmount,
   };
 }
 

@@ -2,8 +2,7 @@
  * Mounts one handler per route of the shared route table (`API_ROUTES`): the client address's
  * failed-authentication limit -> authenticate (an API key, or a dashboard session's cookie with
  * its CSRF header: authenticate-request.ts) -> rate limit (per key or session) -> audience check ->
- * validate params,
- * query and body with the route's contracts -> idempotency (POST) -> the use case (spending the
+ * validate params, query and body with the route's contracts -> idempotency (POST) -> the use case (spending the
  * fee reserve for the caller's owner) -> the response, checked against its contract when
  * `checkResponses` is on (tests). A handler is a thin function of already-validated input.
  * `public` routes (the sign-in steps) take no credential: they are rate limited per client address,

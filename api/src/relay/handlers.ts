@@ -5,12 +5,12 @@ import { relayInfo } from "./relay-info";
 import { relayTransactions } from "./relay-transactions";
 
 export const relayHandlers: Pick<Handlers, "getRelayInfo" | "relayTransactions"> = {
-  getRelayInfo: async ({ service }) => relayInfo(service),
+  getRelayInfo: async ({ service, caller }) => relayInfo(service, caller.account),
   relayTransactions: async ({ service, caller, body, request }) =>
     relayTransactions(
       service,
       { account: caller.account, apiKeyId: keyIdOf(caller) },
-      body.transactions,
+      { transactions: body.transactions, sealedAmount: body.sealed_amount ?? null },
       request.res as never,
     ),
 };

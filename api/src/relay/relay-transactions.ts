@@ -61,10 +61,11 @@ const limiters = new WeakMap<ServiceContext, RateLimiter>();
 export async function relayTransactions(
   service: ServiceContext,
   caller: { readonly account: AccountRow; readonly apiKeyId: string },
-  transactions: readonly string[],
+  request: { readonly transactions: readonly string[]; readonly sealedAmount: string | null },
   response: Response,
 ): Promise<TRelayResponse> {
   const { account: agent, apiKeyId } = caller;
+  const { transactions } = request;
   await relayLimiter(service).take(agent.id, response);
   if (agent.agentSigner === null)
     throw new ApiError("agent_key_required", "this key's account has no agent signer");
@@ -162,6 +163,7 @@ export async function relayTransactions(
             rows[at] as TransferRow,
             intent,
             signature,
+            request.sealedAmount,
           );
         }
       } catch (error) {

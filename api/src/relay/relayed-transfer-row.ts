@@ -57,6 +57,8 @@ export async function recordRelayedIntents(
       fromHandle: agent.handle,
       to: await service.db.read((q) => nameOfAddress(service, q, owner ?? intent.destination)),
       recipientAddress: owner ?? intent.destination,
+      // The agent made this transfer itself; the service seals only the transfers it creates.
+      sealedDetails: null,
       asset: intent.mint === service.chain.usdgMint ? "USDG" : intent.mint,
       confidential: intent.confidential,
       usageIncrement:
@@ -100,7 +102,7 @@ function reusedId(intent: RelayedIntent, id: string): ApiError {
 /**
  * The intent's transaction landed as `signature`: `submitted` or `held`, from the events of the
  * agent's own transfer (its PDA, the intent's destination and mint); the answer in the shape of
- * `POST /v1/transfers`.
+ * `POST /v1/transfers`. A hold keeps `sealedAmount`, the amount as the agent stated it to its owner.
  */
 export async function recordRelayedOutcome(
   service: ServiceContext,
@@ -108,6 +110,7 @@ export async function recordRelayedOutcome(
   row: TransferRow,
   intent: RelayedIntent,
   signature: string,
+  sealedAmount: string | null,
 ): Promise<TTransfer> {
   const landed = await confirmedTransaction(service.chain, signature);
   if (landed === null)
@@ -130,7 +133,13 @@ export async function recordRelayedOutcome(
   }
   const hold = found?.outcome === "held" ? await readHold(service.chain, found.pending) : null;
   if (hold !== null && hold.agent === agent.publicKey && isIntended(hold)) {
-    const held = await markHeld(service, row.id, { agent, hold, signature, signatures: [signature] });
+    const held = await markHeld(service, row.id, {
+      agent,
+      hold,
+      signature,
+      signatures: [signature],
+      sealedAmount,
+    });
     return heldTransferView(held);
   }
   throw new ApiError(

@@ -6,13 +6,15 @@
  *    agent's spend policy (`422 policy_violation`, agent-policy-precheck.ts), and only then the balance (`402`) and what one
  *    confidential transfer carries — so no refusal an agent key can provoke depends on a balance
  *    it must not learn;
- * 2. write the transfer `submitting` (and bind the Idempotency-Key to it) before anything is sent;
+ * 2. write the transfer `submitting` with its sealed details (seal-details.ts; and bind the
+ *    Idempotency-Key to it) before anything is sent;
  * 3. submit: the owner's wallet path or the agent's program path (owner-transfer.ts,
  *    agent-transfer.ts), the fee reserve paying everything; a transaction that could never land
  *    is signed again with a fresh blockhash under the same transfer id (resubmission.ts: safe by
  *    the receipt, or, for an agent's confidential transfer, by the finalized proof it never lands);
  * 4. record what happened (transfer-transitions.ts): `submitted` + `transfer.initiated` + key usage,
- *    `held` + the agent transaction for its owner, or `failed` with the 4xx/503 that explains it.
+ *    `held` + the agent transaction for its owner (its amount sealed to the owner), or `failed` with
+ *    the 4xx/503 that explains it.
  * Transfers of one account run one at a time across every API process sharing the database
  * (in-flight.ts), so the balance check and the proofs see the balance the previous transfer left.
  *
@@ -49,6 +51,7 @@ import { parseTransferAmount, requireConfidentialCarriable } from "./parse-amoun
 import { type ResolvedAsset, resolveAsset } from "./resolve-asset";
 import { type Recipient, resolveRecipient } from "./resolve-recipient";
 import { withResubmission } from "./resubmission";
+import { sealHeldAmount, sealTransfer } from "./seal-details";
 import { loadSender, type Sender } from "./sender";
 import { requireSufficientBalance } from "./sender-balance";
 import { classifySubmissionFailure } from "./submission-failure";
@@ -116,6 +119,7 @@ export async function createTransfer(
     return whileInFlight(service, id, async () => {
       // Encrypted before the transaction opens: the ElGamal work need not hold the database.
       const usageIncrement = usageIncrementOf(sender.keys.elgamalPubkey, amount);
+      const sealedDetails = await sealTransfer(service, sender, plan);
       // The row and the key's binding in one database transaction (see bindResourceIn).
       const row = await service.db.transaction(async (tx) => {
         const inserted = await insertSubmittingTransferIn(service, tx, {
@@ -128,6 +132,7 @@ export async function createTransfer(
           asset: asset.symbol,
           confidential: body.confidential,
           usageIncrement,
+          sealedDetails,
           createdAt: nowIso(),
         });
         await input.idempotency?.bindResourceIn(tx, id);
@@ -239,6 +244,7 @@ async function recordSubmission(
       hold: submission.hold,
       signature: submission.signature,
       signatures: submission.signatures,
+      sealedAmount: await sealHeldAmount(service, sender, plan, submission.hold.address),
     });
     return heldTransferView(held);
   }

@@ -1,5 +1,6 @@
 /**
- * `GET /v1/transfers` (spec 4.3): the caller's account's transfers, newest first (`created_at`
+ * `GET /v1/transfers` (spec 4.3): the transfers the caller's account sent, and those it received once
+ * confirmed (visible-transfers.ts; `direction` picks one side), newest first (`created_at`
  * desc, then id desc so equal timestamps page stably), with `limit`/`offset` paging (the contract
  * bounds them: 1-100, default 20) and optional filters: `status`, and a creation-time window —
  * `from` inclusive, `to` exclusive, so consecutive windows never count a transfer twice.
@@ -14,6 +15,7 @@ import type { z } from "zod";
 import { ApiError } from "../http/api-error";
 import type { ServiceContext } from "../service-context";
 import { approvalsOf, transferDetailView } from "./transfer-view";
+import { visibleTransfers } from "./visible-transfers";
 
 /** One page of the caller's transfers. */
 export async function listTransfers(
@@ -27,7 +29,7 @@ export async function listTransfers(
     throw new ApiError("invalid_request", "from: must not be later than to", "from");
   }
   const { transfers } = service.db.tables;
-  const conditions: SQL[] = [eq(transfers.accountId, account.id)];
+  const conditions: SQL[] = [visibleTransfers(service, account, query.direction)];
   if (query.status !== undefined) conditions.push(eq(transfers.status, query.status));
   if (from !== undefined) conditions.push(gte(transfers.createdAt, from));
   if (to !== undefined) conditions.push(lt(transfers.createdAt, to));
@@ -48,7 +50,7 @@ export async function listTransfers(
   const total = Number(counted[0]?.n ?? 0);
   const approvals = await approvalsOf(service, rows);
   return {
-    transfers: rows.map((row) => transferDetailView(row, approvals.get(row.id) ?? null)),
+    transfers: rows.map((row) => transferDetailView(row, approvals.get(row.id) ?? null, account)),
     total,
     limit: query.limit,
     offset: query.offset,

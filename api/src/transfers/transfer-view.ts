@@ -1,11 +1,12 @@
 /**
- * A transfer row as the API returns it (spec 2.1): never an amount, asset or memo. `approval` is set
- * for an agent transfer that was held for its owner (the held transaction's id and the end of its
- * approval window), null otherwise. `tx_signature` of the detail view is null while the transfer is
- * being submitted and for one that failed before any transaction landed.
+ * A transfer row as the API returns it (spec 2.1): never a plaintext amount, asset or memo (the
+ * detail view carries them sealed to the two parties only). `approval` is set for the sender of an
+ * agent transfer that was held for its owner (the held transaction's id and the end of its approval
+ * window), null otherwise and always for the recipient. `tx_signature` of the detail view is null
+ * while the transfer is being submitted and for one that failed before any transaction landed.
  */
 
-import type { HeldOutcome, TransferRow } from "@cpay/ledger";
+import type { AccountRow, HeldOutcome, TransferRow } from "@cpay/ledger";
 import type { TTransfer, TTransferDetail } from "@cpay/sdk/api";
 import { inArray } from "drizzle-orm";
 import type { ServiceContext } from "../service-context";
@@ -38,8 +39,13 @@ export function heldTransferView(held: HeldOutcome): TTransfer {
   return transferView(held.transfer, approval);
 }
 
-/** The get response and list item (spec 4.2, 4.3). */
-export function transferDetailView(row: TransferRow, approval: Approval | null): TTransferDetail {
+/** The get response and list item (spec 4.2, 4.3), as `viewer` (its sender or its recipient) sees it. */
+export function transferDetailView(
+  row: TransferRow,
+  approval: Approval | null,
+  viewer: AccountRow,
+): TTransferDetail {
+  const direction = row.accountId === viewer.id ? "sent" : "received";
   return {
     transfer_id: row.id,
     status: row.status as TTransferDetail["status"],
@@ -49,7 +55,9 @@ export function transferDetailView(row: TransferRow, approval: Approval | null):
     tx_signature: row.txSignature,
     created_at: row.createdAt,
     confirmed_at: row.confirmedAt,
-    approval,
+    approval: direction === "sent" ? approval : null,
+    direction,
+    sealed_details: row.sealedDetails,
   };
 }
 

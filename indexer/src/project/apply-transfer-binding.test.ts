@@ -76,6 +76,7 @@ describe("a transfer fact against the row of its transfer id", () => {
       fromHandle: sender.handle,
       to: merchant.handle,
       recipientAddress: merchant.publicKey,
+      sealedDetails: null,
       asset: "USDG",
       confidential: false,
       status: "pending",

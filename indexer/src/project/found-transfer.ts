@@ -36,6 +36,8 @@ export async function foundTransferRow(
         ? await nameOfAddress(ctx, tx, found.recipientAddress)
         : `@${found.recipientHandle.replace(/^@/, "")}`,
     recipientAddress: found.recipientAddress,
+    // Found on chain: the service never saw its amount, so there is nothing to seal.
+    sealedDetails: null,
     asset: found.mint === ctx.usdgMint ? "USDG" : found.mint,
     confidential: found.confidential,
     status: "pending",

@@ -123,10 +123,19 @@ export function defineTables(c: ColumnKit) {
       heldTransactionId: c.text("held_transaction_id"),
       createdAt: c.text("created_at").notNull(),
       confirmedAt: c.text("confirmed_at"),
+      /**
+       * The amount and memo sealed by the service at creation from the sender's keys to the
+       * recipient's ElGamal key (or to the sender's own), `@cpay/sdk/sealed` envelope v1, base64:
+       * only the two parties' secrets open it. Null for a transfer made before sealing existed, or
+       * one the service did not create (found on chain, relayed for a self-custody agent).
+       */
+      sealedDetails: c.text("sealed_details"),
     },
     (t) => [
       c.index("transfers_account_created").on(t.accountId, t.createdAt),
       c.index("transfers_phase").on(t.phase),
+      // A recipient's list: what was paid to its wallet (or agent PDA).
+      c.index("transfers_recipient_created").on(t.recipientAddress, t.createdAt),
     ],
   );
 
@@ -146,6 +155,12 @@ export function defineTables(c: ColumnKit) {
       expiresAt: c.text("expires_at").notNull(),
       decidedAt: c.text("decided_at"),
       txSignature: c.text("tx_signature"),
+      /**
+       * The held amount (and memo) sealed from the agent's keys to the owner's, bound to this row's
+       * id (`@cpay/sdk/sealed`, base64), so the owner decides with the amount in view; null when the
+       * service never knew it (a hold found on chain, or relayed without one).
+       */
+      sealedAmount: c.text("sealed_amount"),
     },
     (t) => [
       c.index("agent_transactions_owner_status").on(t.ownerAccountId, t.status),

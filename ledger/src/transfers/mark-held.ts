@@ -5,7 +5,7 @@
  * `held`, and records `agent.transaction.pending_approval` for the owner (spec 3.2, 6.1).
  */
 import type { Hold } from "@cpay/sdk/agent-confidential";
-import { and, eq, or } from "drizzle-orm";
+import { and, eq, isNull, or } from "drizzle-orm";
 import type { Db } from "../db/database";
 import type { AccountRow, TransferRow } from "../db/rows";
 import { type OutboxContext, recordEvent } from "../events/record-event";
@@ -31,6 +31,11 @@ export interface HeldInput {
   readonly hold: Pick<Hold, "address" | "requestedAt" | "expiresAt">;
   readonly signature: string;
   readonly signatures: readonly string[];
+  /**
+   * The held amount sealed from the agent to its owner, bound to the held transaction's id
+   * (`@cpay/sdk/sealed`); absent when the writer never knew the amount (a hold found on chain).
+   */
+  readonly sealedAmount?: string | null;
 }
 
 export interface HeldOutcome {
@@ -68,6 +73,20 @@ export async function markHeldIn(
     )
     .returning();
   if (updated === undefined) {
+    // Another observer (the indexer, crash recovery) recorded the hold first, without the amount it
+    // never knew: the request that did know it adds the sealed amount, once.
+    if (input.sealedAmount != null) {
+      await tx
+        .update(agentTransactions)
+        .set({ sealedAmount: input.sealedAmount })
+        .where(
+          and(
+            eq(agentTransactions.transferId, transferId),
+            eq(agentTransactions.id, transactionId),
+            isNull(agentTransactions.sealedAmount),
+          ),
+        );
+    }
     const transfer = await currentRow(tx, service, transferId);
     const [held] = await tx
       .select({ expiresAt: agentTransactions.expiresAt })
@@ -88,6 +107,7 @@ export async function markHeldIn(
     expiresAt,
     decidedAt: null,
     txSignature: null,
+    sealedAmount: input.sealedAmount ?? null,
   });
   await recordEvent(service, tx, {
     type: "agent.transaction.pending_approval",

@@ -8,6 +8,8 @@
  * - public: one transaction (relayed-public-transfer.ts);
  * - confidential: `transferAgentConfidential` with the relay as its submitter (7 transactions, each
  *   its own `relay.submit`; agent-confidential/agent-confidential-transfer.ts).
+ * With `keys`, and a relay that names the owner's ElGamal key, each transfer also states its amount
+ * to the owner, sealed for the hold it may become (sealed-hold.ts): the owner's approval inbox shows it.
  */
 import { type Address, address, type TransactionSigner } from "@solana/kit";
 import {
@@ -23,6 +25,7 @@ import { findPolicyPda } from "../program/pdas";
 import type { RelaySubmission, RelayTransport } from "./relay-transport";
 import { buildRelayedPublicTransfer } from "./relayed-public-transfer";
 import { type RemainingToday, readRemainingToday } from "./remaining-today";
+import { sealNextHoldAmount } from "./sealed-hold";
 
 const TRANSFER_ID_BYTES = 16;
 
@@ -73,6 +76,19 @@ export function createAgentClient(config: AgentClientConfig): AgentClient {
   const { chain, relay, agent } = config;
   const programAddress = config.programAddress ?? address(chain.programId);
   const policyAddress = async () => (await findPolicyPda({ agent }, { programAddress }))[0];
+  /** The amount sealed to the owner for a possible hold, when the keys and the owner's key are known. */
+  const sealedFor = async (amount: bigint, ownerPubkey: Uint8Array | null | undefined) =>
+    config.keys === undefined || ownerPubkey == null
+      ? {}
+      : {
+          sealedAmount: await sealNextHoldAmount(chain, {
+            agent,
+            programAddress,
+            keys: config.keys,
+            ownerPubkey,
+            amount,
+          }),
+        };
 
   const transferPublic = async (request: AgentTransferRequest, transferId: Uint8Array) => {
     const info = await relay.info();
@@ -87,18 +103,19 @@ export function createAgentClient(config: AgentClientConfig): AgentClient {
       programAddress,
       ...info,
     });
-    return relay.submit([wire]);
+    return relay.submit([wire], await sealedFor(request.amount, info.ownerElgamalPubkey));
   };
 
   const transferConfidential = async (request: AgentTransferRequest, transferId: Uint8Array) => {
     if (config.keys === undefined)
       throw new Error("a confidential transfer needs the agent's confidential keys");
     const answers: RelaySubmission[] = [];
-    const { feePayer } = await relay.info();
+    const { feePayer, ownerElgamalPubkey } = await relay.info();
+    const sealed = await sealedFor(request.amount, ownerElgamalPubkey);
     const submitter: AgentTransferRelay = {
       feePayer,
       submit: async (wires) => {
-        const answer = await relay.submit(wires);
+        const answer = await relay.submit(wires, sealed);
         answers.push(answer);
         return answer.signatures;
       },

@@ -15,11 +15,18 @@ export function createApiRelayTransport(client: ApiClient): RelayTransport {
         feePayer: address(info.fee_payer),
         blockhash: info.recent_blockhash,
         lastValidBlockHeight: BigInt(info.last_valid_block_height),
+        ownerElgamalPubkey:
+          info.owner_elgamal_pubkey == null
+            ? null
+            : Uint8Array.from(atob(info.owner_elgamal_pubkey), (c) => c.charCodeAt(0)),
       };
     },
-    async submit(transactions) {
+    async submit(transactions, options) {
       const answer = await client.call("relayTransactions", {
-        body: { transactions: transactions.map((wire) => getBase64Decoder().decode(wire)) },
+        body: {
+          transactions: transactions.map((wire) => getBase64Decoder().decode(wire)),
+          ...(options?.sealedAmount === undefined ? {} : { sealed_amount: options.sealedAmount }),
+        },
       });
       return { signatures: answer.signatures, transfer: answer.transfer };
     },

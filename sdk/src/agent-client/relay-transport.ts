@@ -23,12 +23,18 @@ export interface RelayTransport {
     readonly feePayer: Address;
     readonly blockhash: string;
     readonly lastValidBlockHeight: bigint;
+    /** The agent's owner's ElGamal key, when the relay names it: what a hold's amount is sealed to. */
+    readonly ownerElgamalPubkey?: Uint8Array | null;
   }>;
   /**
    * Submits agent-signed transactions (fee payer's signature slot empty) in order; each lands
    * before the next is checked. Resolves with their signatures and the service's answer for a
    * transfer (the shape of POST /v1/transfers' response, or null when the transactions carry no
-   * transfer, e.g. proof-context setup). Rejects with the service's error.
+   * transfer, e.g. proof-context setup). Rejects with the service's error. `sealedAmount` (base64,
+   * sealed-hold.ts) is what the agent states to its owner, kept only if the transactions hold.
    */
-  submit(transactions: readonly Uint8Array[]): Promise<RelaySubmission>;
+  submit(
+    transactions: readonly Uint8Array[],
+    options?: { readonly sealedAmount?: string },
+  ): Promise<RelaySubmission>;
 }

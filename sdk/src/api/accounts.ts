@@ -34,6 +34,10 @@ export const ZAccount = z
       description:
         "GET /v1/accounts/me only, read from the chain (absent when the cluster could not be read): `ready`, or why confidential transfers to or from the account cannot run now. `awaiting_approval`: the USDG mint requires its issuer to approve each confidential account and has not yet approved this one; it becomes `ready` by itself once approved. Public transfers work meanwhile.",
     }),
+    elgamal_pubkey: z.string().nullable().optional().meta({
+      description:
+        "GET /v1/accounts/me only: the account's ElGamal public key (base64, 32 bytes), so a client can tell whether a secret it holds is this account's. Null when the account has no confidential keys.",
+    }),
   })
   .meta({ id: "Account" });
 export type TAccount = z.infer<typeof ZAccount>;
@@ -63,6 +67,19 @@ export const ZBalanceEntry = z
     confidential: z.boolean(),
     has_balance: z.boolean().optional(),
     amount: z.string().optional().meta({ description: "Decimal string; only with a valid decryption proof" }),
+    encrypted: z
+      .object({
+        available_balance: z.string().meta({ description: "ElGamal ciphertext, base64 (64 bytes)" }),
+        decryptable_available_balance: z
+          .string()
+          .meta({ description: "AE ciphertext under the holder's AE key, base64 (36 bytes)" }),
+      })
+      .nullable()
+      .optional()
+      .meta({
+        description:
+          "Confidential entries of a read without a proof: the token account's on-chain ciphertexts, so the holder decrypts the balance and builds the balance proof client-side. Null when the account is not configured for confidential transfers.",
+      }),
   })
   .meta({ id: "BalanceEntry" });
 

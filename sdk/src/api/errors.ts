@@ -17,7 +17,10 @@ export const API_ERRORS = {
     description: "Spend-policy fields fail validation; `param` names the field.",
   },
   not_agent_owner: { status: 403, description: "The authenticated account does not own the agent." },
-  transaction_not_found: { status: 404, description: "No pending transaction for the given id." },
+  transaction_not_found: {
+    status: 404,
+    description: "No held transaction of the caller's agents with the given id.",
+  },
   transaction_expired: { status: 409, description: "The approval window has passed." },
   unauthorized: { status: 401, description: "Missing, malformed, unknown or revoked API key." },
   kyc_required: { status: 403, description: "Identity verification not completed." },

@@ -15,6 +15,10 @@ export const ZRelayInfo = z
     last_valid_block_height: z.number().int().nonnegative(),
     program_id: ZBase58Address,
     usdg_mint: ZBase58Address,
+    owner_elgamal_pubkey: z.string().nullable().optional().meta({
+      description:
+        "The agent's owner's ElGamal public key (base64, 32 bytes): what a hold's `sealed_amount` is sealed to. Null when the owner has none.",
+    }),
   })
   .meta({ id: "RelayInfo" });
 export type TRelayInfo = z.infer<typeof ZRelayInfo>;
@@ -26,6 +30,10 @@ export const ZRelayRequest = z
       .array(z.base64().max(2048).meta({ description: "A wire-format transaction, base64" }))
       .min(1)
       .max(8),
+    sealed_amount: z.base64().length(420).optional().meta({
+      description:
+        "For a transfer the program may hold: its amount sealed from the agent to its owner (`@cpay/sdk/sealed`, bound to the hold's `tx_...` id). Kept on the hold the request creates and shown to the owner as what the agent stated; the service cannot check it (the program enforces the limits on the real amount).",
+    }),
   })
   .meta({ id: "RelayRequest" });
 export type TRelayRequest = z.input<typeof ZRelayRequest>;

@@ -222,10 +222,20 @@ export const API_ROUTES = {
   listPendingApprovals: {
     method: "get",
     path: "/v1/agents/transactions/pending",
-    summary: "List the agent transactions awaiting the owner's approval (no amounts)",
+    summary: "List the agent transactions awaiting the owner's approval (amounts sealed to the owner only)",
     audience: "owner",
     response: { status: 200, schema: ZPendingList },
     errors: ["not_agent_owner"],
+  },
+  // After the pending list: Express matches in this order, and `pending` is not a `tx_` id.
+  getAgentTransaction: {
+    method: "get",
+    path: "/v1/agents/transactions/:transaction_id",
+    summary: "One of the owner's agents' held transactions, in any state, with its sealed amount",
+    audience: "owner",
+    params: ZAgentTransactionParams,
+    response: { status: 200, schema: ZAgentTransaction },
+    errors: ["not_agent_owner", "transaction_not_found"],
   },
   approveTransaction: {
     method: "post",

@@ -49,20 +49,34 @@ const transferFields = {
 export const ZTransfer = z.object(transferFields).meta({ id: "Transfer" });
 export type TTransfer = z.infer<typeof ZTransfer>;
 
+/** How the caller stands to a transfer: it sent it, or it was paid by it. */
+export const ZTransferDirection = z.enum(["sent", "received"]);
+
 /** The get response (spec 4.2) and list item. */
 export const ZTransferDetail = z
   .object({
     ...transferFields,
     /** Null while the transfer is being submitted, and for one that failed before any transaction landed. */
     tx_signature: ZSignature.nullable(),
-    from: z.string(),
+    from: z.string().meta({ description: "The sender's `@handle` (or address)" }),
     confirmed_at: ZTimestamp.nullable(),
+    direction: ZTransferDirection.meta({
+      description:
+        "`sent` by the caller's account, or `received` by it (a recipient sees a transfer only once `confirmed`; `approval` is then null)",
+    }),
+    sealed_details: z.string().nullable().meta({
+      description:
+        "The amount and memo sealed to the sender and the recipient only (base64, 420 characters; open it with `@cpay/sdk/sealed` `openTransferDetails`, bound to `transfer_id`). Null for a transfer made before sealing existed, or one the service did not create.",
+    }),
   })
   .meta({ id: "TransferDetail" });
 export type TTransferDetail = z.infer<typeof ZTransferDetail>;
 
 export const ZListTransfersQuery = ZPaging.extend({
   status: ZTransferStatus.optional(),
+  direction: ZTransferDirection.optional().meta({
+    description: "Only transfers the account `sent`, or only those it `received` (confirmed ones)",
+  }),
   from: ZTimestamp.optional().meta({ description: "Only transfers created after this time" }),
   to: ZTimestamp.optional().meta({ description: "Only transfers created before this time" }),
 }).strict();

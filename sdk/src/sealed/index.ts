@@ -2,7 +2,9 @@
  * `@cpay/sdk/sealed`: what a browser needs to read its own amounts (README.md). Browser-safe: noble
  * only, no `node:` module, no zk-sdk.
  */
+
 export { isSealedError, SealedError, type SealedErrorCode } from "./errors";
+export { holdTransactionId } from "./hold-id";
 export {
   MAX_SEALED_MEMO_BYTES,
   type OpenedTransferDetails,
