@@ -96,6 +96,9 @@ export function App() {
           <button type="button" onClick={() => void signOut()}>
             Sign out
           </button>
+          <button type="button" onClick={() => void signOutEverywhere()}>
+            End all sessions
+          </button>
         </div>
       </header>
       <main id="main">
@@ -118,6 +121,17 @@ export function App() {
 function Redirect(props: { to: string }) {
   useEffect(() => navigate(props.to, { replace: true }), [props.to]);
   return null;
+}
+
+/** Ends every session of the account (other browsers and devices too), then this one. */
+async function signOutEverywhere(): Promise<void> {
+  try {
+    await api("POST", "/v1/dashboard/sign-out-everywhere", { quietOn401: true });
+  } catch {
+    // The page forgets the session either way; a failure leaves the others to expire.
+  }
+  signedOut("You are signed out on every device.");
+  navigate("/sign-in", { replace: true });
 }
 
 async function signOut(): Promise<void> {
