@@ -7,7 +7,7 @@
 #    checks it);
 # 2. the /v1 API answers (GET /v1/openapi.json), and README.md's curl block (between the
 #    `curl-examples` markers) runs as written, with the test key the start command printed as
-#    CPAY_KEY, under `set -e` and `curl --fail-with-body`.
+#    CPAY_KEY, under `set -e` and `curl --fail-with-body`; `/` serves the dashboard the start built.
 # 3. the indexer the start command runs beside the API answers GET /health on :3002 and has
 #    indexed the program's transactions (its checkpoint is set).
 # Then it stops the service. Fails if the service does not come up within 180 s or any check fails.
@@ -45,6 +45,14 @@ run_readme_examples() {
     smoke "$block"
   echo
   echo "smoke-start: README.md's curl examples all succeeded"
+  # The start command built the dashboard: / serves it with its Content-Security-Policy.
+  headers=$(curl -s -m 5 -D - -o /dev/null http://127.0.0.1:3000/)
+  if ! head -1 <<<"$headers" | grep -q " 200" ||
+    ! grep -qi "^content-security-policy: default-src 'self'" <<<"$headers"; then
+    echo "smoke-start: GET / does not serve the dashboard with its CSP"
+    exit 1
+  fi
+  echo "smoke-start: the dashboard is served at /"
 }
 
 # The start command's second process: its health answers, and it has indexed the transfers the

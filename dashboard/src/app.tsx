@@ -36,7 +36,7 @@ whenSessionLost((code) => {
       ? "Your session expired. Sign in again."
       : "You are signed out (the session ended or its passkey was revoked). Sign in again.",
   );
-  navigate("/sign-in", { replace: true });
+  // The address stays: signing in again returns to the same page.
 });
 
 export function App() {

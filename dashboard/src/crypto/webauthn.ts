@@ -69,6 +69,23 @@ function prfFirst(credential: PublicKeyCredential): ArrayBuffer | null {
     : (first.buffer.slice(first.byteOffset, first.byteOffset + first.byteLength) as ArrayBuffer);
 }
 
+/**
+ * ES256, then EdDSA, then RS256 first, then whatever else the server listed: authenticators take the
+ * first algorithm they support, and a post-quantum ML-DSA key (listed first by the server's library)
+ * makes every sign-in assertion kilobytes long. Only algorithms the server offered are kept, so it
+ * accepts the result either way.
+ */
+const PREFERRED_ALGORITHMS = [-7, -8, -257];
+
+function preferCompactAlgorithms(params: unknown): unknown {
+  if (!Array.isArray(params)) return params;
+  const rank = (entry: { alg?: number }) => {
+    const index = PREFERRED_ALGORITHMS.indexOf(entry.alg ?? 0);
+    return index === -1 ? PREFERRED_ALGORITHMS.length : index;
+  };
+  return [...(params as { alg?: number }[])].sort((a, b) => rank(a) - rank(b));
+}
+
 /** The registration ceremony; returns the RegistrationResponseJSON for the server. */
 export async function createPasskey(
   options: CreationOptionsJson,
@@ -79,6 +96,7 @@ export async function createPasskey(
     ...(options as object),
     challenge: base64UrlToBytes(options.challenge),
     user: { ...options.user, id: base64UrlToBytes(options.user.id) },
+    pubKeyCredParams: preferCompactAlgorithms(options.pubKeyCredParams),
     excludeCredentials: descriptors(options.excludeCredentials),
     extensions: { ...((options.extensions as object | undefined) ?? {}), prf: {}, credProps: true },
   } as unknown as PublicKeyCredentialCreationOptions;

@@ -17,9 +17,13 @@ import { MAX_U64 } from "../lib/amounts";
 type ZkSdk = typeof import("@solana/zk-sdk/web");
 let loading: Promise<ZkSdk> | null = null;
 
-export function loadZkSdk(): Promise<ZkSdk> {
+/**
+ * Loads and instantiates the module once. `wasm` (the module's bytes) is for a runtime without the
+ * page's fetch of its own URL (the unit tests in Node); the page passes nothing.
+ */
+export function loadZkSdk(wasm?: BufferSource): Promise<ZkSdk> {
   loading ??= import("@solana/zk-sdk/web").then(async (zk) => {
-    await zk.default();
+    await zk.default(wasm === undefined ? undefined : { module_or_path: wasm });
     return zk;
   });
   return loading;

@@ -103,7 +103,7 @@ function BalanceLine(props: { entry: BalanceEntry }) {
   if (encrypted === null || encrypted === undefined) {
     return (
       <span>
-        {label}: {entry.has_balance ? "held (no confidential account state to read)" : "none"}
+        {label}: {entry.has_balance ? "held (the API returned no ciphertexts to read it from)" : "none"}
       </span>
     );
   }

@@ -36,7 +36,8 @@ export function SignInPage() {
         // Best effort: a blob that does not open leaves the manual unlock in place.
         await unlockWithPrfOutput(prfOutput).catch(() => undefined);
       }
-      navigate("/", { replace: true });
+      // Back to the page that asked for a sign-in (a deep link, or the one whose session expired).
+      if (location.pathname === "/sign-in") navigate("/", { replace: true });
     } catch (failure) {
       setError(failure);
     } finally {
