@@ -14,6 +14,9 @@
 #                             utf-8-validate) are compiled against the pinned Node's headers at
 #                             install (scripts/ensure-node-deps.sh), and better-sqlite3 compiles
 #                             its own on a platform its package ships no binary for
+# The dashboard's browser suite (tests/browser, Playwright):
+#   chromium                  Debian's build, driven at /usr/bin/chromium; Playwright's own browser
+#                             download is unreachable here, and this one gets security updates
 # Debian's postgresql package also starts a system cluster on port 5432; the tests never use it
 # (scripts/postgres.sh runs its own on 127.0.0.1:55432).
 #
@@ -23,7 +26,7 @@
 # APT_RETRY_DELAY (seconds, default 15) is the pause before the one retry of a failed apt-get.
 set -euo pipefail
 
-PACKAGES=(rustc-web cargo-web libstd-rust-web-dev-bpf rust-web-llvm postgresql build-essential python3)
+PACKAGES=(rustc-web cargo-web libstd-rust-web-dev-bpf rust-web-llvm postgresql build-essential python3 chromium)
 
 log() { printf 'install-system-deps: %s\n' "$*"; }
 fail() {
@@ -96,3 +99,5 @@ for tool in cc c++ make python3; do
   command -v "$tool" >/dev/null 2>&1 || fail "$tool not found on PATH (Debian packages build-essential, python3)"
 done
 log "API test tools ready: PostgreSQL $("$pg_bindir/postgres" --version | awk '{print $3}'), $(python3 -V)"
+[[ -x /usr/bin/chromium ]] || fail "/usr/bin/chromium not found (Debian package chromium)"
+log "browser ready: $(/usr/bin/chromium --version 2>/dev/null || echo 'chromium (version unreadable)')"

@@ -3,7 +3,8 @@
 #   system packages -> the pinned Node and npm -> npm packages -> lint + types -> program host
 #   tests -> reproducible program rebuild -> every vitest suite (toolchain, sdk, program in LiteSVM,
 #   localnet, api, end to end; the chain in process) -> the API (relay included), indexer and
-#   agent-client suites again on PostgreSQL with the chain as the localnet process over RPC.
+#   agent-client suites again on PostgreSQL with the chain as the localnet process over RPC -> the
+#   dashboard in a real browser (Playwright driving Debian's Chromium).
 # The suites run on the freshly built .so (AGENT_POLICY_SO), never only on the committed one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -56,3 +57,10 @@ vitest run
 step "API, indexer and agent-client suites on PostgreSQL, the chain over RPC"
 pg_url=$(bash scripts/postgres.sh start)
 DATABASE_URL="$pg_url" CPAY_TEST_CHAIN=rpc vitest run tests/api tests/indexer tests/agent-client
+
+# The dashboard as its users meet it: built by Vite, served by the API, driven in Debian's Chromium
+# (installed above) with a virtual passkey authenticator, against one world of its own (localnet,
+# API and indexer processes on free ports, SQLite): tests/browser/playwright.config.ts. It runs the
+# build of the "dashboard build" step above.
+step "dashboard in a real browser (Playwright, Debian chromium)"
+playwright test -c tests/browser

@@ -1,0 +1,66 @@
+/**
+ * Human in the loop: the agent, with its own key over /v1 (from Node, as the agent's code would),
+ * sends a confidential transfer above its policy's threshold; the program holds it. The owner's
+ * approvals inbox shows it with its exact amount (opened in the page from the amount the agent
+ * sealed to the owner); the owner approves it (with a confirmation) and the transfer confirms.
+ * Figure printed, not asserted: from the inbox's navigation to the amount shown, and from the
+ * hold's creation to the amount shown.
+ */
+
+import { confirmedTransfer, v1 } from "./support/admin-client";
+import { openNav, signIn, unlock } from "./support/dashboard-steps";
+import { expect, test } from "./support/fixtures";
+import { amountForms, usdgDecimal } from "./support/plaintext-forms";
+
+/** Above the agent's 5 USDG threshold, below its 100 USDG per-transaction limit. */
+const HELD_UNITS = 7_654_321n;
+
+test("Given an agent's transfer held above its threshold, When the owner approves it in the inbox, Then its exact amount was shown and it confirms", async ({
+  page,
+  world,
+  authenticator,
+  recorder,
+  checkPage,
+}) => {
+  recorder.watch(amountForms(HELD_UNITS));
+  const amount = usdgDecimal(HELD_UNITS);
+  await signIn(page, authenticator);
+  await unlock(page, world.owner.secret);
+
+  // Given the agent's transfer, held by the program
+  const heldAt = Date.now();
+  const created = await v1(world.baseUrl, world.agent.apiKey, "POST", "/v1/transfers", {
+    to: world.recipient,
+    amount,
+    confidential: true,
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  expect(created.body.status).toBe("pending");
+  const transactionId = created.body.approval?.transaction_id as string;
+  expect(transactionId).toMatch(/^tx_/);
+
+  // When the owner opens the inbox, Then the held transaction shows its exact amount
+  const navigatedAt = Date.now();
+  await openNav(page, "Approvals");
+  const row = page.locator(`tr[data-transaction-id="${transactionId}"]`);
+  await expect(row.locator(`[data-amount="${amount}"]`)).toHaveText(`${amount} USDG`);
+  const shownAt = Date.now();
+  console.log(
+    `figure: approval amount shown ${shownAt - navigatedAt} ms after opening the inbox, ${shownAt - heldAt} ms after the agent's request`,
+  );
+  await expect(row).toContainText(world.agent.handle);
+  await checkPage("approvals");
+
+  // When the owner approves it and confirms
+  await row.getByRole("button", { name: "Approve" }).click();
+  const dialog = page.getByRole("dialog", { name: "Approve this transaction?" });
+  await expect(dialog).toContainText(amount);
+  await checkPage("approvals-confirm-dialog");
+  await dialog.getByRole("button", { name: "Confirm" }).click();
+  await expect(page.getByRole("status").filter({ hasText: transactionId })).toBeVisible();
+  await expect(row).toHaveCount(0);
+
+  // Then the transfer confirms on chain
+  const confirmed = await confirmedTransfer(world.baseUrl, world.agent.apiKey, created.body.transfer_id);
+  expect(confirmed.body.status).toBe("confirmed");
+});
