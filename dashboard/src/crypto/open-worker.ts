@@ -3,12 +3,14 @@
  * so a page of 100 transfers stays responsive while its amounts open. It receives the viewing keys
  * from the page (same origin, same tab: they never leave the browser) and answers in batches.
  */
-import { isSealedError, openTransferDetails, type ViewingKeys } from "@cpay/sdk/sealed";
+import { detailsOpenerFor, isSealedError } from "@cpay/sdk/sealed";
 import type { Opened, OpenRequest, OpenResponse } from "./open-types";
 
-function openOne(keys: ViewingKeys, id: string, sealed: string): Opened {
+type Opener = ReturnType<typeof detailsOpenerFor>;
+
+function openOne(open: Opener, id: string, sealed: string): Opened {
   try {
-    const opened = openTransferDetails({ sealed, viewer: keys, boundTo: id });
+    const opened = open(sealed, id);
     return { kind: "opened", amount: opened.amount, memo: opened.memo, direction: opened.direction };
   } catch (error) {
     return isSealedError(error) && error.code === "not_yours" ? { kind: "not_yours" } : { kind: "malformed" };
@@ -19,9 +21,11 @@ const BATCH = 10;
 
 self.onmessage = (event: MessageEvent<OpenRequest>) => {
   const { job, keys, items } = event.data;
+  // One opener per job: each counterparty's shared point is computed once for the whole page.
+  const open = detailsOpenerFor(keys);
   let batch: OpenResponse["results"] = [];
   for (const item of items) {
-    batch.push({ key: item.key, opened: openOne(keys, item.id, item.sealed) });
+    batch.push({ key: item.key, opened: openOne(open, item.id, item.sealed) });
     if (batch.length === BATCH) {
       self.postMessage({ job, results: batch, done: false } satisfies OpenResponse);
       batch = [];

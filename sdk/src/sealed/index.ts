@@ -6,6 +6,7 @@
 export { isSealedError, SealedError, type SealedErrorCode } from "./errors";
 export { holdTransactionId } from "./hold-id";
 export {
+  detailsOpenerFor,
   MAX_SEALED_MEMO_BYTES,
   type OpenedTransferDetails,
   openTransferDetails,

@@ -1,7 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { isSealedError, type SealedErrorCode } from "./errors";
-import { openTransferDetails, SEALED_DETAILS_LENGTH, sealTransferDetails } from "./transfer-details";
+import {
+  detailsOpenerFor,
+  openTransferDetails,
+  SEALED_DETAILS_LENGTH,
+  sealTransferDetails,
+} from "./transfer-details";
 import { deriveViewingKeys, type ViewingKeys } from "./viewing-keys";
 
 const keys = (fill: number) => deriveViewingKeys(new Uint8Array(32).fill(fill));
@@ -101,5 +106,19 @@ describe("sealed transfer details (envelope v1)", () => {
     expect(() => seal(1n, "x".repeat(201), sender, recipient)).toThrow(RangeError);
     const mismatched = { ...sender, elgamalPubkey: recipient.elgamalPubkey };
     expect(() => seal(1n, null, mismatched, recipient)).toThrow(RangeError);
+  });
+
+  it("Given one opener over envelopes with several counterparties, then each opens exactly as a one-shot open does, and a third party's stays not_yours", () => {
+    const open = detailsOpenerFor(recipient);
+    const others = [sender, keys(4), sender, keys(5), keys(4)];
+    for (const [index, from] of others.entries()) {
+      const bound = `tr_01J111111111111111111111${index}B`;
+      const sealed = seal(BigInt(1_000 + index), `memo ${index}`, from, recipient, bound);
+      expect(open(sealed, bound)).toEqual(openTransferDetails({ sealed, viewer: recipient, boundTo: bound }));
+      expect(open(sealed, bound).amount).toBe(BigInt(1_000 + index));
+      // The remembered point is the counterparty's: another resource id still refuses
+      expect(refusal(() => open(sealed, boundTo))).toBe("malformed");
+    }
+    expect(refusal(() => open(seal(7n, null, sender, outsider), boundTo))).toBe("not_yours");
   });
 });
