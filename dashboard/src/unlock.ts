@@ -7,6 +7,7 @@
 import { deriveViewingKeys, importAccountSecret } from "@cpay/sdk/sealed";
 import { api } from "./api/client";
 import type { Account } from "./api/types";
+import { warmOpenPool } from "./crypto/open-pool";
 import { passkeyPrfOutput } from "./crypto/webauthn";
 import { unwrapSecret, wrapSecret } from "./crypto/wrap-secret";
 import { base64ToBytes, sameBytes } from "./lib/base64";
@@ -38,6 +39,7 @@ export async function unlockWithSecret(exported: string): Promise<Unlocked> {
     }
   }
   const unlocked: Unlocked = { exported: text, keys };
+  warmOpenPool();
   update({ unlocked, account });
   return unlocked;
 }

@@ -1,9 +1,11 @@
 /**
  * Up to two workers (the machines this runs on have few cores) that open sealed details in
  * parallel; the items are dealt out in halves. Without Worker support the same code runs on the
- * page in small slices.
+ * page in small slices. A few items (an approval, a transfer's page) open on the page at once: a
+ * few milliseconds each, less than a round trip to a worker. The pool starts at unlock
+ * (`warmOpenPool`), so a page of transfers does not wait for the workers' scripts to load.
  */
-import { isSealedError, openTransferDetails, type ViewingKeys } from "@cpay/sdk/sealed";
+import { detailsOpenerFor, isSealedError, type ViewingKeys } from "@cpay/sdk/sealed";
 import type { Opened, OpenRequest, OpenResponse } from "./open-types";
 
 type Item = OpenRequest["items"][number];
@@ -29,9 +31,17 @@ function pool(): Worker[] {
   return workers;
 }
 
-function openHere(keys: ViewingKeys, item: Item): Opened {
+/** At most this many items open on the page itself rather than in the workers. */
+const OPEN_HERE_AT_MOST = 4;
+
+/** Starts the workers (loading their script) before a page needs them; called at unlock. */
+export function warmOpenPool(): void {
+  if (typeof Worker !== "undefined") pool();
+}
+
+function openHere(open: ReturnType<typeof detailsOpenerFor>, item: Item): Opened {
   try {
-    const opened = openTransferDetails({ sealed: item.sealed, viewer: keys, boundTo: item.id });
+    const opened = open(item.sealed, item.id);
     return { kind: "opened", amount: opened.amount, memo: opened.memo, direction: opened.direction };
   } catch (error) {
     return isSealedError(error) && error.code === "not_yours" ? { kind: "not_yours" } : { kind: "malformed" };
@@ -41,7 +51,8 @@ function openHere(keys: ViewingKeys, item: Item): Opened {
 /** Opens `items`, calling `onResults` as batches come; returns a function that stops listening. */
 export function openMany(keys: ViewingKeys, items: readonly Item[], onResults: OnResults): () => void {
   if (items.length === 0) return () => undefined;
-  if (typeof Worker === "undefined") {
+  if (typeof Worker === "undefined" || items.length <= OPEN_HERE_AT_MOST) {
+    const open = detailsOpenerFor(keys);
     let live = true;
     const todo = [...items];
     const step = () => {
@@ -50,12 +61,12 @@ export function openMany(keys: ViewingKeys, items: readonly Item[], onResults: O
       const sliceEnd = performance.now() + 30;
       while (todo.length > 0 && performance.now() < sliceEnd) {
         const item = todo.shift() as Item;
-        results.push({ key: item.key, opened: openHere(keys, item) });
+        results.push({ key: item.key, opened: openHere(open, item) });
       }
       onResults(results);
       if (todo.length > 0) setTimeout(step, 0);
     };
-    setTimeout(step, 0);
+    queueMicrotask(step);
     return () => {
       live = false;
     };
