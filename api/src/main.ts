@@ -39,6 +39,11 @@ function banner(service: RunningService, demo: DemoAccounts): string {
           `    ${demo.demoSecret}`,
         ]),
     "",
+    `  Dashboard for @demo: ${demo.enrollment.link}`,
+    "    (a one-time link that registers a passkey, valid until " +
+      `${demo.enrollment.expiresAt}; later, sign in at ${service.context.dashboardOrigin()}/;`,
+    "    npm run admin -- accounts enroll-link demo issues a new link)",
+    "",
     '  Try it (README.md, "Using the API", has more):',
     `    curl -s ${api}/v1/accounts/me ${auth}`,
     `    curl -s -X POST ${api}/v1/transfers ${auth} -H "Content-Type: application/json" -d '{"to": "@merchant", "amount": "12.50"}'`,

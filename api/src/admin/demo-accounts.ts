@@ -11,6 +11,7 @@ import { nowIso } from "@cpay/ledger/ids";
 import { eq } from "drizzle-orm";
 import { createAccount } from "../accounts/create-account";
 import { fundTestAccount, type UsdgFaucet } from "../accounts/fund-test-account";
+import { type EnrollmentLink, issueEnrollmentLink } from "../dashboard-auth/enrollment-links";
 import { type IssuedKey, issueApiKey } from "../keys/issue-key";
 import type { ServiceContext } from "../service-context";
 
@@ -22,6 +23,8 @@ export interface DemoAccounts {
   readonly merchant: AccountRow;
   /** The new key for `@demo`. */
   readonly key: IssuedKey;
+  /** A one-time link that registers a passkey for `@demo` in the dashboard. */
+  readonly enrollment: EnrollmentLink;
   /** `@demo`'s confidential secret when it was created by this call (null: it existed already). */
   readonly demoSecret: string | null;
 }
@@ -47,7 +50,9 @@ export async function ensureDemoAccounts(service: ServiceContext, faucet: UsdgFa
     name: `start ${nowIso()}`,
     environment: "test",
   });
-  return { demo, merchant, key, demoSecret };
+  // A human's way in: the dashboard, through a one-time link (each start spends the previous one)
+  const enrollment = await issueEnrollmentLink(service, demo);
+  return { demo, merchant, key, demoSecret, enrollment };
 }
 
 async function accountWithHandle(service: ServiceContext, handle: string): Promise<AccountRow | null> {
