@@ -8,6 +8,7 @@
 import { v1 } from "./support/admin-client";
 import { openNav, signIn, unlock } from "./support/dashboard-steps";
 import { expect, test } from "./support/fixtures";
+import { watchFromNextNavClick } from "./support/page-timing";
 
 test("Given 100 sealed transfers, When the unlocked holder opens the transfers page, Then every exact amount is shown", async ({
   page,
@@ -33,6 +34,11 @@ test("Given 100 sealed transfers, When the unlocked holder opens the transfers p
   await unlock(page, world.owner.secret);
 
   // When the holder opens the transfers page
+  const watch = await watchFromNextNavClick(page, {
+    linkName: "Transfers",
+    selector: "tbody tr [data-amount]",
+    count: 100,
+  });
   const navigatedAt = Date.now();
   await openNav(page, "Transfers");
   // Then all 100 show an amount (checked on every animation frame, so the figure is not the
@@ -51,8 +57,9 @@ test("Given 100 sealed transfers, When the unlocked holder opens the transfers p
         .at(-1) ?? -1,
     ),
   );
+  const pageMs = await watch.clickedToShownMs();
   console.log(
-    `figure: 100 amounts shown ${shownMs} ms after opening the transfers page (the API's list took ${listMs} ms of it)`,
+    `figure: 100 amounts shown ${pageMs} ms after the click on "Transfers" by the page's clock (${shownMs} ms as the test driver saw it; the API's list took ${listMs} ms)`,
   );
   await expect(page.locator("tbody tr [data-amount]")).toHaveCount(100);
   // ...each its own transfer's exact amount
