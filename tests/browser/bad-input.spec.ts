@@ -122,6 +122,9 @@ test("Given a session, When a change is posted with its cookie but without the C
   expect(asForm.status()).toBeLessThan(500);
   // And no key was made
   const keysAfter = await (await page.request.get("/v1/keys")).json();
-  expect(keysAfter.keys).toEqual(keysBefore.keys);
+  // (usage columns left out: request counts are written up to a second late, and other tests use keys)
+  const keyRows = (keys: { id: string; name: string; revoked_at: string | null }[]) =>
+    keys.map(({ id, name, revoked_at }) => ({ id, name, revoked_at }));
+  expect(keyRows(keysAfter.keys)).toEqual(keyRows(keysBefore.keys));
   expect(JSON.stringify(keysAfter)).not.toContain(name);
 });
