@@ -19,14 +19,16 @@ export const accountHandlers: Pick<Handlers, "getMe" | "getBalances" | "proveBal
       elgamal_pubkey: Buffer.from(keys.elgamalPubkey).toString("base64"),
     };
   },
-  getBalances: async ({ service, caller, body, request }) => {
-    const proof = decryptionProofOf(body.decryption_proof, request.get(REFUSED_PROOF_HEADER));
-    await requireKyc(service, caller.account);
-    return readBalances(service, caller.account, proof);
-  },
-  proveBalances: async ({ service, caller, body, request }) => {
-    const proof = decryptionProofOf(body.decryption_proof, request.get(REFUSED_PROOF_HEADER));
-    await requireKyc(service, caller.account);
-    return readBalances(service, caller.account, proof);
-  },
+  getBalances: balancesRead,
+  // The same read with the proof in a POST body, for browsers (`fetch` sends no GET body).
+  proveBalances: balancesRead,
 };
+
+type BalancesInput = Parameters<Handlers["getBalances"] | Handlers["proveBalances"]>[0];
+
+/** GET and POST /v1/accounts/me/balances: the optional proof comes in the body either way. */
+async function balancesRead({ service, caller, body, request }: BalancesInput) {
+  const proof = decryptionProofOf(body.decryption_proof, request.get(REFUSED_PROOF_HEADER));
+  await requireKyc(service, caller.account);
+  return readBalances(service, caller.account, proof);
+}
