@@ -12,6 +12,7 @@ import { randomBytes } from "node:crypto";
 import { join, resolve } from "node:path";
 import { issueEnrollmentLink } from "@cpay/api";
 import type { TSessionView } from "@cpay/sdk/api";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
 import { createSoftAuthenticator, type SoftAuthenticator } from "../support/soft-authenticator";
@@ -85,9 +86,17 @@ describe("dashboard sign-in and sessions", () => {
 
   async function call(
     path: string,
-    init: { method?: string; body?: unknown; session?: Session; csrf?: string | null; key?: string } = {},
+    init: {
+      method?: string;
+      body?: unknown;
+      session?: Session;
+      csrf?: string | null;
+      key?: string;
+      idempotencyKey?: string;
+    } = {},
   ): Promise<Answer> {
     const headers: Record<string, string> = {};
+    if (init.idempotencyKey !== undefined) headers["idempotency-key"] = init.idempotencyKey;
     if (init.session !== undefined) headers.cookie = `theme=dark; cpay_session=${init.session.cookie}`;
     const csrf = init.csrf === undefined ? init.session?.csrf : init.csrf;
     if (csrf !== undefined && csrf !== null) headers["x-csrf-token"] = csrf;
@@ -311,6 +320,34 @@ describe("dashboard sign-in and sessions", () => {
     const after = await call("/v1/accounts/me", { key: apiKey });
     expect(after.status).toBe(401);
     expect(after.body.error?.code).toBe("unauthorized");
+  });
+
+  it("Given a key created with an Idempotency-Key, Then the claim names that key from the transaction that made it, and a repeat replays it without its value", async () => {
+    const idempotencyKey = `key-${randomBytes(6).toString("hex")}`;
+    const post = () =>
+      call("/v1/keys", { method: "POST", body: { name: "deploy" }, session: first, idempotencyKey });
+    const created = await post();
+    expect(created.status).toBe(201);
+    const keyId = (created.body.key as { id: string }).id;
+    // A crash after the key's row and before the answer is stored leaves a claim that says which key
+    // it made, so the retry can discard that unseen key instead of leaving a second one beside it.
+    const { idempotencyKeys } = world.service.context.db.tables;
+    const [claim] = await world.service.context.db.read((db) =>
+      db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, idempotencyKey)),
+    );
+    expect(claim?.resourceId).toBe(keyId);
+    const replayed = await post();
+    expect(replayed.status).toBe(201);
+    expect(replayed.response.headers.get("idempotent-replayed")).toBe("true");
+    expect(replayed.body).toMatchObject({
+      key: { id: keyId },
+      api_key: null,
+      secret_already_delivered: true,
+    });
+    const named = ((await call("/v1/keys", { session: first })).body.keys as { name: string }[]).filter(
+      (key) => key.name === "deploy",
+    );
+    expect(named).toHaveLength(1);
   });
 
   let phoneSession: Session;

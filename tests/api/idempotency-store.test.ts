@@ -255,4 +255,43 @@ describe("Idempotency-Key records", () => {
     );
     expect(secrets).toEqual([]);
   });
+
+  it("Given an abandoned claim bound to an API key whose value was never shown, When retried, Then that key is deleted and the request runs afresh", async () => {
+    const { idempotencyKeys, apiKeys } = handle.db.tables;
+    const past = new Date(Date.now() - 60_000).toISOString();
+    await handle.db.transaction(async (tx) => {
+      await tx.insert(apiKeys).values({
+        id: "key_orphan",
+        accountId: "acct_1",
+        name: "deploy",
+        environment: "test",
+        keyHash: "h-orphan",
+        last4: "abcd",
+        createdAt: past,
+      });
+      await tx.insert(idempotencyKeys).values({
+        accountId: "acct_1",
+        key: "k-orphan-key",
+        requestHash: "f1",
+        state: "in_progress",
+        resourceId: "key_orphan",
+        createdAt: past,
+        expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+        leaseExpiresAt: past,
+      });
+    });
+    const resumed: (string | null)[] = [];
+    const answer = await runIdempotently(
+      service,
+      { accountId: "acct_1", key: "k-orphan-key", fingerprint: "f1" },
+      async (claim) => {
+        resumed.push(claim.resumedResourceId);
+        return { status: 201, body: { key: { id: "key_fresh" } } };
+      },
+    );
+    expect(resumed).toEqual([null]);
+    expect(answer).toEqual({ status: 201, body: { key: { id: "key_fresh" } }, replayed: false });
+    const left = await handle.db.read((db) => db.select().from(apiKeys).where(eq(apiKeys.id, "key_orphan")));
+    expect(left).toEqual([]);
+  });
 });

@@ -11,10 +11,13 @@
  *   self-custody signer over then: the interrupted request never delivered it).
  * - `wh_` (a webhook subscription): its secret was never delivered, so nobody can verify its
  *   deliveries: the subscription is discarded and the request runs afresh (a new secret, shown once).
+ * - `key_` (an API key): its value was never delivered either: the key is discarded and the request
+ *   runs afresh, so the account ends with the one key its holder saw.
  */
 
 import type { ApiErrorCode } from "@cpay/sdk/api";
 import { and, eq } from "drizzle-orm";
+import { discardUndeliveredKey } from "../keys/manage-keys";
 import type { ServiceContext } from "../service-context";
 import { approvalsOf, transferView } from "../transfers/transfer-view";
 import { discardUndeliveredSubscription } from "../webhooks/manage-subscriptions";
@@ -34,6 +37,10 @@ export async function recoverBoundResource(
 ): Promise<Recovery> {
   if (resourceId.startsWith("tr_")) return recoverTransfer(service, accountId, resourceId);
   if (resourceId.startsWith("acct_")) return { kind: "rerun", resume: true };
+  if (resourceId.startsWith("key_")) {
+    await discardUndeliveredKey(service, accountId, resourceId);
+    return { kind: "rerun", resume: false };
+  }
   if (resourceId.startsWith("wh_")) {
     await discardUndeliveredSubscription(service, accountId, resourceId);
     return { kind: "rerun", resume: false };

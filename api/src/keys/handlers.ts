@@ -4,15 +4,13 @@ import { issueApiKey } from "./issue-key";
 import { type KeyView, keyOfAccount, listApiKeys, revokeAccountKey } from "./manage-keys";
 
 export const keyHandlers: Pick<Handlers, "createKey" | "listKeys" | "revokeKey"> = {
-  // Not bound to an Idempotency-Key claim: a claim whose holder died reruns, and the key it made
-  // unseen stays in the list, revocable, its value known to no one.
-  createKey: async ({ service, caller, body }) => {
+  createKey: async ({ service, caller, body, idempotency }) => {
     // A session's keys belong to its environment: a test session makes svc_test_ keys.
-    const issued = await issueApiKey(service, {
-      accountId: caller.account.id,
-      name: body.name,
-      environment: service.environment,
-    });
+    const issued = await issueApiKey(
+      service,
+      { accountId: caller.account.id, name: body.name, environment: service.environment },
+      idempotency ? (tx, id) => idempotency.bindResourceIn(tx, id) : undefined,
+    );
     const key = (await keyOfAccount(service, caller.account.id, issued.id)) as KeyView;
     return { key: asContract(key), api_key: issued.value };
   },

@@ -3,6 +3,7 @@
  * their own agent-scoped keys, with which the agent spends through its on-chain policy.
  */
 
+import type { Db } from "@cpay/ledger/database";
 import { newId, nowIso } from "@cpay/ledger/ids";
 import { eq } from "drizzle-orm";
 import type { ServiceContext } from "../service-context";
@@ -17,9 +18,15 @@ export interface IssuedKey {
   readonly value: string;
 }
 
+/**
+ * Issues a key. `bindIn` runs inside the transaction that writes the key's row: an
+ * `Idempotency-Key` claim names the key there, so a request that dies before answering leaves a
+ * claim its retry can recover (the unseen key discarded, recover-idempotency.ts), never a second key.
+ */
 export async function issueApiKey(
   service: ServiceContext,
   input: { readonly accountId: string; readonly name: string; readonly environment: KeyEnvironment },
+  bindIn?: (tx: Db, keyId: string) => Promise<void>,
 ): Promise<IssuedKey> {
   const name = input.name.trim();
   if (name.length === 0 || name.length > 100) throw new RangeError("a key's name is 1 to 100 characters");
@@ -41,6 +48,7 @@ export async function issueApiKey(
       last4: key.last4,
       createdAt: nowIso(),
     });
+    await bindIn?.(tx, id);
   });
   return { id, accountId: input.accountId, name, environment: input.environment, value: key.value };
 }

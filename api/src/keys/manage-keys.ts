@@ -93,3 +93,29 @@ export async function revokeAccountKey(
     throw new ApiError("key_not_found", "no API key with this id for this account", "key_id");
   return (await revokeApiKey(service, keyId)) ?? ((await keyOfAccount(service, accountId, keyId)) as KeyView);
 }
+
+/**
+ * Deletes a key whose creating request died before answering (idempotency recovery): its value was
+ * never shown, so nobody holds it, and the retry makes the key the caller will see. A key that was
+ * somehow used is revoked instead, keeping its usage. Nothing when absent.
+ */
+export async function discardUndeliveredKey(
+  service: ServiceContext,
+  accountId: string,
+  keyId: string,
+): Promise<void> {
+  const { apiKeys } = service.db.tables;
+  const mine = and(eq(apiKeys.id, keyId), eq(apiKeys.accountId, accountId));
+  await service.db.transaction(async (tx) => {
+    const deleted = await tx
+      .delete(apiKeys)
+      .where(and(mine, isNull(apiKeys.lastUsedAt)))
+      .returning({ id: apiKeys.id });
+    if (deleted.length === 0)
+      await tx
+        .update(apiKeys)
+        .set({ revokedAt: nowIso() })
+        .where(and(mine, isNull(apiKeys.revokedAt)));
+  });
+  forgetCachedKeys(service.db);
+}
