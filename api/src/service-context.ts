@@ -32,4 +32,9 @@ export interface ServiceContext {
   readonly clock: () => number;
   /** The dashboard's origin: `DASHBOARD_ORIGIN`, else `http://localhost:<the port listened on>`. */
   readonly dashboardOrigin: () => string;
+  /**
+   * This cluster's explorer URL of a transaction, `{signature}` to be replaced; null when the
+   * cluster has no explorer a holder can open (chain/explorer-link.ts).
+   */
+  readonly explorerTransactionUrl: string | null;
 }

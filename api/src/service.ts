@@ -11,6 +11,7 @@ import { type AdminServer, startAdminServer } from "./admin/start-admin-server";
 import { createApp } from "./app";
 import { startBackgroundJobs } from "./background";
 import type { ChainConnection } from "./chain/chain-connection";
+import { explorerTransactionUrl } from "./chain/explorer-link";
 import { sendInstructions } from "./chain/send-instructions";
 import { checkProgramConfig } from "./chain/startup-checks";
 import { ConfigError, loadConfig, type ServiceConfig } from "./config";
@@ -197,6 +198,7 @@ async function openEnvironment(
     logger: settings.name === "test" ? shared.logger : shared.logger.child({ environment: settings.name }),
     clock: shared.clock,
     dashboardOrigin: shared.dashboardOrigin,
+    explorerTransactionUrl: explorerTransactionUrl(chain.genesisHash, connection.localnetRpcUrl ?? null),
   };
   try {
     await ensureProgramConfig(context, connection.programAdmin);

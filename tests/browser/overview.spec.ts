@@ -30,6 +30,15 @@ test("Given a signed-in holder, When they unlock with their secret, Then the bal
     `${world.transfer.amount} USDG`,
   );
   await expect(row).toContainText(world.transfer.memo);
+  // Its signature opens on the explorer of the cluster the service named: here the localnet, read
+  // through its own RPC URL
+  const explorerLink = row.getByRole("link", { name: /opens the explorer/ });
+  await expect(explorerLink).toHaveAttribute(
+    "href",
+    new RegExp(
+      `^https://explorer\\.solana\\.com/tx/[1-9A-HJ-NP-Za-km-z]{64,88}\\?cluster=custom&customUrl=${encodeURIComponent(world.localnetRpcUrl).replace(/[.]/g, "\\.")}$`,
+    ),
+  );
   await checkPage("overview");
 
   // And the two pages no other test visits render for the unlocked holder

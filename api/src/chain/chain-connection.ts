@@ -31,6 +31,8 @@ export interface ChainConnection {
   readonly testFaucet: UsdgFaucet | null;
   /** Where the chain came from, for the start banner and errors. */
   readonly description: string;
+  /** A localnet's RPC URL, for the dashboard's explorer links (explorer-link.ts); absent elsewhere. */
+  readonly localnetRpcUrl?: string;
   close(): Promise<void>;
 }
 
@@ -105,6 +107,7 @@ export async function localnetConnection(
         mintTestUsdg(chain, { authority: localnet.usdgMintAuthority, owner: address(owner), amount }),
     },
     description: `localnet at ${rpcUrl} (genesis ${chain.genesisHash})`,
+    localnetRpcUrl: rpcUrl,
     close: () => chain.close(),
   };
 }

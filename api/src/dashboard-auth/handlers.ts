@@ -38,13 +38,13 @@ export const dashboardHandlers: Pick<
   completeEnrollment: async ({ service, body, response }) => {
     const session = await completeEnrollment(service, body);
     setSessionCookie(service, response, session);
-    return viewOf(session);
+    return viewOf(service, session);
   },
   beginSignIn: async ({ service }) => beginSignIn(service),
   completeSignIn: async ({ service, body, response }) => {
     const session = await completeSignIn(service, body);
     setSessionCookie(service, response, session);
-    return viewOf(session);
+    return viewOf(service, session);
   },
   getSession: async ({ service, caller }) => sessionView(service, sessionOf(caller)),
   signOut: async ({ service, caller, response }) => {

@@ -110,11 +110,11 @@ export async function sessionView(service: ServiceContext, session: DashboardSes
   const [passkey] = await service.db.read((db) =>
     db.select().from(passkeys).where(eq(passkeys.id, session.passkey.id)),
   );
-  return viewOf({ ...session, passkey: passkey ?? session.passkey });
+  return viewOf(service, { ...session, passkey: passkey ?? session.passkey });
 }
 
 /** The view of a session as it stands in memory (just started). */
-export function viewOf(session: DashboardSession): TSessionView {
+export function viewOf(service: ServiceContext, session: DashboardSession): TSessionView {
   const { account, passkey, row } = session;
   return {
     account: {
@@ -127,6 +127,7 @@ export function viewOf(session: DashboardSession): TSessionView {
     expires_at: row.expiresAt,
     idle_expires_at: row.idleExpiresAt,
     wrapped_secret: passkey.wrappedSecret,
+    explorer_transaction_url: service.explorerTransactionUrl,
   };
 }
 

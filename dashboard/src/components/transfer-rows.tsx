@@ -58,19 +58,26 @@ export function TransferRows(props: { transfers: readonly Transfer[]; caption: s
               </td>
               <td class="memo">{found?.kind === "opened" ? (found.memo ?? "") : ""}</td>
               <td>
-                {transfer.tx_signature === null ? (
-                  "—"
-                ) : (
-                  <a href={explorerTxUrl(transfer.tx_signature)} target="_blank" rel="noopener noreferrer">
-                    {`${transfer.tx_signature.slice(0, 8)}…`}
-                    <span class="visually-hidden"> (opens the explorer)</span>
-                  </a>
-                )}
+                <Signature signature={transfer.tx_signature} />
               </td>
             </tr>
           );
         })}
       </tbody>
     </table>
+  );
+}
+
+/** A transaction's signature, linked to the cluster's explorer when it has one. */
+function Signature({ signature }: { readonly signature: string | null }) {
+  if (signature === null) return <>—</>;
+  const short = `${signature.slice(0, 8)}…`;
+  const url = explorerTxUrl(signature);
+  if (url === null) return <span title={signature}>{short}</span>;
+  return (
+    <a href={url} target="_blank" rel="noopener noreferrer">
+      {short}
+      <span class="visually-hidden"> (opens the explorer)</span>
+    </a>
   );
 }

@@ -1,16 +1,11 @@
 /**
- * The explorer link of a transaction, for the cluster this service runs on. The page does not learn
- * the cluster from the API, so it is told by where the page is served: a service on this machine
- * (localhost) runs the localnet (the explorer reads it through a custom RPC URL, from the holder's
- * own browser); anywhere else the test environment is devnet. Live (mainnet-beta) signatures open
- * on devnet's explorer until the API names its cluster.
+ * The explorer link of a transaction, for the cluster this environment runs on: the session names
+ * it (`explorer_transaction_url`, built by the service from the cluster's genesis hash), so a live
+ * signature opens on mainnet's explorer and a devnet one on devnet's. Null: no explorer to open.
  */
-const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+import { getState } from "../state";
 
-export function explorerTxUrl(signature: string): string {
-  const base = `https://explorer.solana.com/tx/${encodeURIComponent(signature)}`;
-  if (LOCAL_HOSTS.has(location.hostname)) {
-    return `${base}?cluster=custom&customUrl=${encodeURIComponent("http://127.0.0.1:8899")}`;
-  }
-  return `${base}?cluster=devnet`;
+export function explorerTxUrl(signature: string): string | null {
+  const template = getState().session?.explorer_transaction_url ?? null;
+  return template === null ? null : template.replace("{signature}", encodeURIComponent(signature));
 }

@@ -121,6 +121,10 @@ export const ZSessionView = z
     expires_at: ZTimestamp,
     idle_expires_at: ZTimestamp,
     wrapped_secret: ZWrappedSecret.nullable(),
+    explorer_transaction_url: z.string().nullable().meta({
+      description:
+        "This environment's explorer URL of a transaction, `{signature}` to be replaced by its base58 signature; null when its cluster has no explorer a holder can open",
+    }),
   })
   .meta({ id: "SessionView" });
 export type TSessionView = z.infer<typeof ZSessionView>;

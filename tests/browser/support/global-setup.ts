@@ -170,6 +170,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
         enrollmentLink: (stranger.body.enrollment_link as string | undefined) ?? null,
       },
       recipient: "@merchant",
+      localnetRpcUrl: localnet.rpcUrl(),
       agent,
       transfer,
       bulkTransfers: bulk,

@@ -10,6 +10,8 @@ export interface BrowserWorld {
   readonly baseUrl: string;
   readonly adminUrl: string;
   readonly adminToken: string;
+  /** The localnet's RPC URL: the explorer links of its transactions open through it. */
+  readonly localnetRpcUrl: string;
   /** The API's SQLite database: the expiry test ages a session's row as 30 idle minutes would. */
   readonly databasePath: string;
   /** The signed-in account: business, KYC verified, funded. */
