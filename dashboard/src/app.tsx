@@ -13,6 +13,7 @@ import { ApprovalsPage } from "./pages/approvals";
 import { EnrollPage } from "./pages/enroll";
 import { KeysPage } from "./pages/keys";
 import { OverviewPage } from "./pages/overview";
+import { PasskeysPage } from "./pages/passkeys";
 import { SendPage } from "./pages/send";
 import { SignInPage } from "./pages/sign-in";
 import { TransfersPage } from "./pages/transfers";
@@ -28,6 +29,7 @@ const NAV = [
   { href: "/approvals", label: "Approvals", page: ApprovalsPage },
   { href: "/developer/keys", label: "API keys", page: KeysPage },
   { href: "/webhooks", label: "Webhooks", page: WebhooksPage },
+  { href: "/security/passkeys", label: "Passkeys", page: PasskeysPage },
 ] as const;
 
 whenSessionLost((code) => {

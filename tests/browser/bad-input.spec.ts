@@ -80,14 +80,19 @@ test("Given a second account's passkey, When it is revoked, Then its session end
     await page.getByRole("button", { name: "Create passkey" }).click();
     await expect(page.getByText(world.stranger.handle, { exact: true })).toBeVisible();
 
-    // When the passkey is revoked (the session's own request, with its CSRF token)
-    const session = await (await page.request.get("/v1/dashboard/session")).json();
-    const revoked = await page.request.delete(`/v1/dashboard/passkeys/${session.passkey.passkey_id}`, {
-      headers: { "X-CSRF-Token": session.csrf_token },
-    });
-    expect(revoked.status(), await revoked.text()).toBe(200);
+    // When the passkey is revoked on the passkeys page, where it is marked as this session's
+    await openNav(page, "Passkeys");
+    const row = page.getByRole("row").filter({ hasText: "(this session)" });
+    await expect(row).toHaveCount(1);
+    await checkPage("passkeys", { page });
+    await row.getByRole("button", { name: "Revoke" }).click();
+    const dialog = page.getByRole("dialog", { name: "Revoke this passkey?" });
+    await expect(dialog).toContainText("you will be signed out");
+    await dialog.getByRole("button", { name: "Confirm" }).click();
 
-    // Then its session has ended: the page returns to sign-in
+    // Then its session has ended: the page returns to sign-in, saying why
+    await expect(page.getByRole("heading", { level: 1, name: "Sign in" })).toBeVisible();
+    await expect(page.getByRole("status")).toContainText("You revoked");
     await page.reload();
     await expect(page.getByRole("heading", { level: 1, name: "Sign in" })).toBeVisible();
     // And the passkey, still on the authenticator, no longer signs in

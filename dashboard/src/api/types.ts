@@ -10,6 +10,7 @@ import type {
   TBalances,
   TDelivery,
   TKeyView,
+  TPasskey,
   TPendingList,
   TSessionView,
   TSpendPolicy,
@@ -28,6 +29,7 @@ export type Agent = TAgent;
 export type SpendPolicy = TSpendPolicy;
 export type PendingTransaction = TPendingList["pending"][number];
 export type ApiKeyView = TKeyView;
+export type Passkey = TPasskey;
 export type Webhook = TWebhook;
 export type Delivery = TDelivery;
 

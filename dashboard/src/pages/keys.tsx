@@ -16,17 +16,13 @@ import { base64ToBytes } from "../lib/base64";
 import { formatTime } from "../lib/time";
 import { type Unlocked, useAppState } from "../state";
 
-function keyId(key: ApiKeyView): string {
-  return key.id ?? (key as unknown as { key_id: string }).key_id;
-}
-
 /** Decrypts each key's total in turn, yielding between keys; results by key id. */
 function useTotals(
   keys: readonly ApiKeyView[],
   unlocked: Unlocked | null,
 ): ReadonlyMap<string, bigint | null> {
   const [totals, setTotals] = useState<ReadonlyMap<string, bigint | null>>(new Map());
-  const signature = keys.map((key) => `${keyId(key)}:${key.transferred_total_encrypted ?? ""}`).join(",");
+  const signature = keys.map((key) => `${key.id}:${key.transferred_total_encrypted ?? ""}`).join(",");
   useEffect(() => {
     setTotals(new Map());
     if (unlocked === null) return;
@@ -45,7 +41,7 @@ function useTotals(
           }
         }
         if (!live) return;
-        found.set(keyId(key), total);
+        found.set(key.id, total);
         setTotals(new Map(found));
         await new Promise((done) => setTimeout(done, 0));
       }
@@ -95,7 +91,7 @@ export function KeysPage() {
     setRevoking(null);
     setError(null);
     try {
-      await api("DELETE", `/v1/keys/${encodeURIComponent(keyId(key))}`);
+      await api("DELETE", `/v1/keys/${encodeURIComponent(key.id)}`);
       list.reload();
     } catch (failure) {
       setError(failure);
@@ -104,8 +100,8 @@ export function KeysPage() {
 
   const totalState = (key: ApiKeyView): AmountState => {
     if (unlocked === null) return { kind: "locked" };
-    if (!totals.has(keyId(key))) return { kind: "pending" };
-    const total = totals.get(keyId(key));
+    if (!totals.has(key.id)) return { kind: "pending" };
+    const total = totals.get(key.id);
     return total === null || total === undefined
       ? { kind: "none", why: "does not decrypt with this secret" }
       : { kind: "amount", units: total };
@@ -166,7 +162,7 @@ export function KeysPage() {
           </thead>
           <tbody>
             {keys.map((key) => (
-              <tr key={keyId(key)} data-key-id={keyId(key)}>
+              <tr key={key.id} data-key-id={key.id}>
                 <td>{key.name}</td>
                 <td>
                   <code>{key.display}</code>

@@ -1,0 +1,103 @@
+/**
+ * /security/passkeys: the passkeys that sign in to this account, with the one this session used
+ * marked. Revoking one (after a confirmation) ends every session it started at once; revoking this
+ * session's own passkey therefore signs this page out. A new passkey comes from an enrollment link
+ * the operator issues, as the first one did.
+ */
+import { useState } from "preact/hooks";
+import { api } from "../api/client";
+import type { Passkey } from "../api/types";
+import { ConfirmDialog } from "../components/confirm";
+import { ErrorMessage, Progress } from "../components/feedback";
+import { useAsync } from "../components/use-async";
+import { formatTime } from "../lib/time";
+import { signedOut, useAppState } from "../state";
+
+export function PasskeysPage() {
+  const { session } = useAppState();
+  const list = useAsync(() => api<{ passkeys: Passkey[] }>("GET", "/v1/dashboard/passkeys"), []);
+  const passkeys = list.data?.passkeys ?? [];
+  const [revoking, setRevoking] = useState<Passkey | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const current = session?.passkey.passkey_id ?? null;
+
+  const revoke = async (passkey: Passkey) => {
+    setRevoking(null);
+    setError(null);
+    try {
+      await api("DELETE", `/v1/dashboard/passkeys/${encodeURIComponent(passkey.passkey_id)}`);
+      // This session's own passkey: the service ended the session with it.
+      if (passkey.passkey_id === current) {
+        signedOut(`You revoked ${passkey.name}, the passkey of that session: you are signed out.`);
+        return;
+      }
+      list.reload();
+    } catch (failure) {
+      setError(failure);
+    }
+  };
+
+  return (
+    <>
+      <h1>Passkeys</h1>
+      <p>
+        Each passkey signs in to {session?.account.handle}. Revoke one you no longer hold: its sessions end at
+        once. To add a passkey, ask the operator for an enrollment link.
+      </p>
+      <ErrorMessage error={error} />
+      <ErrorMessage error={list.error} />
+      {list.loading && list.data === null ? <Progress label="Loading passkeys…" /> : null}
+      {passkeys.length > 0 ? (
+        <table>
+          <caption>Your passkeys</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Created</th>
+              <th scope="col">Last used</th>
+              <th scope="col">State</th>
+            </tr>
+          </thead>
+          <tbody>
+            {passkeys.map((passkey) => (
+              <tr key={passkey.passkey_id} data-passkey-id={passkey.passkey_id}>
+                <td>
+                  {passkey.name}
+                  {passkey.passkey_id === current ? " (this session)" : ""}
+                </td>
+                <td>{formatTime(passkey.created_at)}</td>
+                <td>{formatTime(passkey.last_used_at)}</td>
+                <td>
+                  {passkey.revoked_at !== null ? (
+                    `revoked ${formatTime(passkey.revoked_at)}`
+                  ) : (
+                    <button type="button" onClick={() => setRevoking(passkey)}>
+                      Revoke
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : list.data !== null ? (
+        <p>No passkeys.</p>
+      ) : null}
+      {revoking !== null ? (
+        <ConfirmDialog
+          title="Revoke this passkey?"
+          onCancel={() => setRevoking(null)}
+          onConfirm={() => void revoke(revoking)}
+        >
+          <p>
+            {revoking.name} will no longer sign in, and every session it started ends now.
+            {revoking.passkey_id === current
+              ? " It is the passkey of this session: you will be signed out."
+              : ""}{" "}
+            This cannot be undone.
+          </p>
+        </ConfirmDialog>
+      ) : null}
+    </>
+  );
+}
