@@ -19,6 +19,8 @@ export default defineConfig({
       "tests/**/*.test.ts",
     ],
     exclude: ["**/node_modules/**", "target/**"],
+    // Stops the throwaway PostgreSQL a run started (tests/support/postgres-teardown.ts).
+    globalSetup: ["tests/support/postgres-teardown.ts"],
     pool: "forks",
     maxWorkers: 2,
     testTimeout: 60_000,
