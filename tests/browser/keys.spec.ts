@@ -22,7 +22,7 @@ test("Given the keys page, When a key is created, used over HTTP and revoked, Th
   const name = `browser key ${randomBytes(3).toString("hex")}`;
   await page.getByRole("textbox", { name: "Key name" }).fill(name);
   await page.getByRole("button", { name: "Create key" }).click();
-  const shown = page.locator("[data-api-key]");
+  const shown = page.locator("[data-secret-once]");
   await expect(shown).toHaveText(/^svc_test_\S+$/);
   const apiKey = ((await shown.textContent()) ?? "").trim();
   const row = page.getByRole("row").filter({ hasText: name });

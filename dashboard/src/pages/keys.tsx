@@ -10,6 +10,7 @@ import type { ApiKeyView } from "../api/types";
 import { Amount, type AmountState } from "../components/amount";
 import { ConfirmDialog } from "../components/confirm";
 import { ErrorMessage, Progress } from "../components/feedback";
+import { ShownOnce } from "../components/shown-once";
 import { useAsync } from "../components/use-async";
 import { decryptEncryptedTotal } from "../crypto/zk";
 import { base64ToBytes } from "../lib/base64";
@@ -132,14 +133,7 @@ export function KeysPage() {
           </button>
         </form>
         {created !== null ? (
-          <div class="notice" role="status">
-            <p>Your new key, shown this once (copy it now; the service keeps only its hash):</p>
-            <p>
-              <code class="secret-once" data-api-key>
-                {created}
-              </code>
-            </p>
-          </div>
+          <ShownOnce value={created}>Your new key (the service keeps only its hash)</ShownOnce>
         ) : null}
       </section>
       <ErrorMessage error={error} />

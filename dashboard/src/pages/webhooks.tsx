@@ -8,6 +8,7 @@ import { api, newIdempotencyKey } from "../api/client";
 import { type Delivery, type Page, WEBHOOK_EVENT_TYPES, type Webhook } from "../api/types";
 import { ConfirmDialog } from "../components/confirm";
 import { ErrorMessage, Progress } from "../components/feedback";
+import { ShownOnce } from "../components/shown-once";
 import { useAsync } from "../components/use-async";
 import { formatTime } from "../lib/time";
 
@@ -97,14 +98,7 @@ export function WebhooksPage() {
           </button>
         </form>
         {secret !== null ? (
-          <div class="notice" role="status">
-            <p>
-              The signing secret, shown this once (copy it now; use it to verify each delivery's signature):
-            </p>
-            <p>
-              <code class="secret-once">{secret}</code>
-            </p>
-          </div>
+          <ShownOnce value={secret}>The signing secret (verify each delivery's signature with it)</ShownOnce>
         ) : null}
       </section>
       <ErrorMessage error={error} />
