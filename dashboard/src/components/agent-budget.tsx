@@ -1,0 +1,58 @@
+/**
+ * What an agent may still spend today, decrypted in this browser: the API answers with today's
+ * public spend sealed to this account and the confidential spend as the chain's ciphertexts
+ * (`GET /v1/agents/{account_id}/budget`); `@cpay/sdk/sealed` `remainingBudgetOf` opens them with the
+ * unlocked secret (the agent's keys derive from it) and checks the confidential spend's AE copy
+ * against its ciphertext. A few curve operations, so it runs on the page, not in the worker pool.
+ */
+import type { TAgentBudget } from "@cpay/sdk/api";
+import { importAccountSecret, type RemainingBudget, remainingBudgetOf } from "@cpay/sdk/sealed";
+import { useMemo } from "preact/hooks";
+import { api } from "../api/client";
+import type { Unlocked } from "../state";
+import { Amount } from "./amount";
+import { ErrorMessage } from "./feedback";
+import { useAsync } from "./use-async";
+
+type Reading = { readonly remaining: RemainingBudget } | { readonly error: unknown };
+
+function read(budget: TAgentBudget, unlocked: Unlocked): Reading {
+  try {
+    return { remaining: remainingBudgetOf({ budget, ownerSecret: importAccountSecret(unlocked.exported) }) };
+  } catch (error) {
+    return { error: new Error(`Today's budget could not be read: ${(error as Error).message}.`) };
+  }
+}
+
+/** The "Left today" and "Largest transfer now" rows of an agent's policy list. */
+export function AgentBudget(props: { accountId: string; unlocked: Unlocked | null }) {
+  const { accountId, unlocked } = props;
+  const budget = useAsync(
+    () => api<TAgentBudget>("GET", `/v1/agents/${encodeURIComponent(accountId)}/budget`),
+    [accountId],
+  );
+  const reading = useMemo(
+    () => (budget.data === null || unlocked === null ? null : read(budget.data, unlocked)),
+    [budget.data, unlocked],
+  );
+  if (budget.error !== null) return <ErrorMessage error={budget.error} />;
+  if (reading !== null && "error" in reading) return <ErrorMessage error={reading.error} />;
+  const state = (pick: (remaining: RemainingBudget) => bigint) =>
+    unlocked === null
+      ? ({ kind: "locked" } as const)
+      : reading === null
+        ? ({ kind: "pending" } as const)
+        : ({ kind: "amount", units: pick(reading.remaining) } as const);
+  return (
+    <dl class="policy" data-budget-day={budget.data?.day}>
+      <dt>Left today{budget.data === null ? "" : ` (${budget.data.day}, UTC)`}</dt>
+      <dd data-budget="daily">
+        <Amount state={state((remaining) => remaining.daily)} />
+      </dd>
+      <dt>Largest transfer now</dt>
+      <dd data-budget="per-transaction">
+        <Amount state={state((remaining) => remaining.perTransaction)} />
+      </dd>
+    </dl>
+  );
+}
