@@ -10,7 +10,7 @@ import { importAccountSecret, type RemainingBudget, remainingBudgetOf } from "@c
 import { useMemo } from "preact/hooks";
 import { api } from "../api/client";
 import type { Unlocked } from "../state";
-import { Amount } from "./amount";
+import { Amount, type AmountState } from "./amount";
 import { ErrorMessage } from "./feedback";
 import { useAsync } from "./use-async";
 
@@ -24,7 +24,7 @@ function read(budget: TAgentBudget, unlocked: Unlocked): Reading {
   }
 }
 
-/** The "Left today" and "Largest transfer now" rows of an agent's policy list. */
+/** The "Left today" and "Largest transfer now" rows, inside an agent's policy list (`<dl>`). */
 export function AgentBudget(props: { accountId: string; unlocked: Unlocked | null }) {
   const { accountId, unlocked } = props;
   const budget = useAsync(
@@ -35,24 +35,34 @@ export function AgentBudget(props: { accountId: string; unlocked: Unlocked | nul
     () => (budget.data === null || unlocked === null ? null : read(budget.data, unlocked)),
     [budget.data, unlocked],
   );
-  if (budget.error !== null) return <ErrorMessage error={budget.error} />;
-  if (reading !== null && "error" in reading) return <ErrorMessage error={reading.error} />;
-  const state = (pick: (remaining: RemainingBudget) => bigint) =>
+  const error = budget.error ?? (reading !== null && "error" in reading ? reading.error : null);
+  if (error !== null) {
+    return (
+      <>
+        <dt>Left today</dt>
+        <dd data-budget="error">
+          <ErrorMessage error={error} />
+        </dd>
+      </>
+    );
+  }
+  const state = (pick: (remaining: RemainingBudget) => bigint): AmountState =>
     unlocked === null
-      ? ({ kind: "locked" } as const)
-      : reading === null
-        ? ({ kind: "pending" } as const)
-        : ({ kind: "amount", units: pick(reading.remaining) } as const);
+      ? { kind: "locked" }
+      : reading === null || "error" in reading
+        ? { kind: "pending" }
+        : { kind: "amount", units: pick(reading.remaining) };
   return (
-    <dl class="policy" data-budget-day={budget.data?.day}>
-      <dt>Left today{budget.data === null ? "" : ` (${budget.data.day}, UTC)`}</dt>
+    <>
+      <dt>Left today</dt>
       <dd data-budget="daily">
         <Amount state={state((remaining) => remaining.daily)} />
+        {budget.data === null ? null : <span class="muted"> ({budget.data.day}, UTC)</span>}
       </dd>
       <dt>Largest transfer now</dt>
       <dd data-budget="per-transaction">
         <Amount state={state((remaining) => remaining.perTransaction)} />
       </dd>
-    </dl>
+    </>
   );
 }

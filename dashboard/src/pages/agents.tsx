@@ -198,8 +198,8 @@ function AgentCard(props: { agent: Agent; held: PendingTransaction[] }) {
             <dd>{policy.data.active_hours === "00:00-00:00" ? "all day" : policy.data.active_hours}</dd>
             <dt>Approval window</dt>
             <dd>{policy.data.approval_window_seconds} s</dd>
+            <AgentBudget accountId={agent.account_id} unlocked={unlocked} />
           </dl>
-          <AgentBudget accountId={agent.account_id} unlocked={unlocked} />
           <button type="button" onClick={() => policy.data !== null && setEditing(toForm(policy.data))}>
             Edit policy<span class="visually-hidden"> of {agent.handle}</span>
           </button>
