@@ -158,6 +158,7 @@ describe("the authorisation matrix", () => {
     expect((await call("getTransfer", other)).body.error?.code).toBe("transfer_not_found");
     expect((await call("getSpendPolicy", other)).body.error?.code).toBe("not_agent_owner");
     expect((await call("updateSpendPolicy", other)).status).toBe(403);
+    expect((await call("getAgentBudget", other)).body.error?.code).toBe("not_agent_owner");
     expect((await call("getAgentTransaction", other)).body.error?.code).toBe("transaction_not_found");
     expect((await call("approveTransaction", other)).body.error?.code).toBe("transaction_not_found");
     expect((await call("rejectTransaction", other)).body.error?.code).toBe("transaction_not_found");

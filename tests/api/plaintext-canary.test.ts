@@ -5,10 +5,15 @@
  * full dump), or in any log line. The amounts are odd values that cannot occur by accident,
  * searched as API decimals, base units and their hex; positive controls show the search finds what
  * is there, and that the sealed details it searched do hold the amount and memo (the sender opens
- * them with its own secret).
+ * them with its own secret), as the agent's budget answer holds its spend (the owner reads it).
  */
-import type { TTransferDetail } from "@cpay/sdk/api";
-import { deriveViewingKeys, importAccountSecret, openTransferDetails } from "@cpay/sdk/sealed";
+import type { TAgentBudget, TTransferDetail } from "@cpay/sdk/api";
+import {
+  deriveViewingKeys,
+  importAccountSecret,
+  openTransferDetails,
+  remainingBudgetOf,
+} from "@cpay/sdk/sealed";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
 
@@ -36,6 +41,7 @@ describe("the plaintext canary over responses, database and logs", () => {
   let dump = "";
   let ownerTransfer: TTransferDetail;
   let received: TTransferDetail;
+  let budget: TAgentBudget;
 
   beforeAll(async () => {
     world = await startApiWorld();
@@ -82,6 +88,7 @@ describe("the plaintext canary over responses, database and logs", () => {
     record(await alice.client.call("getBalances"));
     record(await alice.client.call("listPendingApprovals"));
     record(await alice.client.call("getSpendPolicy", { params: { account_id: agent.account_id } }));
+    budget = record(await alice.client.call("getAgentBudget", { params: { account_id: agent.account_id } }));
     const { db } = world.service.context;
     for (const [name, table] of Object.entries(db.tables)) {
       const rows = await db.read((q) => q.select().from(table));
@@ -107,6 +114,16 @@ describe("the plaintext canary over responses, database and logs", () => {
     });
     expect(opened).toEqual({ amount: 7_654_321n, memo: MEMO, direction: "sent" });
     expect(responses.join("\n")).toContain(ownerTransfer.sealed_details);
+  });
+
+  it("searched a budget answer that holds the agent's spend (positive control: the owner reads it)", () => {
+    expect(budget.confidential_spent).not.toBeNull();
+    expect(remainingBudgetOf({ budget, ownerSecret: importAccountSecret(alice.confidentialSecret) })).toEqual(
+      {
+        daily: usdg(20) - 3_141_593n,
+        perTransaction: usdg(10),
+      },
+    );
   });
 
   it.each([

@@ -10,10 +10,14 @@
  * (public spends must come before its first confidential spend of the day), so they run in order.
  */
 import { fundTestAccount, type IssuedKey, issueApiKey, type TransferRow } from "@cpay/api";
+import { findPolicyPda } from "@cpay/sdk";
+import { readRemainingToday } from "@cpay/sdk/agent-client";
+import { readProverState, SECONDS_PER_DAY } from "@cpay/sdk/agent-confidential";
 import { type ApiClient, ApiRequestError, type CallInput, type TTransferDetail } from "@cpay/sdk/api";
 import {
   availableBalance,
   type ConfidentialKeyset,
+  decryptElGamal,
   decryptEncryptedTotal,
   decryptPendingBalance,
   deriveAgentConfidentialSecret,
@@ -23,10 +27,18 @@ import {
   importConfidentialSecret,
   readTransferMemo,
 } from "@cpay/sdk/confidential";
+import {
+  agentBudgetBinding,
+  deriveViewingKeys,
+  importAccountSecret,
+  openTransferDetails,
+  remainingBudgetOf,
+} from "@cpay/sdk/sealed";
+import { address } from "@solana/kit";
 import { getTokenDecoder } from "@solana-program/token-2022";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
+import { type ApiWorld, refusalOf, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
 import { landedTransaction } from "../support/chain-reads";
 import { confidentialStateOn } from "../support/confidential-state";
 
@@ -341,5 +353,63 @@ describe("an agent spending with its own key", () => {
       .catch((caught: unknown) => caught);
     // Then it is not hers: 404, as for any other account's transfer
     expect(error).toMatchObject({ status: 404, code: "transfer_not_found" });
+  });
+
+  it("shows its owner, and no one else, what is left today; a new day starts from the full limits", async () => {
+    // Given the agent's Policy as the chain holds it, read by the SDK with the keys its owner derives
+    const row = await accountRowOf(agentId);
+    const [policy] = await findPolicyPda(
+      { agent: address(row.publicKey) },
+      { programAddress: address(world.chain.programId) },
+    );
+    const chainState = await readProverState(world.chain, { policy, keys: agentKeys() });
+    expect(chainState.publicSpentToday).toBe(usdg(10));
+    expect(chainState.confidentialSpentToday).toBe(usdg(21));
+    // When its owner asks for its budget
+    const budget = await alice.client.call("getAgentBudget", { params: { account_id: agentId } });
+    // Then the day is the cluster's, and the answer holds no amount in plaintext
+    const { unixTimestamp } = await world.testClock.clock();
+    expect(budget.day).toBe(new Date(Number(unixTimestamp) * 1000).toISOString().slice(0, 10));
+    expect(budget).toMatchObject({ account_id: agentId, handle: "@alice/bot", daily_limit_usdg: 250 });
+    // ... the sealed public spend opens, with her secret, to exactly the chain's spent_today
+    const ownerSecret = importAccountSecret(alice.confidentialSecret);
+    const opened = openTransferDetails({
+      sealed: budget.public_spent_sealed,
+      viewer: deriveViewingKeys(ownerSecret),
+      boundTo: agentBudgetBinding(agentId, budget.day),
+    });
+    expect(opened.amount).toBe(chainState.publicSpentToday);
+    // ... the confidential part decrypts, with the agent's keys, to exactly the confidential spend
+    const spent = budget.confidential_spent;
+    expect(spent).not.toBeNull();
+    const ciphertext = new Uint8Array(Buffer.from(spent?.ciphertext ?? "", "base64"));
+    expect(decryptElGamal(ciphertext, agentKeys())).toBe(chainState.confidentialSpentToday);
+    // ... and the browser's reading is the SDK's: 250 - 10 - 21 left, 100 at most in one transfer
+    const remaining = await readRemainingToday(world.chain, { policy, keys: agentKeys() });
+    expect(remaining).toEqual({ daily: usdg(219), perTransaction: usdg(100) });
+    expect(remainingBudgetOf({ budget, ownerSecret })).toEqual(remaining);
+    // When another account or the agent itself asks
+    const stranger = await refusalOf(bob.client.call("getAgentBudget", { params: { account_id: agentId } }));
+    const itself = await refusalOf(agent.call("getAgentBudget", { params: { account_id: agentId } }));
+    // Then each is refused as on the agent's spend policy
+    expect(stranger).toMatchObject({ status: 403, code: "not_agent_owner" });
+    expect(itself).toMatchObject({ status: 403, code: "agent_key_not_allowed" });
+    // When the cluster's clock passes UTC midnight (before the open hold's window ends)
+    await world.testClock.warpTime(Number(SECONDS_PER_DAY - (unixTimestamp % SECONDS_PER_DAY)) + 1);
+    const nextDay = await alice.client.call("getAgentBudget", { params: { account_id: agentId } });
+    // Then yesterday's counters count 0: the sealed spend opens to 0, no confidential spend today
+    expect(nextDay.day).not.toBe(budget.day);
+    expect(nextDay.confidential_spent).toBeNull();
+    expect(remainingBudgetOf({ budget: nextDay, ownerSecret })).toEqual({
+      daily: usdg(250),
+      perTransaction: usdg(100),
+    });
+    // ... and yesterday's envelope does not pass for today's
+    expect(() =>
+      remainingBudgetOf({
+        budget: { ...nextDay, public_spent_sealed: budget.public_spent_sealed },
+        ownerSecret,
+      }),
+    ).toThrow(expect.objectContaining({ code: "malformed" }));
   });
 });

@@ -4,7 +4,8 @@
  * approvals inbox shows it with its exact amount (opened in the page from the amount the agent
  * sealed to the owner); the owner approves it (with a confirmation) and the transfer confirms.
  * Figure printed, not asserted: from the inbox's navigation to the amount shown, and from the
- * hold's creation to the amount shown.
+ * hold's creation to the amount shown. Then the agents page shows what the agent may still spend
+ * today, decrypted in the page: its daily limit less the approved amount.
  */
 
 import { confirmedTransfer, v1 } from "./support/admin-client";
@@ -15,15 +16,20 @@ import { amountForms, usdgDecimal } from "./support/plaintext-forms";
 
 /** Above the agent's 5 USDG threshold, below its 100 USDG per-transaction limit. */
 const HELD_UNITS = 7_654_321n;
+/** The seeded policy (support/global-setup.ts); no other test spends with this agent. */
+const DAILY_LIMIT_UNITS = 250_000_000n;
+const PER_TRANSACTION_LIMIT_UNITS = 100_000_000n;
 
-test("Given an agent's transfer held above its threshold, When the owner approves it in the inbox, Then its exact amount was shown and it confirms", async ({
+test("Given an agent's transfer held above its threshold, When the owner approves it in the inbox, Then its exact amount was shown, it confirms, and the agents page shows what is left today", async ({
   page,
   world,
   authenticator,
   recorder,
   checkPage,
 }) => {
-  recorder.watch(amountForms(HELD_UNITS));
+  const leftUnits = DAILY_LIMIT_UNITS - HELD_UNITS;
+  // What is left is worked out in the page: it must not travel either
+  recorder.watch([...amountForms(HELD_UNITS), ...amountForms(leftUnits)]);
   const amount = usdgDecimal(HELD_UNITS);
   await signIn(page, authenticator);
   await unlock(page, world.owner.secret);
@@ -84,4 +90,17 @@ test("Given an agent's transfer held above its threshold, When the owner approve
   // Then the transfer confirms on chain
   const confirmed = await confirmedTransfer(world.baseUrl, world.agent.apiKey, created.body.transfer_id);
   expect(confirmed.body.status).toBe("confirmed");
+
+  // When the owner opens the agents page, Then the agent's budget today counts the approved transfer
+  await openNav(page, "Agents");
+  const card = page.locator("article", { has: page.getByRole("heading", { name: world.agent.handle }) });
+  await expect(card.locator(`[data-budget="daily"] [data-amount="${usdgDecimal(leftUnits)}"]`)).toHaveText(
+    `${usdgDecimal(leftUnits)} USDG`,
+  );
+  await expect(
+    card.locator(
+      `[data-budget="per-transaction"] [data-amount="${usdgDecimal(PER_TRANSACTION_LIMIT_UNITS)}"]`,
+    ),
+  ).toBeVisible();
+  await checkPage("agents-budget");
 });

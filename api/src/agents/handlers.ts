@@ -3,12 +3,13 @@ import type { Handlers } from "../http/mount-routes";
 import { listAgentsOf, loadOwnedAgent } from "./agent-lookup";
 import { agentView } from "./agent-view";
 import { createAgent } from "./create-agent";
+import { readAgentBudget } from "./read-agent-budget";
 import { readSpendPolicy } from "./read-spend-policy";
 import { updateSpendPolicy } from "./update-spend-policy";
 
 export const agentHandlers: Pick<
   Handlers,
-  "createAgent" | "listAgents" | "getSpendPolicy" | "updateSpendPolicy"
+  "createAgent" | "listAgents" | "getSpendPolicy" | "updateSpendPolicy" | "getAgentBudget"
 > = {
   createAgent: async ({ service, caller, body, idempotency }) => {
     const created = await createAgent(service, caller.account, body, { idempotency });
@@ -25,5 +26,11 @@ export const agentHandlers: Pick<
       caller.account,
       await loadOwnedAgent(service, caller.account, params.account_id),
       body,
+    ),
+  getAgentBudget: async ({ service, caller, params }) =>
+    readAgentBudget(
+      service,
+      caller.account,
+      await loadOwnedAgent(service, caller.account, params.account_id),
     ),
 };

@@ -1,17 +1,19 @@
 /**
  * /agents: the account's agents with their on-chain spend policies; create one (service custody, or
  * self custody whose signer secret is shown once), edit a policy, and see each agent's held
- * transactions. Today's remaining budget is not shown: the API exposes no per-day spend to read.
+ * transactions, and what each may still spend today (decrypted here after unlock: agent-budget.tsx).
  */
 import { useState } from "preact/hooks";
 import { api, newIdempotencyKey } from "../api/client";
 import type { Agent, PendingTransaction, SpendPolicy } from "../api/types";
+import { AgentBudget } from "../components/agent-budget";
 import { ErrorMessage, Progress } from "../components/feedback";
 import { Link } from "../components/link";
 import { PolicyFields } from "../components/policy-fields";
 import { useAsync } from "../components/use-async";
 import { checkPolicy, EMPTY_POLICY, type PolicyFormValues } from "../lib/policy-form";
 import { timeLeft } from "../lib/time";
+import { useAppState } from "../state";
 
 export function AgentsPage() {
   const agents = useAsync(() => api<{ agents: Agent[] }>("GET", "/v1/accounts/me/agents"), []);
@@ -137,6 +139,7 @@ function toForm(policy: SpendPolicy): PolicyFormValues {
 
 function AgentCard(props: { agent: Agent; held: PendingTransaction[] }) {
   const { agent } = props;
+  const { unlocked } = useAppState();
   const policy = useAsync(
     () => api<SpendPolicy>("GET", `/v1/agents/${encodeURIComponent(agent.account_id)}/spend-policy`),
     [agent.account_id],
@@ -195,8 +198,7 @@ function AgentCard(props: { agent: Agent; held: PendingTransaction[] }) {
             <dd>{policy.data.active_hours === "00:00-00:00" ? "all day" : policy.data.active_hours}</dd>
             <dt>Approval window</dt>
             <dd>{policy.data.approval_window_seconds} s</dd>
-            <dt>Remaining today</dt>
-            <dd class="muted">not readable: the API does not expose the agent's spend today</dd>
+            <AgentBudget accountId={agent.account_id} unlocked={unlocked} />
           </dl>
           <button type="button" onClick={() => policy.data !== null && setEditing(toForm(policy.data))}>
             Edit policy<span class="visually-hidden"> of {agent.handle}</span>

@@ -106,3 +106,44 @@ export const ZSpendPolicy = z
   })
   .meta({ id: "SpendPolicy" });
 export type TSpendPolicy = z.infer<typeof ZSpendPolicy>;
+
+/**
+ * What an agent has spent today, for its owner to read in the browser (`@cpay/sdk/sealed`
+ * `remainingBudgetOf`). No amount in plaintext: the public spend comes sealed to the owner, the
+ * confidential spend as the chain's ciphertexts under the agent's keys (which the owner derives).
+ */
+export const ZAgentBudget = z
+  .object({
+    account_id: zId("acct"),
+    handle: z.string(),
+    day: z.iso.date().meta({
+      description: "The cluster's UTC day (its Clock), the day the program counts spends on",
+    }),
+    daily_limit_usdg: z.number(),
+    per_transaction_limit_usdg: z.number(),
+    public_spent_sealed: z.base64().length(420).meta({
+      description:
+        "The public-path spend counted today, sealed to the owner's ElGamal key from a one-time key (base64, 420 characters; `openTransferDetails` with the owner's keys, bound to `budget:<account_id>:<day>`). 0 when the counters are of an earlier day",
+    }),
+    confidential_spent: z
+      .object({
+        ciphertext: z
+          .base64()
+          .length(88)
+          .meta({ description: "ElGamal ciphertext of today's confidential spend (64 bytes)" }),
+        decryptable: z.base64().length(48).meta({
+          description: "Its AE copy under the agent's AE key (36 bytes), written by the agent's prover",
+        }),
+        elgamal_pubkey: z
+          .base64()
+          .length(44)
+          .meta({ description: "The ElGamal key it is under (32 bytes): the agent's" }),
+      })
+      .nullable()
+      .meta({
+        description:
+          "Today's confidential spend as the Policy account holds it; null when there is none today",
+      }),
+  })
+  .meta({ id: "AgentBudget" });
+export type TAgentBudget = z.infer<typeof ZAgentBudget>;

@@ -5,7 +5,14 @@
  */
 import { z } from "zod";
 import { ZAccount, ZBalanceProofRequest, ZBalances, ZBalancesRequest } from "./accounts";
-import { ZAgentList, ZCreateAgentRequest, ZCreatedAgent, ZSpendPolicy, ZSpendPolicyUpdate } from "./agents";
+import {
+  ZAgentBudget,
+  ZAgentList,
+  ZCreateAgentRequest,
+  ZCreatedAgent,
+  ZSpendPolicy,
+  ZSpendPolicyUpdate,
+} from "./agents";
 import { ZAgentTransaction, ZPendingList } from "./approvals";
 import { zId } from "./common";
 import {
@@ -234,6 +241,16 @@ export const API_ROUTES = {
       "chain_unavailable",
       "reserve_budget_exhausted",
     ],
+  },
+  getAgentBudget: {
+    method: "get",
+    path: "/v1/agents/:account_id/budget",
+    summary:
+      "What an agent has spent today, for its owner to decrypt: the public spend sealed to the owner, the confidential spend as the chain's ciphertexts",
+    audience: "owner",
+    params: ZAgentParams,
+    response: { status: 200, schema: ZAgentBudget },
+    errors: ["not_agent_owner", "agent_not_found", "chain_unavailable"],
   },
   listPendingApprovals: {
     method: "get",

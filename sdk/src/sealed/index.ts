@@ -3,8 +3,16 @@
  * only, no `node:` module, no zk-sdk.
  */
 
+export {
+  type AgentBudgetAnswer,
+  agentBudgetBinding,
+  type RemainingBudget,
+  remainingBudgetOf,
+} from "./agent-budget";
+export { deriveAgentViewingKeys } from "./agent-keys";
 export { isSealedError, SealedError, type SealedErrorCode } from "./errors";
 export { holdTransactionId } from "./hold-id";
+export { sealAmountToViewer } from "./seal-to-viewer";
 export {
   detailsOpenerFor,
   MAX_SEALED_MEMO_BYTES,

@@ -1,0 +1,54 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { deriveAgentConfidentialSecret, deriveConfidentialKeys } from "../confidential/keys";
+import { deriveAgentViewingKeys } from "./agent-keys";
+
+const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex");
+
+/** The agent's keys derived by the SDK (node:crypto + zk-sdk) and by the browser entry (noble). */
+function bothWays(ownerSecret: Uint8Array, handle: string) {
+  const zk = deriveConfidentialKeys(deriveAgentConfidentialSecret(ownerSecret, handle));
+  const view = deriveAgentViewingKeys(ownerSecret, handle);
+  const scalar = Buffer.alloc(32);
+  let rest = view.elgamalScalar;
+  for (let i = 0; i < 32; i++, rest >>= 8n) scalar[i] = Number(rest & 0xffn);
+  return {
+    zk: [hex(zk.elgamal.secret().toBytes()), hex(zk.elgamalPubkey), hex(zk.ae.toBytes())],
+    view: [scalar.toString("hex"), hex(view.elgamalPubkey), hex(view.aeKey)],
+  };
+}
+
+describe("an agent's viewing keys from its owner's secret (noble) against the SDK's (zk-sdk)", () => {
+  it("Given an owner secret and an agent handle, then the scalar, pubkey and AE key are byte-identical", () => {
+    const { zk, view } = bothWays(new Uint8Array(32).fill(7), "alice/bot");
+    expect(view).toEqual(zk);
+  });
+
+  it("Given any owner secret and any handle, then both derivations agree", () => {
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ minLength: 32, maxLength: 32 }),
+        fc.string({ maxLength: 40 }),
+        (secret, name) => {
+          const { zk, view } = bothWays(secret, `owner/${name}`);
+          expect(view).toEqual(zk);
+        },
+      ),
+      { numRuns: 25 },
+    );
+  });
+
+  it("Given the API's `@owner/name`, then the keys are those of `owner/name`; another agent's differ", () => {
+    const secret = new Uint8Array(32).fill(9);
+    expect(deriveAgentViewingKeys(secret, "@alice/bot")).toEqual(deriveAgentViewingKeys(secret, "alice/bot"));
+    expect(hex(deriveAgentViewingKeys(secret, "alice/other").elgamalPubkey)).not.toBe(
+      hex(deriveAgentViewingKeys(secret, "alice/bot").elgamalPubkey),
+    );
+  });
+
+  it("Given an owner secret of the wrong length, then invalid_secret", () => {
+    expect(() => deriveAgentViewingKeys(new Uint8Array(31), "alice/bot")).toThrow(
+      expect.objectContaining({ code: "invalid_secret" }),
+    );
+  });
+});
