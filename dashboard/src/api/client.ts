@@ -3,7 +3,11 @@
  * this code never sees it) and, on every request that changes something, the session's CSRF token
  * in `X-CSRF-Token`. An error answer becomes `ApiCallError` carrying the API's own code and message,
  * which the pages show as they are. A 401 means the session is gone: the app returns to sign-in.
+ * Every request names its environment in `X-Cpay-Environment` once one is known (the enrollment
+ * link's, the sign-in page's choice, then the session's): the enrollment and sign-in steps carry no
+ * credential the service could route them by.
  */
+import { ENVIRONMENT_HEADER, type EnvironmentName } from "@cpay/sdk/environment";
 import type { SessionView } from "./types";
 
 export class ApiCallError extends Error {
@@ -19,10 +23,16 @@ export class ApiCallError extends Error {
 }
 
 let csrfToken: string | null = null;
+let environment: EnvironmentName | null = null;
 let onSessionLost: (reason: string) => void = () => undefined;
 
 export function setCsrfToken(token: string | null): void {
   csrfToken = token;
+}
+
+/** The environment every request names from now on (null: none, the session cookie routes). */
+export function setEnvironment(named: EnvironmentName | null): void {
+  environment = named;
 }
 
 export function whenSessionLost(callback: (reason: string) => void): void {
@@ -44,6 +54,7 @@ export async function api<T>(
   const headers: Record<string, string> = { Accept: "application/json" };
   if (options.body !== undefined) headers["Content-Type"] = "application/json";
   if (method !== "GET" && csrfToken !== null) headers["X-CSRF-Token"] = csrfToken;
+  if (environment !== null) headers[ENVIRONMENT_HEADER] = environment;
   if (options.idempotencyKey !== undefined) headers["Idempotency-Key"] = options.idempotencyKey;
   let response: Response;
   try {

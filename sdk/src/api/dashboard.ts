@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { ZTimestamp, zId } from "./common";
-import { ZEnvironment } from "./environment";
+import { ENVIRONMENTS } from "./environment";
 
 const ZBase64Url = z.string().regex(/^[A-Za-z0-9_-]*$/, "must be base64url");
 
@@ -112,7 +112,7 @@ export const ZWrappedSecret = z
 
 export const ZSessionView = z
   .object({
-    environment: ZEnvironment.meta({
+    environment: z.enum(ENVIRONMENTS).meta({
       description:
         "The session's environment: the dashboard sends it as `X-Cpay-Environment` on every request it makes",
     }),

@@ -3,19 +3,15 @@
  * request names its environment with when no credential does: the dashboard's enrollment and
  * sign-in steps carry neither key nor session, so the front router would otherwise always send
  * them to the test environment. The admin surface reads the same header. One constant for the
- * service, the admin CLI, the dashboard and the OpenAPI document.
+ * service, the admin CLI, the dashboard (`@cpay/sdk/environment`: no zod, so a page can import
+ * it) and the OpenAPI document.
  */
-import { z } from "zod";
 
 /** The request header naming an environment: `test` or `live` (spelled as Node presents it). */
 export const ENVIRONMENT_HEADER = "x-cpay-environment";
 
 export const ENVIRONMENTS = ["test", "live"] as const;
 export type EnvironmentName = (typeof ENVIRONMENTS)[number];
-
-export const ZEnvironment = z
-  .enum(ENVIRONMENTS)
-  .meta({ description: "`test` (devnet or the localnet) or `live` (mainnet-beta)" });
 
 /** The environment a header value names, or null for anything but `test`/`live`. */
 export function environmentOfHeader(value: string): EnvironmentName | null {
