@@ -74,7 +74,10 @@ export function SignInPage() {
               value={name}
               checked={environment === name}
               disabled={busy}
-              onChange={() => setChosen(name)}
+              onChange={() => {
+                setChosen(name);
+                setError(null);
+              }}
             />{" "}
             {ENVIRONMENT_LABELS[name]} <span class="hint">({HINTS[name]})</span>
           </label>
