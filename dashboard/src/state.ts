@@ -35,8 +35,8 @@ export function update(change: Partial<AppState>): void {
   state = { ...state, ...change };
   if ("session" in change) {
     setCsrfToken(state.session?.csrf_token ?? null);
-    // Signed in, every request names the session's environment; signed out, the sign-in or
-    // enrollment page names the one it is for before its first request.
+    // Signed in, every request names the session's environment; signed out, the sign-in and
+    // enrollment steps name theirs with each call.
     setEnvironment(state.session?.environment ?? null);
   }
   for (const listener of listeners) listener();

@@ -6,7 +6,7 @@
  * environment.
  */
 import { useEffect, useState } from "preact/hooks";
-import { api, setEnvironment } from "../api/client";
+import { api } from "../api/client";
 import type { SessionView } from "../api/types";
 import { ErrorMessage, Progress } from "../components/feedback";
 import { type CreationOptionsJson, createPasskey } from "../crypto/webauthn";
@@ -48,16 +48,16 @@ export function EnrollPage() {
     setBusy(true);
     setError(null);
     try {
-      setEnvironment(environment);
       const { options, handle: forHandle } = await api<{ options: CreationOptionsJson; handle: string }>(
         "POST",
         "/v1/dashboard/enrollment/options",
-        { body: { token } },
+        { body: { token }, environment },
       );
       setHandle(forHandle);
       const { credential } = await createPasskey(options);
       const session = await api<SessionView>("POST", "/v1/dashboard/enrollment", {
         body: { token, credential, passkey_name: name.trim() === "" ? undefined : name.trim() },
+        environment,
       });
       rememberEnvironment(session.environment);
       update({ session, notice: null });

@@ -6,7 +6,7 @@
  */
 import { ENVIRONMENTS, type EnvironmentName } from "@cpay/sdk/environment";
 import { useState } from "preact/hooks";
-import { api, setEnvironment } from "../api/client";
+import { api } from "../api/client";
 import type { SessionView } from "../api/types";
 import { ErrorMessage, Progress } from "../components/feedback";
 import { getPasskey, type RequestOptionsJson } from "../crypto/webauthn";
@@ -30,16 +30,16 @@ export function SignInPage() {
     setBusy(true);
     setError(null);
     try {
-      setEnvironment(environment);
       const { challenge_id, options } = await api<{ challenge_id: string; options: RequestOptionsJson }>(
         "POST",
         "/v1/dashboard/sign-in/options",
-        { body: {} },
+        { body: {}, environment },
       );
       const { credential, prfOutput } = await getPasskey(options);
       const session = await api<SessionView>("POST", "/v1/dashboard/sign-in", {
         body: { challenge_id, credential },
         quietOn401: true,
+        environment,
       });
       rememberEnvironment(session.environment);
       update({ session, notice: null });
