@@ -113,18 +113,12 @@ export async function sessionView(service: ServiceContext, session: DashboardSes
   return viewOf(service, { ...session, passkey: passkey ?? session.passkey });
 }
 
-/** The session's environment, as its cookie names it (what the front router routes it by). */
-function environmentOf(session: DashboardSession) {
-  const environment = environmentOfSessionToken(session.token);
-  if (environment === null) throw new TypeError("a session token without an environment");
-  return environment;
-}
-
 /** The view of a session as it stands in memory (just started). */
 export function viewOf(service: ServiceContext, session: DashboardSession): TSessionView {
   const { account, passkey, row } = session;
   return {
-    environment: environmentOf(session),
+    // The service's own: its sessions' cookies name it (`sess_live_`), and findLiveSession refuses others.
+    environment: service.environment,
     account: {
       account_id: account.id,
       handle: account.handle,
