@@ -1,5 +1,6 @@
 /**
- * The Express 5 application: request id -> JSON body (64 KiB, UTF-8) -> the `/v1` routes from the
+ * The Express 5 application: request id -> the `X-Cpay-Environment` header's check
+ * (environment-header.ts) -> JSON body (64 KiB, UTF-8) -> the `/v1` routes from the
  * shared route table -> the OpenAPI document -> the dashboard web app (GET outside `/v1`) -> 404 ->
  * the one error handler. Access logs carry
  * method, route, status, duration and ids, never bodies or headers with secrets.
@@ -8,6 +9,7 @@ import { buildOpenApiDocument } from "@cpay/sdk/api";
 import express, { type Express, type NextFunction, type Request, type Response } from "express";
 import { ApiError } from "./http/api-error";
 import { createAuthFailureLimiter } from "./http/auth-failure-limit";
+import { checkEnvironmentHeader } from "./http/environment-header";
 import { createErrorHandler, sendError } from "./http/error-handler";
 import { type Handlers, mountRoutes } from "./http/mount-routes";
 import { createRateLimiter } from "./http/rate-limit";
@@ -32,6 +34,7 @@ export function createApp(service: ServiceContext, options: AppOptions): Express
   app.set("query parser", "simple");
   app.use(requestId);
   app.use(accessLog(service));
+  app.use("/v1", checkEnvironmentHeader(service));
   const parseJson = express.json({ limit: "64kb", strict: true, type: () => true });
   // Most requests (every GET but one) carry no body; skip the parser's work for them.
   app.use((request: Request, response: Response, next: NextFunction) => {

@@ -10,7 +10,21 @@ describe("the front router's choice of environment", () => {
     expect(isLiveRequest({ authorization: "", cookie: "cpay_session=sess_live_x" })).toBe(false);
   });
 
-  it("follows the session cookie's prefix without one", () => {
+  it("follows the X-Cpay-Environment header without an Authorization header, over the cookie", () => {
+    expect(isLiveRequest({ "x-cpay-environment": "live" })).toBe(true);
+    expect(isLiveRequest({ "x-cpay-environment": "live", cookie: "cpay_session=sess_test_x" })).toBe(true);
+    expect(isLiveRequest({ "x-cpay-environment": "test", cookie: "cpay_session=sess_live_x" })).toBe(false);
+    // A value other than live goes to the test app, which refuses it (400).
+    expect(isLiveRequest({ "x-cpay-environment": "LIVE", cookie: "cpay_session=sess_live_x" })).toBe(false);
+    expect(isLiveRequest({ "x-cpay-environment": "" })).toBe(false);
+  });
+
+  it("lets an Authorization header win over the X-Cpay-Environment header", () => {
+    expect(isLiveRequest({ authorization: "Bearer svc_test_x", "x-cpay-environment": "live" })).toBe(false);
+    expect(isLiveRequest({ authorization: "Bearer svc_live_x", "x-cpay-environment": "test" })).toBe(true);
+  });
+
+  it("follows the session cookie's prefix without either", () => {
     expect(isLiveRequest({ cookie: "theme=dark; cpay_session=sess_live_x" })).toBe(true);
     expect(isLiveRequest({ cookie: "cpay_session=sess_test_x" })).toBe(false);
     expect(isLiveRequest({ cookie: "other_session=sess_live_x" })).toBe(false);

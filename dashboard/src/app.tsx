@@ -1,13 +1,14 @@
 /**
  * The shell: checks the session once, routes, and frames every signed-in page with the navigation,
- * the unlock step (while locked) and Sign out. Without a session every page but /enroll shows the
- * sign-in page; a 401 from any request (expired or revoked session) returns there with a notice.
+ * the session's environment (a "Live" badge: real money), the unlock step (while locked) and Sign
+ * out. Without a session every page but /enroll shows the sign-in page; a 401 from any request (expired or revoked session) returns there with a notice.
  */
 import { useEffect } from "preact/hooks";
 import { api, currentSession, whenSessionLost } from "./api/client";
 import type { Account } from "./api/types";
 import { Link } from "./components/link";
 import { UnlockPanel, WrapOffer } from "./components/unlock-panel";
+import { ENVIRONMENT_LABELS } from "./lib/environment";
 import { AgentsPage } from "./pages/agents";
 import { ApprovalsPage } from "./pages/approvals";
 import { EnrollPage } from "./pages/enroll";
@@ -91,6 +92,12 @@ export function App() {
           </ul>
         </nav>
         <div class="who">
+          <span
+            class={session.environment === "live" ? "badge environment live" : "badge environment"}
+            title={session.environment === "live" ? "Real money on Solana mainnet" : "Test money"}
+          >
+            {ENVIRONMENT_LABELS[session.environment]}
+          </span>
           <span>{session.account.handle}</span>
           <span class={unlocked === null ? "badge" : "badge ok"}>
             {unlocked === null ? "locked" : "unlocked"}

@@ -5,7 +5,7 @@
  */
 import type { ViewingKeys } from "@cpay/sdk/sealed";
 import { useEffect, useState } from "preact/hooks";
-import { setCsrfToken } from "./api/client";
+import { setCsrfToken, setEnvironment } from "./api/client";
 import type { Account, SessionView } from "./api/types";
 
 export interface Unlocked {
@@ -33,7 +33,12 @@ export function getState(): AppState {
 
 export function update(change: Partial<AppState>): void {
   state = { ...state, ...change };
-  if ("session" in change) setCsrfToken(state.session?.csrf_token ?? null);
+  if ("session" in change) {
+    setCsrfToken(state.session?.csrf_token ?? null);
+    // Signed in, every request names the session's environment; signed out, the sign-in and
+    // enrollment steps name theirs with each call.
+    setEnvironment(state.session?.environment ?? null);
+  }
   for (const listener of listeners) listener();
 }
 

@@ -8,9 +8,10 @@
  * address's budget). One world.
  */
 import { execFile } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { join, resolve } from "node:path";
 import { issueEnrollmentLink } from "@cpay/api";
+import { newId } from "@cpay/ledger/ids";
 import type { TSessionView } from "@cpay/sdk/api";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -93,10 +94,12 @@ describe("dashboard sign-in and sessions", () => {
       csrf?: string | null;
       key?: string;
       idempotencyKey?: string;
+      environment?: string;
     } = {},
   ): Promise<Answer> {
     const headers: Record<string, string> = {};
     if (init.idempotencyKey !== undefined) headers["idempotency-key"] = init.idempotencyKey;
+    if (init.environment !== undefined) headers["x-cpay-environment"] = init.environment;
     if (init.session !== undefined) headers.cookie = `theme=dark; cpay_session=${init.session.cookie}`;
     const csrf = init.csrf === undefined ? init.session?.csrf : init.csrf;
     if (csrf !== undefined && csrf !== null) headers["x-csrf-token"] = csrf;
@@ -111,7 +114,7 @@ describe("dashboard sign-in and sessions", () => {
     return { status: response.status, body: text === "" ? {} : JSON.parse(text), response };
   }
 
-  const tokenOf = (link: string) => /#token=(enr_[A-Za-z0-9_-]{43})$/.exec(link)?.[1] as string;
+  const tokenOf = (link: string) => /#token=(enr_test_[A-Za-z0-9_-]{43})$/.exec(link)?.[1] as string;
 
   /** The session a sign-in or enrolment answer started. */
   function sessionOf(answer: Answer): Session {
@@ -157,6 +160,10 @@ describe("dashboard sign-in and sessions", () => {
     const { db } = world.service.context;
     return db.read((q) => q.select().from(db.tables.enrollmentTokens));
   };
+  const challengeRows = async () => {
+    const { db } = world.service.context;
+    return db.read((q) => q.select().from(db.tables.webauthnChallenges));
+  };
   const passkeyRows = async () => {
     const { db } = world.service.context;
     return db.read((q) => q.select().from(db.tables.passkeys));
@@ -176,7 +183,7 @@ describe("dashboard sign-in and sessions", () => {
   let first: Session;
   it("enrols a passkey through a one-time link, sets an HttpOnly SameSite=Strict cookie and stores only hashes", async () => {
     const { link } = await issueEnrollmentLink(world.service.context, alice.account);
-    expect(link.startsWith(`${ORIGIN}/enroll#token=enr_`)).toBe(true);
+    expect(link.startsWith(`${ORIGIN}/enroll#token=enr_test_`)).toBe(true);
     const token = tokenOf(link);
     const begun = await call("/v1/dashboard/enrollment/options", { method: "POST", body: { token } });
     expect(begun.body.handle).toBe("@alice");
@@ -207,6 +214,7 @@ describe("dashboard sign-in and sessions", () => {
     expect(setCookie).toMatch(/Path=\//);
     expect(setCookie).not.toMatch(/Secure/); // an http origin
     expect(first.view).toMatchObject({
+      environment: "test",
       account: { account_id: alice.account.id, handle: "@alice", type: "personal" },
       passkey: { name: "laptop" },
       wrapped_secret: null,
@@ -478,6 +486,71 @@ describe("dashboard sign-in and sessions", () => {
     expect((listed.body.passkeys as { name: string }[]).map((p) => p.name)).toEqual(["phone"]);
   });
 
+  it("refuses X-Cpay-Environment: live without a live environment (403), a bad value (400) and a live link, changing nothing", async () => {
+    const { link } = await issueEnrollmentLink(world.service.context, bob.account);
+    const token = tokenOf(link);
+    const session = await signIn(phone);
+    const challengesBefore = await challengeRows();
+    const enrollmentsBefore = await enrollmentRows();
+    const sessionsBefore = await sessionRows();
+    const refusals = [
+      ["/v1/dashboard/enrollment/options", { method: "POST", body: { token } }],
+      ["/v1/dashboard/sign-in/options", { method: "POST", body: {} }],
+      ["/v1/dashboard/session", { session }],
+      ["/v1/dashboard/sign-out-everywhere", { method: "POST", session }],
+    ] as const;
+    for (const [path, init] of refusals) {
+      const live = await call(path, { ...init, environment: "live" });
+      expect(live.status, path).toBe(403);
+      expect(live.body.error?.code).toBe("live_mode_unavailable");
+      for (const bad of ["LIVE", "prod", ""]) {
+        const answer = await call(path, { ...init, environment: bad });
+        expect(answer.status, `${path} ${bad}`).toBe(400);
+        expect(answer.body.error).toMatchObject({ code: "invalid_request", param: "x-cpay-environment" });
+      }
+    }
+    // A live environment's link is never looked up here, with or without the header.
+    const liveToken = `enr_live_${token.slice("enr_test_".length)}`;
+    for (const environment of [undefined, "test"]) {
+      const answer = await call("/v1/dashboard/enrollment/options", {
+        method: "POST",
+        body: { token: liveToken },
+        ...(environment === undefined ? {} : { environment }),
+      });
+      expect(answer.body.error?.code).toBe("enrollment_link_invalid");
+    }
+    expect(await challengeRows()).toEqual(challengesBefore);
+    expect(await enrollmentRows()).toEqual(enrollmentsBefore);
+    expect(await sessionRows()).toEqual(sessionsBefore);
+    // The test environment named as such: the link and the session answer.
+    const begun = await call("/v1/dashboard/enrollment/options", {
+      method: "POST",
+      body: { token },
+      environment: "test",
+    });
+    expect(begun.body.handle).toBe("@bob");
+    const view = await call("/v1/dashboard/session", { session, environment: "test" });
+    expect(view.body).toMatchObject({ environment: "test", account: { handle: "@alice" } });
+  });
+
+  it("honours an enrollment link of the old form (no environment in its token) in the test environment", async () => {
+    // Links issued before tokens named their environment stay valid for their 24 h.
+    const token = `enr_${randomBytes(32).toString("base64url")}`;
+    const { db } = world.service.context;
+    const now = Date.now() + offsetMs;
+    await db.transaction((tx) =>
+      tx.insert(db.tables.enrollmentTokens).values({
+        id: newId("enr"),
+        accountId: bob.account.id,
+        tokenHash: createHash("sha256").update(token, "utf8").digest("hex"),
+        createdAt: new Date(now).toISOString(),
+        expiresAt: new Date(now + 3_600_000).toISOString(),
+      }),
+    );
+    const session = await enrol(createSoftAuthenticator({ origin: ORIGIN }), token, "old link");
+    expect(session.view).toMatchObject({ environment: "test", account: { handle: "@bob" } });
+  });
+
   // Two CLI processes (tsx starts in ~3 s on an idle machine; a loaded one takes far longer).
   it("prints a new enrollment link from the admin CLI (earlier links stop working); agents get none", {
     timeout: 180_000,
@@ -503,7 +576,9 @@ describe("dashboard sign-in and sessions", () => {
       run(["accounts", "enroll-link", agentHandle]),
     ]);
     expect(issued.code, issued.stderr).toBe(0);
-    const link = /(http:\/\/localhost:5173\/enroll#token=enr_[A-Za-z0-9_-]{43})\n/.exec(issued.stdout)?.[1];
+    const link = /(http:\/\/localhost:5173\/enroll#token=enr_test_[A-Za-z0-9_-]{43})\n/.exec(
+      issued.stdout,
+    )?.[1];
     expect(link).toBeDefined();
     const fresh = await call("/v1/dashboard/enrollment/options", {
       method: "POST",
@@ -524,7 +599,9 @@ describe("dashboard sign-in and sessions", () => {
       body: JSON.stringify({ handle: "carol", type: "personal", kyc_status: "verified" }),
     });
     const body = (await created.json()) as { enrollment_link: string };
-    expect(body.enrollment_link).toMatch(/^http:\/\/localhost:5173\/enroll#token=enr_[A-Za-z0-9_-]{43}$/);
+    expect(body.enrollment_link).toMatch(
+      /^http:\/\/localhost:5173\/enroll#token=enr_test_[A-Za-z0-9_-]{43}$/,
+    );
   });
 
   it("limits failed sign-ins per client address: past the limit even a good one gets 429 before any work", async () => {

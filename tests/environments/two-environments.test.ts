@@ -5,7 +5,10 @@
  * the issuer's approval of each confidential account, a fee reserve behind a KMS-style signing
  * program and a registrar key file), each with its own database and its own indexer process. A `svc_test_` key moves funds on the test cluster only and its records are
  * only in the test database; a `svc_live_` key likewise on the live side; neither can name the
- * other's accounts, and each list of transfers is its own environment's.
+ * other's accounts, and each list of transfers is its own environment's. A live account's holder
+ * enrols and signs in to the dashboard with the `X-Cpay-Environment` header (the public steps carry
+ * no credential to route by) and gets a `sess_live_` session of the live account; links, headers and
+ * cookies of the wrong environment are refused, changing nothing.
  */
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -23,6 +26,7 @@ import { writeExecSigner, writeKeypairFile } from "../support/exec-signer";
 import { type LocalnetProcess, startLocalnetProcess } from "../support/localnet-process";
 import { sendAs } from "../support/send-as";
 import { type ServiceProcess, serviceProcess } from "../support/service-process";
+import { createSoftAuthenticator } from "../support/soft-authenticator";
 import { postTransfer, type TransferAnswer } from "../support/transfer-answers";
 
 const ROOT = resolve(import.meta.dirname, "../..");
@@ -35,6 +39,9 @@ interface Manifest {
   readonly usdgMint: string;
   readonly keypairs: { readonly feeReserve: string; readonly programUpgradeAuthority: string };
 }
+
+/** A JSON answer of `/v1` (a session view, an account, an error). */
+type Answer = { error?: { code: string; param?: string }; [field: string]: unknown };
 
 const manifestOf = (localnet: LocalnetProcess) =>
   JSON.parse(readFileSync(localnet.manifestPath, "utf8")) as Manifest;
@@ -278,6 +285,112 @@ describe("one service, a test environment on one cluster and a live one on anoth
       expect((await fetch(health as string)).status).toBe(200);
     }
     expect(indexers[1]?.output()).toMatch(/"environment":"live"/);
+  });
+
+  it("enrols and signs in a live account's holder on the dashboard with X-Cpay-Environment: live", async () => {
+    const origin = `http://localhost:${new URL(apiUrl).port}`;
+    const holder = createSoftAuthenticator({ origin });
+    const dashboard = async (
+      path: string,
+      init: { body?: unknown; environment?: string; cookie?: string; key?: string; csrf?: string } = {},
+    ) => {
+      const headers: Record<string, string> = {};
+      if (init.environment !== undefined) headers["x-cpay-environment"] = init.environment;
+      if (init.cookie !== undefined) headers.cookie = `cpay_session=${init.cookie}`;
+      if (init.key !== undefined) headers.authorization = `Bearer ${init.key}`;
+      if (init.csrf !== undefined) headers["x-csrf-token"] = init.csrf;
+      if (init.body !== undefined) headers["content-type"] = "application/json";
+      const response = await fetch(`${apiUrl}${path}`, {
+        method: init.body === undefined ? "GET" : "POST",
+        headers,
+        ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+      });
+      const cookie = /cpay_session=(sess_[a-z]+_[A-Za-z0-9_-]{43});/.exec(
+        response.headers.getSetCookie().join("\n"),
+      )?.[1];
+      return { status: response.status, body: (await response.json()) as Answer, cookie };
+    };
+    const tokenOf = (answer: { enrollment_link: string }) =>
+      /#token=(enr_[a-z]+_[A-Za-z0-9_-]{43})$/.exec(answer.enrollment_link)?.[1] as string;
+    const dashboardRows = (database: string) =>
+      ["enrollment_tokens", "webauthn_challenges", "sessions", "passkeys"].map((table) =>
+        rowsOf(database, `SELECT * FROM ${table} ORDER BY id`),
+      );
+
+    // Each environment issues links for its own accounts, naming itself in the token.
+    const liveToken = tokenOf(await admin("live", "/admin/accounts/livepayer/enrollment-link", {}));
+    const testToken = tokenOf(await admin("test", "/admin/accounts/merchant/enrollment-link", {}));
+    expect(liveToken).toMatch(/^enr_live_/);
+    expect(testToken).toMatch(/^enr_test_/);
+
+    // Refusals first, each changing nothing in either database.
+    const before = [dashboardRows(testDb), dashboardRows(liveDb)];
+    const options = "/v1/dashboard/enrollment/options";
+    for (const [token, environment] of [
+      [liveToken, "test"],
+      [liveToken, undefined],
+      [testToken, "live"],
+    ] as const) {
+      const answer = await dashboard(options, { body: { token }, ...(environment ? { environment } : {}) });
+      expect(answer.status, `${token.slice(0, 9)} in ${environment}`).toBe(404);
+      expect(answer.body.error?.code).toBe("enrollment_link_invalid");
+    }
+    // A header that contradicts the key or the session cookie the request carries.
+    for (const contradiction of [
+      { key: liveKey, environment: "test" },
+      { key: testKey, environment: "live" },
+      { cookie: `sess_test_${"A".repeat(43)}`, environment: "live" },
+      { cookie: `sess_live_${"A".repeat(43)}`, environment: "test" },
+    ]) {
+      const answer = await dashboard("/v1/accounts/me", contradiction);
+      expect(answer.status, JSON.stringify(contradiction)).toBe(400);
+      expect(answer.body.error).toMatchObject({ code: "invalid_request", param: "x-cpay-environment" });
+    }
+    const bad = await dashboard("/v1/dashboard/sign-in/options", { body: {}, environment: "mainnet" });
+    expect(bad.status).toBe(400);
+    expect([dashboardRows(testDb), dashboardRows(liveDb)]).toEqual(before);
+
+    // The live link, in the live environment.
+    const begun = await dashboard(options, { body: { token: liveToken }, environment: "live" });
+    expect(begun.body.handle).toBe("@livepayer");
+    const enrolled = await dashboard("/v1/dashboard/enrollment", {
+      body: { token: liveToken, credential: holder.register(begun.body.options), passkey_name: "live" },
+      environment: "live",
+    });
+    expect(enrolled.status, JSON.stringify(enrolled.body)).toBe(201);
+    expect(enrolled.cookie).toMatch(/^sess_live_/);
+    expect(enrolled.body).toMatchObject({ environment: "live", account: { handle: "@livepayer" } });
+
+    // Sign-in names the environment; the test one does not know this passkey.
+    const signIn = async (environment?: string) => {
+      const named = environment === undefined ? {} : { environment };
+      const challenge = await dashboard("/v1/dashboard/sign-in/options", { body: {}, ...named });
+      return dashboard("/v1/dashboard/sign-in", {
+        body: {
+          challenge_id: challenge.body.challenge_id,
+          credential: holder.assert(challenge.body.options),
+        },
+        ...named,
+      });
+    };
+    const inTest = await signIn();
+    expect(inTest.body.error?.code).toBe("passkey_not_recognized");
+    const signedIn = await signIn("live");
+    expect(signedIn.status, JSON.stringify(signedIn.body)).toBe(201);
+    const session = signedIn.cookie as string;
+    expect(session).toMatch(/^sess_live_/);
+    expect(signedIn.body).toMatchObject({ environment: "live", account: { handle: "@livepayer" } });
+    // The live session reads its live account, with the header or by its cookie alone.
+    for (const environment of ["live", undefined]) {
+      const me = await dashboard("/v1/accounts/me", {
+        cookie: session,
+        ...(environment ? { environment } : {}),
+      });
+      expect(me.status).toBe(200);
+      expect(me.body.handle).toBe("@livepayer");
+    }
+    expect(rowsOf(testDb, "SELECT id FROM sessions")).toHaveLength(0);
+    expect(rowsOf(liveDb, "SELECT id FROM sessions")).toHaveLength(2);
   });
 
   it("refuses to start with the live environment on a database of the test cluster", async () => {

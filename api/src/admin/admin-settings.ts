@@ -9,6 +9,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { ConfigError } from "@cpay/ledger/config";
+import { ENVIRONMENT_HEADER } from "@cpay/sdk/api";
 
 export const DEFAULT_ADMIN_PORT = 3001;
 export const ADMIN_TOKEN_FILE = "admin.token";
@@ -64,5 +65,8 @@ export function readAdminTokenFile(file: string): string {
   return token;
 }
 
-/** The request header naming the environment an admin request acts on (`test` when absent). */
-export const ADMIN_ENVIRONMENT_HEADER = "x-cpay-environment";
+/**
+ * The request header naming the environment an admin request acts on (`test` when absent): the
+ * one the dashboard's requests name theirs with.
+ */
+export const ADMIN_ENVIRONMENT_HEADER = ENVIRONMENT_HEADER;

@@ -1,9 +1,11 @@
 /**
  * Enrollment links: how an account holder registers a first passkey (or a new one after losing
- * theirs). The operator's admin CLI asks for one; the link is `<DASHBOARD_ORIGIN>/enroll#token=enr_...`
- * (a fragment: the browser never sends it to a server or a log). Valid 24 h, one use, for personal
- * and business accounts only (an agent never signs in). A new link spends the account's earlier
- * ones, so only the newest handed out works.
+ * theirs). The operator's admin CLI asks for one; the link is
+ * `<DASHBOARD_ORIGIN>/enroll#token=enr_<environment>_...` (a fragment: the browser never sends it to
+ * a server or a log). Valid 24 h, one use, for personal and business accounts only (an agent never
+ * signs in). A new link spends the account's earlier ones, so only the newest handed out works.
+ * Each environment issues links for its own accounts and refuses the other's without looking them
+ * up: the dashboard reads the environment from the token and sends its requests there.
  */
 import type { AccountRow, EnrollmentTokenRow } from "@cpay/ledger";
 import type { Db } from "@cpay/ledger/database";
@@ -11,7 +13,7 @@ import { newId } from "@cpay/ledger/ids";
 import { and, eq, isNull } from "drizzle-orm";
 import { ApiError } from "../http/api-error";
 import type { ServiceContext } from "../service-context";
-import { generateEnrollmentToken, hashToken, isEnrollmentToken } from "./secret-tokens";
+import { environmentOfEnrollmentToken, generateEnrollmentToken, hashToken } from "./secret-tokens";
 import { isoAt } from "./sessions";
 
 export const ENROLLMENT_LINK_TTL_MS = 24 * 3_600_000;
@@ -28,7 +30,7 @@ export async function issueEnrollmentLink(
 ): Promise<EnrollmentLink> {
   if (account.type === "agent") throw new RangeError("an agent never signs in to the dashboard");
   const { enrollmentTokens } = service.db.tables;
-  const token = generateEnrollmentToken();
+  const token = generateEnrollmentToken(service.environment);
   const now = service.clock();
   const expiresAt = isoAt(now + ENROLLMENT_LINK_TTL_MS);
   await service.db.transaction(async (tx) => {
@@ -58,7 +60,9 @@ export async function usableEnrollment(
     "this enrollment link is unknown, already used or expired; ask the operator for a new one",
     "token",
   );
-  if (!isEnrollmentToken(token)) throw invalid;
+  // Malformed, or of the other environment: never issued by this database. An old-format token
+  // (`enr_<43>`, issued before links named their environment) reads as the test environment's.
+  if (environmentOfEnrollmentToken(token) !== service.environment) throw invalid;
   const { enrollmentTokens, accounts } = service.db.tables;
   const [found] = await db
     .select({ enrollment: enrollmentTokens, account: accounts })

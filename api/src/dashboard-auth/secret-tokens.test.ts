@@ -2,11 +2,11 @@ import { describe, expect, it } from "vitest";
 import {
   csrfTokenMatches,
   csrfTokenOf,
+  environmentOfEnrollmentToken,
   environmentOfSessionToken,
   generateEnrollmentToken,
   generateSessionToken,
   hashToken,
-  isEnrollmentToken,
   sessionCookieOf,
 } from "./secret-tokens";
 
@@ -16,8 +16,10 @@ describe("the dashboard's secret tokens", () => {
     expect(session).toMatch(/^sess_test_[A-Za-z0-9_-]{43}$/);
     expect(environmentOfSessionToken(session)).toBe("test");
     expect(environmentOfSessionToken(generateSessionToken("live"))).toBe("live");
-    const enrollment = generateEnrollmentToken();
-    expect(isEnrollmentToken(enrollment)).toBe(true);
+    const enrollment = generateEnrollmentToken("live");
+    expect(enrollment).toMatch(/^enr_live_[A-Za-z0-9_-]{43}$/);
+    expect(environmentOfEnrollmentToken(enrollment)).toBe("live");
+    expect(environmentOfEnrollmentToken(generateEnrollmentToken("test"))).toBe("test");
     expect(hashToken(session)).toMatch(/^[0-9a-f]{64}$/);
     expect(hashToken(session)).not.toContain(session.slice(10));
     for (const bad of [
@@ -29,7 +31,23 @@ describe("the dashboard's secret tokens", () => {
     ]) {
       expect(environmentOfSessionToken(bad)).toBeNull();
     }
-    expect(isEnrollmentToken(`${enrollment}x`)).toBe(false);
+    for (const bad of [
+      "",
+      "enr_live_",
+      `${enrollment}x`,
+      enrollment.slice(0, -1),
+      `enr_main_${"a".repeat(43)}`,
+    ]) {
+      expect(environmentOfEnrollmentToken(bad)).toBeNull();
+    }
+  });
+
+  it("read an enrollment token of the old form (no environment) as the test environment's", () => {
+    // Links handed out before tokens named their environment stay valid for 24 h.
+    const random = generateEnrollmentToken("test").slice("enr_test_".length);
+    expect(environmentOfEnrollmentToken(`enr_${random}`)).toBe("test");
+    // Whatever its 43 characters begin with: the length tells the two forms apart.
+    expect(environmentOfEnrollmentToken(`enr_live_${random.slice(5)}`)).toBe("test");
   });
 
   it("derive one CSRF token per session, matched exactly", () => {

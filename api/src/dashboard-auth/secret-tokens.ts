@@ -1,6 +1,7 @@
 /**
  * The dashboard's bearer secrets: session cookies `sess_test_`/`sess_live_` and enrollment links'
- * `enr_` tokens, each + 32 random bytes as 43 base64url characters. Only SHA-256 hashes are stored
+ * `enr_test_`/`enr_live_` tokens, each + 32 random bytes as 43 base64url characters. The
+ * environment in the prefix lets the dashboard page route a link's requests to its environment. Only SHA-256 hashes are stored
  * (256 random bits: no dictionary to try, as for API keys). The CSRF token is derived from the
  * session's cookie value, so the service stores no CSRF secret and a stolen database row signs
  * nothing; a page can learn it only from the session view, which a cross-site page cannot read.
@@ -9,7 +10,7 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypt
 import type { KeyEnvironment } from "../keys/api-key-format";
 
 const SESSION_PATTERN = /^sess_(test|live)_[A-Za-z0-9_-]{43}$/;
-const ENROLLMENT_PATTERN = /^enr_[A-Za-z0-9_-]{43}$/;
+const ENROLLMENT_PATTERN = /^enr_(?:(test|live)_)?[A-Za-z0-9_-]{43}$/;
 
 /** The cookie that carries a session. */
 export const SESSION_COOKIE = "cpay_session";
@@ -29,12 +30,22 @@ export function environmentOfSessionToken(value: string): KeyEnvironment | null 
   return match === null ? null : (match[1] as KeyEnvironment);
 }
 
-export function generateEnrollmentToken(): string {
-  return `enr_${randomBytes(32).toString("base64url")}`;
+/** A fresh enrollment token for an account of `environment`. */
+export function generateEnrollmentToken(environment: KeyEnvironment): string {
+  return `enr_${environment}_${randomBytes(32).toString("base64url")}`;
 }
 
-export function isEnrollmentToken(value: string): boolean {
-  return ENROLLMENT_PATTERN.test(value);
+/**
+ * The environment of a well-formed enrollment token, or null. A token without one (`enr_<43>`) is
+ * the test environment's: links were issued in that form, valid 24 h, before they named their
+ * environment, and only the test environment could be reached from the dashboard then; remove
+ * this form a day after every service runs the new one. (The lengths tell the forms apart: an old
+ * token whose 43 characters happen to begin with `live_` is still read as an old one.)
+ */
+export function environmentOfEnrollmentToken(value: string): KeyEnvironment | null {
+  const match = ENROLLMENT_PATTERN.exec(value);
+  if (match === null) return null;
+  return (match[1] as KeyEnvironment | undefined) ?? "test";
 }
 
 /** The session's CSRF token: an HMAC of a fixed label under the cookie value. */

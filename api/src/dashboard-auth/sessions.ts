@@ -117,6 +117,8 @@ export async function sessionView(service: ServiceContext, session: DashboardSes
 export function viewOf(service: ServiceContext, session: DashboardSession): TSessionView {
   const { account, passkey, row } = session;
   return {
+    // The service's own: its sessions' cookies name it (`sess_live_`), and findLiveSession refuses others.
+    environment: service.environment,
     account: {
       account_id: account.id,
       handle: account.handle,

@@ -43,7 +43,12 @@ export async function completeSignIn(
       .limit(1),
   );
   if (found === undefined || found.account.type === "agent") {
-    throw new ApiError("passkey_not_recognized", "no live passkey of this service matches", "credential");
+    // "Unrevoked", not "live": live is an environment, and a passkey of the other one is the likely cause.
+    throw new ApiError(
+      "passkey_not_recognized",
+      `no unrevoked passkey of this service's ${service.environment} environment matches; was it enrolled in the other one?`,
+      "credential",
+    );
   }
   const { passkey, account } = found;
   const site = dashboardSite(service);

@@ -3,19 +3,27 @@
  * key, authenticate.ts), whatever cookie comes with it; without one, the `cpay_session` cookie of
  * a dashboard session. A cookie-authenticated request other than GET/HEAD must carry the session's
  * `X-CSRF-Token` (`403 csrf_token_invalid`), checked before the session is touched, so a refused
- * request changes nothing. With neither credential: `401 unauthorized`.
+ * request changes nothing. With neither credential: `401 unauthorized`. A session cookie of another
+ * environment than the `X-Cpay-Environment` header names is `400 invalid_request`, before the
+ * session is looked up.
  */
 import type { Request } from "express";
-import { csrfTokenMatches, sessionCookieOf } from "../dashboard-auth/secret-tokens";
+import {
+  csrfTokenMatches,
+  environmentOfSessionToken,
+  sessionCookieOf,
+} from "../dashboard-auth/secret-tokens";
 import { findLiveSession, touchSession } from "../dashboard-auth/sessions";
 import type { ServiceContext } from "../service-context";
 import { ApiError } from "./api-error";
 import { authenticate, type Caller } from "./authenticate";
+import { checkSessionEnvironment } from "./environment-header";
 
 export async function authenticateRequest(service: ServiceContext, request: Request): Promise<Caller> {
   const header = request.get("authorization");
   const cookie = header === undefined ? sessionCookieOf(request.get("cookie")) : null;
   if (cookie === null) return authenticate(service, header);
+  checkSessionEnvironment(service, request, environmentOfSessionToken(cookie));
   const session = await findLiveSession(service, cookie);
   if (request.method !== "GET" && request.method !== "HEAD") {
     if (!csrfTokenMatches(cookie, request.get("x-csrf-token"))) {

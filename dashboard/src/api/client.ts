@@ -3,7 +3,11 @@
  * this code never sees it) and, on every request that changes something, the session's CSRF token
  * in `X-CSRF-Token`. An error answer becomes `ApiCallError` carrying the API's own code and message,
  * which the pages show as they are. A 401 means the session is gone: the app returns to sign-in.
+ * Every request names its environment in `X-Cpay-Environment` once one is known: the session's,
+ * or the one the enrollment and sign-in steps give with the call (the link's, the holder's choice),
+ * since they carry no credential the service could route them by.
  */
+import { ENVIRONMENT_HEADER, type EnvironmentName } from "@cpay/sdk/environment";
 import type { SessionView } from "./types";
 
 export class ApiCallError extends Error {
@@ -19,10 +23,16 @@ export class ApiCallError extends Error {
 }
 
 let csrfToken: string | null = null;
+let environment: EnvironmentName | null = null;
 let onSessionLost: (reason: string) => void = () => undefined;
 
 export function setCsrfToken(token: string | null): void {
   csrfToken = token;
+}
+
+/** The environment every request names from now on (null: none, the session cookie routes them). */
+export function setEnvironment(named: EnvironmentName | null): void {
+  environment = named;
 }
 
 export function whenSessionLost(callback: (reason: string) => void): void {
@@ -34,7 +44,14 @@ type Query = Record<string, string | number | undefined>;
 export async function api<T>(
   method: "GET" | "POST" | "PATCH" | "PUT" | "DELETE",
   path: string,
-  options: { body?: unknown; query?: Query; idempotencyKey?: string; quietOn401?: boolean } = {},
+  options: {
+    body?: unknown;
+    query?: Query;
+    idempotencyKey?: string;
+    quietOn401?: boolean;
+    /** The environment this request names, whatever the session's (enrollment and sign-in). */
+    environment?: EnvironmentName;
+  } = {},
 ): Promise<T> {
   const search = new URLSearchParams();
   for (const [name, value] of Object.entries(options.query ?? {})) {
@@ -44,6 +61,8 @@ export async function api<T>(
   const headers: Record<string, string> = { Accept: "application/json" };
   if (options.body !== undefined) headers["Content-Type"] = "application/json";
   if (method !== "GET" && csrfToken !== null) headers["X-CSRF-Token"] = csrfToken;
+  const named = options.environment ?? environment;
+  if (named !== null) headers[ENVIRONMENT_HEADER] = named;
   if (options.idempotencyKey !== undefined) headers["Idempotency-Key"] = options.idempotencyKey;
   let response: Response;
   try {

@@ -1,13 +1,16 @@
 /**
- * /enroll#token=enr_...: registers the account's first passkey from the operator's one-time link. The
- * token is read from the URL fragment (never sent to a server by the browser, never in a log) and
- * goes only into the two enrollment requests' bodies.
+ * /enroll#token=enr_<environment>_...: registers the account's first passkey from the operator's
+ * one-time link. The token is read from the URL fragment (never sent to a server by the browser,
+ * never in a log) and goes only into the two enrollment requests' bodies; its environment (live or
+ * test) is named in their `X-Cpay-Environment` header, so a live account's link reaches the live
+ * environment.
  */
 import { useEffect, useState } from "preact/hooks";
 import { api } from "../api/client";
 import type { SessionView } from "../api/types";
 import { ErrorMessage, Progress } from "../components/feedback";
 import { type CreationOptionsJson, createPasskey } from "../crypto/webauthn";
+import { ENVIRONMENT_LABELS, environmentOfEnrollmentToken, rememberEnvironment } from "../lib/environment";
 import { navigate } from "../router";
 import { update } from "../state";
 
@@ -39,6 +42,8 @@ export function EnrollPage() {
     );
   }
 
+  const environment = environmentOfEnrollmentToken(token);
+
   const enroll = async () => {
     setBusy(true);
     setError(null);
@@ -46,13 +51,15 @@ export function EnrollPage() {
       const { options, handle: forHandle } = await api<{ options: CreationOptionsJson; handle: string }>(
         "POST",
         "/v1/dashboard/enrollment/options",
-        { body: { token } },
+        { body: { token }, environment },
       );
       setHandle(forHandle);
       const { credential } = await createPasskey(options);
       const session = await api<SessionView>("POST", "/v1/dashboard/enrollment", {
         body: { token, credential, passkey_name: name.trim() === "" ? undefined : name.trim() },
+        environment,
       });
+      rememberEnvironment(session.environment);
       update({ session, notice: null });
       navigate("/", { replace: true });
     } catch (failure) {
@@ -68,6 +75,10 @@ export function EnrollPage() {
       <p>
         {handle === null ? "Create the passkey" : `Create the passkey for ${handle}`} you will sign in with.
         It stays on your device; the service keeps only its public key.
+      </p>
+      <p>
+        Environment: <strong>{ENVIRONMENT_LABELS[environment]}</strong>
+        {environment === "live" ? " (real money on Solana mainnet)" : " (test money on the test cluster)"}
       </p>
       <form
         onSubmit={(event) => {

@@ -1,19 +1,28 @@
 /**
- * /sign-in: a discoverable passkey assertion (no handle typed). The same touch evaluates the PRF
- * extension; when this passkey holds a wrapped secret, its output unlocks the account at once. The
- * PRF output stays in this page; the server gets the assertion only.
+ * /sign-in: the holder picks the environment (Test or Live: each has its own accounts and passkeys;
+ * the last one used is offered first), then a discoverable passkey assertion (no handle typed). The
+ * same touch evaluates the PRF extension; when this passkey holds a wrapped secret, its output
+ * unlocks the account at once. The PRF output stays in this page; the server gets the assertion only.
  */
+import { ENVIRONMENTS, type EnvironmentName } from "@cpay/sdk/environment";
 import { useState } from "preact/hooks";
 import { api } from "../api/client";
 import type { SessionView } from "../api/types";
 import { ErrorMessage, Progress } from "../components/feedback";
 import { getPasskey, type RequestOptionsJson } from "../crypto/webauthn";
+import { ENVIRONMENT_LABELS, rememberEnvironment, rememberedEnvironment } from "../lib/environment";
 import { navigate } from "../router";
 import { update, useAppState } from "../state";
 import { unlockWithPrfOutput } from "../unlock";
 
+const HINTS: Readonly<Record<EnvironmentName, string>> = {
+  test: "test money on the test cluster",
+  live: "real money on Solana mainnet",
+};
+
 export function SignInPage() {
   const { notice } = useAppState();
+  const [environment, setChosen] = useState<EnvironmentName>(rememberedEnvironment);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>(null);
 
@@ -24,13 +33,15 @@ export function SignInPage() {
       const { challenge_id, options } = await api<{ challenge_id: string; options: RequestOptionsJson }>(
         "POST",
         "/v1/dashboard/sign-in/options",
-        { body: {} },
+        { body: {}, environment },
       );
       const { credential, prfOutput } = await getPasskey(options);
       const session = await api<SessionView>("POST", "/v1/dashboard/sign-in", {
         body: { challenge_id, credential },
         quietOn401: true,
+        environment,
       });
+      rememberEnvironment(session.environment);
       update({ session, notice: null });
       if (prfOutput !== null && session.wrapped_secret !== null) {
         // Best effort: a blob that does not open leaves the manual unlock in place.
@@ -53,7 +64,26 @@ export function SignInPage() {
           {notice}
         </p>
       ) : null}
-      <p>Use the passkey you enrolled for your account.</p>
+      <fieldset class="environment">
+        <legend>Environment</legend>
+        {ENVIRONMENTS.map((name) => (
+          <label key={name}>
+            <input
+              type="radio"
+              name="environment"
+              value={name}
+              checked={environment === name}
+              disabled={busy}
+              onChange={() => {
+                setChosen(name);
+                setError(null);
+              }}
+            />{" "}
+            {ENVIRONMENT_LABELS[name]} <span class="hint">({HINTS[name]})</span>
+          </label>
+        ))}
+      </fieldset>
+      <p>Use the passkey you enrolled for your {ENVIRONMENT_LABELS[environment].toLowerCase()} account.</p>
       <button type="button" class="primary" disabled={busy} onClick={() => void signIn()}>
         Sign in with a passkey
       </button>

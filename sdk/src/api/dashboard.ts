@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { ZTimestamp, zId } from "./common";
+import { ENVIRONMENTS } from "./environment";
 
 const ZBase64Url = z.string().regex(/^[A-Za-z0-9_-]*$/, "must be base64url");
 
@@ -14,7 +15,7 @@ const ZEnrollmentToken = z
   .string()
   .min(1)
   .max(200)
-  .meta({ description: "`enr_...` from the enrollment link" });
+  .meta({ description: "`enr_test_...` or `enr_live_...` from the enrollment link" });
 
 /**
  * What the browser returns besides the credential. A PRF result is the key that wraps the account's
@@ -111,6 +112,10 @@ export const ZWrappedSecret = z
 
 export const ZSessionView = z
   .object({
+    environment: z.enum(ENVIRONMENTS).meta({
+      description:
+        "The session's environment: the dashboard sends it as `X-Cpay-Environment` on every request it makes",
+    }),
     account: z.object({
       account_id: zId("acct"),
       handle: z.string(),

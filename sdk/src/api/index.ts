@@ -16,6 +16,7 @@ export {
 } from "./client";
 export * from "./common";
 export * from "./dashboard";
+export * from "./environment";
 export { API_ERRORS, type ApiErrorCode, statusOfApiError } from "./errors";
 export * from "./keys";
 export { buildOpenApiDocument } from "./openapi";

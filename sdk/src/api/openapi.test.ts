@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { ENVIRONMENT_HEADER } from "./environment";
 import { API_ERRORS } from "./errors";
 import { buildOpenApiDocument } from "./openapi";
 import { API_ROUTES } from "./routes";
@@ -37,6 +38,20 @@ describe("the OpenAPI 3.1 document", () => {
     for (const route of Object.values(API_ROUTES)) {
       const operation = doc.paths[route.path.replace(/:([a-z_]+)/g, "{$1}")]?.[route.method];
       expect(operation?.security, route.path).toEqual(expected[route.audience]);
+    }
+  });
+
+  it("takes the environment header on the dashboard's routes, and only there", () => {
+    for (const route of Object.values(API_ROUTES)) {
+      const operation = doc.paths[route.path.replace(/:([a-z_]+)/g, "{$1}")]?.[route.method] as unknown as {
+        parameters: { name: string; in: string; schema: { enum?: string[] } }[];
+      };
+      const header = operation.parameters.find((parameter) => parameter.name === ENVIRONMENT_HEADER);
+      if (route.path.startsWith("/v1/dashboard/")) {
+        expect(header, route.path).toMatchObject({ in: "header", schema: { enum: ["test", "live"] } });
+      } else {
+        expect(header, route.path).toBeUndefined();
+      }
     }
   });
 

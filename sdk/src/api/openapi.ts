@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { ZErrorBody } from "./common";
+import { ENVIRONMENT_HEADER, ENVIRONMENTS } from "./environment";
 import { API_ERRORS, type ApiErrorCode } from "./errors";
 import { API_ROUTES, type RouteContract } from "./routes";
 
@@ -17,6 +18,21 @@ const COMMON_ERRORS: readonly ApiErrorCode[] = [
   "rate_limited",
   "internal_error",
 ];
+
+/** The dashboard's routes: the enrollment and sign-in steps carry no credential to route them by. */
+const DASHBOARD_PATHS = "/v1/dashboard/";
+
+const ENVIRONMENT_PARAMETER: JsonSchema = {
+  name: ENVIRONMENT_HEADER,
+  in: "header",
+  required: false,
+  schema: { type: "string", enum: [...ENVIRONMENTS] },
+  description:
+    "The environment the request is for. Without an `Authorization` header it picks the environment " +
+    "(else the session cookie's prefix does; else `test`); with a key or a session it must agree with " +
+    "theirs (`400 invalid_request`). Any other value is `400 invalid_request`; `live` on a service " +
+    "without a live environment is `403 live_mode_unavailable`.",
+};
 
 /** Builds the document; `serverUrl` is where this service is reachable (e.g. `http://127.0.0.1:3000`). */
 export function buildOpenApiDocument(serverUrl: string): JsonSchema {
@@ -52,7 +68,7 @@ export function buildOpenApiDocument(serverUrl: string): JsonSchema {
           in: "cookie",
           name: "cpay_session",
           description:
-            "A dashboard session (`sess_test_...`), set by sign-in; every non-GET request made with it also needs the session's `X-CSRF-Token` header. An `Authorization` header, when present, wins.",
+            "A dashboard session (`sess_test_...` or `sess_live_...`), set by sign-in; every non-GET request made with it also needs the session's `X-CSRF-Token` header. An `Authorization` header, when present, wins.",
         },
       },
       schemas: components,
@@ -80,6 +96,7 @@ function operationOf(
       });
     }
   }
+  if (route.path.startsWith(DASHBOARD_PATHS)) parameters.push(ENVIRONMENT_PARAMETER);
   if (
     route.method !== "get" &&
     (route.audience === "session" || route.audience === "any" || route.audience === "owner")

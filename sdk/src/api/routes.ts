@@ -56,7 +56,9 @@ import {
  * Who may call a route: `any` valid key or session, only a non-agent (owner) account's key or a
  * session, only an agent's key, only a dashboard session (`session`: an API key gets
  * `403 session_required`), or anyone with no credential (`public`: the sign-in steps). A request with
- * an `Authorization` header is judged by it alone; without one, by the `cpay_session` cookie.
+ * an `Authorization` header is judged by it alone; without one, by the `cpay_session` cookie. The
+ * `/v1/dashboard/` routes also take the `X-Cpay-Environment` header (environment.ts): the public
+ * ones have no credential that names their environment.
  */
 export type RouteAudience = "any" | "owner" | "agent" | "session" | "public";
 
@@ -377,7 +379,7 @@ export const API_ROUTES = {
     audience: "public",
     body: ZEnrollmentOptionsRequest,
     response: { status: 200, schema: ZEnrollmentOptions },
-    errors: ["enrollment_link_invalid"],
+    errors: ["enrollment_link_invalid", "live_mode_unavailable"],
   },
   completeEnrollment: {
     method: "post",
@@ -386,7 +388,7 @@ export const API_ROUTES = {
     audience: "public",
     body: ZEnrollmentRequest,
     response: { status: 201, schema: ZSessionView },
-    errors: ["enrollment_link_invalid", "passkey_verification_failed"],
+    errors: ["enrollment_link_invalid", "passkey_verification_failed", "live_mode_unavailable"],
   },
   beginSignIn: {
     method: "post",
@@ -395,7 +397,7 @@ export const API_ROUTES = {
     audience: "public",
     body: ZSignInOptionsRequest,
     response: { status: 200, schema: ZSignInOptions },
-    errors: [],
+    errors: ["live_mode_unavailable"],
   },
   completeSignIn: {
     method: "post",
@@ -404,7 +406,7 @@ export const API_ROUTES = {
     audience: "public",
     body: ZSignInRequest,
     response: { status: 201, schema: ZSessionView },
-    errors: ["passkey_not_recognized", "passkey_verification_failed"],
+    errors: ["passkey_not_recognized", "passkey_verification_failed", "live_mode_unavailable"],
   },
   getSession: {
     method: "get",

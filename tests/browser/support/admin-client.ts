@@ -3,6 +3,7 @@
  * (accounts, funding, keys, enrollment links) and plain `/v1` calls with an API key, from Node,
  * never through the browser (so nothing here is seen by the network recorder).
  */
+import { ENVIRONMENT_HEADER } from "@cpay/sdk/environment";
 
 export interface HttpAnswer {
   readonly status: number;
@@ -22,16 +23,21 @@ async function call(url: string, init: RequestInit): Promise<HttpAnswer> {
   return { status: response.status, body };
 }
 
-/** A call to the admin listener; throws unless the answer is 2xx. */
+/** A call to the admin listener, in the test environment unless named; throws unless the answer is 2xx. */
 export async function admin(
   world: { adminUrl: string; adminToken: string },
   method: string,
   path: string,
   body?: unknown,
+  environment: "test" | "live" = "test",
 ): Promise<HttpAnswer> {
   const answer = await call(`${world.adminUrl}${path}`, {
     method,
-    headers: { authorization: `Bearer ${world.adminToken}`, "content-type": "application/json" },
+    headers: {
+      authorization: `Bearer ${world.adminToken}`,
+      "content-type": "application/json",
+      [ENVIRONMENT_HEADER]: environment,
+    },
     body: body === undefined ? null : JSON.stringify(body),
   });
   if (answer.status >= 300)

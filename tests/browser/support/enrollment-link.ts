@@ -1,11 +1,11 @@
 /**
  * A one-time enrollment link for `handle`, issued by the operator through the admin listener (the
  * route the admin CLI's `accounts enroll-link <handle>` calls). The link is
- * `<DASHBOARD_ORIGIN>/enroll#token=enr_...`: the token rides in the fragment, never sent to a server.
+ * `<DASHBOARD_ORIGIN>/enroll#token=enr_<environment>_...`: the token rides in the fragment, never sent to a server.
  */
 import { admin } from "./admin-client";
 
-const LINK = /^https?:\/\/[^\s#]+\/enroll#token=enr_[A-Za-z0-9_-]{43}$/;
+const LINK = /^https?:\/\/[^\s#]+\/enroll#token=enr_(?:test|live)_[A-Za-z0-9_-]{43}$/;
 /** The admin listener's answer to a route it does not have (an API built before enrollment links). */
 const NO_ROUTE = "no such admin route";
 

@@ -1,7 +1,8 @@
 /**
  * One world per run, the topology of scripts/start.sh on free ports: the localnet as its own
  * process, the API (with its admin listener; it serves the built dashboard at `/`) and the indexer,
- * all over JSON-RPC. Then it is seeded as an operator and an integration would: the API's start
+ * all over JSON-RPC; beside it a live environment on a second localnet (live-environment.ts, not
+ * indexed) with one account, @liveholder, and its enrollment link. Then it is seeded as an operator and an integration would: the API's start
  * makes @demo (funded, KYC verified) and @merchant; the admin listener makes a stranger (whose
  * secret the unlock step must refuse), funds an agent of @demo whose policy holds transfers above
  * a low threshold, and issues the enrollment link; @demo's key sends a confidential transfer with
@@ -19,6 +20,7 @@ import { admin, confirmedTransfer, v1 } from "./admin-client";
 import { BULK_TRANSFERS, bulkUnits, sendBulkTransfers } from "./bulk-transfers";
 import { enrollmentLink } from "./enrollment-link";
 import { freePort } from "./free-port";
+import { startLiveCluster } from "./live-environment";
 import { amountForms, memoForms, secretForms, usdgDecimal } from "./plaintext-forms";
 import { startWebhookReceiver } from "./webhook-receiver";
 import { type BrowserWorld, setWorldFile } from "./world";
@@ -30,6 +32,8 @@ const TRANSFER_UNITS = 13_579_246n;
 /** What the API's start funds @demo with, confidentially (api/src/admin/demo-accounts.ts). */
 const DEMO_CONFIDENTIAL_UNITS = 1_000_000_000n;
 const OWNER_BALANCE_UNITS = DEMO_CONFIDENTIAL_UNITS - TRANSFER_UNITS;
+/** The live environment's account (live.ts signs its holder in). */
+const LIVE_HANDLE = "@liveholder";
 /** The agent holds anything above 5 USDG for its owner. */
 const AGENT_POLICY = {
   per_transaction_limit_usdg: 100,
@@ -58,9 +62,12 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   try {
     const receiver = await startWebhookReceiver();
     stops.push(receiver.close);
-    const localnet = await startLocalnetProcess({ ledgerDir: join(dir, "localnet") });
-    stops.push(localnet.remove);
-    mark("localnet serving");
+    const [localnet, live] = await Promise.all([
+      startLocalnetProcess({ ledgerDir: join(dir, "localnet") }),
+      startLiveCluster(dir),
+    ]);
+    stops.push(localnet.remove, live.remove);
+    mark("localnets serving (test, and live with its program config)");
 
     const port = await freePort();
     const baseUrl = `http://localhost:${port}`;
@@ -77,6 +84,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       WEBHOOKS_ALLOW_LOCAL: "1",
       LOG_LEVEL: "warn",
       PROOF_WORKERS: "1",
+      ...live.env,
     });
     stops.push(api.stop);
     const banner = await startApi(api);
@@ -106,7 +114,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     const bulkSent = admin(operator, "POST", `/admin/accounts/${encodeURIComponent("@demo")}/fund`, {
       public: "200",
     }).then(() => sendBulkTransfers(baseUrl, banner.demoKey, "@merchant"));
-    const [bulk, transfer, agent, stranger, link] = await Promise.all([
+    const [bulk, transfer, agent, stranger, link, liveHolder] = await Promise.all([
       bulkSent,
       bulkSent.then(async () => {
         const sent = await v1(baseUrl, banner.demoKey, "POST", "/v1/transfers", {
@@ -148,6 +156,13 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
         kyc_status: "verified",
       }),
       enrollmentLink(operator, "@demo"),
+      admin(
+        operator,
+        "POST",
+        "/admin/accounts",
+        { handle: LIVE_HANDLE.slice(1), type: "business", kyc_status: "verified" },
+        "live",
+      ),
       following,
     ]);
 
@@ -169,6 +184,10 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
         // Creating an account through the admin listener issues its first enrollment link.
         enrollmentLink: (stranger.body.enrollment_link as string | undefined) ?? null,
       },
+      live: {
+        handle: LIVE_HANDLE,
+        enrollmentLink: liveHolder.body.enrollment_link as string,
+      },
       recipient: "@merchant",
       localnetRpcUrl: localnet.rpcUrl(),
       agent,
@@ -183,6 +202,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
         ...memoForms(memo),
         ...secretForms(banner.demoSecret),
         ...secretForms(stranger.body.confidential_secret as string),
+        ...secretForms(liveHolder.body.confidential_secret as string),
       ],
     };
     const file = join(dir, "world.json");

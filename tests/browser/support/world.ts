@@ -30,6 +30,11 @@ export interface BrowserWorld {
     readonly secret: string;
     readonly enrollmentLink: string | null;
   };
+  /** The live environment's account (business, KYC verified, unfunded) and its first enrollment link. */
+  readonly live: {
+    readonly handle: string;
+    readonly enrollmentLink: string;
+  };
   readonly recipient: string;
   /** A service-custody agent of the owner whose policy holds transfers above a low threshold. */
   readonly agent: {
