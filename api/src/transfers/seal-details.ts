@@ -11,7 +11,7 @@ import type { AccountRow } from "@cpay/ledger";
 import { holdTransactionId } from "@cpay/ledger/ids";
 import type { ConfidentialKeyset } from "@cpay/sdk/confidential";
 import { findTokenAccount, readConfidentialState } from "@cpay/sdk/confidential";
-import { sealTransferDetails } from "@cpay/sdk/sealed";
+import { littleEndianToBigInt, sealTransferDetails } from "@cpay/sdk/sealed";
 import { eq } from "drizzle-orm";
 import type { ServiceContext } from "../service-context";
 import { confidentialKeysOf } from "../vault/account-secrets";
@@ -79,8 +79,5 @@ function seal(
 
 /** The ElGamal secret scalar (zk-sdk's 32 little-endian bytes) as a number. */
 function scalarOf(keys: ConfidentialKeyset): bigint {
-  const bytes = keys.elgamal.secret().toBytes();
-  let value = 0n;
-  for (let i = bytes.length - 1; i >= 0; i--) value = (value << 8n) | BigInt(bytes[i] ?? 0);
-  return value;
+  return littleEndianToBigInt(keys.elgamal.secret().toBytes());
 }

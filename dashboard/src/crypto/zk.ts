@@ -10,7 +10,7 @@
  * details are opened with one ECDH + AES-GCM (`@cpay/sdk/sealed`).
  */
 
-import type { ViewingKeys } from "@cpay/sdk/sealed";
+import { bigIntToLittleEndian, type ViewingKeys } from "@cpay/sdk/sealed";
 import { RistrettoPoint } from "@noble/curves/ed25519";
 import { MAX_U64 } from "../lib/amounts";
 
@@ -29,21 +29,11 @@ export function loadZkSdk(wasm?: BufferSource): Promise<ZkSdk> {
   return loading;
 }
 
-function littleEndian(value: bigint, length: number): Uint8Array {
-  const bytes = new Uint8Array(length);
-  let rest = value;
-  for (let i = 0; i < length; i++) {
-    bytes[i] = Number(rest & 0xffn);
-    rest >>= 8n;
-  }
-  return bytes;
-}
-
 /** The zk-sdk keys of the viewing keys (the same derivation as sdk/src/confidential/keys.ts). */
 async function zkKeys(keys: ViewingKeys) {
   const zk = await loadZkSdk();
   const keypair = zk.ElGamalKeypair.fromSecretKey(
-    zk.ElGamalSecretKey.fromBytes(littleEndian(keys.elgamalScalar, 32)),
+    zk.ElGamalSecretKey.fromBytes(bigIntToLittleEndian(keys.elgamalScalar, 32)),
   );
   return { zk, keypair, ae: zk.AeKey.fromBytes(keys.aeKey) };
 }
@@ -89,7 +79,7 @@ export async function proveBalance(
   }
   const proof = new Uint8Array(1 + 8 + data.length);
   proof[0] = 1;
-  proof.set(littleEndian(amount, 8), 1);
+  proof.set(bigIntToLittleEndian(amount, 8), 1);
   proof.set(data, 9);
   return { kind: "proven", amount, proof };
 }

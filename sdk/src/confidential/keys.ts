@@ -15,8 +15,11 @@
  * The two info strings make the keys independent: knowing one says nothing about the other.
  */
 import { hkdfSync, randomBytes } from "node:crypto";
+import { bigIntToLittleEndian, littleEndianToBigInt } from "../sealed/little-endian";
 import { ConfidentialError } from "./errors";
 import { AeKey, ElGamalKeypair, ElGamalSecretKey } from "./zk-sdk";
+
+export { bigIntToLittleEndian, littleEndianToBigInt };
 
 export const CONFIDENTIAL_SECRET_LENGTH = 32;
 export const ELGAMAL_KDF_INFO = "cpay/confidential/elgamal/v1";
@@ -73,20 +76,4 @@ export function deriveAgentConfidentialSecret(ownerSecret: Uint8Array, agentHand
 
 function hkdf(secret: Uint8Array, info: string, length: number): Uint8Array {
   return new Uint8Array(hkdfSync("sha256", secret, new Uint8Array(0), info, length));
-}
-
-export function littleEndianToBigInt(bytes: Uint8Array): bigint {
-  let value = 0n;
-  for (let i = bytes.length - 1; i >= 0; i--) value = (value << 8n) | BigInt(bytes[i] ?? 0);
-  return value;
-}
-
-export function bigIntToLittleEndian(value: bigint, length: number): Uint8Array {
-  const bytes = new Uint8Array(length);
-  let rest = value;
-  for (let i = 0; i < length; i++) {
-    bytes[i] = Number(rest & 0xffn);
-    rest >>= 8n;
-  }
-  return bytes;
 }

@@ -17,6 +17,7 @@ import { ristretto255 } from "@noble/curves/ed25519";
 import { deriveAgentViewingKeys } from "./agent-keys";
 import { fromStrictBase64 } from "./base64";
 import { SealedError } from "./errors";
+import { littleEndianToBigInt } from "./little-endian";
 import { openTransferDetails } from "./transfer-details";
 import { deriveViewingKeys } from "./viewing-keys";
 
@@ -97,13 +98,13 @@ function confidentialSpentOf(
       "not_yours",
       `today's confidential spend is not under ${handle}'s key from this secret`,
     );
-  let total = 0n;
+  let total: bigint;
   try {
     const plain = gcmsiv(agent.aeKey, decryptable.subarray(0, AE_NONCE_LENGTH)).decrypt(
       decryptable.subarray(AE_NONCE_LENGTH),
     );
     if (plain.length !== 8) throw new RangeError("not a u64");
-    for (let i = 7; i >= 0; i--) total = (total << 8n) | BigInt(plain[i] ?? 0);
+    total = littleEndianToBigInt(plain);
   } catch (cause) {
     throw new SealedError(
       "spend_mismatch",

@@ -12,6 +12,7 @@ export {
 export { deriveAgentViewingKeys } from "./agent-keys";
 export { isSealedError, SealedError, type SealedErrorCode } from "./errors";
 export { holdTransactionId } from "./hold-id";
+export { bigIntToLittleEndian, littleEndianToBigInt } from "./little-endian";
 export { sealAmountToViewer } from "./seal-to-viewer";
 export {
   detailsOpenerFor,

@@ -7,6 +7,7 @@
  */
 import { ristretto255 } from "@noble/curves/ed25519";
 import { randomBytes } from "@noble/hashes/utils";
+import { littleEndianToBigInt } from "./little-endian";
 import { sealTransferDetails } from "./transfer-details";
 import { PEDERSEN_H } from "./viewing-keys";
 
@@ -35,10 +36,7 @@ export function sealAmountToViewer(input: {
 /** A uniform non-zero scalar: 64 random bytes reduced mod l (bias ~2^-260). */
 function ephemeralScalar(): bigint {
   for (;;) {
-    const bytes = randomBytes(64);
-    let value = 0n;
-    for (let i = bytes.length - 1; i >= 0; i--) value = (value << 8n) | BigInt(bytes[i] ?? 0);
-    const scalar = Point.Fn.create(value);
+    const scalar = Point.Fn.create(littleEndianToBigInt(randomBytes(64)));
     if (scalar !== 0n) return scalar;
   }
 }

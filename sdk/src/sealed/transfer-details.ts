@@ -22,6 +22,7 @@ import { sha256 } from "@noble/hashes/sha2";
 import { randomBytes } from "@noble/hashes/utils";
 import { fromStrictBase64, toBase64 } from "./base64";
 import { SealedError } from "./errors";
+import { bigIntToLittleEndian, littleEndianToBigInt } from "./little-endian";
 import { PEDERSEN_H, type ViewingKeys } from "./viewing-keys";
 
 const Point = ristretto255.Point;
@@ -82,11 +83,7 @@ export function sealTransferDetails(input: {
   header.set(input.recipientPubkey, 1 + PUBKEY_LENGTH);
   header.set(randomBytes(SALT_LENGTH), 1 + 2 * PUBKEY_LENGTH);
   const plaintext = new Uint8Array(PLAINTEXT_LENGTH);
-  let rest = input.amount;
-  for (let i = 0; i < 8; i++) {
-    plaintext[i] = Number(rest & 0xffn);
-    rest >>= 8n;
-  }
+  plaintext.set(bigIntToLittleEndian(input.amount, 8));
   plaintext[8] = memo.length;
   plaintext.set(memo, 9);
   const { key, nonce } = envelopeKey(
@@ -167,8 +164,7 @@ function openWith(
   // Authenticated, so only a faulty writer gets here; refuse rather than guess.
   if (memoLength > MAX_SEALED_MEMO_BYTES || plaintext.subarray(9 + memoLength).some((byte) => byte !== 0))
     throw new SealedError("malformed", "sealed details with a bad memo length");
-  let amount = 0n;
-  for (let i = 7; i >= 0; i--) amount = (amount << 8n) | BigInt(plaintext[i] ?? 0);
+  const amount = littleEndianToBigInt(plaintext.subarray(0, 8));
   let memo: string | null = null;
   if (memoLength > 0) {
     try {

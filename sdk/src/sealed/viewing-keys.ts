@@ -13,6 +13,7 @@ import { sha256 } from "@noble/hashes/sha2";
 import { sha3_512 } from "@noble/hashes/sha3";
 import { fromStrictBase64 } from "./base64";
 import { SealedError } from "./errors";
+import { littleEndianToBigInt } from "./little-endian";
 
 const Point = ristretto255.Point;
 const SECRET_LENGTH = 32;
@@ -55,10 +56,4 @@ export function deriveViewingKeys(secret: Uint8Array): ViewingKeys {
   const elgamalPubkey = PEDERSEN_H.multiply(Point.Fn.inv(elgamalScalar)).toBytes();
   const aeKey = hkdf(sha256, secret, new Uint8Array(0), encoder.encode(AE_KDF_INFO), 16);
   return { elgamalScalar, elgamalPubkey, aeKey };
-}
-
-function littleEndianToBigInt(bytes: Uint8Array): bigint {
-  let value = 0n;
-  for (let i = bytes.length - 1; i >= 0; i--) value = (value << 8n) | BigInt(bytes[i] ?? 0);
-  return value;
 }
