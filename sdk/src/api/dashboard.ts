@@ -29,11 +29,18 @@ const ZClientExtensionResults = z.record(z.string(), z.unknown()).refine(
   { message: "prf.results must stay in the browser: it is the key that wraps the account secret" },
 );
 
+/** The fields both ceremonies' credentials carry beside their own `response`. */
+const credentialFields = {
+  id: ZBase64Url.min(1).max(1366),
+  rawId: ZBase64Url.min(1).max(1366),
+  type: z.literal("public-key"),
+  authenticatorAttachment: z.enum(["platform", "cross-platform"]).optional(),
+  clientExtensionResults: ZClientExtensionResults,
+};
+
 export const ZRegistrationCredential = z
   .object({
-    id: ZBase64Url.min(1).max(1366),
-    rawId: ZBase64Url.min(1).max(1366),
-    type: z.literal("public-key"),
+    ...credentialFields,
     response: z.object({
       clientDataJSON: ZBase64Url.max(4096),
       attestationObject: ZBase64Url.max(16384),
@@ -42,16 +49,12 @@ export const ZRegistrationCredential = z
       publicKeyAlgorithm: z.number().int().optional(),
       publicKey: ZBase64Url.max(4096).optional(),
     }),
-    authenticatorAttachment: z.enum(["platform", "cross-platform"]).optional(),
-    clientExtensionResults: ZClientExtensionResults,
   })
   .meta({ id: "RegistrationCredential", description: "A WebAuthn registration response (JSON form)" });
 
 export const ZAuthenticationCredential = z
   .object({
-    id: ZBase64Url.min(1).max(1366),
-    rawId: ZBase64Url.min(1).max(1366),
-    type: z.literal("public-key"),
+    ...credentialFields,
     response: z.object({
       clientDataJSON: ZBase64Url.max(4096),
       authenticatorData: ZBase64Url.max(8192),
@@ -61,8 +64,6 @@ export const ZAuthenticationCredential = z
       signature: ZBase64Url.max(8192),
       userHandle: ZBase64Url.max(128).optional(),
     }),
-    authenticatorAttachment: z.enum(["platform", "cross-platform"]).optional(),
-    clientExtensionResults: ZClientExtensionResults,
   })
   .meta({ id: "AuthenticationCredential", description: "A WebAuthn authentication response (JSON form)" });
 
