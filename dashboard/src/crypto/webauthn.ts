@@ -58,6 +58,36 @@ function explain(error: unknown): PasskeyError {
   );
 }
 
+function requirePasskeySupport(): void {
+  if (typeof PublicKeyCredential === "undefined")
+    throw new PasskeyError("This browser does not support passkeys.");
+}
+
+/** One ceremony (create or get): a refusal or a timeout becomes a PasskeyError saying so. */
+async function ceremony(run: () => Promise<Credential | null>): Promise<PublicKeyCredential> {
+  try {
+    return (await run()) as PublicKeyCredential;
+  } catch (error) {
+    throw explain(error);
+  }
+}
+
+/** A credential as the server's JSON takes it: the fields both ceremonies share, then their own. */
+function credentialJson(
+  credential: PublicKeyCredential,
+  response: Record<string, unknown>,
+  clientExtensionResults: object,
+) {
+  return {
+    id: credential.id,
+    rawId: b64(credential.rawId),
+    type: credential.type,
+    authenticatorAttachment: credential.authenticatorAttachment ?? undefined,
+    response,
+    clientExtensionResults,
+  };
+}
+
 function prfFirst(credential: PublicKeyCredential): ArrayBuffer | null {
   const results = credential.getClientExtensionResults() as {
     prf?: { results?: { first?: ArrayBuffer | ArrayBufferView } };
@@ -90,8 +120,7 @@ function preferCompactAlgorithms(params: unknown): unknown {
 export async function createPasskey(
   options: CreationOptionsJson,
 ): Promise<{ credential: unknown; prfEnabled: boolean }> {
-  if (typeof PublicKeyCredential === "undefined")
-    throw new PasskeyError("This browser does not support passkeys.");
+  requirePasskeySupport();
   const publicKey = {
     ...(options as object),
     challenge: base64UrlToBytes(options.challenge),
@@ -100,12 +129,7 @@ export async function createPasskey(
     excludeCredentials: descriptors(options.excludeCredentials),
     extensions: { ...((options.extensions as object | undefined) ?? {}), prf: {}, credProps: true },
   } as unknown as PublicKeyCredentialCreationOptions;
-  let credential: PublicKeyCredential;
-  try {
-    credential = (await navigator.credentials.create({ publicKey })) as PublicKeyCredential;
-  } catch (error) {
-    throw explain(error);
-  }
+  const credential = await ceremony(() => navigator.credentials.create({ publicKey }));
   const response = credential.response as AuthenticatorAttestationResponse;
   const extensions = credential.getClientExtensionResults() as {
     prf?: { enabled?: boolean };
@@ -113,18 +137,15 @@ export async function createPasskey(
   };
   return {
     prfEnabled: extensions.prf?.enabled === true,
-    credential: {
-      id: credential.id,
-      rawId: b64(credential.rawId),
-      type: credential.type,
-      authenticatorAttachment: credential.authenticatorAttachment ?? undefined,
-      response: {
+    credential: credentialJson(
+      credential,
+      {
         clientDataJSON: b64(response.clientDataJSON),
         attestationObject: b64(response.attestationObject),
         transports: response.getTransports?.() ?? [],
       },
-      clientExtensionResults: extensions.credProps === undefined ? {} : { credProps: extensions.credProps },
-    },
+      extensions.credProps === undefined ? {} : { credProps: extensions.credProps },
+    ),
   };
 }
 
@@ -136,37 +157,28 @@ export async function createPasskey(
 export async function getPasskey(
   options: RequestOptionsJson,
 ): Promise<{ credential: unknown; credentialId: string; prfOutput: ArrayBuffer | null }> {
-  if (typeof PublicKeyCredential === "undefined")
-    throw new PasskeyError("This browser does not support passkeys.");
+  requirePasskeySupport();
   const publicKey = {
     ...(options as object),
     challenge: base64UrlToBytes(options.challenge),
     allowCredentials: descriptors(options.allowCredentials),
     extensions: { ...((options.extensions as object | undefined) ?? {}), prf: { eval: { first: PRF_SALT } } },
   } as unknown as PublicKeyCredentialRequestOptions;
-  let credential: PublicKeyCredential;
-  try {
-    credential = (await navigator.credentials.get({ publicKey })) as PublicKeyCredential;
-  } catch (error) {
-    throw explain(error);
-  }
+  const credential = await ceremony(() => navigator.credentials.get({ publicKey }));
   const response = credential.response as AuthenticatorAssertionResponse;
   return {
     credentialId: credential.id,
     prfOutput: prfFirst(credential),
-    credential: {
-      id: credential.id,
-      rawId: b64(credential.rawId),
-      type: credential.type,
-      authenticatorAttachment: credential.authenticatorAttachment ?? undefined,
-      response: {
+    credential: credentialJson(
+      credential,
+      {
         clientDataJSON: b64(response.clientDataJSON),
         authenticatorData: b64(response.authenticatorData),
         signature: b64(response.signature),
         userHandle: response.userHandle === null ? undefined : b64(response.userHandle),
       },
-      clientExtensionResults: {},
-    },
+      {},
+    ),
   };
 }
 
