@@ -10,6 +10,7 @@ import type { ApiKeyView } from "../api/types";
 import { Amount, type AmountState } from "../components/amount";
 import { ConfirmDialog } from "../components/confirm";
 import { ErrorMessage, Progress } from "../components/feedback";
+import { RevokeCell } from "../components/revoke-cell";
 import { ShownOnce } from "../components/shown-once";
 import { useAsync } from "../components/use-async";
 import { decryptEncryptedTotal } from "../crypto/zk";
@@ -168,15 +169,7 @@ export function KeysPage() {
                 <td>
                   <Amount state={totalState(key)} />
                 </td>
-                <td>
-                  {key.revoked_at !== null ? (
-                    `revoked ${formatTime(key.revoked_at)}`
-                  ) : (
-                    <button type="button" onClick={() => setRevoking(key)}>
-                      Revoke
-                    </button>
-                  )}
-                </td>
+                <RevokeCell revokedAt={key.revoked_at} onRevoke={() => setRevoking(key)} />
               </tr>
             ))}
           </tbody>

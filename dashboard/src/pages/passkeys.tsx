@@ -9,6 +9,7 @@ import { api } from "../api/client";
 import type { Passkey } from "../api/types";
 import { ConfirmDialog } from "../components/confirm";
 import { ErrorMessage, Progress } from "../components/feedback";
+import { RevokeCell } from "../components/revoke-cell";
 import { useAsync } from "../components/use-async";
 import { formatTime } from "../lib/time";
 import { signedOut, useAppState } from "../state";
@@ -67,15 +68,7 @@ export function PasskeysPage() {
                 </td>
                 <td>{formatTime(passkey.created_at)}</td>
                 <td>{formatTime(passkey.last_used_at)}</td>
-                <td>
-                  {passkey.revoked_at !== null ? (
-                    `revoked ${formatTime(passkey.revoked_at)}`
-                  ) : (
-                    <button type="button" onClick={() => setRevoking(passkey)}>
-                      Revoke
-                    </button>
-                  )}
-                </td>
+                <RevokeCell revokedAt={passkey.revoked_at} onRevoke={() => setRevoking(passkey)} />
               </tr>
             ))}
           </tbody>
