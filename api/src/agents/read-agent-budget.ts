@@ -11,7 +11,7 @@
  */
 
 import type { AccountRow } from "@cpay/ledger";
-import { findPolicyPda, getPolicyDecoder } from "@cpay/sdk";
+import { findPolicyPda, formatDecimalAmount, LIMIT_DECIMALS } from "@cpay/sdk";
 import {
   type PolicySpendState,
   policySpendStateOf,
@@ -26,7 +26,6 @@ import { address } from "@solana/kit";
 import { ApiError } from "../http/api-error";
 import type { ServiceContext } from "../service-context";
 import { confidentialKeysOf } from "../vault/account-secrets";
-import { spendPolicyView } from "./read-spend-policy";
 
 /** The budget answer of `agent` for its owner `owner` (see the file doc). */
 export async function readAgentBudget(
@@ -49,22 +48,19 @@ export async function readAgentBudget(
   } catch {
     throw new ApiError("chain_unavailable", "the agent's policy account could not be read from the cluster");
   }
-  if (record === null || agent.policyId === null) {
-    throw new ApiError("chain_unavailable", "the agent has no policy account on the cluster");
-  }
   const today = utcDayIndex(unixTimeOf(clock));
   const day = new Date(Number(today * SECONDS_PER_DAY) * 1000).toISOString().slice(0, 10);
   // As the program: a later day starts from zero; a clock that stepped back keeps the stored day.
   const sameDay = today <= state.dayIndex;
   const hasConfidential = sameDay && state.spendCiphertext.some((byte) => byte !== 0);
-  const limits = spendPolicyView(service, agent.policyId, getPolicyDecoder().decode(record.data));
   const ownerKeys = await confidentialKeysOf(service, owner);
   return {
     account_id: agent.id,
     handle: agent.handle,
     day,
-    daily_limit_usdg: limits.daily_limit_usdg,
-    per_transaction_limit_usdg: limits.per_transaction_limit_usdg,
+    // Written as the policy routes write them (read-spend-policy.ts), from the same bytes.
+    daily_limit_usdg: usdgOf(state.dailyLimit),
+    per_transaction_limit_usdg: usdgOf(state.perTransactionLimit),
     public_spent_sealed: sealAmountToViewer({
       amount: sameDay ? state.spentToday : 0n,
       viewerPubkey: ownerKeys.elgamalPubkey,
@@ -82,4 +78,8 @@ export async function readAgentBudget(
 
 function base64(bytes: Uint8Array): string {
   return Buffer.from(bytes).toString("base64");
+}
+
+function usdgOf(units: bigint): number {
+  return Number(formatDecimalAmount(units, LIMIT_DECIMALS));
 }
