@@ -17,6 +17,8 @@
 # The dashboard's browser suite (tests/browser, Playwright):
 #   chromium                  Debian's build, driven at /usr/bin/chromium; Playwright's own browser
 #                             download is unreachable here, and this one gets security updates
+# The CI's proof that no test depends on the machine's speed (scripts/ci-under-load.sh):
+#   stress-ng                 the CPU burner that loads every core while the whole CI runs
 # Debian's postgresql package also starts a system cluster on port 5432; the tests never use it
 # (scripts/postgres.sh runs its own on 127.0.0.1:55432).
 #
@@ -26,7 +28,7 @@
 # APT_RETRY_DELAY (seconds, default 15) is the pause before the one retry of a failed apt-get.
 set -euo pipefail
 
-PACKAGES=(rustc-web cargo-web libstd-rust-web-dev-bpf rust-web-llvm postgresql build-essential python3 chromium)
+PACKAGES=(rustc-web cargo-web libstd-rust-web-dev-bpf rust-web-llvm postgresql build-essential python3 chromium stress-ng)
 
 log() { printf 'install-system-deps: %s\n' "$*"; }
 fail() {

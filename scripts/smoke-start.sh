@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Starts the service with the README start command (localnet, API and indexer as three processes
 # over RPC) and checks what it serves:
-# 1. the localnet's JSON-RPC answers getHealth and the agent-policy program is deployed; the program suite runs
-#    against it over RPC the way `anchor test --skip-build` runs it against a validator (the
-#    service has initialised the program's config at start: tests/validator accepts that config and
-#    checks it);
+# 1. the localnet's JSON-RPC answers getHealth and the agent-policy program is deployed; then
+#    `anchor test` (the pinned anchor CLI, scripts/anchor-test.sh) runs Anchor.toml's test script
+#    against it as against a validator (the service has initialised the program's config at start:
+#    tests/validator accepts that config and checks it);
 # 2. the /v1 API answers (GET /v1/openapi.json), and README.md's curl block (between the
 #    `curl-examples` markers) runs as written, with the test key the start command printed as
 #    CPAY_KEY, under `set -e` and `curl --fail-with-body`; `/` serves the dashboard the start built.
@@ -79,10 +79,7 @@ for _ in $(seq 1 180); do
     program=$(rpc '{"jsonrpc":"2.0","id":2,"method":"getAccountInfo","params":["8Nw3ycbiD91Z5xsgaUEQr8k7KzEkf5HQiTVWRAMkaYLf",{"encoding":"base64"}]}')
     if echo "$program" | grep -q '"executable":true'; then
       echo "smoke-start: localnet is serving and the program is deployed"
-      wallet=$(mktemp)
-      tsx tests/support/write-localnet-wallet.ts "$wallet" >/dev/null
-      ANCHOR_PROVIDER_URL=http://127.0.0.1:8899 ANCHOR_WALLET="$wallet" vitest run tests/validator
-      rm -f "$wallet"
+      bash scripts/anchor-test.sh http://127.0.0.1:8899
       run_readme_examples
       check_indexer
       exit 0
