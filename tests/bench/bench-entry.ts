@@ -23,18 +23,26 @@ export function ratio(result: BenchResult): number {
   return result.value / result.baseline;
 }
 
-export function formatResults(results: readonly BenchResult[]): string {
+/**
+ * The results as a table. A smoke's (bench-scale.ts) says so above the table and in every row's
+ * goal column: one short round measures nothing, so no ratio of it is held against a goal.
+ */
+export function formatResults(results: readonly BenchResult[], options: { smoke?: boolean } = {}): string {
+  const smoke = options.smoke === true;
   const rows = results.map((r) => [
     r.name,
     `${r.value.toLocaleString("en-US")} ${r.unit}`,
     `${r.baselineName}: ${r.baseline.toLocaleString("en-US")} ${r.unit}`,
     `${ratio(r).toFixed(2)}x`,
-    goalText(r),
+    smoke ? "smoke: not a measure" : goalText(r),
   ]);
   const header = ["measure", "value", "baseline (same run)", "ratio", "goal"];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]?.length ?? 0)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join("  ");
-  return [line(header), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)].join("\n");
+  const title = smoke
+    ? ["SMOKE (BENCH_SMOKE=1): every entry ran once, short; these figures show it runs, not how fast", ""]
+    : [];
+  return [...title, line(header), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)].join("\n");
 }
 
 function goalText(r: BenchResult): string {

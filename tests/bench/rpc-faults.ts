@@ -8,11 +8,12 @@
 import { randomUUID } from "node:crypto";
 import { startFaultWorld } from "../support/fault-world";
 import type { BenchEntry, BenchResult } from "./bench-entry";
+import { benchScale } from "./bench-scale";
 import { median } from "./transfer-cost";
 
 const SLOT_MS = 400;
 const POLL_MS = 20;
-const RUNS = Number(process.env.BENCH_FAULT_RUNS ?? 6);
+const RUNS = benchScale("BENCH_FAULT_RUNS", { full: 6, smoke: 1 });
 const CONFIRM_TIMEOUT_MS = 120_000;
 const USDG = 1_000_000n;
 
