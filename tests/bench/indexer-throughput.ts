@@ -30,6 +30,7 @@ import { and, count, eq } from "drizzle-orm";
 import pino from "pino";
 import { startApiWorld, usdg } from "../support/api-world";
 import type { BenchEntry, BenchResult } from "./bench-entry";
+import { BENCH_SERVICE_LIMITS } from "./bench-limits";
 import { benchScale } from "./bench-scale";
 import { median } from "./transfer-cost";
 
@@ -67,7 +68,7 @@ export const indexerThroughput: BenchEntry = {
 
 /** One backlog on a fresh world: made through the API, then indexed from an empty checkpoint. */
 async function measureRound(): Promise<Round> {
-  const world = await startApiWorld({ indexer: false });
+  const world = await startApiWorld({ indexer: false, env: { ...BENCH_SERVICE_LIMITS } });
   try {
     const sender = await world.account("sender");
     await world.account("recipient");

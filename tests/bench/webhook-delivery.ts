@@ -33,6 +33,7 @@ import { signWebhookBody } from "@cpay/sdk/webhooks";
 import { and, count, eq } from "drizzle-orm";
 import { type ApiWorld, startApiWorld } from "../support/api-world";
 import type { BenchEntry, BenchResult } from "./bench-entry";
+import { BENCH_SERVICE_LIMITS } from "./bench-limits";
 import { benchScale } from "./bench-scale";
 
 const DELIVERIES = benchScale("BENCH_WEBHOOK_DELIVERIES", { full: 500, smoke: 20 });
@@ -48,7 +49,7 @@ export const webhookDelivery: BenchEntry = {
     const tls = selfSignedCertificate();
     const trusted = getCACertificates("default");
     setDefaultCACertificates([...trusted, tls.cert]);
-    const world = await startApiWorld({ env: { WEBHOOKS_ALLOW_LOCAL: "1" } });
+    const world = await startApiWorld({ env: { ...BENCH_SERVICE_LIMITS, WEBHOOKS_ALLOW_LOCAL: "1" } });
     try {
       const bare = await bareLoop(tls);
       const service = await serviceWorker(world, tls);
