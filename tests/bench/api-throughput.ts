@@ -88,6 +88,7 @@ export const apiThroughput: BenchEntry = {
         baselineName: "requests sent",
         baseline: transfers.requests.total,
         goal: 0,
+        correctness: true,
       },
     ];
   },

@@ -84,6 +84,7 @@ export const rpcApiThroughput: BenchEntry = {
               baselineName: "requests sent",
               baseline: through.sent,
               goal: 0,
+              correctness: true,
             },
           );
         }
