@@ -58,6 +58,13 @@ step "API, indexer and agent-client suites on PostgreSQL, the chain over RPC"
 pg_url=$(bash scripts/postgres.sh start)
 DATABASE_URL="$pg_url" CPAY_TEST_CHAIN=rpc vitest run tests/api tests/indexer tests/agent-client
 
+# Every benchmark entry once, short (BENCH_SMOKE=1, tests/bench/bench-scale.ts): the same worlds,
+# child processes, loads and checks as `npm run bench`, with the fewest repetitions, so a bench that
+# can no longer run fails here (an entry that throws, or a load with a failed request, exits 1 and
+# is named) instead of on the next measurement. About a minute and a half; its figures are no measure.
+step "benchmarks, one short round each (BENCH_SMOKE=1)"
+BENCH_SMOKE=1 tsx tests/bench/run.ts
+
 # The dashboard as its users meet it: built by Vite, served by the API, driven in Debian's Chromium
 # (installed above) with a virtual passkey authenticator, against one world of its own (localnet,
 # API and indexer processes on free ports, SQLite): tests/browser/playwright.config.ts. It runs the

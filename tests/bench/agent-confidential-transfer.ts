@@ -23,11 +23,12 @@ import {
 } from "../confidential/support";
 import { createAgentConfidentialWorld } from "../support/agent-confidential-world";
 import type { BenchEntry, BenchResult } from "./bench-entry";
+import { benchScale } from "./bench-scale";
 import { costOf, median } from "./transfer-cost";
 
 /** 12.345678 USDG: within the world's default per-transaction limit and HITL threshold. */
 const AMOUNT = 12_345_678n;
-const TIMING_RUNS = 15;
+const TIMING_RUNS = benchScale(null, { full: 15, smoke: 1 });
 
 /** Medians of `a` and `b` (each awaited), sampled alternately. */
 async function timeSideBySide(a: () => unknown, b: () => unknown): Promise<[number, number]> {

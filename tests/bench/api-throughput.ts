@@ -1,6 +1,7 @@
 import { once } from "node:events";
 import { autocannonLoad, forkBenchChild, stopBenchChild } from "./bench-child";
 import type { BenchEntry, BenchResult } from "./bench-entry";
+import { benchScale } from "./bench-scale";
 import { median } from "./transfer-cost";
 
 /** The bench child over a cluster of its own (`bare`: a bare Express handler; `api`: the service). */
@@ -11,8 +12,8 @@ async function startChild(mode: "bare" | "api") {
   return { child, ...ready };
 }
 
-const READ_SECONDS = Number(process.env.BENCH_API_READ_SECONDS ?? 10);
-const LOAD_SECONDS = Number(process.env.BENCH_API_LOAD_SECONDS ?? 30);
+const READ_SECONDS = benchScale("BENCH_API_READ_SECONDS", { full: 10, smoke: 1 });
+const LOAD_SECONDS = benchScale("BENCH_API_LOAD_SECONDS", { full: 30, smoke: 2 });
 const TRANSFER_CONCURRENCY = 4;
 
 export const apiThroughput: BenchEntry = {
@@ -87,6 +88,7 @@ export const apiThroughput: BenchEntry = {
         baselineName: "requests sent",
         baseline: transfers.requests.total,
         goal: 0,
+        correctness: true,
       },
     ];
   },

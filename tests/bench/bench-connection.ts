@@ -24,6 +24,7 @@ import pino from "pino";
 import { inProcessConnection } from "../support/in-process-connection";
 import { startIndexerBeside } from "../support/indexer-beside";
 import { serviceProcess } from "../support/service-process";
+import { BENCH_SERVICE_LIMITS } from "./bench-limits";
 
 /** The env variable the bench sets on a child whose chain is the localnet process. */
 export const LOCALNET_MANIFEST_ENV = "BENCH_LOCALNET_MANIFEST";
@@ -51,9 +52,8 @@ export async function benchConnection(options: { readonly slotMs?: number } = {}
 
 /**
  * A bench child's service on its connection: SQLite in a fresh directory, logging at info to
- * /dev/null, and every limit that would measure itself instead of the API raised out of the way (the
- * load sends thousands of transfers in seconds, each holding a receipt's rent until the receipt job
- * returns it 1,000 slots later: the default daily reserve budget would refuse it after ~600).
+ * /dev/null, and every limit that would measure itself instead of the API raised out of the way
+ * (bench-limits.ts).
  */
 export async function startBenchService(
   options: { readonly slotMs?: number; readonly env?: NodeJS.ProcessEnv } = {},
@@ -68,9 +68,7 @@ export async function startBenchService(
       PORT: "0",
       DATABASE_URL: join(dataDir, "cpay.sqlite"),
       SERVICE_MASTER_KEY: randomBytes(32).toString("hex"),
-      RATE_LIMIT_PER_MINUTE: "1000000000",
-      AUTH_FAILURE_LIMIT_PER_MINUTE: "1000000000",
-      RESERVE_DAILY_BUDGET_LAMPORTS: "1000000000000",
+      ...BENCH_SERVICE_LIMITS,
       LOG_LEVEL: "info",
       ...options.env,
     },

@@ -1,6 +1,6 @@
 /**
  * Confidential transfers per second through one API process, many senders at once: 16 accounts
- * each send 4 confidential transfers, all 64 requests at once, end to end through
+ * each send 4 confidential transfers (the smoke: 2 send 1), all 64 requests at once, end to end through
  * `POST /v1/transfers` until each reads `confirmed`. Beside it, the machine's bound measured in the
  * same run: cores / proof CPU seconds per transfer, the proof CPU being one transfer's proofs made
  * serially on this thread (`buildTransferProofs`, median of several). Goal: at least 0.7x — the
@@ -29,12 +29,13 @@ import {
 import { type LocalnetProcess, startLocalnetProcess } from "../support/localnet-process";
 import { forkBenchChild, stopBenchChild } from "./bench-child";
 import type { BenchEntry, BenchResult } from "./bench-entry";
+import { benchScale } from "./bench-scale";
 import { machineBusyCpuMs, processCpuMs } from "./machine-cpu";
 import { median } from "./transfer-cost";
 
-const SENDERS = 16;
-const TRANSFERS_PER_SENDER = 4;
-const PROOF_SAMPLES = 9;
+const SENDERS = benchScale(null, { full: 16, smoke: 2 });
+const TRANSFERS_PER_SENDER = benchScale(null, { full: 4, smoke: 1 });
+const PROOF_SAMPLES = benchScale(null, { full: 9, smoke: 1 });
 const CONFIRM_TIMEOUT_MS = 300_000;
 
 /** The child over the in-process cluster, or over the localnet process when `localnet` is given. */

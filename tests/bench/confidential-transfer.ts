@@ -35,10 +35,11 @@ import {
   type Party,
 } from "../confidential/support";
 import type { BenchEntry, BenchResult } from "./bench-entry";
+import { benchScale } from "./bench-scale";
 import { costOf, median, type TransferCost } from "./transfer-cost";
 
 const AMOUNT = 1_234_567n;
-const TIMING_RUNS = 15;
+const TIMING_RUNS = benchScale(null, { full: 15, smoke: 1 });
 
 async function sdkTransfer(cluster: EmbeddedCluster, from: Party, to: Party): Promise<TransferCost> {
   const { signatures } = await transferConfidential(chainOf(cluster), {

@@ -30,10 +30,14 @@ import { and, count, eq } from "drizzle-orm";
 import pino from "pino";
 import { startApiWorld, usdg } from "../support/api-world";
 import type { BenchEntry, BenchResult } from "./bench-entry";
+import { BENCH_SERVICE_LIMITS } from "./bench-limits";
+import { benchScale } from "./bench-scale";
 import { median } from "./transfer-cost";
 
-const BACKLOG = Number(process.env.BENCH_INDEXER_BACKLOG ?? 300);
-const ROUNDS = Number(process.env.BENCH_INDEXER_ROUNDS ?? 3);
+// The smoke keeps the whole backlog (one round): a backlog is what this bench asks of the service
+// (its reserve budget among others), and a short one would not show a limit it runs into.
+const BACKLOG = benchScale("BENCH_INDEXER_BACKLOG", { full: 300, smoke: 300 });
+const ROUNDS = benchScale("BENCH_INDEXER_ROUNDS", { full: 3, smoke: 1 });
 const TRANSFER_CONCURRENCY = 4;
 
 interface Round {
@@ -64,7 +68,7 @@ export const indexerThroughput: BenchEntry = {
 
 /** One backlog on a fresh world: made through the API, then indexed from an empty checkpoint. */
 async function measureRound(): Promise<Round> {
-  const world = await startApiWorld({ indexer: false });
+  const world = await startApiWorld({ indexer: false, env: { ...BENCH_SERVICE_LIMITS } });
   try {
     const sender = await world.account("sender");
     await world.account("recipient");

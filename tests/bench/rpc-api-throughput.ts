@@ -13,9 +13,10 @@ import { once } from "node:events";
 import { startLocalnetProcess } from "../support/localnet-process";
 import { autocannonLoad, forkBenchChild, stopBenchChild } from "./bench-child";
 import type { BenchEntry, BenchResult } from "./bench-entry";
+import { benchScale } from "./bench-scale";
 
 const SLOT_MS = 400;
-const LOAD_SECONDS = Number(process.env.BENCH_RPC_LOAD_SECONDS ?? 15);
+const LOAD_SECONDS = benchScale("BENCH_RPC_LOAD_SECONDS", { full: 15, smoke: 2 });
 const TRANSFER_CONCURRENCY = 4;
 
 /** Transfers per second and failed requests of the API, one autocannon connection per key. */
@@ -83,6 +84,7 @@ export const rpcApiThroughput: BenchEntry = {
               baselineName: "requests sent",
               baseline: through.sent,
               goal: 0,
+              correctness: true,
             },
           );
         }

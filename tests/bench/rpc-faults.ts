@@ -8,11 +8,13 @@
 import { randomUUID } from "node:crypto";
 import { startFaultWorld } from "../support/fault-world";
 import type { BenchEntry, BenchResult } from "./bench-entry";
+import { BENCH_SERVICE_LIMITS } from "./bench-limits";
+import { benchScale } from "./bench-scale";
 import { median } from "./transfer-cost";
 
 const SLOT_MS = 400;
 const POLL_MS = 20;
-const RUNS = Number(process.env.BENCH_FAULT_RUNS ?? 6);
+const RUNS = benchScale("BENCH_FAULT_RUNS", { full: 6, smoke: 1 });
 const CONFIRM_TIMEOUT_MS = 120_000;
 const USDG = 1_000_000n;
 
@@ -47,7 +49,7 @@ const slots = (ms: number) => Number((ms / SLOT_MS).toFixed(2));
 export const rpcFaults: BenchEntry = {
   name: "rpc faults",
   async run(): Promise<BenchResult[]> {
-    const world = await startFaultWorld({ slotMs: SLOT_MS, seed: 23 });
+    const world = await startFaultWorld({ slotMs: SLOT_MS, seed: 23, env: BENCH_SERVICE_LIMITS });
     try {
       await world.account("sink");
       const payer = await world.account("payer", { public: 1_000n * USDG, confidential: 1_000n * USDG });

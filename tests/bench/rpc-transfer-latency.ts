@@ -1,11 +1,12 @@
 import { startLocalnetProcess } from "../support/localnet-process";
 import { forkBenchChild, stopBenchChild } from "./bench-child";
 import type { BenchEntry, BenchResult } from "./bench-entry";
+import { benchScale } from "./bench-scale";
 import { median } from "./transfer-cost";
 
 const SLOT_MS = 400;
 const POLL_MS = 20;
-const RUNS = Number(process.env.BENCH_LATENCY_RUNS ?? 9);
+const RUNS = benchScale("BENCH_LATENCY_RUNS", { full: 9, smoke: 1 });
 const CONFIRM_TIMEOUT_MS = 60_000;
 
 interface Kind {

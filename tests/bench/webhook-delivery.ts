@@ -33,12 +33,14 @@ import { signWebhookBody } from "@cpay/sdk/webhooks";
 import { and, count, eq } from "drizzle-orm";
 import { type ApiWorld, startApiWorld } from "../support/api-world";
 import type { BenchEntry, BenchResult } from "./bench-entry";
+import { BENCH_SERVICE_LIMITS } from "./bench-limits";
+import { benchScale } from "./bench-scale";
 
-const DELIVERIES = Number(process.env.BENCH_WEBHOOK_DELIVERIES ?? 500);
+const DELIVERIES = benchScale("BENCH_WEBHOOK_DELIVERIES", { full: 500, smoke: 20 });
 /** deliver-webhooks.ts keeps up to CONCURRENCY = 32 attempts in flight per process. */
 const WORKER_CONCURRENCY = 32;
 const DRAIN_TIMEOUT_MS = 120_000;
-const STEADY_EVENTS = 100;
+const STEADY_EVENTS = benchScale(null, { full: 100, smoke: 5 });
 const STEADY_GAP_MS = 20;
 
 export const webhookDelivery: BenchEntry = {
@@ -47,7 +49,7 @@ export const webhookDelivery: BenchEntry = {
     const tls = selfSignedCertificate();
     const trusted = getCACertificates("default");
     setDefaultCACertificates([...trusted, tls.cert]);
-    const world = await startApiWorld({ env: { WEBHOOKS_ALLOW_LOCAL: "1" } });
+    const world = await startApiWorld({ env: { ...BENCH_SERVICE_LIMITS, WEBHOOKS_ALLOW_LOCAL: "1" } });
     try {
       const bare = await bareLoop(tls);
       const service = await serviceWorker(world, tls);

@@ -56,7 +56,12 @@ export interface FaultWorld {
 }
 
 export async function startFaultWorld(
-  options: { readonly slotMs?: number; readonly seed?: number } = {},
+  options: {
+    readonly slotMs?: number;
+    readonly seed?: number;
+    /** Service settings over the world's own (a bench raises its limits out of the way). */
+    readonly env?: Readonly<Record<string, string>>;
+  } = {},
 ): Promise<FaultWorld> {
   const cleanups: (() => Promise<unknown>)[] = [];
   const close = async () => {
@@ -97,6 +102,7 @@ export async function startFaultWorld(
         SERVICE_MASTER_KEY: randomBytes(32).toString("hex"),
         RATE_LIMIT_PER_MINUTE: "100000",
         LOG_LEVEL: "silent",
+        ...options.env,
       },
       dataDir,
       connection,
