@@ -12,7 +12,7 @@
  * under its policy. So a reserve-paid opening is relayed only for the service's own accounts
  * (accounts/service-wallet.ts), whose accounts only the service can close. Any other is refused,
  * saying how to proceed: the agent signer may pay that rent itself (it is an allowed signer, and
- * the reserve then pays nothing but the fee), the recipient may open its account, and once it
+ * the reserve then pays nothing but the transaction's fee), the recipient may open its account, and once it
  * exists the transfer needs no opening (the SDK leaves it out then). An opening refused here is
  * refused whether or not the account exists: it could be closed before the transaction lands.
  */

@@ -11,7 +11,7 @@ import { ConfigError } from "@cpay/ledger/config";
 import { AmountError, parseDecimalAmount, USDG_DECIMALS } from "@cpay/sdk";
 
 /** The default fee: 1 USDG. */
-export const DEFAULT_ACCOUNT_OPENING_FEE_USDG = "1";
+const DEFAULT_ACCOUNT_OPENING_FEE_USDG = "1";
 /** The most it may be set to: a typo that would make every first payment cost a fortune is refused. */
 const MAX_FEE_UNITS = 1_000n * 10n ** BigInt(USDG_DECIMALS);
 
