@@ -47,6 +47,14 @@ describe("service configuration", () => {
     expect(loadConfig({ AGENTS_PER_OWNER_MAX: "3" }, dataDir()).agentsPerOwnerMax).toBe(3);
   });
 
+  it("takes the account-opening fee from ACCOUNT_OPENING_FEE_USDG in base units, by default 1 USDG", () => {
+    expect(loadConfig({}, dataDir()).accountOpeningFeeUnits).toBe(1_000_000n);
+    expect(loadConfig({ ACCOUNT_OPENING_FEE_USDG: "0.25" }, dataDir()).accountOpeningFeeUnits).toBe(250_000n);
+    expect(loadConfig({ ACCOUNT_OPENING_FEE_USDG: "1000" }, dataDir()).accountOpeningFeeUnits).toBe(
+      1_000_000_000n,
+    );
+  });
+
   it("sizes the proof pool from PROOF_WORKERS, by default to the available cores", () => {
     expect(loadConfig({ PROOF_WORKERS: "3" }, dataDir()).proofWorkers).toBe(3);
     expect(loadConfig({}, dataDir()).proofWorkers).toBe(availableParallelism());
@@ -68,6 +76,11 @@ describe("service configuration", () => {
     [{ AGENTS_PER_OWNER_MAX: "2.5" }, "AGENTS_PER_OWNER_MAX"],
     [{ SERVICE_MASTER_KEY: "too-short" }, "SERVICE_MASTER_KEY"],
     [{ MAINNET_RPC_URL: "https://api.mainnet-beta.solana.com" }, "MAINNET_RPC_URL"],
+    [{ ACCOUNT_OPENING_FEE_USDG: "0" }, "ACCOUNT_OPENING_FEE_USDG"],
+    [{ ACCOUNT_OPENING_FEE_USDG: "1000.000001" }, "ACCOUNT_OPENING_FEE_USDG"],
+    [{ ACCOUNT_OPENING_FEE_USDG: "0.0000001" }, "ACCOUNT_OPENING_FEE_USDG"],
+    [{ ACCOUNT_OPENING_FEE_USDG: "-1" }, "ACCOUNT_OPENING_FEE_USDG"],
+    [{ ACCOUNT_OPENING_FEE_USDG: "one" }, "ACCOUNT_OPENING_FEE_USDG"],
   ])("refuses %o naming %s", (env, name) => {
     expect(() => loadConfig(env, dataDir())).toThrow(ConfigError);
     expect(() => loadConfig(env, dataDir())).toThrow(name);

@@ -27,6 +27,7 @@
  * | `TRANSFER_RECONCILE_AFTER_SECONDS` | 120 | how old a `submitting` transfer must be before crash recovery judges it (10-3600); it must outlive the cluster's blockhash lifetime, so a dead process's transaction can no longer land |
  * | `AGENTS_PER_OWNER_MAX` | 20 | agents one owner may have (the reserve pays each one's rent, never returned) |
  * | `RESERVE_DAILY_BUDGET_LAMPORTS` | 1000000000 | what the fee reserve may be out per account (an agent's counted to its owner) per UTC day: fees plus rent deposits not seen coming back, each transaction reserved at its maximum before it is signed (1 SOL) |
+ * | `ACCOUNT_OPENING_FEE_USDG` | 1 | what a sender pays, in USDG, when its public transfer makes the fee reserve open the recipient's token account for an owner outside the service (whoever closes the account takes its rent); above 0, at most 1000 (transfers/account-opening-fee-setting.ts) |
  * | `PROOF_WORKERS` | the available cores | worker threads making confidential-transfer proofs (the SDK's proof pool), so one process proves on every core while its event loop serves requests |
  * | `LOCALNET_DIR` | `./data/localnet` | the test environment's localnet ledger directory: the service reads the manifest the localnet writes there (`localnet.json`: URLs, genesis hash, program id, USDG mint, the test keypairs' files) |
  * | `SOLANA_RPC_URL` | the manifest's | JSON-RPC URL of the test cluster, instead of the manifest's |
@@ -65,6 +66,7 @@ import {
   liveEnvironmentFromEnv,
   testEnvironmentFromEnv,
 } from "./environments/environment-settings";
+import { accountOpeningFeeFromEnv } from "./transfers/account-opening-fee-setting";
 import { generateMasterKeyHex, type MasterKey, parseMasterKey, parseMasterKeyList } from "./vault/vault";
 
 // The API's modules take every configuration helper from here; the two shared with the indexer live
@@ -104,6 +106,11 @@ export interface ServiceConfig {
   readonly agentsPerOwnerMax: number;
   /** Lamports the fee reserve may be out per account (agents count to their owner) per UTC day. */
   readonly reserveDailyBudgetLamports: number;
+  /**
+   * `ACCOUNT_OPENING_FEE_USDG` in base units: what a sender pays when its transfer makes the reserve
+   * open a token account someone outside the service could close for the rent.
+   */
+  readonly accountOpeningFeeUnits: bigint;
   /** Worker threads of the SDK's proof pool (`PROOF_WORKERS`, default the available cores). */
   readonly proofWorkers: number;
   /** The dashboard's sign-in and sessions (api/src/dashboard-auth). */
@@ -240,6 +247,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir = resol
     idempotencyLeaseMs: integerFromEnv(env, "IDEMPOTENCY_LEASE_SECONDS", 30, 1, 3600) * 1000,
     transferReconcileAfterMs: integerFromEnv(env, "TRANSFER_RECONCILE_AFTER_SECONDS", 120, 10, 3600) * 1000,
     agentsPerOwnerMax: integerFromEnv(env, "AGENTS_PER_OWNER_MAX", 20, 0, 1_000_000),
+    accountOpeningFeeUnits: accountOpeningFeeFromEnv(env),
     proofWorkers: integerFromEnv(
       env,
       "PROOF_WORKERS",

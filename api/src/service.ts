@@ -23,6 +23,7 @@ import { handlers } from "./handlers";
 import { createLogger, type Logger } from "./http/logger";
 import type { ServiceContext } from "./service-context";
 import "./jobs";
+import { ensureFeeAccount } from "./reserve/fee-account";
 import { withReserveSpend } from "./reserve/reserve-scope";
 
 export interface ServiceOptions {
@@ -155,8 +156,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
 
 /**
  * Connects an environment's chain (or takes `given`, which it then never closes), opens its own
- * database for that chain, makes sure the program config is there with its registrar, and builds
- * its `/v1` app.
+ * database for that chain, makes sure the program config is there with its registrar and the
+ * reserve's fee account exists (reserve/fee-account.ts), and builds its `/v1` app.
  */
 async function openEnvironment(
   settings: EnvironmentSettings,
@@ -202,6 +203,7 @@ async function openEnvironment(
   };
   try {
     await ensureProgramConfig(context, connection.programAdmin);
+    await ensureFeeAccount(context);
     await checkProgramConfig(chain, {
       where: `the ${settings.name} environment`,
       programId: chain.programId,

@@ -168,30 +168,37 @@ describe("relayed transfers", () => {
     expect(before).toBeDefined();
   });
 
-  it("Given a transfer that opens the recipient's token account, When relayed, Then the rent the reserve deposited is charged to the agent's day with the fee", async () => {
+  it("Given a transfer that has the reserve open an outside address's token account, When relayed, Then it is refused (the owner could close it and keep the rent) and nothing is charged to the agent's day", async () => {
     const before = await spentToday(api, solo);
-    const reserveBefore = (await api.chain.getAccount(feePayer()))?.lamports ?? 0n;
+    const reserveBefore = await reserveState();
     const newcomer = (await generateKeyPairSigner()).address;
 
-    await relayAs(solo).call("relayTransactions", {
-      body: {
-        transactions: [
-          await agentSigned(
-            api,
-            await publicTransferInstructions(api, {
-              agent: solo.pda,
-              signer: solo.signer,
-              recipient: newcomer,
-              amount: usdg(1),
-            }),
-          ),
-        ],
-      },
-    });
+    const refused = await refusalOf(
+      relayAs(solo).call("relayTransactions", {
+        body: {
+          transactions: [
+            await agentSigned(
+              api,
+              await publicTransferInstructions(api, {
+                agent: solo.pda,
+                signer: solo.signer,
+                recipient: newcomer,
+                amount: usdg(1),
+              }),
+            ),
+          ],
+        },
+      }),
+    );
 
-    const paid = reserveBefore - ((await api.chain.getAccount(feePayer()))?.lamports ?? 0n);
-    expect(paid).toBeGreaterThan(10_000n);
-    expect((await spentToday(api, solo)) - before).toBe(paid);
+    expect(refused).toMatchObject({
+      status: 422,
+      code: "relay_transaction_refused",
+      param: "transactions[0]",
+    });
+    expect(refused.message).toContain("external_account_opening");
+    expect(await reserveState()).toEqual(reserveBefore);
+    expect(await spentToday(api, solo)).toBe(before);
   });
 
   it("Given an amount above the HITL threshold, When relayed, Then it is held with the approval the owner then approves through the API", async () => {

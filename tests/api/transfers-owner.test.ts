@@ -118,8 +118,19 @@ describe("transfers from a personal account", () => {
     expect(created).toMatchObject({ to: "@bob", confidential: true, approval: null });
     expect(["pending", "confirmed"]).toContain(created.status);
     expect(Object.keys(created).sort()).toEqual(
-      ["approval", "confidential", "created_at", "status", "to", "transfer_id", "tx_signature"].sort(),
+      [
+        "approval",
+        "confidential",
+        "created_at",
+        "fees",
+        "status",
+        "to",
+        "transfer_id",
+        "tx_signature",
+      ].sort(),
     );
+    // ... and a confidential transfer never opens an account, so it charges no fee
+    expect(created.fees).toEqual({ account_opening: "0" });
     // ... it settles within a few slots, with its confirmation time
     const detail = await settled(alice, created.transfer_id);
     expect(detail).toMatchObject({
@@ -274,7 +285,7 @@ describe("transfers from a personal account", () => {
     expect(isSealedError(carolError, "not_yours")).toBe(true);
   });
 
-  it("sends publicly to a base58 address with no token account, creating it", async () => {
+  it("sends publicly to a base58 address with no token account, creating it for the account-opening fee", async () => {
     // Given a wallet the service has never seen
     const stranger = (await generateKeyPairSigner()).address;
     const alicePublicBefore = await publicBalance(alice.account.publicKey);
@@ -282,8 +293,14 @@ describe("transfers from a personal account", () => {
     const created = await alice.client.call("createTransfer", {
       body: { to: stranger, amount: "3", confidential: false },
     });
-    // Then the transfer settles and exactly 3 USDG moved between the public balances
-    expect(created).toMatchObject({ to: stranger, confidential: false, approval: null });
+    // Then the transfer settles, exactly 3 USDG reach the stranger, and alice also paid the stated
+    // fee for opening its account (the default 1 USDG)
+    expect(created).toMatchObject({
+      to: stranger,
+      confidential: false,
+      approval: null,
+      fees: { account_opening: "1" },
+    });
     const detail = await settled(alice, created.transfer_id);
     expect(detail.status).toBe("confirmed");
     expect(await publicBalance(stranger)).toBe(usdg(3));
@@ -295,7 +312,7 @@ describe("transfers from a personal account", () => {
         boundTo: created.transfer_id,
       }),
     ).toEqual({ amount: usdg(3), memo: null, direction: "self" });
-    expect(await publicBalance(alice.account.publicKey)).toBe(alicePublicBefore - usdg(3));
+    expect(await publicBalance(alice.account.publicKey)).toBe(alicePublicBefore - usdg(3) - usdg(1));
   });
 
   it("refuses a memo to a recipient with no confidential key, and a confidential transfer to it", async () => {

@@ -4,9 +4,10 @@
  * from the resource, per kind (the id's prefix):
  * - `tr_` (a transfer): never sent again. Rebuilt from the transfer row, which crash recovery
  *   (transfers/recover-submissions.ts) reconciles with the chain: with its signature it is the create
- *   answer (`201`); failed before anything landed it is `503 chain_unavailable` (or the refusal it
- *   recorded); still `submitting` it is `502 transfer_outcome_unknown`, not stored, so a later
- *   retry gets the settled answer.
+ *   answer (`201`, its fees read from the landed transaction, transfers/landed-fees.ts); failed
+ *   before anything landed it is `503 chain_unavailable` (or the refusal it recorded); still
+ *   `submitting` it is `502 transfer_outcome_unknown`, not stored, so a later retry gets the
+ *   settled answer.
  * - `acct_` (an agent): the use case resumes (create-agent.ts finishes the bound agent and hands a
  *   self-custody signer over then: the interrupted request never delivered it).
  * - `wh_` (a webhook subscription): its secret was never delivered, so nobody can verify its
@@ -19,6 +20,7 @@ import type { ApiErrorCode } from "@cpay/sdk/api";
 import { and, eq } from "drizzle-orm";
 import { discardUndeliveredKey } from "../keys/manage-keys";
 import type { ServiceContext } from "../service-context";
+import { landedFeesOf } from "../transfers/landed-fees";
 import { approvalsOf, transferView } from "../transfers/transfer-view";
 import { discardUndeliveredSubscription } from "../webhooks/manage-subscriptions";
 import { ApiError } from "./api-error";
@@ -60,7 +62,8 @@ async function recoverTransfer(service: ServiceContext, accountId: string, id: s
   if (row === undefined) return { kind: "rerun", resume: false };
   if (row.txSignature !== null) {
     const approval = (await approvalsOf(service, [row])).get(row.id) ?? null;
-    return { kind: "answer", status: 201, body: transferView(row, approval), final: true };
+    const fees = await landedFeesOf(service, row);
+    return { kind: "answer", status: 201, body: transferView(row, approval, fees), final: true };
   }
   if (row.phase === "submitting") {
     return errorAnswer(

@@ -6,8 +6,10 @@
  * 2. Every transaction is checked BEFORE anything is signed (check-relayed-transaction.ts): the fee
  *    payer used for fees and rent only, only the allowed programs and instructions, the agent's own
  *    PDA and signer, no extra signer, a `transfer_record` only beside the agent's own
- *    `agent_transfer` of the same id (checks/transfer-record.ts). One refusal refuses the request: `422
- *    relay_transaction_refused` naming `transactions[i]` and why; nothing is signed.
+ *    `agent_transfer` of the same id (checks/transfer-record.ts), and the fee payer opening token
+ *    accounts only for the service's own accounts (external-account-opening.ts). One refusal
+ *    refuses the request: `422 relay_transaction_refused` naming `transactions[i]` and why;
+ *    nothing is signed.
  * 3. The most the transactions can cost the reserve (fees and every deposit, reserve/spend-bound.ts)
  *    is reserved against the agent's daily cap (fee-budget.ts) and its owner's reserve budget
  *    (reserve/), or `429`, nothing signed; each is settled to what it cost once it landed.
@@ -46,6 +48,7 @@ import { policyRefusalOf } from "../transfers/policy-refusal";
 import { checkRelayedTransaction } from "./check-relayed-transaction";
 import type { RelayedInstruction } from "./checks/verdict";
 import { coSignAsFeePayer } from "./co-sign";
+import { refuseExternalAccountOpenings } from "./external-account-opening";
 import { chargeRelaySpend, reserveRelayFees } from "./fee-budget";
 import { relayedIntentsOf } from "./relayed-intent";
 import {
@@ -98,6 +101,7 @@ export async function relayTransactions(
     bounds.push(bound.feeLamports + bound.depositLamports);
     checked.push(check.instructions);
   }
+  await refuseExternalAccountOpenings(service, checked);
   const intents = relayedIntentsOf(checked, service.chain.programId);
   refuseRepeatedIds(intents);
   const reserved = bounds.reduce((sum, bound) => sum + bound, 0n);

@@ -27,7 +27,7 @@ import { tokenAccountOwner } from "../chain/token-account-owner";
 import { ApiError } from "../http/api-error";
 import type { ServiceContext } from "../service-context";
 import { transferOutcomeIn } from "../transfers/transfer-outcome";
-import { heldTransferView, transferView } from "../transfers/transfer-view";
+import { heldTransferView, NO_FEES, transferView } from "../transfers/transfer-view";
 import { confidentialKeysOf } from "../vault/account-secrets";
 import type { RelayedIntent } from "./relayed-intent";
 
@@ -103,6 +103,7 @@ function reusedId(intent: RelayedIntent, id: string): ApiError {
  * The intent's transaction landed as `signature`: `submitted` or `held`, from the events of the
  * agent's own transfer (its PDA, the intent's destination and mint); the answer in the shape of
  * `POST /v1/transfers`. A hold keeps `sealedAmount`, the amount as the agent stated it to its owner.
+ * The relay charges no fee (it never opens an outside owner's account: external-account-opening.ts).
  */
 export async function recordRelayedOutcome(
   service: ServiceContext,
@@ -129,7 +130,7 @@ export async function recordRelayedOutcome(
       signatures: [signature],
       usage: { apiKeyId: row.apiKeyId, increment: row.usageIncrement },
     });
-    return transferView(submitted, null);
+    return transferView(submitted, null, NO_FEES);
   }
   const hold = found?.outcome === "held" ? await readHold(service.chain, found.pending) : null;
   if (hold !== null && hold.agent === agent.publicKey && isIntended(hold)) {
@@ -140,7 +141,7 @@ export async function recordRelayedOutcome(
       signatures: [signature],
       sealedAmount,
     });
-    return heldTransferView(held);
+    return heldTransferView(held, NO_FEES);
   }
   throw new ApiError(
     "chain_unavailable",

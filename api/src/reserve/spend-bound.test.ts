@@ -22,6 +22,7 @@ import {
   getCreateAccountInstruction,
   getTransferSolInstruction,
 } from "@solana-program/system";
+import { getTransferCheckedInstruction } from "@solana-program/token-2022";
 import { describe, expect, it } from "vitest";
 import { spendBoundOf, UnboundedSpend } from "./spend-bound";
 
@@ -92,6 +93,29 @@ describe("spendBoundOf", () => {
       ctx,
     );
     expect(bound.depositLamports).toBe(rentExemptMinimum(170));
+  });
+
+  it("Given an account-opening fee paid in USDG into the reserve's own token account, Then it adds only its payer's signature, never a deposit", async () => {
+    const [owner, source, mint, feeAccount] = await Promise.all([
+      generateKeyPairSigner(),
+      generateKeyPairSigner(),
+      generateKeyPairSigner(),
+      generateKeyPairSigner(),
+    ]);
+    const bound = spendBoundOf(
+      messageOf([
+        getTransferCheckedInstruction({
+          source: source.address,
+          mint: mint.address,
+          destination: feeAccount.address,
+          authority: owner,
+          amount: 1_000_000n,
+          decimals: 6,
+        }),
+      ]),
+      ctx,
+    );
+    expect(bound).toMatchObject({ feeLamports: 10_000n, depositLamports: 0n });
   });
 
   it("Given the fee payer handed to System Assign or to an unknown program, Then there is no bound", async () => {

@@ -4,9 +4,13 @@
  * checks none. The program executes the transfer, refuses it (policy-refusal.ts maps why), or
  * holds it for the owner when the amount is above the HITL threshold.
  *
- * - Public: one transaction [CreateATA-idempotent for the recipient, `agent_transfer`,
- *   `transfer_record` with the encrypted memo] (agent-transfer-record.ts). Whether it executed or
- *   held is read from the program's events in the landed transaction.
+ * - Public: one transaction [CreateATA-idempotent for the recipient when the plan opens its account,
+ *   `agent_transfer`, `transfer_record` with the encrypted memo (agent-transfer-record.ts), and
+ *   when the plan charges an account-opening fee (account-opening.ts) a TransferChecked of it from
+ *   the OWNER's public balance to the service's fee account, signed for the owner by the service:
+ *   the agent's tokens are its PDA's, which only the program moves]. Whether it executed or held is
+ *   read from the program's events in the landed transaction; the fee is paid either way, since the
+ *   account was opened either way.
  * - Confidential: `transferAgentConfidential` (six transactions, the limits proved over an amount the
  *   program never sees). A memo is refused before anything is written (create-transfer.ts): the
  *   final transaction is 1,057 of 1,232 bytes (measured, tests/api/transfers-agent.test.ts), and a
@@ -22,13 +26,15 @@ import { findTokenAccount } from "@cpay/sdk/confidential";
 import { type Address, address } from "@solana/kit";
 import {
   getCreateAssociatedTokenIdempotentInstruction,
+  getTransferCheckedInstruction,
   TOKEN_2022_PROGRAM_ADDRESS,
 } from "@solana-program/token-2022";
 import { sendInstructions } from "../chain/send-instructions";
+import { feeAccountOf } from "../reserve/fee-account";
 import { reservePayer } from "../reserve/reserve-scope";
 import type { ServiceContext } from "../service-context";
 import { buildAgentTransferRecord } from "./agent-transfer-record";
-import type { Sender } from "./sender";
+import { feeWalletOf, type Sender } from "./sender";
 import { type OutcomeBinding, transferOutcomeIn } from "./transfer-outcome";
 import type { Submission, TransferPlan } from "./transfer-plan";
 
@@ -57,14 +63,19 @@ async function publicTransfer(
     findTokenAccount(plan.recipient.wallet, mint),
     readAgentAccount(service.chain, sender.agent),
   ]);
+  const opening = plan.opening.opens
+    ? [
+        getCreateAssociatedTokenIdempotentInstruction({
+          payer: reservePayer(service),
+          ata: destination,
+          owner: plan.recipient.wallet,
+          mint,
+          tokenProgram: TOKEN_2022_PROGRAM_ADDRESS,
+        }),
+      ]
+    : [];
   const instructions = [
-    getCreateAssociatedTokenIdempotentInstruction({
-      payer: reservePayer(service),
-      ata: destination,
-      owner: plan.recipient.wallet,
-      mint,
-      tokenProgram: TOKEN_2022_PROGRAM_ADDRESS,
-    }),
+    ...opening,
     await buildAgentTransferInstruction({
       agentSigner: sender.agentSigner,
       agent: sender.agent,
@@ -86,6 +97,7 @@ async function publicTransfer(
       destination,
       mint,
     }),
+    ...(await feeInstructions(service, sender, plan)),
   ];
   const signature = await sendInstructions(service, instructions);
   const pending = await heldIn(service, signature, plan.id, {
@@ -94,6 +106,23 @@ async function publicTransfer(
   });
   if (pending === null) return { outcome: "executed", signature, signatures: [signature] };
   return { outcome: "held", signature, signatures: [signature], hold: await holdAt(service, pending) };
+}
+
+/** The owner's payment of the plan's account-opening fee, or nothing when it charges none. */
+async function feeInstructions(service: ServiceContext, sender: AgentSender, plan: TransferPlan) {
+  if (plan.opening.fee === 0n) return [];
+  const owner = await feeWalletOf(service, sender);
+  const mint = plan.asset.mint;
+  return [
+    getTransferCheckedInstruction({
+      source: await findTokenAccount(owner.address, mint),
+      mint,
+      destination: await feeAccountOf(service),
+      authority: owner,
+      amount: plan.opening.fee,
+      decimals: plan.asset.decimals,
+    }),
+  ];
 }
 
 async function confidentialTransfer(

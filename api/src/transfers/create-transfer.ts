@@ -5,14 +5,17 @@
  *    own account approved by the mint's issuer (`409 confidential_account_not_approved`), an
  *    agent's spend policy (`422 policy_violation`, agent-policy-precheck.ts), and only then the balance (`402`) and what one
  *    confidential transfer carries — so no refusal an agent key can provoke depends on a balance
- *    it must not learn;
+ *    it must not learn; a public transfer that opens an outside recipient's token account also
+ *    needs the account-opening fee in the paying wallet's public balance (account-opening.ts);
  * 2. write the transfer `submitting` with its sealed details (seal-details.ts; and bind the
  *    Idempotency-Key to it) before anything is sent;
  * 3. submit: the owner's wallet path or the agent's program path (owner-transfer.ts,
- *    agent-transfer.ts), the fee reserve paying everything; a transaction that could never land
+ *    agent-transfer.ts), the fee reserve paying every fee and rent, the sender any account-opening
+ *    fee in the same transaction; a transaction that could never land
  *    is signed again with a fresh blockhash under the same transfer id (resubmission.ts: safe by
  *    the receipt, or, for an agent's confidential transfer, by the finalized proof it never lands);
- * 4. record what happened (transfer-transitions.ts): `submitted` + `transfer.initiated` + key usage,
+ * 4. record what happened (transfer-transitions.ts) and answer with the fees charged: `submitted` +
+ *    `transfer.initiated` + key usage,
  *    `held` + the agent transaction for its owner (its amount sealed to the owner), or `failed` with
  *    the 4xx/503 that explains it.
  * Transfers of one account run one at a time across every API process sharing the database
@@ -43,6 +46,7 @@ import { describeUnexpected } from "../http/error-handler";
 import type { IdempotencyClaim } from "../http/idempotency";
 import { prepayReserve } from "../reserve/reserve-scope";
 import type { ServiceContext } from "../service-context";
+import { accountOpeningFor, feesOf } from "./account-opening";
 import { requireAgentPolicyAllows } from "./agent-policy-precheck";
 import { submitAgentTransfer } from "./agent-transfer";
 import { whileInFlight, withAccountTurn } from "./in-flight";
@@ -102,7 +106,15 @@ export async function createTransfer(
         confidential: body.confidential,
       });
     }
-    await requireSufficientBalance(service, { sender, asset, amount, confidential: body.confidential });
+    // Read in the account's turn, next to the balance it is checked against.
+    const opening = await accountOpeningFor(service, { recipient, asset, confidential: body.confidential });
+    await requireSufficientBalance(service, {
+      sender,
+      asset,
+      amount,
+      confidential: body.confidential,
+      fee: opening.fee,
+    });
     requireConfidentialCarriable(amount, body.confidential);
     const id = newId("tr");
     const plan: TransferPlan = {
@@ -113,6 +125,7 @@ export async function createTransfer(
       confidential: body.confidential,
       memo,
       recipient,
+      opening,
     };
     // The reserve's share is reserved before the row is written: a refusal changes nothing.
     await prepayReserve(service, await transferReserveBound(service, plan, sender.kind === "agent"));
@@ -246,7 +259,7 @@ async function recordSubmission(
       signatures: submission.signatures,
       sealedAmount: await sealHeldAmount(service, sender, plan, submission.hold.address),
     });
-    return heldTransferView(held);
+    return heldTransferView(held, feesOf(plan.opening, plan.asset));
   }
   const submitted = await markSubmitted(service, plan.id, {
     signature: submission.signature,
@@ -254,5 +267,5 @@ async function recordSubmission(
     usage: { apiKeyId: input.apiKeyId, increment: input.usageIncrement },
   });
   // `pending` until the indexer, the one writer of `confirmed`, has read the program's event.
-  return transferView(submitted, null);
+  return transferView(submitted, null, feesOf(plan.opening, plan.asset));
 }

@@ -4,8 +4,12 @@
  * transaction that moves the funds (`record`): the memo is encrypted to sender and recipient, and
  * the Receipt `["receipt", wallet, transfer_id]` makes a resubmission of the same id fail as a whole —
  * which is also how crash recovery finds out whether the transfer landed (recover-submissions.ts).
+ * A public transfer opens the recipient's account only as the plan says (account-opening.ts), and
+ * then the wallet pays the plan's account-opening fee to the service's fee account in the same
+ * transaction.
  */
 import { transferConfidential, transferPublic } from "@cpay/sdk/confidential";
+import { feeAccountOf } from "../reserve/fee-account";
 import { reservePayer } from "../reserve/reserve-scope";
 import type { ServiceContext } from "../service-context";
 import type { Sender } from "./sender";
@@ -30,6 +34,12 @@ export async function submitOwnerTransfer(
     const { signatures } = await transferConfidential(service.chain, { ...common, keys: sender.keys });
     return { outcome: "executed", signature: signatures[signatures.length - 1] as string, signatures };
   }
-  const { signature } = await transferPublic(service.chain, { ...common, keys: sender.keys });
+  const { opening } = plan;
+  const { signature } = await transferPublic(service.chain, {
+    ...common,
+    keys: sender.keys,
+    openRecipientAccount: opening.opens,
+    ...(opening.fee > 0n ? { fee: { amount: opening.fee, destination: await feeAccountOf(service) } } : {}),
+  });
   return { outcome: "executed", signature, signatures: [signature] };
 }

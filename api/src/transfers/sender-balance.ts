@@ -3,8 +3,11 @@
  * sent. Confidential: credits waiting in the pending balance are applied first (they are the
  * account's money; an apply moves nothing between accounts), then the available balance, decrypted
  * with the account's own keys, must cover the amount. Public: the token account's public balance.
- * No message quotes a number: the available balance is as private as the amount.
+ * A fee (account-opening.ts) comes from the public balance of the wallet that pays it (sender.ts
+ * `feeWalletOf`): the sender's, on top of the amount, or an agent's owner's. No message quotes a
+ * balance: the available balance is as private as the amount (the fee is a published setting).
  */
+import { formatDecimalAmount } from "@cpay/sdk";
 import { applyAgentPendingBalance, readAgentAccount } from "@cpay/sdk/agent-confidential";
 import {
   applyPendingBalance,
@@ -19,12 +22,15 @@ import { describeUnexpected } from "../http/error-handler";
 import { reservePayer } from "../reserve/reserve-scope";
 import type { ServiceContext } from "../service-context";
 import type { ResolvedAsset } from "./resolve-asset";
-import { type Sender, senderWallet } from "./sender";
+import { feeWalletOf, type Sender, senderWallet } from "./sender";
 
 // Made once: building the decoder (every extension's codec) costs more than a decode.
 const TOKEN_DECODER = getTokenDecoder();
 
-/** Throws `402 insufficient_balance` unless the sender holds `amount` of the kind it spends. */
+/**
+ * Throws `402 insufficient_balance` unless the sender holds `amount` of the kind it spends and, when
+ * `fee` is charged, the fee's payer holds it in its public balance too.
+ */
 export async function requireSufficientBalance(
   service: ServiceContext,
   input: {
@@ -32,19 +38,39 @@ export async function requireSufficientBalance(
     readonly asset: ResolvedAsset;
     readonly amount: bigint;
     readonly confidential: boolean;
+    /** Base units of the account-opening fee this transfer charges (0n: none). */
+    readonly fee: bigint;
   },
 ): Promise<void> {
-  const source = await findTokenAccount(senderWallet(input.sender), input.asset.mint);
+  const { sender, asset, fee } = input;
+  const source = await findTokenAccount(senderWallet(sender), asset.mint);
+  // The owner's own fee comes from the same public balance as the amount.
+  const ownFee = sender.kind === "owner" ? fee : 0n;
   const enough = input.confidential
-    ? (await confidentialAvailable(service, input.sender, input.asset, source)) >= input.amount
-    : (await publicBalance(service, source)) >= input.amount;
+    ? (await confidentialAvailable(service, sender, asset, source)) >= input.amount
+    : (await publicBalance(service, source)) >= input.amount + ownFee;
   if (!enough) {
+    const what = ownFee > 0n ? `the amount plus the ${feeText(fee, asset)}` : "the amount";
     throw new ApiError(
       "insufficient_balance",
-      `the account's ${input.confidential ? "confidential" : "public"} ${input.asset.symbol} balance does not cover the amount`,
+      `the account's ${input.confidential ? "confidential" : "public"} ${asset.symbol} balance does not cover ${what}`,
       "amount",
     );
   }
+  if (sender.kind !== "agent" || fee === 0n) return;
+  const ownerWallet = await feeWalletOf(service, sender);
+  const ownerSource = await findTokenAccount(ownerWallet.address, asset.mint);
+  if ((await publicBalance(service, ownerSource)) < fee) {
+    throw new ApiError(
+      "insufficient_balance",
+      `the agent's owner's public ${asset.symbol} balance does not cover the ${feeText(fee, asset)}, which the owner pays for its agents; fund the owner's public balance, or pay a recipient whose ${asset.symbol} account exists`,
+    );
+  }
+}
+
+/** The fee as messages name it, with why it is charged. */
+function feeText(fee: bigint, asset: ResolvedAsset): string {
+  return `${formatDecimalAmount(fee, asset.decimals)} ${asset.symbol} account-opening fee (the recipient has no ${asset.symbol} account yet: the service opens it, and the sender pays for that)`;
 }
 
 async function confidentialAvailable(

@@ -48,3 +48,15 @@ export async function loadSender(service: ServiceContext, account: AccountRow): 
 export function senderWallet(sender: Sender): Address {
   return sender.kind === "agent" ? sender.agent : sender.wallet.address;
 }
+
+/**
+ * The wallet that pays a transfer's fees (account-opening.ts) from its public balance, signing for
+ * them in the transfer's own transaction: the sender's, or for an agent its owner's — an agent's
+ * tokens are its PDA's, which only the program moves, and only as spends checked by its policy.
+ */
+export async function feeWalletOf(service: ServiceContext, sender: Sender): Promise<KeyPairSigner> {
+  if (sender.kind === "owner") return sender.wallet;
+  const owner = sender.account.ownerAccountId;
+  if (owner === null) throw new Error(`agent ${sender.account.id} has no owner to pay its fees`);
+  return walletSignerOf(service, owner);
+}

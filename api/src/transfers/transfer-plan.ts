@@ -4,6 +4,7 @@
  * put an agent's transfer on hold for its owner.
  */
 import type { Hold } from "@cpay/sdk/agent-confidential";
+import type { AccountOpening } from "./account-opening";
 import type { ResolvedAsset } from "./resolve-asset";
 import type { Recipient } from "./resolve-recipient";
 
@@ -18,6 +19,8 @@ export interface TransferPlan {
   readonly confidential: boolean;
   readonly memo: string | null;
   readonly recipient: Recipient;
+  /** Whether the transaction opens the recipient's token account, and the fee the sender pays for it. */
+  readonly opening: AccountOpening;
 }
 
 export type Submission =

@@ -1,9 +1,9 @@
 /**
  * What the fee reserve reserves for a transfer before its row is written (reserve/reserve-scope.ts
  * `prepayReserve`), so that an exhausted budget refuses it with nothing changed. A public transfer
- * is one transaction whose deposits are known: the recipient's token account (opened when it does
- * not exist), the Receipt, and for an agent a hold; its signatures are the reserve's and the
- * sender's. A confidential transfer's proof contexts are reserved by the signer as it signs them
+ * is one transaction whose deposits are known: the recipient's token account (when the plan opens
+ * it, account-opening.ts), the Receipt, and for an agent a hold; its signatures are the reserve's
+ * and the sender's, and for an agent whose transfer charges a fee its owner's, who pays it. A confidential transfer's proof contexts are reserved by the signer as it signs them
  * (all before the first is sent), on top of this.
  */
 
@@ -23,10 +23,11 @@ export async function transferReserveBound(
 ): Promise<bigint> {
   if (plan.confidential) return 0n;
   const spaces = [
-    TOKEN_ACCOUNT_SIZE,
+    ...(plan.opening.opens ? [TOKEN_ACCOUNT_SIZE] : []),
     getReceiptSize(),
     ...(agentSender ? [getPendingTransactionSize()] : []),
   ];
   const rents = await Promise.all(spaces.map((space) => service.chain.minimumBalanceForRentExemption(space)));
-  return rents.reduce((sum, rent) => sum + rent, LAMPORTS_PER_SIGNATURE * PUBLIC_TRANSFER_SIGNATURES);
+  const signatures = PUBLIC_TRANSFER_SIGNATURES + (agentSender && plan.opening.fee > 0n ? 1n : 0n);
+  return rents.reduce((sum, rent) => sum + rent, LAMPORTS_PER_SIGNATURE * signatures);
 }

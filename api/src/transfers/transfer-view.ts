@@ -7,7 +7,7 @@
  */
 
 import type { AccountRow, HeldOutcome, TransferRow } from "@cpay/ledger";
-import type { TTransfer, TTransferDetail } from "@cpay/sdk/api";
+import type { TTransfer, TTransferDetail, TTransferFees } from "@cpay/sdk/api";
 import { inArray } from "drizzle-orm";
 import type { ServiceContext } from "../service-context";
 
@@ -16,8 +16,14 @@ export interface Approval {
   readonly expires_at: string;
 }
 
-/** The create response (spec 4.1); only for a row that has its signature. */
-export function transferView(row: TransferRow, approval: Approval | null): TTransfer {
+/** The fees of a transfer that charged none (every confidential one, every relayed one). */
+export const NO_FEES: TTransferFees = { account_opening: "0" };
+
+/**
+ * The create response (spec 4.1); only for a row that has its signature. `fees` is what the sender
+ * paid besides the amount (account-opening.ts), known to the request that sent it.
+ */
+export function transferView(row: TransferRow, approval: Approval | null, fees: TTransferFees): TTransfer {
   if (row.txSignature === null) throw new Error(`transfer ${row.id} has no signature to show yet`);
   return {
     transfer_id: row.id,
@@ -27,16 +33,17 @@ export function transferView(row: TransferRow, approval: Approval | null): TTran
     tx_signature: row.txSignature,
     created_at: row.createdAt,
     approval,
+    fees,
   };
 }
 
 /** The create response of a held agent transfer (`markHeld`'s outcome): with its approval, once recorded. */
-export function heldTransferView(held: HeldOutcome): TTransfer {
+export function heldTransferView(held: HeldOutcome, fees: TTransferFees): TTransfer {
   const approval =
     held.transactionId === null || held.expiresAt === null
       ? null
       : { transaction_id: held.transactionId, expires_at: held.expiresAt };
-  return transferView(held.transfer, approval);
+  return transferView(held.transfer, approval, fees);
 }
 
 /** The get response and list item (spec 4.2, 4.3), as `viewer` (its sender or its recipient) sees it. */

@@ -1,10 +1,16 @@
 /**
  * A self-custody agent's public transfer as one transaction for the relay: [CreateATA-idempotent
- * for the recipient's Token-2022 account, `agent_transfer`], the relay's fee payer as fee payer and
- * as the payer of both (the recipient account's rent, a hold's rent), signed here by the agent
- * signer only. The program applies the whole policy: it executes, holds above the HITL threshold,
- * or refuses (then the relay's simulation fails with the program's error). The optional
- * `transfer_record` (an encrypted memo, api/src/transfers/agent-transfer.ts) is left out.
+ * for the recipient's Token-2022 account when it has none, `agent_transfer`], the relay's fee payer
+ * as fee payer and as the payer of both (the recipient account's rent, a hold's rent), signed here
+ * by the agent signer only. The program applies the whole policy: it executes, holds above the
+ * HITL threshold, or refuses (then the relay's simulation fails with the program's error). The
+ * optional `transfer_record` (an encrypted memo, api/src/transfers/agent-transfer.ts) is left out.
+ *
+ * The service's relay has its fee payer open accounts only for the service's own accounts (whoever
+ * closes a token account takes its rent): to an outside address with no account yet it refuses the
+ * transaction (`external_account_opening`) and the recipient, or the agent signer paying the rent,
+ * must open it first. An account that exists is not opened again, so a transfer to it needs no
+ * opening at all.
  */
 import { type Address, createNoopSigner, type TransactionSigner } from "@solana/kit";
 import {
@@ -44,18 +50,24 @@ export async function buildRelayedPublicTransfer(
     findTokenAccount(input.recipient, input.mint),
     readAgentAccount(chain, input.agent),
   ]);
+  const opening =
+    (await chain.getAccount(destination)) === null
+      ? [
+          getCreateAssociatedTokenIdempotentInstruction({
+            payer: feePayer,
+            ata: destination,
+            owner: input.recipient,
+            mint: input.mint,
+            tokenProgram: TOKEN_2022_PROGRAM_ADDRESS,
+          }),
+        ]
+      : [];
   const { wire } = await partiallySignTransactionToWire({
     feePayer,
     blockhash: input.blockhash,
     lastValidBlockHeight: input.lastValidBlockHeight,
     instructions: [
-      getCreateAssociatedTokenIdempotentInstruction({
-        payer: feePayer,
-        ata: destination,
-        owner: input.recipient,
-        mint: input.mint,
-        tokenProgram: TOKEN_2022_PROGRAM_ADDRESS,
-      }),
+      ...opening,
       await buildAgentTransferInstruction({
         agentSigner: input.agentSigner,
         agent: input.agent,

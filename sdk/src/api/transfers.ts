@@ -45,8 +45,22 @@ const transferFields = {
   approval: ZApprovalHold.nullable(),
 };
 
+/**
+ * What the sender paid the service besides the amount, in the transfer's asset (a decimal string,
+ * `"0"` when nothing). A public service fee, never a transfer's amount.
+ */
+export const ZTransferFees = z
+  .object({
+    account_opening: ZDecimalAmount.meta({
+      description:
+        "The account-opening fee (`ACCOUNT_OPENING_FEE_USDG`, default \"1\"): charged when the transfer made the service open the recipient's token account for an owner outside the service (an external address with no account yet), moved from the sender's public balance (an agent's owner's) to the service's fee account in the transfer's own transaction. \"0\" otherwise, and always for a confidential transfer (its recipient's account must exist already).",
+    }),
+  })
+  .meta({ id: "TransferFees" });
+export type TTransferFees = z.infer<typeof ZTransferFees>;
+
 /** The create response (spec 4.1): no `from`, no `confirmed_at`, never an amount. */
-export const ZTransfer = z.object(transferFields).meta({ id: "Transfer" });
+export const ZTransfer = z.object({ ...transferFields, fees: ZTransferFees }).meta({ id: "Transfer" });
 export type TTransfer = z.infer<typeof ZTransfer>;
 
 /** How the caller stands to a transfer: it sent it, or it was paid by it. */

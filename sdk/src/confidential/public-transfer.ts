@@ -1,7 +1,11 @@
 /**
  * The public (non-confidential) path: a Token-2022 TransferChecked between the owners' associated
  * accounts. The amount is visible on-chain; used where confidentiality is not wanted or the
- * recipient cannot receive confidentially. The recipient's account is created if missing.
+ * recipient cannot receive confidentially. The recipient's account is created if missing (its rent
+ * from `payer`), unless `openRecipientAccount` is false: then a recipient without one makes the
+ * transaction fail with nothing moved. With `fee`, the owner also pays a fee in the same mint
+ * to another token account in the same transaction (a service's account-opening fee): both land or
+ * neither.
  *
  * With `record`, the same transaction also carries the agent-policy program's `transfer_record`
  * (confidential = false, transfer-record.ts): record and funds land together or not at all.
@@ -39,10 +43,16 @@ export interface PublicTransferInput {
   readonly record?: TransferRecordRequest;
   /** The owner's confidential keys: needed only to encrypt a record's memo. */
   readonly keys?: ConfidentialKeyset;
+  /**
+   * Open the recipient's associated account when it has none (CreateIdempotent, rent from
+   * `payer`). Default true. A payer that must not fund accounts their owners can close for the rent
+   * passes false for recipients whose account exists: if it is closed before the transaction
+   * lands, the transfer fails instead of reopening it.
+   */
+  readonly openRecipientAccount?: boolean;
+  /** A fee the owner pays in the same transaction: base units of `mint`, to the token account `destination`. */
+  readonly fee?: { readonly amount: bigint; readonly destination: string };
 }
-
-/** Index of `transfer_record` in the transaction (after CreateATA-idempotent and TransferChecked). */
-const RECORD_INSTRUCTION_INDEX = 2;
 
 /**
  * Transfers `amount` of the owner's public balance to the recipient's public balance. With a
@@ -54,6 +64,7 @@ export async function transferPublic(
   input: PublicTransferInput,
 ): Promise<{ readonly signature: string }> {
   assertAmount(input.amount, MAX_U64);
+  if (input.fee !== undefined) assertAmount(input.fee.amount, MAX_U64);
   const record = input.record === undefined ? null : checkTransferRecord(input.record);
   const payer = input.payer ?? input.owner;
   const mint = address(input.mint);
@@ -87,18 +98,37 @@ export async function transferPublic(
                 : (record.recipientElgamalPubkey ?? recipientState?.elgamalPubkey),
           }),
         ];
+  const opening =
+    input.openRecipientAccount === false
+      ? []
+      : [
+          getCreateAssociatedTokenIdempotentInstruction({
+            payer,
+            ata: destination,
+            owner: address(input.recipient),
+            mint,
+            tokenProgram: TOKEN_2022_PROGRAM_ADDRESS,
+          }),
+        ];
+  const fee =
+    input.fee === undefined
+      ? []
+      : [
+          getTransferCheckedInstruction({
+            source,
+            mint,
+            destination: address(input.fee.destination),
+            authority: input.owner,
+            amount: input.fee.amount,
+            decimals,
+          }),
+        ];
   const transaction = await signTransaction({
     step: "public_transfer",
     feePayer: payer,
     blockhash,
     instructions: [
-      getCreateAssociatedTokenIdempotentInstruction({
-        payer,
-        ata: destination,
-        owner: address(input.recipient),
-        mint,
-        tokenProgram: TOKEN_2022_PROGRAM_ADDRESS,
-      }),
+      ...opening,
       getTransferCheckedInstruction({
         source,
         mint,
@@ -108,11 +138,14 @@ export async function transferPublic(
         decimals,
       }),
       ...recordInstructions,
+      ...fee,
     ],
   });
+  // `transfer_record` follows the opening (when there is one) and the TransferChecked.
+  const recordIndex = opening.length + 1;
   try {
     return { signature: await submit(chain, transaction) };
   } catch (error) {
-    throw asAlreadyRecorded(chain, error, RECORD_INSTRUCTION_INDEX) ?? error;
+    throw asAlreadyRecorded(chain, error, recordIndex) ?? error;
   }
 }
