@@ -1,7 +1,8 @@
 /**
  * The Express 5 application: request id -> the `X-Cpay-Environment` header's check
  * (environment-header.ts) -> JSON body (64 KiB, UTF-8) -> the `/v1` routes from the
- * shared route table -> the OpenAPI document -> the dashboard web app (GET outside `/v1`) -> 404 ->
+ * shared route table -> the OpenAPI document -> the dashboard web app (its files, and its pages to a
+ * request that asks for HTML, never under `/v<n>`: serve-dashboard.ts) -> the JSON 404 ->
  * the one error handler. Access logs carry
  * method, route, status, duration and ids, never bodies or headers with secrets.
  */
