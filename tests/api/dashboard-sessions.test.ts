@@ -85,6 +85,9 @@ describe("dashboard sign-in and sessions", () => {
     await world?.close();
   });
 
+  /** The challenge binding the suite's browser holds (set by the options steps, sent back as a browser does). */
+  let challengeBinding: string | null = null;
+
   async function call(
     path: string,
     init: {
@@ -100,7 +103,10 @@ describe("dashboard sign-in and sessions", () => {
     const headers: Record<string, string> = {};
     if (init.idempotencyKey !== undefined) headers["idempotency-key"] = init.idempotencyKey;
     if (init.environment !== undefined) headers["x-cpay-environment"] = init.environment;
-    if (init.session !== undefined) headers.cookie = `theme=dark; cpay_session=${init.session.cookie}`;
+    const cookies = ["theme=dark"];
+    if (init.session !== undefined) cookies.push(`cpay_session=${init.session.cookie}`);
+    if (challengeBinding !== null) cookies.push(`cpay_challenge=${challengeBinding}`);
+    headers.cookie = cookies.join("; ");
     const csrf = init.csrf === undefined ? init.session?.csrf : init.csrf;
     if (csrf !== undefined && csrf !== null) headers["x-csrf-token"] = csrf;
     if (init.body !== undefined) headers["content-type"] = "application/json";
@@ -110,6 +116,8 @@ describe("dashboard sign-in and sessions", () => {
       ...(init.key === undefined ? {} : { key: init.key }),
       ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
     });
+    const binding = /^cpay_challenge=([A-Za-z0-9_-]+);/m.exec(response.headers.getSetCookie().join("\n"));
+    if (binding !== null) challengeBinding = binding[1] as string;
     const text = await response.text();
     return { status: response.status, body: text === "" ? {} : JSON.parse(text), response };
   }

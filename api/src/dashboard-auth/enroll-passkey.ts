@@ -1,8 +1,9 @@
 /**
  * Enrollment: an enrollment link's token -> passkey creation options (resident key and user
  * verification required, attestation "none": the service trusts the account holder's choice of
- * authenticator, it only needs the key) -> the browser's registration response, verified against
- * the challenge, the dashboard's origin and RP ID -> in one transaction the challenge and the link
+ * authenticator, it only needs the key), its challenge bound to the asking browser -> the
+ * registration response from that same browser, verified against the challenge, the dashboard's
+ * origin and RP ID -> in one transaction the challenge and the link
  * are spent, the passkey stored and a session started. A refusal changes nothing.
  */
 import type { PasskeyRow } from "@cpay/ledger";
@@ -13,6 +14,7 @@ import { generateRegistrationOptions, verifyRegistrationResponse } from "@simple
 import { and, eq, isNull } from "drizzle-orm";
 import { ApiError } from "../http/api-error";
 import type { ServiceContext } from "../service-context";
+import { boundChallenge, isBoundTo } from "./challenge-binding";
 import {
   challengeOfClientData,
   recordChallenge,
@@ -26,8 +28,11 @@ import { type DashboardSession, isoAt, startSessionIn } from "./sessions";
 
 export const RP_NAME = "cpay";
 
-/** Creation options for the link's account (its live passkeys excluded, so one is not made twice). */
-export async function beginEnrollment(service: ServiceContext, token: string) {
+/**
+ * Creation options for the link's account (its live passkeys excluded, so one is not made twice),
+ * with a challenge bound to the asking browser's `binding` (challenge-binding.ts).
+ */
+export async function beginEnrollment(service: ServiceContext, token: string, binding: string) {
   const { enrollment, account } = await service.db.read((db) => usableEnrollment(service, db, token));
   const { passkeys } = service.db.tables;
   const existing = await service.db.read((db) =>
@@ -43,6 +48,7 @@ export async function beginEnrollment(service: ServiceContext, token: string) {
     userName: account.handle,
     userDisplayName: account.handle,
     userID: new Uint8Array(bytesOfId(account.id)),
+    challenge: boundChallenge(binding),
     attestationType: "none",
     excludeCredentials: existing.map((row) => ({
       id: row.credentialId,
@@ -58,10 +64,14 @@ export async function beginEnrollment(service: ServiceContext, token: string) {
   return { options: options as unknown as { challenge: string }, handle: account.handle };
 }
 
-/** Verifies the registration and starts the first session of the new passkey. */
+/**
+ * Verifies the registration, over a challenge bound to this browser's `binding`, and starts the
+ * first session of the new passkey.
+ */
 export async function completeEnrollment(
   service: ServiceContext,
   input: TEnrollmentRequest,
+  binding: string | null,
 ): Promise<DashboardSession> {
   const { enrollment, account } = await service.db.read((db) => usableEnrollment(service, db, input.token));
   const { webauthnChallenges, passkeys, enrollmentTokens } = service.db.tables;
@@ -81,6 +91,8 @@ export async function completeEnrollment(
             ),
         );
   const live = requireLiveChallenge(service, row, "enrollment");
+  if (!isBoundTo(live.challenge, binding))
+    throw verificationFailed("the challenge was asked for by another browser");
   const site = dashboardSite(service);
   let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
   try {

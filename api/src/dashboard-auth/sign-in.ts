@@ -1,7 +1,8 @@
 /**
  * Discoverable sign-in: request options with an empty allow list (the authenticator offers the
- * account's resident passkey, no handle is typed) and user verification required -> the assertion,
- * found by its credential id among live passkeys and verified against the stored challenge, the
+ * account's resident passkey, no handle is typed), user verification required and a challenge bound
+ * to the asking browser -> the assertion, from that same browser, found by its credential id among
+ * live passkeys and verified against the stored challenge, the
  * dashboard's origin and RP ID, the public key and the signature counter -> in one transaction the
  * challenge is spent, the counter moved and a session started. A refused assertion changes
  * nothing; a replayed one finds its challenge spent (and its counter behind).
@@ -11,13 +12,16 @@ import { generateAuthenticationOptions, verifyAuthenticationResponse } from "@si
 import { and, eq, isNull } from "drizzle-orm";
 import { ApiError } from "../http/api-error";
 import type { ServiceContext } from "../service-context";
+import { boundChallenge, isBoundTo } from "./challenge-binding";
 import { recordChallenge, requireLiveChallenge, spendChallengeIn, verificationFailed } from "./challenges";
 import { dashboardSite } from "./dashboard-site";
 import { type DashboardSession, isoAt, startSessionIn } from "./sessions";
 
-export async function beginSignIn(service: ServiceContext) {
+/** Request options whose challenge is bound to the asking browser's `binding` (challenge-binding.ts). */
+export async function beginSignIn(service: ServiceContext, binding: string) {
   const options = await generateAuthenticationOptions({
     rpID: dashboardSite(service).rpId,
+    challenge: boundChallenge(binding),
     userVerification: "required",
     allowCredentials: [],
   });
@@ -25,15 +29,19 @@ export async function beginSignIn(service: ServiceContext) {
   return { challenge_id: row.id, options: options as unknown as { challenge: string } };
 }
 
+/** Verifies the assertion, over a challenge bound to this browser's `binding`, and starts a session. */
 export async function completeSignIn(
   service: ServiceContext,
   input: TSignInRequest,
+  binding: string | null,
 ): Promise<DashboardSession> {
   const { webauthnChallenges, passkeys, accounts } = service.db.tables;
   const [row] = await service.db.read((db) =>
     db.select().from(webauthnChallenges).where(eq(webauthnChallenges.id, input.challenge_id)),
   );
   const challenge = requireLiveChallenge(service, row, "sign_in");
+  if (!isBoundTo(challenge.challenge, binding))
+    throw verificationFailed("the challenge was asked for by another browser");
   const [found] = await service.db.read((db) =>
     db
       .select({ passkey: passkeys, account: accounts })

@@ -5,18 +5,21 @@
  * validate params, query and body with the route's contracts -> idempotency (POST) -> the use case (spending the
  * fee reserve for the caller's owner) -> the response, checked against its contract when
  * `checkResponses` is on (tests). A handler is a thin function of already-validated input.
- * `public` routes (the sign-in steps) take no credential: they are rate limited per client address,
- * and each refused sign-in or enrollment counts as a failed authentication of that address.
+ * `public` routes (the sign-in steps) take no credential: a browser may call them only from the
+ * dashboard's pages, they are rate limited per client address, and each refused sign-in or
+ * enrollment counts as a failed authentication of that address.
  */
 import { API_ROUTES, type ApiErrorCode, type ApiRouteId, type RouteContract } from "@cpay/sdk/api";
 import type { Express, Request, Response } from "express";
 import type { z } from "zod";
+import { dashboardSite } from "../dashboard-auth/dashboard-site";
 import { withReserveSpend } from "../reserve/reserve-scope";
 import type { ServiceContext } from "../service-context";
 import { ApiError } from "./api-error";
 import type { AuthFailureLimiter } from "./auth-failure-limit";
 import type { Caller } from "./authenticate";
 import { authenticateRequest } from "./authenticate-request";
+import { refuseCrossSite } from "./cross-site";
 import { sendError } from "./error-handler";
 import { checkIdempotencyKey, type IdempotencyClaim, runIdempotently } from "./idempotency";
 import { requestFingerprint } from "./idempotency-fingerprint";
@@ -161,7 +164,8 @@ const FAILED_SIGN_IN: ReadonlySet<ApiErrorCode> = new Set([
 ]);
 
 /**
- * A `public` route: no credential is read. The client address's failed-authentication budget is
+ * A `public` route: no credential is read, and a browser's request must come from the dashboard's
+ * own pages (`403 cross_site_request`). The client address's failed-authentication budget is
  * checked first (a spent one is 429 before any work), requests count per address against the
  * per-key limit, and a refused sign-in or enrollment spends one failure. No Idempotency-Key
  * (there is no account to key it by) and no reserve spend (these routes touch no chain).
@@ -178,6 +182,8 @@ async function servePublic(
   request: Request,
   response: Response,
 ): Promise<void> {
+  // A step that starts a session is a browser's, and only the dashboard's pages may make it.
+  refuseCrossSite(request, dashboardSite(options.service).origin);
   const address = clientAddress(request);
   await options.authFailureLimiter.check(address);
   await options.rateLimiter.take(`address:${address}`, response);

@@ -54,7 +54,11 @@ export const API_ERRORS = {
     description: "A request with this `Idempotency-Key` is still being processed; retry shortly.",
   },
   payload_too_large: { status: 413, description: "The request body exceeds 64 KiB." },
-  unsupported_media_type: { status: 415, description: "A request body must be `application/json`." },
+  unsupported_media_type: {
+    status: 415,
+    description:
+      "A request body must be sent with `Content-Type: application/json` (UTF-8); nothing was read.",
+  },
   rate_limited: {
     status: 429,
     description:
@@ -142,6 +146,11 @@ export const API_ERRORS = {
   },
   passkey_not_found: { status: 404, description: "No live passkey with this id for this account." },
   key_not_found: { status: 404, description: "No API key with this id for this account." },
+  cross_site_request: {
+    status: 403,
+    description:
+      "A browser request from a page of another site than the dashboard's (its `Origin`, or without one its `Sec-Fetch-Site`), made with the session cookie or to a sign-in or enrollment step; nothing was changed. API-key requests are not checked.",
+  },
 } as const satisfies Record<string, { readonly status: number; readonly description: string }>;
 
 export type ApiErrorCode = keyof typeof API_ERRORS;
