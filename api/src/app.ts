@@ -34,6 +34,9 @@ export function createApp(service: ServiceContext, options: AppOptions): Express
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("query parser", "simple");
+  // Which proxies are believed about the client address (`request.ip`): TRUST_PROXY, none by default.
+  const trustProxy = service.config.trustProxy;
+  app.set("trust proxy", typeof trustProxy === "object" ? [...trustProxy] : trustProxy);
   app.use(requestId);
   app.use(accessLog(service));
   app.use("/v1", checkEnvironmentHeader(service));
@@ -48,7 +51,11 @@ export function createApp(service: ServiceContext, options: AppOptions): Express
     service,
     handlers: options.handlers,
     rateLimiter: createRateLimiter(service.db, service.config.rateLimitPerMinute),
-    authFailureLimiter: createAuthFailureLimiter(service.db, service.config.authFailureLimitPerMinute),
+    authFailureLimiter: createAuthFailureLimiter(
+      service.db,
+      service.config.authFailureLimitPerMinute,
+      service.clock,
+    ),
     checkResponses: options.checkResponses ?? false,
   });
   app.use(serveDashboard(options.dashboardDir));

@@ -1,13 +1,13 @@
 /**
- * Mounts one handler per route of the shared route table (`API_ROUTES`): the client address's
- * failed-authentication limit -> authenticate (an API key, or a dashboard session's cookie with
- * its CSRF header: authenticate-request.ts) -> rate limit (per key or session) -> audience check ->
- * validate params, query and body with the route's contracts -> idempotency (POST) -> the use case (spending the
- * fee reserve for the caller's owner) -> the response, checked against its contract when
- * `checkResponses` is on (tests). A handler is a thin function of already-validated input.
- * `public` routes (the sign-in steps) take no credential: a browser may call them only from the
- * dashboard's pages, they are rate limited per client address, and each refused sign-in or
- * enrollment counts as a failed authentication of that address.
+ * Mounts one handler per route of the shared route table (`API_ROUTES`): authenticate (an API key,
+ * or a dashboard session's cookie with its CSRF header: authenticate-request.ts; a failing
+ * credential counts against the client address's failed-authentication limit) -> rate limit (per
+ * key or session) -> audience check -> validate params, query and body with the route's contracts
+ * -> idempotency (POST) -> the use case (spending the fee reserve for the caller's owner) -> the
+ * response, checked against its contract when `checkResponses` is on (tests). A handler is a thin
+ * function of already-validated input. `public` routes (the sign-in steps) take no credential: a
+ * browser may call them only from the dashboard's pages, they are rate limited per client address,
+ * and each refused sign-in or enrollment counts as a failed authentication of that address.
  */
 import { API_ROUTES, type ApiErrorCode, type ApiRouteId, type RouteContract } from "@cpay/sdk/api";
 import type { Express, Request, Response } from "express";
@@ -165,9 +165,9 @@ const FAILED_SIGN_IN: ReadonlySet<ApiErrorCode> = new Set([
 
 /**
  * A `public` route: no credential is read, and a browser's request must come from the dashboard's
- * own pages (`403 cross_site_request`). The client address's failed-authentication budget is
- * checked first (a spent one is 429 before any work), requests count per address against the
- * per-key limit, and a refused sign-in or enrollment spends one failure. No Idempotency-Key
+ * own pages (`403 cross_site_request`). Requests count per address against the per-key limit, and
+ * a refused sign-in or enrollment spends one of the address's failed authentications (past its
+ * budget it is answered 429); a good one is served whatever the address earned. No Idempotency-Key
  * (there is no account to key it by) and no reserve spend (these routes touch no chain).
  */
 async function servePublic(
@@ -185,7 +185,6 @@ async function servePublic(
   // A step that starts a session is a browser's, and only the dashboard's pages may make it.
   refuseCrossSite(request, dashboardSite(options.service).origin);
   const address = clientAddress(request);
-  await options.authFailureLimiter.check(address);
   await options.rateLimiter.take(`address:${address}`, response);
   response.setHeader("Cache-Control", "no-store");
   const body = route.body === undefined ? undefined : parse(route.body, request.body ?? {}, "body");
@@ -205,7 +204,7 @@ async function servePublic(
     response.status(route.response.status).json(checked);
   } catch (error) {
     if (error instanceof ApiError && FAILED_SIGN_IN.has(error.code)) {
-      await options.authFailureLimiter.fail(address);
+      throw await options.authFailureLimiter.refusalOf(address, error);
     }
     throw error;
   }
@@ -230,20 +229,19 @@ function withoutSecret(field: string) {
 }
 
 /**
- * `authenticate`, unless the client's address has spent its failed authentications for the minute
- * (then 429 before any key is looked up); each `401` it earns counts against that budget.
+ * `authenticateRequest`; a failing credential's `401` counts against the client address's
+ * failed-authentication budget, and once that is spent it is answered `429` instead. A valid
+ * credential is never refused by that budget (auth-failure-limit.ts).
  */
 async function authenticateLimited(
   options: { readonly service: ServiceContext; readonly authFailureLimiter: AuthFailureLimiter },
   request: Request,
 ): Promise<Caller> {
-  const address = clientAddress(request);
-  await options.authFailureLimiter.check(address);
   try {
     return await authenticateRequest(options.service, request);
   } catch (error) {
     if (error instanceof ApiError && error.code === "unauthorized")
-      await options.authFailureLimiter.fail(address);
+      throw await options.authFailureLimiter.refusalOf(clientAddress(request), error);
     throw error;
   }
 }
