@@ -17,16 +17,27 @@ import type { ServiceContext } from "../service-context";
 import { boundChallenge, isBoundTo } from "./challenge-binding";
 import {
   challengeOfClientData,
+  challengeRefused,
   recordChallenge,
   requireLiveChallenge,
   spendChallengeIn,
-  verificationFailed,
 } from "./challenges";
 import { dashboardSite } from "./dashboard-site";
 import { usableEnrollment } from "./enrollment-links";
 import { type DashboardSession, isoAt, startSessionIn } from "./sessions";
 
 export const RP_NAME = "cpay";
+
+/** The one answer to a registration that did not verify; the verifier's reason, in `detail`, is for the log. */
+function registrationRefused(detail: string): ApiError {
+  return new ApiError(
+    "passkey_verification_failed",
+    "the new passkey's registration did not verify; start the enrollment again",
+    "credential",
+    undefined,
+    detail,
+  );
+}
 
 /**
  * Creation options for the link's account (its live passkeys excluded, so one is not made twice),
@@ -92,7 +103,7 @@ export async function completeEnrollment(
         );
   const live = requireLiveChallenge(service, row, "enrollment");
   if (!isBoundTo(live.challenge, binding))
-    throw verificationFailed("the challenge was asked for by another browser");
+    throw challengeRefused("the challenge was asked for by another browser");
   const site = dashboardSite(service);
   let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
   try {
@@ -104,15 +115,15 @@ export async function completeEnrollment(
       requireUserVerification: true,
     });
   } catch (error) {
-    throw verificationFailed((error as Error).message);
+    throw registrationRefused((error as Error).message);
   }
-  if (!verified.verified) throw verificationFailed("the registration did not verify");
+  if (!verified.verified) throw registrationRefused("the registration did not verify");
   const { credential } = verified.registrationInfo;
   const now = service.clock();
   try {
     return await service.db.transaction(async (tx) => {
       if (!(await spendChallengeIn(service, tx, live.id)))
-        throw verificationFailed("the challenge was already used");
+        throw challengeRefused("the challenge was already used");
       const spent = await tx
         .update(enrollmentTokens)
         .set({ spentAt: isoAt(now) })
@@ -138,7 +149,7 @@ export async function completeEnrollment(
       return startSessionIn(service, tx, { account, passkey: passkey as PasskeyRow });
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw verificationFailed("this passkey is already registered");
+    if (isUniqueViolation(error)) throw registrationRefused("this credential id is already registered");
     throw error;
   }
 }

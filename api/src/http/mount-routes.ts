@@ -25,6 +25,7 @@ import { checkIdempotencyKey, type IdempotencyClaim, runIdempotently } from "./i
 import { requestFingerprint } from "./idempotency-fingerprint";
 import type { RateLimiter } from "./rate-limit";
 import { requestIdOf } from "./request-id";
+import { countRequest } from "./usage-stamps";
 
 type Route<R extends ApiRouteId> = (typeof API_ROUTES)[R];
 type Parsed<R extends ApiRouteId, K extends string> =
@@ -119,6 +120,7 @@ export function mountRoutes(
           : undefined;
       if (key === undefined) {
         const answer = await run(null);
+        countSuccess(options.service, caller, answer.status);
         response.status(answer.status).json(answer.body);
         return;
       }
@@ -144,6 +146,7 @@ export function mountRoutes(
           .json({ error: { ...replayedError, request_id: requestIdOf(response) } });
         return;
       }
+      countSuccess(options.service, caller, answer.status);
       response.status(answer.status).json(answer.body);
     });
   }
@@ -204,6 +207,11 @@ async function servePublic(
     response.status(route.response.status).json(checked);
   } catch (error) {
     if (error instanceof ApiError && FAILED_SIGN_IN.has(error.code)) {
+      // The answer is generic; why it was refused (the WebAuthn verifier's detail) is logged.
+      options.service.logger.info(
+        { request_id: requestIdOf(response), code: error.code, detail: error.detail?.slice(0, 300) },
+        "sign-in or enrollment refused",
+      );
       throw await options.authFailureLimiter.refusalOf(address, error);
     }
     throw error;
@@ -244,6 +252,16 @@ async function authenticateLimited(
       throw await options.authFailureLimiter.refusalOf(clientAddress(request), error);
     throw error;
   }
+}
+
+/**
+ * Counts a request toward its API key's usage (`request_count`, `last_used_at`: usage-stamps.ts)
+ * when the service carried it out: a 2xx answer, an Idempotency-Key replay of one included. A
+ * refusal of any kind (authentication, rate limit, audience, validation, the use case) counts
+ * nothing, and a session's requests count toward no key.
+ */
+function countSuccess(service: ServiceContext, caller: Caller, status: number): void {
+  if (caller.apiKey !== null && status >= 200 && status < 300) countRequest(service.db, caller.apiKey.id);
 }
 
 /** The account whose reserve budget a caller spends: an agent's owner, else the caller's own. */
