@@ -1,10 +1,11 @@
 /**
  * Enrollment: an enrollment link's token -> passkey creation options (resident key and user
  * verification required, attestation "none": the service trusts the account holder's choice of
- * authenticator, it only needs the key), its challenge bound to the asking browser -> the
+ * authenticator, it only needs the key), their challenge bound to the asking browser -> the
  * registration response from that same browser, verified against the challenge, the dashboard's
- * origin and RP ID -> in one transaction the challenge and the link
- * are spent, the passkey stored and a session started. A refusal changes nothing.
+ * origin and RP ID -> in one transaction the challenge and the link are spent, the passkey stored
+ * and a session started. A refusal changes nothing; a registration that does not verify is one
+ * generic answer, the verifier's detail going to the log only.
  */
 import type { PasskeyRow } from "@cpay/ledger";
 import { isUniqueViolation } from "@cpay/ledger/database";

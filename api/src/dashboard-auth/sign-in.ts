@@ -2,11 +2,11 @@
  * Discoverable sign-in: request options with an empty allow list (the authenticator offers the
  * account's resident passkey, no handle is typed), user verification required and a challenge bound
  * to the asking browser -> the assertion, from that same browser, found by its credential id among
- * live passkeys and verified against the stored challenge, the
- * dashboard's origin and RP ID, the public key and the signature counter -> in one transaction the
- * challenge is spent, the counter moved and a session started. A refused assertion changes
- * nothing; a replayed one finds its challenge spent (and its counter behind). Every refusal of the
- * passkey is one generic answer (`passkeyRefused`), the verifier's detail going to the log only.
+ * live passkeys and verified against the stored challenge, the dashboard's origin and RP ID, the
+ * public key and the signature counter -> in one transaction the challenge is spent, the counter
+ * moved and a session started. A refused assertion changes nothing; a replayed one finds its
+ * challenge spent (and its counter behind). Every refusal of the passkey is one generic answer
+ * (`passkeyRefused`), the verifier's detail going to the log only.
  */
 import type { TSignInRequest } from "@cpay/sdk/api";
 import { generateAuthenticationOptions, verifyAuthenticationResponse } from "@simplewebauthn/server";
@@ -18,7 +18,6 @@ import { challengeRefused, recordChallenge, requireLiveChallenge, spendChallenge
 import { dashboardSite } from "./dashboard-site";
 import { type DashboardSession, isoAt, startSessionIn } from "./sessions";
 
-/** Request options whose challenge is bound to the asking browser's `binding` (challenge-binding.ts). */
 /**
  * The one answer to a sign-in whose passkey was not accepted, whether no passkey here has its
  * credential id (unknown, revoked, another environment's) or the registered passkey's answer did
@@ -35,6 +34,7 @@ function passkeyRefused(service: ServiceContext, detail: string): ApiError {
   );
 }
 
+/** Request options whose challenge is bound to the asking browser's `binding` (challenge-binding.ts). */
 export async function beginSignIn(service: ServiceContext, binding: string) {
   const options = await generateAuthenticationOptions({
     rpID: dashboardSite(service).rpId,
