@@ -7,7 +7,8 @@
 #    tests/validator accepts that config and checks it);
 # 2. the /v1 API answers (GET /v1/openapi.json), and README.md's curl block (between the
 #    `curl-examples` markers) runs as written, with the test key the start command printed as
-#    CPAY_KEY, under `set -e` and `curl --fail-with-body`; `/` serves the dashboard the start built.
+#    CPAY_KEY, under `set -e` and `curl --fail-with-body`; `/` serves the dashboard the start built
+#    to a page request, and `/v2/...` is the JSON 404.
 # 3. the indexer the start command runs beside the API answers GET /health on :3002 and has
 #    indexed the program's transactions (its checkpoint is set).
 # Then it stops the service. Fails if the service does not come up within 180 s or any check fails.
@@ -45,14 +46,21 @@ run_readme_examples() {
     smoke "$block"
   echo
   echo "smoke-start: README.md's curl examples all succeeded"
-  # The start command built the dashboard: / serves it with its Content-Security-Policy.
-  headers=$(curl -s -m 5 -D - -o /dev/null http://127.0.0.1:3000/)
+  # The start command built the dashboard: / serves it, asked for as a page (a browser's Accept),
+  # with its Content-Security-Policy.
+  headers=$(curl -s -m 5 -H 'Accept: text/html' -D - -o /dev/null http://127.0.0.1:3000/)
   if ! head -1 <<<"$headers" | grep -q " 200" ||
     ! grep -qi "^content-security-policy: default-src 'self'" <<<"$headers"; then
     echo "smoke-start: GET / does not serve the dashboard with its CSP"
     exit 1
   fi
   echo "smoke-start: the dashboard is served at /"
+  # ... and never for another API version: a wrong base URL gets the JSON 404.
+  if [ "$(curl -s -m 5 -H 'Accept: text/html' -o /dev/null -w '%{http_code} %{content_type}' \
+    http://127.0.0.1:3000/v2/transfers)" != "404 application/json; charset=utf-8" ]; then
+    echo "smoke-start: GET /v2/transfers is not the JSON 404"
+    exit 1
+  fi
 }
 
 # The start command's second process: its health answers, and it has indexed the transfers the

@@ -1,9 +1,10 @@
 /**
  * The Express 5 application: request id -> the `X-Cpay-Environment` header's check
- * (environment-header.ts) -> JSON body (64 KiB, UTF-8) -> the `/v1` routes from the
- * shared route table -> the OpenAPI document -> the dashboard web app (GET outside `/v1`) -> 404 ->
- * the one error handler. Access logs carry
- * method, route, status, duration and ids, never bodies or headers with secrets.
+ * (environment-header.ts) -> the `/v1` body, read only when sent as `application/json` (64 KiB,
+ * UTF-8; anything else is 415: json-body.ts) -> the `/v1` routes from the shared route table ->
+ * the OpenAPI document -> the dashboard web app (its files, and its pages to a request that asks
+ * for HTML, never under `/v<n>`: serve-dashboard.ts) -> the JSON 404 -> the one error handler.
+ * Access logs carry method, route, status, duration and ids, never bodies or headers with secrets.
  */
 import { buildOpenApiDocument } from "@cpay/sdk/api";
 import express, { type Express, type NextFunction, type Request, type Response } from "express";
@@ -11,6 +12,7 @@ import { ApiError } from "./http/api-error";
 import { createAuthFailureLimiter } from "./http/auth-failure-limit";
 import { checkEnvironmentHeader } from "./http/environment-header";
 import { createErrorHandler, sendError } from "./http/error-handler";
+import { jsonBody } from "./http/json-body";
 import { type Handlers, mountRoutes } from "./http/mount-routes";
 import { createRateLimiter } from "./http/rate-limit";
 import { requestId, requestIdOf } from "./http/request-id";
@@ -32,21 +34,13 @@ export function createApp(service: ServiceContext, options: AppOptions): Express
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("query parser", "simple");
+  // Which proxies are believed about the client address (`request.ip`): TRUST_PROXY, none by default.
+  const trustProxy = service.config.trustProxy;
+  app.set("trust proxy", typeof trustProxy === "object" ? [...trustProxy] : trustProxy);
   app.use(requestId);
   app.use(accessLog(service));
   app.use("/v1", checkEnvironmentHeader(service));
-  const parseJson = express.json({ limit: "64kb", strict: true, type: () => true });
-  // Most requests (every GET but one) carry no body; skip the parser's work for them.
-  app.use((request: Request, response: Response, next: NextFunction) => {
-    if (
-      request.headers["content-length"] === undefined &&
-      request.headers["transfer-encoding"] === undefined
-    ) {
-      next();
-      return;
-    }
-    parseJson(request, response, next);
-  });
+  app.use("/v1", jsonBody());
   const openApi = buildOpenApiDocument(
     options.publicUrl ?? `http://${service.config.host}:${service.config.port}`,
   );
@@ -57,7 +51,11 @@ export function createApp(service: ServiceContext, options: AppOptions): Express
     service,
     handlers: options.handlers,
     rateLimiter: createRateLimiter(service.db, service.config.rateLimitPerMinute),
-    authFailureLimiter: createAuthFailureLimiter(service.db, service.config.authFailureLimitPerMinute),
+    authFailureLimiter: createAuthFailureLimiter(
+      service.db,
+      service.config.authFailureLimitPerMinute,
+      service.clock,
+    ),
     checkResponses: options.checkResponses ?? false,
   });
   app.use(serveDashboard(options.dashboardDir));

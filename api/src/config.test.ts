@@ -43,6 +43,18 @@ describe("service configuration", () => {
     });
   });
 
+  it("trusts no proxy by default, and TRUST_PROXY as a hop count or the proxies' addresses; never every hop", () => {
+    expect(loadConfig({}, dataDir()).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: "false" }, dataDir()).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: "1" }, dataDir()).trustProxy).toBe(1);
+    expect(
+      loadConfig({ TRUST_PROXY: "loopback, 10.0.0.0/8,fd00::/8, 192.0.2.7" }, dataDir()).trustProxy,
+    ).toEqual(["loopback", "10.0.0.0/8", "fd00::/8", "192.0.2.7"]);
+    for (const bad of ["true", "0", "11", "proxy.example.com", "10.0.0.0/33", "loopback,", "::1/129"]) {
+      expect(() => loadConfig({ TRUST_PROXY: bad }, dataDir()), bad).toThrow(/TRUST_PROXY/);
+    }
+  });
+
   it("takes the agents-per-owner cap from AGENTS_PER_OWNER_MAX", () => {
     expect(loadConfig({ AGENTS_PER_OWNER_MAX: "3" }, dataDir()).agentsPerOwnerMax).toBe(3);
   });

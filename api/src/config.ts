@@ -11,7 +11,8 @@
  * | `SERVICE_MASTER_KEY` | (dev only) `./data/master.key`, created on first start | 32 bytes hex/base64 sealing the vault |
  * | `SERVICE_MASTER_KEYS_PREVIOUS` | none | comma-separated earlier master keys, still opening what they sealed while a rotation runs (`npm run admin -- vault reseal`) |
  * | `RATE_LIMIT_PER_MINUTE` | 600 | requests per API key per minute |
- * | `AUTH_FAILURE_LIMIT_PER_MINUTE` | 60 | failed authentications (401) per client address per minute, after which the address gets 429 until the minute ends |
+ * | `AUTH_FAILURE_LIMIT_PER_MINUTE` | 60 | failed authentications (401) per client address per minute, after which the address's failing credentials get 429 until the minute ends (a valid key or session is always served) |
+ * | `TRUST_PROXY` | unset (no proxy trusted) | the reverse proxies whose `X-Forwarded-For` names the client address: a hop count (1-10) or comma-separated addresses, CIDR ranges, `loopback`, `linklocal`, `uniquelocal` (`true` refused); http/trust-proxy.ts |
  * | `LOG_LEVEL` | info | pino level |
  * | `DASHBOARD_ORIGIN` | `http://localhost:<PORT>` (the port listened on) | the dashboard's origin: WebAuthn's expected origin, its hostname the RP ID; https makes the session cookie `Secure` |
  * | `SESSION_IDLE_MINUTES` | 30 | a dashboard session unused this long ends (1-1440) |
@@ -66,6 +67,7 @@ import {
   liveEnvironmentFromEnv,
   testEnvironmentFromEnv,
 } from "./environments/environment-settings";
+import { type TrustProxy, trustProxyFromEnv } from "./http/trust-proxy";
 import { accountOpeningFeeFromEnv } from "./transfers/account-opening-fee-setting";
 import { generateMasterKeyHex, type MasterKey, parseMasterKey, parseMasterKeyList } from "./vault/vault";
 
@@ -84,8 +86,10 @@ export interface ServiceConfig {
   /** Where the master key came from, for the start banner (never the key itself). */
   readonly masterKeySource: "environment" | "development file";
   readonly rateLimitPerMinute: number;
-  /** Failed authentications per client address per minute before its requests are refused. */
+  /** Failed authentications per client address per minute before its failing credentials get 429. */
   readonly authFailureLimitPerMinute: number;
+  /** `TRUST_PROXY`: the proxies believed about the client address (Express's `trust proxy`). */
+  readonly trustProxy: TrustProxy;
   readonly logLevel: string;
   /** `WEBHOOKS_ALLOW_LOCAL=1`: webhook URLs may be http and resolve to local addresses (tests only). */
   readonly webhooksAllowLocal: boolean;
@@ -231,6 +235,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir = resol
     masterKeySource,
     rateLimitPerMinute: integerFromEnv(env, "RATE_LIMIT_PER_MINUTE", 600, 1, 1_000_000_000),
     authFailureLimitPerMinute: integerFromEnv(env, "AUTH_FAILURE_LIMIT_PER_MINUTE", 60, 1, 1_000_000_000),
+    trustProxy: trustProxyFromEnv(env),
     logLevel,
     liveModeAvailable: live !== null,
     webhooksAllowLocal: env.WEBHOOKS_ALLOW_LOCAL === "1",

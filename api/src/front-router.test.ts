@@ -27,6 +27,9 @@ describe("the front router's choice of environment", () => {
   it("follows the session cookie's prefix without either", () => {
     expect(isLiveRequest({ cookie: "theme=dark; cpay_session=sess_live_x" })).toBe(true);
     expect(isLiveRequest({ cookie: "cpay_session=sess_test_x" })).toBe(false);
+    // The session cookie's name under an https dashboard.
+    expect(isLiveRequest({ cookie: "theme=dark; __Host-cpay_session=sess_live_x" })).toBe(true);
+    expect(isLiveRequest({ cookie: "__Host-cpay_session=sess_test_x" })).toBe(false);
     expect(isLiveRequest({ cookie: "other_session=sess_live_x" })).toBe(false);
     expect(isLiveRequest({})).toBe(false);
   });

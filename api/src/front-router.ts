@@ -3,7 +3,7 @@
  * 1. an `Authorization` header: its API key's prefix (`svc_live_`), whatever else comes with it;
  * 2. else the `X-Cpay-Environment` header (`live`): the dashboard names its environment with it,
  *    and its enrollment and sign-in steps have no credential to route by;
- * 3. else the dashboard session cookie's prefix (`sess_live_`).
+ * 3. else the dashboard session cookie's prefix (`sess_live_`), under either of its names.
  * Live requests go to the live environment's app when it is configured; everything else (test keys,
  * missing or malformed keys, a header value other than `live`, `/v1/openapi.json`) goes to the test
  * environment's app, which answers as it always has: 401 for a bad key, 403 `live_mode_unavailable`
@@ -15,7 +15,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ENVIRONMENT_HEADER } from "@cpay/sdk/api";
 import type { Express } from "express";
-import { sessionCookieOf } from "./dashboard-auth/secret-tokens";
+import { cookieOf, SESSION_COOKIE } from "./dashboard-auth/secret-tokens";
 
 const LIVE_BEARER = /^Bearer svc_live_/;
 
@@ -24,7 +24,10 @@ export function isLiveRequest(headers: IncomingMessage["headers"]): boolean {
   if (headers.authorization !== undefined) return LIVE_BEARER.test(headers.authorization);
   const named = headers[ENVIRONMENT_HEADER];
   if (named !== undefined) return named === "live";
-  return sessionCookieOf(headers.cookie)?.startsWith("sess_live_") ?? false;
+  // Either name (`__Host-` under an https dashboard): this only routes; the app reads its own name.
+  const session =
+    cookieOf(headers.cookie, `__Host-${SESSION_COOKIE}`) ?? cookieOf(headers.cookie, SESSION_COOKIE);
+  return session?.startsWith("sess_live_") ?? false;
 }
 
 export function frontRouter(apps: { readonly test: Express; readonly live: Express | null }) {

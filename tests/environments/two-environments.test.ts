@@ -290,13 +290,19 @@ describe("one service, a test environment on one cluster and a live one on anoth
   it("enrols and signs in a live account's holder on the dashboard with X-Cpay-Environment: live", async () => {
     const origin = `http://localhost:${new URL(apiUrl).port}`;
     const holder = createSoftAuthenticator({ origin });
+    // The challenge binding the options steps give this browser, sent back as a browser does.
+    let challengeBinding: string | null = null;
     const dashboard = async (
       path: string,
       init: { body?: unknown; environment?: string; cookie?: string; key?: string; csrf?: string } = {},
     ) => {
       const headers: Record<string, string> = {};
       if (init.environment !== undefined) headers["x-cpay-environment"] = init.environment;
-      if (init.cookie !== undefined) headers.cookie = `cpay_session=${init.cookie}`;
+      const cookies = [
+        ...(init.cookie === undefined ? [] : [`cpay_session=${init.cookie}`]),
+        ...(challengeBinding === null ? [] : [`cpay_challenge=${challengeBinding}`]),
+      ];
+      if (cookies.length > 0) headers.cookie = cookies.join("; ");
       if (init.key !== undefined) headers.authorization = `Bearer ${init.key}`;
       if (init.csrf !== undefined) headers["x-csrf-token"] = init.csrf;
       if (init.body !== undefined) headers["content-type"] = "application/json";
@@ -305,9 +311,9 @@ describe("one service, a test environment on one cluster and a live one on anoth
         headers,
         ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
       });
-      const cookie = /cpay_session=(sess_[a-z]+_[A-Za-z0-9_-]{43});/.exec(
-        response.headers.getSetCookie().join("\n"),
-      )?.[1];
+      const setCookies = response.headers.getSetCookie().join("\n");
+      const cookie = /cpay_session=(sess_[a-z]+_[A-Za-z0-9_-]{43});/.exec(setCookies)?.[1];
+      challengeBinding = /^cpay_challenge=([A-Za-z0-9_-]{43});/m.exec(setCookies)?.[1] ?? challengeBinding;
       return { status: response.status, body: (await response.json()) as Answer, cookie };
     };
     const tokenOf = (answer: { enrollment_link: string }) =>

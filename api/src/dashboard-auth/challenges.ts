@@ -43,24 +43,29 @@ export async function recordChallenge(
   return row as WebauthnChallengeRow;
 }
 
-/** The refusal of every failed ceremony: it says what failed, never which account exists. */
-export function verificationFailed(why: string): ApiError {
+/**
+ * The refusal of a challenge that is unknown, used, expired or another browser's: one answer for
+ * all (the step is simply to be started again), the reason in `detail` for the log.
+ */
+export function challengeRefused(detail: string): ApiError {
   return new ApiError(
     "passkey_verification_failed",
-    `the passkey's answer did not verify: ${why}`,
+    "this sign-in or enrollment step is no longer valid; start it again",
     "credential",
+    undefined,
+    detail,
   );
 }
 
-/** An unused, unexpired challenge, or `passkey_verification_failed`. */
+/** An unused, unexpired challenge of `purpose`, or `challengeRefused`. */
 export function requireLiveChallenge(
   service: ServiceContext,
   row: WebauthnChallengeRow | undefined,
   purpose: ChallengePurpose,
 ): WebauthnChallengeRow {
-  if (row === undefined || row.purpose !== purpose) throw verificationFailed("unknown challenge");
-  if (row.usedAt !== null) throw verificationFailed("the challenge was already used");
-  if (Date.parse(row.expiresAt) <= service.clock()) throw verificationFailed("the challenge expired");
+  if (row === undefined || row.purpose !== purpose) throw challengeRefused("unknown challenge");
+  if (row.usedAt !== null) throw challengeRefused("the challenge was already used");
+  if (Date.parse(row.expiresAt) <= service.clock()) throw challengeRefused("the challenge expired");
   return row;
 }
 

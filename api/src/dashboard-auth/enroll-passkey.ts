@@ -1,9 +1,11 @@
 /**
  * Enrollment: an enrollment link's token -> passkey creation options (resident key and user
  * verification required, attestation "none": the service trusts the account holder's choice of
- * authenticator, it only needs the key) -> the browser's registration response, verified against
- * the challenge, the dashboard's origin and RP ID -> in one transaction the challenge and the link
- * are spent, the passkey stored and a session started. A refusal changes nothing.
+ * authenticator, it only needs the key), their challenge bound to the asking browser -> the
+ * registration response from that same browser, verified against the challenge, the dashboard's
+ * origin and RP ID -> in one transaction the challenge and the link are spent, the passkey stored
+ * and a session started. A refusal changes nothing; a registration that does not verify is one
+ * generic answer, the verifier's detail going to the log only.
  */
 import type { PasskeyRow } from "@cpay/ledger";
 import { isUniqueViolation } from "@cpay/ledger/database";
@@ -13,12 +15,13 @@ import { generateRegistrationOptions, verifyRegistrationResponse } from "@simple
 import { and, eq, isNull } from "drizzle-orm";
 import { ApiError } from "../http/api-error";
 import type { ServiceContext } from "../service-context";
+import { boundChallenge, isBoundTo } from "./challenge-binding";
 import {
   challengeOfClientData,
+  challengeRefused,
   recordChallenge,
   requireLiveChallenge,
   spendChallengeIn,
-  verificationFailed,
 } from "./challenges";
 import { dashboardSite } from "./dashboard-site";
 import { usableEnrollment } from "./enrollment-links";
@@ -26,8 +29,22 @@ import { type DashboardSession, isoAt, startSessionIn } from "./sessions";
 
 export const RP_NAME = "cpay";
 
-/** Creation options for the link's account (its live passkeys excluded, so one is not made twice). */
-export async function beginEnrollment(service: ServiceContext, token: string) {
+/** The one answer to a registration that did not verify; the verifier's reason, in `detail`, is for the log. */
+function registrationRefused(detail: string): ApiError {
+  return new ApiError(
+    "passkey_verification_failed",
+    "the new passkey's registration did not verify; start the enrollment again",
+    "credential",
+    undefined,
+    detail,
+  );
+}
+
+/**
+ * Creation options for the link's account (its live passkeys excluded, so one is not made twice),
+ * with a challenge bound to the asking browser's `binding` (challenge-binding.ts).
+ */
+export async function beginEnrollment(service: ServiceContext, token: string, binding: string) {
   const { enrollment, account } = await service.db.read((db) => usableEnrollment(service, db, token));
   const { passkeys } = service.db.tables;
   const existing = await service.db.read((db) =>
@@ -43,6 +60,7 @@ export async function beginEnrollment(service: ServiceContext, token: string) {
     userName: account.handle,
     userDisplayName: account.handle,
     userID: new Uint8Array(bytesOfId(account.id)),
+    challenge: boundChallenge(binding),
     attestationType: "none",
     excludeCredentials: existing.map((row) => ({
       id: row.credentialId,
@@ -58,10 +76,14 @@ export async function beginEnrollment(service: ServiceContext, token: string) {
   return { options: options as unknown as { challenge: string }, handle: account.handle };
 }
 
-/** Verifies the registration and starts the first session of the new passkey. */
+/**
+ * Verifies the registration, over a challenge bound to this browser's `binding`, and starts the
+ * first session of the new passkey.
+ */
 export async function completeEnrollment(
   service: ServiceContext,
   input: TEnrollmentRequest,
+  binding: string | null,
 ): Promise<DashboardSession> {
   const { enrollment, account } = await service.db.read((db) => usableEnrollment(service, db, input.token));
   const { webauthnChallenges, passkeys, enrollmentTokens } = service.db.tables;
@@ -81,6 +103,8 @@ export async function completeEnrollment(
             ),
         );
   const live = requireLiveChallenge(service, row, "enrollment");
+  if (!isBoundTo(live.challenge, binding))
+    throw challengeRefused("the challenge was asked for by another browser");
   const site = dashboardSite(service);
   let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
   try {
@@ -92,15 +116,15 @@ export async function completeEnrollment(
       requireUserVerification: true,
     });
   } catch (error) {
-    throw verificationFailed((error as Error).message);
+    throw registrationRefused((error as Error).message);
   }
-  if (!verified.verified) throw verificationFailed("the registration did not verify");
+  if (!verified.verified) throw registrationRefused("the registration did not verify");
   const { credential } = verified.registrationInfo;
   const now = service.clock();
   try {
     return await service.db.transaction(async (tx) => {
       if (!(await spendChallengeIn(service, tx, live.id)))
-        throw verificationFailed("the challenge was already used");
+        throw challengeRefused("the challenge was already used");
       const spent = await tx
         .update(enrollmentTokens)
         .set({ spentAt: isoAt(now) })
@@ -126,7 +150,7 @@ export async function completeEnrollment(
       return startSessionIn(service, tx, { account, passkey: passkey as PasskeyRow });
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw verificationFailed("this passkey is already registered");
+    if (isUniqueViolation(error)) throw registrationRefused("this credential id is already registered");
     throw error;
   }
 }

@@ -3,6 +3,7 @@ import type { Response } from "express";
 import type { Caller } from "../http/authenticate";
 import type { Handlers } from "../http/mount-routes";
 import type { ServiceContext } from "../service-context";
+import { bindingOf, withBrowserBinding } from "./challenge-binding";
 import { clearedSessionCookie, dashboardSite, sessionCookie } from "./dashboard-site";
 import { beginEnrollment, completeEnrollment } from "./enroll-passkey";
 import { listPasskeys, revokePasskey, setWrappedSecret } from "./passkeys";
@@ -34,15 +35,19 @@ export const dashboardHandlers: Pick<
   | "revokePasskey"
   | "putWrappedSecret"
 > = {
-  beginEnrollment: async ({ service, body }) => beginEnrollment(service, body.token),
-  completeEnrollment: async ({ service, body, response }) => {
-    const session = await completeEnrollment(service, body);
+  beginEnrollment: async ({ service, body, request, response }) =>
+    withBrowserBinding(dashboardSite(service), request, response, (binding) =>
+      beginEnrollment(service, body.token, binding),
+    ),
+  completeEnrollment: async ({ service, body, request, response }) => {
+    const session = await completeEnrollment(service, body, bindingOf(dashboardSite(service), request));
     setSessionCookie(service, response, session);
     return viewOf(service, session);
   },
-  beginSignIn: async ({ service }) => beginSignIn(service),
-  completeSignIn: async ({ service, body, response }) => {
-    const session = await completeSignIn(service, body);
+  beginSignIn: async ({ service, request, response }) =>
+    withBrowserBinding(dashboardSite(service), request, response, (binding) => beginSignIn(service, binding)),
+  completeSignIn: async ({ service, body, request, response }) => {
+    const session = await completeSignIn(service, body, bindingOf(dashboardSite(service), request));
     setSessionCookie(service, response, session);
     return viewOf(service, session);
   },

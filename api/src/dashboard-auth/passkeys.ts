@@ -1,6 +1,6 @@
 /**
- * An account's passkeys as its sessions manage them: list, revoke (its sessions end in the same
- * transaction, and it can no longer sign in) and the wrapped secret, which only a session of that
+ * An account's passkeys as its sessions manage them: list, revoke (its sessions end and its wrapped
+ * secret is erased in the same transaction, and it can no longer sign in) and the wrapped secret, which only a session of that
  * same passkey sets (only that passkey's PRF output unwraps it).
  */
 import type { PasskeyRow } from "@cpay/ledger";
@@ -46,7 +46,9 @@ export async function revokePasskey(
   const revoked = await service.db.transaction(async (tx) => {
     const [row] = await tx
       .update(passkeys)
-      .set({ revokedAt: now })
+      // The secret wrapped under it goes with it: only this passkey could unwrap it, and a revoked
+      // passkey's row must not keep it for a backup (or an attacker holding the authenticator).
+      .set({ revokedAt: now, wrappedSecret: null })
       .where(and(eq(passkeys.id, passkeyId), eq(passkeys.accountId, accountId), isNull(passkeys.revokedAt)))
       .returning();
     if (row === undefined) return undefined;

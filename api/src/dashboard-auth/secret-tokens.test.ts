@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  cookieOf,
   csrfTokenMatches,
   csrfTokenOf,
   environmentOfEnrollmentToken,
@@ -7,7 +8,6 @@ import {
   generateEnrollmentToken,
   generateSessionToken,
   hashToken,
-  sessionCookieOf,
 } from "./secret-tokens";
 
 describe("the dashboard's secret tokens", () => {
@@ -61,9 +61,11 @@ describe("the dashboard's secret tokens", () => {
     }
   });
 
-  it("read the session from the Cookie header among other cookies", () => {
-    expect(sessionCookieOf("a=1; cpay_session=sess_test_x; b=2")).toBe("sess_test_x");
-    expect(sessionCookieOf("xcpay_session=sess_test_x")).toBeNull();
-    expect(sessionCookieOf(undefined)).toBeNull();
+  it("read a cookie from the Cookie header by its exact name, among other cookies", () => {
+    expect(cookieOf("a=1; cpay_session=sess_test_x; b=2", "cpay_session")).toBe("sess_test_x");
+    expect(cookieOf("xcpay_session=sess_test_x", "cpay_session")).toBeNull();
+    expect(cookieOf("cpay_session=sess_test_x", "__Host-cpay_session")).toBeNull();
+    expect(cookieOf("__Host-cpay_session=sess_test_x", "cpay_session")).toBeNull();
+    expect(cookieOf(undefined, "cpay_session")).toBeNull();
   });
 });

@@ -12,8 +12,11 @@ import type { KeyEnvironment } from "../keys/api-key-format";
 const SESSION_PATTERN = /^sess_(test|live)_[A-Za-z0-9_-]{43}$/;
 const ENROLLMENT_PATTERN = /^enr_(?:(test|live)_)?[A-Za-z0-9_-]{43}$/;
 
-/** The cookie that carries a session. */
+/** The cookie that carries a session (`__Host-` prefixed under an https dashboard: dashboard-site.ts). */
 export const SESSION_COOKIE = "cpay_session";
+
+/** The cookie that binds WebAuthn challenges to a browser (challenge-binding.ts); prefixed the same way. */
+export const CHALLENGE_COOKIE = "cpay_challenge";
 
 export function hashToken(value: string): string {
   return createHash("sha256").update(value, "utf8").digest("hex");
@@ -61,12 +64,12 @@ export function csrfTokenMatches(sessionToken: string, given: string | undefined
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
-/** The `cpay_session` value of a Cookie header, or null. */
-export function sessionCookieOf(header: string | undefined): string | null {
+/** The value of the cookie called `name` (exactly) in a Cookie header, or null. */
+export function cookieOf(header: string | undefined, name: string): string | null {
   if (header === undefined) return null;
   for (const part of header.split(";")) {
     const at = part.indexOf("=");
-    if (at > 0 && part.slice(0, at).trim() === SESSION_COOKIE) return part.slice(at + 1).trim();
+    if (at > 0 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim();
   }
   return null;
 }

@@ -1,7 +1,9 @@
 import { type Database, openDatabase } from "@cpay/ledger/database";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ApiError } from "./api-error";
 import { createAuthFailureLimiter } from "./auth-failure-limit";
-import { refusalOf } from "./refusal.test-support";
+
+const unknownKey = () => new ApiError("unauthorized", "unknown or revoked API key", "authorization");
 
 describe("failed authentications per client address", () => {
   let db: Database;
@@ -12,30 +14,29 @@ describe("failed authentications per client address", () => {
     await db.close();
   });
 
-  it("Given an address with the limit's failures, Then it is refused with Retry-After until its minute ends, while another address is not", async () => {
+  it("Given an address with the limit's failures, Then its next failure is 429 with Retry-After until its minute ends, while another address keeps its own refusal", async () => {
     let now = 1_000_000;
     const limiter = createAuthFailureLimiter(db, 2, () => now);
-    await limiter.check("10.0.0.1");
-    await limiter.fail("10.0.0.1");
-    await limiter.check("10.0.0.1");
-    await limiter.fail("10.0.0.1");
+    const refusal = unknownKey();
+    expect(await limiter.refusalOf("10.0.0.1", refusal)).toBe(refusal);
+    expect(await limiter.refusalOf("10.0.0.1", refusal)).toBe(refusal);
     now += 15_000;
-    const refused = await refusalOf(() => limiter.check("10.0.0.1"));
-    expect(refused?.status).toBe(429);
-    expect(refused?.code).toBe("rate_limited");
-    expect(refused?.headers?.["Retry-After"]).toBe("45");
-    expect(await refusalOf(() => limiter.check("10.0.0.2"))).toBeNull();
+    const limited = await limiter.refusalOf("10.0.0.1", refusal);
+    expect(limited.status).toBe(429);
+    expect(limited.code).toBe("rate_limited");
+    expect(limited.headers?.["Retry-After"]).toBe("45");
+    expect(await limiter.refusalOf("10.0.0.2", refusal)).toBe(refusal);
     now += 45_000;
-    expect(await refusalOf(() => limiter.check("10.0.0.1"))).toBeNull();
+    expect(await limiter.refusalOf("10.0.0.1", refusal)).toBe(refusal);
   });
 
-  it("Given failures counted by two limiters on one database, Then either refuses the address", async () => {
+  it("Given failures counted by two limiters on one database, Then either answers 429 for the address", async () => {
     const now = 5_000_000;
     const first = createAuthFailureLimiter(db, 2, () => now);
     const second = createAuthFailureLimiter(db, 2, () => now);
-    await first.fail("10.0.0.9");
-    expect(await refusalOf(() => second.check("10.0.0.9"))).toBeNull();
-    await second.fail("10.0.0.9");
-    expect((await refusalOf(() => first.check("10.0.0.9")))?.status).toBe(429);
+    await first.refusalOf("10.0.0.9", unknownKey());
+    await second.refusalOf("10.0.0.9", unknownKey());
+    expect((await first.refusalOf("10.0.0.9", unknownKey())).status).toBe(429);
+    expect((await second.refusalOf("10.0.0.9", unknownKey())).status).toBe(429);
   });
 });

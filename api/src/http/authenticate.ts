@@ -5,8 +5,8 @@
  * (front-router.ts sends `svc_live_` keys to the live one when it exists); a `svc_live_` key found in
  * the test environment's database, possible only while no live environment is configured, is
  * refused with `403 live_mode_unavailable`. The key is looked up on every request (never cached), so a
- * revocation is effective for the very next one; accepted requests count toward the key's usage
- * (usage-stamps.ts).
+ * revocation is effective for the very next one; the requests it gets carried out count toward its
+ * usage (mount-routes.ts, usage-stamps.ts).
  */
 import type { AccountRow, ApiKeyRow } from "@cpay/ledger";
 import type { DashboardSession } from "../dashboard-auth/sessions";
@@ -14,7 +14,6 @@ import { environmentOfKey, hashApiKey } from "../keys/api-key-format";
 import type { ServiceContext } from "../service-context";
 import { ApiError } from "./api-error";
 import { keyLookupOf } from "./key-lookup";
-import { countRequest } from "./usage-stamps";
 
 /** Who called: an API key, or a dashboard session (session-auth.ts); never both. */
 export interface Caller {
@@ -62,6 +61,5 @@ export async function authenticate(service: ServiceContext, header: string | und
     // A key of the other environment in this database: never issued so, and never honoured.
     throw new ApiError("unauthorized", "unknown or revoked API key", "authorization");
   }
-  countRequest(service.db, found.apiKey.id);
   return { ...found, session: null };
 }

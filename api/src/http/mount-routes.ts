@@ -1,27 +1,31 @@
 /**
- * Mounts one handler per route of the shared route table (`API_ROUTES`): the client address's
- * failed-authentication limit -> authenticate (an API key, or a dashboard session's cookie with
- * its CSRF header: authenticate-request.ts) -> rate limit (per key or session) -> audience check ->
- * validate params, query and body with the route's contracts -> idempotency (POST) -> the use case (spending the
- * fee reserve for the caller's owner) -> the response, checked against its contract when
- * `checkResponses` is on (tests). A handler is a thin function of already-validated input.
- * `public` routes (the sign-in steps) take no credential: they are rate limited per client address,
+ * Mounts one handler per route of the shared route table (`API_ROUTES`): authenticate (an API key,
+ * or a dashboard session's cookie with its CSRF header: authenticate-request.ts; a failing
+ * credential counts against the client address's failed-authentication limit) -> rate limit (per
+ * key or session) -> audience check -> validate params, query and body with the route's contracts
+ * -> idempotency (POST) -> the use case (spending the fee reserve for the caller's owner) -> the
+ * response, checked against its contract when `checkResponses` is on (tests). A handler is a thin
+ * function of already-validated input. `public` routes (the sign-in steps) take no credential: a
+ * browser may call them only from the dashboard's pages, they are rate limited per client address,
  * and each refused sign-in or enrollment counts as a failed authentication of that address.
  */
 import { API_ROUTES, type ApiErrorCode, type ApiRouteId, type RouteContract } from "@cpay/sdk/api";
 import type { Express, Request, Response } from "express";
 import type { z } from "zod";
+import { dashboardSite } from "../dashboard-auth/dashboard-site";
 import { withReserveSpend } from "../reserve/reserve-scope";
 import type { ServiceContext } from "../service-context";
 import { ApiError } from "./api-error";
 import type { AuthFailureLimiter } from "./auth-failure-limit";
 import type { Caller } from "./authenticate";
 import { authenticateRequest } from "./authenticate-request";
+import { refuseCrossSite } from "./cross-site";
 import { sendError } from "./error-handler";
 import { checkIdempotencyKey, type IdempotencyClaim, runIdempotently } from "./idempotency";
 import { requestFingerprint } from "./idempotency-fingerprint";
 import type { RateLimiter } from "./rate-limit";
 import { requestIdOf } from "./request-id";
+import { countRequest } from "./usage-stamps";
 
 type Route<R extends ApiRouteId> = (typeof API_ROUTES)[R];
 type Parsed<R extends ApiRouteId, K extends string> =
@@ -116,6 +120,7 @@ export function mountRoutes(
           : undefined;
       if (key === undefined) {
         const answer = await run(null);
+        countSuccess(options.service, caller, answer.status);
         response.status(answer.status).json(answer.body);
         return;
       }
@@ -141,6 +146,7 @@ export function mountRoutes(
           .json({ error: { ...replayedError, request_id: requestIdOf(response) } });
         return;
       }
+      countSuccess(options.service, caller, answer.status);
       response.status(answer.status).json(answer.body);
     });
   }
@@ -161,9 +167,10 @@ const FAILED_SIGN_IN: ReadonlySet<ApiErrorCode> = new Set([
 ]);
 
 /**
- * A `public` route: no credential is read. The client address's failed-authentication budget is
- * checked first (a spent one is 429 before any work), requests count per address against the
- * per-key limit, and a refused sign-in or enrollment spends one failure. No Idempotency-Key
+ * A `public` route: no credential is read, and a browser's request must come from the dashboard's
+ * own pages (`403 cross_site_request`). Requests count per address against the per-key limit, and
+ * a refused sign-in or enrollment spends one of the address's failed authentications (past its
+ * budget it is answered 429); a good one is served whatever the address earned. No Idempotency-Key
  * (there is no account to key it by) and no reserve spend (these routes touch no chain).
  */
 async function servePublic(
@@ -178,8 +185,9 @@ async function servePublic(
   request: Request,
   response: Response,
 ): Promise<void> {
+  // A step that starts a session is a browser's, and only the dashboard's pages may make it.
+  refuseCrossSite(request, dashboardSite(options.service).origin);
   const address = clientAddress(request);
-  await options.authFailureLimiter.check(address);
   await options.rateLimiter.take(`address:${address}`, response);
   response.setHeader("Cache-Control", "no-store");
   const body = route.body === undefined ? undefined : parse(route.body, request.body ?? {}, "body");
@@ -199,7 +207,12 @@ async function servePublic(
     response.status(route.response.status).json(checked);
   } catch (error) {
     if (error instanceof ApiError && FAILED_SIGN_IN.has(error.code)) {
-      await options.authFailureLimiter.fail(address);
+      // The answer is generic; why it was refused (the WebAuthn verifier's detail) is logged.
+      options.service.logger.info(
+        { request_id: requestIdOf(response), code: error.code, detail: error.detail?.slice(0, 300) },
+        "sign-in or enrollment refused",
+      );
+      throw await options.authFailureLimiter.refusalOf(address, error);
     }
     throw error;
   }
@@ -224,22 +237,31 @@ function withoutSecret(field: string) {
 }
 
 /**
- * `authenticate`, unless the client's address has spent its failed authentications for the minute
- * (then 429 before any key is looked up); each `401` it earns counts against that budget.
+ * `authenticateRequest`; a failing credential's `401` counts against the client address's
+ * failed-authentication budget, and once that is spent it is answered `429` instead. A valid
+ * credential is never refused by that budget (auth-failure-limit.ts).
  */
 async function authenticateLimited(
   options: { readonly service: ServiceContext; readonly authFailureLimiter: AuthFailureLimiter },
   request: Request,
 ): Promise<Caller> {
-  const address = clientAddress(request);
-  await options.authFailureLimiter.check(address);
   try {
     return await authenticateRequest(options.service, request);
   } catch (error) {
     if (error instanceof ApiError && error.code === "unauthorized")
-      await options.authFailureLimiter.fail(address);
+      throw await options.authFailureLimiter.refusalOf(clientAddress(request), error);
     throw error;
   }
+}
+
+/**
+ * Counts a request toward its API key's usage (`request_count`, `last_used_at`: usage-stamps.ts)
+ * when the service carried it out: a 2xx answer, an Idempotency-Key replay of one included. A
+ * refusal of any kind (authentication, rate limit, audience, validation, the use case) counts
+ * nothing, and a session's requests count toward no key.
+ */
+function countSuccess(service: ServiceContext, caller: Caller, status: number): void {
+  if (caller.apiKey !== null && status >= 200 && status < 300) countRequest(service.db, caller.apiKey.id);
 }
 
 /** The account whose reserve budget a caller spends: an agent's owner, else the caller's own. */

@@ -26,6 +26,19 @@ async function serve(dir: string): Promise<{ url: string; close: () => Promise<v
   };
 }
 
+/** What a browser sends when it navigates to a page. */
+const PAGE = { accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8" };
+
+/** The API's not-found answer: the error envelope with the request's id, not the app. */
+async function expectJsonNotFound(response: globalThis.Response, what?: string): Promise<void> {
+  expect(response.status, what).toBe(404);
+  expect(response.headers.get("content-type"), what).toMatch(/^application\/json/);
+  const requestId = response.headers.get("request-id");
+  expect(requestId, what).toMatch(/^req_/);
+  const body = (await response.json()) as { error: { code: string; request_id: string } };
+  expect(body.error, what).toMatchObject({ code: "not_found", request_id: requestId });
+}
+
 function expectSecurityHeaders(response: globalThis.Response): void {
   expect(response.headers.get("content-security-policy")).toBe(DASHBOARD_CSP);
   expect(response.headers.get("x-content-type-options")).toBe("nosniff");
@@ -53,9 +66,9 @@ describe("serving the dashboard build", () => {
     rmSync(root, { recursive: true, force: true });
   });
 
-  it("serves index.html at / and at every app route, with the security headers", async () => {
+  it("serves index.html at / and at every app route asked for as a page, with the security headers", async () => {
     for (const path of ["/", "/transfers", "/developer/keys", "/enroll"]) {
-      const response = await fetch(server.url + path);
+      const response = await fetch(server.url + path, { headers: PAGE });
       expect(response.status, path).toBe(200);
       expect(response.headers.get("content-type")).toMatch(/^text\/html/);
       expect(response.headers.get("cache-control")).toBe("no-cache");
@@ -75,13 +88,36 @@ describe("serving the dashboard build", () => {
     expect(wasm.headers.get("content-type")).toBe("application/wasm");
   });
 
-  it("answers a missing file with 404, never the app, and never serves outside the build", async () => {
-    const missing = await fetch(`${server.url}/assets/gone-000.js`);
-    expect(missing.status).toBe(404);
-    expect(await missing.text()).not.toContain("<div id=app>");
+  it("answers a missing file with the JSON 404, never the app, and never serves outside the build", async () => {
+    for (const headers of [{}, PAGE]) {
+      const missing = await fetch(`${server.url}/assets/gone-000.js`, { headers });
+      await expectJsonNotFound(missing);
+    }
     const escaped = await fetch(`${server.url}/%2e%2e/outside.txt`);
     expect(escaped.status).toBe(404);
     expect(await escaped.text()).not.toContain("not served");
+  });
+
+  it("answers any versioned API path with the JSON 404, even when a page is asked for", async () => {
+    for (const path of [
+      "/v2/transfers",
+      "/v2",
+      "/v0/accounts/me",
+      "/v10/",
+      "/V2/transfers",
+      "/v1/nothing-here",
+    ]) {
+      for (const headers of [{}, PAGE, { accept: "application/json" }]) {
+        await expectJsonNotFound(await fetch(server.url + path, { headers }), path);
+      }
+    }
+  });
+
+  it("answers a request for anything but a page at an app route with the JSON 404", async () => {
+    for (const accept of [undefined, "*/*", "application/json", "text/plain"]) {
+      const headers: Record<string, string> = accept === undefined ? {} : { accept };
+      await expectJsonNotFound(await fetch(`${server.url}/transfers`, { headers }), accept);
+    }
   });
 
   it("leaves /v1 to the API: an unknown API path is still the JSON 404", async () => {
@@ -99,7 +135,7 @@ describe("serving the dashboard build", () => {
   });
 
   it("says which command builds the app when it is not built", async () => {
-    const response = await fetch(`${notBuilt.url}/transfers`);
+    const response = await fetch(`${notBuilt.url}/transfers`, { headers: PAGE });
     expect(response.status).toBe(503);
     expect(response.headers.get("content-type")).toMatch(/^text\/html/);
     expectSecurityHeaders(response);

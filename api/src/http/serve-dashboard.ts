@@ -1,15 +1,20 @@
 /**
- * Serves the account holders' web app (the `dashboard` workspace, built into dashboard/dist) at `/`:
- * every GET or HEAD outside `/v1` is a file of the build or, for an app route such as `/transfers`,
- * its index.html (the app routes in the browser). Everything under `/v1` passes through to the API,
- * so an unknown API path is still the JSON 404.
+ * Serves the account holders' web app (the `dashboard` workspace, built into dashboard/dist) at `/`,
+ * only where the app is what was asked for: a GET or HEAD of a file of the build (its scripts, styles
+ * and wasm, whatever the request accepts), or a page — a request whose `Accept` prefers `text/html`
+ * to JSON, as a browser's navigation does — at a path outside the API, answered with index.html (the
+ * app routes in the browser, and shows its own "Not found" for a path it has no page for). Anything
+ * else passes through to the API's JSON 404: every path under a version prefix (`/v1`, `/v2`, any
+ * `/v<n>`, whatever it accepts), so a client with a wrong base URL or version gets an error it can
+ * parse, and a non-page request (no `Accept`, `Accept: application/json`, or any type at all, as
+ * `curl` and client libraries send) to any path the API does not serve.
  *
  * Every answer carries a strict Content-Security-Policy: the app's own scripts and styles only (no
  * inline code, so an injected string cannot run), WebAssembly compilation for the zk-sdk proofs
  * ('wasm-unsafe-eval', which allows no JavaScript eval), requests only to this origin, and no
  * framing. The holder's secret lives in that page, so these headers are part of its protection.
  *
- * When the app is not built (a checkout where no one ran the build), `/` answers 503 with a page
+ * When the app is not built (a checkout where no one ran the build), a page answers 503 with a page
  * naming the command that builds it; the API keeps working. The build is looked for on each request,
  * so building while the service runs is enough.
  */
@@ -47,8 +52,12 @@ function setSecurityHeaders(response: Response): void {
   response.setHeader("Referrer-Policy", "no-referrer");
 }
 
-function isApiPath(path: string): boolean {
-  return path === "/v1" || path.startsWith("/v1/");
+/** `/v<n>` and everything under it, any version (Express matches paths case-insensitively). */
+const VERSIONED_API_PATH = /^\/v[0-9]+(?:\/|$)/i;
+
+/** Whether the request asks for a page: it prefers HTML to JSON (a tie, as with no `Accept`, is JSON). */
+function asksForPage(request: Request): boolean {
+  return request.accepts(["application/json", "text/html"]) === "text/html";
 }
 
 /** The middleware; `dir` is the build output (default dashboard/dist). */
@@ -56,17 +65,13 @@ export function serveDashboard(dir: string = DEFAULT_DASHBOARD_DIR) {
   const root = resolve(dir);
   const index = join(root, "index.html");
   return (request: Request, response: Response, next: NextFunction): void => {
-    if ((request.method !== "GET" && request.method !== "HEAD") || isApiPath(request.path)) {
+    if ((request.method !== "GET" && request.method !== "HEAD") || VERSIONED_API_PATH.test(request.path)) {
       next();
       return;
     }
-    setSecurityHeaders(response);
-    if (!existsSync(index)) {
-      response.status(503).type("html").setHeader("Cache-Control", "no-store").send(NOT_BUILT_PAGE);
-      return;
-    }
-    const file = fileOf(root, request.path);
+    const file = existsSync(index) ? fileOf(root, request.path) : null;
     if (file !== null) {
+      setSecurityHeaders(response);
       // Vite names every file under assets/ by its content hash: it never changes under that name.
       const immutable = request.path.startsWith("/assets/");
       response.setHeader("Cache-Control", immutable ? "public, max-age=31536000, immutable" : "no-cache");
@@ -75,10 +80,15 @@ export function serveDashboard(dir: string = DEFAULT_DASHBOARD_DIR) {
       });
       return;
     }
-    // A missing file (a name with an extension) is a 404, not the app: a stale script URL must fail
-    // as a script, not parse HTML. Any other path is an app route.
-    if (/\.[A-Za-z0-9]+$/.test(request.path)) {
-      response.status(404).type("text").setHeader("Cache-Control", "no-store").send("not found\n");
+    // A missing file (a name with an extension) is the API's 404, not the app: a stale script URL
+    // must fail as a script, not parse HTML. Any other path asked for as a page is an app route.
+    if (/\.[A-Za-z0-9]+$/.test(request.path) || !asksForPage(request)) {
+      next();
+      return;
+    }
+    setSecurityHeaders(response);
+    if (!existsSync(index)) {
+      response.status(503).type("html").setHeader("Cache-Control", "no-store").send(NOT_BUILT_PAGE);
       return;
     }
     response.setHeader("Cache-Control", "no-cache");

@@ -1,9 +1,10 @@
 /**
- * Per-key request usage (spec 5.6: last used, request count), counted in memory and written in one
- * transaction per second instead of one write per request — a write on every read would halve the
- * API's throughput. A crash can lose at most the last second of request counts; nothing that moves
- * money is counted here (a transfer's usage — count and encrypted total — is written in the same
- * transaction as the transfer itself). The stopper flushes what is left.
+ * Per-key request usage (spec 5.6: last used, request count) of the requests the service carried
+ * out for the key (2xx answers; a refusal counts nothing: mount-routes.ts), counted in memory and
+ * written in one transaction per second instead of one write per request — a write on every read
+ * would halve the API's throughput. A crash can lose at most the last second of request counts;
+ * nothing that moves money is counted here (a transfer's usage — count and encrypted total — is
+ * written in the same transaction as the transfer itself). The stopper flushes what is left.
  */
 
 import type { Database } from "@cpay/ledger/database";
@@ -20,7 +21,7 @@ interface Pending {
 
 const pendingByDatabase = new WeakMap<Database, Map<string, Pending>>();
 
-/** Counts one accepted request of `keyId`. */
+/** Counts one request of `keyId` the service carried out. */
 export function countRequest(database: Database, keyId: string): void {
   let pending = pendingByDatabase.get(database);
   if (pending === undefined) {

@@ -54,7 +54,11 @@ export const API_ERRORS = {
     description: "A request with this `Idempotency-Key` is still being processed; retry shortly.",
   },
   payload_too_large: { status: 413, description: "The request body exceeds 64 KiB." },
-  unsupported_media_type: { status: 415, description: "A request body must be `application/json`." },
+  unsupported_media_type: {
+    status: 415,
+    description:
+      "A request body must be sent with `Content-Type: application/json` (UTF-8); nothing was read.",
+  },
   rate_limited: {
     status: 429,
     description:
@@ -114,8 +118,7 @@ export const API_ERRORS = {
   },
   session_required: {
     status: 403,
-    description:
-      "This endpoint is for a signed-in dashboard session (the `cpay_session` cookie); an API key cannot use it.",
+    description: "This endpoint is for a signed-in dashboard session (its cookie); an API key cannot use it.",
   },
   session_expired: {
     status: 401,
@@ -133,15 +136,21 @@ export const API_ERRORS = {
   },
   passkey_not_recognized: {
     status: 401,
-    description: "No live passkey of this service matches the credential (unknown or revoked).",
+    description:
+      "No passkey of this service's environment accepted the sign-in: unknown or revoked here, or its answer did not verify (origin, RP ID, challenge, user verification, signature or counter). One answer for all of these, so it never tells which credentials are registered; the reason is in the service's log. Nothing was changed.",
   },
   passkey_verification_failed: {
     status: 401,
     description:
-      "The passkey's answer did not verify: wrong origin, unknown, expired or used challenge, bad signature, a counter that went back, or no user verification. Nothing was changed.",
+      "The sign-in or enrollment step's challenge is unknown, used, expired or was asked for by another browser, or a new passkey's registration did not verify; start the step again. Nothing was changed.",
   },
   passkey_not_found: { status: 404, description: "No live passkey with this id for this account." },
   key_not_found: { status: 404, description: "No API key with this id for this account." },
+  cross_site_request: {
+    status: 403,
+    description:
+      "A browser request from a page of another site than the dashboard's (its `Origin`, or without one its `Sec-Fetch-Site`), made with the session cookie or to a sign-in or enrollment step; nothing was changed. API-key requests are not checked.",
+  },
 } as const satisfies Record<string, { readonly status: number; readonly description: string }>;
 
 export type ApiErrorCode = keyof typeof API_ERRORS;

@@ -26,6 +26,18 @@ describe("the OpenAPI 3.1 document", () => {
     }
   });
 
+  it("lists 415 on every route with a body, and 403 cross_site_request wherever a browser calls", () => {
+    for (const [id, route] of Object.entries(API_ROUTES)) {
+      const operation = doc.paths[route.path.replace(/:([a-z_]+)/g, "{$1}")]?.[route.method] as unknown as {
+        responses: Record<string, { description: string }>;
+      };
+      const has = (code: keyof typeof API_ERRORS) =>
+        operation.responses[String(API_ERRORS[code].status)]?.description.includes(`\`${code}\``) ?? false;
+      expect(has("unsupported_media_type"), id).toBe("body" in route);
+      expect(has("cross_site_request"), id).toBe(route.audience !== "agent");
+    }
+  });
+
   it("states who may call each route: no credential, a session cookie, a key or either", () => {
     expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(["bearerAuth", "cookieAuth"]);
     const expected = {

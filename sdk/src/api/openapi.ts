@@ -19,6 +19,18 @@ const COMMON_ERRORS: readonly ApiErrorCode[] = [
   "internal_error",
 ];
 
+/**
+ * Errors an operation can return by its shape: a body sent as anything but JSON, or too large; a
+ * browser's request from another site than the dashboard's, where a browser is the caller (the
+ * session cookie, the sign-in steps).
+ */
+function implicitErrors(route: RouteContract): ApiErrorCode[] {
+  return [
+    ...(route.body === undefined ? [] : (["unsupported_media_type", "payload_too_large"] as const)),
+    ...(route.audience === "agent" ? [] : (["cross_site_request"] as const)),
+  ];
+}
+
 /** The dashboard's routes: the enrollment and sign-in steps carry no credential to route them by. */
 const DASHBOARD_PATHS = "/v1/dashboard/";
 
@@ -68,7 +80,7 @@ export function buildOpenApiDocument(serverUrl: string): JsonSchema {
           in: "cookie",
           name: "cpay_session",
           description:
-            "A dashboard session (`sess_test_...` or `sess_live_...`), set by sign-in; every non-GET request made with it also needs the session's `X-CSRF-Token` header. An `Authorization` header, when present, wins.",
+            "A dashboard session (`sess_test_...` or `sess_live_...`), set by sign-in; named `__Host-cpay_session` when the dashboard is served over https. Every non-GET request made with it also needs the session's `X-CSRF-Token` header, and a browser's request must come from the dashboard's origin (`403 cross_site_request`). An `Authorization` header, when present, wins.",
         },
       },
       schemas: components,
@@ -131,7 +143,7 @@ function operationOf(
     },
   };
   const errorBody = schemaOf(ZErrorBody, "output");
-  for (const code of [...route.errors, ...COMMON_ERRORS]) {
+  for (const code of new Set([...route.errors, ...implicitErrors(route), ...COMMON_ERRORS])) {
     const status = String(API_ERRORS[code].status);
     const existing = responses[status] as { description: string } | undefined;
     const line = `\`${code}\`: ${API_ERRORS[code].description}`;
