@@ -2,13 +2,15 @@
  * What the fee reserve reserves for a transfer before its row is written (reserve/reserve-scope.ts
  * `prepayReserve`), so that an exhausted budget refuses it with nothing changed. A public transfer
  * is one transaction whose deposits are known: the recipient's token account (opened when it does
- * not exist), the Receipt, and for an agent a hold; its signatures are the reserve's and the
- * sender's. A confidential transfer's proof contexts are reserved by the signer as it signs them
- * (all before the first is sent), on top of this.
+ * not exist; the recipient may close it and keep the rent, so it may be lost), and the rent the
+ * reserve advances and gets back (reserve/advances.ts): the Receipt and, for an agent, a hold. Its
+ * signatures are the reserve's and the sender's. A confidential transfer's proof contexts are
+ * reserved by the signer as it signs them (all before the first is sent), on top of this.
  */
 
 import { getPendingTransactionSize, getReceiptSize } from "@cpay/sdk";
 import { LAMPORTS_PER_SIGNATURE } from "@cpay/sdk/chain";
+import type { ReserveCharge } from "../reserve/reserve-ledger";
 import { TOKEN_ACCOUNT_SIZE } from "../reserve/spend-bound";
 import type { ServiceContext } from "../service-context";
 import type { TransferPlan } from "./transfer-plan";
@@ -20,13 +22,16 @@ export async function transferReserveBound(
   service: ServiceContext,
   plan: TransferPlan,
   agentSender: boolean,
-): Promise<bigint> {
-  if (plan.confidential) return 0n;
-  const spaces = [
-    TOKEN_ACCOUNT_SIZE,
-    getReceiptSize(),
-    ...(agentSender ? [getPendingTransactionSize()] : []),
-  ];
-  const rents = await Promise.all(spaces.map((space) => service.chain.minimumBalanceForRentExemption(space)));
-  return rents.reduce((sum, rent) => sum + rent, LAMPORTS_PER_SIGNATURE * PUBLIC_TRANSFER_SIGNATURES);
+): Promise<ReserveCharge> {
+  if (plan.confidential) return { loss: 0n, advance: 0n };
+  const rent = (space: number) => service.chain.minimumBalanceForRentExemption(space);
+  const [tokenAccount, receipt, hold] = await Promise.all([
+    rent(TOKEN_ACCOUNT_SIZE),
+    rent(getReceiptSize()),
+    agentSender ? rent(getPendingTransactionSize()) : 0n,
+  ]);
+  return {
+    loss: LAMPORTS_PER_SIGNATURE * PUBLIC_TRANSFER_SIGNATURES + tokenAccount,
+    advance: receipt + hold,
+  };
 }
