@@ -9,16 +9,18 @@
  * first receipt comes back (the heaviest way to send them). Each waits for the one before to be
  * settled: a transfer's in-flight reservation (2,084,080 lamports it may lose, for the recipient's
  * token account it might have to open) is held until its transaction is readable a slot later, and
- * at 1/50 of the budget only nine fit at once where the default budget holds 479.
+ * at 1/50 of the budget only nine fit at once where the default budget holds 479. An agent's
+ * transfer held for its owner advances its hold's rent too, back when the owner decides.
  */
 import { FINALITY_DEPTH } from "@cpay/localnet/cluster";
-import { getReceiptSize, RECEIPT_MIN_AGE_SLOTS } from "@cpay/sdk";
+import { getPendingTransactionSize, getReceiptSize, RECEIPT_MIN_AGE_SLOTS } from "@cpay/sdk";
 import { ApiRequestError } from "@cpay/sdk/api";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
 import { lamportsOf, landedTransaction, signerState } from "../support/chain-reads";
-import { eventually } from "./support/held-transfer";
+import { createTestAgent, type WorldAgent } from "./support/agents";
+import { eventually, holdAgentTransfer } from "./support/held-transfer";
 
 /** The default daily budget (1 SOL) scaled by 1/50. */
 const BUDGET = 20_000_000n;
@@ -200,5 +202,69 @@ describe("an account whose advanced rent does not come back", () => {
     const ledger = await ledgerOf(world, sender.account.id);
     expect(ledger.advanced).toBe(3n * (await world.chain.minimumBalanceForRentExemption(getReceiptSize())));
     expect(ledger.advanceReserved).toBe(0n);
+  });
+});
+
+describe("an agent's transfer held for its owner", () => {
+  let world: ApiWorld;
+  let owner: WorldAccount;
+  let agent: WorldAgent;
+
+  beforeAll(async () => {
+    // 200 ms slots: the receipt stays out (206 s) for the whole test however busy the machine is.
+    world = await startApiWorld({ slotMs: 200 });
+    [owner] = await Promise.all([world.account("carol"), world.account("bob")]);
+    agent = await createTestAgent(world, owner, "payer");
+    await world.fund(agent.row, { public: usdg(100) });
+  });
+
+  afterAll(async () => {
+    await world?.close();
+  });
+
+  it("Given a transfer above the HITL threshold, When held, Then its hold's rent and its receipt's are advanced for the owner; When approved, Then the hold's comes back off the advances and only fees were lost", async () => {
+    const reserve = world.service.context.feePayer.address;
+    const [holdRent, receiptRent] = await Promise.all([
+      world.chain.minimumBalanceForRentExemption(getPendingTransactionSize()),
+      world.chain.minimumBalanceForRentExemption(getReceiptSize()),
+    ]);
+    await world.reserveSettled();
+    const start = {
+      ledger: await ledgerOf(world, owner.account.id),
+      reserve: await lamportsOf(world.chain, reserve),
+    };
+    /** What changed since `start`: the reserve's lamports paid out, and the owner's ledger. */
+    const since = async () => {
+      await world.reserveSettled();
+      const ledger = await ledgerOf(world, owner.account.id);
+      return {
+        paid: start.reserve - (await lamportsOf(world.chain, reserve)),
+        lost: ledger.lost - start.ledger.lost,
+        advanced: ledger.advanced - start.ledger.advanced,
+        held: ledger.lossReserved + ledger.advanceReserved,
+      };
+    };
+
+    // When the agent's transfer of 60 USDG (HITL 50) is held
+    const held = await holdAgentTransfer(world, agent, { to: "@bob", amount: "60", confidential: false });
+    const afterHold = await since();
+    // Then the hold and the receipt are advanced, the rest the reserve paid (the fee) is lost
+    expect(afterHold.advanced).toBe(holdRent + receiptRent);
+    expect(afterHold).toEqual({
+      paid: afterHold.lost + holdRent + receiptRent,
+      lost: afterHold.lost,
+      advanced: holdRent + receiptRent,
+      held: 0n,
+    });
+    expect(afterHold.lost).toBe(await feesOf(world, [held.transferId]));
+
+    // When the owner approves it
+    await owner.client.call("approveTransaction", { params: { transaction_id: held.transactionId } });
+    const afterApproval = await since();
+    // Then the hold's rent is back and off the advances; the approval lost its fee
+    expect(afterApproval.advanced).toBe(receiptRent);
+    expect(afterApproval.paid).toBe(afterApproval.lost + receiptRent);
+    expect(afterApproval.lost).toBe(await feesOf(world, [held.transferId]));
+    expect(afterApproval.lost).toBeGreaterThan(afterHold.lost);
   });
 });
