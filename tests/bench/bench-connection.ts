@@ -71,6 +71,8 @@ export async function startBenchService(
       RATE_LIMIT_PER_MINUTE: "1000000000",
       AUTH_FAILURE_LIMIT_PER_MINUTE: "1000000000",
       RESERVE_DAILY_BUDGET_LAMPORTS: "1000000000000",
+      // One bench account may have more receipts out than the default cap holds (2,993) under load.
+      RESERVE_ADVANCE_CAP_LAMPORTS: "1000000000000",
       LOG_LEVEL: "info",
       ...options.env,
     },
