@@ -27,7 +27,8 @@
  * | `IDEMPOTENCY_LEASE_SECONDS` | 30 | how long an `Idempotency-Key` claim outlives its holder's last renewal; then the next request with the key recovers it |
  * | `TRANSFER_RECONCILE_AFTER_SECONDS` | 120 | how old a `submitting` transfer must be before crash recovery judges it (10-3600); it must outlive the cluster's blockhash lifetime, so a dead process's transaction can no longer land |
  * | `AGENTS_PER_OWNER_MAX` | 20 | agents one owner may have (the reserve pays each one's rent, never returned) |
- * | `RESERVE_DAILY_BUDGET_LAMPORTS` | 1000000000 | what the fee reserve may be out per account (an agent's counted to its owner) per UTC day: fees plus rent deposits not seen coming back, each transaction reserved at its maximum before it is signed (1 SOL) |
+ * | `RESERVE_DAILY_BUDGET_LAMPORTS` | 1000000000 | what the fee reserve may lose per account (an agent's counted to its owner) per UTC day: fees plus rent it may not get back, each transaction reserved at its maximum before it is signed (1 SOL) |
+ * | `RESERVE_ADVANCE_CAP_LAMPORTS` | 5000000000 | what the fee reserve may have advanced per account at once and not yet got back: the rent of Receipts (back when the receipt job closes them) and holds (back when decided or expired), reserved before signing (5 SOL, about 3,000 receipts) |
  * | `ACCOUNT_OPENING_FEE_USDG` | 1 | what a sender pays, in USDG, when its public transfer makes the fee reserve open the recipient's token account for an owner outside the service (whoever closes the account takes its rent); above 0, at most 1000 (transfers/account-opening-fee-setting.ts) |
  * | `PROOF_WORKERS` | the available cores | worker threads making confidential-transfer proofs (the SDK's proof pool), so one process proves on every core while its event loop serves requests |
  * | `LOCALNET_DIR` | `./data/localnet` | the test environment's localnet ledger directory: the service reads the manifest the localnet writes there (`localnet.json`: URLs, genesis hash, program id, USDG mint, the test keypairs' files) |
@@ -108,13 +109,15 @@ export interface ServiceConfig {
   readonly transferReconcileAfterMs: number;
   /** Agents one owner may have: each costs the reserve rent it never gets back. */
   readonly agentsPerOwnerMax: number;
-  /** Lamports the fee reserve may be out per account (agents count to their owner) per UTC day. */
+  /** Lamports the fee reserve may lose per account (agents count to their owner) per UTC day. */
   readonly reserveDailyBudgetLamports: number;
   /**
    * `ACCOUNT_OPENING_FEE_USDG` in base units: what a sender pays when its transfer makes the reserve
    * open a token account someone outside the service could close for the rent.
    */
   readonly accountOpeningFeeUnits: bigint;
+  /** Lamports of rent the fee reserve may have advanced per account and not yet got back. */
+  readonly reserveAdvanceCapLamports: number;
   /** Worker threads of the SDK's proof pool (`PROOF_WORKERS`, default the available cores). */
   readonly proofWorkers: number;
   /** The dashboard's sign-in and sessions (api/src/dashboard-auth). */
@@ -264,6 +267,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir = resol
       env,
       "RESERVE_DAILY_BUDGET_LAMPORTS",
       1_000_000_000,
+      0,
+      1_000_000_000_000,
+    ),
+    reserveAdvanceCapLamports: integerFromEnv(
+      env,
+      "RESERVE_ADVANCE_CAP_LAMPORTS",
+      5_000_000_000,
       0,
       1_000_000_000_000,
     ),

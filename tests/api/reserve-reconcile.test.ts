@@ -6,6 +6,7 @@
  * next — once, to what its transaction cost, and the row is gone.
  */
 import { sendInstructions, withReserveSpend } from "@cpay/api";
+import { getReceiptSize } from "@cpay/sdk";
 import { generateKeyPairSigner } from "@solana/kit";
 import { getTransferSolInstruction } from "@solana-program/system";
 import { and, eq, sql } from "drizzle-orm";
@@ -34,30 +35,44 @@ describe("the fee reserve's spends, settled in the background", () => {
     day: () => new Date().toISOString().slice(0, 10),
     ledger: async () => {
       const { db } = world.service.context;
-      const { reserveUsage } = db.tables;
+      const { reserveUsage, reserveAdvances } = db.tables;
       const [row] = await db.read((q) =>
         q
           .select()
           .from(reserveUsage)
           .where(and(eq(reserveUsage.accountId, owner.account.id), eq(reserveUsage.day, day()))),
       );
-      return { lamports: BigInt(row?.lamports ?? 0), reserved: BigInt(row?.reservedLamports ?? 0) };
+      const [advances] = await db.read((q) =>
+        q.select().from(reserveAdvances).where(eq(reserveAdvances.accountId, owner.account.id)),
+      );
+      return {
+        lamports: BigInt(row?.lamports ?? 0),
+        reserved: BigInt(row?.reservedLamports ?? 0),
+        advanced: BigInt(advances?.lamports ?? 0),
+        advanceReserved: BigInt(advances?.reservedLamports ?? 0),
+      };
     },
   };
 
-  it("Given a transfer answered, When its transaction is readable, Then what it cost replaces its reservation", async () => {
+  it("Given a transfer answered, When its transaction is readable, Then what it cost replaces its reservation: its receipt's rent advanced, the rest lost", async () => {
     const feePayer = world.service.context.feePayer.address;
     const before = (await world.chain.getAccount(feePayer))?.lamports ?? 0n;
     await world.reserveSettled();
-    const charged = (await ledger()).lamports;
+    const charged = await ledger();
     const transfer = await owner.client.call("createTransfer", {
       body: { to: "@dave", amount: "0.5", confidential: false },
     });
     expect(transfer.transfer_id).toMatch(/^tr_/);
     await world.reserveSettled();
     const paid = before - ((await world.chain.getAccount(feePayer))?.lamports ?? 0n);
-    expect(paid).toBeGreaterThan(0n);
-    expect(await ledger()).toEqual({ lamports: charged + paid, reserved: 0n });
+    const receiptRent = await world.chain.minimumBalanceForRentExemption(getReceiptSize());
+    expect(paid).toBeGreaterThan(receiptRent);
+    expect(await ledger()).toEqual({
+      lamports: charged.lamports + paid - receiptRent,
+      reserved: 0n,
+      advanced: charged.advanced + receiptRent,
+      advanceReserved: 0n,
+    });
   });
 
   it("Given a spend whose process died before settling it, When the sweep runs, Then it is settled once, to what its transaction cost", async () => {
@@ -90,14 +105,11 @@ describe("the fee reserve's spends, settled in the background", () => {
         createdAt: new Date(Date.now() - 60_000).toISOString(),
       });
     });
-    expect(await ledger()).toEqual({ lamports: start.lamports, reserved: start.reserved + RESERVED });
+    expect(await ledger()).toEqual({ ...start, reserved: start.reserved + RESERVED });
 
     await world.reserveSettled(40_000);
 
     const landed = await landedTransaction(world.chain, signature);
-    expect(await ledger()).toEqual({
-      lamports: start.lamports + landed.fee + SENT_LAMPORTS,
-      reserved: start.reserved,
-    });
+    expect(await ledger()).toEqual({ ...start, lamports: start.lamports + landed.fee + SENT_LAMPORTS });
   }, 60_000);
 });

@@ -9,12 +9,15 @@
  */
 import { asc, eq, lt } from "drizzle-orm";
 import type { ServiceContext } from "../service-context";
-import { type Reservation, settleReservationIn } from "./reserve-ledger";
+import { NO_CHARGE, type Reservation, type ReserveCharge, settleReservationIn } from "./reserve-ledger";
 
 /** One scope's spend: what it reserved and what the reserve signed in it. */
 export interface PendingSpend {
   readonly accountId: string;
-  /** Still held in `reserve_usage.reserved_lamports`; the first one's day is charged what landed. */
+  /**
+   * Still held in `reserve_usage.reserved_lamports` and `reserve_advances.reserved_lamports`; the
+   * first one's day is charged what landed.
+   */
   readonly reservations: readonly Reservation[];
   /** Distinct; the first one is the row's key (a signature belongs to one scope only). */
   readonly signatures: readonly [string, ...string[]];
@@ -48,6 +51,7 @@ export async function recordPendingSpend(service: ServiceContext, spend: Pending
           spend.reservations.map((reservation) => ({
             day: reservation.day,
             lamports: reservation.lamports.toString(),
+            advance: reservation.advanceLamports.toString(),
           })),
         ),
         signatures: JSON.stringify(
@@ -65,14 +69,14 @@ export async function recordPendingSpend(service: ServiceContext, spend: Pending
 }
 
 /**
- * Settles each spend to `actual` (what its landed transactions cost the reserve) and deletes its
+ * Settles each spend to `actual` (what its landed transactions lost and advanced) and deletes its
  * row, all in one transaction; a spend whose row is gone (settled already) is skipped. Each
  * reservation leaves the day it was made on; what landed is charged to the first one's day.
  * Returns how many were settled here.
  */
 export async function settlePendingSpends(
   service: ServiceContext,
-  settled: readonly { readonly spend: PendingSpend; readonly actual: bigint }[],
+  settled: readonly { readonly spend: PendingSpend; readonly actual: ReserveCharge }[],
 ): Promise<number> {
   if (settled.length === 0) return 0;
   const { reserveReconciliations } = service.db.tables;
@@ -85,7 +89,7 @@ export async function settlePendingSpends(
         .returning({ signature: reserveReconciliations.signature });
       if (deleted.length === 0) continue;
       const [first, ...others] = spend.reservations;
-      for (const reservation of others) await settleReservationIn(service, tx, reservation, 0n);
+      for (const reservation of others) await settleReservationIn(service, tx, reservation, NO_CHARGE);
       if (first !== undefined) await settleReservationIn(service, tx, first, actual);
       count++;
     }
@@ -109,12 +113,17 @@ export async function pendingSpendsBefore(
       .limit(limit),
   );
   return rows.map((row) => {
-    const reservations = (JSON.parse(row.reservations) as { day: string; lamports: string }[]).map(
-      ({ day, lamports }) => ({ accountId: row.accountId, day, lamports: BigInt(lamports) }),
-    );
-    const stored = JSON.parse(row.signatures) as StoredSignature[];
+    // A row written before advances were reserved apart has no `advance`: it held only loss.
+    const stored = JSON.parse(row.reservations) as { day: string; lamports: string; advance?: string }[];
+    const reservations = stored.map(({ day, lamports, advance }) => ({
+      accountId: row.accountId,
+      day,
+      lamports: BigInt(lamports),
+      advanceLamports: BigInt(advance ?? "0"),
+    }));
+    const storedSignatures = JSON.parse(row.signatures) as StoredSignature[];
     const blockhashes = new Map<string, string>();
-    const signatures = stored.map((entry) => {
+    const signatures = storedSignatures.map((entry) => {
       if (typeof entry === "string") return entry;
       blockhashes.set(entry.signature, entry.blockhash);
       return entry.signature;

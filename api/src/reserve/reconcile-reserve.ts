@@ -16,7 +16,9 @@ import type { SignatureStatus, TransactionRecord } from "@cpay/sdk/chain";
 import { registerBackgroundJob, registerLeaderJob } from "../background";
 import { describeUnexpected } from "../http/error-handler";
 import type { ServiceContext } from "../service-context";
+import { advanceFlowsIn } from "./advances";
 import { type PendingSpend, pendingSpendsBefore, settlePendingSpends } from "./pending-spends";
+import { NO_CHARGE, type ReserveCharge } from "./reserve-ledger";
 
 /** Between passes of a process's queue: about half a slot of Solana's (and the localnet's) 400 ms. */
 const RECONCILE_EVERY_MS = 200;
@@ -34,8 +36,8 @@ const STATUS_BATCH = 256;
 
 interface Queue {
   readonly waiting: Map<string, { readonly spend: PendingSpend; readonly since: number }>;
-  /** What each read signature cost, kept while a spend waits for its other signatures. */
-  readonly known: Map<string, bigint>;
+  /** What each read signature charged, kept while a spend waits for its other signatures. */
+  readonly known: Map<string, ReserveCharge>;
   timer: ReturnType<typeof setTimeout> | null;
   running: Promise<void> | null;
   /** Drained at shutdown: what comes later is left in its row for the next sweep. */
@@ -123,7 +125,7 @@ function forget(queue: Queue, spend: PendingSpend): void {
 async function settleReady(
   service: ServiceContext,
   spends: readonly PendingSpend[],
-  costs: Map<string, bigint> = new Map(),
+  costs: Map<string, ReserveCharge> = new Map(),
 ): Promise<PendingSpend[]> {
   const unread = new Map<string, Lifetime>();
   for (const spend of spends) {
@@ -136,14 +138,14 @@ async function settleReady(
     }
   }
   for (const [signature, cost] of await reserveCostsOf(service, unread)) costs.set(signature, cost);
-  const ready: { spend: PendingSpend; actual: bigint }[] = [];
+  const ready: { spend: PendingSpend; actual: ReserveCharge }[] = [];
   for (const spend of spends) {
-    let actual = 0n;
+    let actual = NO_CHARGE;
     let known = true;
     for (const signature of spend.signatures) {
       const cost = costs.get(signature);
       if (cost === undefined) known = false;
-      else actual += cost;
+      else actual = { loss: actual.loss + cost.loss, advance: actual.advance + cost.advance };
     }
     if (known) ready.push({ spend, actual });
   }
@@ -160,7 +162,7 @@ interface Lifetime {
 }
 
 /**
- * What each signature's transaction cost the reserve, for those whose answer is known: landed and
+ * What each signature's transaction charged, for those whose answer is known: landed and
  * `confirmed` (read from its meta), or unknown to the cluster once it can no longer land (0). One
  * still at `processed`, or unknown while its blockhash is still valid (a send whose answer was lost
  * may yet land), is left out (asked again next pass).
@@ -168,7 +170,7 @@ interface Lifetime {
 async function reserveCostsOf(
   service: ServiceContext,
   lifetimes: ReadonlyMap<string, Lifetime>,
-): Promise<Map<string, bigint>> {
+): Promise<Map<string, ReserveCharge>> {
   const signatures = [...lifetimes.keys()];
   const statuses: (SignatureStatus | null)[] = [];
   for (let start = 0; start < signatures.length; start += STATUS_BATCH) {
@@ -176,7 +178,7 @@ async function reserveCostsOf(
       ...(await service.chain.getSignatureStatuses(signatures.slice(start, start + STATUS_BATCH))),
     );
   }
-  const costs = new Map<string, bigint>();
+  const costs = new Map<string, ReserveCharge>();
   const expired = expiryChecks(service);
   await Promise.all(
     signatures.map(async (signature, index) => {
@@ -185,14 +187,14 @@ async function reserveCostsOf(
       // Read even without a status: an old transaction has aged out of the status cache.
       const record = await service.chain.getTransaction(signature, "confirmed");
       if (record !== null) {
-        costs.set(signature, reserveCostIn(service, record));
+        costs.set(signature, reserveChargeIn(service, record));
         return;
       }
       if (status !== null) return;
       const lifetime = lifetimes.get(signature) as Lifetime;
       if (!(await expired(lifetime))) return;
       // It may have landed between the reads and the expiry: only a status read after it is final.
-      if ((await service.chain.getSignatureStatus(signature)) === null) costs.set(signature, 0n);
+      if ((await service.chain.getSignatureStatus(signature)) === null) costs.set(signature, NO_CHARGE);
     }),
   );
   return costs;
@@ -222,6 +224,20 @@ export function reserveCostIn(service: ServiceContext, landed: TransactionRecord
   const at = landed.accountKeys.indexOf(service.feePayer.address);
   if (at === -1) return 0n;
   return (landed.preBalances[at] ?? 0n) - (landed.postBalances[at] ?? 0n);
+}
+
+/**
+ * What a landed transaction charged its account: its cost split into the rent it advanced (net of
+ * advanced rent it returned, advances.ts) and the rest, lost (fees, rent that may not come back,
+ * less such rent that came back).
+ */
+export function reserveChargeIn(service: ServiceContext, landed: TransactionRecord): ReserveCharge {
+  const cost = reserveCostIn(service, landed);
+  const { advanced, returned } = advanceFlowsIn(landed, {
+    feePayer: service.feePayer.address,
+    programId: service.chain.programId,
+  });
+  return { loss: cost - advanced + returned, advance: advanced - returned };
 }
 
 /**

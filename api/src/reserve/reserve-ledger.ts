@@ -1,120 +1,209 @@
 /**
- * The fee reserve's ledger: per account and UTC day, the lamports the reserve is out for it (fees,
- * plus rent deposits not seen coming back; an agent's spend is its owner's). A spend is reserved at
- * its maximum BEFORE the reserve signs anything, by one guarded upsert that adds it only while the
- * day's total stays within `RESERVE_DAILY_BUDGET_LAMPORTS`: concurrent requests serialise on the
- * row (in one process or several on PostgreSQL), so together they never pass the budget. Once a
- * transaction landed the reservation is settled to what it actually cost (`settleReservation`).
- * A row keeps the two apart: `reserved_lamports` (held for transactions not settled yet) and
- * `lamports` (what landed transactions cost); the budget bounds their sum.
+ * The fee reserve's ledger, per account (an agent's spend is its owner's), in two parts:
+ * - what the reserve LOST for it per UTC day (`reserve_usage`): fees, plus rent it may not get
+ *   back (a recipient's token account, proof contexts, agent accounts), net of such rent that came
+ *   back — bounded by `RESERVE_DAILY_BUDGET_LAMPORTS`;
+ * - the rent it ADVANCED and has not got back yet (`reserve_advances`): Receipts and holds, whose
+ *   rent the program returns only to the reserve (advances.ts) — bounded by
+ *   `RESERVE_ADVANCE_CAP_LAMPORTS`, and not per day: it is out until it comes back.
+ * So an account's volume is limited by what it makes the reserve lose, not by rent that comes back.
+ *
+ * A spend is reserved at its maximum BEFORE the reserve signs anything, by guarded upserts (one per
+ * part, in one database transaction) that add it only while each total stays within its bound:
+ * concurrent requests serialise on the rows (in one process or several on PostgreSQL; always the
+ * loss row before the advance row), so together they never pass either bound. Once a transaction
+ * landed the reservation is settled to what it actually lost and advanced (`settleReservation`).
+ * Each row keeps `reserved_lamports` (held for transactions not settled yet) apart from `lamports`
+ * (what landed); the bound is on their sum.
  */
 import type { Db } from "@cpay/ledger/database";
 import { and, eq, sql } from "drizzle-orm";
 import { ApiError } from "../http/api-error";
 import type { ServiceContext } from "../service-context";
 
-/** Lamports added to one account's day; what settling adjusts. */
+/** What the ledger needs of the service: its database, clock and the two bounds. */
+export type LedgerContext = Pick<ServiceContext, "db" | "clock"> & {
+  readonly config: Pick<ServiceContext["config"], "reserveDailyBudgetLamports" | "reserveAdvanceCapLamports">;
+};
+
+/** Lamports charged to an account: lost (fees, rent that may not come back) and advanced. */
+export interface ReserveCharge {
+  readonly loss: bigint;
+  readonly advance: bigint;
+}
+
+export const NO_CHARGE: ReserveCharge = { loss: 0n, advance: 0n };
+
+/** Lamports reserved on one account: the loss on `day`, and the advance. What settling releases. */
 export interface Reservation {
   readonly accountId: string;
   readonly day: string;
   readonly lamports: bigint;
+  readonly advanceLamports: bigint;
+}
+
+/** An account's ledger: the day's loss (landed, reserved) and its advances (landed, reserved). */
+export interface LedgerView {
+  readonly lost: bigint;
+  readonly lossReserved: bigint;
+  readonly advanced: bigint;
+  readonly advanceReserved: bigint;
+}
+
+/** Which bound a reservation did not fit (thrown inside the transaction to roll it back). */
+class OverBound extends Error {
+  constructor(readonly bound: "loss" | "advance") {
+    super(bound);
+  }
 }
 
 /**
- * Adds `lamports` to the account's day, or throws `429 reserve_budget_exhausted` and changes nothing
- * when the day's total would pass the budget.
+ * Adds `charge` to the account (its loss to today, its advance to what is out), or throws `429
+ * reserve_budget_exhausted` and changes nothing when either total would pass its bound.
  */
 export async function reserveLamports(
-  service: ServiceContext,
+  ledger: LedgerContext,
   accountId: string,
-  lamports: bigint,
+  charge: ReserveCharge,
 ): Promise<Reservation> {
-  const budget = BigInt(service.config.reserveDailyBudgetLamports);
-  const day = utcDay(service);
-  if (lamports > 0n) {
-    const { reserveUsage } = service.db.tables;
-    const added = lamportsNumber(lamports);
-    const rows =
-      lamports > budget
-        ? []
-        : await service.db.transaction((tx) =>
-            tx
-              .insert(reserveUsage)
-              .values({ accountId, day, lamports: 0, reservedLamports: added })
-              .onConflictDoUpdate({
-                target: [reserveUsage.accountId, reserveUsage.day],
-                set: { reservedLamports: sql`${reserveUsage.reservedLamports} + ${added}` },
-                // The guard: the row is only updated (and returned) while the total stays in budget.
-                setWhere: sql`${reserveUsage.lamports} + ${reserveUsage.reservedLamports} + ${added} <= ${lamportsNumber(budget)}`,
-              })
-              .returning({ lamports: reserveUsage.lamports }),
-          );
-    if (rows.length === 0) {
-      const spent = await spentOn(service, accountId, day);
-      throw new ApiError(
-        "reserve_budget_exhausted",
-        `the service's fee reserve pays at most ${budget} lamports of fees and rent a day for this account; ${spent} are spent or reserved today (UTC ${day}) and this needs up to ${lamports}; nothing was signed`,
-      );
+  const budget = BigInt(ledger.config.reserveDailyBudgetLamports);
+  const cap = BigInt(ledger.config.reserveAdvanceCapLamports);
+  const day = utcDay(ledger);
+  const { reserveUsage, reserveAdvances } = ledger.db.tables;
+  try {
+    if (charge.loss > budget) throw new OverBound("loss");
+    if (charge.advance > cap) throw new OverBound("advance");
+    if (charge.loss > 0n || charge.advance > 0n) {
+      await ledger.db.transaction(async (tx) => {
+        if (charge.loss > 0n) {
+          const added = lamportsNumber(charge.loss);
+          const rows = await tx
+            .insert(reserveUsage)
+            .values({ accountId, day, lamports: 0, reservedLamports: added })
+            .onConflictDoUpdate({
+              target: [reserveUsage.accountId, reserveUsage.day],
+              set: { reservedLamports: sql`${reserveUsage.reservedLamports} + ${added}` },
+              // The guard: the row is only updated (and returned) while the total stays in budget.
+              setWhere: sql`${reserveUsage.lamports} + ${reserveUsage.reservedLamports} + ${added} <= ${lamportsNumber(budget)}`,
+            })
+            .returning({ lamports: reserveUsage.lamports });
+          if (rows.length === 0) throw new OverBound("loss");
+        }
+        if (charge.advance > 0n) {
+          const added = lamportsNumber(charge.advance);
+          const rows = await tx
+            .insert(reserveAdvances)
+            .values({ accountId, lamports: 0, reservedLamports: added })
+            .onConflictDoUpdate({
+              target: reserveAdvances.accountId,
+              set: { reservedLamports: sql`${reserveAdvances.reservedLamports} + ${added}` },
+              setWhere: sql`${reserveAdvances.lamports} + ${reserveAdvances.reservedLamports} + ${added} <= ${lamportsNumber(cap)}`,
+            })
+            .returning({ lamports: reserveAdvances.lamports });
+          if (rows.length === 0) throw new OverBound("advance");
+        }
+      });
     }
+  } catch (error) {
+    if (!(error instanceof OverBound)) throw error;
+    throw await refusal(ledger, accountId, day, charge, error.bound);
   }
-  return { accountId, day, lamports };
+  return { accountId, day, lamports: charge.loss, advanceLamports: charge.advance };
+}
+
+async function refusal(
+  ledger: LedgerContext,
+  accountId: string,
+  day: string,
+  charge: ReserveCharge,
+  bound: "loss" | "advance",
+): Promise<ApiError> {
+  const now = await ledgerOf(ledger, accountId, day);
+  if (bound === "loss") {
+    return new ApiError(
+      "reserve_budget_exhausted",
+      `the service's fee reserve may lose at most ${ledger.config.reserveDailyBudgetLamports} lamports of fees and rent not returned a day for this account; ${now.lost + now.lossReserved} are lost or reserved today (UTC ${day}) and this may lose up to ${charge.loss}; nothing was signed`,
+    );
+  }
+  return new ApiError(
+    "reserve_budget_exhausted",
+    `the service's fee reserve advances at most ${ledger.config.reserveAdvanceCapLamports} lamports of rent at a time for this account (receipts and holds, returned when they close); ${now.advanced + now.advanceReserved} are advanced or reserved and not back yet, and this needs up to ${charge.advance} more; nothing was signed; retry once receipts have closed (about 1,000 slots after their transfers)`,
+  );
 }
 
 /**
- * Settles `reservation` to `actual` (what the transactions it covered cost the reserve, rent that
- * came back in them already taken off): the reservation leaves `reserved_lamports` and `actual`
- * joins `lamports`, which a return never takes below zero — so the day's total never drops below
- * what other requests still hold reserved.
+ * Settles `reservation` to `actual` (what the transactions it covered lost and advanced, rent
+ * that came back in them already taken off): the reservation leaves `reserved_lamports` and
+ * `actual` joins `lamports`, which a return never takes below zero — rent back on a later day than
+ * it left never makes that day's loss negative, and advances back never count below nothing.
  */
 export async function settleReservation(
-  service: ServiceContext,
+  ledger: LedgerContext,
   reservation: Reservation,
-  actual: bigint,
+  actual: ReserveCharge,
 ): Promise<void> {
-  if (reservation.lamports === 0n && actual === 0n) return;
-  await service.db.transaction((tx) => settleReservationIn(service, tx, reservation, actual));
+  if (isNothing(reservation, actual)) return;
+  await ledger.db.transaction((tx) => settleReservationIn(ledger, tx, reservation, actual));
 }
 
 /** `settleReservation` inside an open transaction (one that also records why it settles). */
 export async function settleReservationIn(
-  service: ServiceContext,
+  ledger: Pick<LedgerContext, "db">,
   tx: Db,
   reservation: Reservation,
-  actual: bigint,
+  actual: ReserveCharge,
 ): Promise<void> {
-  if (reservation.lamports === 0n && actual === 0n) return;
-  const { reserveUsage } = service.db.tables;
-  const cost = lamportsNumber(actual);
-  const released = lamportsNumber(reservation.lamports);
-  await tx
-    .insert(reserveUsage)
-    .values({
-      accountId: reservation.accountId,
-      day: reservation.day,
-      lamports: Math.max(cost, 0),
-      reservedLamports: 0,
-    })
-    .onConflictDoUpdate({
-      target: [reserveUsage.accountId, reserveUsage.day],
-      set: {
-        lamports: sql`case when ${reserveUsage.lamports} + ${cost} < 0 then 0 else ${reserveUsage.lamports} + ${cost} end`,
-        reservedLamports: sql`${reserveUsage.reservedLamports} - ${released}`,
-      },
-    });
+  const { reserveUsage, reserveAdvances } = ledger.db.tables;
+  // The loss row before the advance row, as a reservation takes them.
+  if (reservation.lamports !== 0n || actual.loss !== 0n) {
+    const cost = lamportsNumber(actual.loss);
+    await tx
+      .insert(reserveUsage)
+      .values({
+        accountId: reservation.accountId,
+        day: reservation.day,
+        lamports: Math.max(cost, 0),
+        reservedLamports: 0,
+      })
+      .onConflictDoUpdate({
+        target: [reserveUsage.accountId, reserveUsage.day],
+        set: {
+          lamports: sql`case when ${reserveUsage.lamports} + ${cost} < 0 then 0 else ${reserveUsage.lamports} + ${cost} end`,
+          reservedLamports: sql`${reserveUsage.reservedLamports} - ${lamportsNumber(reservation.lamports)}`,
+        },
+      });
+  }
+  if (reservation.advanceLamports !== 0n || actual.advance !== 0n) {
+    const advanced = lamportsNumber(actual.advance);
+    await tx
+      .insert(reserveAdvances)
+      .values({ accountId: reservation.accountId, lamports: Math.max(advanced, 0), reservedLamports: 0 })
+      .onConflictDoUpdate({
+        target: reserveAdvances.accountId,
+        set: {
+          lamports: sql`case when ${reserveAdvances.lamports} + ${advanced} < 0 then 0 else ${reserveAdvances.lamports} + ${advanced} end`,
+          reservedLamports: sql`${reserveAdvances.reservedLamports} - ${lamportsNumber(reservation.advanceLamports)}`,
+        },
+      });
+  }
 }
 
 /**
- * Takes rent the reserve got back later (a receipt closed 1,000 slots after its transfer) off the
- * account's day, never below zero: what the reserve is out for an account is rent not seen coming
- * back, so a return seen on chain ends its count. Credited to the day it came back.
+ * Takes rent the reserve got back later (a receipt the receipt job closed, ~1,000 slots after its
+ * transfer) off what the account has advanced, never below zero. Not tied to a day: a receipt
+ * closed after midnight gives back what the day before advanced.
  */
 export async function creditReturnedRent(
-  service: ServiceContext,
+  ledger: LedgerContext,
   accountId: string,
   lamports: bigint,
 ): Promise<void> {
   if (lamports <= 0n) return;
-  await settleReservation(service, { accountId, day: utcDay(service), lamports: 0n }, -lamports);
+  await settleReservation(
+    ledger,
+    { accountId, day: utcDay(ledger), lamports: 0n, advanceLamports: 0n },
+    { loss: 0n, advance: -lamports },
+  );
 }
 
 /** A `reserve_budget_exhausted` refusal behind `error` (an SDK step wraps what its signer threw). */
@@ -126,21 +215,45 @@ export function reserveRefusalIn(error: unknown): ApiError | null {
   return null;
 }
 
-/** The account's total of `day`, settled and reserved (0 when it spent nothing). */
-export async function spentOn(service: ServiceContext, accountId: string, day: string): Promise<bigint> {
-  const { reserveUsage } = service.db.tables;
-  const [row] = await service.db.read((db) =>
+/** The account's loss on `day` and its advances, landed and reserved (0 where nothing is recorded). */
+export async function ledgerOf(
+  ledger: Pick<LedgerContext, "db">,
+  accountId: string,
+  day: string,
+): Promise<LedgerView> {
+  const { reserveUsage, reserveAdvances } = ledger.db.tables;
+  const [usage] = await ledger.db.read((db) =>
     db
       .select({ lamports: reserveUsage.lamports, reserved: reserveUsage.reservedLamports })
       .from(reserveUsage)
       .where(and(eq(reserveUsage.accountId, accountId), eq(reserveUsage.day, day))),
   );
-  return BigInt(row?.lamports ?? 0) + BigInt(row?.reserved ?? 0);
+  const [advances] = await ledger.db.read((db) =>
+    db
+      .select({ lamports: reserveAdvances.lamports, reserved: reserveAdvances.reservedLamports })
+      .from(reserveAdvances)
+      .where(eq(reserveAdvances.accountId, accountId)),
+  );
+  return {
+    lost: BigInt(usage?.lamports ?? 0),
+    lossReserved: BigInt(usage?.reserved ?? 0),
+    advanced: BigInt(advances?.lamports ?? 0),
+    advanceReserved: BigInt(advances?.reserved ?? 0),
+  };
 }
 
 /** The service clock's UTC day, `YYYY-MM-DD`. */
-export function utcDay(service: ServiceContext): string {
-  return new Date(service.clock()).toISOString().slice(0, 10);
+export function utcDay(ledger: Pick<LedgerContext, "clock">): string {
+  return new Date(ledger.clock()).toISOString().slice(0, 10);
+}
+
+function isNothing(reservation: Reservation, actual: ReserveCharge): boolean {
+  return (
+    reservation.lamports === 0n &&
+    reservation.advanceLamports === 0n &&
+    actual.loss === 0n &&
+    actual.advance === 0n
+  );
 }
 
 /** Lamports as the integer column stores them (exact: every lamport amount is below 2^53). */

@@ -4,13 +4,16 @@
  * the scope (the HTTP layer opens one per request for the caller's owner; background jobs and the
  * service's own setup open theirs); `reservePayer` is the reserve as a kit signer inside it. That
  * signer computes, from the exact message bytes, the most the transaction can cost the reserve
- * (spend-bound.ts) and reserves it BEFORE signing: a refusal (`429 reserve_budget_exhausted`)
- * signs nothing. A use case that writes rows before it signs reserves up front instead
- * (`prepayReserve`), so a refusal also changes nothing; the signer then draws on that first.
+ * (spend-bound.ts) and reserves it BEFORE signing — what it may lose against the account's day, the
+ * rent it advances (receipts, holds) against its advance cap: a refusal (`429
+ * reserve_budget_exhausted`) signs nothing. A use case that writes rows before it signs reserves up
+ * front instead (`prepayReserve`), so a refusal also changes nothing; the signer then draws on that
+ * first.
  *
  * When the scope ends, the reservations are settled to what the transactions cost: for each one
  * signed, the reserve's balance change in the landed transaction's meta (fee, rent deposited, minus
- * rent that came back in it); one that never landed cost nothing. "Never landed" is decided only once
+ * rent that came back in it), the rent it advanced and returned taken apart (advances.ts); one that
+ * never landed cost nothing. "Never landed" is decided only once
  * it no longer can: a flow may end with a send whose answer was lost (the RPC timed out after the
  * bytes left), so each signature's blockhash is kept, and until it expires an unknown signature
  * keeps its reservation. A landed transaction's meta is readable only once it is `confirmed`, a slot or so
@@ -31,7 +34,13 @@ import { type RentExemptMinimum, rentExemptMinimumOf } from "../chain/rent";
 import type { ServiceContext } from "../service-context";
 import { recordPendingSpend } from "./pending-spends";
 import { reconcileLater, reserveCostIn } from "./reconcile-reserve";
-import { type Reservation, reserveLamports, settleReservation } from "./reserve-ledger";
+import {
+  NO_CHARGE,
+  type Reservation,
+  type ReserveCharge,
+  reserveLamports,
+  settleReservation,
+} from "./reserve-ledger";
 import { spendBoundOf } from "./spend-bound";
 
 interface Scope {
@@ -41,7 +50,7 @@ interface Scope {
   readonly payer: TransactionPartialSigner & Pick<KeyPairSigner, "address">;
   readonly reservations: Reservation[];
   /** Reserved and not yet drawn on by a signed transaction. */
-  prepaid: bigint;
+  prepaid: ReserveCharge;
   readonly signatures: string[];
   /** The blockhash each signed transaction names (when it expires, what was not seen never lands). */
   readonly blockhashes: Map<string, string>;
@@ -70,7 +79,7 @@ export async function withReserveSpend<T>(
     payer: meteredPayer(service),
     reservations: [],
     rent: null,
-    prepaid: 0n,
+    prepaid: NO_CHARGE,
     signatures: [],
     blockhashes: new Map(),
   };
@@ -89,13 +98,19 @@ export function reservePayer(service: ServiceContext): TransactionSigner {
 }
 
 /**
- * Reserves `lamports` for transactions the scope will sign, before anything is written or signed;
- * `429 reserve_budget_exhausted` when the account's day has no room for them.
+ * Reserves, for transactions the scope will sign, `lamports` the reserve may lose and
+ * `advanceLamports` of rent it advances (receipts, holds), before anything is written or signed;
+ * `429 reserve_budget_exhausted` when the account's day or its advance cap has no room for them.
  */
-export async function prepayReserve(service: ServiceContext, lamports: bigint): Promise<void> {
+export async function prepayReserve(
+  service: ServiceContext,
+  lamports: bigint,
+  advanceLamports = 0n,
+): Promise<void> {
   const scope = scopeOf(service);
-  await reserveInScope(scope, lamports);
-  scope.prepaid += lamports;
+  const charge = { loss: lamports, advance: advanceLamports };
+  await reserveInScope(scope, charge);
+  scope.prepaid = { loss: scope.prepaid.loss + charge.loss, advance: scope.prepaid.advance + charge.advance };
 }
 
 /** Counts a transaction the reserve signed outside `reservePayer` (the relay's co-signature). */
@@ -113,9 +128,9 @@ function scopeOf(service: ServiceContext): Scope {
   return scope;
 }
 
-async function reserveInScope(scope: Scope, lamports: bigint): Promise<void> {
-  if (scope.accountId === null || lamports <= 0n) return;
-  scope.reservations.push(await reserveLamports(scope.service, scope.accountId, lamports));
+async function reserveInScope(scope: Scope, charge: ReserveCharge): Promise<void> {
+  if (scope.accountId === null || (charge.loss <= 0n && charge.advance <= 0n)) return;
+  scope.reservations.push(await reserveLamports(scope.service, scope.accountId, charge));
 }
 
 /** The reserve's key behind a signer that reserves each transaction's maximum before signing it. */
@@ -137,12 +152,20 @@ function meteredPayer(service: ServiceContext): Scope["payer"] {
           rentExemptMinimum,
         });
         blockhashes.push(bound.blockhash);
-        const needed = bound.feeLamports + bound.depositLamports;
-        const shortfall = needed - scope.prepaid;
-        if (shortfall > 0n) {
-          await reserveInScope(scope, shortfall);
-          scope.prepaid = 0n;
-        } else scope.prepaid -= needed;
+        const needed = {
+          loss: bound.feeLamports + bound.depositLamports - bound.advanceLamports,
+          advance: bound.advanceLamports,
+        };
+        // Each part is drawn from what was prepaid for it; what is missing is reserved now.
+        const shortfall = {
+          loss: positive(needed.loss - scope.prepaid.loss),
+          advance: positive(needed.advance - scope.prepaid.advance),
+        };
+        await reserveInScope(scope, shortfall);
+        scope.prepaid = {
+          loss: positive(scope.prepaid.loss - needed.loss),
+          advance: positive(scope.prepaid.advance - needed.advance),
+        };
       }
       const signed = await inner.signTransactions(transactions);
       signed.forEach((dictionary, index) => {
@@ -167,7 +190,7 @@ async function settle(scope: Scope): Promise<void> {
   if (accountId === null || reservations.length === 0) return;
   const [first, ...others] = [...new Set(scope.signatures)];
   if (first === undefined) {
-    for (const reservation of reservations) await settleReservation(scope.service, reservation, 0n);
+    for (const reservation of reservations) await settleReservation(scope.service, reservation, NO_CHARGE);
     return;
   }
   const spend = {
@@ -177,7 +200,11 @@ async function settle(scope: Scope): Promise<void> {
     blockhashes: scope.blockhashes,
   } as const;
   if (await recordPendingSpend(scope.service, spend)) reconcileLater(scope.service, spend);
-  else for (const reservation of reservations) await settleReservation(scope.service, reservation, 0n);
+  else for (const reservation of reservations) await settleReservation(scope.service, reservation, NO_CHARGE);
+}
+
+function positive(lamports: bigint): bigint {
+  return lamports > 0n ? lamports : 0n;
 }
 
 /** What a landed transaction cost the reserve (negative when more rent came back than it paid); 0 if it never landed. */

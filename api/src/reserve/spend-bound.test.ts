@@ -2,6 +2,8 @@
  * The most a message can cost the fee reserve, from its bytes: every deposit it can make is
  * counted, and an instruction that could move the reserve's lamports another way has no bound.
  */
+
+import { getReceiptSize, getTransferRecordInstructionDataEncoder } from "@cpay/sdk";
 import {
   AccountRole,
   type AccountSignerMeta,
@@ -77,6 +79,8 @@ describe("spendBoundOf", () => {
     expect(bound).toEqual({
       feeLamports: 15_000n,
       depositLamports: 70_491_885n,
+      // CreateAccount and Transfer lamports may not come back: none of it is an advance.
+      advanceLamports: 0n,
       blockhash: "11111111111111111111111111111111",
     });
   });
@@ -135,6 +139,37 @@ describe("spendBoundOf", () => {
         ctx,
       ),
     ).toThrow(UnboundedSpend);
+  });
+
+  it("Given a receipt and a hold the fee payer pays for, Then their rent is counted, as an advance too; named elsewhere than as their payer, it is counted but is no advance", async () => {
+    const record = async (payerSlot: Address) => {
+      const accounts = await Promise.all(
+        Array.from({ length: 7 }, async () => (await generateKeyPairSigner()).address),
+      );
+      accounts[2] = payerSlot;
+      // The fee payer named in every case (as the receipt's payer, or as the destination).
+      if (payerSlot !== payer.address) accounts[4] = payer.address;
+      return {
+        programAddress: PROGRAM,
+        accounts: accounts.map((address) => ({ address, role: AccountRole.WRITABLE })),
+        data: getTransferRecordInstructionDataEncoder().encode({
+          transferId: new Uint8Array(16),
+          confidential: false,
+          memo: new Uint8Array(0),
+        }),
+      };
+    };
+    const receiptRent = rentExemptMinimum(getReceiptSize());
+    const paid = spendBoundOf(messageOf([await record(payer.address)]), ctx);
+    expect({ deposit: paid.depositLamports, advance: paid.advanceLamports }).toEqual({
+      deposit: receiptRent,
+      advance: receiptRent,
+    });
+    const named = spendBoundOf(messageOf([await record((await generateKeyPairSigner()).address)]), ctx);
+    expect({ deposit: named.depositLamports, advance: named.advanceLamports }).toEqual({
+      deposit: receiptRent,
+      advance: 0n,
+    });
   });
 
   it("Given a priority fee, Then it is counted at the unit limit the message sets", () => {

@@ -5,7 +5,9 @@
  * Associated Token account it opens, the agent-policy program's accounts it pays for (agent, policy
  * and handle; a hold; a receipt; the config) and a Token-2022 reallocation for the confidential
  * extension. An instruction that could take the reserve's lamports in a way not listed here has no
- * bound and is never signed (`UnboundedSpend`): the bound must be a maximum, never a guess.
+ * bound and is never signed (`UnboundedSpend`): the bound must be a maximum, never a guess. Of the
+ * deposits, the part that can only come back to the reserve (a receipt's or hold's rent it pays,
+ * advances.ts) is also given apart: the budget bounds it as an advance, not as a loss.
  */
 
 import {
@@ -20,24 +22,22 @@ import {
   identifyAgentPolicyInstruction,
 } from "@cpay/sdk";
 import { LAMPORTS_PER_SIGNATURE } from "@cpay/sdk/chain";
-import {
-  getCompiledTransactionMessageDecoder,
-  getU32Decoder,
-  getU64Decoder,
-  type LegacyCompiledTransactionMessage,
-  type ReadonlyUint8Array,
-  type V0CompiledTransactionMessage,
-} from "@solana/kit";
+import { getU32Decoder, getU64Decoder, type ReadonlyUint8Array } from "@solana/kit";
 import { SYSTEM_PROGRAM_ADDRESS } from "@solana-program/system";
 import { ASSOCIATED_TOKEN_PROGRAM_ADDRESS, TOKEN_2022_PROGRAM_ADDRESS } from "@solana-program/token-2022";
 import { ZK_ELGAMAL_PROOF_PROGRAM_ADDRESS } from "@solana-program/zk-elgamal-proof";
+import { advanceBoundOf, CONFIDENTIAL_HOLD_SIZE } from "./advances";
+import {
+  type CompiledMessage,
+  decodeMessage,
+  type MessageInstruction,
+  UndecodableMessage,
+} from "./message-instructions";
 
 /** A Token-2022 account of the USDG mint: base 165 + account type + ImmutableOwner (the ATA's). */
 export const TOKEN_ACCOUNT_SIZE = 170;
 /** The same account with the ConfidentialTransferAccount extension (295 bytes + 4 of TLV header). */
 export const CONFIDENTIAL_TOKEN_ACCOUNT_SIZE = TOKEN_ACCOUNT_SIZE + 4 + 295;
-/** A confidential hold (the public one is the generated PendingTransaction size, 416). */
-const CONFIDENTIAL_HOLD_SIZE = 544;
 
 const COMPUTE_BUDGET_PROGRAM = "ComputeBudget111111111111111111111111111111";
 const DEFAULT_UNITS_PER_INSTRUCTION = 200_000n;
@@ -58,39 +58,34 @@ export class UnboundedSpend extends Error {
 export interface SpendBound {
   readonly feeLamports: bigint;
   readonly depositLamports: bigint;
+  /** The part of `depositLamports` that can only come back to the reserve (advances.ts). */
+  readonly advanceLamports: bigint;
   /** The blockhash the message names: until it expires, the transaction may still land. */
   readonly blockhash: string;
 }
 
 /** The most the message in `messageBytes` can cost the reserve (fees and deposits), or `UnboundedSpend`. */
 export function spendBoundOf(messageBytes: ReadonlyUint8Array, ctx: SpendBoundContext): SpendBound {
-  const decoded = getCompiledTransactionMessageDecoder().decode(messageBytes);
-  if (decoded.version === 1) throw new UnboundedSpend("a version 1 message");
-  const message: CompiledMessage = decoded;
-  const accounts = message.staticAccounts as readonly string[];
-  if (message.version === 0 && (message.addressTableLookups ?? []).length > 0) {
-    throw new UnboundedSpend("a message that loads accounts from lookup tables");
+  let decoded: ReturnType<typeof decodeMessage>;
+  try {
+    decoded = decodeMessage(messageBytes);
+  } catch (error) {
+    if (error instanceof UndecodableMessage) throw new UnboundedSpend(error.message);
+    throw error;
   }
   let depositLamports = 0n;
-  for (const [index, compiled] of message.instructions.entries()) {
-    const program = accounts[compiled.programAddressIndex] ?? "";
-    const listed = (compiled.accountIndices ?? []).map((at) => accounts[at] ?? "");
-    if (!listed.includes(ctx.feePayer)) continue;
-    depositLamports += instructionBound(
-      { index, program, accounts: listed, data: compiled.data ?? new Uint8Array() },
-      ctx,
-    );
+  let advanceLamports = 0n;
+  for (const instruction of decoded.instructions) {
+    if (!instruction.accounts.includes(ctx.feePayer)) continue;
+    depositLamports += instructionBound(instruction, ctx);
+    advanceLamports += advanceBoundOf(instruction, ctx);
   }
-  return { feeLamports: feesOf(message, accounts), depositLamports, blockhash: decoded.lifetimeToken };
-}
-
-type CompiledMessage = LegacyCompiledTransactionMessage | V0CompiledTransactionMessage;
-
-interface Instruction {
-  readonly index: number;
-  readonly program: string;
-  readonly accounts: readonly string[];
-  readonly data: ReadonlyUint8Array;
+  return {
+    feeLamports: feesOf(decoded.message, decoded.accounts),
+    depositLamports,
+    advanceLamports,
+    blockhash: decoded.blockhash,
+  };
 }
 
 /** The base fee per signature, plus a priority fee at the highest unit count the message allows. */
@@ -110,7 +105,7 @@ function feesOf(message: CompiledMessage, accounts: readonly string[]): bigint {
 }
 
 /** What one instruction naming the fee payer can move out of it. */
-function instructionBound(instruction: Instruction, ctx: SpendBoundContext): bigint {
+function instructionBound(instruction: MessageInstruction, ctx: SpendBoundContext): bigint {
   const rent = ctx.rentExemptMinimum;
   const at = () => `instruction ${instruction.index} (${instruction.program})`;
   switch (instruction.program) {
@@ -144,7 +139,7 @@ function instructionBound(instruction: Instruction, ctx: SpendBoundContext): big
   }
 }
 
-function systemBound(instruction: Instruction, ctx: SpendBoundContext, at: () => string): bigint {
+function systemBound(instruction: MessageInstruction, ctx: SpendBoundContext, at: () => string): bigint {
   const { data, accounts } = instruction;
   const tag = data.length >= 4 ? getU32Decoder().decode(data) : -1;
   // CreateAccount (0) and Transfer (2): u32 tag, u64 lamports, moved out of the first account; the
@@ -156,7 +151,7 @@ function systemBound(instruction: Instruction, ctx: SpendBoundContext, at: () =>
   throw new UnboundedSpend(`${at()}: System instruction ${tag} with the fee payer`);
 }
 
-function agentPolicyBound(instruction: Instruction, ctx: SpendBoundContext, at: () => string): bigint {
+function agentPolicyBound(instruction: MessageInstruction, ctx: SpendBoundContext, at: () => string): bigint {
   const rent = ctx.rentExemptMinimum;
   let kind: AgentPolicyInstruction;
   try {

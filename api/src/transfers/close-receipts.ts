@@ -47,7 +47,7 @@ interface Closable {
   readonly transferId: string;
   readonly receipt: Address;
   readonly lamports: bigint;
-  /** The account whose reserve budget paid the receipt's rent (an agent's owner). */
+  /** The account the receipt's rent was advanced for (an agent's owner). */
   readonly chargedAccountId: string;
 }
 
@@ -153,7 +153,7 @@ async function judge(
 async function closeChunk(service: ServiceContext, chunk: readonly Closable[]): Promise<void> {
   const programAddress = address(service.chain.programId);
   // The service's own spend (uncounted): the fee of giving rent back to the reserve. The rent itself
-  // comes off the day of the account that was charged for it, once the close has landed.
+  // comes off what the account it was advanced for has out, once the close has landed.
   const signature = await withReserveSpend(service, null, () =>
     sendInstructions(
       service,
@@ -179,8 +179,8 @@ async function closeChunk(service: ServiceContext, chunk: readonly Closable[]): 
         .onConflictDoUpdate({ target: receiptClosures.transferId, set: values });
     }
   });
-  // After the rows: a crash in between loses a credit (the ledger over-counts, the safe side) and
-  // never gives one twice, since only the one close that landed gets here.
+  // After the rows: a crash in between loses a credit (the account's advances over-count, the safe
+  // side) and never gives one twice, since only the one close that landed gets here.
   for (const { chargedAccountId, lamports } of chunk) {
     await creditReturnedRent(service, chargedAccountId, lamports);
   }

@@ -128,7 +128,8 @@ export async function createTransfer(
       opening,
     };
     // The reserve's share is reserved before the row is written: a refusal changes nothing.
-    await prepayReserve(service, await transferReserveBound(service, plan, sender.kind === "agent"));
+    const bound = await transferReserveBound(service, plan, sender.kind === "agent");
+    await prepayReserve(service, bound.loss, bound.advance);
     return whileInFlight(service, id, async () => {
       // Encrypted before the transaction opens: the ElGamal work need not hold the database.
       const usageIncrement = usageIncrementOf(sender.keys.elgamalPubkey, amount);

@@ -2,13 +2,16 @@
  * What the fee reserve reserves for a transfer before its row is written (reserve/reserve-scope.ts
  * `prepayReserve`), so that an exhausted budget refuses it with nothing changed. A public transfer
  * is one transaction whose deposits are known: the recipient's token account (when the plan opens
- * it, account-opening.ts), the Receipt, and for an agent a hold; its signatures are the reserve's
- * and the sender's, and for an agent whose transfer charges a fee its owner's, who pays it. A confidential transfer's proof contexts are reserved by the signer as it signs them
- * (all before the first is sent), on top of this.
+ * it, account-opening.ts; its owner may close it and keep the rent, so it may be lost), and the rent
+ * the reserve advances and gets back (reserve/advances.ts): the Receipt and, for an agent, a hold.
+ * Its signatures are the reserve's and the sender's, and for an agent whose transfer charges a fee
+ * its owner's, who pays it. A confidential transfer's proof contexts are reserved by the signer as
+ * it signs them (all before the first is sent), on top of this.
  */
 
 import { getPendingTransactionSize, getReceiptSize } from "@cpay/sdk";
 import { LAMPORTS_PER_SIGNATURE } from "@cpay/sdk/chain";
+import type { ReserveCharge } from "../reserve/reserve-ledger";
 import { TOKEN_ACCOUNT_SIZE } from "../reserve/spend-bound";
 import type { ServiceContext } from "../service-context";
 import type { TransferPlan } from "./transfer-plan";
@@ -20,14 +23,17 @@ export async function transferReserveBound(
   service: ServiceContext,
   plan: TransferPlan,
   agentSender: boolean,
-): Promise<bigint> {
-  if (plan.confidential) return 0n;
-  const spaces = [
-    ...(plan.opening.opens ? [TOKEN_ACCOUNT_SIZE] : []),
-    getReceiptSize(),
-    ...(agentSender ? [getPendingTransactionSize()] : []),
-  ];
-  const rents = await Promise.all(spaces.map((space) => service.chain.minimumBalanceForRentExemption(space)));
+): Promise<ReserveCharge> {
+  if (plan.confidential) return { loss: 0n, advance: 0n };
+  const rent = (space: number) => service.chain.minimumBalanceForRentExemption(space);
+  const [tokenAccount, receipt, hold] = await Promise.all([
+    plan.opening.opens ? rent(TOKEN_ACCOUNT_SIZE) : 0n,
+    rent(getReceiptSize()),
+    agentSender ? rent(getPendingTransactionSize()) : 0n,
+  ]);
   const signatures = PUBLIC_TRANSFER_SIGNATURES + (agentSender && plan.opening.fee > 0n ? 1n : 0n);
-  return rents.reduce((sum, rent) => sum + rent, LAMPORTS_PER_SIGNATURE * signatures);
+  return {
+    loss: LAMPORTS_PER_SIGNATURE * signatures + tokenAccount,
+    advance: receipt + hold,
+  };
 }

@@ -26,6 +26,7 @@ export const {
   relayFeeUsage,
   receiptClosures,
   reserveUsage,
+  reserveAdvances,
   reserveReconciliations,
   leases,
   rateWindows,

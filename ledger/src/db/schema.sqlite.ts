@@ -30,6 +30,7 @@ export const {
   relayFeeUsage,
   receiptClosures,
   reserveUsage,
+  reserveAdvances,
   reserveReconciliations,
   leases,
   rateWindows,

@@ -337,10 +337,11 @@ export function defineTables(c: ColumnKit) {
   });
 
   /**
-   * What the fee reserve is out for an account per UTC day (api/src/reserve): fees plus rent
-   * deposits not seen coming back, an agent's counted to its owner. A transaction's maximum is
-   * reserved (`reserved_lamports`) before the reserve signs it and moved to `lamports` as what it
-   * actually cost once it landed; the budget bounds their sum.
+   * What the fee reserve lost for an account per UTC day (api/src/reserve): fees plus rent it may
+   * not get back, net of such rent that came back, an agent's counted to its owner. A transaction's
+   * maximum is reserved (`reserved_lamports`) before the reserve signs it and moved to `lamports` as
+   * what it actually lost once it landed; `RESERVE_DAILY_BUDGET_LAMPORTS` bounds their sum. Rent
+   * that can only come back to the reserve (Receipts, holds) is not here but in `reserve_advances`.
    */
   const reserveUsage = c.table(
     "reserve_usage",
@@ -354,11 +355,26 @@ export function defineTables(c: ColumnKit) {
   );
 
   /**
+   * Rent the fee reserve advanced for an account and has not got back yet (api/src/reserve): the
+   * Receipts and holds it paid for, whose rent the program returns only to it (a receipt when the
+   * receipt job closes it, a hold when it is decided or expires), an agent's counted to its owner.
+   * Not per day: what is out is out until it comes back. `reserved_lamports` is held for
+   * transactions not settled yet, `lamports` what landed; `RESERVE_ADVANCE_CAP_LAMPORTS` bounds
+   * their sum.
+   */
+  const reserveAdvances = c.table("reserve_advances", {
+    accountId: c.text("account_id").primaryKey(),
+    lamports: c.int("lamports").notNull(),
+    reservedLamports: c.int("reserved_lamports").notNull(),
+  });
+
+  /**
    * Reserve spends whose landed transactions are not yet read (api/src/reserve): written when a
    * request's scope ends, in place of settling it there, so the request answers once its
    * transactions landed instead of waiting for them to be `confirmed`. A row holds the scope's
-   * reservations (`reservations`, JSON `[{day, lamports}]`, lamports as decimal strings, still in
-   * `reserve_usage.reserved_lamports`) and what the reserve signed (`signatures`, JSON
+   * reservations (`reservations`, JSON `[{day, lamports, advance}]`, lamports as decimal strings,
+   * still in `reserve_usage.reserved_lamports` and `reserve_advances.reserved_lamports`; older rows
+   * have no `advance`) and what the reserve signed (`signatures`, JSON
    * `[{signature, blockhash}]`, older rows bare signatures; the first one the key); settling them to what landed deletes the row in the same transaction, so a crash
    * either leaves both (settled later) or neither.
    */
@@ -515,6 +531,7 @@ export function defineTables(c: ColumnKit) {
     relayFeeUsage,
     receiptClosures,
     reserveUsage,
+    reserveAdvances,
     reserveReconciliations,
     leases,
     rateWindows,

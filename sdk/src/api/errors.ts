@@ -103,7 +103,7 @@ export const API_ERRORS = {
   reserve_budget_exhausted: {
     status: 429,
     description:
-      "The account's daily budget of fees and rent paid by the service's fee reserve would be passed (an agent's spend counts to its owner); nothing was signed.",
+      "The service's fee reserve would pass one of the account's bounds (an agent's spend counts to its owner): what it may lose a day (fees, and rent that may not come back), or the rent it may have advanced at once and not got back yet (receipts and holds, back when they close); nothing was signed.",
   },
   internal_error: { status: 500, description: "An unexpected failure; nothing was changed." },
   agent_limit_reached: {
