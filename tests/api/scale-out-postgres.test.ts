@@ -163,7 +163,20 @@ describe("two API services on one PostgreSQL database", () => {
         }),
       ),
     );
-    await sleep(2_000);
+    // ... until all ten requests are inside the services (each has claimed its idempotency key, which
+    // comes before the turn), not for a fixed time a busy machine may not reach them in
+    const { idempotencyKeys } = first.context.db.tables;
+    await waitUntil(async () => {
+      const claims = await first.context.db.read((db) =>
+        db
+          .select()
+          .from(idempotencyKeys)
+          .where(
+            and(eq(idempotencyKeys.accountId, alice.account.id), eq(idempotencyKeys.state, "in_progress")),
+          ),
+      );
+      return claims.length === 10;
+    }, "all ten requests claimed their keys");
     releasedAt = Date.now();
     if (elsewhere !== null) await releaseLease(first.context.db, elsewhere);
     const answers = await sending;
@@ -230,11 +243,12 @@ describe("two API services on one PostgreSQL database", () => {
     const id = newId("tr");
     const long = new Date(Date.now() - 10 * 60_000).toISOString();
     // Given a `submitting` row old enough to judge, whose transfer another (live) process is still
-    // making, and a settling job whose leader died holding the lead
+    // making (its lease lives until the test lets it lapse), and a settling job whose leader died
+    // holding the lead
     await db.transaction(async (tx) => {
       await tx
         .insert(leases)
-        .values({ name: `transfer:${id}`, holder: "live-process", expiresAt: Date.now() + 2_500 });
+        .values({ name: `transfer:${id}`, holder: "live-process", expiresAt: Date.now() + 10 * 60_000 });
       await tx
         .insert(leases)
         .values({ name: "job:recover-submissions", holder: "dead-process", expiresAt: Date.now() + 500 })
@@ -256,10 +270,25 @@ describe("two API services on one PostgreSQL database", () => {
         createdAt: long,
       });
     });
-    // Then nothing judges it while the transfer's lease is live (the dead leader's lapses first)
-    await sleep(2_000);
+    // Then nothing judges it while the transfer's lease is live: the dead leader's lapses, a live
+    // service takes the job over and runs passes (each renews the job's lease before it starts, so
+    // three renewals after the takeover mean passes have run over the row), and the row is left
+    const jobLease = async () =>
+      (await db.read((q) => q.select().from(leases).where(eq(leases.name, "job:recover-submissions"))))[0];
+    const renewals = new Set<number>();
+    await waitUntil(async () => {
+      const lease = await jobLease();
+      if (lease !== undefined && lease.holder !== "dead-process") renewals.add(Number(lease.expiresAt));
+      return renewals.size >= 3;
+    }, "passes of the job's new leader");
     expect((await transferRow(id)).phase).toBe("submitting");
     // And once that lease lapses, the live service that took the job over judges it: nothing landed
+    await db.read((q) =>
+      q
+        .update(leases)
+        .set({ expiresAt: Date.now() - 1 })
+        .where(eq(leases.name, `transfer:${id}`)),
+    );
     await waitUntil(async () => (await transferRow(id)).status === "failed", "the planted row judged");
     expect((await transferRow(id)).failureCode).toBe("not_landed");
     const failedEvents = await db.read((q) =>
