@@ -33,6 +33,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPostgresDatabase, postgresServerUrl } from "../support/api-database";
 import { confidentialStateOn } from "../support/confidential-state";
 import { type IndexerBeside, startIndexerBeside } from "../support/indexer-beside";
+import { jobPassRan } from "../support/job-passes";
 import { startTestChain, type TestChain, testChainMode } from "../support/test-chain";
 
 const USDG = 1_000_000n;
@@ -271,16 +272,8 @@ describe("two API services on one PostgreSQL database", () => {
       });
     });
     // Then nothing judges it while the transfer's lease is live: the dead leader's lapses, a live
-    // service takes the job over and runs passes (each renews the job's lease before it starts, so
-    // three renewals after the takeover mean passes have run over the row), and the row is left
-    const jobLease = async () =>
-      (await db.read((q) => q.select().from(leases).where(eq(leases.name, "job:recover-submissions"))))[0];
-    const renewals = new Set<number>();
-    await waitUntil(async () => {
-      const lease = await jobLease();
-      if (lease !== undefined && lease.holder !== "dead-process") renewals.add(Number(lease.expiresAt));
-      return renewals.size >= 3;
-    }, "passes of the job's new leader");
+    // service takes the job over and runs a whole pass over the row, and leaves it
+    await jobPassRan(db, "recover-submissions");
     expect((await transferRow(id)).phase).toBe("submitting");
     // And once that lease lapses, the live service that took the job over judges it: nothing landed
     await db.read((q) =>
