@@ -3,9 +3,10 @@
  * than for a time it is assumed to take: the process leading job `<name>` renews the `job:<name>`
  * lease before every pass (api/src/coordination/job-leader.ts; taking the lead sets it too), and a
  * process starts a pass only once its previous one ended (api/src/background.ts). The lease's
- * renewal timer (every third of the lease, 10 s) moves the expiry too, at most once in three
- * seconds, so three new expiries over passes a second apart hold at least two pass starts: at
- * least one whole pass ran after the call began.
+ * renewal timer (every third of the lease, 10 s) moves the expiry too, at most once in 3.3 s, so
+ * for a job whose passes come more often than that (recover-submissions: every second) three new
+ * expiries hold at least two pass starts: at least one whole pass ran after the call began. (Not
+ * for slower jobs, such as close-receipts every 5 s: the timer's renewals would count as passes.)
  */
 import type { Database } from "@cpay/ledger/database";
 import { eq } from "drizzle-orm";
