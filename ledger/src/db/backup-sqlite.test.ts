@@ -49,9 +49,14 @@ describe("backupSqlite", () => {
     })();
     const destination = join(dir, "backup.sqlite");
     const report = await backupSqlite(source, destination);
-    // The writer goes on after the copy too: it was never locked out.
+    // The writer goes on after the copy too: it was never locked out (waited for, not assumed to
+    // have happened within 20 ms; the deadline is a safety net).
     const atCopy = next;
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    const deadline = Date.now() + 30_000;
+    while (next === atCopy) {
+      if (Date.now() > deadline) throw new Error("the writer wrote nothing after the copy in 30 s");
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
     writing = false;
     await writer;
     expect(next).toBeGreaterThan(atCopy);
