@@ -19,6 +19,7 @@ import { createApiClient } from "@cpay/sdk/api";
 import { getCompiledTransactionMessageDecoder, getTransactionDecoder } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { freshDatabaseUrl } from "../support/api-database";
+import { eventually } from "../support/eventually";
 import { type IndexerBeside, startIndexerBeside } from "../support/indexer-beside";
 import { reserveSettled } from "../support/reserve-settled";
 import { startTestChain, type TestChain, testChainMode } from "../support/test-chain";
@@ -390,14 +391,17 @@ describe("the admin CLI against a running service", () => {
     expect((await fetch(url)).status).toBe(401);
     const token = readFileSync(join(dataDir, "admin.token"), "utf8").trim();
     // The watch reads the reserve as the service starts; wait for that first reading.
-    let text = "";
-    for (let attempt = 0; attempt < 100 && !text.includes("cpay_fee_reserve_lamports{"); attempt++) {
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 100));
-      const answer = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
-      expect(answer.status).toBe(200);
-      expect(answer.headers.get("content-type")).toContain("text/plain");
-      text = await answer.text();
-    }
+    const text = await eventually(
+      async () => {
+        const answer = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+        expect(answer.status).toBe(200);
+        expect(answer.headers.get("content-type")).toContain("text/plain");
+        return answer.text();
+      },
+      (body) => body.includes("cpay_fee_reserve_lamports{"),
+      30_000,
+      100,
+    );
     const gauge = (name: string) => {
       const match = new RegExp(`^${name}\\{environment="test"\\} (\\S+)$`, "m").exec(text);
       if (match === null) throw new Error(`${name} missing from:\n${text}`);

@@ -6,6 +6,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
+import { eventually } from "../support/eventually";
 
 describe("graceful shutdown", () => {
   let world: ApiWorld;
@@ -23,14 +24,18 @@ describe("graceful shutdown", () => {
   it("finishes the transfer in flight, then refuses new connections", async () => {
     const inFlight = alice.client.call("createTransfer", { body: { to: "@bob", amount: "1" } });
     // Wait until the request has reached the use case (its row is written before the chain work).
+    // (A condition, not a number of tries: after 200 rounds of 5 ms the old loop went on anyway,
+    // closing the service before the request had reached it on a busy machine.)
     const { transfers } = world.service.context.db.tables;
-    for (let tries = 0; tries < 200; tries++) {
-      const rows = await world.service.context.db.read((db) =>
-        db.select().from(transfers).where(eq(transfers.accountId, alice.account.id)),
-      );
-      if (rows.length > 0) break;
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
+    await eventually(
+      () =>
+        world.service.context.db.read((db) =>
+          db.select().from(transfers).where(eq(transfers.accountId, alice.account.id)),
+        ),
+      (rows) => rows.length > 0,
+      30_000,
+      5,
+    );
     const closing = world.service.close();
     const transfer = await inFlight;
     expect(transfer.status).toMatch(/^(pending|confirmed)$/);

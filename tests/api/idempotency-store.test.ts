@@ -167,11 +167,18 @@ describe("Idempotency-Key records", () => {
       },
     } as ServiceContext;
     const input = { accountId: "acct_1", key: "k-slow", fingerprint: "f1" };
+    // The duplicate comes once the first has claimed the key and runs (not after a fixed 50 ms a
+    // busy machine may not have claimed it in)
+    let running: () => void = () => {};
+    const claimed = new Promise<void>((resolve) => {
+      running = resolve;
+    });
     const first = runIdempotently(service, input, async () => {
+      running();
       await new Promise((resolve) => setTimeout(resolve, 2_000));
       return { status: 201, body: { slow: true } };
     });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await claimed;
     const duplicate = await runIdempotently(counting, input, async () => ({ status: 201, body: {} }));
     await first;
     expect(duplicate).toEqual({ status: 201, body: { slow: true }, replayed: true });

@@ -24,6 +24,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiWorld, refusalOf, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
 import { auditorAmounts } from "../support/auditor-amount";
 import { landedTransaction, signerState } from "../support/chain-reads";
+import { eventually } from "../support/eventually";
 import { approveAsIssuer } from "../support/issuer-approval";
 import { createSelfCustodyAgent } from "./support/self-custody";
 
@@ -51,13 +52,11 @@ describe("a USDG mint whose issuer approves each confidential account, with an a
     return account === null ? 0n : getTokenDecoder().decode(account.data).amount;
   }
 
-  async function settled(client: ApiClient, transferId: string): Promise<TTransferDetail> {
-    for (let attempt = 0; attempt < 400; attempt++) {
-      const transfer = await client.call("getTransfer", { params: { transfer_id: transferId } });
-      if (transfer.status !== "pending") return transfer;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    throw new Error(`${transferId} did not settle`);
+  function settled(client: ApiClient, transferId: string): Promise<TTransferDetail> {
+    return eventually(
+      () => client.call("getTransfer", { params: { transfer_id: transferId } }),
+      (transfer) => transfer.status !== "pending",
+    );
   }
 
   /** What the auditor decrypts from the transfer's final transaction. */

@@ -16,6 +16,7 @@ import {
 } from "@cpay/sdk/sealed";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
+import { eventually } from "../support/eventually";
 
 const OWNER_AMOUNT = "7.654321";
 const AGENT_AMOUNT = "3.141593";
@@ -75,11 +76,10 @@ describe("the plaintext canary over responses, database and logs", () => {
     );
     await world.slots(4);
     // The recipient sees it once confirmed (the indexer's fact)
-    for (let attempt = 0; attempt < 400; attempt++) {
-      ownerTransfer = await alice.client.call("getTransfer", { params: { transfer_id: sent.transfer_id } });
-      if (ownerTransfer.status !== "pending") break;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    ownerTransfer = await eventually(
+      () => alice.client.call("getTransfer", { params: { transfer_id: sent.transfer_id } }),
+      (transfer) => transfer.status !== "pending",
+    );
     record(ownerTransfer);
     received = record(await bob.client.call("getTransfer", { params: { transfer_id: sent.transfer_id } }));
     record(await bob.client.call("listTransfers", { query: { direction: "received" } }));

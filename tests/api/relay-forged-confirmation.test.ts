@@ -19,6 +19,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type IndexerWorld, startIndexerWorld } from "../indexer/support/indexer-world";
 import { type ApiWorld, refusalOf, usdg, type WorldAccount } from "../support/api-world";
+import { eventually } from "../support/eventually";
 import { agentSigned, createSelfCustodyAgent, type SelfCustodyAgent } from "./support/self-custody";
 
 interface Delivery {
@@ -92,14 +93,8 @@ describe("a relayed transfer record beside a held transfer", () => {
     return { feePayer, mint, source, destination: destination as Address, transfer };
   }
 
-  async function until<T>(read: () => Promise<T> | T, done: (value: T) => boolean): Promise<T> {
-    for (let i = 0; i < 400; i++) {
-      const value = await read();
-      if (done(value)) return value;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    throw new Error("timed out waiting");
-  }
+  const until = <T>(read: () => Promise<T> | T, done: (value: T) => boolean): Promise<T> =>
+    eventually(read, done);
 
   it("Given tx0 = [transfer_record(X), agent_transfer(X) held] and a failing tx1, When relayed, Then X is held for the owner, never confirmed, and the merchant hears nothing of it", async () => {
     const x = new Uint8Array(randomBytes(16));

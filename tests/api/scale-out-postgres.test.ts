@@ -33,6 +33,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPostgresDatabase, postgresServerUrl } from "../support/api-database";
 import { confidentialStateOn } from "../support/confidential-state";
 import { type IndexerBeside, startIndexerBeside } from "../support/indexer-beside";
+import { jobPassRan } from "../support/job-passes";
 import { startTestChain, type TestChain, testChainMode } from "../support/test-chain";
 
 const USDG = 1_000_000n;
@@ -163,7 +164,20 @@ describe("two API services on one PostgreSQL database", () => {
         }),
       ),
     );
-    await sleep(2_000);
+    // ... until all ten requests are inside the services (each has claimed its idempotency key, which
+    // comes before the turn), not for a fixed time a busy machine may not reach them in
+    const { idempotencyKeys } = first.context.db.tables;
+    await waitUntil(async () => {
+      const claims = await first.context.db.read((db) =>
+        db
+          .select()
+          .from(idempotencyKeys)
+          .where(
+            and(eq(idempotencyKeys.accountId, alice.account.id), eq(idempotencyKeys.state, "in_progress")),
+          ),
+      );
+      return claims.length === 10;
+    }, "all ten requests claimed their keys");
     releasedAt = Date.now();
     if (elsewhere !== null) await releaseLease(first.context.db, elsewhere);
     const answers = await sending;
@@ -230,11 +244,12 @@ describe("two API services on one PostgreSQL database", () => {
     const id = newId("tr");
     const long = new Date(Date.now() - 10 * 60_000).toISOString();
     // Given a `submitting` row old enough to judge, whose transfer another (live) process is still
-    // making, and a settling job whose leader died holding the lead
+    // making (its lease lives until the test lets it lapse), and a settling job whose leader died
+    // holding the lead
     await db.transaction(async (tx) => {
       await tx
         .insert(leases)
-        .values({ name: `transfer:${id}`, holder: "live-process", expiresAt: Date.now() + 2_500 });
+        .values({ name: `transfer:${id}`, holder: "live-process", expiresAt: Date.now() + 10 * 60_000 });
       await tx
         .insert(leases)
         .values({ name: "job:recover-submissions", holder: "dead-process", expiresAt: Date.now() + 500 })
@@ -256,10 +271,17 @@ describe("two API services on one PostgreSQL database", () => {
         createdAt: long,
       });
     });
-    // Then nothing judges it while the transfer's lease is live (the dead leader's lapses first)
-    await sleep(2_000);
+    // Then nothing judges it while the transfer's lease is live: the dead leader's lapses, a live
+    // service takes the job over and runs a whole pass over the row, and leaves it
+    await jobPassRan(db, "recover-submissions");
     expect((await transferRow(id)).phase).toBe("submitting");
     // And once that lease lapses, the live service that took the job over judges it: nothing landed
+    await db.read((q) =>
+      q
+        .update(leases)
+        .set({ expiresAt: Date.now() - 1 })
+        .where(eq(leases.name, `transfer:${id}`)),
+    );
     await waitUntil(async () => (await transferRow(id)).status === "failed", "the planted row judged");
     expect((await transferRow(id)).failureCode).toBe("not_landed");
     const failedEvents = await db.read((q) =>

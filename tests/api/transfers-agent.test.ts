@@ -41,6 +41,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiWorld, refusalOf, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
 import { landedTransaction } from "../support/chain-reads";
 import { confidentialStateOn } from "../support/confidential-state";
+import { eventually } from "../support/eventually";
 
 describe("an agent spending with its own key", () => {
   let world: ApiWorld;
@@ -128,13 +129,11 @@ describe("an agent spending with its own key", () => {
     return decryptPendingBalance(state, bobKeys());
   }
 
-  async function settled(id: string): Promise<TTransferDetail> {
-    for (let attempt = 0; attempt < 200; attempt++) {
-      const transfer = await agent.call("getTransfer", { params: { transfer_id: id } });
-      if (transfer.status !== "pending") return transfer;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    throw new Error(`${id} did not settle`);
+  function settled(id: string): Promise<TTransferDetail> {
+    return eventually(
+      () => agent.call("getTransfer", { params: { transfer_id: id } }),
+      (transfer) => transfer.status !== "pending",
+    );
   }
 
   async function refusal(input: CallInput<"createTransfer">): Promise<ApiRequestError> {

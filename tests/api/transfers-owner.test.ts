@@ -27,6 +27,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiWorld, refusalOf, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
 import { landedTransaction } from "../support/chain-reads";
 import { confidentialStateOn } from "../support/confidential-state";
+import { eventually } from "../support/eventually";
 
 describe("transfers from a personal account", () => {
   let world: ApiWorld;
@@ -85,13 +86,11 @@ describe("transfers from a personal account", () => {
     return account === null ? 0n : getTokenDecoder().decode(account.data).amount;
   }
 
-  async function settled(holder: WorldAccount, transferId: string): Promise<TTransferDetail> {
-    for (let attempt = 0; attempt < 200; attempt++) {
-      const transfer = await holder.client.call("getTransfer", { params: { transfer_id: transferId } });
-      if (transfer.status !== "pending") return transfer;
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-    throw new Error(`${transferId} did not settle`);
+  function settled(holder: WorldAccount, transferId: string): Promise<TTransferDetail> {
+    return eventually(
+      () => holder.client.call("getTransfer", { params: { transfer_id: transferId } }),
+      (transfer) => transfer.status !== "pending",
+    );
   }
 
   /** Every text column of every table, as one string: where a leaked amount or memo would show. */

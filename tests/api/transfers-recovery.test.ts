@@ -35,6 +35,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
 import { confidentialStateOn } from "../support/confidential-state";
 import { startIndexerBeside } from "../support/indexer-beside";
+import { jobPassRan } from "../support/job-passes";
 
 /** A fresh `tr_` id and its 16 bytes (the on-chain transfer id), as the service makes them. */
 function freshTransferId(): { id: string; bytes: Uint8Array } {
@@ -99,13 +100,15 @@ describe("crash recovery of transfers left submitting", () => {
     );
   }
 
+  /** Polls until the row left `phase`; the deadline is a safety net for a busy machine. */
   async function whenLeft(id: string, phase: "submitting" | "submitted"): Promise<TransferRow> {
-    for (let attempt = 0; attempt < 150; attempt++) {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
       const current = await world.transferRow(id);
       if (current.phase !== phase) return current;
+      if (Date.now() > deadline) throw new Error(`${id} did not leave ${phase} within 30 s`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-    throw new Error(`${id} did not leave ${phase}`);
   }
 
   /** An indexer started now (from its checkpoint) until the row is confirmed or failed. */
@@ -348,11 +351,7 @@ describe("crash recovery of transfers left submitting", () => {
         },
       );
       // When the background job runs
-      let recovered = await world.transferRow(id);
-      for (let attempt = 0; attempt < 150 && recovered.phase === "submitting"; attempt++) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        recovered = await world.transferRow(id);
-      }
+      const recovered = await whenLeft(id, "submitting");
       // Then the transfer waits for the owner, as if the request had finished
       expect(recovered).toMatchObject({ phase: "held", status: "pending", txSignature: signature });
       const { db } = world.service.context;
@@ -387,8 +386,8 @@ describe("crash recovery of transfers left submitting", () => {
         createdAt: new Date().toISOString(),
       },
     );
-    // When several passes of the job have run
-    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    // When a whole pass of the job has run since (not a time it is assumed to take)
+    await jobPassRan(world.service.context.db, "recover-submissions");
     // Then it is untouched
     expect(await world.transferRow(id)).toMatchObject({ phase: "submitting", status: "pending" });
     expect(await eventTypes(id)).toEqual([]);

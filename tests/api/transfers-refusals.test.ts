@@ -12,6 +12,7 @@ import { getTransferSolInstruction } from "@solana-program/system";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
+import { eventually } from "../support/eventually";
 
 describe("transfer refusals and reads", () => {
   let world: ApiWorld;
@@ -226,11 +227,10 @@ describe("transfer refusals and reads", () => {
     it("filters by status and by a creation-time window", async () => {
       // Given the five transfers settled
       await world.slots(3);
-      for (let attempt = 0; attempt < 100; attempt++) {
-        const pending = await alice.client.call("listTransfers", { query: { status: "pending" } });
-        if (pending.total === 0) break;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      await eventually(
+        () => alice.client.call("listTransfers", { query: { status: "pending" } }),
+        (pending) => pending.total === 0,
+      );
       const all = await alice.client.call("listTransfers", { query: { limit: 100 } });
       const byId = new Map(all.transfers.map((t) => [t.transfer_id, t]));
       const oldest = byId.get(created[0] as string);

@@ -24,7 +24,8 @@ describe("a receiver that trickles its answer", () => {
   let trickler: Server;
   let prompt: Server;
   const trickling = new Set<ServerResponse>();
-  const promptArrivals: { at: number; eventId: string }[] = [];
+  /** B's deliveries, each with the trickler's answers still open when it arrived. */
+  const promptArrivals: { eventId: string; hanging: ReadonlySet<ServerResponse> }[] = [];
   let facts = 0;
 
   const serve = async (server: Server) => {
@@ -56,7 +57,10 @@ describe("a receiver that trickles its answer", () => {
     prompt = createServer((request, response) => {
       request.resume();
       request.on("end", () => {
-        promptArrivals.push({ at: Date.now(), eventId: String(request.headers["x-service-event-id"]) });
+        promptArrivals.push({
+          eventId: String(request.headers["x-service-event-id"]),
+          hanging: new Set(trickling),
+        });
         response.end();
       });
     });
@@ -84,23 +88,25 @@ describe("a receiver that trickles its answer", () => {
   it("given A's deliveries hanging on it, B's delivery is still delivered promptly", async () => {
     for (let i = 0; i < A_EVENTS; i++) await fire(a);
     // Until A's attempts hold the slots they can get.
-    for (let i = 0; i < 100 && trickling.size < A_SUBSCRIPTIONS; i++) await sleep(20);
-    expect(trickling.size).toBeGreaterThanOrEqual(A_SUBSCRIPTIONS);
-    const fired = Date.now();
+    await until("A's attempts to hang", () => trickling.size >= A_SUBSCRIPTIONS);
+    const hangingWhenFired = [...trickling];
     const eventId = await fire(b);
-    for (let i = 0; i < 100 && !promptArrivals.some((p) => p.eventId === eventId); i++) await sleep(20);
+    await until("B's delivery", () => promptArrivals.some((p) => p.eventId === eventId));
+    // B's delivery arrived while every attempt of A's that hung when B fired still hung: it waited
+    // for none of them to reach its deadline (a lower bound on promptness that holds on a busy
+    // machine, where a fixed "within 1 s" does not).
     const arrival = promptArrivals.find((p) => p.eventId === eventId);
-    expect(arrival, "B's delivery never arrived while A's hung").toBeDefined();
-    expect((arrival?.at ?? Number.POSITIVE_INFINITY) - fired).toBeLessThan(1_000);
+    expect(hangingWhenFired.filter((response) => !arrival?.hanging.has(response))).toEqual([]);
     // A holds no more than its share of the slots, however many of its deliveries are due.
     expect(trickling.size).toBeLessThanOrEqual(8);
-  }, 20_000);
+  });
 
   it("an attempt against the trickler ends at the deadline with a recorded failure", async () => {
     const [hook] = (await a.client.call("listWebhooks")).webhooks;
     const started = Date.now();
     let log = await a.client.call("listDeliveries", { params: { webhook_id: hook?.webhook_id as string } });
-    while (Date.now() - started < DEADLINE_MS + 3_000 && !log.deliveries.some((d) => d.attempts > 0)) {
+    // A safety net, not a schedule: the attempt ends at its deadline, a busy machine notes it later.
+    while (Date.now() - started < DEADLINE_MS + 30_000 && !log.deliveries.some((d) => d.attempts > 0)) {
       await sleep(100);
       log = await a.client.call("listDeliveries", { params: { webhook_id: hook?.webhook_id as string } });
     }
@@ -108,7 +114,7 @@ describe("a receiver that trickles its answer", () => {
     expect(attempted, "no attempt of A's ended").toBeDefined();
     expect(attempted?.state).toBe("queued");
     expect(attempted?.history[0]).toMatchObject({ status_code: null, error: "timeout" });
-  }, 20_000);
+  });
 
   it("refuses a subscription beyond the account's cap with a code naming the rule", async () => {
     const c = await world.account("collector");
@@ -152,3 +158,12 @@ describe("a receiver that trickles its answer", () => {
 });
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+/** Polls `done` until it holds; the deadline is a safety net for a busy machine, not a schedule. */
+async function until(what: string, done: () => boolean): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`${what} not within 30 s`);
+    await sleep(20);
+  }
+}

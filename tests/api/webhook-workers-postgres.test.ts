@@ -86,11 +86,20 @@ describe("two webhook workers on PostgreSQL", () => {
       ids.push(id as string);
     }
     // Besides their own timers, both workers are driven at the same instant, again and again: each
-    // pass claims in a transaction, so without SKIP LOCKED both would claim the same rows.
-    for (let tries = 0; tries < 400 && received.length < EVENTS; tries++) {
+    // pass claims in a transaction, so without SKIP LOCKED both would claim the same rows. Until
+    // every delivery is recorded delivered: a delivered row is never claimed again, so nothing is
+    // sent after (an attempt of a worker's own timer may still be on its way when all have arrived
+    // from the test's passes, and a fixed pause assumed it had landed). The deadline is a safety net.
+    const { webhookDeliveries } = first.context.db.tables;
+    const allDelivered = async () => {
+      const rows = await first.context.db.read((q) => q.select().from(webhookDeliveries));
+      return rows.length === EVENTS && rows.every((row) => row.state === "delivered");
+    };
+    const deadline = Date.now() + 60_000;
+    while (!(await allDelivered())) {
+      if (Date.now() > deadline) throw new Error(`only ${received.length} of ${EVENTS} delivered in 60 s`);
       await Promise.all([deliverDue(first.context), deliverDue(second.context)]);
     }
-    await new Promise((done) => setTimeout(done, 300));
     expect(received).toHaveLength(EVENTS);
     expect(new Set(received)).toEqual(new Set(ids));
   });

@@ -27,7 +27,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const randomSignature = () => getBase58Decoder().decode(randomBytes(64));
 const randomHash = () => getBase58Decoder().decode(randomBytes(32));
 
-async function eventually<T>(read: () => T | Promise<T>, done: (value: T) => boolean, timeoutMs = 5_000) {
+/** Polls until `done(read())`; the deadline is a safety net for a busy machine, not a schedule. */
+async function eventually<T>(read: () => T | Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
@@ -390,11 +391,14 @@ describe.each(["in-process", "rpc"] as const)("chain port contract: %s", (name) 
   it("Given a slot listener, When the clock advances, Then every new slot is heard in order, and none after unsubscribe", async () => {
     const heard: bigint[] = [];
     const unsubscribe = chain().onSlot((slot) => heard.push(slot));
-    // A socket subscription opens asynchronously: produce slots until the first is heard.
+    // A second listener stays: what it hears shows the slots were announced.
+    const witnessed: bigint[] = [];
+    const unsubscribeWitness = chain().onSlot((slot) => witnessed.push(slot));
+    // A socket subscription opens asynchronously: produce slots until both hear one.
     await eventually(
       () => {
         cluster.clock.advance(1);
-        return heard.length;
+        return Math.min(heard.length, witnessed.length);
       },
       (count) => count > 0,
     );
@@ -409,8 +413,12 @@ describe.each(["in-process", "rpc"] as const)("chain port contract: %s", (name) 
     unsubscribe();
     const count = heard.length;
     cluster.clock.advance(2);
-    await sleep(100);
+    await eventually(
+      () => witnessed.at(-1),
+      (last) => last === from + 5n,
+    );
     expect(heard).toHaveLength(count);
+    unsubscribeWitness();
   });
 
   it("Given a logs listener at confirmed, When a transaction mentioning the address lands, Then it is heard only once its slot is confirmed", async () => {
@@ -418,14 +426,19 @@ describe.each(["in-process", "rpc"] as const)("chain port contract: %s", (name) 
     const watched = (await generateKeyPairSigner()).address;
     const heard: { signature: string; slot: bigint; err: unknown; logs: readonly string[] }[] = [];
     const unsubscribe = chain().onLogs(watched, "confirmed", (notification) => heard.push(notification));
-    // Until the subscription is open a transaction may go unheard: land until one is heard.
+    // The same at processed: what it hears shows a landing was announced.
+    const processed: string[] = [];
+    const unsubscribeProcessed = chain().onLogs(watched, "processed", (notification) =>
+      processed.push(notification.signature),
+    );
+    // Until the subscriptions are open a transaction may go unheard: land until both hear one.
     await eventually(
       async () => {
         const { wire } = await transferWire(chain(), payer, watched, 1_000_000n);
         await chain().sendTransaction(wire);
         cluster.clock.advance(1);
         await sleep(50);
-        return heard.length;
+        return Math.min(heard.length, processed.length);
       },
       (count) => count > 0,
     );
@@ -433,7 +446,10 @@ describe.each(["in-process", "rpc"] as const)("chain port contract: %s", (name) 
 
     const { signature, wire } = await transferWire(chain(), payer, watched, 1_000_000n);
     await chain().sendTransaction(wire);
-    await sleep(150);
+    await eventually(
+      () => processed.includes(signature),
+      (announced) => announced,
+    );
     expect(heard.map((entry) => entry.signature)).not.toContain(signature);
     cluster.clock.advance(1);
     const notification = await eventually(
@@ -445,6 +461,7 @@ describe.each(["in-process", "rpc"] as const)("chain port contract: %s", (name) 
     expect(notification).toEqual({ signature, slot: record?.slot, err: null, logs: record?.logs });
     expect(heard.length).toBe(seen + 1);
     unsubscribe();
+    unsubscribeProcessed();
   });
 });
 

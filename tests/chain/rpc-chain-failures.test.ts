@@ -17,7 +17,8 @@ let localnet: Localnet;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function eventually<T>(read: () => T | Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000) {
+/** Polls until `done(read())`; the deadline is a safety net for a busy machine, not a schedule. */
+async function eventually<T>(read: () => T | Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();

@@ -29,7 +29,8 @@ let handleCount = 0;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function eventually<T>(read: () => T | Promise<T>, done: (value: T) => boolean, timeoutMs = 5_000) {
+/** Polls until `done(read())`; the deadline is a safety net for a busy machine, not a schedule. */
+async function eventually<T>(read: () => T | Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
@@ -235,6 +236,21 @@ describe("rpc chain: accounts", () => {
   });
 });
 
+/**
+ * Lands program transactions until the watcher counted by `calls` is notified beyond `before`: a
+ * subscription opens (or re-opens after its backoff) asynchronously, and a transaction confirmed
+ * before it did goes unnotified while the poll is a minute away.
+ */
+async function notifiedOfNewTransactions(calls: () => number, before = 0): Promise<void> {
+  await eventually(
+    async () => {
+      await confirmed((await registerHandle(registrar)).signature);
+      return calls();
+    },
+    (count) => count > before,
+  );
+}
+
 describe("rpc chain: watch", () => {
   it("Given a watcher with a slow poll, When a program transaction confirms, Then the log subscription calls it, and not after unsubscribe", async () => {
     const quiet = await createRpcChain({
@@ -247,18 +263,21 @@ describe("rpc chain: watch", () => {
       const unsubscribe = quiet.watch(() => {
         calls += 1;
       });
-      await sleep(300); // the subscription is opened asynchronously
-      const { signature } = await registerHandle(registrar);
-      await confirmed(signature);
-      await eventually(
-        () => calls,
-        (count) => count > 0,
-      );
+      // A second watcher on the same subscription: it shows when a notification was delivered.
+      let witnessed = 0;
+      quiet.watch(() => {
+        witnessed += 1;
+      });
+      await notifiedOfNewTransactions(() => calls);
 
       unsubscribe();
       const seen = calls;
+      const before = witnessed;
       await confirmed((await registerHandle(registrar)).signature);
-      await sleep(300);
+      await eventually(
+        () => witnessed,
+        (count) => count > before,
+      );
       expect(calls).toBe(seen);
     } finally {
       await quiet.close();
@@ -266,25 +285,34 @@ describe("rpc chain: watch", () => {
   });
 
   it("Given a PubSub endpoint that refuses connections, When watched, Then the poll still calls and retries back off", async () => {
-    const errors: unknown[] = [];
+    const errorsAt: number[] = [];
     const offline = await createRpcChain({
       ...endpoints(),
       wsUrl: `ws://127.0.0.1:${await closedPort()}`,
       pollMs: 50,
-      onError: (error) => errors.push(error),
+      onError: () => errorsAt.push(performance.now()),
     });
     let calls = 0;
     offline.watch(() => {
       calls += 1;
     });
-    await sleep(1_500);
+    await eventually(
+      () => calls,
+      (count) => count >= 5,
+    );
+    await eventually(
+      () => errorsAt.length,
+      (count) => count >= 3,
+    );
     await offline.close();
     const afterClose = calls;
 
-    expect(calls).toBeGreaterThanOrEqual(5);
-    // Attempts at 0, 250, 750 ms (then 1750): a fixed 250 ms retry would fail 7 times, none hundreds.
-    expect(errors.length).toBeGreaterThanOrEqual(2);
-    expect(errors.length).toBeLessThanOrEqual(4);
+    // Attempts at 0, 250, 750 ms: each pause at least twice the one before (a fixed 250 ms retry
+    // would not, and none is hundreds). Lower bounds only, which a busy machine only makes longer
+    // (10 ms for a timer's rounding).
+    const [first, second, third] = errorsAt as [number, number, number];
+    expect(second - first).toBeGreaterThanOrEqual(250 - 10);
+    expect(third - second).toBeGreaterThanOrEqual(500 - 10);
     await sleep(200);
     expect(calls).toBe(afterClose);
   });
@@ -347,7 +375,10 @@ describe("rpc chain: watch", () => {
         throw new Error("async failure");
       });
       vi.advanceTimersByTime(1_000);
-      await sleep(10);
+      await eventually(
+        () => errors.length,
+        (count) => count >= 2,
+      );
 
       const messages = errors.map((error) => (error as Error).message);
       expect(messages).toContain("sync failure");
@@ -373,12 +404,7 @@ describe("rpc chain: watch", () => {
       flaky.watch(() => {
         calls += 1;
       });
-      await sleep(300);
-      await confirmed((await registerHandle(registrar)).signature);
-      await eventually(
-        () => calls,
-        (count) => count > 0,
-      );
+      await notifiedOfNewTransactions(() => calls);
 
       await pubsub.close();
       await eventually(
@@ -388,14 +414,7 @@ describe("rpc chain: watch", () => {
       pubsub = await startPubSubServer({ cluster, host: "127.0.0.1", port });
       const before = calls;
       // Until the backoff re-subscribes, a transaction may go unnotified: send until one is seen.
-      await eventually(
-        async () => {
-          await confirmed((await registerHandle(registrar)).signature);
-          return calls;
-        },
-        (count) => count > before,
-        10_000,
-      );
+      await notifiedOfNewTransactions(() => calls, before);
       expect(calls).toBeGreaterThan(before);
     } finally {
       await flaky.close();
@@ -423,8 +442,10 @@ describe("rpc chain: watch", () => {
         () => proxy.open,
         (open) => open > 0,
       );
-      await sleep(100);
-      expect(calls).toBeGreaterThan(0);
+      await eventually(
+        () => calls,
+        (count) => count > 0,
+      );
 
       await closing.close();
       const afterClose = calls;

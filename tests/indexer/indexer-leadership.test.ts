@@ -83,15 +83,25 @@ function faultyDatabase(db: Database) {
   let mode: "ok" | "dead" | "stalled" = "ok";
   let thaw: () => void = () => {};
   let thawed = Promise.resolve();
+  /** Calls not yet settled: a renewal running when the process died may still land. */
+  let inFlight = 0;
   const gate = async () => {
     if (mode === "dead") throw new Error("the process is gone");
     if (mode === "stalled") await thawed;
   };
+  const tracked = <T>(call: () => Promise<T>): Promise<T> => {
+    inFlight += 1;
+    return gate()
+      .then(call)
+      .finally(() => {
+        inFlight -= 1;
+      });
+  };
   const wrapped: Database = {
     dialect: db.dialect,
     tables: db.tables,
-    read: (work) => gate().then(() => db.read(work)),
-    transaction: (work) => gate().then(() => db.transaction(work)),
+    read: (work) => tracked(() => db.read(work)),
+    transaction: (work) => tracked(() => db.transaction(work)),
     close: () => db.close(),
   };
   return {
@@ -99,6 +109,8 @@ function faultyDatabase(db: Database) {
     kill() {
       mode = "dead";
     },
+    /** No call of the process is still running (once dead, none starts). */
+    idle: () => inFlight === 0,
     stall() {
       mode = "stalled";
       thawed = new Promise((resolve) => {
@@ -198,7 +210,8 @@ describe("indexer leadership on SQLite: a lease row", () => {
     // When A's process dies: it renews no more and never releases
     const killedAt = Date.now();
     a.kill();
-    await sleep(50); // (a renewal already running when it died may still land)
+    // A renewal already running when it died may still land: the lease is read after it did.
+    await until("A's last call to settle", () => a.idle());
     const lease = await leaseRow(second);
     expect(lease).not.toBeNull();
     const samples = await sampleLeaders(
@@ -242,12 +255,26 @@ describe("indexer leadership on SQLite: a lease row", () => {
   });
 });
 
-/** A TCP relay to PostgreSQL that opens each connection only after `delayMs`. */
-async function slowRelay(target: URL, delayMs: number): Promise<{ url: string; close(): Promise<void> }> {
+/**
+ * A TCP relay to PostgreSQL that opens each connection only after `delayMs`; it counts the
+ * connections it accepted and those still open.
+ */
+async function slowRelay(
+  target: URL,
+  delayMs: number,
+): Promise<{ url: string; accepted(): number; openClients(): number; close(): Promise<void> }> {
   const sockets = new Set<Socket>();
+  let accepted = 0;
+  let openClients = 0;
   const server = createServer((socket) => {
     sockets.add(socket);
+    accepted += 1;
+    openClients += 1;
+    socket.on("close", () => {
+      openClients -= 1;
+    });
     setTimeout(() => {
+      if (socket.destroyed) return;
       const upstream = connect(Number(target.port), target.hostname);
       sockets.add(upstream);
       socket.pipe(upstream).pipe(socket);
@@ -263,6 +290,8 @@ async function slowRelay(target: URL, delayMs: number): Promise<{ url: string; c
   relayed.port = String((server.address() as AddressInfo).port);
   return {
     url: relayed.toString(),
+    accepted: () => accepted,
+    openClients: () => openClients,
     close: async () => {
       for (const socket of sockets) socket.destroy();
       await new Promise((done) => server.close(done));
@@ -373,13 +402,15 @@ describe("indexer leadership on PostgreSQL: a session advisory lock", () => {
   });
 
   it("Given a leadership released while it is still connecting, Then it holds no lock: another leads", async () => {
-    // Given: its connection takes 300 ms to open (a slow network), and it is released at 20 ms
+    // Given: its connection takes 300 ms to open (a slow network), and it is released while
+    // connecting (the relay has its connection, not yet passed on)
     const relay = await slowRelay(new URL(url), 300);
     cleanups.push(relay.close);
     const early = leadership({ db, databaseUrl: relay.url, onError: () => {} });
-    await sleep(20);
+    await until("its connection to reach the relay", () => relay.accepted() === 1);
     await early.handle.release();
-    await sleep(500); // (its connection has opened by now: nothing may come of it)
+    // ... its connection then opens and the released leadership closes it: nothing came of it
+    await until("its connection to close", () => relay.openClients() === 0);
     // Then
     const other = leadership({ db, databaseUrl: url, retryMs: 200, onError: () => {} });
     cleanups.push(() => other.handle.release());

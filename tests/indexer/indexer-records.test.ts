@@ -318,8 +318,9 @@ describe("the indexer beside the API", () => {
     // When the slots of those transactions are finalized
     await world.slots(33);
     const finalizedSlot = Number(await world.chain.getSlot("finalized"));
-    // Then the indexer marks their events finalized (its finality check runs every 2 s)
-    const deadline = Date.now() + 10_000;
+    // Then the indexer marks their events finalized (its finality check runs every 2 s; the
+    // deadline is a safety net for a busy machine)
+    const deadline = Date.now() + 30_000;
     for (;;) {
       const rows = (await indexedEventRows()).filter((row) => row.slot <= finalizedSlot);
       if (rows.length > 0 && rows.every((row) => row.state === "finalized")) break;

@@ -7,10 +7,11 @@
  * one `transfer.initiated` and one `transfer.confirmed`, every recipient that is a service account
  * told once, every hold recorded once. Nothing lost, nothing twice.
  *
- * The stream mixes transfers the API makes (the API and the indexer both observe them) with
- * transfers an agent signs through its PDA itself, which only the indexer can record. The kill
- * delays come from a seeded generator; the seed is printed so a failure can be replayed
- * (`SIGKILL_SEED=<n>`).
+ * The stream is a fixed count of transfers, funded for exactly that count: transfers the API makes
+ * (the API and the indexer both observe them) mixed with transfers an agent signs through its PDA
+ * itself, which only the indexer can record. Each kill is due at a point of the stream (a count of
+ * transfers sent) drawn from a seeded generator; the seed is printed so a failure can be replayed
+ * (`SIGKILL_SEED=<n>`). Nothing in the schedule is a duration, so a slow machine runs the same test.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { idFromBytes } from "@cpay/ledger/ids";
@@ -52,10 +53,11 @@ beforeAll(async () => {
   }
   alice = await world.account("alice");
   bob = await world.account("bob");
-  await world.fund(alice.account, { public: usdg(1000) });
+  // Funded for the stream below, no more: a stream longer than planned fails at once.
+  await world.fund(alice.account, { public: needed("api", API_AMOUNT) });
   const agent = await createTestAgent(world, alice, "runner", { ...TEST_POLICY, daily_limit_usdg: 100_000 });
   agentId = agent.row.id;
-  await world.fund(agent.row, { public: usdg(1000) });
+  await world.fund(agent.row, { public: needed("agent", AGENT_AMOUNT) });
 });
 
 afterAll(async () => {
@@ -138,57 +140,116 @@ async function checkpointSignature(): Promise<string | null> {
   return row?.signature ?? null;
 }
 
+/**
+ * The stream, as a fixed list: every fourth transfer alice's through the API (1 USDG), every fourth
+ * the agent's above its HITL threshold (held: nothing leaves its account), the rest the agent's own
+ * 2 USDG spends. Fixed so that alice and the agent are funded for exactly this, whatever the
+ * machine's speed: a stream that ran until told to stop sent as many transfers as the kills took
+ * time, and on a busy machine ran the agent out of USDG.
+ */
+const TRANSFERS = (KILLS + 1) * 8;
+type StreamTransfer = "api" | "agent" | "held";
+const STREAM: readonly StreamTransfer[] = Array.from({ length: TRANSFERS }, (_, index) =>
+  index % 4 === 0 ? "api" : index % 4 === 3 ? "held" : "agent",
+);
+/** What alice's `createTransfer` of `amount: "1"` spends. */
+const API_AMOUNT = usdg(1);
+const AGENT_AMOUNT = usdg(2);
+/** Above TEST_POLICY's 50 USDG HITL threshold, within its 100 USDG per-transaction limit. */
+const HELD_AMOUNT = usdg(60);
+const needed = (kind: StreamTransfer, amount: bigint) =>
+  BigInt(STREAM.filter((transfer) => transfer === kind).length) * amount;
+
+/** Polls `done` every 20 ms until it holds; the deadline is a safety net, not the schedule. */
+async function until(
+  what: string,
+  done: () => boolean | Promise<boolean>,
+  stopped: () => unknown,
+): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (!(await done())) {
+    if (stopped() !== undefined) throw new Error(`stopped waiting for ${what}: the other half failed`);
+    if (Date.now() > deadline)
+      throw new Error(`${what} not within 120 s (seed ${SEED}):\n${output.join("")}`);
+    await sleep(20);
+  }
+}
+
 describe("the indexer process under SIGKILL", () => {
-  // Six kills, each waiting for a freshly started indexer process to index again (each wait has its
-  // own 60 s deadline below): on a busy 2-core machine, and over RPC, more than vitest's minute.
+  // Six kills, each waiting for a freshly started indexer process to index again: on a busy 2-core
+  // machine, and over RPC, more than vitest's minute.
   it("Given a stream of transactions and an indexer killed at random points, When the last one catches up, Then its records equal the chain's: nothing lost, nothing twice", async () => {
     console.log(`indexer SIGKILL schedule seed: ${SEED}`);
     const random = seeded(SEED);
-    let streaming = true;
+    // The stream is cut in KILLS + 1 equal segments, each sent while one indexer process runs;
+    // process k is killed once it is indexing (its checkpoint moved) and the stream has sent a
+    // random count into segment k. The schedule counts transfers, not milliseconds, so a slow
+    // machine runs the same test slower, never a different one.
+    const segment = TRANSFERS / (KILLS + 1);
+    const killAfter = Array.from(
+      { length: KILLS },
+      (_, kill) => kill * segment + 1 + Math.floor(random() * segment),
+    );
     let sent = 0;
-    const stream = (async () => {
-      while (streaming) {
-        const pick = sent % 4;
-        if (pick === 0) {
+    let running = 0;
+    let failure: unknown;
+    const stopped = () => failure;
+    /** Runs one half; its failure stops the other half's waits, so both settle. */
+    const half = async (work: () => Promise<void>) => {
+      try {
+        await work();
+      } catch (error) {
+        failure ??= error;
+        throw error;
+      }
+    };
+
+    const stream = async () => {
+      for (const [index, kind] of STREAM.entries()) {
+        await until(
+          `indexer ${Math.floor(index / segment)} started`,
+          () => running >= Math.floor(index / segment),
+          stopped,
+        );
+        if (kind === "api") {
           await alice.client.call("createTransfer", {
             body: { to: "@bob", amount: "1", confidential: false },
           });
-        } else if (pick === 3) {
-          // Above the agent's HITL threshold: the program holds it for alice.
+        } else {
+          // A "held" one is above the agent's HITL threshold: the program holds it for alice.
           await sendAgentSignedTransfer(world, {
             agentAccountId: agentId,
             to: bob.account,
-            amount: usdg(60),
+            amount: kind === "held" ? HELD_AMOUNT : AGENT_AMOUNT,
           });
-        } else {
-          await sendAgentSignedTransfer(world, { agentAccountId: agentId, to: bob.account, amount: usdg(2) });
         }
         sent += 1;
-        await sleep(20);
       }
-    })();
+    };
 
     let child = startIndexerProcess();
-    // Where each killed process had got to: every kill lands once that process is indexing (its
-    // checkpoint moved), at a random moment after that, while the stream goes on landing.
+    // Where each killed process had got to.
     const checkpointsAtKill: (string | null)[] = [];
-    for (let kill = 0; kill < KILLS; kill++) {
-      const startedAt = await checkpointSignature();
-      const deadline = Date.now() + 60_000;
-      while ((await checkpointSignature()) === startedAt) {
-        if (Date.now() > deadline)
-          throw new Error(`indexer ${kill} made no progress (seed ${SEED}):\n${output.join("")}`);
-        await sleep(20);
+    const killer = async () => {
+      for (let kill = 0; kill < KILLS; kill++) {
+        const startedAt = await checkpointSignature();
+        await until(
+          `indexer ${kill} indexing`,
+          async () => (await checkpointSignature()) !== startedAt,
+          stopped,
+        );
+        await until(`transfer ${killAfter[kill]} sent`, () => sent >= (killAfter[kill] as number), stopped);
+        child.kill("SIGKILL");
+        await exited(child);
+        checkpointsAtKill.push(await checkpointSignature());
+        child = startIndexerProcess();
+        running = kill + 1;
       }
-      await sleep(Math.floor(random() * 600));
-      child.kill("SIGKILL");
-      await exited(child);
-      checkpointsAtKill.push(await checkpointSignature());
-      child = startIndexerProcess();
-    }
-    await sleep(1000);
-    streaming = false;
-    await stream;
+    };
+    // Both halves settle before the test goes on or fails: no rejection is left unhandled, and no
+    // indexer process is started after afterAll stopped the others.
+    await Promise.allSettled([half(stream), half(killer)]);
+    if (failure !== undefined) throw failure;
 
     // Let the chain confirm the last transactions, then the last indexer catch up with them. The
     // service's receipt job lands `receipt_close` transactions of its own once receipts are old
@@ -197,7 +258,8 @@ describe("the indexer process under SIGKILL", () => {
     await world.slots(3);
     const target = await newestConfirmed();
     if (target === undefined) throw new Error("the chain has no program transaction");
-    const deadline = Date.now() + 60_000;
+    // A safety net: a restarted process on a busy machine takes seconds to start.
+    const deadline = Date.now() + 120_000;
     while (!(await reached(target))) {
       if (Date.now() > deadline || child.exitCode !== null) {
         throw new Error(
@@ -211,7 +273,7 @@ describe("the indexer process under SIGKILL", () => {
     const stoppedAt = await checkpointSignature();
     if (stoppedAt === null) throw new Error("the last indexer left no checkpoint");
 
-    expect(sent).toBeGreaterThan(20);
+    expect(sent).toBe(TRANSFERS);
     expect(new Set(checkpointsAtKill.filter((signature) => signature !== null)).size).toBeGreaterThanOrEqual(
       3,
     );

@@ -111,10 +111,13 @@ describe("rpc port under a misbehaving RPC", () => {
       wire: transfer.wire,
       resendMs: 100,
     });
-    await sleep(400);
-    expect(
-      proxy.stats.dropped.filter((signature) => signature === transfer.signature).length,
-    ).toBeGreaterThan(1);
+    // Once the proxy has dropped a re-send of the same bytes too (not after a fixed time: a busy
+    // machine re-sends later)
+    const deadline = Date.now() + 30_000;
+    while (proxy.stats.dropped.filter((signature) => signature === transfer.signature).length < 2) {
+      if (Date.now() > deadline) throw new Error("the landing wait did not re-send within 30 s");
+      await sleep(20);
+    }
     proxy.clear();
     expect((await landing)?.err).toBeNull();
   });
@@ -172,9 +175,9 @@ describe("rpc port under a misbehaving RPC", () => {
     const stop = chain.onSlot((slot) => heard.push(slot));
     try {
       const waitHeard = async (count: number) => {
-        const deadline = Date.now() + 10_000;
+        const deadline = Date.now() + 30_000;
         while (heard.length < count) {
-          if (Date.now() > deadline) throw new Error("no slot heard");
+          if (Date.now() > deadline) throw new Error("no slot heard within 30 s");
           await sleep(20);
         }
       };

@@ -197,10 +197,10 @@ describe("two API processes and the indexer on one PostgreSQL, one API SIGKILLed
         PROGRAM_ID: manifest.programId,
         USDG_MINT: manifest.usdgMint,
         INDEXER_PORT: "0",
-        // (it says it is ready at info)
+        // (it says it is ready at info, with its health URL)
         LOG_LEVEL: "info",
       },
-      ready: /indexer started/,
+      ready: /"health":"([^"]+)"[^\n]*indexer started/,
     });
     chain = await connectRpcChain({
       rpcUrl: localnet.rpcUrl(),
@@ -236,7 +236,7 @@ describe("two API processes and the indexer on one PostgreSQL, one API SIGKILLed
         });
       return { handle, publicKey: created.account.public_key, secret: created.confidential_secret };
     };
-    const [two, , made] = await Promise.all([
+    const [two, indexerReady, made] = await Promise.all([
       startApi(second),
       indexer.start(),
       Promise.all([account("alice", true), account("bob", true), account("carol", false)]),
@@ -417,7 +417,20 @@ describe("two API processes and the indexer on one PostgreSQL, one API SIGKILLed
     // chain itself is read below, whatever the indexer did)
     while ((await chain.getBlockHeight("confirmed")) <= killHeight + BLOCKHASH_LIFETIME_BLOCKS)
       await sleep(100);
-    await sleep(2_000);
+    // ... two passes of the indexer finished after that (the second started after the first had
+    // ended, so it read the chain past the expiry), as its /health says, not a time assumed enough
+    const expiredAt = new Date().toISOString();
+    const passesSince = new Set<string>();
+    const passDeadline = Date.now() + 60_000;
+    while (passesSince.size < 2) {
+      const health = (await (await fetch(indexerReady[1] as string)).json()) as {
+        last_pass_at: string | null;
+      };
+      if (health.last_pass_at !== null && health.last_pass_at > expiredAt)
+        passesSince.add(health.last_pass_at);
+      if (Date.now() > passDeadline) throw new Error(`the indexer made no two passes in 60 s\n${outputs()}`);
+      await sleep(50);
+    }
     await observe();
     for (const transfer of PLAN) {
       const id = idOf.get(transfer.key) as string;

@@ -22,11 +22,12 @@ export async function signerState(
 
 /** A landed transaction, waiting until the chain serves it at `confirmed` (RPC has no `processed` history). */
 export async function landedTransaction(chain: ChainPort, signature: string): Promise<TransactionRecord> {
-  const deadline = Date.now() + 15_000;
+  // A safety net for a busy machine, not a schedule.
+  const deadline = Date.now() + 30_000;
   for (;;) {
     const record = await chain.getTransaction(signature, "confirmed");
     if (record !== null) return record;
-    if (Date.now() > deadline) throw new Error(`transaction ${signature} was not confirmed within 15 s`);
+    if (Date.now() > deadline) throw new Error(`transaction ${signature} was not confirmed within 30 s`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }

@@ -7,14 +7,18 @@
 import { recordDecisionIn } from "@cpay/ledger";
 import type { Db } from "@cpay/ledger/database";
 import { eq } from "drizzle-orm";
-import { type ApplyContext, blockIso } from "./apply-context";
+import { type ApplyContext, seenIso } from "./apply-context";
 import type { HoldDecidedFact } from "./observed-fact";
 
-/** Applies the fact; returns the `tx_...` id, or null when no agent transaction holds it. */
+/**
+ * Applies the fact; returns the `tx_...` id, or null when no agent transaction holds it. `seenAt`
+ * (unix ms) is when the indexer saw the decision: its `decided_at` when the indexer records it first.
+ */
 export async function applyHoldDecided(
   ctx: ApplyContext,
   tx: Db,
   fact: HoldDecidedFact,
+  seenAt: number,
 ): Promise<string | null> {
   const { agentTransactions, accounts } = ctx.db.tables;
   const [held] = await tx
@@ -30,7 +34,7 @@ export async function applyHoldDecided(
     held,
     agent,
     { status: fact.decision, signature: fact.position.signature },
-    blockIso(fact.position.blockTime),
+    seenIso(seenAt, held.requestedAt),
   );
   return held.id;
 }

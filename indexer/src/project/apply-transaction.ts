@@ -29,10 +29,13 @@ export async function applyTransactions(ctx: ApplyContext, run: readonly Observe
   const last = run[run.length - 1];
   if (last === undefined) return;
   const { indexedEvents } = ctx.db.tables;
-  const createdAt = new Date(ctx.clock()).toISOString();
+  // When this run was seen at confirmed: one reading of the clock, so every time the run writes
+  // (confirmed_at, decided_at, indexed_events' created_at) is the same moment.
+  const seenAt = ctx.clock();
+  const createdAt = new Date(seenAt).toISOString();
   await ctx.db.transaction(async (tx) => {
     for (const fact of run.flatMap((transaction) => transaction.facts)) {
-      const resourceId = await applyFact(ctx, tx, fact);
+      const resourceId = await applyFact(ctx, tx, fact, seenAt);
       await tx
         .insert(indexedEvents)
         .values({
@@ -51,14 +54,14 @@ export async function applyTransactions(ctx: ApplyContext, run: readonly Observe
   });
 }
 
-function applyFact(ctx: ApplyContext, tx: Db, fact: ObservedFact): Promise<string | null> {
+function applyFact(ctx: ApplyContext, tx: Db, fact: ObservedFact, seenAt: number): Promise<string | null> {
   switch (fact.kind) {
     case "transfer_executed":
-      return applyTransferExecuted(ctx, tx, fact);
+      return applyTransferExecuted(ctx, tx, fact, seenAt);
     case "transfer_held":
-      return applyTransferHeld(ctx, tx, fact);
+      return applyTransferHeld(ctx, tx, fact, seenAt);
     case "hold_decided":
-      return applyHoldDecided(ctx, tx, fact);
+      return applyHoldDecided(ctx, tx, fact, seenAt);
     case "policy_updated":
       return applyPolicyUpdated(ctx, tx, fact);
     case "other":

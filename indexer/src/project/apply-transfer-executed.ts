@@ -1,6 +1,7 @@
 /**
  * Funds moved (`ServiceTransferRecorded`, `TransferExecuted`, `ConfidentialTransferExecuted`), at
- * confirmed commitment: the transfer becomes `confirmed` with `confirmed_at` = its block's time,
+ * confirmed commitment: the transfer becomes `confirmed` with `confirmed_at` = when the indexer saw
+ * it confirmed (`seenIso`, apply-context.ts),
  * through the same transitions as the API (`submitting -> submitted -> settled`), so
  * `transfer.initiated` and `transfer.confirmed` fire once whoever saw them first. A transfer with
  * no row (an agent that signs itself) gets one. The recipient, when it is one of the service's
@@ -26,15 +27,19 @@ import {
 } from "@cpay/ledger";
 import type { Db } from "@cpay/ledger/database";
 import { eq } from "drizzle-orm";
-import { type ApplyContext, blockIso } from "./apply-context";
+import { type ApplyContext, seenIso } from "./apply-context";
 import { foundTransferRow, insertFoundTransfer } from "./found-transfer";
 import type { TransferExecutedFact } from "./observed-fact";
 
-/** Applies the fact; returns the transfer id, or null when it is no transfer of a service account. */
+/**
+ * Applies the fact; returns the transfer id, or null when it is no transfer of a service account.
+ * `seenAt` (unix ms) is when the indexer saw the transaction at confirmed.
+ */
 export async function applyTransferExecuted(
   ctx: ApplyContext,
   tx: Db,
   fact: TransferExecutedFact,
+  seenAt: number,
 ): Promise<string | null> {
   const { transfers, accounts } = ctx.db.tables;
   const { signature, blockTime } = fact.position;
@@ -51,6 +56,7 @@ export async function applyTransferExecuted(
       mint: fact.mint,
       confidential: fact.confidential,
       blockTime,
+      seenAt,
     });
     if (!(await isTransferOf(found, sender, ctx.usdgMint, observedOf(fact)))) return null;
     row = await insertFoundTransfer(ctx, tx, found);
@@ -66,9 +72,8 @@ export async function applyTransferExecuted(
       usage: { apiKeyId: row.apiKeyId, increment: row.usageIncrement },
     });
   }
-  if (row.phase === "held" && fact.fromHold) row = await approveHeld(ctx, tx, row, fact);
-  if (row.phase === "submitted")
-    row = await markConfirmedIn(ctx, tx, row.id, blockIso(blockTime, row.createdAt));
+  if (row.phase === "held" && fact.fromHold) row = await approveHeld(ctx, tx, row, fact, seenAt);
+  if (row.phase === "submitted") row = await markConfirmedIn(ctx, tx, row.id, seenIso(seenAt, row.createdAt));
   if (row.status === "confirmed") await recordReceived(ctx, tx, row, fact.recipient ?? row.recipientAddress);
   return row.id;
 }
@@ -98,6 +103,7 @@ async function approveHeld(
   tx: Db,
   row: TransferRow,
   fact: TransferExecutedFact,
+  seenAt: number,
 ): Promise<TransferRow> {
   const { agentTransactions, accounts, transfers } = ctx.db.tables;
   if (row.heldTransactionId === null) return row;
@@ -108,8 +114,15 @@ async function approveHeld(
   if (held === undefined) return row;
   const [agent] = await tx.select().from(accounts).where(eq(accounts.id, held.agentAccountId));
   if (agent === undefined) return row;
-  const { signature, blockTime } = fact.position;
-  await recordDecisionIn(ctx, tx, held, agent, { status: "approved", signature }, blockIso(blockTime));
+  const { signature } = fact.position;
+  await recordDecisionIn(
+    ctx,
+    tx,
+    held,
+    agent,
+    { status: "approved", signature },
+    seenIso(seenAt, held.requestedAt),
+  );
   const [now] = await tx.select().from(transfers).where(eq(transfers.id, row.id));
   return now ?? row;
 }

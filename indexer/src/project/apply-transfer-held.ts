@@ -24,11 +24,15 @@ import type { ApplyContext } from "./apply-context";
 import { foundTransferRow, insertFoundTransfer } from "./found-transfer";
 import type { TransferHeldFact } from "./observed-fact";
 
-/** Applies the fact; returns the `tx_...` id, or null when it holds no transfer of a service agent. */
+/**
+ * Applies the fact; returns the `tx_...` id, or null when it holds no transfer of a service agent.
+ * `seenAt` (unix ms): when the indexer saw it, the latest a transfer found here can have been made.
+ */
 export async function applyTransferHeld(
   ctx: ApplyContext,
   tx: Db,
   fact: TransferHeldFact,
+  seenAt: number,
 ): Promise<string | null> {
   const { transfers } = ctx.db.tables;
   const { signature, blockTime } = fact.position;
@@ -45,6 +49,7 @@ export async function applyTransferHeld(
       mint: fact.hold?.mint ?? ctx.usdgMint,
       confidential: fact.hold?.confidential ?? false,
       blockTime,
+      seenAt,
     });
   }
   if (!(await holdsTransfer(ctx, row, agent, fact))) return null;

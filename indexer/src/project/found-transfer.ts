@@ -18,6 +18,8 @@ export interface FoundTransfer {
   readonly mint: string;
   readonly confidential: boolean;
   readonly blockTime: bigint;
+  /** When the indexer saw it at confirmed (unix ms). */
+  readonly seenAt: number;
 }
 
 /** The row as it would be written (not written yet: the caller checks the fact binds to it first). */
@@ -47,7 +49,7 @@ export async function foundTransferRow(
     failureCode: null,
     usageIncrement: null,
     heldTransactionId: null,
-    createdAt: blockIso(found.blockTime),
+    createdAt: blockIso(found.blockTime, found.seenAt),
     confirmedAt: null,
   };
 }

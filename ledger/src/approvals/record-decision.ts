@@ -40,7 +40,10 @@ export async function recordDecision(
   return service.db.transaction((tx) => recordDecisionIn(service, tx, row, agent, decision, nowIso()));
 }
 
-/** `recordDecision` inside the caller's transaction `tx`; `decidedAt` is when the chain decided. */
+/**
+ * `recordDecision` inside the caller's transaction `tx`; `decidedAt` is when the decision was seen:
+ * by the API once its own decision landed, or by the indexer reading the chain at confirmed.
+ */
 export async function recordDecisionIn(
   service: OutboxContext,
   tx: Db,

@@ -40,20 +40,35 @@ describe("backupSqlite", () => {
     for (let i = 0; i < 10_000; i += 1) pair();
     const before = next;
 
+    // The writer's failure is kept, not left unhandled, and fails the test below.
     let writing = true;
+    let writerFailure: unknown = null;
     const writer = (async () => {
       while (writing) {
         pair();
         await new Promise((resolve) => setImmediate(resolve));
       }
-    })();
+    })().catch((error: unknown) => {
+      writerFailure = error;
+    });
     const destination = join(dir, "backup.sqlite");
-    const report = await backupSqlite(source, destination);
-    // The writer goes on after the copy too: it was never locked out.
-    const atCopy = next;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    writing = false;
-    await writer;
+    let report: Awaited<ReturnType<typeof backupSqlite>>;
+    let atCopy: number;
+    try {
+      report = await backupSqlite(source, destination);
+      // The writer goes on after the copy too: it was never locked out (waited for, not assumed to
+      // have happened within 20 ms; the deadline is a safety net).
+      atCopy = next;
+      const deadline = Date.now() + 30_000;
+      while (next === atCopy && writerFailure === null) {
+        if (Date.now() > deadline) throw new Error("the writer wrote nothing after the copy in 30 s");
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    } finally {
+      writing = false;
+      await writer;
+    }
+    if (writerFailure !== null) throw writerFailure;
     expect(next).toBeGreaterThan(atCopy);
     // ...and wrote while the copy was being made.
     expect(atCopy).toBeGreaterThan(before);

@@ -23,14 +23,18 @@ const TOKEN_2022 = "TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb";
 
 const net = useTestLocalnet();
 
-/** Polls getSignatureStatuses until `signature` is confirmed (for transactions sent with raw fetch). */
+/**
+ * Polls getSignatureStatuses until `signature` is confirmed (for transactions sent with raw fetch);
+ * the deadline is a safety net for a busy machine, not a schedule.
+ */
 async function waitForConfirmed(signature: Signature): Promise<void> {
-  for (let attempt = 0; attempt < 100; attempt++) {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
     const { value } = await net.rpc.getSignatureStatuses([signature]).send();
     if (value[0] && value[0].confirmationStatus !== "processed") return;
+    if (Date.now() > deadline) throw new Error(`${signature} did not confirm within 30 s`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  throw new Error(`${signature} did not confirm`);
 }
 
 describe("localnet JSON-RPC with @solana/kit", () => {

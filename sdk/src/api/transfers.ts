@@ -73,7 +73,10 @@ export const ZTransferDetail = z
     /** Null while the transfer is being submitted, and for one that failed before any transaction landed. */
     tx_signature: ZSignature.nullable(),
     from: z.string().meta({ description: "The sender's `@handle` (or address)" }),
-    confirmed_at: ZTimestamp.nullable(),
+    confirmed_at: ZTimestamp.nullable().meta({
+      description:
+        "When the service's indexer saw the transfer confirmed on chain (`confirmed` commitment), to the millisecond; never before `created_at`. Null until then, and for a failed transfer.",
+    }),
     direction: ZTransferDirection.meta({
       description:
         "`sent` by the caller's account, or `received` by it (a recipient sees a transfer only once `confirmed`; `approval` is then null)",

@@ -68,17 +68,5 @@ export async function confidentialUsdg(
   return { available: availableBalance(state, keys), pending: decryptPendingBalance(state, keys) };
 }
 
-/** Polls `read` until `done` holds (the service's background jobs), or fails after `ms`. */
-export async function eventually<T>(
-  read: () => Promise<T>,
-  done: (value: T) => boolean,
-  ms = 10_000,
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not reached in ${ms} ms: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+/** Polls until a condition holds (tests/support/eventually.ts), e.g. a background job's work. */
+export { eventually } from "../../support/eventually";

@@ -1,0 +1,77 @@
+/**
+ * `confirmed_at` is when the confirmation was seen: the moment the indexer recorded the transfer's
+ * transaction at `confirmed` commitment, in milliseconds (indexer/README.md, "Times"). It is never
+ * before `created_at`, and an indexer that was not running when the chain confirmed a transfer
+ * says when it caught up, not a time it never saw. The indexer here is stopped while the transfers
+ * land and confirm, then started: both bounds are then exact, whatever the machine's speed.
+ */
+
+import { idFromBytes } from "@cpay/ledger/ids";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestAgent, type WorldAgent } from "../api/support/agents";
+import { usdg, type WorldAccount } from "../support/api-world";
+import { landedTransaction } from "../support/chain-reads";
+import { type IndexerWorld, sendAgentSignedTransfer, startIndexerWorld } from "./support/indexer-world";
+
+/** An ISO 8601 UTC time with milliseconds, as the service writes every time. */
+const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+describe("confirmed_at", () => {
+  let w: IndexerWorld;
+  let alice: WorldAccount;
+  let bob: WorldAccount;
+  let solo: WorldAgent;
+
+  beforeAll(async () => {
+    w = await startIndexerWorld();
+    [alice, bob] = await Promise.all([w.api.account("alice"), w.api.account("bob")]);
+    await w.api.fund(alice.account, { public: usdg(10) });
+    solo = await createTestAgent(w.api, alice, "solo");
+    await w.api.fund(solo.row, { public: usdg(10) });
+  });
+  afterAll(async () => {
+    await w?.close();
+  });
+
+  it("Given transfers confirmed on chain while no indexer runs, When an indexer starts and records them, Then confirmed_at is when it did, in milliseconds, after created_at", async () => {
+    // Given no indexer, a transfer through the API and one an agent signs itself (no row yet)
+    await w.stopIndexer();
+    const viaApi = await alice.client.call("createTransfer", {
+      body: { to: "@bob", amount: "1", confidential: false },
+    });
+    const own = await sendAgentSignedTransfer(w.api, {
+      agentAccountId: solo.row.id,
+      to: bob.account,
+      amount: usdg(2),
+    });
+    // ... both confirmed on chain (a later slot than the one they landed in)
+    await landedTransaction(w.api.chain, viaApi.tx_signature ?? "");
+    await landedTransaction(w.api.chain, own.signature);
+    expect((await w.api.transferRow(viaApi.transfer_id)).status).toBe("pending");
+
+    // When an indexer starts after that and catches up
+    const indexerStartedAfter = Date.now();
+    await w.restartIndexer();
+    await w.catchUp();
+    const caughtUpBy = Date.now();
+
+    // Then each is confirmed at the moment the indexer recorded it, with its milliseconds
+    const detail = await alice.client.call("getTransfer", { params: { transfer_id: viaApi.transfer_id } });
+    expect(detail.status).toBe("confirmed");
+    expect(detail.confirmed_at).toMatch(ISO_MS);
+    const confirmedAt = Date.parse(detail.confirmed_at ?? "");
+    expect(confirmedAt).toBeGreaterThanOrEqual(indexerStartedAfter);
+    expect(confirmedAt).toBeLessThanOrEqual(caughtUpBy);
+    expect(confirmedAt).toBeGreaterThan(Date.parse(detail.created_at));
+
+    // ... and the agent's own transfer, found on chain, too: created at its block's time (the only
+    // time the chain gives for it), confirmed when the indexer saw it, not before
+    const found = await w.api.transferRow(idFromBytes("tr", own.transferId));
+    expect(found.status).toBe("confirmed");
+    expect(found.confirmedAt).toMatch(ISO_MS);
+    const foundConfirmedAt = Date.parse(found.confirmedAt ?? "");
+    expect(foundConfirmedAt).toBeGreaterThanOrEqual(indexerStartedAfter);
+    expect(foundConfirmedAt).toBeLessThanOrEqual(caughtUpBy);
+    expect(foundConfirmedAt).toBeGreaterThanOrEqual(Date.parse(found.createdAt));
+  });
+});
