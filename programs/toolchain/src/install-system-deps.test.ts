@@ -27,7 +27,7 @@ describe("scripts/install-system-deps.sh", () => {
   it("given every package installed (this machine), then it does nothing, checks the toolchain and exits 0", () => {
     const result = spawnSync("bash", [SCRIPT], { encoding: "utf8" });
     expect(result.status, result.stderr).toBe(0);
-    expect(result.stdout).toContain("nothing to do: all 8 packages are installed");
+    expect(result.stdout).toContain("nothing to do: all 9 packages are installed");
     expect(result.stdout).toMatch(/toolchain ready: rustc .*, LLVM \d+/);
     expect(result.stdout).toMatch(/browser ready: Chromium \d+/);
   });
