@@ -14,11 +14,11 @@ import {
   isConfidentialError,
   readConfidentialState,
 } from "@cpay/sdk/confidential";
-import { agentAuthorityOf } from "../agents/agent-authority";
-import { ApiError } from "../http/api-error";
+import { ApiError } from "../core/api-error";
+import type { ServiceContext } from "../core/service-context";
 import { reservePayer } from "../reserve/reserve-scope";
-import type { ServiceContext } from "../service-context";
 import { walletSignerOf } from "../vault/account-secrets";
+import { agentAuthorityOf } from "../vault/agent-authority";
 
 /**
  * Applies pending credits of `tokenAccount` (the account's USDG account). An agent with an open

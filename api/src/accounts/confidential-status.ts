@@ -7,9 +7,9 @@
 import type { AccountRow } from "@cpay/ledger";
 import type { TConfidentialStatus } from "@cpay/sdk/api";
 import { type ConfidentialReadiness, confidentialReadiness } from "@cpay/sdk/confidential";
-import { ApiError } from "../http/api-error";
-import { isChainUnavailable } from "../http/error-handler";
-import type { ServiceContext } from "../service-context";
+import { ApiError } from "../core/api-error";
+import { isChainUnavailable } from "../core/chain-unavailable";
+import type { ServiceContext } from "../core/service-context";
 
 const STATUS_OF: Record<ConfidentialReadiness, TConfidentialStatus> = {
   ready: "ready",

@@ -19,8 +19,8 @@ import {
 import { address } from "@solana/kit";
 import { eq } from "drizzle-orm";
 import { sendInstructions } from "../chain/send-instructions";
+import type { ServiceContext } from "../core/service-context";
 import { withReserveSpend } from "../reserve/reserve-scope";
-import type { ServiceContext } from "../service-context";
 import { storeSecret } from "../vault/account-secrets";
 
 export type KycStatus = "unverified" | "pending" | "verified" | "enhanced";

@@ -5,7 +5,7 @@
  * `X-Decryption-Proof` header is refused outright (with or without a body) rather than read: the
  * client learns to move it into the body before more of them end up in someone's logs.
  */
-import { ApiError } from "../http/api-error";
+import { ApiError } from "../core/api-error";
 
 /** The header the proof must not travel in. */
 export const REFUSED_PROOF_HEADER = "x-decryption-proof";

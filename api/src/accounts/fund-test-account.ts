@@ -8,14 +8,10 @@
 import type { AccountRow } from "@cpay/ledger";
 import { applyAgentPendingBalance, depositAgentConfidential } from "@cpay/sdk/agent-confidential";
 import { applyPendingBalance, depositConfidential } from "@cpay/sdk/confidential";
-import { agentAuthorityOf } from "../agents/agent-authority";
-import type { ServiceContext } from "../service-context";
+import type { UsdgFaucet } from "../chain/usdg-faucet";
+import type { ServiceContext } from "../core/service-context";
 import { confidentialKeysOf, walletSignerOf } from "../vault/account-secrets";
-
-/** The test cluster's USDG faucet: mints to an owner's public token balance (the simulator's, for now). */
-export interface UsdgFaucet {
-  mintUsdgToOwner(owner: string, amount: bigint): Promise<unknown>;
-}
+import { agentAuthorityOf } from "../vault/agent-authority";
 
 /** Funds `account` from `faucet` (see the file doc); the deposit and apply go through `service.chain`. */
 export async function fundTestAccount(

@@ -13,7 +13,7 @@ import type { AccountRow } from "@cpay/ledger";
 import { formatDecimalAmount, USDG_DECIMALS } from "@cpay/sdk";
 import type { TBalances } from "@cpay/sdk/api";
 import { type ConfidentialKeyset, readConfidentialState } from "@cpay/sdk/confidential";
-import type { ServiceContext } from "../service-context";
+import type { ServiceContext } from "../core/service-context";
 import { confidentialKeysOf } from "../vault/account-secrets";
 import { applyIncomingCredits } from "./apply-incoming-credits";
 import { hasConfidentialBalance } from "./has-confidential-balance";

@@ -5,8 +5,8 @@
 
 import type { AccountRow } from "@cpay/ledger";
 import { eq } from "drizzle-orm";
-import { ApiError } from "../http/api-error";
-import type { ServiceContext } from "../service-context";
+import { ApiError } from "../core/api-error";
+import type { ServiceContext } from "../core/service-context";
 
 const VERIFIED = new Set(["verified", "enhanced"]);
 

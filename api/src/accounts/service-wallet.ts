@@ -7,7 +7,7 @@
  * (transfers/account-opening.ts) and never through the relay (relay/external-account-opening.ts).
  */
 import { eq } from "drizzle-orm";
-import type { ServiceContext } from "../service-context";
+import type { ServiceContext } from "../core/service-context";
 
 /** True when `wallet` is an account of this environment (see the module doc). */
 export async function isServiceWallet(service: ServiceContext, wallet: string): Promise<boolean> {

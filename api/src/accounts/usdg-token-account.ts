@@ -9,7 +9,7 @@ import type { AccountRow } from "@cpay/ledger";
 import { findTokenAccount } from "@cpay/sdk/confidential";
 import type { Address } from "@solana/kit";
 import { getTokenDecoder, TOKEN_2022_PROGRAM_ADDRESS } from "@solana-program/token-2022";
-import type { ServiceContext } from "../service-context";
+import type { ServiceContext } from "../core/service-context";
 
 // Made once: building the decoder (every extension's codec) costs more than a decode.
 const TOKEN_DECODER = getTokenDecoder();

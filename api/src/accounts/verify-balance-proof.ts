@@ -5,8 +5,8 @@
  * from the chain — so an API key alone can never make it reveal an amount (spec section 5.7).
  */
 import { isConfidentialError, verifyBalanceProofOnChain } from "@cpay/sdk/confidential";
-import { ApiError } from "../http/api-error";
-import type { ServiceContext } from "../service-context";
+import { ApiError } from "../core/api-error";
+import type { ServiceContext } from "../core/service-context";
 
 /**
  * The proven amount in base units; `422 decryption_proof_invalid` for a proof that is malformed,

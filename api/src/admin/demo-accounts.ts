@@ -10,10 +10,11 @@ import type { AccountRow } from "@cpay/ledger";
 import { nowIso } from "@cpay/ledger/ids";
 import { eq } from "drizzle-orm";
 import { createAccount } from "../accounts/create-account";
-import { fundTestAccount, type UsdgFaucet } from "../accounts/fund-test-account";
+import { fundTestAccount } from "../accounts/fund-test-account";
+import type { UsdgFaucet } from "../chain/usdg-faucet";
+import type { ServiceContext } from "../core/service-context";
 import { type EnrollmentLink, issueEnrollmentLink } from "../dashboard-auth/enrollment-links";
 import { type IssuedKey, issueApiKey } from "../keys/issue-key";
-import type { ServiceContext } from "../service-context";
 
 const USDG = 1_000_000n;
 export const DEMO_FUNDING = { confidential: 1_000n * USDG, public: 100n * USDG } as const;

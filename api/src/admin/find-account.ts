@@ -6,7 +6,7 @@
 import type { AccountRow } from "@cpay/ledger";
 import { HandleValidationError, normalizeHandle } from "@cpay/sdk";
 import { eq } from "drizzle-orm";
-import type { ServiceContext } from "../service-context";
+import type { ServiceContext } from "../core/service-context";
 import { AdminError } from "./admin-error";
 
 /** The account with this handle; AdminError `invalid_request` / `not_found` otherwise. */

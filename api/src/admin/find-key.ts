@@ -2,7 +2,7 @@
 
 import type { AccountRow, ApiKeyRow } from "@cpay/ledger";
 import { eq } from "drizzle-orm";
-import type { ServiceContext } from "../service-context";
+import type { ServiceContext } from "../core/service-context";
 import { AdminError } from "./admin-error";
 
 const KEY_ID = /^key_[a-z2-7]{26}$/;

@@ -2,7 +2,7 @@
 
 import type { AccountRow } from "@cpay/ledger";
 import { asc } from "drizzle-orm";
-import type { ServiceContext } from "../service-context";
+import type { ServiceContext } from "../core/service-context";
 
 export async function listAccounts(service: ServiceContext): Promise<AccountRow[]> {
   const { accounts } = service.db.tables;

@@ -6,8 +6,8 @@
  * then accounts that only have advances out.
  */
 import { desc, eq, gt, sql } from "drizzle-orm";
+import type { ServiceContext } from "../core/service-context";
 import { utcDay } from "../reserve/reserve-ledger";
-import type { ServiceContext } from "../service-context";
 
 export interface ReserveSpendView {
   readonly day: string;

@@ -8,8 +8,8 @@
 import type { AccountRow } from "@cpay/ledger";
 import { eq } from "drizzle-orm";
 import type { KycStatus } from "../accounts/create-account";
-import { forgetCachedKeys } from "../http/key-lookup";
-import type { ServiceContext } from "../service-context";
+import type { ServiceContext } from "../core/service-context";
+import { forgetCachedKeys } from "../keys/key-lookup";
 import { AdminError } from "./admin-error";
 
 /** Sets `kycStatus` and returns the updated account. */

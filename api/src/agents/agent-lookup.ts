@@ -5,8 +5,8 @@
 
 import type { AccountRow } from "@cpay/ledger";
 import { and, asc, eq } from "drizzle-orm";
-import { ApiError } from "../http/api-error";
-import type { ServiceContext } from "../service-context";
+import { ApiError } from "../core/api-error";
+import type { ServiceContext } from "../core/service-context";
 
 /** The agent with this `@owner/name` handle, if any. */
 export async function findAgentByHandle(

@@ -7,8 +7,8 @@
 
 import { getAgentSize, getHandleSize, getPolicySize } from "@cpay/sdk";
 import { LAMPORTS_PER_SIGNATURE } from "@cpay/sdk/chain";
+import type { ServiceContext } from "../core/service-context";
 import { CONFIDENTIAL_TOKEN_ACCOUNT_SIZE } from "../reserve/spend-bound";
-import type { ServiceContext } from "../service-context";
 
 /** `agent_create` and the account set-up: a few transactions of at most three signatures. */
 const CREATION_SIGNATURES = 12n;

@@ -38,10 +38,10 @@ import { address } from "@solana/kit";
 import { and, count, eq } from "drizzle-orm";
 import type { z } from "zod";
 import { requireKyc } from "../accounts/require-kyc";
-import { ApiError } from "../http/api-error";
-import type { IdempotencyClaim } from "../http/idempotency";
+import { ApiError } from "../core/api-error";
+import type { IdempotencyClaim } from "../core/idempotency-claim";
+import type { ServiceContext } from "../core/service-context";
 import { prepayReserve } from "../reserve/reserve-scope";
-import type { ServiceContext } from "../service-context";
 import { agentHandleText, storeSecret } from "../vault/account-secrets";
 import { findAgentByHandle } from "./agent-lookup";
 import {

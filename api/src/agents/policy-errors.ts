@@ -4,7 +4,7 @@
  * the program's own validation errors are mapped too, in case a policy reaches it anyway.
  */
 import { PolicyValidationError } from "@cpay/sdk";
-import { ApiError } from "../http/api-error";
+import { ApiError } from "../core/api-error";
 
 /**
  * Runs `encode` (an SDK policy encoder) and turns a `PolicyValidationError` into

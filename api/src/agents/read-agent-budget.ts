@@ -23,8 +23,8 @@ import {
 import type { TAgentBudget } from "@cpay/sdk/api";
 import { agentBudgetBinding, sealAmountToViewer } from "@cpay/sdk/sealed";
 import { address } from "@solana/kit";
-import { ApiError } from "../http/api-error";
-import type { ServiceContext } from "../service-context";
+import { ApiError } from "../core/api-error";
+import type { ServiceContext } from "../core/service-context";
 import { confidentialKeysOf } from "../vault/account-secrets";
 
 /** The budget answer of `agent` for its owner `owner` (see the file doc). */

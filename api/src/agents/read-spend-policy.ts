@@ -14,8 +14,8 @@ import {
 } from "@cpay/sdk";
 import type { TSpendPolicy } from "@cpay/sdk/api";
 import { address } from "@solana/kit";
-import { ApiError } from "../http/api-error";
-import type { ServiceContext } from "../service-context";
+import { ApiError } from "../core/api-error";
+import type { ServiceContext } from "../core/service-context";
 
 /** The Policy account of the agent at `agentAddress`, or null when the chain has none. */
 export async function readPolicyAccount(

@@ -6,7 +6,7 @@
  * still keep each outcome single should a turn lapse under a stalled holder.
  */
 import { withTurn } from "../coordination/turn";
-import type { ServiceContext } from "../service-context";
+import type { ServiceContext } from "../core/service-context";
 
 /** Runs `work` after every earlier `runExclusively(service, key, ...)` of any process has settled. */
 export function runExclusively<T>(service: ServiceContext, key: string, work: () => Promise<T>): Promise<T> {

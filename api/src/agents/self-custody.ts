@@ -9,8 +9,8 @@
 import type { AccountRow } from "@cpay/ledger";
 import { getBase58Decoder } from "@solana/kit";
 import { and, eq } from "drizzle-orm";
-import { ApiError } from "../http/api-error";
-import type { ServiceContext } from "../service-context";
+import { ApiError } from "../core/api-error";
+import type { ServiceContext } from "../core/service-context";
 import { loadSecret } from "../vault/account-secrets";
 
 /** Returns the agent's signer seed (base58) and forgets it; null when it was handed over already. */

@@ -10,7 +10,7 @@ import type { Decision } from "@cpay/ledger";
 import { parseAgentPolicyEvents } from "@cpay/sdk";
 import { confirmedTransaction } from "@cpay/sdk/chain";
 import { address } from "@solana/kit";
-import type { ServiceContext } from "../service-context";
+import type { ServiceContext } from "../core/service-context";
 
 const STATUS_OF_EVENT = {
   TransactionApproved: "approved",

@@ -4,7 +4,7 @@
  * a decision the API allowed must not be one the program refuses.
  */
 import { clusterUnixTime } from "@cpay/sdk/agent-confidential";
-import type { ServiceContext } from "../service-context";
+import type { ServiceContext } from "../core/service-context";
 
 /** The cluster's current time as the service writes timestamps (ISO 8601 UTC, milliseconds). */
 export async function clusterNowIso(service: ServiceContext): Promise<string> {

@@ -15,11 +15,11 @@ import { closeExpiredHold, type Hold, readHold } from "@cpay/sdk/agent-confident
 import { type Address, address } from "@solana/kit";
 import { and, asc, eq, lte } from "drizzle-orm";
 import { runExclusively } from "../agents/run-exclusively";
-import { registerLeaderJob } from "../background";
 import { sendInstructions } from "../chain/send-instructions";
-import { describeUnexpected } from "../http/error-handler";
+import { registerLeaderJob } from "../coordination/background-jobs";
+import { describeUnexpected } from "../core/describe-unexpected";
+import type { ServiceContext } from "../core/service-context";
 import { reservePayer, withReserveSpend } from "../reserve/reserve-scope";
-import type { ServiceContext } from "../service-context";
 import { closingOutcome } from "./closing-outcome";
 import { clusterNowIso } from "./cluster-time";
 import { decisionTurn } from "./decide-hold";

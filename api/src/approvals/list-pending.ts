@@ -7,7 +7,7 @@
 import type { AccountRow } from "@cpay/ledger";
 import type { TPendingList } from "@cpay/sdk/api";
 import { and, asc, eq, gt, inArray } from "drizzle-orm";
-import type { ServiceContext } from "../service-context";
+import type { ServiceContext } from "../core/service-context";
 import { clusterNowIso } from "./cluster-time";
 import { pendingItemView } from "./transaction-view";
 

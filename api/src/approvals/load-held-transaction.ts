@@ -7,8 +7,8 @@
 
 import type { AccountRow, AgentTransactionRow } from "@cpay/ledger";
 import { and, eq } from "drizzle-orm";
-import { ApiError } from "../http/api-error";
-import type { ServiceContext } from "../service-context";
+import { ApiError } from "../core/api-error";
+import type { ServiceContext } from "../core/service-context";
 import { windowHasPassed } from "./cluster-time";
 
 export interface HeldTransaction {

@@ -5,19 +5,20 @@
  *   writes beside its ledger (what `bash scripts/start.sh` runs);
  * - a LiteSVM cluster in the caller's process (the suites' fast mode, tests/support/in-process-connection.ts).
  */
+
+import { ConfigError } from "@cpay/ledger/config";
 import type { ChainPort } from "@cpay/sdk/chain";
 import { connectRpcChain } from "@cpay/sdk/chain";
 import { address, type KeyPairSigner, type TransactionPartialSigner } from "@solana/kit";
-import type { UsdgFaucet } from "../accounts/fund-test-account";
-import { ConfigError } from "../config";
 import {
   DEFAULT_RESERVE_MIN_LAMPORTS,
   type EnvironmentSettings,
   type ManifestCluster,
-} from "../environments/environment-settings";
+} from "../core/config/environment-settings";
 import { mintTestUsdg } from "./mint-test-usdg";
 import { readLocalnetManifest } from "./read-localnet-manifest";
 import { checkClusterAtStart } from "./startup-checks";
+import type { UsdgFaucet } from "./usdg-faucet";
 
 export interface ChainConnection {
   readonly chain: ChainPort;

@@ -5,10 +5,10 @@
  */
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
+import { ConfigError } from "@cpay/ledger/config";
 import { type LocalnetManifest, parseLocalnetManifest } from "@cpay/sdk/chain";
 import { createKeyPairSignerFromBytes, type KeyPairSigner } from "@solana/kit";
 import { z } from "zod";
-import { ConfigError } from "../config";
 
 export interface LocalnetIdentity {
   readonly manifestPath: string;

@@ -16,8 +16,8 @@ import {
   TransactionExpired,
 } from "@cpay/sdk/chain";
 import { type Address, address, type Instruction } from "@solana/kit";
+import type { ServiceContext } from "../core/service-context";
 import { reservePayer } from "../reserve/reserve-scope";
-import type { ServiceContext } from "../service-context";
 
 export class ChainFailure extends Error {
   override readonly name: string = "ChainFailure";

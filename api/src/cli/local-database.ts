@@ -7,7 +7,7 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import { ConfigError, loadConfig, type ServiceConfig } from "../config";
+import { ConfigError, loadConfig, type ServiceConfig } from "../core/config/service-config";
 import { CliError, EXIT } from "./cli-error";
 
 /** The service configuration for `command` (its `--data-dir`, else CPAY_DATA_DIR or ./data). */

@@ -8,7 +8,7 @@
  * try the lease.
  */
 import type { Database } from "@cpay/ledger/database";
-import type { Logger } from "../http/logger";
+import type { Logger } from "../core/logger";
 import { type HeldLease, releaseLease, renewLease, tryAcquireLease } from "./lease";
 
 export const JOB_LEASE_MS = 10_000;

@@ -6,7 +6,7 @@
  * lapses after TURN_LEASE_MS and the next caller, in any process, takes the turn over.
  */
 import type { Database } from "@cpay/ledger/database";
-import type { Logger } from "../http/logger";
+import type { Logger } from "../core/logger";
 import { withLease } from "./lease";
 
 /** How long a turn outlives its holder's last renewal (renewed every third of it while working). */

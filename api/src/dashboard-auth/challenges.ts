@@ -7,8 +7,8 @@ import type { WebauthnChallengeRow } from "@cpay/ledger";
 import type { Db } from "@cpay/ledger/database";
 import { newId } from "@cpay/ledger/ids";
 import { and, eq, isNull, lt } from "drizzle-orm";
-import { ApiError } from "../http/api-error";
-import type { ServiceContext } from "../service-context";
+import { ApiError } from "../core/api-error";
+import type { ServiceContext } from "../core/service-context";
 import { isoAt } from "./sessions";
 
 export const CHALLENGE_TTL_MS = 5 * 60_000;

@@ -7,7 +7,7 @@
  * and without a Domain, so no sibling subdomain or plain-http page can plant or shadow one; over
  * http (a localhost origin) they keep their plain names, since browsers refuse `Secure` there.
  */
-import type { ServiceContext } from "../service-context";
+import type { ServiceContext } from "../core/service-context";
 import { CHALLENGE_COOKIE, SESSION_COOKIE } from "./secret-tokens";
 
 const HOST_PREFIX = "__Host-";

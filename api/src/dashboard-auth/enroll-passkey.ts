@@ -13,8 +13,8 @@ import { bytesOfId, newId } from "@cpay/ledger/ids";
 import type { TEnrollmentRequest } from "@cpay/sdk/api";
 import { generateRegistrationOptions, verifyRegistrationResponse } from "@simplewebauthn/server";
 import { and, eq, isNull } from "drizzle-orm";
-import { ApiError } from "../http/api-error";
-import type { ServiceContext } from "../service-context";
+import { ApiError } from "../core/api-error";
+import type { ServiceContext } from "../core/service-context";
 import { boundChallenge, isBoundTo } from "./challenge-binding";
 import {
   challengeOfClientData,

@@ -11,8 +11,8 @@ import type { AccountRow, EnrollmentTokenRow } from "@cpay/ledger";
 import type { Db } from "@cpay/ledger/database";
 import { newId } from "@cpay/ledger/ids";
 import { and, eq, isNull } from "drizzle-orm";
-import { ApiError } from "../http/api-error";
-import type { ServiceContext } from "../service-context";
+import { ApiError } from "../core/api-error";
+import type { ServiceContext } from "../core/service-context";
 import { environmentOfEnrollmentToken, generateEnrollmentToken, hashToken } from "./secret-tokens";
 import { isoAt } from "./sessions";
 

@@ -6,8 +6,8 @@
 import type { PasskeyRow } from "@cpay/ledger";
 import type { TPasskey } from "@cpay/sdk/api";
 import { and, asc, eq, isNull } from "drizzle-orm";
-import { ApiError } from "../http/api-error";
-import type { ServiceContext } from "../service-context";
+import { ApiError } from "../core/api-error";
+import type { ServiceContext } from "../core/service-context";
 import { type DashboardSession, isoAt } from "./sessions";
 
 export function passkeyView(row: PasskeyRow): TPasskey {

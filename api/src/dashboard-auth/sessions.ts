@@ -9,8 +9,8 @@ import type { Db } from "@cpay/ledger/database";
 import { newId } from "@cpay/ledger/ids";
 import type { TSessionView } from "@cpay/sdk/api";
 import { and, eq, isNull } from "drizzle-orm";
-import { ApiError } from "../http/api-error";
-import type { ServiceContext } from "../service-context";
+import { ApiError } from "../core/api-error";
+import type { ServiceContext } from "../core/service-context";
 import { csrfTokenOf, environmentOfSessionToken, generateSessionToken, hashToken } from "./secret-tokens";
 
 /** A session as a request holds it: its row, account and passkey, and the cookie value it came with. */

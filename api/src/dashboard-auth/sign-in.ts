@@ -11,8 +11,8 @@
 import type { TSignInRequest } from "@cpay/sdk/api";
 import { generateAuthenticationOptions, verifyAuthenticationResponse } from "@simplewebauthn/server";
 import { and, eq, isNull } from "drizzle-orm";
-import { ApiError } from "../http/api-error";
-import type { ServiceContext } from "../service-context";
+import { ApiError } from "../core/api-error";
+import type { ServiceContext } from "../core/service-context";
 import { boundChallenge, isBoundTo } from "./challenge-binding";
 import { challengeRefused, recordChallenge, requireLiveChallenge, spendChallengeIn } from "./challenges";
 import { dashboardSite } from "./dashboard-site";

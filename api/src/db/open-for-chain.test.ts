@@ -2,8 +2,8 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ConfigError } from "@cpay/ledger/config";
 import { afterEach, describe, expect, it } from "vitest";
-import { ConfigError } from "../config";
 import { openDatabaseForChain } from "./open-for-chain";
 
 describe("a database tied to one chain", () => {

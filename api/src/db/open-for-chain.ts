@@ -9,10 +9,10 @@
  * before it reads anything; the lock goes with `db.close()` or the process.
  */
 import { recordedGenesisHash, recordGenesisHash } from "@cpay/ledger/chain-identity";
+import { ConfigError } from "@cpay/ledger/config";
 import { type Database, openDatabase } from "@cpay/ledger/database";
 import { lockDatabaseFile } from "@cpay/ledger/process-lock";
 import { sql } from "drizzle-orm";
-import { ConfigError } from "../config";
 
 /**
  * Opens (and migrates) the database at `url` for the chain with `genesisHash`, or refuses; `setting`

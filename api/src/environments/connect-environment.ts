@@ -4,12 +4,13 @@
  * mainnet-beta), checked before anything is served (chain/startup-checks/). A cluster named this
  * way has no faucet and no upgrade authority key: its program config must exist already.
  */
+
+import { ConfigError } from "@cpay/ledger/config";
 import { connectRpcChain } from "@cpay/sdk/chain";
 import { type ChainConnection, localnetConnection } from "../chain/chain-connection";
 import { checkClusterAtStart } from "../chain/startup-checks";
-import { ConfigError } from "../config";
-import type { EnvironmentSettings, ExplicitCluster } from "./environment-settings";
-import { loadSigner } from "./signer-setting";
+import type { EnvironmentSettings, ExplicitCluster } from "../core/config/environment-settings";
+import { loadSigner } from "./load-signer";
 
 export async function connectEnvironment(settings: EnvironmentSettings): Promise<ChainConnection> {
   const { cluster } = settings;

@@ -1,11 +1,12 @@
 /** `@cpay/api/environments`: environment settings, signer settings and the start-up checks, for suites. */
 export {
-  builtProgramPath,
   checkConfidentialMint,
   checkProgramConfig,
   checkProgramDeployed,
   checkReserveFunded,
 } from "../chain/startup-checks";
+export { builtProgramPath } from "../core/config/built-program-path";
+export { liveEnvironmentFromEnv, testEnvironmentFromEnv } from "../core/config/environment-settings";
+export { parseSignerSetting } from "../core/config/signer-setting";
 export { connectEnvironment } from "./connect-environment";
-export { liveEnvironmentFromEnv, testEnvironmentFromEnv } from "./environment-settings";
-export { loadSigner, parseSignerSetting } from "./signer-setting";
+export { loadSigner } from "./load-signer";

@@ -1,6 +1,6 @@
 import { type Database, openDatabase } from "@cpay/ledger/database";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ApiError } from "./api-error";
+import { ApiError } from "../core/api-error";
 import { createAuthFailureLimiter } from "./auth-failure-limit";
 
 const unknownKey = () => new ApiError("unauthorized", "unknown or revoked API key", "authorization");

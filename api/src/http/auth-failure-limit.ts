@@ -19,7 +19,7 @@
 import type { Database } from "@cpay/ledger/database";
 import { secondsLeft } from "../coordination/rate-window";
 import { windowStoreFor } from "../coordination/window-store";
-import { ApiError } from "./api-error";
+import { ApiError } from "../core/api-error";
 
 export interface AuthFailureLimiter {
   /**

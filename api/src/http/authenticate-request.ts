@@ -10,11 +10,11 @@
  * names is `400 invalid_request`, before the session is looked up.
  */
 import type { Request } from "express";
+import { ApiError } from "../core/api-error";
+import type { ServiceContext } from "../core/service-context";
 import { dashboardSite } from "../dashboard-auth/dashboard-site";
 import { cookieOf, csrfTokenMatches, environmentOfSessionToken } from "../dashboard-auth/secret-tokens";
 import { findLiveSession, touchSession } from "../dashboard-auth/sessions";
-import type { ServiceContext } from "../service-context";
-import { ApiError } from "./api-error";
 import { authenticate, type Caller } from "./authenticate";
 import { refuseCrossSite } from "./cross-site";
 import { checkSessionEnvironment } from "./environment-header";

@@ -9,11 +9,11 @@
  * usage (mount-routes.ts, usage-stamps.ts).
  */
 import type { AccountRow, ApiKeyRow } from "@cpay/ledger";
+import { ApiError } from "../core/api-error";
+import type { ServiceContext } from "../core/service-context";
 import type { DashboardSession } from "../dashboard-auth/sessions";
 import { environmentOfKey, hashApiKey } from "../keys/api-key-format";
-import type { ServiceContext } from "../service-context";
-import { ApiError } from "./api-error";
-import { keyLookupOf } from "./key-lookup";
+import { keyLookupOf } from "../keys/key-lookup";
 
 /** Who called: an API key, or a dashboard session (session-auth.ts); never both. */
 export interface Caller {

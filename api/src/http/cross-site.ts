@@ -11,7 +11,7 @@
  * another origin's request without a CORS preflight, which this service never grants.
  */
 import type { Request } from "express";
-import { ApiError } from "./api-error";
+import { ApiError } from "../core/api-error";
 
 /** Throws `403 cross_site_request` unless the request comes from `dashboardOrigin` (or from no browser). */
 export function refuseCrossSite(request: Request, dashboardOrigin: string): void {

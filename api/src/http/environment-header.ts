@@ -10,8 +10,8 @@
  */
 import { ENVIRONMENT_HEADER, environmentOfHeader } from "@cpay/sdk/api";
 import type { NextFunction, Request, Response } from "express";
-import type { ServiceContext } from "../service-context";
-import { ApiError } from "./api-error";
+import { ApiError } from "../core/api-error";
+import type { ServiceContext } from "../core/service-context";
 
 /** Middleware for `/v1`: refuses a header that is malformed or names another environment. */
 export function checkEnvironmentHeader(service: ServiceContext) {

@@ -4,10 +4,11 @@
  * caller's fault and map to 4xx; anything unexpected is logged (without request data) and
  * answered 500 `internal_error`.
  */
-import { ChainUnavailable } from "@cpay/sdk/chain";
 import type { NextFunction, Request, Response } from "express";
-import { ApiError } from "./api-error";
-import type { Logger } from "./logger";
+import { ApiError } from "../core/api-error";
+import { isChainUnavailable } from "../core/chain-unavailable";
+import { describeUnexpected } from "../core/describe-unexpected";
+import type { Logger } from "../core/logger";
 import { requestIdOf } from "./request-id";
 
 export function sendError(response: Response, error: ApiError): void {
@@ -50,16 +51,6 @@ export function parserErrorOf(error: unknown): ApiError | null {
   return null;
 }
 
-/** True when the cluster could not be reached (the RPC refused, timed out or answered 5xx), anywhere in `error`'s cause chain. */
-export function isChainUnavailable(error: unknown): boolean {
-  let current: unknown = error;
-  for (let depth = 0; depth < 8 && current !== null && typeof current === "object"; depth++) {
-    if (current instanceof ChainUnavailable) return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
-}
-
 /**
  * An unreachable cluster is `503 chain_unavailable`: the request can be retried (with its
  * Idempotency-Key), and it is the operator's problem, not a bug to log as one.
@@ -90,21 +81,5 @@ export function createErrorHandler(logger: Logger) {
     logger.error({ request_id: requestIdOf(response), err: describeUnexpected(error) }, "unhandled error");
     if (response.headersSent) return;
     sendError(response, new ApiError("internal_error", "an unexpected error occurred; nothing was changed"));
-  };
-}
-
-/**
- * What an unexpected error may put in a log line: its name, code and message with every digit run
- * masked, since a message built deep in a library could quote an amount.
- */
-export function describeUnexpected(error: unknown): Record<string, string> {
-  if (error === null || typeof error !== "object") return { name: typeof error };
-  const { name, code, message } = error as { name?: unknown; code?: unknown; message?: unknown };
-  return {
-    name: String(name ?? "Error"),
-    ...(code === undefined ? {} : { code: String(code) }),
-    message: String(message ?? "")
-      .replace(/[0-9]+/g, "#")
-      .slice(0, 300),
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { generateMasterKeyHex, parseMasterKey } from "../vault/vault";
+import { generateMasterKeyHex, parseMasterKey } from "../core/vault-crypto";
 import { requestFingerprint } from "./idempotency-fingerprint";
 
 describe("requestFingerprint", () => {

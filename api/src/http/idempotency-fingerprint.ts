@@ -11,7 +11,7 @@
  * its validated path parameters, and its parsed body in canonical JSON (keys sorted).
  */
 import { createHmac, hkdfSync } from "node:crypto";
-import type { MasterKey } from "../vault/vault";
+import type { MasterKey } from "../core/vault-crypto";
 
 const LABEL = "cpay/idempotency-fingerprint/v1";
 const derived = new WeakMap<MasterKey, Buffer>();

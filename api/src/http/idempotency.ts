@@ -21,12 +21,12 @@
  * is rebuilt from that resource, or the use case resumes it.
  */
 
-import type { Db } from "@cpay/ledger/database";
 import { nowIso } from "@cpay/ledger/ids";
 import { and, eq, inArray, isNull, lt, or } from "drizzle-orm";
-import type { ServiceContext } from "../service-context";
-import { masterKeyring, openSecretUnderAny, sealSecret } from "../vault/vault";
-import { ApiError } from "./api-error";
+import { ApiError } from "../core/api-error";
+import type { IdempotencyClaim } from "../core/idempotency-claim";
+import type { ServiceContext } from "../core/service-context";
+import { masterKeyring, openSecretUnderAny, sealSecret } from "../core/vault-crypto";
 import { recoverBoundResource } from "./recover-idempotency";
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
@@ -40,25 +40,6 @@ export interface StoredAnswer {
   readonly status: number;
   readonly body: unknown;
   readonly replayed: boolean;
-}
-
-export interface IdempotencyClaim {
-  /**
-   * The resource an earlier, interrupted run of this very request bound (its claim was recovered
-   * and the use case is resumable): finish that one rather than make another. Null otherwise.
-   */
-  readonly resumedResourceId: string | null;
-  /**
-   * Names the resource this request creates, before it touches the chain. `resumable`: a 5xx after
-   * this does not freeze the key; the retry runs the use case again with `resumedResourceId`.
-   */
-  bindResource(resourceId: string, options?: { readonly resumable?: boolean }): Promise<void>;
-  /**
-   * `bindResource` inside the caller's database transaction, so the resource's row and the key's
-   * binding are written together: a crash between two writes would leave a row the key does not
-   * name, and the retry would create a second resource for the same key.
-   */
-  bindResourceIn(tx: Db, resourceId: string, options?: { readonly resumable?: boolean }): Promise<void>;
 }
 
 export interface IdempotentRequest {

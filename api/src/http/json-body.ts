@@ -9,7 +9,7 @@
  * `Transfer-Encoding`, and no or a zero `Content-Length`) has nothing to check.
  */
 import express, { type NextFunction, type Request, type Response } from "express";
-import { ApiError } from "./api-error";
+import { ApiError } from "../core/api-error";
 
 export function jsonBody() {
   const parse = express.json({ limit: "64kb", strict: true, type: "application/json" });

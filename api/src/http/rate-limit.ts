@@ -9,7 +9,7 @@ import type { Database } from "@cpay/ledger/database";
 import type { Response } from "express";
 import { secondsLeft, WINDOW_MS } from "../coordination/rate-window";
 import { windowStoreFor } from "../coordination/window-store";
-import { ApiError } from "./api-error";
+import { ApiError } from "../core/api-error";
 
 export interface RateLimiter {
   /** Counts one request of `keyId`; sets the headers; throws 429 when over the limit. */

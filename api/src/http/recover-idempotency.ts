@@ -18,12 +18,12 @@
 
 import type { ApiErrorCode } from "@cpay/sdk/api";
 import { and, eq } from "drizzle-orm";
+import { ApiError } from "../core/api-error";
+import type { ServiceContext } from "../core/service-context";
 import { discardUndeliveredKey } from "../keys/manage-keys";
-import type { ServiceContext } from "../service-context";
 import { landedFeesOf } from "../transfers/landed-fees";
 import { approvalsOf, transferView } from "../transfers/transfer-view";
 import { discardUndeliveredSubscription } from "../webhooks/manage-subscriptions";
-import { ApiError } from "./api-error";
 
 export type Recovery =
   /** Run the use case again; `resume`: pass it the bound resource to finish. */

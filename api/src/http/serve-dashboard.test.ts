@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import express, { type Request, type Response } from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApiError } from "./api-error";
+import { ApiError } from "../core/api-error";
 import { sendError } from "./error-handler";
 import { requestId } from "./request-id";
 import { DASHBOARD_BUILD_COMMAND, DASHBOARD_CSP, serveDashboard } from "./serve-dashboard";

@@ -5,7 +5,7 @@
  * The same pass deletes the lease rows dead processes left behind (coordination/lease.ts). One
  * process sweeps at a time (coordination/job-leader.ts).
  */
-import { registerLeaderJob } from "../background";
+import { registerLeaderJob } from "../coordination/background-jobs";
 import { sweepLapsedLeases } from "../coordination/lease";
 import { sweepExpiredIdempotencyKeys } from "./idempotency";
 

@@ -9,8 +9,8 @@
 
 import type { Database } from "@cpay/ledger/database";
 import { eq, sql } from "drizzle-orm";
-import { registerBackgroundJob } from "../background";
-import type { ServiceContext } from "../service-context";
+import { registerBackgroundJob } from "../coordination/background-jobs";
+import type { ServiceContext } from "../core/service-context";
 
 const FLUSH_MS = 1000;
 

@@ -6,7 +6,7 @@
 import type { Db } from "@cpay/ledger/database";
 import { newId, nowIso } from "@cpay/ledger/ids";
 import { eq } from "drizzle-orm";
-import type { ServiceContext } from "../service-context";
+import type { ServiceContext } from "../core/service-context";
 import { generateApiKey, type KeyEnvironment } from "./api-key-format";
 
 export interface IssuedKey {

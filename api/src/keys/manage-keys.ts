@@ -7,9 +7,9 @@
 import type { ApiKeyRow } from "@cpay/ledger";
 import { nowIso } from "@cpay/ledger/ids";
 import { and, asc, eq, isNull } from "drizzle-orm";
-import { ApiError } from "../http/api-error";
-import { forgetCachedKeys } from "../http/key-lookup";
-import type { ServiceContext } from "../service-context";
+import { ApiError } from "../core/api-error";
+import type { ServiceContext } from "../core/service-context";
+import { forgetCachedKeys } from "./key-lookup";
 
 /** What the dashboard (admin CLI) shows of a key: never its value or hash. */
 export interface KeyView {

@@ -18,8 +18,8 @@
  */
 import { ASSOCIATED_TOKEN_PROGRAM_ADDRESS } from "@solana-program/token-2022";
 import { isServiceWallet } from "../accounts/service-wallet";
-import { ApiError } from "../http/api-error";
-import type { ServiceContext } from "../service-context";
+import { ApiError } from "../core/api-error";
+import type { ServiceContext } from "../core/service-context";
 import type { RelayedInstruction } from "./checks/verdict";
 
 /** CreateIdempotent's accounts: `[payer, ata, owner, mint, system_program, token_program]`. */

@@ -13,9 +13,9 @@
  * reservation back. Rent is counted as spent until it is seen coming back.
  */
 import { sql } from "drizzle-orm";
-import { ApiError } from "../http/api-error";
+import { ApiError } from "../core/api-error";
+import type { ServiceContext } from "../core/service-context";
 import { utcDay } from "../reserve/reserve-ledger";
-import type { ServiceContext } from "../service-context";
 
 export async function reserveRelayFees(
   service: ServiceContext,

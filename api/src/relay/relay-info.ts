@@ -1,7 +1,7 @@
 /** `GET /v1/relay`: what a self-custody agent names in its transactions (fee payer, blockhash). */
 import type { AccountRow } from "@cpay/ledger";
 import type { TRelayInfo } from "@cpay/sdk/api";
-import type { ServiceContext } from "../service-context";
+import type { ServiceContext } from "../core/service-context";
 import { ownerPubkeyOf } from "../transfers/seal-details";
 
 /** The relay's names for `agent`, and its owner's ElGamal key (what a hold's amount is sealed to). */

@@ -1,8 +1,8 @@
 /**
  * `POST /v1/relay`: a self-custody agent's signed transactions, paid by the fee reserve.
  *
- * 1. Per-agent rate limit (`RELAY_RATE_LIMIT_PER_MINUTE`, beside the per-key limit), then the
- *    owner's identity verification (`403 kyc_required`), as for the service's own transfers.
+ * 1. The owner's identity verification (`403 kyc_required`), as for the service's own transfers
+ *    (the door has counted the request against the agent's rate limit first: http/handlers/relay.ts).
  * 2. Every transaction is checked BEFORE anything is signed (check-relayed-transaction.ts): the fee
  *    payer used for fees and rent only, only the allowed programs and instructions, the agent's own
  *    PDA and signer, no extra signer, a `transfer_record` only beside the agent's own
@@ -35,15 +35,13 @@ import {
   getSignatureFromTransaction,
   getTransactionDecoder,
 } from "@solana/kit";
-import type { Response } from "express";
 import { requireKyc } from "../accounts/require-kyc";
 import { rentExemptMinimumOf } from "../chain/rent";
 import { programRefusalOf } from "../chain/send-instructions";
-import { ApiError } from "../http/api-error";
-import { createRateLimiter, type RateLimiter } from "../http/rate-limit";
+import { ApiError } from "../core/api-error";
+import type { ServiceContext } from "../core/service-context";
 import { noteReserveSignature, prepayReserve, reserveCostOf } from "../reserve/reserve-scope";
 import { spendBoundOf } from "../reserve/spend-bound";
-import type { ServiceContext } from "../service-context";
 import { policyRefusalOf } from "../transfers/policy-refusal";
 import { checkRelayedTransaction } from "./check-relayed-transaction";
 import type { RelayedInstruction } from "./checks/verdict";
@@ -59,17 +57,13 @@ import {
 } from "./relayed-transfer-row";
 import { recordConfidentialUsage } from "./relayed-usage";
 
-const limiters = new WeakMap<ServiceContext, RateLimiter>();
-
 export async function relayTransactions(
   service: ServiceContext,
   caller: { readonly account: AccountRow; readonly apiKeyId: string },
   request: { readonly transactions: readonly string[]; readonly sealedAmount: string | null },
-  response: Response,
 ): Promise<TRelayResponse> {
   const { account: agent, apiKeyId } = caller;
   const { transactions } = request;
-  await relayLimiter(service).take(agent.id, response);
   if (agent.agentSigner === null)
     throw new ApiError("agent_key_required", "this key's account has no agent signer");
   // The relay moves the agent's funds: the same gate as POST /v1/transfers (its owner's status).
@@ -179,15 +173,6 @@ export async function relayTransactions(
   } finally {
     await settleUpTo(wires.length, null);
   }
-}
-
-function relayLimiter(service: ServiceContext): RateLimiter {
-  let limiter = limiters.get(service);
-  if (limiter === undefined) {
-    limiter = createRateLimiter(service.db, service.config.relayRateLimitPerMinute, { namespace: "relay" });
-    limiters.set(service, limiter);
-  }
-  return limiter;
 }
 
 /** Simulates, co-signs and submits one checked transaction; its signature once it landed. */

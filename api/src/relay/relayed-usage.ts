@@ -19,7 +19,7 @@ import { encryptedTotalOfTransfer, readTransferValidityContext } from "@cpay/sdk
 import { encryptedTotalToBase64 } from "@cpay/sdk/confidential";
 import { address } from "@solana/kit";
 import { and, eq } from "drizzle-orm";
-import type { ServiceContext } from "../service-context";
+import type { ServiceContext } from "../core/service-context";
 import { confidentialKeysOf } from "../vault/account-secrets";
 
 /** Stores the increment read from `validityContext` on the still-`submitting` row; the row as it now is. */

@@ -11,7 +11,7 @@ import {
   TOKEN_2022_PROGRAM_ADDRESS,
 } from "@solana-program/token-2022";
 import { sendInstructions } from "../chain/send-instructions";
-import type { ServiceContext } from "../service-context";
+import type { ServiceContext } from "../core/service-context";
 import { withReserveSpend } from "./reserve-scope";
 
 /** The fee account's address (the reserve's associated token account of the USDG mint). */

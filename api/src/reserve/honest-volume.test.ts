@@ -15,7 +15,7 @@
  */
 import { type Database, openDatabase } from "@cpay/ledger/database";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ApiError } from "../http/api-error";
+import { ApiError } from "../core/api-error";
 import {
   creditReturnedRent,
   type LedgerContext,

@@ -8,7 +8,7 @@
  * row (the reservations still held, the conservative side) for the next pass.
  */
 import { asc, eq, lt } from "drizzle-orm";
-import type { ServiceContext } from "../service-context";
+import type { ServiceContext } from "../core/service-context";
 import { NO_CHARGE, type Reservation, type ReserveCharge, settleReservationIn } from "./reserve-ledger";
 
 /** One scope's spend: what it reserved and what the reserve signed in it. */

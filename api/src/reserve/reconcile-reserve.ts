@@ -13,9 +13,9 @@
  * Graceful shutdown drains the queue for up to SHUTDOWN_WAIT_MS; what is left is in the rows.
  */
 import type { SignatureStatus, TransactionRecord } from "@cpay/sdk/chain";
-import { registerBackgroundJob, registerLeaderJob } from "../background";
-import { describeUnexpected } from "../http/error-handler";
-import type { ServiceContext } from "../service-context";
+import { registerBackgroundJob, registerLeaderJob } from "../coordination/background-jobs";
+import { describeUnexpected } from "../core/describe-unexpected";
+import type { ServiceContext } from "../core/service-context";
 import { advanceFlowsIn } from "./advances";
 import { type PendingSpend, pendingSpendsBefore, settlePendingSpends } from "./pending-spends";
 import { NO_CHARGE, type ReserveCharge } from "./reserve-ledger";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ServiceContext } from "../service-context";
+import type { ServiceContext } from "../core/service-context";
 import { lastReserveReading, readReserveBalance } from "./reserve-balance-watch";
 import { reserveMetricsText } from "./reserve-metrics";
 

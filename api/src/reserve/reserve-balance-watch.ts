@@ -8,9 +8,9 @@
  *   monitoring alerts on it.
  * A failed read (the cluster unreachable) keeps the last reading, whose age `/metrics` shows.
  */
-import { registerBackgroundJob } from "../background";
-import { describeUnexpected } from "../http/error-handler";
-import type { ServiceContext } from "../service-context";
+import { registerBackgroundJob } from "../coordination/background-jobs";
+import { describeUnexpected } from "../core/describe-unexpected";
+import type { ServiceContext } from "../core/service-context";
 
 const READ_EVERY_MS = 30_000;
 const REPEAT_WARNING_MS = 10 * 60_000;

@@ -18,8 +18,8 @@
  */
 import type { Db } from "@cpay/ledger/database";
 import { and, eq, sql } from "drizzle-orm";
-import { ApiError } from "../http/api-error";
-import type { ServiceContext } from "../service-context";
+import { ApiError } from "../core/api-error";
+import type { ServiceContext } from "../core/service-context";
 
 /** What the ledger needs of the service: its database, clock and the two bounds. */
 export type LedgerContext = Pick<ServiceContext, "db" | "clock"> & {

@@ -4,7 +4,7 @@
  * (`cpay_fee_reserve_low == 1`, or a reading growing old while the cluster is unreachable). The
  * numbers are the reserve's public on-chain balance; the admin token still guards the listener.
  */
-import type { ServiceContext } from "../service-context";
+import type { ServiceContext } from "../core/service-context";
 import { lastReserveReading, reserveWarnLamportsOf } from "./reserve-balance-watch";
 
 export function reserveMetricsText(

@@ -31,7 +31,7 @@ import {
   type TransactionSigner,
 } from "@solana/kit";
 import { type RentExemptMinimum, rentExemptMinimumOf } from "../chain/rent";
-import type { ServiceContext } from "../service-context";
+import type { ServiceContext } from "../core/service-context";
 import { recordPendingSpend } from "./pending-spends";
 import { reconcileLater, reserveCostIn } from "./reconcile-reserve";
 import {

@@ -24,7 +24,7 @@ import { formatDecimalAmount } from "@cpay/sdk";
 import type { TTransferFees } from "@cpay/sdk/api";
 import { findTokenAccount } from "@cpay/sdk/confidential";
 import { isServiceWallet } from "../accounts/service-wallet";
-import type { ServiceContext } from "../service-context";
+import type { ServiceContext } from "../core/service-context";
 import type { ResolvedAsset } from "./resolve-asset";
 import type { Recipient } from "./resolve-recipient";
 

@@ -24,8 +24,8 @@ import {
 import { findTokenAccount } from "@cpay/sdk/confidential";
 import { address } from "@solana/kit";
 import { readPolicyAccount } from "../agents/read-spend-policy";
-import { ApiError } from "../http/api-error";
-import type { ServiceContext } from "../service-context";
+import { ApiError } from "../core/api-error";
+import type { ServiceContext } from "../core/service-context";
 import { policyViolation } from "./policy-refusal";
 import type { ResolvedAsset } from "./resolve-asset";
 import type { Recipient } from "./resolve-recipient";

@@ -12,9 +12,9 @@
 import { buildTransferRecordInstruction } from "@cpay/sdk";
 import { encryptMemo, readConfidentialState, transferMemoAssociatedData } from "@cpay/sdk/confidential";
 import { type Address, address, type Instruction } from "@solana/kit";
-import { ApiError } from "../http/api-error";
+import { ApiError } from "../core/api-error";
+import type { ServiceContext } from "../core/service-context";
 import { reservePayer } from "../reserve/reserve-scope";
-import type { ServiceContext } from "../service-context";
 import type { Sender } from "./sender";
 
 /** Builds the record instruction (memo encrypted when given). */

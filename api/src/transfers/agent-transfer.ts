@@ -30,9 +30,9 @@ import {
   TOKEN_2022_PROGRAM_ADDRESS,
 } from "@solana-program/token-2022";
 import { sendInstructions } from "../chain/send-instructions";
+import type { ServiceContext } from "../core/service-context";
 import { feeAccountOf } from "../reserve/fee-account";
 import { reservePayer } from "../reserve/reserve-scope";
-import type { ServiceContext } from "../service-context";
 import { buildAgentTransferRecord } from "./agent-transfer-record";
 import { feeWalletOf, type Sender } from "./sender";
 import { type OutcomeBinding, transferOutcomeIn } from "./transfer-outcome";

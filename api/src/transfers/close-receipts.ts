@@ -29,12 +29,12 @@ import {
 } from "@cpay/sdk";
 import { type Address, address } from "@solana/kit";
 import { and, asc, eq, isNull } from "drizzle-orm";
-import { registerLeaderJob } from "../background";
 import { sendInstructions } from "../chain/send-instructions";
-import { describeUnexpected } from "../http/error-handler";
+import { registerLeaderJob } from "../coordination/background-jobs";
+import { describeUnexpected } from "../core/describe-unexpected";
+import type { ServiceContext } from "../core/service-context";
 import { creditReturnedRent } from "../reserve/reserve-ledger";
 import { withReserveSpend } from "../reserve/reserve-scope";
-import type { ServiceContext } from "../service-context";
 import { RECONCILE_AFTER_MS } from "./recover-submissions";
 
 export const RECEIPT_CLOSE_INTERVAL_MS = 5_000;

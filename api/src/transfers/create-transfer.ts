@@ -28,6 +28,8 @@
  */
 
 import {
+  type AccountRow,
+  type ApiKeyRow,
   insertSubmittingTransferIn,
   markFailed,
   markHeld,
@@ -40,12 +42,11 @@ import { confidentialReadiness, findTokenAccount, readConfidentialState } from "
 import { requireApprovedSender } from "../accounts/confidential-status";
 import { requireKyc } from "../accounts/require-kyc";
 import { requireServiceCustody } from "../agents/self-custody";
-import { ApiError } from "../http/api-error";
-import type { Caller } from "../http/authenticate";
-import { describeUnexpected } from "../http/error-handler";
-import type { IdempotencyClaim } from "../http/idempotency";
+import { ApiError } from "../core/api-error";
+import { describeUnexpected } from "../core/describe-unexpected";
+import type { IdempotencyClaim } from "../core/idempotency-claim";
+import type { ServiceContext } from "../core/service-context";
 import { prepayReserve } from "../reserve/reserve-scope";
-import type { ServiceContext } from "../service-context";
 import { accountOpeningFor, feesOf } from "./account-opening";
 import { requireAgentPolicyAllows } from "./agent-policy-precheck";
 import { submitAgentTransfer } from "./agent-transfer";
@@ -66,10 +67,20 @@ import { heldTransferView, transferView } from "./transfer-view";
 type Body = Required<Pick<TCreateTransferRequest, "to" | "amount" | "asset" | "confidential">> &
   Pick<TCreateTransferRequest, "memo">;
 
+/** Who asks: the account and its calling key, null for a dashboard session. */
+interface TransferCaller {
+  readonly account: AccountRow;
+  readonly apiKey: ApiKeyRow | null;
+}
+
 /** Creates a transfer for the calling key (see the module doc). */
 export async function createTransfer(
   service: ServiceContext,
-  input: { readonly caller: Caller; readonly body: Body; readonly idempotency: IdempotencyClaim | null },
+  input: {
+    readonly caller: TransferCaller;
+    readonly body: Body;
+    readonly idempotency: IdempotencyClaim | null;
+  },
 ): Promise<TTransfer> {
   const { account, apiKey } = input.caller;
   // A dashboard session's transfer counts toward no key's usage.

@@ -18,7 +18,7 @@ import { readHold } from "@cpay/sdk/agent-confidential";
 import { confirmedTransaction } from "@cpay/sdk/chain";
 import { type Address, address } from "@solana/kit";
 import { tokenAccountOwner } from "../chain/token-account-owner";
-import type { ServiceContext } from "../service-context";
+import type { ServiceContext } from "../core/service-context";
 import { transferOutcomeIn } from "./transfer-outcome";
 
 export type LandedTransfer =

@@ -9,8 +9,8 @@
 import type { AccountRow } from "@cpay/ledger";
 import type { TTransferDetail } from "@cpay/sdk/api";
 import { and, eq } from "drizzle-orm";
-import { ApiError } from "../http/api-error";
-import type { ServiceContext } from "../service-context";
+import { ApiError } from "../core/api-error";
+import type { ServiceContext } from "../core/service-context";
 import { approvalsOf, transferDetailView } from "./transfer-view";
 import { visibleTransfers } from "./visible-transfers";
 

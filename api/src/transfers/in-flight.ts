@@ -13,7 +13,7 @@
  */
 import { isLeaseLive, withLease } from "../coordination/lease";
 import { TURN_LEASE_MS, withTurn } from "../coordination/turn";
-import type { ServiceContext } from "../service-context";
+import type { ServiceContext } from "../core/service-context";
 
 /** Runs `work` holding `accountId`'s turn: after every earlier turn of the account, in any process. */
 export function withAccountTurn<T>(

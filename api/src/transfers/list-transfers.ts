@@ -12,8 +12,8 @@ import type { AccountRow } from "@cpay/ledger";
 import type { TTransferList, ZListTransfersQuery } from "@cpay/sdk/api";
 import { and, desc, eq, gte, lt, type SQL, sql } from "drizzle-orm";
 import type { z } from "zod";
-import { ApiError } from "../http/api-error";
-import type { ServiceContext } from "../service-context";
+import { ApiError } from "../core/api-error";
+import type { ServiceContext } from "../core/service-context";
 import { approvalsOf, transferDetailView } from "./transfer-view";
 import { visibleTransfers } from "./visible-transfers";
 

@@ -9,9 +9,9 @@
  * transaction.
  */
 import { transferConfidential, transferPublic } from "@cpay/sdk/confidential";
+import type { ServiceContext } from "../core/service-context";
 import { feeAccountOf } from "../reserve/fee-account";
 import { reservePayer } from "../reserve/reserve-scope";
-import type { ServiceContext } from "../service-context";
 import type { Sender } from "./sender";
 import type { Submission, TransferPlan } from "./transfer-plan";
 

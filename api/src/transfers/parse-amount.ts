@@ -6,7 +6,7 @@
  */
 import { AmountError, parseDecimalAmount, U64_MAX } from "@cpay/sdk";
 import { MAX_CONFIDENTIAL_AMOUNT } from "@cpay/sdk/confidential";
-import { ApiError } from "../http/api-error";
+import { ApiError } from "../core/api-error";
 
 /**
  * Base units of `amount` for an asset of `decimals` decimals: positive, at most `decimals`

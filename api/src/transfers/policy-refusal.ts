@@ -12,7 +12,7 @@
 import { agentPolicyErrorOf, PolicyLimitExceededError } from "@cpay/sdk/agent-confidential";
 import { isConfidentialError } from "@cpay/sdk/confidential";
 import { ProgramRefusal } from "../chain/send-instructions";
-import { ApiError } from "../http/api-error";
+import { ApiError } from "../core/api-error";
 
 export interface PolicyRefusal {
   /** The spend-policy field (or agent property) that refused the transfer. */

@@ -18,8 +18,8 @@
  */
 import { markFailed } from "@cpay/ledger";
 import { and, asc, eq, lt } from "drizzle-orm";
-import { registerLeaderJob } from "../background";
-import type { ServiceContext } from "../service-context";
+import { registerLeaderJob } from "../coordination/background-jobs";
+import type { ServiceContext } from "../core/service-context";
 import { isInFlight } from "./in-flight";
 import { RECONCILE_AFTER_MS } from "./recover-submissions";
 

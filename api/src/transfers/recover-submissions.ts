@@ -16,8 +16,8 @@
 import { markFailed, markHeld, markSubmitted, NOT_LANDED } from "@cpay/ledger";
 import { readHold } from "@cpay/sdk/agent-confidential";
 import { and, asc, eq, lt } from "drizzle-orm";
-import { registerLeaderJob } from "../background";
-import type { ServiceContext } from "../service-context";
+import { registerLeaderJob } from "../coordination/background-jobs";
+import type { ServiceContext } from "../core/service-context";
 import { findLandedTransfer } from "./find-landed-transfer";
 import { isInFlight } from "./in-flight";
 

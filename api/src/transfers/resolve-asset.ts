@@ -3,8 +3,8 @@
  * against the service's asset table. Anything else is `400 unsupported_asset` naming `asset`.
  */
 import type { AssetInfo } from "@cpay/sdk";
-import { ApiError } from "../http/api-error";
-import type { ServiceContext } from "../service-context";
+import { ApiError } from "../core/api-error";
+import type { ServiceContext } from "../core/service-context";
 
 export interface ResolvedAsset extends AssetInfo {
   /** The symbol as the service spells it (`USDG`). */

@@ -12,8 +12,8 @@ import type { AccountRow } from "@cpay/ledger";
 import { HandleValidationError, normalizeHandle } from "@cpay/sdk";
 import { type Address, address, isAddress } from "@solana/kit";
 import { eq } from "drizzle-orm";
-import { ApiError } from "../http/api-error";
-import type { ServiceContext } from "../service-context";
+import { ApiError } from "../core/api-error";
+import type { ServiceContext } from "../core/service-context";
 
 export interface Recipient {
   /** The recipient exactly as the request gave it (what the API shows back as `to`). */

@@ -2,7 +2,7 @@ import { TransactionExpired } from "@cpay/sdk/chain";
 import { ConfidentialError } from "@cpay/sdk/confidential";
 import { describe, expect, it } from "vitest";
 import { ChainFailure, ExpiredBeforeLanding } from "../chain/send-instructions";
-import type { ServiceContext } from "../service-context";
+import type { ServiceContext } from "../core/service-context";
 import { MAX_SUBMISSION_ATTEMPTS, NeverLandedUnproved, withResubmission } from "./resubmission";
 import type { Sender } from "./sender";
 import { classifySubmissionFailure } from "./submission-failure";

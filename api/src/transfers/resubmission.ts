@@ -27,7 +27,7 @@ import {
   proveNeverLanded,
 } from "@cpay/sdk/chain";
 import { ExpiredBeforeLanding } from "../chain/send-instructions";
-import type { ServiceContext } from "../service-context";
+import type { ServiceContext } from "../core/service-context";
 import type { Sender } from "./sender";
 import type { Submission, TransferPlan } from "./transfer-plan";
 

@@ -13,7 +13,7 @@ import type { ConfidentialKeyset } from "@cpay/sdk/confidential";
 import { findTokenAccount, readConfidentialState } from "@cpay/sdk/confidential";
 import { littleEndianToBigInt, sealTransferDetails } from "@cpay/sdk/sealed";
 import { eq } from "drizzle-orm";
-import type { ServiceContext } from "../service-context";
+import type { ServiceContext } from "../core/service-context";
 import { confidentialKeysOf } from "../vault/account-secrets";
 import type { Sender } from "./sender";
 import type { TransferPlan } from "./transfer-plan";

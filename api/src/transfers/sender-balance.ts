@@ -17,10 +17,10 @@ import {
   readConfidentialState,
 } from "@cpay/sdk/confidential";
 import { getTokenDecoder, TOKEN_2022_PROGRAM_ADDRESS } from "@solana-program/token-2022";
-import { ApiError } from "../http/api-error";
-import { describeUnexpected } from "../http/error-handler";
+import { ApiError } from "../core/api-error";
+import { describeUnexpected } from "../core/describe-unexpected";
+import type { ServiceContext } from "../core/service-context";
 import { reservePayer } from "../reserve/reserve-scope";
-import type { ServiceContext } from "../service-context";
 import type { ResolvedAsset } from "./resolve-asset";
 import { feeWalletOf, type Sender, senderWallet } from "./sender";
 

@@ -8,7 +8,7 @@
 import type { AccountRow } from "@cpay/ledger";
 import type { ConfidentialKeyset } from "@cpay/sdk/confidential";
 import { type Address, address, type KeyPairSigner } from "@solana/kit";
-import type { ServiceContext } from "../service-context";
+import type { ServiceContext } from "../core/service-context";
 import { agentSignerOf, confidentialKeysOf, walletSignerOf } from "../vault/account-secrets";
 
 export type Sender =

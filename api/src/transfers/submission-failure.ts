@@ -15,8 +15,8 @@
 import { isNeverLanded } from "@cpay/sdk/chain";
 import { isConfidentialError } from "@cpay/sdk/confidential";
 import { ChainFailure, ExpiredBeforeLanding, ProgramRefusal } from "../chain/send-instructions";
-import { ApiError } from "../http/api-error";
-import { isChainUnavailable } from "../http/error-handler";
+import { ApiError } from "../core/api-error";
+import { isChainUnavailable } from "../core/chain-unavailable";
 import { reserveRefusalIn } from "../reserve/reserve-ledger";
 import { policyRefusalOf } from "./policy-refusal";
 

@@ -11,9 +11,9 @@
 
 import { getPendingTransactionSize, getReceiptSize } from "@cpay/sdk";
 import { LAMPORTS_PER_SIGNATURE } from "@cpay/sdk/chain";
+import type { ServiceContext } from "../core/service-context";
 import type { ReserveCharge } from "../reserve/reserve-ledger";
 import { TOKEN_ACCOUNT_SIZE } from "../reserve/spend-bound";
-import type { ServiceContext } from "../service-context";
 import type { TransferPlan } from "./transfer-plan";
 
 /** The fee payer's and the sender's signature (an agent's signer, or the owner's wallet). */

@@ -9,7 +9,7 @@
 import type { AccountRow, HeldOutcome, TransferRow } from "@cpay/ledger";
 import type { TTransfer, TTransferDetail, TTransferFees } from "@cpay/sdk/api";
 import { inArray } from "drizzle-orm";
-import type { ServiceContext } from "../service-context";
+import type { ServiceContext } from "../core/service-context";
 
 export interface Approval {
   readonly transaction_id: string;

@@ -8,7 +8,7 @@
 import type { AccountRow } from "@cpay/ledger";
 import type { TTransferDetail } from "@cpay/sdk/api";
 import { and, eq, or, type SQL } from "drizzle-orm";
-import type { ServiceContext } from "../service-context";
+import type { ServiceContext } from "../core/service-context";
 
 /** The SQL condition "`account` may see this transfer", narrowed to one `direction` when given. */
 export function visibleTransfers(

@@ -18,8 +18,8 @@ import {
 } from "@cpay/sdk/confidential";
 import type { KeyPairSigner } from "@solana/kit";
 import { and, eq } from "drizzle-orm";
-import type { ServiceContext } from "../service-context";
-import { masterKeyring, openSecret, sealSecret, VaultError } from "./vault";
+import type { ServiceContext } from "../core/service-context";
+import { masterKeyring, openSecret, sealSecret, VaultError } from "../core/vault-crypto";
 
 export type SecretKind =
   | "wallet_seed"

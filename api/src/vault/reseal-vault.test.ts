@@ -3,20 +3,18 @@
  * service starts with B current and A previous; `resealVault` moves every row to B in batches;
  * afterwards B alone opens everything. Rows the service changes while a batch is between its read
  * and its write are left as the service wrote them (compare-and-set). Idempotency records made
- * under A still replay during the rotation.
+ * under A replaying during the rotation: http/idempotency-rotation.test.ts.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Database, openDatabase } from "@cpay/ledger/database";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { loadConfig } from "../config";
-import { runIdempotently } from "../http/idempotency";
-import { requestFingerprint } from "../http/idempotency-fingerprint";
-import type { ServiceContext } from "../service-context";
+import { loadConfig } from "../core/config/service-config";
+import type { ServiceContext } from "../core/service-context";
+import { generateMasterKeyHex, VaultError } from "../core/vault-crypto";
 import { deleteSecret, loadSecret, type SecretKind, storeSecret } from "./account-secrets";
-import { earlierIdempotencyExpiry, keysInUse, resealVault } from "./reseal-vault";
-import { generateMasterKeyHex, VaultError } from "./vault";
+import { keysInUse, resealVault } from "./reseal-vault";
 
 const KEY_A = generateMasterKeyHex();
 const KEY_B = generateMasterKeyHex();
@@ -25,7 +23,7 @@ const KINDS: readonly SecretKind[] = ["wallet_seed", "confidential_secret"];
 let dir: string;
 let db: Database;
 
-/** The service's context as it starts with `env` (only what the vault and idempotency read). */
+/** The service's context as it starts with `env` (only what the vault reads). */
 function serviceWith(env: NodeJS.ProcessEnv): ServiceContext {
   return { db, config: loadConfig(env, dir) } as ServiceContext;
 }
@@ -137,38 +135,5 @@ describe("vault master-key rotation", () => {
     expect(report.unopenable).toHaveLength(2);
     expect(report.remaining).toEqual([{ keyId: underA.config.masterKey.id, rows: 2 }]);
     expect(await keysInUse(db, onlyB.config.masterKey.id)).toEqual(report.remaining);
-  });
-
-  it("Given an Idempotency-Key answer stored under A, When B is current with A previous, Then the retry replays it; its expiry says when A may go", async () => {
-    const underA = serviceWith({ SERVICE_MASTER_KEY: KEY_A });
-    const request = { method: "post", route: "transfers.create", params: {}, body: { amount: "1.00" } };
-    let runs = 0;
-    const work = async () => {
-      runs += 1;
-      return { status: 201, body: { id: "tr_1" } };
-    };
-    const first = await runIdempotently(
-      underA,
-      { accountId: "acct_1", key: "k1", fingerprint: requestFingerprint(underA.config.masterKey, request) },
-      work,
-    );
-    const rotating = serviceWith({ SERVICE_MASTER_KEY: KEY_B, SERVICE_MASTER_KEYS_PREVIOUS: KEY_A });
-    const retry = await runIdempotently(
-      rotating,
-      {
-        accountId: "acct_1",
-        key: "k1",
-        fingerprint: requestFingerprint(rotating.config.masterKey, request),
-        earlierFingerprints: rotating.config.previousMasterKeys.map((key) =>
-          requestFingerprint(key, request),
-        ),
-      },
-      work,
-    );
-    expect(runs).toBe(1);
-    expect(retry).toEqual({ ...first, replayed: true });
-    const [row] = await db.read((tx) => tx.select().from(db.tables.idempotencyKeys));
-    expect(await earlierIdempotencyExpiry(db, new Date().toISOString())).toBe(row?.expiresAt);
-    expect(await earlierIdempotencyExpiry(db, "2000-01-01T00:00:00.000Z")).toBeNull();
   });
 });

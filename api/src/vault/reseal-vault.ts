@@ -8,8 +8,8 @@
  */
 import type { Database } from "@cpay/ledger/database";
 import { and, asc, eq, gt, lt, ne, or, sql } from "drizzle-orm";
+import { type MasterKey, openSecret, sealSecret, VaultError } from "../core/vault-crypto";
 import { DEFAULT_RESEAL_BATCH } from "./reseal-batch";
-import { type MasterKey, openSecret, sealSecret, VaultError } from "./vault";
 
 export { DEFAULT_RESEAL_BATCH };
 

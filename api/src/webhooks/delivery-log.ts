@@ -8,8 +8,8 @@
 import { newId } from "@cpay/ledger/ids";
 import type { TDelivery } from "@cpay/sdk/api";
 import { and, desc, eq, sql } from "drizzle-orm";
-import { ApiError } from "../http/api-error";
-import type { ServiceContext } from "../service-context";
+import { ApiError } from "../core/api-error";
+import type { ServiceContext } from "../core/service-context";
 import type { DeliveryRow, SubscriptionRow } from "./subscription-view";
 
 /**

@@ -11,7 +11,7 @@
 
 import { newId } from "@cpay/ledger/ids";
 import { and, asc, eq, inArray, isNull, lte } from "drizzle-orm";
-import type { ServiceContext } from "../service-context";
+import type { ServiceContext } from "../core/service-context";
 
 /** Events fanned out per transaction. */
 const FAN_OUT_BATCH = 100;

@@ -2,9 +2,10 @@
  * Start-up check: the USDG mint is a Token-2022 mint with the ConfidentialTransferMint extension;
  * without it no confidential account can be configured and every confidential transfer would fail.
  */
+
+import { ConfigError } from "@cpay/ledger/config";
 import type { ChainPort } from "@cpay/sdk/chain";
 import { confidentialMintOf } from "@cpay/sdk/confidential";
-import { ConfigError } from "../../config";
 
 export async function checkConfidentialMint(
   chain: ChainPort,

@@ -6,16 +6,10 @@
 import type { ChainPort } from "@cpay/sdk/chain";
 import { checkConfidentialMint } from "./confidential-mint";
 import { checkProgramConfig } from "./program-config";
-import { builtProgramPath, checkProgramDeployed } from "./program-deployed";
+import { checkProgramDeployed } from "./program-deployed";
 import { checkReserveFunded } from "./reserve-funded";
 
-export {
-  builtProgramPath,
-  checkConfidentialMint,
-  checkProgramConfig,
-  checkProgramDeployed,
-  checkReserveFunded,
-};
+export { checkConfidentialMint, checkProgramConfig, checkProgramDeployed, checkReserveFunded };
 
 export interface StartupExpectations {
   readonly where: string;

@@ -3,10 +3,11 @@
  * only key the program lets register handles. Another registrar would make every account creation
  * fail on-chain after its row was written.
  */
+
+import { ConfigError } from "@cpay/ledger/config";
 import { findConfigPda, getConfigDecoder } from "@cpay/sdk";
 import type { ChainPort } from "@cpay/sdk/chain";
 import { address } from "@solana/kit";
-import { ConfigError } from "../../config";
 
 export async function checkProgramConfig(
   chain: ChainPort,

@@ -10,25 +10,11 @@
  */
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { ConfigError } from "@cpay/ledger/config";
 import { BPF_LOADER_UPGRADEABLE_ADDRESS, findProgramDataAddress, PROGRAMDATA_METADATA_SIZE } from "@cpay/sdk";
 import type { ChainPort } from "@cpay/sdk/chain";
 import { address, getAddressDecoder } from "@solana/kit";
-import { ConfigError } from "../../config";
-
-/** The program this repository builds (programs/, committed with its build record). */
-export const BUILT_PROGRAM_PATH = fileURLToPath(
-  new URL("../../../../target/deploy/agent_policy.so", import.meta.url),
-);
-
-/**
- * The build to compare with: `AGENT_POLICY_SO` when set (the same setting the localnet deploys, so a
- * freshly rebuilt program is what both sides mean), else `target/deploy/agent_policy.so`.
- */
-export function builtProgramPath(env: NodeJS.ProcessEnv = process.env): string {
-  const fromEnv = env.AGENT_POLICY_SO;
-  return fromEnv !== undefined && fromEnv !== "" ? fromEnv : BUILT_PROGRAM_PATH;
-}
+import { builtProgramPath } from "../../core/config/built-program-path";
 
 /** The Program variant of the loader's account state (a u32 tag). */
 const PROGRAM_STATE_TAG = 2;

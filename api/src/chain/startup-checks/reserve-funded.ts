@@ -2,8 +2,9 @@
  * Start-up check: the fee reserve holds at least `RESERVE_MIN_LAMPORTS`. It pays every fee and rent
  * deposit; starting with less would answer the first requests and then fail them for lack of SOL.
  */
+
+import { ConfigError } from "@cpay/ledger/config";
 import type { ChainPort } from "@cpay/sdk/chain";
-import { ConfigError } from "../../config";
 
 export async function checkReserveFunded(
   chain: ChainPort,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { generateMasterKeyHex, openSecret, parseMasterKey, sealSecret, VaultError } from "./vault";
+import { generateMasterKeyHex, openSecret, parseMasterKey, sealSecret, VaultError } from "./vault-crypto";
 
 const key = parseMasterKey(generateMasterKeyHex());
 const secret = new Uint8Array(32).map((_, i) => i + 1);

@@ -7,19 +7,20 @@
 import { AmountError, parseDecimalAmount, USDG_DECIMALS } from "@cpay/sdk";
 import { type Router as ExpressRouter, Router } from "express";
 import { z } from "zod";
-import { accountView } from "../accounts/account-view";
-import { AccountInputError, createAccount } from "../accounts/create-account";
-import { fundTestAccount, type UsdgFaucet } from "../accounts/fund-test-account";
-import { issueEnrollmentLink } from "../dashboard-auth/enrollment-links";
-import { issueApiKey } from "../keys/issue-key";
-import { listApiKeys, revokeApiKey, viewOfKey } from "../keys/manage-keys";
-import type { ServiceContext } from "../service-context";
-import { AdminError } from "./admin-error";
-import { accountByHandle } from "./find-account";
-import { keyById } from "./find-key";
-import { listAccounts } from "./list-accounts";
-import { reserveSpend } from "./reserve-spend";
-import { setKycStatus } from "./set-kyc-status";
+import { accountView } from "../../accounts/account-view";
+import { AccountInputError, createAccount } from "../../accounts/create-account";
+import { fundTestAccount } from "../../accounts/fund-test-account";
+import { AdminError } from "../../admin/admin-error";
+import { accountByHandle } from "../../admin/find-account";
+import { keyById } from "../../admin/find-key";
+import { listAccounts } from "../../admin/list-accounts";
+import { reserveSpend } from "../../admin/reserve-spend";
+import { setKycStatus } from "../../admin/set-kyc-status";
+import type { UsdgFaucet } from "../../chain/usdg-faucet";
+import type { ServiceContext } from "../../core/service-context";
+import { issueEnrollmentLink } from "../../dashboard-auth/enrollment-links";
+import { issueApiKey } from "../../keys/issue-key";
+import { listApiKeys, revokeApiKey, viewOfKey } from "../../keys/manage-keys";
 
 const ZKycStatus = z.enum(["unverified", "pending", "verified", "enhanced"]);
 

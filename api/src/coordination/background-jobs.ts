@@ -4,9 +4,10 @@
  * receipts, sweeping idempotency records, delivering webhooks. Each job is a function that starts
  * and returns its stopper; a stopper resolves once in-flight work finished.
  */
-import { jobLeadership } from "./coordination/job-leader";
-import { describeUnexpected } from "./http/error-handler";
-import type { ServiceContext } from "./service-context";
+
+import { describeUnexpected } from "../core/describe-unexpected";
+import type { ServiceContext } from "../core/service-context";
+import { jobLeadership } from "./job-leader";
 
 export type BackgroundJob = (service: ServiceContext) => () => Promise<void>;
 

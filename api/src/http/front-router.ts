@@ -15,7 +15,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { ENVIRONMENT_HEADER } from "@cpay/sdk/api";
 import type { Express } from "express";
-import { cookieOf, SESSION_COOKIE } from "./dashboard-auth/secret-tokens";
+import { cookieOf, SESSION_COOKIE } from "../dashboard-auth/secret-tokens";
 
 const LIVE_BEARER = /^Bearer svc_live_/;
 

@@ -1,5 +1,5 @@
 /**
- * A signing key named by a setting (`<ENV>_FEE_RESERVE_SIGNER`, `<ENV>_REGISTRAR_SIGNER`), as a kit
+ * Loads the signing key a signer setting names (core/config/signer-setting.ts), as a kit
  * `TransactionPartialSigner` every transaction builder takes. Two providers:
  *
  * - `file:/path/keypair.json`: a Solana CLI keypair file (64 bytes as a JSON array). Refused when
@@ -15,6 +15,7 @@
  */
 import { execFile } from "node:child_process";
 import { statSync } from "node:fs";
+import { ConfigError } from "@cpay/ledger/config";
 import {
   type Address,
   address,
@@ -25,24 +26,10 @@ import {
   verifySignature,
 } from "@solana/kit";
 import { readKeypair } from "../chain/read-localnet-manifest";
-import { ConfigError } from "../config";
-
-/** What a signer setting names, parsed but not yet loaded. */
-export type SignerSetting =
-  | { readonly provider: "file"; readonly path: string }
-  | { readonly provider: "exec"; readonly path: string };
+import type { SignerSetting } from "../core/config/signer-setting";
 
 /** How long the provider program may take for one answer. */
 const EXEC_TIMEOUT_MS = 10_000;
-
-/** Parses `file:...` or `exec:...`; `name` is the variable, for the message. */
-export function parseSignerSetting(name: string, value: string): SignerSetting {
-  const match = /^(file|exec):(.+)$/.exec(value);
-  if (match === null) {
-    throw new ConfigError(`${name} must be file:/path/to/keypair.json or exec:/path/to/signing-program`);
-  }
-  return { provider: match[1] as "file" | "exec", path: match[2] as string };
-}
 
 /** Loads the signer a setting names: reads the file, or asks the program for its address. */
 export async function loadSigner(name: string, setting: SignerSetting): Promise<TransactionPartialSigner> {

@@ -7,8 +7,8 @@
 
 import type { AccountRow } from "@cpay/ledger";
 import type { KeyPairSigner } from "@solana/kit";
-import type { ServiceContext } from "../service-context";
-import { agentSignerOf, walletSignerOf } from "../vault/account-secrets";
+import type { ServiceContext } from "../core/service-context";
+import { agentSignerOf, walletSignerOf } from "./account-secrets";
 
 export function agentAuthorityOf(service: ServiceContext, agent: AccountRow): Promise<KeyPairSigner> {
   if (agent.agentCustody !== "self") return agentSignerOf(service, agent.id);

@@ -5,9 +5,9 @@
  */
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { UsdgFaucet } from "../accounts/fund-test-account";
+import { type AdminSettings, loadAdminSettings } from "../../admin/admin-settings";
+import type { UsdgFaucet } from "../../chain/usdg-faucet";
 import { type AdminEnvironments, createAdminApp } from "./admin-app";
-import { type AdminSettings, loadAdminSettings } from "./admin-settings";
 
 /** Loopback only: the admin surface can create accounts and move test funds. */
 const ADMIN_HOST = "127.0.0.1";

@@ -1,7 +1,8 @@
 /** `/v1/keys`: the account's API keys, managed from a dashboard session (issue-key.ts, manage-keys.ts). */
-import type { Handlers } from "../http/mount-routes";
-import { issueApiKey } from "./issue-key";
-import { type KeyView, keyOfAccount, listApiKeys, revokeAccountKey } from "./manage-keys";
+
+import { issueApiKey } from "../../keys/issue-key";
+import { type KeyView, keyOfAccount, listApiKeys, revokeAccountKey } from "../../keys/manage-keys";
+import type { Handlers } from "../mount-routes";
 
 export const keyHandlers: Pick<Handlers, "createKey" | "listKeys" | "revokeKey"> = {
   createKey: async ({ service, caller, body, idempotency }) => {

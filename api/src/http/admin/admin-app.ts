@@ -5,13 +5,14 @@
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import express, { type Express, type NextFunction, type Request, type Response } from "express";
-import type { UsdgFaucet } from "../accounts/fund-test-account";
-import { describeUnexpected, parserErrorOf } from "../http/error-handler";
-import { reserveMetricsText } from "../reserve/reserve-metrics";
-import type { ServiceContext } from "../service-context";
-import { AdminError } from "./admin-error";
+import { AdminError } from "../../admin/admin-error";
+import { ADMIN_ENVIRONMENT_HEADER } from "../../admin/admin-settings";
+import type { UsdgFaucet } from "../../chain/usdg-faucet";
+import { describeUnexpected } from "../../core/describe-unexpected";
+import type { ServiceContext } from "../../core/service-context";
+import { reserveMetricsText } from "../../reserve/reserve-metrics";
+import { parserErrorOf } from "../error-handler";
 import { adminRoutes } from "./admin-routes";
-import { ADMIN_ENVIRONMENT_HEADER } from "./admin-settings";
 
 /** The environments the admin surface reaches; accounts and keys live in each one's own database. */
 export interface AdminEnvironments {

@@ -1,11 +1,12 @@
 /** Agent accounts and spend policies (spec 4.4-4.6, 4.11): thin handlers over the use cases. */
-import type { Handlers } from "../http/mount-routes";
-import { listAgentsOf, loadOwnedAgent } from "./agent-lookup";
-import { agentView } from "./agent-view";
-import { createAgent } from "./create-agent";
-import { readAgentBudget } from "./read-agent-budget";
-import { readSpendPolicy } from "./read-spend-policy";
-import { updateSpendPolicy } from "./update-spend-policy";
+
+import { listAgentsOf, loadOwnedAgent } from "../../agents/agent-lookup";
+import { agentView } from "../../agents/agent-view";
+import { createAgent } from "../../agents/create-agent";
+import { readAgentBudget } from "../../agents/read-agent-budget";
+import { readSpendPolicy } from "../../agents/read-spend-policy";
+import { updateSpendPolicy } from "../../agents/update-spend-policy";
+import type { Handlers } from "../mount-routes";
 
 export const agentHandlers: Pick<
   Handlers,

@@ -1,14 +1,20 @@
 /** The dashboard's sign-in and session routes: thin handlers over enrollment, sign-in, sessions and passkeys. */
 import type { Response } from "express";
-import type { Caller } from "../http/authenticate";
-import type { Handlers } from "../http/mount-routes";
-import type { ServiceContext } from "../service-context";
-import { bindingOf, withBrowserBinding } from "./challenge-binding";
-import { clearedSessionCookie, dashboardSite, sessionCookie } from "./dashboard-site";
-import { beginEnrollment, completeEnrollment } from "./enroll-passkey";
-import { listPasskeys, revokePasskey, setWrappedSecret } from "./passkeys";
-import { type DashboardSession, endAccountSessions, endSession, sessionView, viewOf } from "./sessions";
-import { beginSignIn, completeSignIn } from "./sign-in";
+import type { ServiceContext } from "../../core/service-context";
+import { bindingOf, withBrowserBinding } from "../../dashboard-auth/challenge-binding";
+import { clearedSessionCookie, dashboardSite, sessionCookie } from "../../dashboard-auth/dashboard-site";
+import { beginEnrollment, completeEnrollment } from "../../dashboard-auth/enroll-passkey";
+import { listPasskeys, revokePasskey, setWrappedSecret } from "../../dashboard-auth/passkeys";
+import {
+  type DashboardSession,
+  endAccountSessions,
+  endSession,
+  sessionView,
+  viewOf,
+} from "../../dashboard-auth/sessions";
+import { beginSignIn, completeSignIn } from "../../dashboard-auth/sign-in";
+import type { Caller } from "../authenticate";
+import type { Handlers } from "../mount-routes";
 
 /** The session of a `session` route's caller (mount-routes refused any other caller). */
 export function sessionOf(caller: Caller): DashboardSession {

@@ -1,9 +1,10 @@
 /** Held agent transactions: list, read one, approve, reject (spec 4.7, 4.8): thin handlers over the use cases. */
-import type { Handlers } from "../http/mount-routes";
-import { decideHold } from "./decide-hold";
-import { listPendingApprovals } from "./list-pending";
-import { loadHeldTransaction } from "./load-held-transaction";
-import { agentTransactionView } from "./transaction-view";
+
+import { decideHold } from "../../approvals/decide-hold";
+import { listPendingApprovals } from "../../approvals/list-pending";
+import { loadHeldTransaction } from "../../approvals/load-held-transaction";
+import { agentTransactionView } from "../../approvals/transaction-view";
+import type { Handlers } from "../mount-routes";
 
 export const approvalHandlers: Pick<
   Handlers,

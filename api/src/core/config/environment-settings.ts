@@ -13,7 +13,7 @@ import { resolve } from "node:path";
 import { ConfigError } from "@cpay/ledger/config";
 import { AGENT_POLICY_PROGRAM_ADDRESS } from "@cpay/sdk";
 import { isAddress } from "@solana/kit";
-import { builtProgramPath } from "../chain/startup-checks/program-deployed";
+import { builtProgramPath } from "./built-program-path";
 import { parseSignerSetting, type SignerSetting } from "./signer-setting";
 
 export type EnvironmentName = "test" | "live";

@@ -1,11 +1,12 @@
 /** `/v1/accounts/me` handlers (spec 4.9, 4.10). */
-import type { Handlers } from "../http/mount-routes";
-import { confidentialKeysOf } from "../vault/account-secrets";
-import { accountView } from "./account-view";
-import { confidentialStatusOf } from "./confidential-status";
-import { decryptionProofOf, REFUSED_PROOF_HEADER } from "./decryption-proof-input";
-import { readBalances } from "./read-balances";
-import { requireKyc } from "./require-kyc";
+
+import { accountView } from "../../accounts/account-view";
+import { confidentialStatusOf } from "../../accounts/confidential-status";
+import { decryptionProofOf, REFUSED_PROOF_HEADER } from "../../accounts/decryption-proof-input";
+import { readBalances } from "../../accounts/read-balances";
+import { requireKyc } from "../../accounts/require-kyc";
+import { confidentialKeysOf } from "../../vault/account-secrets";
+import type { Handlers } from "../mount-routes";
 
 export const accountHandlers: Pick<Handlers, "getMe" | "getBalances" | "proveBalances"> = {
   getMe: async ({ service, caller }) => {

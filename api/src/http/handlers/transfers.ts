@@ -1,8 +1,9 @@
 /** `/v1/transfers` handlers (spec 4.1-4.3): thin adapters from validated input to the use cases. */
-import type { Handlers } from "../http/mount-routes";
-import { createTransfer } from "./create-transfer";
-import { getTransfer } from "./get-transfer";
-import { listTransfers } from "./list-transfers";
+
+import { createTransfer } from "../../transfers/create-transfer";
+import { getTransfer } from "../../transfers/get-transfer";
+import { listTransfers } from "../../transfers/list-transfers";
+import type { Handlers } from "../mount-routes";
 
 export const transferHandlers: Pick<Handlers, "createTransfer" | "getTransfer" | "listTransfers"> = {
   createTransfer: ({ service, caller, body, idempotency }) =>

@@ -7,9 +7,9 @@ import type { Database } from "@cpay/ledger/database";
 import type { AssetTable } from "@cpay/sdk";
 import type { ChainPort } from "@cpay/sdk/chain";
 import type { TransactionPartialSigner } from "@solana/kit";
-import type { ServiceConfig } from "./config";
-import type { EnvironmentName } from "./environments/environment-settings";
-import type { Logger } from "./http/logger";
+import type { EnvironmentName } from "./config/environment-settings";
+import type { ServiceConfig } from "./config/service-config";
+import type { Logger } from "./logger";
 
 export interface ServiceContext {
   /** Which world this is: `svc_test_` keys reach only the test one, `svc_live_` only the live one. */

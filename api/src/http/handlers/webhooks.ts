@@ -1,13 +1,14 @@
 /** Webhook subscriptions, replay and the delivery log (spec 4.12-4.16). */
-import type { Handlers } from "../http/mount-routes";
-import { listDeliveries, replayEvent } from "./delivery-log";
+
+import { listDeliveries, replayEvent } from "../../webhooks/delivery-log";
 import {
   createSubscription,
   deleteSubscription,
   findSubscription,
   listSubscriptions,
   rotateSubscriptionSecret,
-} from "./manage-subscriptions";
+} from "../../webhooks/manage-subscriptions";
+import type { Handlers } from "../mount-routes";
 
 export const webhookHandlers: Pick<
   Handlers,

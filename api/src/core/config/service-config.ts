@@ -12,7 +12,7 @@
  * | `SERVICE_MASTER_KEYS_PREVIOUS` | none | comma-separated earlier master keys, still opening what they sealed while a rotation runs (`npm run admin -- vault reseal`) |
  * | `RATE_LIMIT_PER_MINUTE` | 600 | requests per API key per minute |
  * | `AUTH_FAILURE_LIMIT_PER_MINUTE` | 60 | failed authentications (401) per client address per minute, after which the address's failing credentials get 429 until the minute ends (a valid key or session is always served) |
- * | `TRUST_PROXY` | unset (no proxy trusted) | the reverse proxies whose `X-Forwarded-For` names the client address: a hop count (1-10) or comma-separated addresses, CIDR ranges, `loopback`, `linklocal`, `uniquelocal` (`true` refused); http/trust-proxy.ts |
+ * | `TRUST_PROXY` | unset (no proxy trusted) | the reverse proxies whose `X-Forwarded-For` names the client address: a hop count (1-10) or comma-separated addresses, CIDR ranges, `loopback`, `linklocal`, `uniquelocal` (`true` refused); trust-proxy.ts |
  * | `LOG_LEVEL` | info | pino level |
  * | `DASHBOARD_ORIGIN` | `http://localhost:<PORT>` (the port listened on) | the dashboard's origin: WebAuthn's expected origin, its hostname the RP ID; https makes the session cookie `Secure` |
  * | `SESSION_IDLE_MINUTES` | 30 | a dashboard session unused this long ends (1-1440) |
@@ -29,7 +29,7 @@
  * | `AGENTS_PER_OWNER_MAX` | 20 | agents one owner may have (the reserve pays each one's rent, never returned) |
  * | `RESERVE_DAILY_BUDGET_LAMPORTS` | 1000000000 | what the fee reserve may lose per account (an agent's counted to its owner) per UTC day: fees plus rent it may not get back, each transaction reserved at its maximum before it is signed (1 SOL) |
  * | `RESERVE_ADVANCE_CAP_LAMPORTS` | 5000000000 | what the fee reserve may have advanced per account at once and not yet got back: the rent of Receipts (back when the receipt job closes them) and holds (back when decided or expired), reserved before signing (5 SOL, about 3,000 receipts) |
- * | `ACCOUNT_OPENING_FEE_USDG` | 1 | what a sender pays, in USDG, when its public transfer makes the fee reserve open the recipient's token account for an owner outside the service (whoever closes the account takes its rent); above 0, at most 1000 (transfers/account-opening-fee-setting.ts) |
+ * | `ACCOUNT_OPENING_FEE_USDG` | 1 | what a sender pays, in USDG, when its public transfer makes the fee reserve open the recipient's token account for an owner outside the service (whoever closes the account takes its rent); above 0, at most 1000 (account-opening-fee-setting.ts) |
  * | `PROOF_WORKERS` | the available cores | worker threads making confidential-transfer proofs (the SDK's proof pool), so one process proves on every core while its event loop serves requests |
  * | `LOCALNET_DIR` | `./data/localnet` | the test environment's localnet ledger directory: the service reads the manifest the localnet writes there (`localnet.json`: URLs, genesis hash, program id, USDG mint, the test keypairs' files) |
  * | `SOLANA_RPC_URL` | the manifest's | JSON-RPC URL of the test cluster, instead of the manifest's |
@@ -56,24 +56,26 @@
  * A signer setting is `file:/path/keypair.json` (Solana CLI format; refused when its group or others
  * may read it) or `exec:/path/program`, a KMS-style provider: `program pubkey` prints the address,
  * `program sign` reads the message bytes on stdin and writes the raw 64-byte signature on stdout
- * (api/src/environments/signer-setting.ts).
+ * (signer-setting.ts; loaded by api/src/environments/load-signer.ts).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { dirname, resolve } from "node:path";
 import { ConfigError, integerFromEnv } from "@cpay/ledger/config";
 import { MAX_PROOF_WORKERS } from "@cpay/sdk/confidential";
+import { generateMasterKeyHex, type MasterKey, parseMasterKey, parseMasterKeyList } from "../vault-crypto";
+import { accountOpeningFeeFromEnv } from "./account-opening-fee-setting";
+import { type DashboardSettings, dashboardSettingsFromEnv } from "./dashboard-settings";
 import {
   type EnvironmentSettings,
   liveEnvironmentFromEnv,
   testEnvironmentFromEnv,
-} from "./environments/environment-settings";
-import { type TrustProxy, trustProxyFromEnv } from "./http/trust-proxy";
-import { accountOpeningFeeFromEnv } from "./transfers/account-opening-fee-setting";
-import { generateMasterKeyHex, type MasterKey, parseMasterKey, parseMasterKeyList } from "./vault/vault";
+} from "./environment-settings";
+import { type TrustProxy, trustProxyFromEnv } from "./trust-proxy";
+import { type WebhookLimits, webhookLimitsFromEnv } from "./webhook-limits";
 
-// The API's modules take every configuration helper from here; the two shared with the indexer live
-// in the ledger.
+// Handed on for `@cpay/api/config`'s users; the API's own modules import them from the ledger, which
+// shares them with the indexer.
 export { ConfigError, integerFromEnv };
 
 export interface ServiceConfig {
@@ -129,62 +131,6 @@ export interface ServiceConfig {
   };
   /** Whether the live environment is configured (else svc_live_ keys get 403 live_mode_unavailable). */
   readonly liveModeAvailable: boolean;
-}
-
-export interface DashboardSettings {
-  /** `DASHBOARD_ORIGIN`; null: `http://localhost:<the port listened on>`. */
-  readonly origin: string | null;
-  readonly sessionIdleMs: number;
-  readonly sessionMaxMs: number;
-}
-
-/** The dashboard settings of `env`, with their defaults. */
-export function dashboardSettingsFromEnv(env: NodeJS.ProcessEnv): DashboardSettings {
-  const given = env.DASHBOARD_ORIGIN;
-  let origin: string | null = null;
-  if (given !== undefined && given !== "") {
-    let url: URL;
-    try {
-      url = new URL(given);
-    } catch {
-      throw new ConfigError(
-        `DASHBOARD_ORIGIN must be an origin such as https://pay.example.com, got "${given}"`,
-      );
-    }
-    // An origin only: WebAuthn compares it whole with what the browser reports.
-    if (!["http:", "https:"].includes(url.protocol) || url.origin !== given.replace(/\/$/, "")) {
-      throw new ConfigError(
-        `DASHBOARD_ORIGIN must be an http(s) origin without path, query or credentials, got "${given}"`,
-      );
-    }
-    origin = url.origin;
-  }
-  return {
-    origin,
-    sessionIdleMs: integerFromEnv(env, "SESSION_IDLE_MINUTES", 30, 1, 1440) * 60_000,
-    sessionMaxMs: integerFromEnv(env, "SESSION_MAX_HOURS", 12, 1, 720) * 3_600_000,
-  };
-}
-
-export interface WebhookLimits {
-  /** Absolute milliseconds one delivery attempt may take, connect to last response byte. */
-  readonly attemptDeadlineMs: number;
-  /** Attempts in flight per account per process, so one account's receivers cannot take every slot. */
-  readonly accountSlots: number;
-  /** Live subscriptions per account. */
-  readonly maxSubscriptionsPerAccount: number;
-  /** Seconds a rotated-out signing secret keeps signing beside the new one. */
-  readonly rotationGraceSeconds: number;
-}
-
-/** The webhook settings of `env`, with their defaults. */
-export function webhookLimitsFromEnv(env: NodeJS.ProcessEnv): WebhookLimits {
-  return {
-    attemptDeadlineMs: integerFromEnv(env, "WEBHOOK_ATTEMPT_DEADLINE_MS", 10_000, 100, 45_000),
-    accountSlots: integerFromEnv(env, "WEBHOOK_ACCOUNT_SLOTS", 8, 1, 32),
-    maxSubscriptionsPerAccount: integerFromEnv(env, "WEBHOOK_MAX_SUBSCRIPTIONS_PER_ACCOUNT", 10, 1, 1_000),
-    rotationGraceSeconds: integerFromEnv(env, "WEBHOOK_SECRET_ROTATION_GRACE_SECONDS", 86_400, 0, 2_592_000),
-  };
 }
 
 /**

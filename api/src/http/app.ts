@@ -8,16 +8,16 @@
  */
 import { buildOpenApiDocument } from "@cpay/sdk/api";
 import express, { type Express, type NextFunction, type Request, type Response } from "express";
-import { ApiError } from "./http/api-error";
-import { createAuthFailureLimiter } from "./http/auth-failure-limit";
-import { checkEnvironmentHeader } from "./http/environment-header";
-import { createErrorHandler, sendError } from "./http/error-handler";
-import { jsonBody } from "./http/json-body";
-import { type Handlers, mountRoutes } from "./http/mount-routes";
-import { createRateLimiter } from "./http/rate-limit";
-import { requestId, requestIdOf } from "./http/request-id";
-import { serveDashboard } from "./http/serve-dashboard";
-import type { ServiceContext } from "./service-context";
+import { ApiError } from "../core/api-error";
+import type { ServiceContext } from "../core/service-context";
+import { createAuthFailureLimiter } from "./auth-failure-limit";
+import { checkEnvironmentHeader } from "./environment-header";
+import { createErrorHandler, sendError } from "./error-handler";
+import { jsonBody } from "./json-body";
+import { type Handlers, mountRoutes } from "./mount-routes";
+import { createRateLimiter } from "./rate-limit";
+import { requestId, requestIdOf } from "./request-id";
+import { serveDashboard } from "./serve-dashboard";
 
 export interface AppOptions {
   readonly handlers: Handlers;
