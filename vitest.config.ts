@@ -20,6 +20,7 @@ const UNIT = [
   "ledger/src/**/*.test.ts",
   "api/src/**/*.test.ts",
   "indexer/src/**/*.test.ts",
+  "tools/src/**/*.test.ts",
   "dashboard/src/**/*.test.ts",
 ];
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs one command of the project (`bash scripts/run.sh tsx api/src/cli/main.ts --help`) on the
+# Runs one command of the project (`bash scripts/run.sh tsx tools/src/admin-cli/main.ts --help`) on the
 # pinned Node, with the npm dependencies installed: what package.json's scripts call, so
 # `npm run admin` works the same whichever Node started npm.
 set -euo pipefail

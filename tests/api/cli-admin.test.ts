@@ -3,7 +3,7 @@
  * listener (`admin: true`, free ports, the admin token file in a temporary data dir): accounts, KYC,
  * keys (issue, list, revoke, usage decrypted client-side), the test faucet, agent keys, and bad input
  * refused with a message and a non-zero exit code. Most commands run through `runCli`, the function
- * `api/src/cli/main.ts` runs, in this process (each CLI process costs seconds of start-up); the
+ * `tools/src/admin-cli/main.ts` runs, in this process (each CLI process costs seconds of start-up); the
  * cases about the process itself (its environment variables and exit codes) start it as a process.
  */
 import { execFile } from "node:child_process";
@@ -13,9 +13,9 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { format } from "node:util";
 import { type RunningService, startService } from "@cpay/api";
-import { runCli } from "@cpay/api/admin-cli";
 import { RECEIPT_CLOSE_DISCRIMINATOR } from "@cpay/sdk";
 import { createApiClient } from "@cpay/sdk/api";
+import { runCli } from "@cpay/tools/admin-cli";
 import { getCompiledTransactionMessageDecoder, getTransactionDecoder } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { freshDatabaseUrl } from "../support/api-database";
@@ -25,7 +25,7 @@ import { reserveSettled } from "../support/reserve-settled";
 import { startTestChain, type TestChain, testChainMode } from "../support/test-chain";
 
 const ROOT = resolve(import.meta.dirname, "../..");
-const CLI = join(ROOT, "api/src/cli/main.ts");
+const CLI = join(ROOT, "tools/src/admin-cli/main.ts");
 
 interface CliRun {
   readonly code: number;

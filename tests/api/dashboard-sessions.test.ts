@@ -599,7 +599,7 @@ describe("dashboard sign-in and sessions", () => {
       new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
         execFile(
           join(ROOT, "node_modules/.bin/tsx"),
-          [join(ROOT, "api/src/cli/main.ts"), ...args],
+          [join(ROOT, "tools/src/admin-cli/main.ts"), ...args],
           { cwd: ROOT, env: { ...process.env, CPAY_ADMIN_URL: adminUrl, ADMIN_TOKEN }, timeout: 90_000 },
           (error, stdout, stderr) =>
             done({

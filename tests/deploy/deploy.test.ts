@@ -24,7 +24,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LocalnetProcess, startLocalnetProcess } from "../support/localnet-process";
 
 const REPO = resolve(import.meta.dirname, "../..");
-const CLI = join(REPO, "api/src/deploy/main.ts");
+const CLI = join(REPO, "tools/src/deploy/main.ts");
 
 interface KeyFile {
   readonly path: string;

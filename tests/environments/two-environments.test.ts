@@ -266,7 +266,7 @@ describe("one service, a test environment on one cluster and a live one on anoth
     const listed = await new Promise<string>((resolvePromise, reject) => {
       execFile(
         join(ROOT, "node_modules/.bin/tsx"),
-        [join(ROOT, "api/src/cli/main.ts"), "--environment", "live", "--json", "accounts", "list"],
+        [join(ROOT, "tools/src/admin-cli/main.ts"), "--environment", "live", "--json", "accounts", "list"],
         { cwd: ROOT, env: { ...process.env, CPAY_ADMIN_URL: adminUrl, ADMIN_TOKEN }, timeout: 30_000 },
         (error, stdout, stderr) => (error === null ? resolvePromise(stdout) : reject(new Error(stderr))),
       );

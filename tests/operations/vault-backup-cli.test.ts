@@ -16,7 +16,7 @@ import { type Database, openDatabase } from "@cpay/ledger/database";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const REPO = resolve(import.meta.dirname, "../..");
-const CLI = join(REPO, "api/src/cli/main.ts");
+const CLI = join(REPO, "tools/src/admin-cli/main.ts");
 const KEY_A = generateMasterKeyHex();
 const KEY_B = generateMasterKeyHex();
 const SECRET = "operator-test-secret-0123456789ab";

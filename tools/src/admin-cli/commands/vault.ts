@@ -2,12 +2,13 @@
  * `vault status` and `vault reseal [--batch-size N]`: master-key rotation without downtime. The
  * service runs with the new key as SERVICE_MASTER_KEY and the old ones in SERVICE_MASTER_KEYS_PREVIOUS
  * (it opens under any, seals under the new one); `reseal` then moves every vault record to the new
- * key while the service keeps serving (reseal-vault.ts), and says when the old keys can go. Only key
+ * key while the service keeps serving (api/src/vault/reseal-vault.ts), and says when the old keys can go. Only key
  * ids (fingerprints) are printed, never a key.
  */
+
+import { DEFAULT_RESEAL_BATCH } from "@cpay/api/admin";
+import type { resealVault } from "@cpay/api/vault-reseal";
 import type { Command } from "commander";
-import { DEFAULT_RESEAL_BATCH } from "../../vault/reseal-batch";
-import type { resealVault } from "../../vault/reseal-vault";
 import { CliError, EXIT } from "../cli-error";
 import { printJson, printTable } from "../output";
 
@@ -18,7 +19,7 @@ import { printJson, printTable } from "../output";
 async function vaultModules() {
   const [{ openDatabase }, reseal, local] = await Promise.all([
     import("@cpay/ledger/database"),
-    import("../../vault/reseal-vault"),
+    import("@cpay/api/vault-reseal"),
     import("../local-database"),
   ]);
   return { openDatabase, ...reseal, ...local };

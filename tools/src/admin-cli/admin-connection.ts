@@ -6,12 +6,7 @@
  * CliError carrying the service's message.
  */
 import { resolve } from "node:path";
-import {
-  ADMIN_ENVIRONMENT_HEADER,
-  ADMIN_TOKEN_FILE,
-  adminPortOf,
-  readAdminTokenFile,
-} from "../admin/admin-settings";
+import { ADMIN_ENVIRONMENT_HEADER, ADMIN_TOKEN_FILE, adminPortOf, readAdminTokenFile } from "@cpay/api/admin";
 import { CliError, EXIT } from "./cli-error";
 
 export interface ConnectionOptions {

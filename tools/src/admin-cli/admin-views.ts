@@ -1,7 +1,7 @@
-/** The admin API's JSON shapes as the CLI reads them (admin-routes.ts writes them). */
+/** The admin API's JSON shapes as the CLI reads them (api/src/http/admin/admin-routes.ts writes them). */
+
+import type { KeyView, ReserveSpendView } from "@cpay/api/admin";
 import type { TAccount } from "@cpay/sdk/api";
-import type { ReserveSpendView } from "../admin/reserve-spend";
-import type { KeyView } from "../keys/manage-keys";
 
 export type AccountView = TAccount;
 export type { KeyView, ReserveSpendView };

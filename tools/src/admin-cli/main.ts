@@ -1,6 +1,6 @@
 #!/usr/bin/env -S npx tsx
 /**
- * The admin CLI (`npm run admin -- <command>`, or `bash scripts/run.sh tsx api/src/cli/main.ts
+ * The admin CLI (`npm run admin -- <command>`, or `bash scripts/run.sh tsx tools/src/admin-cli/main.ts
  * <command>`): what the spec leaves to a dashboard — accounts and KYC, API keys and their usage,
  * the fee reserve's spend per account, the test faucet. It talks to the running service's admin listener (127.0.0.1:3001, admin token from
  * `data/admin.token`), because the embedded cluster lives inside that process. Secrets the service

@@ -6,8 +6,8 @@
  */
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
+import { ConfigError, loadConfig, type ServiceConfig } from "@cpay/api/config";
 import type { Command } from "commander";
-import { ConfigError, loadConfig, type ServiceConfig } from "../core/config/service-config";
 import { CliError, EXIT } from "./cli-error";
 
 /** The service configuration for `command` (its `--data-dir`, else CPAY_DATA_DIR or ./data). */
@@ -29,8 +29,9 @@ export function serviceConfigOf(command: Command, env: NodeJS.ProcessEnv = proce
 }
 
 /**
- * DATABASE_URL as the service resolves it (config.ts: else `<data dir>/cpay.sqlite`), without the
- * rest of the configuration: a backup job needs no master key, and should not be given one.
+ * DATABASE_URL as the service resolves it (api/src/core/config/environment-settings.ts: else
+ * `<data dir>/cpay.sqlite`), without the rest of the configuration: a backup job needs no master
+ * key, and should not be given one.
  */
 export function databaseUrlOf(command: Command, env: NodeJS.ProcessEnv = process.env): string {
   const options = command.optsWithGlobals<{ dataDir?: string }>();
