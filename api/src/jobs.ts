@@ -1,4 +1,4 @@
-/** Imports the modules that register background jobs (background.ts), so starting the service starts them. */
+/** Imports the modules that register background jobs (coordination/background-jobs.ts), so starting the service starts them. */
 import "./http/usage-stamps";
 import "./transfers/close-receipts";
 import "./http/sweep-idempotency";

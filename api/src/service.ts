@@ -71,7 +71,7 @@ interface OpenEnvironment {
 
 /**
  * Starts everything and listens on `config.port` (0 = any free port): one HTTP server in front of
- * one `/v1` app per environment, picked by the key's prefix (front-router.ts).
+ * one `/v1` app per environment, picked by the key's prefix (http/front-router.ts).
  */
 export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
   const config = loadConfig(options.env ?? process.env, options.dataDir);

@@ -1,5 +1,5 @@
 /**
- * A KMS-style signing program for the `exec:` signer setting (api/src/environments/signer-setting.ts),
+ * A KMS-style signing program for the `exec:` signer setting (api/src/environments/load-signer.ts),
  * written by a test: a Node script holding the path of a Solana CLI keypair file, answering
  * `pubkey` with the address and `sign` with the raw ed25519 signature of stdin. `misbehave` makes it
  * sign something else, as a broken provider would.

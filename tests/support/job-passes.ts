@@ -2,7 +2,7 @@
  * Waiting for a background job of the API to have run, by what it leaves in the database rather
  * than for a time it is assumed to take: the process leading job `<name>` renews the `job:<name>`
  * lease before every pass (api/src/coordination/job-leader.ts; taking the lead sets it too), and a
- * process starts a pass only once its previous one ended (api/src/background.ts). The lease's
+ * process starts a pass only once its previous one ended (api/src/coordination/background-jobs.ts). The lease's
  * renewal timer (every third of the lease, 10 s) moves the expiry too, at most once in 3.3 s, so
  * for a job whose passes come more often than that (recover-submissions: every second) three new
  * expiries hold at least two pass starts: at least one whole pass ran after the call began. (Not

@@ -28,7 +28,7 @@ export async function setKycStatus(
   const [updated] = await service.db.transaction((tx) =>
     tx.update(accounts).set({ kycStatus }).where(eq(accounts.id, account.id)).returning(),
   );
-  // Authentication may hold this account's row in memory (http/key-lookup.ts): the new status
+  // Authentication may hold this account's row in memory (keys/key-lookup.ts): the new status
   // must gate the very next request.
   forgetCachedKeys(service.db);
   if (updated === undefined) throw new AdminError("not_found", `no account ${account.handle}`);

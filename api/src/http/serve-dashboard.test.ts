@@ -9,7 +9,7 @@ import { sendError } from "./error-handler";
 import { requestId } from "./request-id";
 import { DASHBOARD_BUILD_COMMAND, DASHBOARD_CSP, serveDashboard } from "./serve-dashboard";
 
-// The middleware between the API's routes and its JSON 404, as api/src/app.ts mounts it.
+// The middleware between the API's routes and its JSON 404, as app.ts mounts it.
 async function serve(dir: string): Promise<{ url: string; close: () => Promise<void> }> {
   const app = express();
   app.use(requestId);

@@ -1,7 +1,7 @@
 /**
  * The fee payer's signature added to a checked transaction: the only key the relay ever signs with,
  * over the exact message bytes the checks read, in the fee payer's slot (account 0). The fee payer
- * may be a key file or a signing program (environments/signer-setting.ts): both sign transactions.
+ * may be a key file or a signing program (core/config/signer-setting.ts): both sign transactions.
  */
 import {
   getTransactionDecoder,

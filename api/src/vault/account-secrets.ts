@@ -1,5 +1,5 @@
 /**
- * The secrets the vault holds per account, sealed at rest (vault.ts):
+ * The secrets the vault holds per account, sealed at rest (core/vault-crypto.ts):
  * - `wallet_seed`: the ed25519 seed of a personal/business account's wallet;
  * - `confidential_secret`: the 32-byte secret its ElGamal and AE keys derive from (sdk keys.ts);
  * - `agent_signer_seed`: an agent's signer key (the key the program accepts for its spends).
@@ -72,7 +72,7 @@ export async function loadSecret(
       .where(and(eq(vaultSecrets.accountId, accountId), eq(vaultSecrets.kind, kind))),
   );
   if (row === undefined) throw new VaultError(`no ${kind} in the vault for ${accountId}`);
-  // A row names its key: during a rotation it may still be a previous one (vault.ts).
+  // A row names its key: during a rotation it may still be a previous one (core/vault-crypto.ts).
   const key = masterKeyring(service.config.masterKey, service.config.previousMasterKeys).find(
     (candidate) => candidate.id === row.keyId,
   );
