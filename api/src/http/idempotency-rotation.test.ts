@@ -3,13 +3,8 @@
  * while A was current still replays once B is current with A previous, and the rotation learns from
  * the stored records when A may go (vault/reseal-vault.ts).
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { type Database, openDatabase } from "@cpay/ledger/database";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { loadConfig } from "../core/config/service-config";
-import type { ServiceContext } from "../core/service-context";
+import { describe, expect, it } from "vitest";
+import { useThrowawayDatabase } from "../core/throwaway-database.test-support";
 import { generateMasterKeyHex } from "../core/vault-crypto";
 import { earlierIdempotencyExpiry } from "../vault/reseal-vault";
 import { runIdempotently } from "./idempotency";
@@ -18,23 +13,8 @@ import { requestFingerprint } from "./idempotency-fingerprint";
 const KEY_A = generateMasterKeyHex();
 const KEY_B = generateMasterKeyHex();
 
-let dir: string;
-let db: Database;
-
-/** The service's context as it starts with `env` (only what idempotency reads). */
-function serviceWith(env: NodeJS.ProcessEnv): ServiceContext {
-  return { db, config: loadConfig(env, dir) } as ServiceContext;
-}
-
-beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), "cpay-idempotency-rotation-"));
-  db = await openDatabase(join(dir, "cpay.sqlite"));
-});
-
-afterEach(async () => {
-  await db.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const world = useThrowawayDatabase("idempotency-rotation");
+const { serviceWith } = world;
 
 describe("idempotency across a master-key rotation", () => {
   it("Given an Idempotency-Key answer stored under A, When B is current with A previous, Then the retry replays it; its expiry says when A may go", async () => {
@@ -65,8 +45,8 @@ describe("idempotency across a master-key rotation", () => {
     );
     expect(runs).toBe(1);
     expect(retry).toEqual({ ...first, replayed: true });
-    const [row] = await db.read((tx) => tx.select().from(db.tables.idempotencyKeys));
-    expect(await earlierIdempotencyExpiry(db, new Date().toISOString())).toBe(row?.expiresAt);
-    expect(await earlierIdempotencyExpiry(db, "2000-01-01T00:00:00.000Z")).toBeNull();
+    const [row] = await world.db.read((tx) => tx.select().from(world.db.tables.idempotencyKeys));
+    expect(await earlierIdempotencyExpiry(world.db, new Date().toISOString())).toBe(row?.expiresAt);
+    expect(await earlierIdempotencyExpiry(world.db, "2000-01-01T00:00:00.000Z")).toBeNull();
   });
 });

@@ -5,13 +5,10 @@
  * and its write are left as the service wrote them (compare-and-set). Idempotency records made
  * under A replaying during the rotation: http/idempotency-rotation.test.ts.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { type Database, openDatabase } from "@cpay/ledger/database";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { loadConfig } from "../core/config/service-config";
+import type { Database } from "@cpay/ledger/database";
+import { describe, expect, it } from "vitest";
 import type { ServiceContext } from "../core/service-context";
+import { useThrowawayDatabase } from "../core/throwaway-database.test-support";
 import { generateMasterKeyHex, VaultError } from "../core/vault-crypto";
 import { deleteSecret, loadSecret, type SecretKind, storeSecret } from "./account-secrets";
 import { keysInUse, resealVault } from "./reseal-vault";
@@ -20,13 +17,8 @@ const KEY_A = generateMasterKeyHex();
 const KEY_B = generateMasterKeyHex();
 const KINDS: readonly SecretKind[] = ["wallet_seed", "confidential_secret"];
 
-let dir: string;
-let db: Database;
-
-/** The service's context as it starts with `env` (only what the vault reads). */
-function serviceWith(env: NodeJS.ProcessEnv): ServiceContext {
-  return { db, config: loadConfig(env, dir) } as ServiceContext;
-}
+const world = useThrowawayDatabase("reseal");
+const { serviceWith } = world;
 
 function secretOf(account: number, kind: SecretKind): Uint8Array {
   return new TextEncoder().encode(`secret ${kind} of account ${account}`.padEnd(32, "."));
@@ -50,16 +42,6 @@ async function expectAllOpen(service: ServiceContext, accounts: number): Promise
   }
 }
 
-beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), "cpay-reseal-"));
-  db = await openDatabase(join(dir, "cpay.sqlite"));
-});
-
-afterEach(async () => {
-  await db.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
 describe("vault master-key rotation", () => {
   it("Given records sealed under A, When B is current with A previous and the vault is re-sealed, Then B alone opens every record", async () => {
     const underA = serviceWith({ SERVICE_MASTER_KEY: KEY_A });
@@ -79,13 +61,13 @@ describe("vault master-key rotation", () => {
 
     const batches: number[] = [];
     const report = await resealVault(
-      db,
+      world.db,
       { current: rotating.config.masterKey, previous: rotating.config.previousMasterKeys },
       { batchSize: 3, onBatch: (done) => batches.push(done) },
     );
     expect(report).toMatchObject({ resealed: 14, changedMeanwhile: 0, unopenable: [], remaining: [] });
     expect(batches).toEqual([3, 6, 9, 12, 14]);
-    const rows = await db.read((tx) => tx.select().from(db.tables.vaultSecrets));
+    const rows = await world.db.read((tx) => tx.select().from(world.db.tables.vaultSecrets));
     expect(new Set(rows.map((row) => row.keyId))).toEqual(new Set([onlyB.config.masterKey.id]));
 
     await expectAllOpen(onlyB, 7);
@@ -98,6 +80,7 @@ describe("vault master-key rotation", () => {
     const rotating = serviceWith({ SERVICE_MASTER_KEY: KEY_B, SERVICE_MASTER_KEYS_PREVIOUS: KEY_A });
     // The service's writes land just before the batch's compare-and-set transaction.
     let raced = false;
+    const db = world.db;
     const racing: Database = {
       ...db,
       async transaction(work) {
@@ -130,10 +113,10 @@ describe("vault master-key rotation", () => {
     const underA = serviceWith({ SERVICE_MASTER_KEY: KEY_A });
     await sealAll(underA, 1);
     const onlyB = serviceWith({ SERVICE_MASTER_KEY: KEY_B });
-    const report = await resealVault(db, { current: onlyB.config.masterKey, previous: [] });
+    const report = await resealVault(world.db, { current: onlyB.config.masterKey, previous: [] });
     expect(report.resealed).toBe(0);
     expect(report.unopenable).toHaveLength(2);
     expect(report.remaining).toEqual([{ keyId: underA.config.masterKey.id, rows: 2 }]);
-    expect(await keysInUse(db, onlyB.config.masterKey.id)).toEqual(report.remaining);
+    expect(await keysInUse(world.db, onlyB.config.masterKey.id)).toEqual(report.remaining);
   });
 });
