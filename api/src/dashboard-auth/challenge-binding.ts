@@ -9,40 +9,14 @@
  * itself carries the proof: 16 random bytes, then the first 16 bytes of SHA-256 over a label, those
  * bytes and the binding. Nothing more is stored, and the completing step recomputes it from the
  * cookie its browser sends: another browser holds another binding or none (no page script can read
- * it, and 256 random bits are not guessed), so the challenge does not verify there.
+ * it, and 256 random bits are not guessed), so the challenge does not verify there. The cookie
+ * itself is the HTTP door's (http/challenge-cookie.ts); here are the challenge and its check.
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import type { Request, Response } from "express";
-import { CHALLENGE_TTL_MS } from "./challenges";
-import { type DashboardSite, siteCookie } from "./dashboard-site";
-import { cookieOf } from "./secret-tokens";
 
-const BINDING = /^[A-Za-z0-9_-]{43}$/;
 const NONCE_BYTES = 16;
 const TAG_BYTES = 16;
 const LABEL = "cpay webauthn challenge binding v1\0";
-
-/** The binding the request's browser holds, or null (none, or not one this service made). */
-export function bindingOf(site: DashboardSite, request: Request): string | null {
-  const value = cookieOf(request.get("cookie"), site.challengeCookie);
-  return value !== null && BINDING.test(value) ? value : null;
-}
-
-/**
- * Runs an options step with the browser's binding (a new one when it holds none) and, once the
- * step succeeded, sets the cookie that keeps it for the challenge's lifetime.
- */
-export async function withBrowserBinding<T>(
-  site: DashboardSite,
-  request: Request,
-  response: Response,
-  step: (binding: string) => Promise<T>,
-): Promise<T> {
-  const binding = bindingOf(site, request) ?? randomBytes(32).toString("base64url");
-  const result = await step(binding);
-  response.setHeader("Set-Cookie", siteCookie(site, site.challengeCookie, binding, CHALLENGE_TTL_MS / 1000));
-  return result;
-}
 
 function tagOf(nonce: Uint8Array, binding: string): Buffer {
   return createHash("sha256")

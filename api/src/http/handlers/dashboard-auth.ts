@@ -1,7 +1,6 @@
 /** The dashboard's sign-in and session routes: thin handlers over enrollment, sign-in, sessions and passkeys. */
 import type { Response } from "express";
 import type { ServiceContext } from "../../core/service-context";
-import { bindingOf, withBrowserBinding } from "../../dashboard-auth/challenge-binding";
 import { clearedSessionCookie, dashboardSite, sessionCookie } from "../../dashboard-auth/dashboard-site";
 import { beginEnrollment, completeEnrollment } from "../../dashboard-auth/enroll-passkey";
 import { listPasskeys, revokePasskey, setWrappedSecret } from "../../dashboard-auth/passkeys";
@@ -14,6 +13,7 @@ import {
 } from "../../dashboard-auth/sessions";
 import { beginSignIn, completeSignIn } from "../../dashboard-auth/sign-in";
 import type { Caller } from "../authenticate";
+import { bindingOf, withBrowserBinding } from "../challenge-cookie";
 import type { Handlers } from "../mount-routes";
 
 /** The session of a `session` route's caller (mount-routes refused any other caller). */
