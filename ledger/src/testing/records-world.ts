@@ -12,6 +12,7 @@ import type { AccountRow, EventRow, TransferRow } from "../db/rows";
 import type { OutboxContext } from "../events/record-event";
 import { newId } from "../ids";
 import { insertSubmittingTransfer } from "../transfers/transfer-transitions";
+import { accountRowOf } from "./account-row";
 
 /** A base58 string of Solana signature length (never checked against a chain here). */
 export const someSignature = () =>
@@ -37,20 +38,13 @@ export async function startRecordsWorld(): Promise<RecordsWorld> {
   const db = await openDatabase(join(dir, "cpay.sqlite"));
   const service: OutboxContext = { db, clock: Date.now };
   const account = async (handle: string, type: string, extra: Partial<AccountRow> = {}) => {
-    const row: AccountRow = {
+    const row = accountRowOf({
       id: newId("acct"),
       handle,
       type,
-      kycStatus: "verified",
       publicKey: randomBytes(32).toString("hex"),
-      ownerAccountId: null,
-      agentName: null,
-      agentSigner: null,
-      agentCustody: null,
-      policyId: null,
-      createdAt: new Date().toISOString(),
       ...extra,
-    };
+    });
     await db.transaction(async (tx) => {
       await tx.insert(db.tables.accounts).values(row);
     });

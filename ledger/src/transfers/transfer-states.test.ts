@@ -84,36 +84,24 @@ describe("moving a transfer row", () => {
     expect(await w.events()).toHaveLength(fired);
   });
 
-  it("Given a transfer crash recovery judged not landed, When it lands after all, Then it is submitted again", async () => {
-    const row = await w.submitting(w.owner);
-    await markFailed(w.service, row.id, { from: "submitting", failureCode: "not_landed", fireEvent: true });
-    const signature = someSignature();
+  it.each([
+    ["not_landed", { status: "pending", phase: "submitted", failureCode: null }],
+    ["expired", { status: "failed", phase: "settled", failureCode: "expired", txSignature: null }],
+  ] as const)(
+    "Given a transfer failed as %s, When it is reported landed after all, Then it is %o",
+    async (code, expected) => {
+      const row = await w.submitting(w.owner);
+      await markFailed(w.service, row.id, { from: "submitting", failureCode: code, fireEvent: true });
+      const signature = someSignature();
 
-    const after = await markSubmitted(w.service, row.id, {
-      signature,
-      signatures: [signature],
-      usage: noUsage,
-    });
+      const after = await markSubmitted(w.service, row.id, {
+        signature,
+        signatures: [signature],
+        usage: noUsage,
+      });
 
-    expect(after).toMatchObject({ status: "pending", phase: "submitted", failureCode: null });
-  });
-
-  it("Given a transfer that failed for good, When it is reported landed, Then it stays failed", async () => {
-    const row = await w.submitting(w.owner);
-    await markFailed(w.service, row.id, { from: "submitting", failureCode: "expired", fireEvent: true });
-    const signature = someSignature();
-
-    const after = await markSubmitted(w.service, row.id, {
-      signature,
-      signatures: [signature],
-      usage: noUsage,
-    });
-
-    expect(after).toMatchObject({
-      status: "failed",
-      phase: "settled",
-      failureCode: "expired",
-      txSignature: null,
-    });
-  });
+      // Only crash recovery's verdict that nothing landed may be taken back.
+      expect(after).toMatchObject(expected);
+    },
+  );
 });
