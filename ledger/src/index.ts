@@ -17,11 +17,25 @@ export type {
   TransferRow,
   WebauthnChallengeRow,
 } from "./db/rows";
+export { holdDecidedFact, holdRequestedFact } from "./events/hold-events";
+export { policyUpdatedFact } from "./events/policy-events";
 export { type EventFact, type EventType, type OutboxContext, recordEvent } from "./events/record-event";
 export { type HeldInput, type HeldOutcome, markHeld, markHeldIn } from "./transfers/mark-held";
 export { recordTransferUsage, type TransferUsage, usageIncrementOf } from "./transfers/record-usage";
 export { isTransferOf, mintOfTransfer, type ObservedTransfer } from "./transfers/transfer-binding";
-export { recordTransferEvent, type TransferEventType } from "./transfers/transfer-events";
+export {
+  receivedTransferFact,
+  recordTransferEvent,
+  type TransferEventType,
+  transferEventFact,
+} from "./transfers/transfer-events";
+export {
+  IllegalTransferTransition,
+  NOT_LANDED,
+  type TransferPhase,
+  type TransferState,
+  type TransferStatus,
+} from "./transfers/transfer-states";
 export {
   type FailedInput,
   insertSubmittingTransfer,
@@ -32,7 +46,6 @@ export {
   markFailedIn,
   markSubmitted,
   markSubmittedIn,
-  NOT_LANDED,
   type SubmittedInput,
   type SubmittingTransfer,
   withSignature,

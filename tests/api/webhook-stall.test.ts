@@ -39,7 +39,12 @@ describe("a receiver that trickles its answer", () => {
         accountId: account.account.id,
         resourceId: `policy_${facts}`,
         factKey: `stall-test:${facts++}`,
-        payload: { account: `@${account.account.handle}` },
+        payload: {
+          account: `@${account.account.handle}`,
+          agent_account_id: account.account.id,
+          policy_id: "policy_stall",
+          tx_signature: "stall-test",
+        },
       }),
     );
 
@@ -146,7 +151,12 @@ describe("a receiver that trickles its answer", () => {
         accountId: b.account.id,
         resourceId: "policy_outbox",
         factKey: `stall-test:${facts++}`,
-        payload: { account: "@victim" },
+        payload: {
+          account: "@victim",
+          agent_account_id: b.account.id,
+          policy_id: "policy_outbox",
+          tx_signature: "stall-test-outbox",
+        },
       });
       return tx
         .select()

@@ -80,7 +80,12 @@ describe("two webhook workers on PostgreSQL", () => {
           accountId: account.id,
           resourceId: `policy_${i}`,
           factKey: `test:${i}`,
-          payload: { account: "@alice", index: i },
+          payload: {
+            account: "@alice",
+            agent_account_id: account.id,
+            policy_id: `policy_${i}`,
+            tx_signature: `test-${i}`,
+          },
         }),
       );
       ids.push(id as string);

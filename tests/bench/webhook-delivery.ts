@@ -235,7 +235,7 @@ async function steadyTrickle(world: ApiWorld, tls: Tls): Promise<number[]> {
 
 /** A spec 6.2 `transfer.confirmed` body, the size the worker sends. */
 const PAYLOAD = {
-  direction: "sent",
+  direction: "sent" as const,
   counterparty: "@recipient",
   asset: "USDG",
   confidential: false,

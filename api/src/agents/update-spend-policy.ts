@@ -6,7 +6,7 @@
  */
 
 import type { AccountRow } from "@cpay/ledger";
-import { recordEvent } from "@cpay/ledger";
+import { policyUpdatedFact, recordEvent } from "@cpay/ledger";
 import { buildPolicyUpdateInstruction, encodeSpendPolicyUpdate } from "@cpay/sdk";
 import type { TSpendPolicy, ZSpendPolicyUpdate } from "@cpay/sdk/api";
 import { address } from "@solana/kit";
@@ -51,20 +51,7 @@ export async function updateSpendPolicy(
     service.logger.warn({ agent_id: agent.id, err: { name: (error as Error).name } }, "policy_update failed");
     throw new ApiError("chain_unavailable", "the cluster did not apply the policy update; nothing changed");
   }
-  const policyId = agent.policyId ?? "";
-  await service.db.transaction((tx) =>
-    recordEvent(service, tx, {
-      type: "agent.policy.updated",
-      accountId: owner.id,
-      resourceId: policyId,
-      factKey: `agent.policy.updated:${signature}`,
-      payload: {
-        account: agent.handle,
-        agent_account_id: agent.id,
-        policy_id: policyId,
-        tx_signature: signature,
-      },
-    }),
-  );
+  // `agent` is `owner`'s (loadOwnedAgent), so the fact goes to `owner` as the indexer's would.
+  await service.db.transaction((tx) => recordEvent(service, tx, policyUpdatedFact(agent, signature)));
   return readSpendPolicy(service, agent);
 }

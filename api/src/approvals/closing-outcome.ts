@@ -7,16 +7,10 @@
  */
 
 import type { Decision } from "@cpay/ledger";
-import { parseAgentPolicyEvents } from "@cpay/sdk";
+import { type LandedFacts, landedFacts } from "@cpay/sdk";
 import { confirmedTransaction } from "@cpay/sdk/chain";
 import { address } from "@solana/kit";
 import type { ServiceContext } from "../core/service-context";
-
-const STATUS_OF_EVENT = {
-  TransactionApproved: "approved",
-  TransactionRejected: "rejected",
-  TransactionExpired: "expired",
-} as const;
 
 /** The transactions of a hold's address worth reading: creation, one decision, failed attempts. */
 const HISTORY_LIMIT = 50;
@@ -33,21 +27,15 @@ export async function closingOutcome(service: ServiceContext, pending: string): 
   for (const [index, info] of landed.entries()) {
     const transaction = transactions[index] ?? null;
     if (transaction === null) continue;
-    let events: ReturnType<typeof parseAgentPolicyEvents>["events"];
+    let facts: LandedFacts["facts"];
     try {
-      events = parseAgentPolicyEvents(transaction.logs, { programAddress }).events;
+      facts = landedFacts(transaction, { programAddress }).facts;
     } catch {
       continue;
     }
-    for (const event of events) {
-      if (event.name in STATUS_OF_EVENT) {
-        const data = event.data as { readonly pending: string };
-        if (data.pending === pending) {
-          return {
-            status: STATUS_OF_EVENT[event.name as keyof typeof STATUS_OF_EVENT],
-            signature: info.signature,
-          };
-        }
+    for (const fact of facts) {
+      if (fact.kind === "hold_decided" && fact.pending === pending) {
+        return { status: fact.decision, signature: info.signature };
       }
     }
   }

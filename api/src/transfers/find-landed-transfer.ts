@@ -13,7 +13,7 @@
 import type { AccountRow, TransferRow } from "@cpay/ledger";
 import { isTransferOf, type ObservedTransfer } from "@cpay/ledger";
 import { bytesOfId, idFromBytes } from "@cpay/ledger/ids";
-import { findReceiptPda, parseAgentPolicyEvents } from "@cpay/sdk";
+import { findReceiptPda, landedFacts } from "@cpay/sdk";
 import { readHold } from "@cpay/sdk/agent-confidential";
 import { confirmedTransaction } from "@cpay/sdk/chain";
 import { type Address, address } from "@solana/kit";
@@ -69,10 +69,10 @@ async function findRecordedTransfer(
   if (first === undefined) return null;
   const landed = await confirmedTransaction(service.chain, first.signature);
   if (landed === null) return null;
-  for (const event of parseAgentPolicyEvents(landed.logs, { programAddress }).events) {
-    if (event.name !== "ServiceTransferRecorded") continue;
-    if (idFromBytes("tr", Uint8Array.from(event.data.transferId)) !== transfer.id) continue;
-    const { sender, source, destination, mint, confidential } = event.data;
+  for (const fact of landedFacts(landed, { programAddress }).facts) {
+    if (fact.kind !== "transfer_executed" || fact.by !== "record") continue;
+    if (idFromBytes("tr", Uint8Array.from(fact.transferId)) !== transfer.id) continue;
+    const { sender, source, destination, mint, confidential } = fact;
     if (await isTheRows({ by: "record", sender, source, destination, mint, confidential })) {
       return { outcome: "executed", signature: first.signature };
     }

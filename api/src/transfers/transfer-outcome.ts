@@ -1,6 +1,6 @@
 /**
- * What one landed transaction did for one agent transfer, read from the program's events by the
- * transfer id AND the transfer's binding: executed (`TransferExecuted` /
+ * What one landed transaction did for one agent transfer, read from the program's facts
+ * (`@cpay/sdk` `factsOfLogs`) by the transfer id AND the transfer's binding: executed (`TransferExecuted` /
  * `ConfidentialTransferExecuted` not from a hold, by the transfer's agent PDA, to its destination in
  * its mint), held (`TransactionHeld` by its agent PDA, with the hold's account, whose destination
  * the caller checks), or nothing. An event of another agent, or to another destination, under the
@@ -9,7 +9,7 @@
  */
 
 import { idFromBytes } from "@cpay/ledger/ids";
-import { parseAgentPolicyEvents } from "@cpay/sdk";
+import { factsOfLogs, type LandedTransferExecuted, type LandedTransferHeld } from "@cpay/sdk";
 import type { Address } from "@solana/kit";
 
 export type TransferOutcome =
@@ -38,28 +38,28 @@ export async function transferOutcomeIn(
   binding: OutcomeBinding,
 ): Promise<TransferOutcome | null> {
   let held: TransferOutcome | null = null;
-  for (const event of parseAgentPolicyEvents(logs, { programAddress }).events) {
+  for (const fact of factsOfLogs(logs, { programAddress }).facts) {
+    if (fact.kind !== "transfer_executed" && fact.kind !== "transfer_held") continue;
     if (
-      !("transferId" in event.data) ||
-      !("agent" in event.data) ||
-      event.data.agent !== binding.agent ||
-      idFromBytes("tr", Uint8Array.from(event.data.transferId)) !== transferId
+      agentOf(fact) !== binding.agent ||
+      idFromBytes("tr", Uint8Array.from(fact.transferId)) !== transferId
     ) {
       continue;
     }
-    if (
-      (event.name === "TransferExecuted" || event.name === "ConfidentialTransferExecuted") &&
-      !event.data.fromHold &&
-      (await binding.moves({
-        source: event.data.source,
-        destination: event.data.destination,
-        mint: event.data.mint,
-        confidential: event.name === "ConfidentialTransferExecuted",
-      }))
-    ) {
+    if (fact.kind === "transfer_held") {
+      held = { outcome: "held", pending: fact.pending };
+      continue;
+    }
+    const { source, destination, mint, confidential } = fact;
+    if (!fact.fromHold && (await binding.moves({ source, destination, mint, confidential }))) {
       return { outcome: "executed" };
     }
-    if (event.name === "TransactionHeld") held = { outcome: "held", pending: event.data.pending };
   }
   return held;
+}
+
+/** The agent PDA whose transfer `fact` is; null for an owner's record. */
+function agentOf(fact: LandedTransferExecuted | LandedTransferHeld): string | null {
+  if (fact.kind === "transfer_held") return fact.agent;
+  return fact.by === "agent" ? fact.sender : null;
 }

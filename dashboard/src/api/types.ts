@@ -4,7 +4,6 @@
  * (zod, the Node HTTP client), and a contract change breaks the app's type check, not a page.
  */
 import type {
-  WEBHOOK_EVENT_TYPES as API_WEBHOOK_EVENT_TYPES,
   TAccount,
   TAgent,
   TBalances,
@@ -33,18 +32,5 @@ export type Passkey = TPasskey;
 export type Webhook = TWebhook;
 export type Delivery = TDelivery;
 
-type ApiEventType = (typeof API_WEBHOOK_EVENT_TYPES)[number];
-
-/** The events a webhook may subscribe to: a copy (a value import would bundle zod), checked both ways. */
-export const WEBHOOK_EVENT_TYPES = [
-  "transfer.initiated",
-  "transfer.confirmed",
-  "transfer.failed",
-  "agent.transaction.pending_approval",
-  "agent.transaction.approved",
-  "agent.transaction.rejected",
-  "agent.policy.updated",
-] as const satisfies readonly ApiEventType[];
-/** Compiles only while the list above names every event the API has. */
-type Listed<Missing extends never> = Missing;
-export type EveryEventListed = Listed<Exclude<ApiEventType, (typeof WEBHOOK_EVENT_TYPES)[number]>>;
+/** The events a webhook may subscribe to: the API's own list (that module has no zod to bundle). */
+export { WEBHOOK_EVENT_TYPES } from "@cpay/sdk/event-types";

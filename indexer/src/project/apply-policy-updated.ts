@@ -3,7 +3,7 @@
  * keyed by the transaction's signature exactly as the API keys the update it makes, so a change
  * made through the API fires once and one made any other way fires too.
  */
-import { accountByAddress, recordEvent } from "@cpay/ledger";
+import { accountByAddress, policyUpdatedFact, recordEvent } from "@cpay/ledger";
 import type { Db } from "@cpay/ledger/database";
 import type { ApplyContext } from "./apply-context";
 import type { PolicyUpdatedFact } from "./observed-fact";
@@ -16,18 +16,6 @@ export async function applyPolicyUpdated(
 ): Promise<string | null> {
   const agent = await accountByAddress(ctx, tx, fact.agent);
   if (agent === undefined) return null;
-  const policyId = agent.policyId ?? "";
-  await recordEvent(ctx, tx, {
-    type: "agent.policy.updated",
-    accountId: agent.ownerAccountId ?? agent.id,
-    resourceId: policyId,
-    factKey: `agent.policy.updated:${fact.position.signature}`,
-    payload: {
-      account: agent.handle,
-      agent_account_id: agent.id,
-      policy_id: policyId,
-      tx_signature: fact.position.signature,
-    },
-  });
+  await recordEvent(ctx, tx, policyUpdatedFact(agent, fact.position.signature));
   return agent.id;
 }

@@ -20,6 +20,7 @@ import {
   markConfirmedIn,
   markSubmittedIn,
   NOT_LANDED,
+  receivedTransferFact,
   recordDecisionIn,
   recordEvent,
   type TransferRow,
@@ -139,19 +140,5 @@ async function recordReceived(
 ): Promise<void> {
   const recipient = await accountByAddress(ctx, tx, recipientAddress);
   if (recipient === undefined || recipient.id === transfer.accountId) return;
-  await recordEvent(ctx, tx, {
-    type: "transfer.confirmed",
-    accountId: recipient.id,
-    resourceId: transfer.id,
-    factKey: `transfer.confirmed:${transfer.id}:received`,
-    payload: {
-      account: recipient.handle,
-      direction: "received",
-      counterparty: transfer.fromHandle,
-      asset: transfer.asset,
-      confidential: transfer.confidential,
-      tx_signature: transfer.txSignature,
-      transfer_id: transfer.id,
-    },
-  });
+  await recordEvent(ctx, tx, receivedTransferFact(transfer, recipient));
 }

@@ -1,15 +1,16 @@
 /**
- * Decodes a program transaction's events and reads what the chain must add to them (who owns a
- * destination token account, what a hold's account says), giving the facts to apply. A failed
- * transaction changed nothing, so it has no facts; its events never happened.
+ * Reads a program transaction's facts (`@cpay/sdk` `landedFacts`, the reading the API shares) and
+ * what the chain must add to them (who owns a destination token account, what a hold's account
+ * says), giving the facts to apply. A failed transaction changed nothing, so it has no facts; its
+ * events never happened.
  */
 
 import { idFromBytes } from "@cpay/ledger/ids";
-import { parseAgentPolicyEvents } from "@cpay/sdk";
+import { type LandedFact, landedFacts } from "@cpay/sdk";
 import { decodeHold } from "@cpay/sdk/agent-confidential";
 import { address, type ReadonlyUint8Array } from "@solana/kit";
 import type { ChainTransaction, IndexerChain } from "../chain/indexer-chain";
-import type { EventPosition, ObservedFact, TransferExecutedFact } from "./observed-fact";
+import type { EventPosition, ObservedFact } from "./observed-fact";
 
 export interface ObservedTransaction {
   readonly facts: readonly ObservedFact[];
@@ -21,111 +22,75 @@ export async function observeTransaction(
   chain: IndexerChain,
   transaction: ChainTransaction,
 ): Promise<ObservedTransaction> {
-  if (transaction.err !== null) return { facts: [], truncated: false };
-  const parsed = parseAgentPolicyEvents(transaction.logs, { programAddress: address(chain.programId) });
+  const landed = landedFacts(transaction, { programAddress: address(chain.programId) });
   const perInstruction = new Map<number, number>();
   const facts: ObservedFact[] = [];
-  for (const event of parsed.events) {
-    const eventIndex = perInstruction.get(event.instructionIndex) ?? 0;
-    perInstruction.set(event.instructionIndex, eventIndex + 1);
+  for (const fact of landed.facts) {
+    const eventIndex = perInstruction.get(fact.instructionIndex) ?? 0;
+    perInstruction.set(fact.instructionIndex, eventIndex + 1);
     const position: EventPosition = {
       signature: transaction.signature,
       slot: transaction.slot,
       blockTime: transaction.blockTime,
-      instructionIndex: event.instructionIndex,
+      instructionIndex: fact.instructionIndex,
       eventIndex,
-      event: event.name,
+      event: fact.event,
     };
-    switch (event.name) {
-      case "ServiceTransferRecorded": {
-        const { data } = event;
-        facts.push(await transferExecuted(chain, position, { ...data, by: "record", fromHold: false }));
-        break;
-      }
-      case "TransferExecuted":
-      case "ConfidentialTransferExecuted": {
-        const { data } = event;
-        const confidential = event.name === "ConfidentialTransferExecuted";
-        facts.push(
-          await transferExecuted(chain, position, { ...data, by: "agent", sender: data.agent, confidential }),
-        );
-        break;
-      }
-      case "TransactionHeld": {
-        const { data } = event;
-        const accountData = await chain.programAccountData(data.pending);
-        const hold = accountData === null ? null : decodeHold(data.pending, accountData);
-        facts.push({
-          kind: "transfer_held",
-          position,
-          transferId: idFromBytes("tr", Uint8Array.from(data.transferId)),
-          agent: data.agent,
-          pending: data.pending,
-          expiresAt: data.expiresAt,
-          hold,
-          recipient: hold === null ? null : await chain.tokenAccountOwner(hold.destination),
-        });
-        break;
-      }
-      case "TransactionApproved":
-      case "TransactionRejected":
-      case "TransactionExpired": {
-        const { data } = event;
-        facts.push({
-          kind: "hold_decided",
-          position,
-          decision: DECISIONS[event.name],
-          agent: data.agent,
-          pending: data.pending,
-          transferId: idFromBytes("tr", Uint8Array.from(data.transferId)),
-        });
-        break;
-      }
-      case "PolicyUpdated":
-        facts.push({ kind: "policy_updated", position, agent: event.data.agent });
-        break;
-      default:
-        facts.push({ kind: "other", position });
-    }
+    facts.push(await observed(chain, position, fact));
   }
-  return { facts, truncated: parsed.truncated };
+  return { facts, truncated: landed.truncated };
 }
 
-/**
- * An owner's record or an agent's transfer: the fact, with who owns the destination. Whether it
- * moved a row's funds is decided against the row (apply-transfer-executed.ts), not here.
- */
-async function transferExecuted(
+/** `fact` with what the chain adds to it: who owns a destination, what a hold's account says. */
+async function observed(
   chain: IndexerChain,
   position: EventPosition,
-  moved: {
-    readonly transferId: ReadonlyUint8Array;
-    readonly by: "record" | "agent";
-    readonly sender: string;
-    readonly source: string;
-    readonly destination: string;
-    readonly mint: string;
-    readonly confidential: boolean;
-    readonly fromHold: boolean;
-  },
-): Promise<TransferExecutedFact> {
-  return {
-    kind: "transfer_executed",
-    position,
-    transferId: idFromBytes("tr", Uint8Array.from(moved.transferId)),
-    by: moved.by,
-    sender: moved.sender,
-    source: moved.source,
-    destination: moved.destination,
-    recipient: await chain.tokenAccountOwner(moved.destination),
-    mint: moved.mint,
-    confidential: moved.confidential,
-    fromHold: moved.fromHold,
-  };
+  fact: LandedFact,
+): Promise<ObservedFact> {
+  switch (fact.kind) {
+    case "transfer_executed": {
+      // Whether it moved a row's funds is decided against the row (apply-transfer-executed.ts).
+      const { by, sender, source, destination, mint, confidential, fromHold } = fact;
+      return {
+        kind: "transfer_executed",
+        position,
+        transferId: transferIdOf(fact),
+        by,
+        sender,
+        source,
+        destination,
+        recipient: await chain.tokenAccountOwner(destination),
+        mint,
+        confidential,
+        fromHold,
+      };
+    }
+    case "transfer_held": {
+      const accountData = await chain.programAccountData(fact.pending);
+      const hold = accountData === null ? null : decodeHold(fact.pending, accountData);
+      return {
+        kind: "transfer_held",
+        position,
+        transferId: transferIdOf(fact),
+        agent: fact.agent,
+        pending: fact.pending,
+        expiresAt: fact.expiresAt,
+        hold,
+        recipient: hold === null ? null : await chain.tokenAccountOwner(hold.destination),
+      };
+    }
+    case "hold_decided": {
+      const { decision, agent, pending } = fact;
+      return { kind: "hold_decided", position, decision, agent, pending, transferId: transferIdOf(fact) };
+    }
+    case "policy_updated":
+      return { kind: "policy_updated", position, agent: fact.agent };
+    default:
+      return { kind: "other", position };
+  }
 }
 
-const DECISIONS = {
-  TransactionApproved: "approved",
-  TransactionRejected: "rejected",
-  TransactionExpired: "expired",
-} as const;
+/** The `tr_...` id of a fact's 16-byte transfer id. */
+function transferIdOf(fact: { readonly transferId: ReadonlyUint8Array }): string {
+  return idFromBytes("tr", Uint8Array.from(fact.transferId));
+}

@@ -9,17 +9,17 @@
  * | rejected | rejected, decided_at, tx_signature | failed, settled, failure_code `rejected` | `transfer.failed`, `agent.transaction.rejected` |
  * | expired  | expired, decided_at, tx_signature (the close, if ours) | failed, settled, failure_code `expired` | `transfer.failed` |
  *
- * Agent-transaction events go to the owner; payloads name the agent (`account`), the recipient,
- * the ids and the signature — never an amount.
+ * Agent-transaction events go to the owner (events/hold-events.ts builds them).
  */
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../db/database";
 import type { AccountRow, AgentTransactionRow, TransferRow } from "../db/rows";
+import { holdDecidedFact } from "../events/hold-events";
 import { type OutboxContext, recordEvent } from "../events/record-event";
 import { nowIso } from "../ids";
 import { recordTransferUsage } from "../transfers/record-usage";
 import { recordTransferEvent } from "../transfers/transfer-events";
-import { withSignature } from "../transfers/transfer-transitions";
+import { moveTransfer, withSignature } from "../transfers/transfer-transitions";
 
 export interface Decision {
   readonly status: "approved" | "rejected" | "expired";
@@ -61,22 +61,11 @@ export async function recordDecisionIn(
   if (updated === undefined) return null;
   const transfer = await updateTransfer(service, tx, updated, decision);
   if (decision.status !== "expired") {
-    await recordEvent(service, tx, {
-      type: decision.status === "approved" ? "agent.transaction.approved" : "agent.transaction.rejected",
-      accountId: updated.ownerAccountId,
-      resourceId: updated.id,
-      factKey: `agent.transaction.${decision.status}:${updated.id}`,
-      payload: {
-        account: agent.handle,
-        direction: "sent",
-        counterparty: updated.to,
-        asset: transfer?.asset ?? "USDG",
-        confidential: updated.confidential,
-        tx_signature: decision.signature,
-        transaction_id: updated.id,
-        transfer_id: updated.transferId,
-      },
-    });
+    await recordEvent(
+      service,
+      tx,
+      holdDecidedFact(agent, updated, decision.status, transfer?.asset ?? "USDG"),
+    );
   }
   return updated;
 }
@@ -92,13 +81,12 @@ async function updateTransfer(
   const [transfer] = await tx.select().from(transfers).where(eq(transfers.heldTransactionId, held.id));
   if (transfer === undefined) return null;
   const signatures = JSON.stringify(withSignature(transfer.signatures, decision.signature));
-  const whileHeld = and(eq(transfers.id, transfer.id), eq(transfers.phase, "held"));
   if (decision.status === "approved") {
-    const [submitted] = await tx
-      .update(transfers)
-      .set({ txSignature: decision.signature, phase: "submitted", signatures })
-      .where(whileHeld)
-      .returning();
+    const submitted = await moveTransfer(service, tx, transfer.id, {
+      from: ["held"],
+      to: "submitted",
+      set: { txSignature: decision.signature, signatures },
+    });
     if (submitted === undefined) return transfer;
     // Approval is when a held transfer is submitted (spec 3.1: `transfer.initiated`), and when it
     // counts toward its key's usage (the amount was encrypted into the row when it was requested).
@@ -109,11 +97,11 @@ async function updateTransfer(
     });
     return submitted;
   }
-  const [failed] = await tx
-    .update(transfers)
-    .set({ status: "failed", phase: "settled", failureCode: decision.status, signatures })
-    .where(whileHeld)
-    .returning();
+  const failed = await moveTransfer(service, tx, transfer.id, {
+    from: ["held"],
+    to: "failed",
+    set: { failureCode: decision.status, signatures },
+  });
   if (failed === undefined) return transfer;
   await recordTransferEvent(service, tx, "transfer.failed", failed);
   return failed;

@@ -19,6 +19,7 @@ import type {
   text,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
+import type { TransferPhase, TransferStatus } from "../transfers/transfer-states";
 
 /** The column builders both dialects provide under these names (typed as PostgreSQL's). */
 export interface ColumnKit {
@@ -107,9 +108,9 @@ export function defineTables(c: ColumnKit) {
       recipientAddress: c.text("recipient_address").notNull(),
       asset: c.text("asset").notNull(),
       confidential: c.bool("confidential").notNull(),
-      status: c.text("status").notNull(),
+      status: c.text("status").$type<TransferStatus>().notNull(),
       /** Until the chain answers: `submitting` (crash recovery reconciles it, see api/src/transfers/recover-submissions.ts). */
-      phase: c.text("phase").notNull(),
+      phase: c.text("phase").$type<TransferPhase>().notNull(),
       txSignature: c.text("tx_signature"),
       /** Every signature the transfer produced (JSON array), for reconciliation. */
       signatures: c.text("signatures").notNull().default("[]"),

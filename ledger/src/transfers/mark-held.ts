@@ -5,12 +5,13 @@
  * `held`, and records `agent.transaction.pending_approval` for the owner (spec 3.2, 6.1).
  */
 import type { Hold } from "@cpay/sdk/agent-confidential";
-import { and, eq, isNull, or } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "../db/database";
 import type { AccountRow, TransferRow } from "../db/rows";
+import { holdRequestedFact } from "../events/hold-events";
 import { type OutboxContext, recordEvent } from "../events/record-event";
 import { holdTransactionId } from "../ids";
-import { currentRow, isoOfUnixSeconds, NOT_LANDED } from "./transfer-transitions";
+import { currentRow, isoOfUnixSeconds, moveTransfer } from "./transfer-transitions";
 
 /**
  * The program held an agent's transfer for its owner: the `agent_transactions` row (times from the
@@ -51,27 +52,20 @@ export async function markHeldIn(
   transferId: string,
   input: HeldInput,
 ): Promise<HeldOutcome> {
-  const { transfers, agentTransactions } = service.db.tables;
+  const { agentTransactions } = service.db.tables;
   const { agent, hold } = input;
   const transactionId = holdTransactionId(hold.address);
   const expiresAt = isoOfUnixSeconds(hold.expiresAt);
-  const [updated] = await tx
-    .update(transfers)
-    .set({
-      phase: "held",
+  const updated = await moveTransfer(service, tx, transferId, {
+    from: ["submitting", "not_landed"],
+    to: "held",
+    set: {
       heldTransactionId: transactionId,
       txSignature: input.signature,
       signatures: JSON.stringify(input.signatures),
       failureCode: null,
-      status: "pending",
-    })
-    .where(
-      and(
-        eq(transfers.id, transferId),
-        or(eq(transfers.phase, "submitting"), eq(transfers.failureCode, NOT_LANDED)),
-      ),
-    )
-    .returning();
+    },
+  });
   if (updated === undefined) {
     // Another observer (the indexer, crash recovery) recorded the hold first, without the amount it
     // never knew: the request that did know it adds the sealed amount, once.
@@ -109,21 +103,6 @@ export async function markHeldIn(
     txSignature: null,
     sealedAmount: input.sealedAmount ?? null,
   });
-  await recordEvent(service, tx, {
-    type: "agent.transaction.pending_approval",
-    accountId: agent.ownerAccountId ?? agent.id,
-    resourceId: transactionId,
-    factKey: `agent.transaction.pending_approval:${transactionId}`,
-    payload: {
-      account: agent.handle,
-      direction: "sent",
-      counterparty: updated.to,
-      asset: updated.asset,
-      confidential: updated.confidential,
-      tx_signature: input.signature,
-      transaction_id: transactionId,
-      transfer_id: transferId,
-    },
-  });
+  await recordEvent(service, tx, holdRequestedFact(agent, updated, transactionId, input.signature));
   return { transfer: updated, transactionId, expiresAt };
 }

@@ -1,27 +1,51 @@
 /**
- * The transfer row's lifecycle (the `transfers` table; `status` is what the API shows, `phase` what
- * the service is waiting for), each change in one DB transaction with the outbox fact it fires:
+ * The transfer row's lifecycle (the `transfers` table; its states and allowed moves are the table
+ * in transfer-states.ts), each change in one DB transaction with the outbox fact it fires:
  *
  *   submitting --(funds-moving tx landed)--> submitted  [transfer.initiated, key usage]
  *   submitting --(the program held it)-----> held       [agent_transactions row, pending_approval]
  *                                                       (mark-held.ts)
- *   submitting --(nothing moved)-----------> settled/failed [transfer.failed unless refused at once]
- *   submitted  --(confirmed at the chain)---> settled    (the indexer only)
+ *   submitting --(nothing moved)-----------> failed     [transfer.failed unless refused at once]
+ *   submitted  --(confirmed at the chain)---> confirmed  (the indexer only)
+ *   held       --(the owner decided)--------> submitted | failed (approvals/record-decision.ts)
  *
- * Every update is guarded by the phase it leaves, so two observers of one fact (the request, the
- * crash-recovery pass, the indexer, or two processes) change the row once and fire its event once.
- * Each transition has an `...In` form that runs inside the caller's transaction (the indexer writes
- * a whole chain transaction's records with its checkpoint) and a form that opens its own.
+ * Every update goes through `moveTransfer`, guarded by the states it may leave, so two observers of
+ * one fact (the request, the crash-recovery pass, the indexer, or two processes) change the row
+ * once and fire its event once, and a move the table refuses is never written. Each transition has
+ * an `...In` form that runs inside the caller's transaction (the indexer writes a whole chain
+ * transaction's records with its checkpoint) and a form that opens its own.
  */
-import { and, eq, or } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Db } from "../db/database";
 import type { TransferRow } from "../db/rows";
 import type { OutboxContext } from "../events/record-event";
 import { recordTransferUsage, type TransferUsage } from "./record-usage";
 import { recordTransferEvent } from "./transfer-events";
+import { NOT_LANDED, TRANSFER_STATES, type TransferState, transitionGuard } from "./transfer-states";
 
-/** A `failure_code` meaning crash recovery found nothing on chain (see `markSubmitted`). */
-export const NOT_LANDED = "not_landed";
+/** The columns a move writes besides its new state's `status` and `phase`. */
+export type MoveColumns = Partial<Omit<TransferRow, "id" | "status" | "phase">>;
+
+/**
+ * Moves transfer `transferId` to state `to` (writing `set` with it) if it is in one of `from`;
+ * returns the row as updated, or undefined when it was in none (someone else moved it first).
+ * Throws `IllegalTransferTransition` for a move the transition table refuses.
+ */
+export async function moveTransfer(
+  service: OutboxContext,
+  tx: Db,
+  transferId: string,
+  move: { readonly from: readonly TransferState[]; readonly to: TransferState; readonly set?: MoveColumns },
+): Promise<TransferRow | undefined> {
+  const { transfers } = service.db.tables;
+  const guard = transitionGuard(transfers, move.from, move.to);
+  const [updated] = await tx
+    .update(transfers)
+    .set({ ...move.set, ...TRANSFER_STATES[move.to] })
+    .where(and(eq(transfers.id, transferId), guard))
+    .returning();
+  return updated;
+}
 
 /** The columns a `submitting` row is written with; the rest start as every new row's. */
 export type SubmittingTransfer = Omit<
@@ -45,8 +69,7 @@ export async function insertSubmittingTransferIn(
 ): Promise<TransferRow> {
   const row: TransferRow = {
     ...values,
-    status: "pending",
-    phase: "submitting",
+    ...TRANSFER_STATES.submitting,
     txSignature: null,
     signatures: "[]",
     failureCode: null,
@@ -83,23 +106,15 @@ export async function markSubmittedIn(
   transferId: string,
   input: SubmittedInput,
 ): Promise<TransferRow> {
-  const { transfers } = service.db.tables;
-  const [updated] = await tx
-    .update(transfers)
-    .set({
-      status: "pending",
-      phase: "submitted",
+  const updated = await moveTransfer(service, tx, transferId, {
+    from: ["submitting", "not_landed"],
+    to: "submitted",
+    set: {
       txSignature: input.signature,
       signatures: JSON.stringify(input.signatures),
       failureCode: null,
-    })
-    .where(
-      and(
-        eq(transfers.id, transferId),
-        or(eq(transfers.phase, "submitting"), eq(transfers.failureCode, NOT_LANDED)),
-      ),
-    )
-    .returning();
+    },
+  });
   if (updated === undefined) return currentRow(tx, service, transferId);
   await recordTransferEvent(service, tx, "transfer.initiated", updated);
   await recordTransferUsage(service, tx, input.usage);
@@ -133,24 +148,15 @@ export async function markFailedIn(
   transferId: string,
   input: FailedInput,
 ): Promise<TransferRow> {
-  const { transfers } = service.db.tables;
-  const [updated] = await tx
-    .update(transfers)
-    .set({
-      status: "failed",
-      phase: "settled",
+  const updated = await moveTransfer(service, tx, transferId, {
+    // Only a confirmed transfer can be reverted; a settled failure stays as it is.
+    from: [input.from === "settled" ? "confirmed" : input.from],
+    to: input.failureCode === NOT_LANDED ? "not_landed" : "failed",
+    set: {
       failureCode: input.failureCode,
       ...(input.signatures === undefined ? {} : { signatures: JSON.stringify(input.signatures) }),
-    })
-    .where(
-      and(
-        eq(transfers.id, transferId),
-        eq(transfers.phase, input.from),
-        // Only a confirmed transfer can be reverted; a settled failure stays as it is.
-        ...(input.from === "settled" ? [eq(transfers.status, "confirmed")] : []),
-      ),
-    )
-    .returning();
+    },
+  });
   if (updated === undefined) return currentRow(tx, service, transferId);
   if (input.fireEvent) await recordTransferEvent(service, tx, "transfer.failed", updated);
   return updated;
@@ -167,12 +173,11 @@ export async function markConfirmedIn(
   transferId: string,
   confirmedAt: string,
 ): Promise<TransferRow> {
-  const { transfers } = service.db.tables;
-  const [updated] = await tx
-    .update(transfers)
-    .set({ status: "confirmed", phase: "settled", confirmedAt })
-    .where(and(eq(transfers.id, transferId), eq(transfers.phase, "submitted")))
-    .returning();
+  const updated = await moveTransfer(service, tx, transferId, {
+    from: ["submitted"],
+    to: "confirmed",
+    set: { confirmedAt },
+  });
   if (updated === undefined) return currentRow(tx, service, transferId);
   await recordTransferEvent(service, tx, "transfer.confirmed", updated);
   return updated;

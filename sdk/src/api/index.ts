@@ -18,6 +18,8 @@ export * from "./common";
 export * from "./dashboard";
 export * from "./environment";
 export { API_ERRORS, type ApiErrorCode, statusOfApiError } from "./errors";
+export * from "./event-types";
+export * from "./events";
 export * from "./keys";
 export { buildOpenApiDocument } from "./openapi";
 export * from "./relay";

@@ -86,6 +86,20 @@ export interface RouteContract {
   readonly readOnly?: true;
 }
 
+/** A POST taking an `Idempotency-Key`: its key reused with another body, or its first use still running. */
+const IDEMPOTENCY_ERRORS = ["idempotency_key_reused", "idempotency_in_progress"] as const;
+/** A dashboard-session route: no session, or an expired one. */
+const SESSION_ERRORS = ["session_required", "session_expired"] as const;
+/** A session route that changes something: also its CSRF token. */
+const SESSION_CHANGE_ERRORS = [...SESSION_ERRORS, "csrf_token_invalid"] as const;
+/** Deciding a held agent transaction: whose it is, and whether it is still there to decide. */
+const DECISION_ERRORS = [
+  "not_agent_owner",
+  "transaction_not_found",
+  "transaction_expired",
+  "transaction_not_pending",
+] as const;
+
 const ZTransferParams = z.strictObject({ transfer_id: zId("tr") });
 const ZAgentParams = z.strictObject({ account_id: zId("acct") });
 const ZAgentTransactionParams = z.strictObject({ transaction_id: zId("tx") });
@@ -117,8 +131,7 @@ export const API_ROUTES = {
       "policy_violation",
       "insufficient_balance",
       "live_mode_unavailable",
-      "idempotency_key_reused",
-      "idempotency_in_progress",
+      ...IDEMPOTENCY_ERRORS,
       "chain_unavailable",
     ],
   },
@@ -139,8 +152,7 @@ export const API_ROUTES = {
       "policy_violation",
       "kyc_required",
       "live_mode_unavailable",
-      "idempotency_key_reused",
-      "idempotency_in_progress",
+      ...IDEMPOTENCY_ERRORS,
       "chain_unavailable",
       "transfer_outcome_unknown",
     ],
@@ -205,8 +217,7 @@ export const API_ROUTES = {
       "agent_limit_reached",
       "kyc_required",
       "agent_key_not_allowed",
-      "idempotency_key_reused",
-      "idempotency_in_progress",
+      ...IDEMPOTENCY_ERRORS,
       "chain_unavailable",
       "reserve_budget_exhausted",
     ],
@@ -280,15 +291,11 @@ export const API_ROUTES = {
     params: ZAgentTransactionParams,
     response: { status: 200, schema: ZAgentTransaction },
     errors: [
-      "not_agent_owner",
-      "transaction_not_found",
-      "transaction_expired",
-      "transaction_not_pending",
+      ...DECISION_ERRORS,
       "kyc_required",
       "policy_violation",
       "insufficient_balance",
-      "idempotency_key_reused",
-      "idempotency_in_progress",
+      ...IDEMPOTENCY_ERRORS,
       "chain_unavailable",
       "reserve_budget_exhausted",
     ],
@@ -300,15 +307,7 @@ export const API_ROUTES = {
     audience: "owner",
     params: ZAgentTransactionParams,
     response: { status: 200, schema: ZAgentTransaction },
-    errors: [
-      "not_agent_owner",
-      "transaction_not_found",
-      "transaction_expired",
-      "transaction_not_pending",
-      "idempotency_key_reused",
-      "idempotency_in_progress",
-      "chain_unavailable",
-    ],
+    errors: [...DECISION_ERRORS, ...IDEMPOTENCY_ERRORS, "chain_unavailable"],
   },
   createWebhook: {
     method: "post",
@@ -318,12 +317,7 @@ export const API_ROUTES = {
     body: ZCreateWebhookRequest,
     response: { status: 201, schema: ZWebhookWithSecret },
     shownOnce: "secret",
-    errors: [
-      "invalid_webhook_url",
-      "webhook_limit_reached",
-      "idempotency_key_reused",
-      "idempotency_in_progress",
-    ],
+    errors: ["invalid_webhook_url", "webhook_limit_reached", ...IDEMPOTENCY_ERRORS],
   },
   rotateWebhookSecret: {
     method: "post",
@@ -334,7 +328,7 @@ export const API_ROUTES = {
     params: ZWebhookParams,
     response: { status: 200, schema: ZRotatedWebhookSecret },
     shownOnce: "secret",
-    errors: ["webhook_not_found", "idempotency_key_reused", "idempotency_in_progress"],
+    errors: ["webhook_not_found", ...IDEMPOTENCY_ERRORS],
   },
   listWebhooks: {
     method: "get",
@@ -360,7 +354,7 @@ export const API_ROUTES = {
     audience: "any",
     params: ZReplayParams,
     response: { status: 202, schema: ZDelivery },
-    errors: ["webhook_not_found", "event_not_found", "idempotency_key_reused", "idempotency_in_progress"],
+    errors: ["webhook_not_found", "event_not_found", ...IDEMPOTENCY_ERRORS],
   },
   listDeliveries: {
     method: "get",
@@ -414,7 +408,7 @@ export const API_ROUTES = {
     summary: "The signed-in session: account, passkey, CSRF token, expiry and the passkey's wrapped secret",
     audience: "session",
     response: { status: 200, schema: ZSessionView },
-    errors: ["session_required", "session_expired"],
+    errors: SESSION_ERRORS,
   },
   signOut: {
     method: "delete",
@@ -422,7 +416,7 @@ export const API_ROUTES = {
     summary: "Sign out: this session ends and its cookie is cleared",
     audience: "session",
     response: { status: 200, schema: ZSignedOut },
-    errors: ["session_required", "session_expired", "csrf_token_invalid"],
+    errors: SESSION_CHANGE_ERRORS,
   },
   signOutEverywhere: {
     method: "post",
@@ -430,7 +424,7 @@ export const API_ROUTES = {
     summary: "End every session of the account, this one included",
     audience: "session",
     response: { status: 200, schema: ZSignedOutEverywhere },
-    errors: ["session_required", "session_expired", "csrf_token_invalid"],
+    errors: SESSION_CHANGE_ERRORS,
   },
   listPasskeys: {
     method: "get",
@@ -438,7 +432,7 @@ export const API_ROUTES = {
     summary: "The account's passkeys (revoked ones left out)",
     audience: "session",
     response: { status: 200, schema: ZPasskeyList },
-    errors: ["session_required", "session_expired"],
+    errors: SESSION_ERRORS,
   },
   revokePasskey: {
     method: "delete",
@@ -447,7 +441,7 @@ export const API_ROUTES = {
     audience: "session",
     params: ZPasskeyParams,
     response: { status: 200, schema: ZPasskey },
-    errors: ["session_required", "session_expired", "csrf_token_invalid", "passkey_not_found"],
+    errors: [...SESSION_CHANGE_ERRORS, "passkey_not_found"],
   },
   putWrappedSecret: {
     method: "put",
@@ -457,7 +451,7 @@ export const API_ROUTES = {
     params: ZPasskeyParams,
     body: ZWrappedSecretRequest,
     response: { status: 200, schema: ZWrappedSecretAnswer },
-    errors: ["session_required", "session_expired", "csrf_token_invalid", "passkey_not_found"],
+    errors: [...SESSION_CHANGE_ERRORS, "passkey_not_found"],
   },
   createKey: {
     method: "post",
@@ -467,13 +461,7 @@ export const API_ROUTES = {
     body: ZCreateKeyRequest,
     response: { status: 201, schema: ZCreatedKey },
     shownOnce: "api_key",
-    errors: [
-      "session_required",
-      "session_expired",
-      "csrf_token_invalid",
-      "idempotency_key_reused",
-      "idempotency_in_progress",
-    ],
+    errors: [...SESSION_CHANGE_ERRORS, ...IDEMPOTENCY_ERRORS],
   },
   listKeys: {
     method: "get",
@@ -481,7 +469,7 @@ export const API_ROUTES = {
     summary: "The account's API keys with their usage (the total transferred encrypted)",
     audience: "session",
     response: { status: 200, schema: ZKeyList },
-    errors: ["session_required", "session_expired"],
+    errors: SESSION_ERRORS,
   },
   revokeKey: {
     method: "delete",
@@ -490,7 +478,7 @@ export const API_ROUTES = {
     audience: "session",
     params: ZKeyParams,
     response: { status: 200, schema: ZKeyView },
-    errors: ["session_required", "session_expired", "csrf_token_invalid", "key_not_found"],
+    errors: [...SESSION_CHANGE_ERRORS, "key_not_found"],
   },
 } as const satisfies Record<string, RouteContract>;
 

@@ -1,18 +1,8 @@
 /** Webhook subscriptions and their delivery log (spec 2.7, 2.8, 4.12-4.16, 6). */
 import { z } from "zod";
 import { ZPage, ZPaging, ZSecretAlreadyDelivered, ZTimestamp, zId } from "./common";
-
-/** The event types of spec 6.1. */
-export const WEBHOOK_EVENT_TYPES = [
-  "transfer.initiated",
-  "transfer.confirmed",
-  "transfer.failed",
-  "agent.transaction.pending_approval",
-  "agent.transaction.approved",
-  "agent.transaction.rejected",
-  "agent.policy.updated",
-] as const;
-export const ZWebhookEventType = z.enum(WEBHOOK_EVENT_TYPES);
+import { WEBHOOK_EVENT_TYPES } from "./event-types";
+import { ZWebhookEventType } from "./events";
 
 export const ZCreateWebhookRequest = z
   .strictObject({

@@ -66,6 +66,19 @@ export {
   recipientHandleOf,
 } from "./instructions";
 export {
+  type FactsOfLogs,
+  factsOfLogs,
+  type LandedFact,
+  type LandedFacts,
+  type LandedFactsOptions,
+  type LandedHoldDecided,
+  type LandedOther,
+  type LandedPolicyUpdated,
+  type LandedTransferExecuted,
+  type LandedTransferHeld,
+  landedFacts,
+} from "./landed-facts";
+export {
   assertTransferId,
   findAgentPda,
   findConfigPda,

@@ -1,7 +1,7 @@
 /**
  * `@cpay/sdk/webhooks`: what a receiver of the service's webhooks needs — the header names and a
  * constant-time check of the Standard Webhooks signature with its signed timestamp, or of the
- * spec's body-only `X-Service-Signature` (spec 6.3).
+ * spec's body-only `X-Service-Signature` (spec 6.3), and the check that also returns the parsed event.
  */
 export {
   DEFAULT_TOLERANCE_SECONDS,
@@ -17,3 +17,4 @@ export {
   type WebhookHeaders,
   type WebhookVerification,
 } from "./signature";
+export { verifyWebhookEvent, type WebhookEventVerification } from "./verify-event";

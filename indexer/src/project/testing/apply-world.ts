@@ -10,6 +10,7 @@ import { join } from "node:path";
 import type { AccountRow, TransferRow } from "@cpay/ledger";
 import { type Database, openDatabase } from "@cpay/ledger/database";
 import { idFromBytes } from "@cpay/ledger/ids";
+import { accountRowOf } from "@cpay/ledger/testing";
 import { findTokenAccount } from "@cpay/sdk/confidential";
 import { generateKeyPairSigner } from "@solana/kit";
 import { eq } from "drizzle-orm";
@@ -60,20 +61,8 @@ export async function startApplyWorld(clock: () => number = Date.now): Promise<A
   let slot = 1n;
 
   const account = async (handle: string, type: string, extra: Partial<AccountRow> = {}) => {
-    const row: AccountRow = {
-      id: `acct_${handle.replace(/\W/g, "")}`,
-      handle,
-      type,
-      kycStatus: "verified",
-      publicKey: await newAddress(),
-      ownerAccountId: null,
-      agentName: null,
-      agentSigner: null,
-      agentCustody: null,
-      policyId: null,
-      createdAt: new Date().toISOString(),
-      ...extra,
-    };
+    const id = `acct_${handle.replace(/\W/g, "")}`;
+    const row = accountRowOf({ id, handle, type, publicKey: await newAddress(), ...extra });
     await db.transaction((tx) =>
       tx
         .insert(db.tables.accounts)
