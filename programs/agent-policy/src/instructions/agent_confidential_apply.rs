@@ -17,30 +17,37 @@
 
 use crate::borsh::Reader;
 use crate::error::{PolicyError, ProgramResult};
-use crate::instructions::{agent_signer, confidential_account};
+use crate::instructions::{agent_checks, agent_signer, confidential_account};
 use crate::runtime::account::AccountView;
 use crate::runtime::cpi::Signer;
 use crate::runtime::input::AccountList;
 use crate::runtime::Pubkey;
+use crate::state::agent::Agent;
 use crate::token_confidential::{self, ApplyPendingBalance, DecryptableBalance};
 
 pub const DATA_LEN: usize = 52;
 
-struct Accounts {
-    authority: AccountView,
-    agent: AccountView,
-    token_account: AccountView,
-    token_program: AccountView,
+/// The accounts of one apply, checked.
+struct AgentConfidentialApplyAccounts<'a> {
+    agent: &'a AccountView,
+    token_account: &'a AccountView,
+    agent_state: &'a Agent,
 }
 
-fn accounts(list: &AccountList) -> Result<Accounts, PolicyError> {
-    let [authority, agent, token_account, token_program] = *list.first::<4>()?;
-    Ok(Accounts {
-        authority,
-        agent,
-        token_account,
-        token_program,
-    })
+impl<'a> AgentConfidentialApplyAccounts<'a> {
+    /// In order: `NotEnoughAccounts`; the agent and its authority (`confidential_account::authorize`);
+    /// no open confidential hold; the agent's token account.
+    fn unpack(list: &'a AccountList, program_id: &Pubkey) -> Result<Self, PolicyError> {
+        let [authority, agent, token_account, token_program] = list.first::<4>()?;
+        let agent_state = confidential_account::authorize(authority, agent, program_id)?;
+        agent_checks::refuse_open_hold(agent_state)?;
+        confidential_account::agent_token_account(agent, token_account, token_program)?;
+        Ok(Self {
+            agent,
+            token_account,
+            agent_state,
+        })
+    }
 }
 
 struct Args<'a> {
@@ -61,15 +68,11 @@ fn parse(data: &[u8]) -> Result<Args<'_>, PolicyError> {
 /// Applies the agent account's pending balance (see the module doc).
 pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramResult {
     let args = parse(data)?;
-    let accounts = accounts(list)?;
-    let agent = confidential_account::authorize(&accounts.authority, &accounts.agent, program_id)?;
-    confidential_account::refuse_open_hold(agent)?;
-    confidential_account::agent_token_account(&accounts.agent, &accounts.token_account, &accounts.token_program)?;
-
-    let seeds = agent_signer::seeds(agent);
+    let accounts = AgentConfidentialApplyAccounts::unpack(list, program_id)?;
+    let seeds = agent_signer::seeds(accounts.agent_state);
     token_confidential::apply_pending_balance(&ApplyPendingBalance {
-        token: &accounts.token_account,
-        owner: &accounts.agent,
+        token: accounts.token_account,
+        owner: accounts.agent,
         expected_pending_balance_credit_counter: args.expected_pending_balance_credit_counter,
         new_decryptable_available_balance: args.new_decryptable_available_balance,
         signer: &Signer::new(&seeds),

@@ -29,34 +29,53 @@ use crate::runtime::account::AccountView;
 use crate::runtime::cpi::Signer;
 use crate::runtime::input::AccountList;
 use crate::runtime::{keys_eq, Pubkey, INSTRUCTIONS_SYSVAR_ID, SYSTEM_PROGRAM_ID};
+use crate::state::agent::Agent;
 use crate::token_confidential::{self, ConfigureAccount, DecryptableBalance, Reallocate};
 
 pub const DATA_LEN: usize = 52;
 
-struct Accounts {
-    authority: AccountView,
-    agent: AccountView,
-    token_account: AccountView,
-    mint: AccountView,
-    payer: AccountView,
-    instructions_sysvar: AccountView,
-    token_program: AccountView,
-    system_program: AccountView,
+/// The accounts of one configuration, checked.
+struct AgentConfidentialConfigureAccounts<'a> {
+    agent: &'a AccountView,
+    token_account: &'a AccountView,
+    mint: &'a AccountView,
+    payer: &'a AccountView,
+    instructions_sysvar: &'a AccountView,
+    system_program: &'a AccountView,
+    agent_state: &'a Agent,
 }
 
-fn accounts(list: &AccountList) -> Result<Accounts, PolicyError> {
-    let [authority, agent, token_account, mint, payer, instructions_sysvar, token_program, system_program] =
-        *list.first::<8>()?;
-    Ok(Accounts {
-        authority,
-        agent,
-        token_account,
-        mint,
-        payer,
-        instructions_sysvar,
-        token_program,
-        system_program,
-    })
+impl<'a> AgentConfidentialConfigureAccounts<'a> {
+    /// In order: `NotEnoughAccounts`; the agent and its authority (`confidential_account::authorize`);
+    /// the agent's token account; its mint; `payer` signs (`MissingSigner`) and is writable
+    /// (`AccountNotWritable`); the instructions sysvar and the System program (`WrongProgram`).
+    fn unpack(list: &'a AccountList, program_id: &Pubkey) -> Result<Self, PolicyError> {
+        let [authority, agent, token_account, mint, payer, instructions_sysvar, token_program, system_program] =
+            list.first::<8>()?;
+        let agent_state = confidential_account::authorize(authority, agent, program_id)?;
+        let token = confidential_account::agent_token_account(agent, token_account, token_program)?;
+        confidential_account::mint_of(&token, mint)?;
+        if !payer.is_signer() {
+            return Err(PolicyError::MissingSigner);
+        }
+        if !payer.is_writable() {
+            return Err(PolicyError::AccountNotWritable);
+        }
+        if !keys_eq(instructions_sysvar.key(), &INSTRUCTIONS_SYSVAR_ID)
+            || !keys_eq(system_program.key(), &SYSTEM_PROGRAM_ID)
+        {
+            return Err(PolicyError::WrongProgram);
+        }
+        Ok(Self {
+            agent,
+            token_account,
+            mint,
+            payer,
+            instructions_sysvar,
+            system_program,
+            agent_state,
+        })
+    }
 }
 
 struct Args<'a> {
@@ -74,46 +93,24 @@ fn parse(data: &[u8]) -> Result<Args<'_>, PolicyError> {
     Ok(args)
 }
 
-/// The accounts only this instruction has: the payer and the two fixed addresses.
-fn validate(accounts: &Accounts) -> ProgramResult {
-    if !accounts.payer.is_signer() {
-        return Err(PolicyError::MissingSigner);
-    }
-    if !accounts.payer.is_writable() {
-        return Err(PolicyError::AccountNotWritable);
-    }
-    if !keys_eq(accounts.instructions_sysvar.key(), &INSTRUCTIONS_SYSVAR_ID)
-        || !keys_eq(accounts.system_program.key(), &SYSTEM_PROGRAM_ID)
-    {
-        return Err(PolicyError::WrongProgram);
-    }
-    Ok(())
-}
-
 /// Configures the agent's token account for confidential transfers (see the module doc).
 pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramResult {
     let args = parse(data)?;
-    let accounts = accounts(list)?;
-    let agent = confidential_account::authorize(&accounts.authority, &accounts.agent, program_id)?;
-    let token =
-        confidential_account::agent_token_account(&accounts.agent, &accounts.token_account, &accounts.token_program)?;
-    confidential_account::mint_of(&token, &accounts.mint)?;
-    validate(&accounts)?;
-
-    let seeds = agent_signer::seeds(agent);
+    let accounts = AgentConfidentialConfigureAccounts::unpack(list, program_id)?;
+    let seeds = agent_signer::seeds(accounts.agent_state);
     let signer = Signer::new(&seeds);
     token_confidential::reallocate(&Reallocate {
-        token: &accounts.token_account,
-        payer: &accounts.payer,
-        system_program: &accounts.system_program,
-        owner: &accounts.agent,
+        token: accounts.token_account,
+        payer: accounts.payer,
+        system_program: accounts.system_program,
+        owner: accounts.agent,
         signer: &signer,
     })?;
     token_confidential::configure_account(&ConfigureAccount {
-        token: &accounts.token_account,
-        mint: &accounts.mint,
-        instructions_sysvar: &accounts.instructions_sysvar,
-        owner: &accounts.agent,
+        token: accounts.token_account,
+        mint: accounts.mint,
+        instructions_sysvar: accounts.instructions_sysvar,
+        owner: accounts.agent,
         decryptable_zero_balance: args.decryptable_zero_balance,
         maximum_pending_balance_credit_counter: args.maximum_pending_balance_credit_counter,
         signer: &signer,

@@ -22,27 +22,36 @@ use crate::runtime::account::AccountView;
 use crate::runtime::cpi::Signer;
 use crate::runtime::input::AccountList;
 use crate::runtime::Pubkey;
+use crate::state::agent::Agent;
 use crate::token_confidential::{self, Deposit};
 
 pub const DATA_LEN: usize = 16;
 
-struct Accounts {
-    authority: AccountView,
-    agent: AccountView,
-    token_account: AccountView,
-    mint: AccountView,
-    token_program: AccountView,
+/// The accounts of one deposit, checked.
+struct AgentConfidentialDepositAccounts<'a> {
+    agent: &'a AccountView,
+    token_account: &'a AccountView,
+    mint: &'a AccountView,
+    agent_state: &'a Agent,
+    decimals: u8,
 }
 
-fn accounts(list: &AccountList) -> Result<Accounts, PolicyError> {
-    let [authority, agent, token_account, mint, token_program] = *list.first::<5>()?;
-    Ok(Accounts {
-        authority,
-        agent,
-        token_account,
-        mint,
-        token_program,
-    })
+impl<'a> AgentConfidentialDepositAccounts<'a> {
+    /// In order: `NotEnoughAccounts`; the agent and its authority (`confidential_account::authorize`);
+    /// the agent's token account; its mint.
+    fn unpack(list: &'a AccountList, program_id: &Pubkey) -> Result<Self, PolicyError> {
+        let [authority, agent, token_account, mint, token_program] = list.first::<5>()?;
+        let agent_state = confidential_account::authorize(authority, agent, program_id)?;
+        let token = confidential_account::agent_token_account(agent, token_account, token_program)?;
+        let decimals = confidential_account::mint_of(&token, mint)?;
+        Ok(Self {
+            agent,
+            token_account,
+            mint,
+            agent_state,
+            decimals,
+        })
+    }
 }
 
 fn parse(data: &[u8]) -> Result<u64, PolicyError> {
@@ -55,19 +64,14 @@ fn parse(data: &[u8]) -> Result<u64, PolicyError> {
 /// Deposits into the agent's pending confidential balance (see the module doc).
 pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramResult {
     let amount = parse(data)?;
-    let accounts = accounts(list)?;
-    let agent = confidential_account::authorize(&accounts.authority, &accounts.agent, program_id)?;
-    let token =
-        confidential_account::agent_token_account(&accounts.agent, &accounts.token_account, &accounts.token_program)?;
-    let decimals = confidential_account::mint_of(&token, &accounts.mint)?;
-
-    let seeds = agent_signer::seeds(agent);
+    let accounts = AgentConfidentialDepositAccounts::unpack(list, program_id)?;
+    let seeds = agent_signer::seeds(accounts.agent_state);
     token_confidential::deposit(&Deposit {
-        token: &accounts.token_account,
-        mint: &accounts.mint,
-        owner: &accounts.agent,
+        token: accounts.token_account,
+        mint: accounts.mint,
+        owner: accounts.agent,
         amount,
-        decimals,
+        decimals: accounts.decimals,
         signer: &Signer::new(&seeds),
     })
 }

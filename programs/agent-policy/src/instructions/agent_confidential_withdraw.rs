@@ -23,37 +23,54 @@
 
 use crate::borsh::Reader;
 use crate::error::{PolicyError, ProgramResult};
-use crate::instructions::{agent_signer, confidential_account};
+use crate::instructions::{agent_checks, agent_signer, confidential_account};
 use crate::runtime::account::AccountView;
 use crate::runtime::cpi::Signer;
 use crate::runtime::input::AccountList;
 use crate::runtime::Pubkey;
+use crate::state::agent::Agent;
 use crate::token_confidential::{self, DecryptableBalance, Withdraw};
 use crate::zk_context::{self, proof_type};
 
 pub const DATA_LEN: usize = 52;
 
-struct Accounts {
-    authority: AccountView,
-    agent: AccountView,
-    token_account: AccountView,
-    mint: AccountView,
-    equality_proof: AccountView,
-    range_proof: AccountView,
-    token_program: AccountView,
+/// The accounts of one withdrawal, checked.
+struct AgentConfidentialWithdrawAccounts<'a> {
+    agent: &'a AccountView,
+    token_account: &'a AccountView,
+    mint: &'a AccountView,
+    equality_proof: &'a AccountView,
+    range_proof: &'a AccountView,
+    agent_state: &'a Agent,
+    decimals: u8,
 }
 
-fn accounts(list: &AccountList) -> Result<Accounts, PolicyError> {
-    let [authority, agent, token_account, mint, equality_proof, range_proof, token_program] = *list.first::<7>()?;
-    Ok(Accounts {
-        authority,
-        agent,
-        token_account,
-        mint,
-        equality_proof,
-        range_proof,
-        token_program,
-    })
+impl<'a> AgentConfidentialWithdrawAccounts<'a> {
+    /// In order: `NotEnoughAccounts`; the agent and its authority (`confidential_account::authorize`);
+    /// no open confidential hold; the agent's token account; its mint; the two contexts' owner,
+    /// size and proof type.
+    fn unpack(list: &'a AccountList, program_id: &Pubkey) -> Result<Self, PolicyError> {
+        let [authority, agent, token_account, mint, equality_proof, range_proof, token_program] = list.first::<7>()?;
+        let agent_state = confidential_account::authorize(authority, agent, program_id)?;
+        agent_checks::refuse_open_hold(agent_state)?;
+        let token = confidential_account::agent_token_account(agent, token_account, token_program)?;
+        let decimals = confidential_account::mint_of(&token, mint)?;
+        zk_context::check_type(
+            equality_proof,
+            zk_context::EQUALITY_LEN,
+            proof_type::CIPHERTEXT_COMMITMENT_EQUALITY,
+        )?;
+        zk_context::check_type(range_proof, zk_context::RANGE_LEN, proof_type::BATCHED_RANGE_PROOF_U64)?;
+        Ok(Self {
+            agent,
+            token_account,
+            mint,
+            equality_proof,
+            range_proof,
+            agent_state,
+            decimals,
+        })
+    }
 }
 
 struct Args<'a> {
@@ -74,32 +91,16 @@ fn parse(data: &[u8]) -> Result<Args<'_>, PolicyError> {
 /// Withdraws from the agent account's confidential balance to its public one (see the module doc).
 pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramResult {
     let args = parse(data)?;
-    let accounts = accounts(list)?;
-    let agent = confidential_account::authorize(&accounts.authority, &accounts.agent, program_id)?;
-    confidential_account::refuse_open_hold(agent)?;
-    let token =
-        confidential_account::agent_token_account(&accounts.agent, &accounts.token_account, &accounts.token_program)?;
-    let decimals = confidential_account::mint_of(&token, &accounts.mint)?;
-    zk_context::check_type(
-        &accounts.equality_proof,
-        zk_context::EQUALITY_LEN,
-        proof_type::CIPHERTEXT_COMMITMENT_EQUALITY,
-    )?;
-    zk_context::check_type(
-        &accounts.range_proof,
-        zk_context::RANGE_LEN,
-        proof_type::BATCHED_RANGE_PROOF_U64,
-    )?;
-
-    let seeds = agent_signer::seeds(agent);
+    let accounts = AgentConfidentialWithdrawAccounts::unpack(list, program_id)?;
+    let seeds = agent_signer::seeds(accounts.agent_state);
     token_confidential::withdraw(&Withdraw {
-        token: &accounts.token_account,
-        mint: &accounts.mint,
-        equality_proof: &accounts.equality_proof,
-        range_proof: &accounts.range_proof,
-        owner: &accounts.agent,
+        token: accounts.token_account,
+        mint: accounts.mint,
+        equality_proof: accounts.equality_proof,
+        range_proof: accounts.range_proof,
+        owner: accounts.agent,
         amount: args.amount,
-        decimals,
+        decimals: accounts.decimals,
         new_decryptable_available_balance: args.new_decryptable_available_balance,
         signer: &Signer::new(&seeds),
     })

@@ -8,13 +8,14 @@
 //! - `authority` is `agent.owner` or `agent.agent_signer` (`NotAgentSigner`) and signs
 //!   (`MissingSigner`); the agent is active (`AgentNotActive`);
 //! - where the balance the held proofs were made against could change (apply, withdraw, closing
-//!   contexts), no confidential hold is open (`ConfidentialHoldOpen`);
+//!   contexts), no confidential hold is open (`ConfidentialHoldOpen`, `agent_checks`);
 //! - `token_program` is Token-2022 (`WrongProgram`); `token_account` writable
 //!   (`AccountNotWritable`), an initialized, unfrozen Token-2022 account owned by the agent PDA
 //!   (`WrongTokenAccount`); `mint`, where passed, an initialized Token-2022 mint and the account's
 //!   (`WrongTokenAccount`).
 
-use crate::error::{PolicyError, ProgramResult};
+use crate::error::PolicyError;
+use crate::instructions::agent_checks;
 use crate::runtime::account::AccountView;
 use crate::runtime::{keys_eq, Pubkey, TOKEN_2022_PROGRAM_ID};
 use crate::state::agent::Agent;
@@ -29,26 +30,9 @@ pub fn authorize<'a>(
     program_id: &Pubkey,
 ) -> Result<&'a Agent, PolicyError> {
     let loaded = load::<Agent>(agent, program_id)?;
-    let key = authority.key();
-    if !keys_eq(key, &loaded.owner) && !keys_eq(key, &loaded.agent_signer) {
-        return Err(PolicyError::NotAgentSigner);
-    }
-    if !authority.is_signer() {
-        return Err(PolicyError::MissingSigner);
-    }
-    if !loaded.is_active() {
-        return Err(PolicyError::AgentNotActive);
-    }
+    agent_checks::owner_or_agent_signer_signs(authority, loaded)?;
+    agent_checks::require_active(loaded)?;
     Ok(loaded)
-}
-
-/// `ConfidentialHoldOpen` while the agent has an open confidential hold.
-#[inline]
-pub fn refuse_open_hold(agent: &Agent) -> ProgramResult {
-    if agent.has_confidential_hold() {
-        return Err(PolicyError::ConfidentialHoldOpen);
-    }
-    Ok(())
 }
 
 /// The agent's Token-2022 account, after the token-program and token-account checks.

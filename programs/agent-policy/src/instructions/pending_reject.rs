@@ -16,7 +16,7 @@
 //! 7. `zk_elgamal_proof_program`   `ZkE1Gama1Proof11111111111111111111111111111`
 //!
 //! The contexts are closed to `rent_receiver` and `agent.confidential_hold` is cleared (see
-//! `confidential_spend::release`: `NotEnoughAccounts`, `WrongPendingTransaction`,
+//! `hold_close::release` and `confidential_spend::release`: `NotEnoughAccounts`, `WrongPendingTransaction`,
 //! `AccountNotWritable`, `WrongProgram`; `WrongAccountData` for a confidential flag on a
 //! 416-byte account).
 //!
@@ -27,45 +27,49 @@
 
 use crate::error::{PolicyError, ProgramResult};
 use crate::event;
-use crate::instructions::confidential_spend::{self, Release};
+use crate::instructions::agent_checks;
+use crate::instructions::hold_close::{self, Release};
 use crate::runtime::account::AccountView;
 use crate::runtime::input::AccountList;
-use crate::runtime::{clock, keys_eq, Pubkey};
+use crate::runtime::{clock, Pubkey};
 use crate::state::agent::Agent;
 use crate::state::load_mut;
 use crate::state::pending::PendingTransaction;
 
 pub const DATA_LEN: usize = 8;
+/// A confidential hold's four accounts follow these.
+const OWN_ACCOUNTS: usize = 4;
 
-struct Accounts {
-    owner: AccountView,
-    agent: AccountView,
-    pending: AccountView,
-    rent_receiver: AccountView,
+/// The accounts of one rejection, checked.
+struct PendingRejectAccounts<'a> {
+    agent: &'a AccountView,
+    pending: &'a AccountView,
+    rent_receiver: &'a AccountView,
+    agent_state: &'a mut Agent,
+    hold: &'a PendingTransaction,
 }
 
-fn accounts(list: &AccountList) -> Result<Accounts, PolicyError> {
-    let get = |index| list.get(index).ok_or(PolicyError::NotEnoughAccounts);
-    Ok(Accounts {
-        owner: get(0)?,
-        agent: get(1)?,
-        pending: get(2)?,
-        rent_receiver: get(3)?,
-    })
-}
-
-fn validate(accounts: &Accounts, agent: &Agent, pending: &PendingTransaction, now: i64) -> ProgramResult {
-    if !keys_eq(accounts.owner.key(), &agent.owner) || keys_eq(accounts.owner.key(), &agent.agent_signer) {
-        return Err(PolicyError::NotAgentOwner);
+impl<'a> PendingRejectAccounts<'a> {
+    /// In order: `NotEnoughAccounts`; agent and pending writable, this program's, of their type;
+    /// the owner signed; the hold is this agent's and closes to its rent payer
+    /// (`hold_close::check_links`); not expired at `now`.
+    fn unpack(list: &'a AccountList, program_id: &Pubkey, now: i64) -> Result<Self, PolicyError> {
+        let [owner, agent, pending, rent_receiver] = list.first::<OWN_ACCOUNTS>()?;
+        let agent_state = load_mut::<Agent>(agent, program_id)?;
+        let hold = load_mut::<PendingTransaction>(pending, program_id)?;
+        agent_checks::owner_signs(owner, agent_state)?;
+        hold_close::check_links(agent.key(), hold, rent_receiver)?;
+        if hold.is_expired(now) {
+            return Err(PolicyError::TransactionExpired);
+        }
+        Ok(Self {
+            agent,
+            pending,
+            rent_receiver,
+            agent_state,
+            hold,
+        })
     }
-    if !accounts.owner.is_signer() {
-        return Err(PolicyError::MissingSigner);
-    }
-    super::pending_close_expired::check_hold_links(accounts.agent.key(), pending, &accounts.rent_receiver)?;
-    if pending.is_expired(now) {
-        return Err(PolicyError::TransactionExpired);
-    }
-    Ok(())
 }
 
 /// Rejects one hold (see the module doc for data, accounts and checks).
@@ -73,25 +77,18 @@ pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramR
     if data.len() != DATA_LEN {
         return Err(PolicyError::InvalidInstructionData);
     }
-    let accounts = accounts(list)?;
-    let agent = load_mut::<Agent>(&accounts.agent, program_id)?;
-    let pending = load_mut::<PendingTransaction>(&accounts.pending, program_id)?;
-    validate(&accounts, agent, pending, clock::unix_timestamp())?;
-
-    let transfer_id = pending.transfer_id;
-    if pending.is_confidential() {
-        confidential_spend::release(&mut Release {
+    let accounts = PendingRejectAccounts::unpack(list, program_id, clock::unix_timestamp())?;
+    let transfer_id = hold_close::release(
+        &Release {
             program_id,
-            list,
-            first: 4,
-            pending: &accounts.pending,
-            agent_account: &accounts.agent,
-            agent,
-            rent_receiver: &accounts.rent_receiver,
-        })?;
-    }
-    agent.close_hold()?;
-    accounts.pending.close_to(&accounts.rent_receiver)?;
+            agent: accounts.agent,
+            pending: accounts.pending,
+            rent_receiver: accounts.rent_receiver,
+            trailing: list.rest(OWN_ACCOUNTS),
+        },
+        accounts.agent_state,
+        accounts.hold,
+    )?;
     event::transaction_rejected(accounts.agent.key(), accounts.pending.key(), &transfer_id);
     Ok(())
 }
