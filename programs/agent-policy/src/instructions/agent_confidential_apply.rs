@@ -80,22 +80,24 @@ pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramR
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
+pub(crate) mod tests {
     use crate::discriminator::instruction;
     use crate::instructions::confidential_account::test_support::*;
     use crate::instructions::test_fixtures::*;
     use crate::runtime::input::test_support::TestAccount;
     use crate::runtime::TOKEN_2022_PROGRAM_ID;
 
-    fn data() -> Vec<u8> {
+    /// The data of a valid apply (the table of shared refusals in `confidential_account` starts
+    /// from it and from [`accounts`]).
+    pub(crate) fn data() -> Vec<u8> {
         let mut data = instruction::AGENT_CONFIDENTIAL_APPLY.to_vec();
         data.extend_from_slice(&3u64.to_le_bytes());
         data.extend_from_slice(&[0x6B; 36]);
         data
     }
 
-    fn accounts() -> Vec<TestAccount> {
+    /// The accounts of a valid apply.
+    pub(crate) fn accounts() -> Vec<TestAccount> {
         vec![
             signer(wallet(SIGNER)),
             account(AGENT, PROGRAM, agent_data()),
@@ -131,57 +133,5 @@ mod tests {
             assert_eq!(cpi.signer_seeds, agent_seeds());
             assert!(run.events.is_empty());
         }
-    }
-
-    #[test]
-    fn refused_while_a_confidential_hold_is_open() {
-        refused(
-            &apply(with(1, |a| a.data = agent_with_hold())),
-            PolicyError::ConfidentialHoldOpen,
-        );
-    }
-
-    #[test]
-    fn only_the_owner_or_the_agent_signer_signing_for_an_active_agent() {
-        refused(&apply(with(0, |a| a.key = PAYER)), PolicyError::NotAgentSigner);
-        refused(&apply(with(0, |a| a.is_signer = false)), PolicyError::MissingSigner);
-        refused(&apply(with(1, |a| a.data[106] = 0)), PolicyError::AgentNotActive);
-        refused(
-            &apply(with(1, |a| a.owner = [0x99; 32])),
-            PolicyError::WrongAccountOwner,
-        );
-    }
-
-    #[test]
-    fn the_token_account_must_be_the_agents() {
-        refused(&apply(with(3, |p| p.key = [0x66; 32])), PolicyError::WrongProgram);
-        refused(
-            &apply(with(2, |t| t.is_writable = false)),
-            PolicyError::AccountNotWritable,
-        );
-        refused(
-            &apply(with(2, |t| t.data[32..64].copy_from_slice(&OWNER))),
-            PolicyError::WrongTokenAccount,
-        );
-        refused(
-            &apply(with(2, |t| t.owner = [0x99; 32])),
-            PolicyError::WrongTokenAccount,
-        );
-        refused(&apply(with(2, |t| t.data[108] = 2)), PolicyError::WrongTokenAccount);
-        // frozen
-    }
-
-    #[test]
-    fn malformed_instructions_are_refused() {
-        let mut short = accounts();
-        short.truncate(3);
-        refused(&apply(short), PolicyError::NotEnoughAccounts);
-        let mut trailing = data();
-        trailing.push(0);
-        refused(&run(accounts(), &trailing, NOON), PolicyError::InvalidInstructionData);
-        refused(
-            &run(accounts(), &data()[..DATA_LEN - 1], NOON),
-            PolicyError::InvalidInstructionData,
-        );
     }
 }
