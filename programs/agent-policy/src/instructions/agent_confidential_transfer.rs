@@ -56,10 +56,9 @@
 use crate::borsh::Reader;
 use crate::error::{PolicyError, ProgramResult};
 use crate::event;
-use crate::instructions::agent_checks;
 use crate::instructions::confidential_spend::{self, AgentSeeds, CloseAll, Execute, TokenContexts};
 use crate::instructions::hold::{self, HoldAccounts, NewPending};
-use crate::instructions::spend::{self, CheckedSpend, SpendAccounts};
+use crate::instructions::spend::{self, CheckedSpend, SpendAccounts, Spender};
 use crate::rules::confidential_limits::{self, Ciphertext, LimitCheck, LimitProofs, LIMIT_RANGE_TYPES};
 use crate::rules::{active_hours, limits};
 use crate::runtime::account::AccountView;
@@ -67,9 +66,9 @@ use crate::runtime::cpi::Signer;
 use crate::runtime::input::AccountList;
 use crate::runtime::{clock, keys_eq, Pubkey};
 use crate::state::agent::Agent;
+use crate::state::init;
 use crate::state::pending::{self, NewConfidentialHold, NewHold, PendingTransaction};
 use crate::state::policy::{ConfidentialSpend, Policy};
-use crate::state::{init, load_mut};
 use crate::token_confidential::DecryptableBalance;
 use crate::zk_context::{self, ValidityContext};
 
@@ -105,15 +104,16 @@ struct AgentConfidentialTransferAccounts<'a> {
 }
 
 impl<'a> AgentConfidentialTransferAccounts<'a> {
-    /// In order: `NotEnoughAccounts`; agent and policy writable, this program's, of their type;
-    /// the spender's checks (`agent_checks::check_spender`); the token side
+    /// In order: `NotEnoughAccounts`; the spender's loads and checks (`spend::load_spender`:
+    /// agent, policy, signer, active, policy link, no open confidential hold); the token side
     /// (`spend::check_accounts`).
     fn unpack(list: &'a AccountList, program_id: &Pubkey) -> Result<Self, PolicyError> {
         let [agent_signer, agent, policy, source, mint, destination, recipient_handle, equality, validity, range, limit_transaction, limit_daily, limit_range, context_rent_receiver, pending, payer, token_program, zk_program, system_program] =
             list.first::<19>()?;
-        let agent_state = load_mut::<Agent>(agent, program_id)?;
-        let policy_state = load_mut::<Policy>(policy, program_id)?;
-        agent_checks::check_spender(agent_signer, agent.key(), agent_state, policy_state)?;
+        let Spender {
+            agent_state,
+            policy_state,
+        } = spend::load_spender(agent_signer, agent, policy, program_id)?;
         let spend = SpendAccounts {
             agent,
             source,

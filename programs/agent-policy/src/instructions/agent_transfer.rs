@@ -32,16 +32,15 @@
 use crate::borsh::Reader;
 use crate::error::{PolicyError, ProgramResult};
 use crate::event;
-use crate::instructions::agent_checks;
 use crate::instructions::hold::{self, HoldAccounts, NewPending};
-use crate::instructions::spend::{self, CheckedSpend, SpendAccounts};
+use crate::instructions::spend::{self, CheckedSpend, SpendAccounts, Spender};
 use crate::rules::{active_hours, limits};
 use crate::runtime::input::AccountList;
 use crate::runtime::{clock, Pubkey};
 use crate::state::agent::Agent;
+use crate::state::init;
 use crate::state::pending::{self, NewHold, PendingTransaction};
 use crate::state::policy::Policy;
-use crate::state::{init, load_mut};
 
 pub const DATA_LEN: usize = 32;
 
@@ -57,16 +56,17 @@ struct AgentTransferAccounts<'a> {
 }
 
 impl<'a> AgentTransferAccounts<'a> {
-    /// In order: `NotEnoughAccounts`; agent and policy writable, this program's, of their type;
-    /// the spender's checks (`agent_checks::check_spender`: signer, active, policy link, no open
-    /// confidential hold); the token side (`spend::check_accounts`).
+    /// In order: `NotEnoughAccounts`; the spender's loads and checks (`spend::load_spender`:
+    /// agent, policy, signer, active, policy link, no open confidential hold); the token side
+    /// (`spend::check_accounts`).
     #[inline(always)]
     fn unpack(list: &'a AccountList, program_id: &Pubkey) -> Result<Self, PolicyError> {
         let [agent_signer, agent, policy, source, mint, destination, recipient_handle, pending, payer, token_program, system_program] =
             list.first::<11>()?;
-        let agent_state = load_mut::<Agent>(agent, program_id)?;
-        let policy_state = load_mut::<Policy>(policy, program_id)?;
-        agent_checks::check_spender(agent_signer, agent.key(), agent_state, policy_state)?;
+        let Spender {
+            agent_state,
+            policy_state,
+        } = spend::load_spender(agent_signer, agent, policy, program_id)?;
         let spend = SpendAccounts {
             agent,
             source,

@@ -39,16 +39,15 @@
 
 use crate::error::{PolicyError, ProgramResult};
 use crate::instructions::confidential_spend::{self, AgentSeeds, CloseAll, Execute, TokenContexts};
-use crate::instructions::hold_close::{self, ApprovalCheck, Approved};
+use crate::instructions::hold_close::{self, ApprovalAccounts, Approved, Approving, HoldPath};
 use crate::instructions::spend::{self, CheckedSpend, SpendAccounts};
 use crate::rules::{confidential_limits, limits};
 use crate::runtime::account::AccountView;
 use crate::runtime::cpi::Signer;
 use crate::runtime::input::AccountList;
-use crate::runtime::{clock, keys_eq, Pubkey};
+use crate::runtime::{clock, Pubkey};
 use crate::state::agent::Agent;
-use crate::state::load_mut;
-use crate::state::pending::{self, ConfidentialHold, PendingTransaction};
+use crate::state::pending::{self, ConfidentialHold};
 use crate::state::policy::{ConfidentialSpend, Policy};
 
 pub const DATA_LEN: usize = 8;
@@ -70,17 +69,13 @@ struct ConfidentialPendingApproveAccounts<'a> {
 }
 
 impl<'a> ConfidentialPendingApproveAccounts<'a> {
-    /// In order: `NotEnoughAccounts`; agent, policy and pending writable, this program's, of
-    /// their type; the approval's checks at `now` (`hold_close::check_approval`: owner, policy
-    /// link, the agent's open confidential hold over these accounts, rent receiver, not expired,
-    /// agent active); the hold's confidential part (`WrongAccountData`); the pinned contexts
+    /// In order: `NotEnoughAccounts`; the approval's loads and checks at `now`
+    /// (`hold_close::load_approval`: agent, policy, pending, owner, policy link, the agent's open
+    /// confidential hold over these accounts, rent receiver, not expired, agent active); the hold's confidential part (`WrongAccountData`); the pinned contexts
     /// (`WrongPendingTransaction`); the ZK program (`WrongProgram`); the token side.
     fn unpack(list: &'a AccountList, program_id: &Pubkey, now: i64) -> Result<Self, PolicyError> {
         let [owner, agent, policy, pending, source, mint, destination, recipient_handle, equality, validity, range, rent_receiver, token_program, zk_program] =
             list.first::<14>()?;
-        let agent_state = load_mut::<Agent>(agent, program_id)?;
-        let policy_state = load_mut::<Policy>(policy, program_id)?;
-        let public = load_mut::<PendingTransaction>(pending, program_id)?;
         let spend = SpendAccounts {
             agent,
             source,
@@ -89,16 +84,22 @@ impl<'a> ConfidentialPendingApproveAccounts<'a> {
             recipient_handle,
             token_program,
         };
-        hold_close::check_approval(&ApprovalCheck {
-            owner,
-            agent: agent_state,
-            policy: policy_state,
-            pending: public,
-            spend: &spend,
-            rent_receiver,
-            is_this_paths_hold: public.is_confidential() && keys_eq(&agent_state.confidential_hold, pending.key()),
+        let Approving {
+            agent_state,
+            policy_state,
+            hold: public,
+        } = hold_close::load_approval(
+            &ApprovalAccounts {
+                owner,
+                policy,
+                pending,
+                rent_receiver,
+                spend: &spend,
+                path: HoldPath::Confidential,
+            },
+            program_id,
             now,
-        })?;
+        )?;
         // The last use of the public view: the confidential one overlaps its reserved bytes.
         let transfer_id = public.transfer_id;
         let hold = pending::confidential_hold_mut(pending, program_id)?;
@@ -188,7 +189,7 @@ fn execute_hold(accounts: &mut ConfidentialPendingApproveAccounts, today: i64) -
             pending: accounts.pending,
             rent_receiver: accounts.rent_receiver,
             transfer_id: &accounts.transfer_id,
-            confidential: true,
+            path: HoldPath::Confidential,
         },
         accounts.agent_state,
     )

@@ -11,7 +11,6 @@
 //! ciphertexts.
 
 use crate::error::{PolicyError, ProgramResult};
-use crate::instructions::hold_close::Release;
 use crate::instructions::spend::SpendAccounts;
 use crate::rules::confidential_limits::Ciphertext;
 use crate::runtime::account::AccountView;
@@ -164,6 +163,17 @@ pub fn execute(execute: &Execute) -> ProgramResult {
     })
 }
 
+/// A confidential hold being rejected or closed after expiry (see `hold_close::ClosingHold`).
+pub struct Release<'a> {
+    pub program_id: &'a Pubkey,
+    pub agent: &'a AccountView,
+    pub pending: &'a AccountView,
+    pub rent_receiver: &'a AccountView,
+    pub agent_state: &'a mut Agent,
+    /// The accounts after the instruction's own.
+    pub trailing: &'a [AccountView],
+}
+
 /// For a confidential hold being rejected or closed after expiry (the caller checked
 /// `confidential != 0`): the four trailing accounts (equality_proof, ciphertext_validity_proof,
 /// range_proof, zk_elgamal_proof_program) are required (`NotEnoughAccounts`), the contexts must be
@@ -172,7 +182,7 @@ pub fn execute(execute: &Execute) -> ProgramResult {
 /// `rent_receiver` (one already gone is skipped, so a hold can always be closed), and the agent's
 /// `confidential_hold` is cleared. The caller then closes the hold itself.
 #[inline(never)]
-pub fn release(release: &Release, agent: &mut Agent) -> ProgramResult {
+pub fn release(release: &mut Release) -> ProgramResult {
     let hold = crate::state::pending::confidential_hold_mut(release.pending, release.program_id)?;
     let [equality, validity, range, zk_program] = match release.trailing {
         [equality, validity, range, zk_program, ..] => [equality, validity, range, zk_program],
@@ -191,7 +201,7 @@ pub fn release(release: &Release, agent: &mut Agent) -> ProgramResult {
     if all.iter().any(|context| !context.is_writable()) {
         return Err(PolicyError::AccountNotWritable);
     }
-    let seeds = AgentSeeds::of(agent);
+    let seeds = AgentSeeds::of(release.agent_state);
     let seeds = seeds.seeds();
     let signer = Signer::new(&seeds);
     for context in &all {
@@ -204,8 +214,8 @@ pub fn release(release: &Release, agent: &mut Agent) -> ProgramResult {
             })?;
         }
     }
-    if keys_eq(&agent.confidential_hold, release.pending.key()) {
-        agent.clear_confidential_hold();
+    if keys_eq(&release.agent_state.confidential_hold, release.pending.key()) {
+        release.agent_state.clear_confidential_hold();
     }
     Ok(())
 }

@@ -28,14 +28,13 @@
 
 use crate::error::{PolicyError, ProgramResult};
 use crate::instructions::agent_checks;
-use crate::instructions::hold_close::{self, ApprovalCheck, Approved};
+use crate::instructions::hold_close::{self, ApprovalAccounts, Approved, Approving, HoldPath};
 use crate::instructions::spend::{self, CheckedSpend, SpendAccounts};
 use crate::rules::limits;
 use crate::runtime::account::AccountView;
 use crate::runtime::input::AccountList;
 use crate::runtime::{clock, Pubkey};
 use crate::state::agent::Agent;
-use crate::state::load_mut;
 use crate::state::pending::PendingTransaction;
 use crate::state::policy::Policy;
 
@@ -54,16 +53,13 @@ struct PendingApproveAccounts<'a> {
 }
 
 impl<'a> PendingApproveAccounts<'a> {
-    /// In order: `NotEnoughAccounts`; agent, policy and pending writable, this program's, of
-    /// their type; the approval's checks at `now` (`hold_close::check_approval`: owner, policy
-    /// link, a public hold of this agent over these accounts, rent receiver, not expired, agent
-    /// active); no open confidential hold; the token side (`spend::check_accounts`).
+    /// In order: `NotEnoughAccounts`; the approval's loads and checks at `now`
+    /// (`hold_close::load_approval`: agent, policy, pending, owner, policy link, a public hold of
+    /// this agent over these accounts, rent receiver, not expired, agent active); no open
+    /// confidential hold; the token side (`spend::check_accounts`).
     fn unpack(list: &'a AccountList, program_id: &Pubkey, now: i64) -> Result<Self, PolicyError> {
         let [owner, agent, policy, pending, source, mint, destination, recipient_handle, rent_receiver, token_program] =
             list.first::<10>()?;
-        let agent_state = load_mut::<Agent>(agent, program_id)?;
-        let policy_state = load_mut::<Policy>(policy, program_id)?;
-        let hold = load_mut::<PendingTransaction>(pending, program_id)?;
         let spend = SpendAccounts {
             agent,
             source,
@@ -72,16 +68,22 @@ impl<'a> PendingApproveAccounts<'a> {
             recipient_handle,
             token_program,
         };
-        hold_close::check_approval(&ApprovalCheck {
-            owner,
-            agent: agent_state,
-            policy: policy_state,
-            pending: hold,
-            spend: &spend,
-            rent_receiver,
-            is_this_paths_hold: !hold.is_confidential(),
+        let Approving {
+            agent_state,
+            policy_state,
+            hold,
+        } = hold_close::load_approval(
+            &ApprovalAccounts {
+                owner,
+                policy,
+                pending,
+                rent_receiver,
+                spend: &spend,
+                path: HoldPath::Public,
+            },
+            program_id,
             now,
-        })?;
+        )?;
         agent_checks::refuse_open_hold(agent_state)?;
         let checked = spend::check_accounts(&spend, program_id)?;
         Ok(Self {
@@ -120,7 +122,7 @@ pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramR
             pending: accounts.pending,
             rent_receiver: accounts.rent_receiver,
             transfer_id: &accounts.hold.transfer_id,
-            confidential: false,
+            path: HoldPath::Public,
         },
         accounts.agent_state,
     )

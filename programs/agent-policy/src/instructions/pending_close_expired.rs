@@ -15,7 +15,7 @@
 //! 6. `zk_elgamal_proof_program`   `ZkE1Gama1Proof11111111111111111111111111111`
 //!
 //! The contexts are closed to `rent_receiver` and `agent.confidential_hold` is cleared, as in
-//! `pending_reject` (see `hold_close::release`).
+//! `pending_reject` (see `hold_close::ClosingHold::release`).
 //!
 //! Errors: `WrongPendingTransaction`, `WrongRentReceiver`, `TransactionNotExpired`
 //! (now < expires_at).
@@ -24,13 +24,9 @@
 
 use crate::error::{PolicyError, ProgramResult};
 use crate::event;
-use crate::instructions::hold_close::{self, Release};
-use crate::runtime::account::AccountView;
+use crate::instructions::hold_close::ClosingHold;
 use crate::runtime::input::AccountList;
 use crate::runtime::{clock, Pubkey};
-use crate::state::agent::Agent;
-use crate::state::load_mut;
-use crate::state::pending::PendingTransaction;
 
 pub const DATA_LEN: usize = 8;
 /// A confidential hold's four accounts follow these.
@@ -38,32 +34,21 @@ const OWN_ACCOUNTS: usize = 3;
 
 /// The accounts of one close after expiry, checked.
 struct PendingCloseExpiredAccounts<'a> {
-    agent: &'a AccountView,
-    pending: &'a AccountView,
-    rent_receiver: &'a AccountView,
-    agent_state: &'a mut Agent,
-    hold: &'a PendingTransaction,
+    closing: ClosingHold<'a>,
 }
 
 impl<'a> PendingCloseExpiredAccounts<'a> {
     /// In order: `NotEnoughAccounts`; agent and pending writable, this program's, of their type;
-    /// the hold is this agent's and closes to its rent payer (`hold_close::check_links`); expired
-    /// at `now` (`TransactionNotExpired`). Nobody needs to sign.
+    /// the hold is this agent's and closes to its rent payer; expired at `now`
+    /// (`TransactionNotExpired`). Nobody needs to sign.
     fn unpack(list: &'a AccountList, program_id: &Pubkey, now: i64) -> Result<Self, PolicyError> {
         let [agent, pending, rent_receiver] = list.first::<OWN_ACCOUNTS>()?;
-        let agent_state = load_mut::<Agent>(agent, program_id)?;
-        let hold = load_mut::<PendingTransaction>(pending, program_id)?;
-        hold_close::check_links(agent.key(), hold, rent_receiver)?;
-        if !hold.is_expired(now) {
+        let closing = ClosingHold::load(agent, pending, rent_receiver, program_id)?;
+        closing.check_links()?;
+        if !closing.hold.is_expired(now) {
             return Err(PolicyError::TransactionNotExpired);
         }
-        Ok(Self {
-            agent,
-            pending,
-            rent_receiver,
-            agent_state,
-            hold,
-        })
+        Ok(Self { closing })
     }
 }
 
@@ -72,19 +57,10 @@ pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramR
     if data.len() != DATA_LEN {
         return Err(PolicyError::InvalidInstructionData);
     }
-    let accounts = PendingCloseExpiredAccounts::unpack(list, program_id, clock::unix_timestamp())?;
-    let transfer_id = hold_close::release(
-        &Release {
-            program_id,
-            agent: accounts.agent,
-            pending: accounts.pending,
-            rent_receiver: accounts.rent_receiver,
-            trailing: list.rest(OWN_ACCOUNTS),
-        },
-        accounts.agent_state,
-        accounts.hold,
-    )?;
-    event::transaction_expired(accounts.agent.key(), accounts.pending.key(), &transfer_id);
+    let closing = PendingCloseExpiredAccounts::unpack(list, program_id, clock::unix_timestamp())?.closing;
+    let (agent, pending) = (closing.agent, closing.pending);
+    let transfer_id = closing.release(program_id, list.rest(OWN_ACCOUNTS))?;
+    event::transaction_expired(agent.key(), pending.key(), &transfer_id);
     Ok(())
 }
 

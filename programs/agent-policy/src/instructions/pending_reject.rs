@@ -16,7 +16,7 @@
 //! 7. `zk_elgamal_proof_program`   `ZkE1Gama1Proof11111111111111111111111111111`
 //!
 //! The contexts are closed to `rent_receiver` and `agent.confidential_hold` is cleared (see
-//! `hold_close::release` and `confidential_spend::release`: `NotEnoughAccounts`, `WrongPendingTransaction`,
+//! `hold_close::ClosingHold::release` and `confidential_spend::release`: `NotEnoughAccounts`, `WrongPendingTransaction`,
 //! `AccountNotWritable`, `WrongProgram`; `WrongAccountData` for a confidential flag on a
 //! 416-byte account).
 //!
@@ -28,13 +28,9 @@
 use crate::error::{PolicyError, ProgramResult};
 use crate::event;
 use crate::instructions::agent_checks;
-use crate::instructions::hold_close::{self, Release};
-use crate::runtime::account::AccountView;
+use crate::instructions::hold_close::ClosingHold;
 use crate::runtime::input::AccountList;
 use crate::runtime::{clock, Pubkey};
-use crate::state::agent::Agent;
-use crate::state::load_mut;
-use crate::state::pending::PendingTransaction;
 
 pub const DATA_LEN: usize = 8;
 /// A confidential hold's four accounts follow these.
@@ -42,33 +38,22 @@ const OWN_ACCOUNTS: usize = 4;
 
 /// The accounts of one rejection, checked.
 struct PendingRejectAccounts<'a> {
-    agent: &'a AccountView,
-    pending: &'a AccountView,
-    rent_receiver: &'a AccountView,
-    agent_state: &'a mut Agent,
-    hold: &'a PendingTransaction,
+    closing: ClosingHold<'a>,
 }
 
 impl<'a> PendingRejectAccounts<'a> {
     /// In order: `NotEnoughAccounts`; agent and pending writable, this program's, of their type;
-    /// the owner signed; the hold is this agent's and closes to its rent payer
-    /// (`hold_close::check_links`); not expired at `now`.
+    /// the owner signed; the hold is this agent's and closes to its rent payer; not expired at
+    /// `now` (`TransactionExpired`: `pending_close_expired` closes it then).
     fn unpack(list: &'a AccountList, program_id: &Pubkey, now: i64) -> Result<Self, PolicyError> {
         let [owner, agent, pending, rent_receiver] = list.first::<OWN_ACCOUNTS>()?;
-        let agent_state = load_mut::<Agent>(agent, program_id)?;
-        let hold = load_mut::<PendingTransaction>(pending, program_id)?;
-        agent_checks::owner_signs(owner, agent_state)?;
-        hold_close::check_links(agent.key(), hold, rent_receiver)?;
-        if hold.is_expired(now) {
+        let closing = ClosingHold::load(agent, pending, rent_receiver, program_id)?;
+        agent_checks::owner_signs(owner, closing.agent_state)?;
+        closing.check_links()?;
+        if closing.hold.is_expired(now) {
             return Err(PolicyError::TransactionExpired);
         }
-        Ok(Self {
-            agent,
-            pending,
-            rent_receiver,
-            agent_state,
-            hold,
-        })
+        Ok(Self { closing })
     }
 }
 
@@ -77,19 +62,10 @@ pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramR
     if data.len() != DATA_LEN {
         return Err(PolicyError::InvalidInstructionData);
     }
-    let accounts = PendingRejectAccounts::unpack(list, program_id, clock::unix_timestamp())?;
-    let transfer_id = hold_close::release(
-        &Release {
-            program_id,
-            agent: accounts.agent,
-            pending: accounts.pending,
-            rent_receiver: accounts.rent_receiver,
-            trailing: list.rest(OWN_ACCOUNTS),
-        },
-        accounts.agent_state,
-        accounts.hold,
-    )?;
-    event::transaction_rejected(accounts.agent.key(), accounts.pending.key(), &transfer_id);
+    let closing = PendingRejectAccounts::unpack(list, program_id, clock::unix_timestamp())?.closing;
+    let (agent, pending) = (closing.agent, closing.pending);
+    let transfer_id = closing.release(program_id, list.rest(OWN_ACCOUNTS))?;
+    event::transaction_rejected(agent.key(), pending.key(), &transfer_id);
     Ok(())
 }
 

@@ -13,15 +13,15 @@
 
 use crate::error::PolicyError;
 use crate::event::TransferExecuted;
-use crate::instructions::agent_signer;
+use crate::instructions::{agent_checks, agent_signer};
 use crate::rules::recipients::{self, Recipient};
 use crate::runtime::account::AccountView;
 use crate::runtime::cpi::Signer;
 use crate::runtime::{keys_eq, Pubkey, TOKEN_2022_PROGRAM_ID};
 use crate::state::agent::Agent;
 use crate::state::handle::Handle;
-use crate::state::load;
 use crate::state::policy::Policy;
+use crate::state::{load, load_mut};
 use crate::token::{self, TransferChecked};
 
 /// The accounts of one spend, in no particular instruction's order (borrowed from the
@@ -88,6 +88,33 @@ pub fn check_accounts<'a>(accounts: &SpendAccounts<'a>, program_id: &Pubkey) -> 
         decimals,
         destination_owner,
         recipient_handle,
+    })
+}
+
+/// The agent and policy of a spend by the agent signer, loaded and checked.
+pub struct Spender<'a> {
+    pub agent_state: &'a mut Agent,
+    pub policy_state: &'a mut Policy,
+}
+
+/// What both agent transfers check first, in this order: agent and policy writable, this
+/// program's, of their type; the agent signer's checks (`agent_checks::check_spender`: signer,
+/// active, policy link, no open confidential hold). The token side ([`check_accounts`]) comes
+/// next. Kept apart from it: building the `SpendAccounts` after these loads is measured 21 CU
+/// cheaper on `agent_transfer`'s path.
+#[inline(always)]
+pub fn load_spender<'a>(
+    agent_signer: &AccountView,
+    agent: &'a AccountView,
+    policy: &'a AccountView,
+    program_id: &Pubkey,
+) -> Result<Spender<'a>, PolicyError> {
+    let agent_state = load_mut::<Agent>(agent, program_id)?;
+    let policy_state = load_mut::<Policy>(policy, program_id)?;
+    agent_checks::check_spender(agent_signer, agent.key(), agent_state, policy_state)?;
+    Ok(Spender {
+        agent_state,
+        policy_state,
     })
 }
 

@@ -78,6 +78,41 @@ pub struct CpiAccount {
     pub is_signer: bool,
 }
 
+impl CpiAccount {
+    /// Writable, not signing.
+    #[inline(always)]
+    pub fn writable(view: &AccountView) -> Self {
+        Self::with(view, true, false)
+    }
+
+    /// Read-only, not signing.
+    #[inline(always)]
+    pub fn readonly(view: &AccountView) -> Self {
+        Self::with(view, false, false)
+    }
+
+    /// Read-only and signing: a PDA of this program, through the call's signer seeds.
+    #[inline(always)]
+    pub fn signing(view: &AccountView) -> Self {
+        Self::with(view, false, true)
+    }
+
+    /// Writable and signing: a payer, or an account being created.
+    #[inline(always)]
+    pub fn writable_signing(view: &AccountView) -> Self {
+        Self::with(view, true, true)
+    }
+
+    #[inline(always)]
+    fn with(view: &AccountView, is_writable: bool, is_signer: bool) -> Self {
+        Self {
+            view: *view,
+            is_writable,
+            is_signer,
+        }
+    }
+}
+
 const MAX_CPI_ACCOUNTS: usize = 8;
 
 /// One cross-program call: the callee, its accounts (metas and infos in the same order), its data,
