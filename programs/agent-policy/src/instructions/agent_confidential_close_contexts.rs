@@ -127,9 +127,7 @@ pub(crate) mod tests {
     }
 
     fn with(index: usize, change: impl FnOnce(&mut TestAccount)) -> Vec<TestAccount> {
-        let mut accounts = accounts(3);
-        change(&mut accounts[index]);
-        accounts
+        changed(accounts(3), index, change)
     }
 
     fn close(accounts: Vec<TestAccount>) -> Run {
@@ -138,26 +136,22 @@ pub(crate) mod tests {
 
     #[test]
     fn closes_each_context_to_the_rent_receiver_signed_by_the_agent() {
-        for (authority, count) in [(SIGNER, 1), (OWNER, 3), (SIGNER, 6)] {
-            let mut list = accounts(count);
-            list[0].key = authority;
-            let run = close(list);
-            assert_eq!(run.result, Ok(()));
-            assert_eq!(run.invocations.len(), count);
-            for (i, cpi) in run.invocations.iter().enumerate() {
-                assert_eq!(cpi.program_id, ZK_ELGAMAL_PROOF_PROGRAM_ID);
-                assert_eq!(cpi.data, vec![0]);
-                assert_eq!(
-                    cpi.accounts,
-                    vec![
-                        ([0x40 + i as u8; 32], true, false),
-                        (PAYER, true, false),
-                        (AGENT, false, true)
-                    ]
-                );
-                assert_eq!(cpi.signer_seeds, agent_seeds());
+        for count in [1, 3, 6] {
+            for cpis in cpis_by_each_authority(|| accounts(count), &instruction::AGENT_CONFIDENTIAL_CLOSE_CONTEXTS) {
+                assert_eq!(cpis.len(), count);
+                for (i, cpi) in cpis.iter().enumerate() {
+                    assert_eq!(cpi.program_id, ZK_ELGAMAL_PROOF_PROGRAM_ID);
+                    assert_eq!(cpi.data, vec![0]);
+                    assert_eq!(
+                        cpi.accounts,
+                        vec![
+                            ([0x40 + i as u8; 32], true, false),
+                            (PAYER, true, false),
+                            (AGENT, false, true)
+                        ]
+                    );
+                }
             }
-            assert!(run.events.is_empty());
         }
     }
 

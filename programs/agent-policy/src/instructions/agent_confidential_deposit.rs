@@ -103,35 +103,16 @@ pub(crate) mod tests {
         ]
     }
 
-    fn with(index: usize, change: impl FnOnce(&mut TestAccount)) -> Vec<TestAccount> {
-        let mut accounts = accounts();
-        change(&mut accounts[index]);
-        accounts
-    }
-
-    fn deposit(accounts: Vec<TestAccount>) -> Run {
-        run(accounts, &data(700), NOON)
-    }
-
     #[test]
     fn deposits_with_the_mints_decimals_signed_by_the_agent() {
-        for authority in [SIGNER, OWNER] {
-            let run = deposit(with(0, |a| a.key = authority));
-            assert_eq!(run.result, Ok(()));
-            let [cpi] = &run.invocations[..] else {
-                panic!("expected one CPI")
-            };
-            let mut expected = vec![27, 5];
-            expected.extend_from_slice(&700u64.to_le_bytes());
-            expected.push(6);
+        for cpis in cpis_by_each_authority(accounts, &data(700)) {
+            let [cpi] = &cpis[..] else { panic!("expected one CPI") };
             assert_eq!(cpi.program_id, TOKEN_2022_PROGRAM_ID);
-            assert_eq!(cpi.data, expected);
+            assert_eq!(cpi.data, [&[27, 5][..], &700u64.to_le_bytes(), &[6]].concat());
             assert_eq!(
                 cpi.accounts,
                 vec![(SOURCE, true, false), (MINT, false, false), (AGENT, false, true)]
             );
-            assert_eq!(cpi.signer_seeds, agent_seeds());
-            assert!(run.events.is_empty());
         }
     }
 }

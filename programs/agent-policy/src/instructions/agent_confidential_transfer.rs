@@ -462,12 +462,6 @@ mod tests {
         }
     }
 
-    fn refused(run: &Run, error: PolicyError) {
-        assert_eq!(run.result, Err(error));
-        assert!(run.invocations.is_empty(), "nothing may be invoked when refused");
-        assert!(run.events.is_empty());
-    }
-
     /// A confidential spend stored today under `key`.
     fn spent_today_under(key: Pubkey) -> impl FnOnce(&mut Vec<u8>) {
         move |policy: &mut Vec<u8>| {

@@ -259,12 +259,6 @@ mod tests {
         }
     }
 
-    fn refused(run: &Run, error: PolicyError) {
-        assert_eq!(run.result, Err(error));
-        assert!(run.invocations.is_empty(), "nothing may move when the policy refuses");
-        assert!(run.events.is_empty());
-    }
-
     #[test]
     fn an_amount_at_the_hitl_threshold_executes_a_transfer_checked_signed_by_the_agent() {
         // When the agent signer sends exactly the HITL threshold

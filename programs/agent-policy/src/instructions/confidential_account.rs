@@ -70,6 +70,7 @@ pub(crate) mod test_support {
     //! What the confidential-account instruction tests share.
     use crate::instructions::test_fixtures::*;
     use crate::runtime::input::test_support::TestAccount;
+    use crate::runtime::syscalls::record::Invocation;
 
     /// The agent with an open confidential hold (its `confidential_hold` set to PENDING).
     pub fn agent_with_hold() -> Vec<u8> {
@@ -83,11 +84,22 @@ pub(crate) mod test_support {
         writable(token(SOURCE, token_account_data(MINT, AGENT, 1_000)))
     }
 
-    /// `refused` with nothing recorded: no CPI, no event.
-    pub fn refused(run: &Run, error: crate::error::PolicyError) {
-        assert_eq!(run.result, Err(error));
-        assert!(run.invocations.is_empty(), "nothing may be invoked when refused");
-        assert!(run.events.is_empty());
+    /// Runs the call `accounts` and `data` make once signed by the agent signer and once by the
+    /// owner (either may drive the agent's confidential balance): each run succeeds, emits
+    /// nothing and signs every CPI with the agent's seeds. Returns each run's CPIs.
+    pub fn cpis_by_each_authority(accounts: impl Fn() -> Vec<TestAccount>, data: &[u8]) -> Vec<Vec<Invocation>> {
+        [SIGNER, OWNER]
+            .into_iter()
+            .map(|authority| {
+                let run = run(changed(accounts(), 0, |a| a.key = authority), data, NOON);
+                assert_eq!(run.result, Ok(()));
+                assert!(run.events.is_empty());
+                for cpi in &run.invocations {
+                    assert_eq!(cpi.signer_seeds, agent_seeds());
+                }
+                run.invocations
+            })
+            .collect()
     }
 
     /// The agent's seeds as the recorded CPI carries them.

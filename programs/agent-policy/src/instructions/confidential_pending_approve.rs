@@ -228,19 +228,11 @@ mod tests {
     }
 
     fn with(index: usize, change: impl FnOnce(&mut TestAccount)) -> Vec<TestAccount> {
-        let mut all = accounts();
-        change(&mut all[index]);
-        all
+        changed(accounts(), index, change)
     }
 
     fn approve(accounts: Vec<TestAccount>, now: i64) -> Run {
         run(accounts, &instruction::CONFIDENTIAL_PENDING_APPROVE, now)
-    }
-
-    fn refused(run: &Run, error: PolicyError) {
-        assert_eq!(run.result, Err(error));
-        assert!(run.invocations.is_empty());
-        assert!(run.events.is_empty());
     }
 
     #[test]

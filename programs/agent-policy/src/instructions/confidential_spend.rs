@@ -309,8 +309,7 @@ pub(crate) mod test_support {
 
     /// The agent with one open hold, the confidential one at PENDING.
     pub fn agent_holding() -> Vec<u8> {
-        let mut data = agent_data();
-        data[180..184].copy_from_slice(&1u32.to_le_bytes());
+        let mut data = agent_with_one_hold();
         data[192..224].copy_from_slice(&PENDING);
         data
     }

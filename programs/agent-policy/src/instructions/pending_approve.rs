@@ -138,11 +138,9 @@ mod tests {
 
     /// The 10 accounts approving a hold of 80 (above the HITL threshold of 50) with one open hold.
     fn accounts() -> Vec<TestAccount> {
-        let mut agent = agent_data();
-        agent[180..184].copy_from_slice(&1u32.to_le_bytes());
         vec![
             signer(wallet(OWNER)),
-            writable(account(AGENT, PROGRAM, agent)),
+            writable(account(AGENT, PROGRAM, agent_with_one_hold())),
             writable(account(POLICY, PROGRAM, policy_data())),
             writable(account(PENDING, PROGRAM, pending_data(80))),
             writable(token(SOURCE, token_account_data(MINT, AGENT, 1_000))),
@@ -159,9 +157,7 @@ mod tests {
     }
 
     fn with(index: usize, change: impl FnOnce(&mut TestAccount)) -> Vec<TestAccount> {
-        let mut all = accounts();
-        change(&mut all[index]);
-        all
+        changed(accounts(), index, change)
     }
 
     #[test]

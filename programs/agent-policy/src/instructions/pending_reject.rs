@@ -77,11 +77,9 @@ mod tests {
     use crate::runtime::input::test_support::TestAccount;
 
     fn accounts() -> Vec<TestAccount> {
-        let mut agent = agent_data();
-        agent[180..184].copy_from_slice(&1u32.to_le_bytes());
         vec![
             signer(wallet(OWNER)),
-            writable(account(AGENT, PROGRAM, agent)),
+            writable(account(AGENT, PROGRAM, agent_with_one_hold())),
             writable(account(PENDING, PROGRAM, pending_data(80))),
             writable(wallet(PAYER)),
         ]
@@ -147,9 +145,7 @@ mod tests {
         }
 
         fn with(index: usize, change: impl FnOnce(&mut TestAccount)) -> Vec<TestAccount> {
-            let mut all = accounts();
-            change(&mut all[index]);
-            all
+            changed(accounts(), index, change)
         }
 
         #[test]
