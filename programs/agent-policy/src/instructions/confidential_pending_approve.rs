@@ -71,7 +71,8 @@ struct ConfidentialPendingApproveAccounts<'a> {
 impl<'a> ConfidentialPendingApproveAccounts<'a> {
     /// In order: `NotEnoughAccounts`; the approval's loads and checks at `now`
     /// (`hold_close::load_approval`: agent, policy, pending, owner, policy link, the agent's open
-    /// confidential hold over these accounts, rent receiver, not expired, agent active); the hold's confidential part (`WrongAccountData`); the pinned contexts
+    /// confidential hold over these accounts, rent receiver, not expired, agent active); the
+    /// hold's confidential part (`WrongAccountData`); the pinned contexts
     /// (`WrongPendingTransaction`); the ZK program (`WrongProgram`); the token side.
     fn unpack(list: &'a AccountList, program_id: &Pubkey, now: i64) -> Result<Self, PolicyError> {
         let [owner, agent, policy, pending, source, mint, destination, recipient_handle, equality, validity, range, rent_receiver, token_program, zk_program] =

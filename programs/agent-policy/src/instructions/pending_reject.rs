@@ -16,9 +16,9 @@
 //! 7. `zk_elgamal_proof_program`   `ZkE1Gama1Proof11111111111111111111111111111`
 //!
 //! The contexts are closed to `rent_receiver` and `agent.confidential_hold` is cleared (see
-//! `hold_close::ClosingHold::release` and `confidential_spend::release`: `NotEnoughAccounts`, `WrongPendingTransaction`,
-//! `AccountNotWritable`, `WrongProgram`; `WrongAccountData` for a confidential flag on a
-//! 416-byte account).
+//! `hold_close::ClosingHold::release` and `confidential_spend::release`: `NotEnoughAccounts`,
+//! `WrongPendingTransaction`, `AccountNotWritable`, `WrongProgram`; `WrongAccountData` for a
+//! confidential flag on a 416-byte account).
 //!
 //! Errors: `NotAgentOwner`, `MissingSigner`, `WrongPendingTransaction`, `WrongRentReceiver`,
 //! `TransactionExpired` (now >= expires_at: use `pending_close_expired`).
