@@ -21,7 +21,7 @@
 
 use crate::error::PolicyError;
 use crate::runtime::account::AccountView;
-use crate::runtime::cpi::{invoke_signed, Call, CpiAccount, Signer};
+use crate::runtime::cpi::{invoke_signed, Call, CallData, CpiAccount, Signer};
 use crate::runtime::TOKEN_2022_PROGRAM_ID;
 
 /// A 36-byte AE ciphertext of a balance (`DecryptableBalance`).
@@ -40,6 +40,8 @@ const APPLY_PENDING_BALANCE: u8 = 8;
 const CONFIDENTIAL_TRANSFER_ACCOUNT: u16 = 5;
 /// `ConfigureAccount` reads its `PubkeyValidity` proof from the next top-level instruction.
 const NEXT_INSTRUCTION: u8 = 1;
+/// A proof offset of 0: the proof is read from its context account.
+const FROM_CONTEXT_ACCOUNT: u8 = 0;
 
 /// One Token-2022 call signed by `signer`.
 #[inline(always)]
@@ -64,16 +66,16 @@ pub struct Reallocate<'a> {
 
 #[inline(never)]
 pub fn reallocate(call: &Reallocate) -> Result<(), PolicyError> {
-    let mut data = [0u8; 3];
-    data[0] = REALLOCATE;
-    data[1..3].copy_from_slice(&CONFIDENTIAL_TRANSFER_ACCOUNT.to_le_bytes());
+    let data = CallData::<3>::new()
+        .put(&[REALLOCATE])
+        .put(&CONFIDENTIAL_TRANSFER_ACCOUNT.to_le_bytes());
     let accounts = [
         CpiAccount::writable(call.token),
         CpiAccount::writable_signing(call.payer),
         CpiAccount::readonly(call.system_program),
         CpiAccount::signing(call.owner),
     ];
-    invoke(&accounts, &data, call.signer)
+    invoke(&accounts, data.bytes(), call.signer)
 }
 
 /// `ConfigureAccount`: turns on confidential transfers for `token`, the `PubkeyValidity` proof of
@@ -90,19 +92,18 @@ pub struct ConfigureAccount<'a> {
 
 #[inline(never)]
 pub fn configure_account(call: &ConfigureAccount) -> Result<(), PolicyError> {
-    let mut data = [0u8; 47];
-    data[0] = CONFIDENTIAL_TRANSFER_EXTENSION;
-    data[1] = CONFIGURE_ACCOUNT;
-    data[2..38].copy_from_slice(call.decryptable_zero_balance);
-    data[38..46].copy_from_slice(&call.maximum_pending_balance_credit_counter.to_le_bytes());
-    data[46] = NEXT_INSTRUCTION;
+    let data = CallData::<47>::new()
+        .put(&[CONFIDENTIAL_TRANSFER_EXTENSION, CONFIGURE_ACCOUNT])
+        .put(call.decryptable_zero_balance)
+        .put(&call.maximum_pending_balance_credit_counter.to_le_bytes())
+        .put(&[NEXT_INSTRUCTION]);
     let accounts = [
         CpiAccount::writable(call.token),
         CpiAccount::readonly(call.mint),
         CpiAccount::readonly(call.instructions_sysvar),
         CpiAccount::signing(call.owner),
     ];
-    invoke(&accounts, &data, call.signer)
+    invoke(&accounts, data.bytes(), call.signer)
 }
 
 /// `Deposit`: `amount` of `token`'s public balance into its pending confidential balance.
@@ -117,17 +118,16 @@ pub struct Deposit<'a> {
 
 #[inline(never)]
 pub fn deposit(call: &Deposit) -> Result<(), PolicyError> {
-    let mut data = [0u8; 11];
-    data[0] = CONFIDENTIAL_TRANSFER_EXTENSION;
-    data[1] = DEPOSIT;
-    data[2..10].copy_from_slice(&call.amount.to_le_bytes());
-    data[10] = call.decimals;
+    let data = CallData::<11>::new()
+        .put(&[CONFIDENTIAL_TRANSFER_EXTENSION, DEPOSIT])
+        .put(&call.amount.to_le_bytes())
+        .put(&[call.decimals]);
     let accounts = [
         CpiAccount::writable(call.token),
         CpiAccount::readonly(call.mint),
         CpiAccount::signing(call.owner),
     ];
-    invoke(&accounts, &data, call.signer)
+    invoke(&accounts, data.bytes(), call.signer)
 }
 
 /// `ApplyPendingBalance`: moves `token`'s pending balance into its available balance.
@@ -141,13 +141,12 @@ pub struct ApplyPendingBalance<'a> {
 
 #[inline(never)]
 pub fn apply_pending_balance(call: &ApplyPendingBalance) -> Result<(), PolicyError> {
-    let mut data = [0u8; 46];
-    data[0] = CONFIDENTIAL_TRANSFER_EXTENSION;
-    data[1] = APPLY_PENDING_BALANCE;
-    data[2..10].copy_from_slice(&call.expected_pending_balance_credit_counter.to_le_bytes());
-    data[10..46].copy_from_slice(call.new_decryptable_available_balance);
+    let data = CallData::<46>::new()
+        .put(&[CONFIDENTIAL_TRANSFER_EXTENSION, APPLY_PENDING_BALANCE])
+        .put(&call.expected_pending_balance_credit_counter.to_le_bytes())
+        .put(call.new_decryptable_available_balance);
     let accounts = [CpiAccount::writable(call.token), CpiAccount::signing(call.owner)];
-    invoke(&accounts, &data, call.signer)
+    invoke(&accounts, data.bytes(), call.signer)
 }
 
 /// `Withdraw`: `amount` of `token`'s available confidential balance back to its public balance,
@@ -166,13 +165,12 @@ pub struct Withdraw<'a> {
 
 #[inline(never)]
 pub fn withdraw(call: &Withdraw) -> Result<(), PolicyError> {
-    let mut data = [0u8; 49];
-    data[0] = CONFIDENTIAL_TRANSFER_EXTENSION;
-    data[1] = WITHDRAW;
-    data[2..10].copy_from_slice(&call.amount.to_le_bytes());
-    data[10] = call.decimals;
-    data[11..47].copy_from_slice(call.new_decryptable_available_balance);
-    // data[47], data[48]: equality and range proof offsets 0 (context accounts).
+    let data = CallData::<49>::new()
+        .put(&[CONFIDENTIAL_TRANSFER_EXTENSION, WITHDRAW])
+        .put(&call.amount.to_le_bytes())
+        .put(&[call.decimals])
+        .put(call.new_decryptable_available_balance)
+        .put(&[FROM_CONTEXT_ACCOUNT; 2]);
     let accounts = [
         CpiAccount::writable(call.token),
         CpiAccount::readonly(call.mint),
@@ -180,7 +178,7 @@ pub fn withdraw(call: &Withdraw) -> Result<(), PolicyError> {
         CpiAccount::readonly(call.range_proof),
         CpiAccount::signing(call.owner),
     ];
-    invoke(&accounts, &data, call.signer)
+    invoke(&accounts, data.bytes(), call.signer)
 }
 
 /// Confidential `Transfer` (no fee) from `source` to `destination`, proved by the equality,
@@ -202,13 +200,12 @@ pub struct Transfer<'a> {
 
 #[inline(never)]
 pub fn transfer(call: &Transfer) -> Result<(), PolicyError> {
-    let mut data = [0u8; 169];
-    data[0] = CONFIDENTIAL_TRANSFER_EXTENSION;
-    data[1] = TRANSFER;
-    data[2..38].copy_from_slice(call.new_source_decryptable_available_balance);
-    data[38..102].copy_from_slice(call.auditor_ciphertext_lo);
-    data[102..166].copy_from_slice(call.auditor_ciphertext_hi);
-    // data[166..169]: equality, validity and range proof offsets 0 (context accounts).
+    let data = CallData::<169>::new()
+        .put(&[CONFIDENTIAL_TRANSFER_EXTENSION, TRANSFER])
+        .put(call.new_source_decryptable_available_balance)
+        .put(call.auditor_ciphertext_lo)
+        .put(call.auditor_ciphertext_hi)
+        .put(&[FROM_CONTEXT_ACCOUNT; 3]);
     let accounts = [
         CpiAccount::writable(call.source),
         CpiAccount::readonly(call.mint),
@@ -218,7 +215,7 @@ pub fn transfer(call: &Transfer) -> Result<(), PolicyError> {
         CpiAccount::readonly(call.range_proof),
         CpiAccount::signing(call.authority),
     ];
-    invoke(&accounts, &data, call.signer)
+    invoke(&accounts, data.bytes(), call.signer)
 }
 
 #[cfg(test)]

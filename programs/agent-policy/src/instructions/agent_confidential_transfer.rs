@@ -114,14 +114,7 @@ impl<'a> AgentConfidentialTransferAccounts<'a> {
             agent_state,
             policy_state,
         } = spend::load_spender(agent_signer, agent, policy, program_id)?;
-        let spend = SpendAccounts {
-            agent,
-            source,
-            mint,
-            destination,
-            recipient_handle,
-            token_program,
-        };
+        let spend = SpendAccounts::new([agent, source, mint, destination, recipient_handle, token_program]);
         let checked = spend::check_accounts(&spend, program_id)?;
         Ok(Self {
             spend,

@@ -77,14 +77,7 @@ impl<'a> ConfidentialPendingApproveAccounts<'a> {
     fn unpack(list: &'a AccountList, program_id: &Pubkey, now: i64) -> Result<Self, PolicyError> {
         let [owner, agent, policy, pending, source, mint, destination, recipient_handle, equality, validity, range, rent_receiver, token_program, zk_program] =
             list.first::<14>()?;
-        let spend = SpendAccounts {
-            agent,
-            source,
-            mint,
-            destination,
-            recipient_handle,
-            token_program,
-        };
+        let spend = SpendAccounts::new([agent, source, mint, destination, recipient_handle, token_program]);
         let Approving {
             agent_state,
             policy_state,

@@ -60,14 +60,7 @@ impl<'a> PendingApproveAccounts<'a> {
     fn unpack(list: &'a AccountList, program_id: &Pubkey, now: i64) -> Result<Self, PolicyError> {
         let [owner, agent, policy, pending, source, mint, destination, recipient_handle, rent_receiver, token_program] =
             list.first::<10>()?;
-        let spend = SpendAccounts {
-            agent,
-            source,
-            mint,
-            destination,
-            recipient_handle,
-            token_program,
-        };
+        let spend = SpendAccounts::new([agent, source, mint, destination, recipient_handle, token_program]);
         let Approving {
             agent_state,
             policy_state,

@@ -37,6 +37,21 @@ pub struct SpendAccounts<'a> {
     pub token_program: &'a AccountView,
 }
 
+impl<'a> SpendAccounts<'a> {
+    /// From the six in the order every spending instruction lists them (other accounts between).
+    #[inline(always)]
+    pub fn new([agent, source, mint, destination, recipient_handle, token_program]: [&'a AccountView; 6]) -> Self {
+        Self {
+            agent,
+            source,
+            mint,
+            destination,
+            recipient_handle,
+            token_program,
+        }
+    }
+}
+
 /// What the checks proved, borrowed from the accounts.
 pub struct CheckedSpend<'a> {
     pub decimals: u8,

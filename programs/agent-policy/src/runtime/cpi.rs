@@ -113,6 +113,43 @@ impl CpiAccount {
     }
 }
 
+/// A call's instruction data, written field after field into `N` bytes: the offsets follow from
+/// the fields instead of being typed by hand. Writing past `N` is a bug of the caller (it aborts).
+/// Used by the confidential-transfer CPIs; the hot paths' small calls (`TransferChecked`, System
+/// account creation) keep their fixed offsets, measured 1-5 CU cheaper.
+pub struct CallData<const N: usize> {
+    bytes: [u8; N],
+    len: usize,
+}
+
+impl<const N: usize> CallData<N> {
+    #[inline(always)]
+    pub fn new() -> Self {
+        Self { bytes: [0; N], len: 0 }
+    }
+
+    /// Appends `field`.
+    #[inline(always)]
+    pub fn put(mut self, field: &[u8]) -> Self {
+        let end = self.len + field.len();
+        self.bytes[self.len..end].copy_from_slice(field);
+        self.len = end;
+        self
+    }
+
+    /// The bytes written.
+    #[inline(always)]
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes[..self.len]
+    }
+}
+
+impl<const N: usize> Default for CallData<N> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 const MAX_CPI_ACCOUNTS: usize = 8;
 
 /// One cross-program call: the callee, its accounts (metas and infos in the same order), its data,
