@@ -95,31 +95,21 @@ const _: () = assert!(core::mem::size_of::<TransferExecutedBytes>() == 8 + 32 + 
 /// Emits `TransferExecuted`.
 #[inline(always)]
 pub fn transfer_executed(e: &TransferExecuted) {
-    let bytes = TransferExecutedBytes {
-        discriminator: event::TRANSFER_EXECUTED,
-        agent: *e.agent,
-        transfer_id: *e.transfer_id,
-        source: *e.source,
-        destination: *e.destination,
-        mint: *e.mint,
-        from_hold: e.from_hold as u8,
-    };
-    // A #[repr(C)] struct of byte arrays: no padding, every byte initialized.
-    let raw = unsafe {
-        core::slice::from_raw_parts(
-            &bytes as *const TransferExecutedBytes as *const u8,
-            core::mem::size_of_val(&bytes),
-        )
-    };
-    log_bytes(raw);
+    log_transfer_executed(event::TRANSFER_EXECUTED, e);
 }
 
 /// `ConfidentialTransferExecuted { agent, transfer_id: [u8; 16], source, destination, mint,
 /// from_hold: bool }` — the same fields as `TransferExecuted`; no amount, not even a ciphertext.
 #[inline(never)]
 pub fn confidential_transfer_executed(e: &TransferExecuted) {
+    log_transfer_executed(event::CONFIDENTIAL_TRANSFER_EXECUTED, e);
+}
+
+/// Both events' bytes under `discriminator`, logged with one syscall.
+#[inline(always)]
+fn log_transfer_executed(discriminator: [u8; 8], e: &TransferExecuted) {
     let bytes = TransferExecutedBytes {
-        discriminator: event::CONFIDENTIAL_TRANSFER_EXECUTED,
+        discriminator,
         agent: *e.agent,
         transfer_id: *e.transfer_id,
         source: *e.source,

@@ -113,26 +113,10 @@ pub fn transfer_checked(transfer: &TransferChecked) -> Result<(), PolicyError> {
     data[1..9].copy_from_slice(&transfer.amount.to_le_bytes());
     data[9] = transfer.decimals;
     let accounts = [
-        CpiAccount {
-            view: *transfer.source,
-            is_writable: true,
-            is_signer: false,
-        },
-        CpiAccount {
-            view: *transfer.mint,
-            is_writable: false,
-            is_signer: false,
-        },
-        CpiAccount {
-            view: *transfer.destination,
-            is_writable: true,
-            is_signer: false,
-        },
-        CpiAccount {
-            view: *transfer.authority,
-            is_writable: false,
-            is_signer: true,
-        },
+        CpiAccount::writable(transfer.source),
+        CpiAccount::readonly(transfer.mint),
+        CpiAccount::writable(transfer.destination),
+        CpiAccount::signing(transfer.authority),
     ];
     invoke_signed(&Call {
         program_id: &TOKEN_2022_PROGRAM_ID,

@@ -21,7 +21,7 @@
 
 use crate::error::PolicyError;
 use crate::runtime::account::AccountView;
-use crate::runtime::cpi::{invoke_signed, Call, CpiAccount, Signer};
+use crate::runtime::cpi::{invoke_signed, Call, CallData, CpiAccount, Signer};
 use crate::runtime::TOKEN_2022_PROGRAM_ID;
 
 /// A 36-byte AE ciphertext of a balance (`DecryptableBalance`).
@@ -40,33 +40,8 @@ const APPLY_PENDING_BALANCE: u8 = 8;
 const CONFIDENTIAL_TRANSFER_ACCOUNT: u16 = 5;
 /// `ConfigureAccount` reads its `PubkeyValidity` proof from the next top-level instruction.
 const NEXT_INSTRUCTION: u8 = 1;
-
-#[inline(always)]
-fn writable(view: &AccountView) -> CpiAccount {
-    CpiAccount {
-        view: *view,
-        is_writable: true,
-        is_signer: false,
-    }
-}
-
-#[inline(always)]
-fn readonly(view: &AccountView) -> CpiAccount {
-    CpiAccount {
-        view: *view,
-        is_writable: false,
-        is_signer: false,
-    }
-}
-
-#[inline(always)]
-fn signing(view: &AccountView) -> CpiAccount {
-    CpiAccount {
-        view: *view,
-        is_writable: false,
-        is_signer: true,
-    }
-}
+/// A proof offset of 0: the proof is read from its context account.
+const FROM_CONTEXT_ACCOUNT: u8 = 0;
 
 /// One Token-2022 call signed by `signer`.
 #[inline(always)]
@@ -91,20 +66,16 @@ pub struct Reallocate<'a> {
 
 #[inline(never)]
 pub fn reallocate(call: &Reallocate) -> Result<(), PolicyError> {
-    let mut data = [0u8; 3];
-    data[0] = REALLOCATE;
-    data[1..3].copy_from_slice(&CONFIDENTIAL_TRANSFER_ACCOUNT.to_le_bytes());
+    let data = CallData::<3>::new()
+        .put(&[REALLOCATE])
+        .put(&CONFIDENTIAL_TRANSFER_ACCOUNT.to_le_bytes());
     let accounts = [
-        writable(call.token),
-        CpiAccount {
-            view: *call.payer,
-            is_writable: true,
-            is_signer: true,
-        },
-        readonly(call.system_program),
-        signing(call.owner),
+        CpiAccount::writable(call.token),
+        CpiAccount::writable_signing(call.payer),
+        CpiAccount::readonly(call.system_program),
+        CpiAccount::signing(call.owner),
     ];
-    invoke(&accounts, &data, call.signer)
+    invoke(&accounts, data.bytes(), call.signer)
 }
 
 /// `ConfigureAccount`: turns on confidential transfers for `token`, the `PubkeyValidity` proof of
@@ -121,19 +92,18 @@ pub struct ConfigureAccount<'a> {
 
 #[inline(never)]
 pub fn configure_account(call: &ConfigureAccount) -> Result<(), PolicyError> {
-    let mut data = [0u8; 47];
-    data[0] = CONFIDENTIAL_TRANSFER_EXTENSION;
-    data[1] = CONFIGURE_ACCOUNT;
-    data[2..38].copy_from_slice(call.decryptable_zero_balance);
-    data[38..46].copy_from_slice(&call.maximum_pending_balance_credit_counter.to_le_bytes());
-    data[46] = NEXT_INSTRUCTION;
+    let data = CallData::<47>::new()
+        .put(&[CONFIDENTIAL_TRANSFER_EXTENSION, CONFIGURE_ACCOUNT])
+        .put(call.decryptable_zero_balance)
+        .put(&call.maximum_pending_balance_credit_counter.to_le_bytes())
+        .put(&[NEXT_INSTRUCTION]);
     let accounts = [
-        writable(call.token),
-        readonly(call.mint),
-        readonly(call.instructions_sysvar),
-        signing(call.owner),
+        CpiAccount::writable(call.token),
+        CpiAccount::readonly(call.mint),
+        CpiAccount::readonly(call.instructions_sysvar),
+        CpiAccount::signing(call.owner),
     ];
-    invoke(&accounts, &data, call.signer)
+    invoke(&accounts, data.bytes(), call.signer)
 }
 
 /// `Deposit`: `amount` of `token`'s public balance into its pending confidential balance.
@@ -148,13 +118,16 @@ pub struct Deposit<'a> {
 
 #[inline(never)]
 pub fn deposit(call: &Deposit) -> Result<(), PolicyError> {
-    let mut data = [0u8; 11];
-    data[0] = CONFIDENTIAL_TRANSFER_EXTENSION;
-    data[1] = DEPOSIT;
-    data[2..10].copy_from_slice(&call.amount.to_le_bytes());
-    data[10] = call.decimals;
-    let accounts = [writable(call.token), readonly(call.mint), signing(call.owner)];
-    invoke(&accounts, &data, call.signer)
+    let data = CallData::<11>::new()
+        .put(&[CONFIDENTIAL_TRANSFER_EXTENSION, DEPOSIT])
+        .put(&call.amount.to_le_bytes())
+        .put(&[call.decimals]);
+    let accounts = [
+        CpiAccount::writable(call.token),
+        CpiAccount::readonly(call.mint),
+        CpiAccount::signing(call.owner),
+    ];
+    invoke(&accounts, data.bytes(), call.signer)
 }
 
 /// `ApplyPendingBalance`: moves `token`'s pending balance into its available balance.
@@ -168,13 +141,12 @@ pub struct ApplyPendingBalance<'a> {
 
 #[inline(never)]
 pub fn apply_pending_balance(call: &ApplyPendingBalance) -> Result<(), PolicyError> {
-    let mut data = [0u8; 46];
-    data[0] = CONFIDENTIAL_TRANSFER_EXTENSION;
-    data[1] = APPLY_PENDING_BALANCE;
-    data[2..10].copy_from_slice(&call.expected_pending_balance_credit_counter.to_le_bytes());
-    data[10..46].copy_from_slice(call.new_decryptable_available_balance);
-    let accounts = [writable(call.token), signing(call.owner)];
-    invoke(&accounts, &data, call.signer)
+    let data = CallData::<46>::new()
+        .put(&[CONFIDENTIAL_TRANSFER_EXTENSION, APPLY_PENDING_BALANCE])
+        .put(&call.expected_pending_balance_credit_counter.to_le_bytes())
+        .put(call.new_decryptable_available_balance);
+    let accounts = [CpiAccount::writable(call.token), CpiAccount::signing(call.owner)];
+    invoke(&accounts, data.bytes(), call.signer)
 }
 
 /// `Withdraw`: `amount` of `token`'s available confidential balance back to its public balance,
@@ -193,21 +165,20 @@ pub struct Withdraw<'a> {
 
 #[inline(never)]
 pub fn withdraw(call: &Withdraw) -> Result<(), PolicyError> {
-    let mut data = [0u8; 49];
-    data[0] = CONFIDENTIAL_TRANSFER_EXTENSION;
-    data[1] = WITHDRAW;
-    data[2..10].copy_from_slice(&call.amount.to_le_bytes());
-    data[10] = call.decimals;
-    data[11..47].copy_from_slice(call.new_decryptable_available_balance);
-    // data[47], data[48]: equality and range proof offsets 0 (context accounts).
+    let data = CallData::<49>::new()
+        .put(&[CONFIDENTIAL_TRANSFER_EXTENSION, WITHDRAW])
+        .put(&call.amount.to_le_bytes())
+        .put(&[call.decimals])
+        .put(call.new_decryptable_available_balance)
+        .put(&[FROM_CONTEXT_ACCOUNT; 2]);
     let accounts = [
-        writable(call.token),
-        readonly(call.mint),
-        readonly(call.equality_proof),
-        readonly(call.range_proof),
-        signing(call.owner),
+        CpiAccount::writable(call.token),
+        CpiAccount::readonly(call.mint),
+        CpiAccount::readonly(call.equality_proof),
+        CpiAccount::readonly(call.range_proof),
+        CpiAccount::signing(call.owner),
     ];
-    invoke(&accounts, &data, call.signer)
+    invoke(&accounts, data.bytes(), call.signer)
 }
 
 /// Confidential `Transfer` (no fee) from `source` to `destination`, proved by the equality,
@@ -229,23 +200,22 @@ pub struct Transfer<'a> {
 
 #[inline(never)]
 pub fn transfer(call: &Transfer) -> Result<(), PolicyError> {
-    let mut data = [0u8; 169];
-    data[0] = CONFIDENTIAL_TRANSFER_EXTENSION;
-    data[1] = TRANSFER;
-    data[2..38].copy_from_slice(call.new_source_decryptable_available_balance);
-    data[38..102].copy_from_slice(call.auditor_ciphertext_lo);
-    data[102..166].copy_from_slice(call.auditor_ciphertext_hi);
-    // data[166..169]: equality, validity and range proof offsets 0 (context accounts).
+    let data = CallData::<169>::new()
+        .put(&[CONFIDENTIAL_TRANSFER_EXTENSION, TRANSFER])
+        .put(call.new_source_decryptable_available_balance)
+        .put(call.auditor_ciphertext_lo)
+        .put(call.auditor_ciphertext_hi)
+        .put(&[FROM_CONTEXT_ACCOUNT; 3]);
     let accounts = [
-        writable(call.source),
-        readonly(call.mint),
-        writable(call.destination),
-        readonly(call.equality_proof),
-        readonly(call.ciphertext_validity_proof),
-        readonly(call.range_proof),
-        signing(call.authority),
+        CpiAccount::writable(call.source),
+        CpiAccount::readonly(call.mint),
+        CpiAccount::writable(call.destination),
+        CpiAccount::readonly(call.equality_proof),
+        CpiAccount::readonly(call.ciphertext_validity_proof),
+        CpiAccount::readonly(call.range_proof),
+        CpiAccount::signing(call.authority),
     ];
-    invoke(&accounts, &data, call.signer)
+    invoke(&accounts, data.bytes(), call.signer)
 }
 
 #[cfg(test)]
@@ -253,27 +223,31 @@ mod tests {
     use super::*;
     use crate::runtime::cpi::Seed;
     use crate::runtime::syscalls::record;
+    use crate::runtime::Pubkey;
     use crate::state::test_support::HostAccount;
 
-    const AGENT: [u8; 32] = [3; 32];
+    const AGENT: Pubkey = [3; 32];
+    /// (writable, signer) of a CPI account.
+    const W: (bool, bool) = (true, false);
+    const R: (bool, bool) = (false, false);
+    const WS: (bool, bool) = (true, true);
 
-    /// Accounts keyed 0x30, 0x31, ... (only keys and flags reach the recorded CPI).
-    fn hosts(count: u8) -> Vec<HostAccount> {
-        (0..count)
+    /// Runs `call` on `count` accounts keyed 0x30, 0x31, ... (only keys and flags reach the
+    /// recorded CPI) with the agent as owner and the agent's seeds, and returns the one recorded
+    /// Token-2022 invocation.
+    fn recorded(
+        count: u8,
+        call: impl FnOnce(&[AccountView], &AccountView, &Signer) -> Result<(), PolicyError>,
+    ) -> record::Invocation {
+        let mut hosts: Vec<HostAccount> = (0..count)
             .map(|i| HostAccount::new([0x30 + i; 32], [0; 32], vec![], false))
-            .collect()
-    }
-
-    fn key(i: u8) -> [u8; 32] {
-        [0x30 + i; 32]
-    }
-
-    /// Runs `call` with the agent's seeds and returns the one recorded invocation.
-    fn recorded(call: impl FnOnce(&Signer) -> Result<(), PolicyError>) -> record::Invocation {
+            .collect();
+        let views: Vec<AccountView> = hosts.iter_mut().map(|h| h.view()).collect();
+        let mut owner = HostAccount::new(AGENT, [0xAA; 32], vec![], false);
         let bump = [254];
         let seeds = [Seed::new(b"agent"), Seed::new(&[12; 32]), Seed::new(&bump)];
         record::reset(None);
-        assert_eq!(call(&Signer::new(&seeds)), Ok(()));
+        assert_eq!(call(&views, &owner.view(), &Signer::new(&seeds)), Ok(()));
         let [cpi] = &record::invocations()[..] else {
             panic!("expected one CPI")
         };
@@ -282,152 +256,103 @@ mod tests {
         cpi.clone()
     }
 
+    /// The accounts 0x30, 0x31, ... with these (writable, signer) flags, then the agent signing.
+    fn then_the_agent(flags: &[(bool, bool)]) -> Vec<(Pubkey, bool, bool)> {
+        let mut accounts: Vec<_> = (0u8..)
+            .zip(flags)
+            .map(|(i, (writable, signer))| ([0x30 + i; 32], *writable, *signer))
+            .collect();
+        accounts.push((AGENT, false, true));
+        accounts
+    }
+
     #[test]
     fn reallocate_asks_for_the_confidential_transfer_account_extension() {
-        let mut h = hosts(3);
-        let mut owner = HostAccount::new(AGENT, [0xAA; 32], vec![], false);
-        let views: Vec<AccountView> = h.iter_mut().map(|h| h.view()).collect();
-        let cpi = recorded(|signer| {
+        let cpi = recorded(3, |views, owner, signer| {
             reallocate(&Reallocate {
                 token: &views[0],
                 payer: &views[1],
                 system_program: &views[2],
-                owner: &owner.view(),
+                owner,
                 signer,
             })
         });
         assert_eq!(cpi.data, vec![29, 5, 0]);
-        assert_eq!(
-            cpi.accounts,
-            vec![
-                (key(0), true, false),
-                (key(1), true, true),
-                (key(2), false, false),
-                (AGENT, false, true)
-            ]
-        );
+        assert_eq!(cpi.accounts, then_the_agent(&[W, WS, R]));
     }
 
     #[test]
     fn configure_account_reads_its_proof_from_the_next_instruction() {
-        let mut h = hosts(3);
-        let mut owner = HostAccount::new(AGENT, [0xAA; 32], vec![], false);
-        let views: Vec<AccountView> = h.iter_mut().map(|h| h.view()).collect();
-        let cpi = recorded(|signer| {
+        let cpi = recorded(3, |views, owner, signer| {
             configure_account(&ConfigureAccount {
                 token: &views[0],
                 mint: &views[1],
                 instructions_sysvar: &views[2],
-                owner: &owner.view(),
+                owner,
                 decryptable_zero_balance: &[0x5A; 36],
                 maximum_pending_balance_credit_counter: 65_536,
                 signer,
             })
         });
-        let mut expected = vec![27, 2];
-        expected.extend_from_slice(&[0x5A; 36]);
-        expected.extend_from_slice(&65_536u64.to_le_bytes());
-        expected.push(1);
+        let expected = [&[27, 2][..], &[0x5A; 36], &65_536u64.to_le_bytes(), &[1]].concat();
         assert_eq!(cpi.data, expected);
-        assert_eq!(
-            cpi.accounts,
-            vec![
-                (key(0), true, false),
-                (key(1), false, false),
-                (key(2), false, false),
-                (AGENT, false, true)
-            ]
-        );
+        assert_eq!(cpi.accounts, then_the_agent(&[W, R, R]));
     }
 
     #[test]
     fn deposit_carries_amount_and_decimals() {
-        let mut h = hosts(2);
-        let mut owner = HostAccount::new(AGENT, [0xAA; 32], vec![], false);
-        let views: Vec<AccountView> = h.iter_mut().map(|h| h.view()).collect();
-        let cpi = recorded(|signer| {
+        let cpi = recorded(2, |views, owner, signer| {
             deposit(&Deposit {
                 token: &views[0],
                 mint: &views[1],
-                owner: &owner.view(),
+                owner,
                 amount: 1_234_567,
                 decimals: 6,
                 signer,
             })
         });
-        let mut expected = vec![27, 5];
-        expected.extend_from_slice(&1_234_567u64.to_le_bytes());
-        expected.push(6);
-        assert_eq!(cpi.data, expected);
-        assert_eq!(
-            cpi.accounts,
-            vec![(key(0), true, false), (key(1), false, false), (AGENT, false, true)]
-        );
+        assert_eq!(cpi.data, [&[27, 5][..], &1_234_567u64.to_le_bytes(), &[6]].concat());
+        assert_eq!(cpi.accounts, then_the_agent(&[W, R]));
     }
 
     #[test]
     fn apply_pending_balance_carries_the_counter_and_the_new_decryptable_balance() {
-        let mut h = hosts(1);
-        let mut owner = HostAccount::new(AGENT, [0xAA; 32], vec![], false);
-        let views: Vec<AccountView> = h.iter_mut().map(|h| h.view()).collect();
-        let cpi = recorded(|signer| {
+        let cpi = recorded(1, |views, owner, signer| {
             apply_pending_balance(&ApplyPendingBalance {
                 token: &views[0],
-                owner: &owner.view(),
+                owner,
                 expected_pending_balance_credit_counter: 3,
                 new_decryptable_available_balance: &[0x6B; 36],
                 signer,
             })
         });
-        let mut expected = vec![27, 8];
-        expected.extend_from_slice(&3u64.to_le_bytes());
-        expected.extend_from_slice(&[0x6B; 36]);
-        assert_eq!(cpi.data, expected);
-        assert_eq!(cpi.accounts, vec![(key(0), true, false), (AGENT, false, true)]);
+        assert_eq!(cpi.data, [&[27, 8][..], &3u64.to_le_bytes(), &[0x6B; 36]].concat());
+        assert_eq!(cpi.accounts, then_the_agent(&[W]));
     }
 
     #[test]
     fn withdraw_reads_both_proofs_from_context_accounts() {
-        let mut h = hosts(4);
-        let mut owner = HostAccount::new(AGENT, [0xAA; 32], vec![], false);
-        let views: Vec<AccountView> = h.iter_mut().map(|h| h.view()).collect();
-        let cpi = recorded(|signer| {
+        let cpi = recorded(4, |views, owner, signer| {
             withdraw(&Withdraw {
                 token: &views[0],
                 mint: &views[1],
                 equality_proof: &views[2],
                 range_proof: &views[3],
-                owner: &owner.view(),
+                owner,
                 amount: 42,
                 decimals: 9,
                 new_decryptable_available_balance: &[0x7C; 36],
                 signer,
             })
         });
-        let mut expected = vec![27, 6];
-        expected.extend_from_slice(&42u64.to_le_bytes());
-        expected.push(9);
-        expected.extend_from_slice(&[0x7C; 36]);
-        expected.extend_from_slice(&[0, 0]);
+        let expected = [&[27, 6][..], &42u64.to_le_bytes(), &[9], &[0x7C; 36], &[0, 0]].concat();
         assert_eq!(cpi.data, expected);
-        assert_eq!(
-            cpi.accounts,
-            vec![
-                (key(0), true, false),
-                (key(1), false, false),
-                (key(2), false, false),
-                (key(3), false, false),
-                (AGENT, false, true)
-            ]
-        );
+        assert_eq!(cpi.accounts, then_the_agent(&[W, R, R, R]));
     }
 
     #[test]
     fn transfer_carries_the_auditor_ciphertexts_and_three_context_accounts() {
-        let mut h = hosts(6);
-        let mut owner = HostAccount::new(AGENT, [0xAA; 32], vec![], false);
-        let views: Vec<AccountView> = h.iter_mut().map(|h| h.view()).collect();
-        let cpi = recorded(|signer| {
+        let cpi = recorded(6, |views, authority, signer| {
             transfer(&Transfer {
                 source: &views[0],
                 mint: &views[1],
@@ -435,30 +360,15 @@ mod tests {
                 equality_proof: &views[3],
                 ciphertext_validity_proof: &views[4],
                 range_proof: &views[5],
-                authority: &owner.view(),
+                authority,
                 new_source_decryptable_available_balance: &[0x11; 36],
                 auditor_ciphertext_lo: &[0x22; 64],
                 auditor_ciphertext_hi: &[0x33; 64],
                 signer,
             })
         });
-        let mut expected = vec![27, 7];
-        expected.extend_from_slice(&[0x11; 36]);
-        expected.extend_from_slice(&[0x22; 64]);
-        expected.extend_from_slice(&[0x33; 64]);
-        expected.extend_from_slice(&[0, 0, 0]);
+        let expected = [&[27, 7][..], &[0x11; 36], &[0x22; 64], &[0x33; 64], &[0, 0, 0]].concat();
         assert_eq!(cpi.data, expected);
-        assert_eq!(
-            cpi.accounts,
-            vec![
-                (key(0), true, false),
-                (key(1), false, false),
-                (key(2), true, false),
-                (key(3), false, false),
-                (key(4), false, false),
-                (key(5), false, false),
-                (AGENT, false, true)
-            ]
-        );
+        assert_eq!(cpi.accounts, then_the_agent(&[W, R, W, R, R, R]));
     }
 }

@@ -236,21 +236,9 @@ pub struct CloseContext<'a> {
 #[inline(never)]
 pub fn close_context(close: &CloseContext) -> Result<(), PolicyError> {
     let accounts = [
-        CpiAccount {
-            view: *close.context,
-            is_writable: true,
-            is_signer: false,
-        },
-        CpiAccount {
-            view: *close.destination,
-            is_writable: true,
-            is_signer: false,
-        },
-        CpiAccount {
-            view: *close.authority,
-            is_writable: false,
-            is_signer: true,
-        },
+        CpiAccount::writable(close.context),
+        CpiAccount::writable(close.destination),
+        CpiAccount::signing(close.authority),
     ];
     invoke_signed(&Call {
         program_id: &ZK_ELGAMAL_PROOF_PROGRAM_ID,

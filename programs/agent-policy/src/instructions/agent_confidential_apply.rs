@@ -17,30 +17,37 @@
 
 use crate::borsh::Reader;
 use crate::error::{PolicyError, ProgramResult};
-use crate::instructions::{agent_signer, confidential_account};
+use crate::instructions::{agent_checks, agent_signer, confidential_account};
 use crate::runtime::account::AccountView;
 use crate::runtime::cpi::Signer;
 use crate::runtime::input::AccountList;
 use crate::runtime::Pubkey;
+use crate::state::agent::Agent;
 use crate::token_confidential::{self, ApplyPendingBalance, DecryptableBalance};
 
 pub const DATA_LEN: usize = 52;
 
-struct Accounts {
-    authority: AccountView,
-    agent: AccountView,
-    token_account: AccountView,
-    token_program: AccountView,
+/// The accounts of one apply, checked.
+struct AgentConfidentialApplyAccounts<'a> {
+    agent: &'a AccountView,
+    token_account: &'a AccountView,
+    agent_state: &'a Agent,
 }
 
-fn accounts(list: &AccountList) -> Result<Accounts, PolicyError> {
-    let [authority, agent, token_account, token_program] = *list.first::<4>()?;
-    Ok(Accounts {
-        authority,
-        agent,
-        token_account,
-        token_program,
-    })
+impl<'a> AgentConfidentialApplyAccounts<'a> {
+    /// In order: `NotEnoughAccounts`; the agent and its authority (`confidential_account::authorize`);
+    /// no open confidential hold; the agent's token account.
+    fn unpack(list: &'a AccountList, program_id: &Pubkey) -> Result<Self, PolicyError> {
+        let [authority, agent, token_account, token_program] = list.first::<4>()?;
+        let agent_state = confidential_account::authorize(authority, agent, program_id)?;
+        agent_checks::refuse_open_hold(agent_state)?;
+        confidential_account::agent_token_account(agent, token_account, token_program)?;
+        Ok(Self {
+            agent,
+            token_account,
+            agent_state,
+        })
+    }
 }
 
 struct Args<'a> {
@@ -61,15 +68,11 @@ fn parse(data: &[u8]) -> Result<Args<'_>, PolicyError> {
 /// Applies the agent account's pending balance (see the module doc).
 pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramResult {
     let args = parse(data)?;
-    let accounts = accounts(list)?;
-    let agent = confidential_account::authorize(&accounts.authority, &accounts.agent, program_id)?;
-    confidential_account::refuse_open_hold(agent)?;
-    confidential_account::agent_token_account(&accounts.agent, &accounts.token_account, &accounts.token_program)?;
-
-    let seeds = agent_signer::seeds(agent);
+    let accounts = AgentConfidentialApplyAccounts::unpack(list, program_id)?;
+    let seeds = agent_signer::seeds(accounts.agent_state);
     token_confidential::apply_pending_balance(&ApplyPendingBalance {
-        token: &accounts.token_account,
-        owner: &accounts.agent,
+        token: accounts.token_account,
+        owner: accounts.agent,
         expected_pending_balance_credit_counter: args.expected_pending_balance_credit_counter,
         new_decryptable_available_balance: args.new_decryptable_available_balance,
         signer: &Signer::new(&seeds),
@@ -77,22 +80,24 @@ pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramR
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
+pub(crate) mod tests {
     use crate::discriminator::instruction;
     use crate::instructions::confidential_account::test_support::*;
     use crate::instructions::test_fixtures::*;
     use crate::runtime::input::test_support::TestAccount;
     use crate::runtime::TOKEN_2022_PROGRAM_ID;
 
-    fn data() -> Vec<u8> {
+    /// The data of a valid apply (the table of shared refusals in `confidential_account` starts
+    /// from it and from [`accounts`]).
+    pub(crate) fn data() -> Vec<u8> {
         let mut data = instruction::AGENT_CONFIDENTIAL_APPLY.to_vec();
         data.extend_from_slice(&3u64.to_le_bytes());
         data.extend_from_slice(&[0x6B; 36]);
         data
     }
 
-    fn accounts() -> Vec<TestAccount> {
+    /// The accounts of a valid apply.
+    pub(crate) fn accounts() -> Vec<TestAccount> {
         vec![
             signer(wallet(SIGNER)),
             account(AGENT, PROGRAM, agent_data()),
@@ -101,84 +106,13 @@ mod tests {
         ]
     }
 
-    fn with(index: usize, change: impl FnOnce(&mut TestAccount)) -> Vec<TestAccount> {
-        let mut accounts = accounts();
-        change(&mut accounts[index]);
-        accounts
-    }
-
-    fn apply(accounts: Vec<TestAccount>) -> Run {
-        run(accounts, &data(), NOON)
-    }
-
     #[test]
     fn applies_the_pending_balance_signed_by_the_agent() {
-        for authority in [SIGNER, OWNER] {
-            let run = apply(with(0, |a| a.key = authority));
-            assert_eq!(run.result, Ok(()));
-            let [cpi] = &run.invocations[..] else {
-                panic!("expected one CPI")
-            };
-            let mut expected = vec![27, 8];
-            expected.extend_from_slice(&3u64.to_le_bytes());
-            expected.extend_from_slice(&[0x6B; 36]);
+        for cpis in cpis_by_each_authority(accounts, &data()) {
+            let [cpi] = &cpis[..] else { panic!("expected one CPI") };
             assert_eq!(cpi.program_id, TOKEN_2022_PROGRAM_ID);
-            assert_eq!(cpi.data, expected);
+            assert_eq!(cpi.data, [&[27, 8][..], &3u64.to_le_bytes(), &[0x6B; 36]].concat());
             assert_eq!(cpi.accounts, vec![(SOURCE, true, false), (AGENT, false, true)]);
-            assert_eq!(cpi.signer_seeds, agent_seeds());
-            assert!(run.events.is_empty());
         }
-    }
-
-    #[test]
-    fn refused_while_a_confidential_hold_is_open() {
-        refused(
-            &apply(with(1, |a| a.data = agent_with_hold())),
-            PolicyError::ConfidentialHoldOpen,
-        );
-    }
-
-    #[test]
-    fn only_the_owner_or_the_agent_signer_signing_for_an_active_agent() {
-        refused(&apply(with(0, |a| a.key = PAYER)), PolicyError::NotAgentSigner);
-        refused(&apply(with(0, |a| a.is_signer = false)), PolicyError::MissingSigner);
-        refused(&apply(with(1, |a| a.data[106] = 0)), PolicyError::AgentNotActive);
-        refused(
-            &apply(with(1, |a| a.owner = [0x99; 32])),
-            PolicyError::WrongAccountOwner,
-        );
-    }
-
-    #[test]
-    fn the_token_account_must_be_the_agents() {
-        refused(&apply(with(3, |p| p.key = [0x66; 32])), PolicyError::WrongProgram);
-        refused(
-            &apply(with(2, |t| t.is_writable = false)),
-            PolicyError::AccountNotWritable,
-        );
-        refused(
-            &apply(with(2, |t| t.data[32..64].copy_from_slice(&OWNER))),
-            PolicyError::WrongTokenAccount,
-        );
-        refused(
-            &apply(with(2, |t| t.owner = [0x99; 32])),
-            PolicyError::WrongTokenAccount,
-        );
-        refused(&apply(with(2, |t| t.data[108] = 2)), PolicyError::WrongTokenAccount);
-        // frozen
-    }
-
-    #[test]
-    fn malformed_instructions_are_refused() {
-        let mut short = accounts();
-        short.truncate(3);
-        refused(&apply(short), PolicyError::NotEnoughAccounts);
-        let mut trailing = data();
-        trailing.push(0);
-        refused(&run(accounts(), &trailing, NOON), PolicyError::InvalidInstructionData);
-        refused(
-            &run(accounts(), &data()[..DATA_LEN - 1], NOON),
-            PolicyError::InvalidInstructionData,
-        );
     }
 }

@@ -19,11 +19,12 @@
 //! -> `WrongProofContext`. Every context is checked before the first is closed. Emits nothing.
 
 use crate::error::{PolicyError, ProgramResult};
-use crate::instructions::{agent_signer, confidential_account};
+use crate::instructions::{agent_checks, agent_signer, confidential_account};
 use crate::runtime::account::AccountView;
 use crate::runtime::cpi::Signer;
 use crate::runtime::input::AccountList;
 use crate::runtime::{keys_eq, Pubkey, ZK_ELGAMAL_PROOF_PROGRAM_ID};
+use crate::state::agent::Agent;
 use crate::zk_context::{self, CloseContext};
 
 pub const DATA_LEN: usize = 8;
@@ -31,43 +32,47 @@ pub const DATA_LEN: usize = 8;
 const FIXED_ACCOUNTS: usize = 4;
 pub const MAX_CONTEXTS: usize = 6;
 
-struct Accounts {
-    authority: AccountView,
-    agent: AccountView,
-    rent_receiver: AccountView,
-    zk_program: AccountView,
+/// The accounts of one close, checked: every context before the first is closed.
+struct AgentConfidentialCloseContextsAccounts<'a> {
+    agent: &'a AccountView,
+    rent_receiver: &'a AccountView,
+    /// 1 to `MAX_CONTEXTS` contexts of the agent.
+    contexts: &'a [AccountView],
+    agent_state: &'a Agent,
 }
 
-fn accounts(list: &AccountList) -> Result<Accounts, PolicyError> {
-    let [authority, agent, rent_receiver, zk_program] = *list.first::<FIXED_ACCOUNTS>()?;
-    Ok(Accounts {
-        authority,
-        agent,
-        rent_receiver,
-        zk_program,
-    })
-}
-
-/// How many contexts follow the fixed accounts: 1 to `MAX_CONTEXTS`.
-fn context_count(list: &AccountList) -> Result<usize, PolicyError> {
-    let count = list.len().saturating_sub(FIXED_ACCOUNTS);
-    if count == 0 {
-        return Err(PolicyError::NotEnoughAccounts);
+impl<'a> AgentConfidentialCloseContextsAccounts<'a> {
+    /// In order: `NotEnoughAccounts` (the fixed accounts, then no context);
+    /// `InvalidInstructionData` (more than `MAX_CONTEXTS`); the agent and its authority
+    /// (`confidential_account::authorize`); no open confidential hold; `rent_receiver` writable;
+    /// the ZK program (`WrongProgram`); each context (`zk_context::check_closable`).
+    fn unpack(list: &'a AccountList, program_id: &Pubkey) -> Result<Self, PolicyError> {
+        let [authority, agent, rent_receiver, zk_program] = list.first::<FIXED_ACCOUNTS>()?;
+        let contexts = list.rest(FIXED_ACCOUNTS);
+        if contexts.is_empty() {
+            return Err(PolicyError::NotEnoughAccounts);
+        }
+        if contexts.len() > MAX_CONTEXTS {
+            return Err(PolicyError::InvalidInstructionData);
+        }
+        let agent_state = confidential_account::authorize(authority, agent, program_id)?;
+        agent_checks::refuse_open_hold(agent_state)?;
+        if !rent_receiver.is_writable() {
+            return Err(PolicyError::AccountNotWritable);
+        }
+        if !keys_eq(zk_program.key(), &ZK_ELGAMAL_PROOF_PROGRAM_ID) {
+            return Err(PolicyError::WrongProgram);
+        }
+        for context in contexts {
+            zk_context::check_closable(context, agent.key())?;
+        }
+        Ok(Self {
+            agent,
+            rent_receiver,
+            contexts,
+            agent_state,
+        })
     }
-    if count > MAX_CONTEXTS {
-        return Err(PolicyError::InvalidInstructionData);
-    }
-    Ok(count)
-}
-
-fn validate(accounts: &Accounts) -> ProgramResult {
-    if !accounts.rent_receiver.is_writable() {
-        return Err(PolicyError::AccountNotWritable);
-    }
-    if !keys_eq(accounts.zk_program.key(), &ZK_ELGAMAL_PROOF_PROGRAM_ID) {
-        return Err(PolicyError::WrongProgram);
-    }
-    Ok(())
 }
 
 /// Closes the agent's leftover proof contexts (see the module doc).
@@ -75,25 +80,14 @@ pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramR
     if data.len() != DATA_LEN {
         return Err(PolicyError::InvalidInstructionData);
     }
-    let accounts = accounts(list)?;
-    let count = context_count(list)?;
-    let agent = confidential_account::authorize(&accounts.authority, &accounts.agent, program_id)?;
-    confidential_account::refuse_open_hold(agent)?;
-    validate(&accounts)?;
-    let contexts = FIXED_ACCOUNTS..FIXED_ACCOUNTS + count;
-    for index in contexts.clone() {
-        let context = list.get(index).ok_or(PolicyError::NotEnoughAccounts)?;
-        zk_context::check_closable(&context, accounts.agent.key())?;
-    }
-
-    let seeds = agent_signer::seeds(agent);
+    let accounts = AgentConfidentialCloseContextsAccounts::unpack(list, program_id)?;
+    let seeds = agent_signer::seeds(accounts.agent_state);
     let signer = Signer::new(&seeds);
-    for index in contexts {
-        let context = list.get(index).ok_or(PolicyError::NotEnoughAccounts)?;
+    for context in accounts.contexts {
         zk_context::close_context(&CloseContext {
-            context: &context,
-            destination: &accounts.rent_receiver,
-            authority: &accounts.agent,
+            context,
+            destination: accounts.rent_receiver,
+            authority: accounts.agent,
             signer: &signer,
         })?;
     }
@@ -101,7 +95,7 @@ pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramR
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::discriminator::instruction;
     use crate::instructions::confidential_account::test_support::*;
@@ -116,7 +110,9 @@ mod tests {
         writable(account([key; 32], ZK_ELGAMAL_PROOF_PROGRAM_ID, data))
     }
 
-    fn accounts(contexts: usize) -> Vec<TestAccount> {
+    /// The accounts of a valid close of `contexts` contexts (the table of shared refusals in
+    /// `confidential_account` starts from three).
+    pub(crate) fn accounts(contexts: usize) -> Vec<TestAccount> {
         let mut accounts = vec![
             signer(wallet(SIGNER)),
             account(AGENT, PROGRAM, agent_data()),
@@ -131,9 +127,7 @@ mod tests {
     }
 
     fn with(index: usize, change: impl FnOnce(&mut TestAccount)) -> Vec<TestAccount> {
-        let mut accounts = accounts(3);
-        change(&mut accounts[index]);
-        accounts
+        changed(accounts(3), index, change)
     }
 
     fn close(accounts: Vec<TestAccount>) -> Run {
@@ -142,26 +136,22 @@ mod tests {
 
     #[test]
     fn closes_each_context_to_the_rent_receiver_signed_by_the_agent() {
-        for (authority, count) in [(SIGNER, 1), (OWNER, 3), (SIGNER, 6)] {
-            let mut list = accounts(count);
-            list[0].key = authority;
-            let run = close(list);
-            assert_eq!(run.result, Ok(()));
-            assert_eq!(run.invocations.len(), count);
-            for (i, cpi) in run.invocations.iter().enumerate() {
-                assert_eq!(cpi.program_id, ZK_ELGAMAL_PROOF_PROGRAM_ID);
-                assert_eq!(cpi.data, vec![0]);
-                assert_eq!(
-                    cpi.accounts,
-                    vec![
-                        ([0x40 + i as u8; 32], true, false),
-                        (PAYER, true, false),
-                        (AGENT, false, true)
-                    ]
-                );
-                assert_eq!(cpi.signer_seeds, agent_seeds());
+        for count in [1, 3, 6] {
+            for cpis in cpis_by_each_authority(|| accounts(count), &instruction::AGENT_CONFIDENTIAL_CLOSE_CONTEXTS) {
+                assert_eq!(cpis.len(), count);
+                for (i, cpi) in cpis.iter().enumerate() {
+                    assert_eq!(cpi.program_id, ZK_ELGAMAL_PROOF_PROGRAM_ID);
+                    assert_eq!(cpi.data, vec![0]);
+                    assert_eq!(
+                        cpi.accounts,
+                        vec![
+                            ([0x40 + i as u8; 32], true, false),
+                            (PAYER, true, false),
+                            (AGENT, false, true)
+                        ]
+                    );
+                }
             }
-            assert!(run.events.is_empty());
         }
     }
 
@@ -171,25 +161,6 @@ mod tests {
         let mut seven = accounts(6);
         seven.push(context(0x50, 161, 3));
         refused(&close(seven), PolicyError::InvalidInstructionData);
-    }
-
-    #[test]
-    fn refused_while_a_confidential_hold_is_open() {
-        refused(
-            &close(with(1, |a| a.data = agent_with_hold())),
-            PolicyError::ConfidentialHoldOpen,
-        );
-    }
-
-    #[test]
-    fn only_the_owner_or_the_agent_signer_signing_for_an_active_agent() {
-        refused(&close(with(0, |a| a.key = PAYER)), PolicyError::NotAgentSigner);
-        refused(&close(with(0, |a| a.is_signer = false)), PolicyError::MissingSigner);
-        refused(&close(with(1, |a| a.data[106] = 0)), PolicyError::AgentNotActive);
-        refused(
-            &close(with(1, |a| a.owner = [0x99; 32])),
-            PolicyError::WrongAccountOwner,
-        );
     }
 
     #[test]
@@ -220,15 +191,5 @@ mod tests {
             &close(with(5, |c| *c = writable(agent))),
             PolicyError::WrongProofContext,
         );
-    }
-
-    #[test]
-    fn the_data_is_exactly_the_discriminator() {
-        let mut trailing = instruction::AGENT_CONFIDENTIAL_CLOSE_CONTEXTS.to_vec();
-        trailing.push(0);
-        refused(&run(accounts(1), &trailing, NOON), PolicyError::InvalidInstructionData);
-        let mut short = accounts(0);
-        short.truncate(3);
-        refused(&close(short), PolicyError::NotEnoughAccounts);
     }
 }

@@ -22,27 +22,36 @@ use crate::runtime::account::AccountView;
 use crate::runtime::cpi::Signer;
 use crate::runtime::input::AccountList;
 use crate::runtime::Pubkey;
+use crate::state::agent::Agent;
 use crate::token_confidential::{self, Deposit};
 
 pub const DATA_LEN: usize = 16;
 
-struct Accounts {
-    authority: AccountView,
-    agent: AccountView,
-    token_account: AccountView,
-    mint: AccountView,
-    token_program: AccountView,
+/// The accounts of one deposit, checked.
+struct AgentConfidentialDepositAccounts<'a> {
+    agent: &'a AccountView,
+    token_account: &'a AccountView,
+    mint: &'a AccountView,
+    agent_state: &'a Agent,
+    decimals: u8,
 }
 
-fn accounts(list: &AccountList) -> Result<Accounts, PolicyError> {
-    let [authority, agent, token_account, mint, token_program] = *list.first::<5>()?;
-    Ok(Accounts {
-        authority,
-        agent,
-        token_account,
-        mint,
-        token_program,
-    })
+impl<'a> AgentConfidentialDepositAccounts<'a> {
+    /// In order: `NotEnoughAccounts`; the agent and its authority (`confidential_account::authorize`);
+    /// the agent's token account; its mint.
+    fn unpack(list: &'a AccountList, program_id: &Pubkey) -> Result<Self, PolicyError> {
+        let [authority, agent, token_account, mint, token_program] = list.first::<5>()?;
+        let agent_state = confidential_account::authorize(authority, agent, program_id)?;
+        let token = confidential_account::agent_token_account(agent, token_account, token_program)?;
+        let decimals = confidential_account::mint_of(&token, mint)?;
+        Ok(Self {
+            agent,
+            token_account,
+            mint,
+            agent_state,
+            decimals,
+        })
+    }
 }
 
 fn parse(data: &[u8]) -> Result<u64, PolicyError> {
@@ -55,39 +64,36 @@ fn parse(data: &[u8]) -> Result<u64, PolicyError> {
 /// Deposits into the agent's pending confidential balance (see the module doc).
 pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramResult {
     let amount = parse(data)?;
-    let accounts = accounts(list)?;
-    let agent = confidential_account::authorize(&accounts.authority, &accounts.agent, program_id)?;
-    let token =
-        confidential_account::agent_token_account(&accounts.agent, &accounts.token_account, &accounts.token_program)?;
-    let decimals = confidential_account::mint_of(&token, &accounts.mint)?;
-
-    let seeds = agent_signer::seeds(agent);
+    let accounts = AgentConfidentialDepositAccounts::unpack(list, program_id)?;
+    let seeds = agent_signer::seeds(accounts.agent_state);
     token_confidential::deposit(&Deposit {
-        token: &accounts.token_account,
-        mint: &accounts.mint,
-        owner: &accounts.agent,
+        token: accounts.token_account,
+        mint: accounts.mint,
+        owner: accounts.agent,
         amount,
-        decimals,
+        decimals: accounts.decimals,
         signer: &Signer::new(&seeds),
     })
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
+pub(crate) mod tests {
     use crate::discriminator::instruction;
     use crate::instructions::confidential_account::test_support::*;
     use crate::instructions::test_fixtures::*;
     use crate::runtime::input::test_support::TestAccount;
     use crate::runtime::TOKEN_2022_PROGRAM_ID;
 
-    fn data(amount: u64) -> Vec<u8> {
+    /// The data of a valid deposit (the table of shared refusals in `confidential_account` starts
+    /// from it and from [`accounts`]).
+    pub(crate) fn data(amount: u64) -> Vec<u8> {
         let mut data = instruction::AGENT_CONFIDENTIAL_DEPOSIT.to_vec();
         data.extend_from_slice(&amount.to_le_bytes());
         data
     }
 
-    fn accounts() -> Vec<TestAccount> {
+    /// The accounts of a valid deposit.
+    pub(crate) fn accounts() -> Vec<TestAccount> {
         vec![
             signer(wallet(SIGNER)),
             account(AGENT, PROGRAM, agent_data()),
@@ -97,86 +103,16 @@ mod tests {
         ]
     }
 
-    fn with(index: usize, change: impl FnOnce(&mut TestAccount)) -> Vec<TestAccount> {
-        let mut accounts = accounts();
-        change(&mut accounts[index]);
-        accounts
-    }
-
-    fn deposit(accounts: Vec<TestAccount>) -> Run {
-        run(accounts, &data(700), NOON)
-    }
-
     #[test]
     fn deposits_with_the_mints_decimals_signed_by_the_agent() {
-        for authority in [SIGNER, OWNER] {
-            let run = deposit(with(0, |a| a.key = authority));
-            assert_eq!(run.result, Ok(()));
-            let [cpi] = &run.invocations[..] else {
-                panic!("expected one CPI")
-            };
-            let mut expected = vec![27, 5];
-            expected.extend_from_slice(&700u64.to_le_bytes());
-            expected.push(6);
+        for cpis in cpis_by_each_authority(accounts, &data(700)) {
+            let [cpi] = &cpis[..] else { panic!("expected one CPI") };
             assert_eq!(cpi.program_id, TOKEN_2022_PROGRAM_ID);
-            assert_eq!(cpi.data, expected);
+            assert_eq!(cpi.data, [&[27, 5][..], &700u64.to_le_bytes(), &[6]].concat());
             assert_eq!(
                 cpi.accounts,
                 vec![(SOURCE, true, false), (MINT, false, false), (AGENT, false, true)]
             );
-            assert_eq!(cpi.signer_seeds, agent_seeds());
-            assert!(run.events.is_empty());
         }
-    }
-
-    #[test]
-    fn an_open_confidential_hold_does_not_block_a_deposit() {
-        assert_eq!(deposit(with(1, |a| a.data = agent_with_hold())).result, Ok(()));
-    }
-
-    #[test]
-    fn only_the_owner_or_the_agent_signer_signing_for_an_active_agent() {
-        refused(&deposit(with(0, |a| a.key = PAYER)), PolicyError::NotAgentSigner);
-        refused(&deposit(with(0, |a| a.is_signer = false)), PolicyError::MissingSigner);
-        refused(&deposit(with(1, |a| a.data[106] = 0)), PolicyError::AgentNotActive);
-        refused(
-            &deposit(with(1, |a| a.owner = [0x99; 32])),
-            PolicyError::WrongAccountOwner,
-        );
-    }
-
-    #[test]
-    fn the_token_account_must_be_the_agents_of_the_mint() {
-        refused(&deposit(with(4, |p| p.key = [0x66; 32])), PolicyError::WrongProgram);
-        refused(
-            &deposit(with(2, |t| t.is_writable = false)),
-            PolicyError::AccountNotWritable,
-        );
-        refused(
-            &deposit(with(2, |t| t.data[32..64].copy_from_slice(&OWNER))),
-            PolicyError::WrongTokenAccount,
-        );
-        refused(
-            &deposit(with(2, |t| t.data[..32].copy_from_slice(&[0x13; 32]))),
-            PolicyError::WrongTokenAccount,
-        );
-        refused(
-            &deposit(with(3, |m| m.owner = [0x99; 32])),
-            PolicyError::WrongTokenAccount,
-        );
-    }
-
-    #[test]
-    fn malformed_instructions_are_refused() {
-        let mut short = accounts();
-        short.truncate(4);
-        refused(&deposit(short), PolicyError::NotEnoughAccounts);
-        let mut trailing = data(1);
-        trailing.push(0);
-        refused(&run(accounts(), &trailing, NOON), PolicyError::InvalidInstructionData);
-        refused(
-            &run(accounts(), &data(1)[..DATA_LEN - 1], NOON),
-            PolicyError::InvalidInstructionData,
-        );
     }
 }

@@ -58,7 +58,7 @@ use crate::error::{PolicyError, ProgramResult};
 use crate::event;
 use crate::instructions::confidential_spend::{self, AgentSeeds, CloseAll, Execute, TokenContexts};
 use crate::instructions::hold::{self, HoldAccounts, NewPending};
-use crate::instructions::spend::{self, SpendAccounts};
+use crate::instructions::spend::{self, CheckedSpend, SpendAccounts, Spender};
 use crate::rules::confidential_limits::{self, Ciphertext, LimitCheck, LimitProofs, LIMIT_RANGE_TYPES};
 use crate::rules::{active_hours, limits};
 use crate::runtime::account::AccountView;
@@ -66,70 +66,80 @@ use crate::runtime::cpi::Signer;
 use crate::runtime::input::AccountList;
 use crate::runtime::{clock, keys_eq, Pubkey};
 use crate::state::agent::Agent;
+use crate::state::init;
 use crate::state::pending::{self, NewConfidentialHold, NewHold, PendingTransaction};
 use crate::state::policy::{ConfidentialSpend, Policy};
-use crate::state::{init, load_mut};
 use crate::token_confidential::DecryptableBalance;
 use crate::zk_context::{self, ValidityContext};
 
 pub const DATA_LEN: usize = 8 + 16 + 3 * 36 + 1;
 
 /// The three contexts of the limit proofs.
-struct LimitContexts {
-    transaction: AccountView,
-    daily: AccountView,
-    range: AccountView,
+struct LimitContexts<'a> {
+    transaction: &'a AccountView,
+    daily: &'a AccountView,
+    range: &'a AccountView,
 }
 
-impl LimitContexts {
+impl LimitContexts<'_> {
     fn all(&self) -> [AccountView; 3] {
-        [self.transaction, self.daily, self.range]
+        [*self.transaction, *self.daily, *self.range]
     }
 }
 
-struct Accounts {
-    agent_signer: AccountView,
-    policy: AccountView,
-    spend: SpendAccounts,
-    token_contexts: TokenContexts,
-    limit_contexts: LimitContexts,
-    context_rent_receiver: AccountView,
-    hold: HoldAccounts,
-    zk_program: AccountView,
+/// The accounts of one confidential agent spend, checked up to the policy rules. The proof
+/// contexts, the ZK program and `context_rent_receiver` are checked after the rules (`verify`),
+/// and the hold accounts only when a hold is created (`hold::create`).
+struct AgentConfidentialTransferAccounts<'a> {
+    spend: SpendAccounts<'a>,
+    token_contexts: TokenContexts<'a>,
+    limit_contexts: LimitContexts<'a>,
+    context_rent_receiver: &'a AccountView,
+    hold: HoldAccounts<'a>,
+    zk_program: &'a AccountView,
+    agent_state: &'a mut Agent,
+    policy_state: &'a mut Policy,
+    /// What the token-side checks proved.
+    checked: CheckedSpend<'a>,
 }
 
-fn accounts(list: &AccountList) -> Result<Accounts, PolicyError> {
-    let [agent_signer, agent, policy, source, mint, destination, recipient_handle, equality, validity, range, limit_transaction, limit_daily, limit_range, context_rent_receiver, pending, payer, token_program, zk_program, system_program] =
-        *list.first::<19>()?;
-    Ok(Accounts {
-        agent_signer,
-        policy,
-        spend: SpendAccounts {
-            agent,
-            source,
-            mint,
-            destination,
-            recipient_handle,
-            token_program,
-        },
-        token_contexts: TokenContexts {
-            equality,
-            validity,
-            range,
-        },
-        limit_contexts: LimitContexts {
-            transaction: limit_transaction,
-            daily: limit_daily,
-            range: limit_range,
-        },
-        context_rent_receiver,
-        hold: HoldAccounts {
-            pending,
-            payer,
-            system_program,
-        },
-        zk_program,
-    })
+impl<'a> AgentConfidentialTransferAccounts<'a> {
+    /// In order: `NotEnoughAccounts`; the spender's loads and checks (`spend::load_spender`:
+    /// agent, policy, signer, active, policy link, no open confidential hold); the token side
+    /// (`spend::check_accounts`).
+    fn unpack(list: &'a AccountList, program_id: &Pubkey) -> Result<Self, PolicyError> {
+        let [agent_signer, agent, policy, source, mint, destination, recipient_handle, equality, validity, range, limit_transaction, limit_daily, limit_range, context_rent_receiver, pending, payer, token_program, zk_program, system_program] =
+            list.first::<19>()?;
+        let Spender {
+            agent_state,
+            policy_state,
+        } = spend::load_spender(agent_signer, agent, policy, program_id)?;
+        let spend = SpendAccounts::new([agent, source, mint, destination, recipient_handle, token_program]);
+        let checked = spend::check_accounts(&spend, program_id)?;
+        Ok(Self {
+            spend,
+            token_contexts: TokenContexts {
+                equality,
+                validity,
+                range,
+            },
+            limit_contexts: LimitContexts {
+                transaction: limit_transaction,
+                daily: limit_daily,
+                range: limit_range,
+            },
+            context_rent_receiver,
+            hold: HoldAccounts {
+                pending,
+                payer,
+                system_program,
+            },
+            zk_program,
+            agent_state,
+            policy_state,
+            checked,
+        })
+    }
 }
 
 struct Args<'a> {
@@ -153,34 +163,17 @@ fn parse(data: &[u8]) -> Result<Args<'_>, PolicyError> {
     Ok(args)
 }
 
-/// The signer and the stored links, as `agent_transfer`, then no confidential hold open.
-fn validate(accounts: &Accounts, agent: &Agent, policy: &Policy) -> ProgramResult {
-    if !keys_eq(accounts.agent_signer.key(), &agent.agent_signer) {
-        return Err(PolicyError::NotAgentSigner);
-    }
-    if !accounts.agent_signer.is_signer() {
-        return Err(PolicyError::MissingSigner);
-    }
-    if !agent.is_active() {
-        return Err(PolicyError::AgentNotActive);
-    }
-    if !keys_eq(&policy.agent, accounts.spend.agent.key()) {
-        return Err(PolicyError::WrongPda);
-    }
-    if agent.has_confidential_hold() {
-        return Err(PolicyError::ConfidentialHoldOpen);
-    }
-    Ok(())
-}
-
 /// The limit contexts, read and checked; none may be one of the Token contexts (a hold would
 /// close what it pins).
-fn read_limit_contexts<'a>(accounts: &'a Accounts, agent: &Pubkey) -> Result<LimitProofs<'a>, PolicyError> {
+fn read_limit_contexts<'a>(
+    accounts: &AgentConfidentialTransferAccounts<'a>,
+    agent: &Pubkey,
+) -> Result<LimitProofs<'a>, PolicyError> {
     let limit = &accounts.limit_contexts;
     let proofs = LimitProofs {
-        transaction: zk_context::equality(&limit.transaction, agent)?,
-        daily: zk_context::equality(&limit.daily, agent)?,
-        range: zk_context::range(&limit.range, agent, &LIMIT_RANGE_TYPES)?,
+        transaction: zk_context::equality(limit.transaction, agent)?,
+        daily: zk_context::equality(limit.daily, agent)?,
+        range: zk_context::range(limit.range, agent, &LIMIT_RANGE_TYPES)?,
     };
     let pinned = accounts.token_contexts.all();
     for context in &limit.all() {
@@ -202,12 +195,11 @@ struct Verified<'a> {
 /// The contexts, the limit statements, the key of today's spend, and the limit ciphertexts.
 #[inline(never)]
 fn verify<'a>(
-    accounts: &'a Accounts,
-    policy: &Policy,
+    accounts: &AgentConfidentialTransferAccounts<'a>,
     request_hold: bool,
     now: i64,
 ) -> Result<Verified<'a>, PolicyError> {
-    confidential_spend::check_zk_program(&accounts.zk_program)?;
+    confidential_spend::check_zk_program(accounts.zk_program)?;
     if !accounts.context_rent_receiver.is_writable() {
         return Err(PolicyError::AccountNotWritable);
     }
@@ -217,15 +209,8 @@ fn verify<'a>(
     confidential_limits::check_statements(&proofs, validity.source_pubkey)?;
 
     let today = limits::day_index(now);
-    let spend_today = match policy.confidential_spend_on(today) {
-        None => None,
-        Some((spend, key)) => {
-            if !keys_eq(key, validity.source_pubkey) {
-                return Err(PolicyError::ConfidentialKeyMismatch);
-            }
-            Some(spend)
-        }
-    };
+    let policy = &*accounts.policy_state;
+    let spend_today = confidential_spend::spend_today(policy, today, validity.source_pubkey)?;
     let policy_limits = policy.limits();
     let daily_remaining = confidential_limits::daily_remaining(policy_limits.daily, policy.daily_spend().on(today))?;
     let transaction_bound = if request_hold {
@@ -247,23 +232,17 @@ fn verify<'a>(
 /// Runs one confidential agent spend (see the module doc for data, accounts and checks).
 pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramResult {
     let args = parse(data)?;
-    let accounts = accounts(list)?;
-    let agent = load_mut::<Agent>(&accounts.spend.agent, program_id)?;
-    let policy = load_mut::<Policy>(&accounts.policy, program_id)?;
-    validate(&accounts, agent, policy)?;
-    let checked = spend::check_accounts(&accounts.spend, program_id)?;
-    spend::check_asset_and_recipient(policy, &accounts.spend, &checked)?;
+    let mut accounts = AgentConfidentialTransferAccounts::unpack(list, program_id)?;
+    let policy = &*accounts.policy_state;
+    spend::check_asset_and_recipient(policy, &accounts.spend, &accounts.checked)?;
     let now = clock::unix_timestamp();
     active_hours::check(policy.active_start_minute(), policy.active_end_minute(), now)?;
-    let verified = verify(&accounts, policy, args.request_hold, now)?;
+    let verified = verify(&accounts, args.request_hold, now)?;
     let mut context = Context {
         program_id,
-        accounts: &accounts,
-        agent,
-        policy,
+        accounts: &mut accounts,
         args: &args,
         verified: &verified,
-        recipient_handle: checked.recipient_handle.unwrap_or(&[]),
         now,
     };
     if args.request_hold {
@@ -273,14 +252,11 @@ pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramR
     }
 }
 
-struct Context<'a> {
-    program_id: &'a Pubkey,
-    accounts: &'a Accounts,
-    agent: &'a mut Agent,
-    policy: &'a mut Policy,
-    args: &'a Args<'a>,
-    verified: &'a Verified<'a>,
-    recipient_handle: &'a [u8],
+struct Context<'a, 'b> {
+    program_id: &'b Pubkey,
+    accounts: &'b mut AgentConfidentialTransferAccounts<'a>,
+    args: &'b Args<'b>,
+    verified: &'b Verified<'b>,
     now: i64,
 }
 
@@ -288,14 +264,12 @@ struct Context<'a> {
 #[inline(never)]
 fn execute_transfer(context: &mut Context) -> ProgramResult {
     let Context {
-        accounts,
-        ref agent,
-        ref mut policy,
+        ref mut accounts,
         args,
         verified,
         ..
     } = *context;
-    let seeds = AgentSeeds::of(agent);
+    let seeds = AgentSeeds::of(accounts.agent_state);
     let seeds = seeds.seeds();
     let signer = Signer::new(&seeds);
     confidential_spend::execute(&Execute {
@@ -305,7 +279,7 @@ fn execute_transfer(context: &mut Context) -> ProgramResult {
         new_source_decryptable_available_balance: args.new_source_decryptable_available_balance,
         signer: &signer,
     })?;
-    policy.set_confidential_spend(&ConfidentialSpend {
+    accounts.policy_state.set_confidential_spend(&ConfidentialSpend {
         today: verified.today,
         ciphertext: &verified.total,
         pubkey: verified.validity.source_pubkey,
@@ -318,23 +292,20 @@ fn execute_transfer(context: &mut Context) -> ProgramResult {
         &[token[0], token[1], token[2], limit[0], limit[1], limit[2]],
         &signer,
     )?;
-    event::confidential_transfer_executed(&event::TransferExecuted {
-        agent: accounts.spend.agent.key(),
-        transfer_id: args.transfer_id,
-        source: accounts.spend.source.key(),
-        destination: accounts.spend.destination.key(),
-        mint: accounts.spend.mint.key(),
-        from_hold: false,
-    });
+    event::confidential_transfer_executed(&spend::executed(&accounts.spend, args.transfer_id, false));
     Ok(())
 }
 
 #[inline(always)]
-fn close_contexts(accounts: &Accounts, contexts: &[AccountView], signer: &Signer) -> ProgramResult {
+fn close_contexts(
+    accounts: &AgentConfidentialTransferAccounts,
+    contexts: &[AccountView],
+    signer: &Signer,
+) -> ProgramResult {
     confidential_spend::close_all(&CloseAll {
         contexts,
-        destination: &accounts.context_rent_receiver,
-        authority: &accounts.spend.agent,
+        destination: accounts.context_rent_receiver,
+        authority: accounts.spend.agent,
         signer,
     })
 }
@@ -344,15 +315,13 @@ fn close_contexts(accounts: &Accounts, contexts: &[AccountView], signer: &Signer
 fn hold_transfer(context: &mut Context) -> ProgramResult {
     let Context {
         program_id,
-        accounts,
-        ref mut agent,
-        ref policy,
+        ref mut accounts,
         args,
         verified,
-        recipient_handle,
         now,
     } = *context;
     let agent_key = accounts.spend.agent.key();
+    let policy = &*accounts.policy_state;
     let created = hold::create(
         &NewPending {
             program_id,
@@ -362,9 +331,9 @@ fn hold_transfer(context: &mut Context) -> ProgramResult {
             approval_window_seconds: policy.approval_window_seconds(),
             now,
         },
-        agent,
+        accounts.agent_state,
     )?;
-    let pending_account = &accounts.hold.pending;
+    let pending_account = accounts.hold.pending;
     let held = init::<PendingTransaction>(pending_account);
     held.write_new(&NewHold {
         agent: agent_key,
@@ -376,7 +345,7 @@ fn hold_transfer(context: &mut Context) -> ProgramResult {
         requested_at: now,
         expires_at: created.expires_at,
         rent_payer: accounts.hold.payer.key(),
-        recipient_handle,
+        recipient_handle: accounts.checked.recipient_handle.unwrap_or(&[]),
         bump: created.bump,
         transfer_id: args.transfer_id,
     });
@@ -394,10 +363,10 @@ fn hold_transfer(context: &mut Context) -> ProgramResult {
         proven_daily_limit: policy_limits.daily,
         hold_day: counted_day,
     });
-    let seeds = AgentSeeds::of(agent);
+    let seeds = AgentSeeds::of(accounts.agent_state);
     let seeds = seeds.seeds();
     close_contexts(accounts, &accounts.limit_contexts.all(), &Signer::new(&seeds))?;
-    agent.set_confidential_hold(pending_account.key());
+    accounts.agent_state.set_confidential_hold(pending_account.key());
     event::transaction_held(&event::TransactionHeld {
         agent: agent_key,
         pending: pending_account.key(),
@@ -484,12 +453,6 @@ mod tests {
         fn run_hold(self) -> Run {
             run(self.accounts, &data(1), NOON)
         }
-    }
-
-    fn refused(run: &Run, error: PolicyError) {
-        assert_eq!(run.result, Err(error));
-        assert!(run.invocations.is_empty(), "nothing may be invoked when refused");
-        assert!(run.events.is_empty());
     }
 
     /// A confidential spend stored today under `key`.

@@ -39,29 +39,6 @@ use crate::state::handle::{self, Handle, NewHandle, HANDLE_SEED, KIND_AGENT};
 use crate::state::policy::{self, Policy, POLICY_SEED};
 use crate::state::{init, is_uninitialized, load};
 
-struct Accounts {
-    owner: AccountView,
-    owner_handle: AccountView,
-    agent: AccountView,
-    policy: AccountView,
-    agent_handle: AccountView,
-    payer: AccountView,
-    system_program: AccountView,
-}
-
-fn accounts(list: &AccountList) -> Result<Accounts, PolicyError> {
-    let get = |index| list.get(index).ok_or(PolicyError::NotEnoughAccounts);
-    Ok(Accounts {
-        owner: get(0)?,
-        owner_handle: get(1)?,
-        agent: get(2)?,
-        policy: get(3)?,
-        agent_handle: get(4)?,
-        payer: get(5)?,
-        system_program: get(6)?,
-    })
-}
-
 /// The agent handle, its hash, and the three PDAs' bumps, once everything checked out.
 struct Derived {
     handle: [u8; MAX_AGENT_HANDLE_LEN],
@@ -78,74 +55,92 @@ struct Args<'a> {
     agent_signer: &'a Pubkey,
 }
 
-/// Signers, the owner's handle, the agent signer, and the three PDAs (found, so verified here).
-fn validate(accounts: &Accounts, args: &Args, program_id: &Pubkey) -> Result<Derived, PolicyError> {
-    let Args { name, agent_signer } = *args;
-    if !accounts.owner.is_signer() || !accounts.payer.is_signer() {
-        return Err(PolicyError::MissingSigner);
-    }
-    if !accounts.payer.is_writable()
-        || !accounts.agent.is_writable()
-        || !accounts.policy.is_writable()
-        || !accounts.agent_handle.is_writable()
-    {
-        return Err(PolicyError::AccountNotWritable);
-    }
-    let owner_handle = load::<Handle>(&accounts.owner_handle, program_id)?;
-    if owner_handle.kind == KIND_AGENT {
-        return Err(PolicyError::HandleKindNotAllowed);
-    }
-    if !keys_eq(&owner_handle.wallet, accounts.owner.key()) {
-        return Err(PolicyError::NotAgentOwner);
-    }
-    if keys_eq(agent_signer, accounts.owner.key()) {
-        return Err(PolicyError::AgentSignerIsOwner);
-    }
-    let mut handle = [0u8; MAX_AGENT_HANDLE_LEN];
-    let handle_len = join_agent_handle(owner_handle.handle(), name, &mut handle)?;
-    if !keys_eq(accounts.system_program.key(), &SYSTEM_PROGRAM_ID) {
-        return Err(PolicyError::WrongProgram);
-    }
+/// The accounts of one agent creation, checked: the three new accounts are free PDAs.
+struct AgentCreateAccounts<'a> {
+    owner: &'a AccountView,
+    agent: &'a AccountView,
+    policy: &'a AccountView,
+    agent_handle: &'a AccountView,
+    payer: &'a AccountView,
+    system_program: &'a AccountView,
+    derived: Derived,
+}
 
-    let handle_hash = hash::sha256(&[&handle[..handle_len]]);
-    let (agent_key, agent_bump) = pda::find_program_address(&[AGENT_SEED, &handle_hash], program_id)?;
-    let (policy_key, policy_bump) = pda::find_program_address(&[POLICY_SEED, &agent_key], program_id)?;
-    let (handle_key, handle_bump) = pda::find_program_address(&[HANDLE_SEED, &handle_hash], program_id)?;
-    if !keys_eq(accounts.agent.key(), &agent_key)
-        || !keys_eq(accounts.policy.key(), &policy_key)
-        || !keys_eq(accounts.agent_handle.key(), &handle_key)
-    {
-        return Err(PolicyError::WrongPda);
+impl<'a> AgentCreateAccounts<'a> {
+    /// In order: `NotEnoughAccounts`; signers; writability; the owner's handle (this program's,
+    /// not an agent's, its wallet the owner); `AgentSignerIsOwner`; the agent handle
+    /// (`InvalidHandle`); the System program; the three PDAs (found, so verified here: `WrongPda`);
+    /// none created yet (`AccountAlreadyInitialized`).
+    fn unpack(list: &'a AccountList, program_id: &Pubkey, args: &Args) -> Result<Self, PolicyError> {
+        let [owner, owner_handle, agent, policy, agent_handle, payer, system_program] = list.first::<7>()?;
+        let Args { name, agent_signer } = *args;
+        if !owner.is_signer() || !payer.is_signer() {
+            return Err(PolicyError::MissingSigner);
+        }
+        if !payer.is_writable() || !agent.is_writable() || !policy.is_writable() || !agent_handle.is_writable() {
+            return Err(PolicyError::AccountNotWritable);
+        }
+        let owner_handle = load::<Handle>(owner_handle, program_id)?;
+        if owner_handle.kind == KIND_AGENT {
+            return Err(PolicyError::HandleKindNotAllowed);
+        }
+        if !keys_eq(&owner_handle.wallet, owner.key()) {
+            return Err(PolicyError::NotAgentOwner);
+        }
+        if keys_eq(agent_signer, owner.key()) {
+            return Err(PolicyError::AgentSignerIsOwner);
+        }
+        let mut handle = [0u8; MAX_AGENT_HANDLE_LEN];
+        let handle_len = join_agent_handle(owner_handle.handle(), name, &mut handle)?;
+        if !keys_eq(system_program.key(), &SYSTEM_PROGRAM_ID) {
+            return Err(PolicyError::WrongProgram);
+        }
+
+        let handle_hash = hash::sha256(&[&handle[..handle_len]]);
+        let (agent_key, agent_bump) = pda::find_program_address(&[AGENT_SEED, &handle_hash], program_id)?;
+        let (policy_key, policy_bump) = pda::find_program_address(&[POLICY_SEED, &agent_key], program_id)?;
+        let (handle_key, handle_bump) = pda::find_program_address(&[HANDLE_SEED, &handle_hash], program_id)?;
+        if !keys_eq(agent.key(), &agent_key)
+            || !keys_eq(policy.key(), &policy_key)
+            || !keys_eq(agent_handle.key(), &handle_key)
+        {
+            return Err(PolicyError::WrongPda);
+        }
+        if !is_uninitialized(agent) || !is_uninitialized(policy) || !is_uninitialized(agent_handle) {
+            return Err(PolicyError::AccountAlreadyInitialized);
+        }
+        Ok(Self {
+            owner,
+            agent,
+            policy,
+            agent_handle,
+            payer,
+            system_program,
+            derived: Derived {
+                handle,
+                handle_len,
+                handle_hash,
+                agent_bump,
+                policy_bump,
+                handle_bump,
+            },
+        })
     }
-    if !is_uninitialized(&accounts.agent)
-        || !is_uninitialized(&accounts.policy)
-        || !is_uninitialized(&accounts.agent_handle)
-    {
-        return Err(PolicyError::AccountAlreadyInitialized);
-    }
-    Ok(Derived {
-        handle,
-        handle_len,
-        handle_hash,
-        agent_bump,
-        policy_bump,
-        handle_bump,
-    })
 }
 
 /// One PDA of this program to create: `space` bytes, signed by `seeds`.
 struct NewPda<'a> {
-    account: AccountView,
+    account: &'a AccountView,
     space: usize,
     seeds: &'a [Seed],
 }
 
 #[inline(never)]
-fn create(accounts: &Accounts, new: &NewPda, program_id: &Pubkey) -> ProgramResult {
+fn create(accounts: &AgentCreateAccounts, new: &NewPda, program_id: &Pubkey) -> ProgramResult {
     create_pda_account(&CreatePda {
-        payer: accounts.payer,
-        new_account: new.account,
-        system_program: accounts.system_program,
+        payer: *accounts.payer,
+        new_account: *new.account,
+        system_program: *accounts.system_program,
         lamports: rent::minimum_balance(new.space as u64)?,
         space: new.space as u64,
         owner: program_id,
@@ -167,8 +162,8 @@ pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramR
     reader.finish()?;
 
     settings.validate()?;
-    let accounts = accounts(list)?;
-    let derived = validate(&accounts, &args, program_id)?;
+    let accounts = AgentCreateAccounts::unpack(list, program_id, &args)?;
+    let derived = &accounts.derived;
     let handle = &derived.handle[..derived.handle_len];
     let now = clock::unix_timestamp();
 
@@ -218,7 +213,7 @@ pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramR
         program_id,
     )?;
 
-    init::<Agent>(&accounts.agent).write_new(&NewAgent {
+    init::<Agent>(accounts.agent).write_new(&NewAgent {
         owner: accounts.owner.key(),
         agent_signer: args.agent_signer,
         handle_hash: &derived.handle_hash,
@@ -227,7 +222,7 @@ pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramR
         handle,
         created_at: now,
     });
-    let policy = init::<Policy>(&accounts.policy);
+    let policy = init::<Policy>(accounts.policy);
     settings.discriminator = policy.discriminator;
     settings.agent = *accounts.agent.key();
     settings.version = 1u32.to_le_bytes();
@@ -235,7 +230,7 @@ pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramR
     settings.day_index = day_index(now).to_le_bytes();
     settings.updated_at = now.to_le_bytes();
     *policy = settings;
-    init::<Handle>(&accounts.agent_handle).write_new(&NewHandle {
+    init::<Handle>(accounts.agent_handle).write_new(&NewHandle {
         wallet: accounts.agent.key(),
         kind: KIND_AGENT,
         bump: derived.handle_bump,

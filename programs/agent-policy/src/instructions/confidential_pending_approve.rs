@@ -38,99 +38,87 @@
 //! `ConfidentialTransferExecuted { from_hold: true }` and `TransactionApproved`.
 
 use crate::error::{PolicyError, ProgramResult};
-use crate::event;
 use crate::instructions::confidential_spend::{self, AgentSeeds, CloseAll, Execute, TokenContexts};
-use crate::instructions::spend::{self, SpendAccounts};
+use crate::instructions::hold_close::{self, ApprovalAccounts, Approved, Approving, HoldPath};
+use crate::instructions::spend::{self, CheckedSpend, SpendAccounts};
 use crate::rules::{confidential_limits, limits};
 use crate::runtime::account::AccountView;
 use crate::runtime::cpi::Signer;
 use crate::runtime::input::AccountList;
-use crate::runtime::{clock, keys_eq, Pubkey};
+use crate::runtime::{clock, Pubkey};
 use crate::state::agent::Agent;
-use crate::state::load_mut;
-use crate::state::pending::{self, ConfidentialHold, PendingTransaction};
+use crate::state::pending::{self, ConfidentialHold};
 use crate::state::policy::{ConfidentialSpend, Policy};
 
 pub const DATA_LEN: usize = 8;
 
-struct Accounts {
-    owner: AccountView,
-    policy: AccountView,
-    pending: AccountView,
-    spend: SpendAccounts,
-    token_contexts: TokenContexts,
-    rent_receiver: AccountView,
-    zk_program: AccountView,
+/// The accounts of one confidential approval, checked up to the policy rules. The Token
+/// contexts' contents are read (and checked) only after the rules, when the transfer executes.
+struct ConfidentialPendingApproveAccounts<'a> {
+    spend: SpendAccounts<'a>,
+    token_contexts: TokenContexts<'a>,
+    pending: &'a AccountView,
+    rent_receiver: &'a AccountView,
+    agent_state: &'a mut Agent,
+    policy_state: &'a mut Policy,
+    /// The hold's confidential part (its public view overlaps it and is not kept).
+    hold: &'a ConfidentialHold,
+    transfer_id: [u8; 16],
+    /// What the token-side checks proved.
+    checked: CheckedSpend<'a>,
 }
 
-fn accounts(list: &AccountList) -> Result<Accounts, PolicyError> {
-    let [owner, agent, policy, pending, source, mint, destination, recipient_handle, equality, validity, range, rent_receiver, token_program, zk_program] =
-        *list.first::<14>()?;
-    Ok(Accounts {
-        owner,
-        policy,
-        pending,
-        spend: SpendAccounts {
-            agent,
-            source,
-            mint,
-            destination,
-            recipient_handle,
-            token_program,
-        },
-        token_contexts: TokenContexts {
+impl<'a> ConfidentialPendingApproveAccounts<'a> {
+    /// In order: `NotEnoughAccounts`; the approval's loads and checks at `now`
+    /// (`hold_close::load_approval`: agent, policy, pending, owner, policy link, the agent's open
+    /// confidential hold over these accounts, rent receiver, not expired, agent active); the
+    /// hold's confidential part (`WrongAccountData`); the pinned contexts
+    /// (`WrongPendingTransaction`); the ZK program (`WrongProgram`); the token side.
+    fn unpack(list: &'a AccountList, program_id: &Pubkey, now: i64) -> Result<Self, PolicyError> {
+        let [owner, agent, policy, pending, source, mint, destination, recipient_handle, equality, validity, range, rent_receiver, token_program, zk_program] =
+            list.first::<14>()?;
+        let spend = SpendAccounts::new([agent, source, mint, destination, recipient_handle, token_program]);
+        let Approving {
+            agent_state,
+            policy_state,
+            hold: public,
+        } = hold_close::load_approval(
+            &ApprovalAccounts {
+                owner,
+                policy,
+                pending,
+                rent_receiver,
+                spend: &spend,
+                path: HoldPath::Confidential,
+            },
+            program_id,
+            now,
+        )?;
+        // The last use of the public view: the confidential one overlaps its reserved bytes.
+        let transfer_id = public.transfer_id;
+        let hold = pending::confidential_hold_mut(pending, program_id)?;
+        let token_contexts = TokenContexts {
             equality,
             validity,
             range,
-        },
-        rent_receiver,
-        zk_program,
-    })
-}
-
-/// The owner's signature and the stored links, as `pending_approve`, for a confidential hold that
-/// is the agent's open one.
-fn validate(
-    accounts: &Accounts,
-    agent: &Agent,
-    policy: &Policy,
-    pending: &PendingTransaction,
-    now: i64,
-) -> ProgramResult {
-    let owner = accounts.owner.key();
-    if !keys_eq(owner, &agent.owner) || keys_eq(owner, &agent.agent_signer) {
-        return Err(PolicyError::NotAgentOwner);
+        };
+        if !token_contexts.are_pinned_in(hold) {
+            return Err(PolicyError::WrongPendingTransaction);
+        }
+        confidential_spend::check_zk_program(zk_program)?;
+        let checked = spend::check_accounts(&spend, program_id)?;
+        Ok(Self {
+            spend,
+            token_contexts,
+            pending,
+            rent_receiver,
+            agent_state,
+            policy_state,
+            hold,
+            transfer_id,
+            checked,
+        })
     }
-    if !accounts.owner.is_signer() {
-        return Err(PolicyError::MissingSigner);
-    }
-    let agent_key = accounts.spend.agent.key();
-    if !keys_eq(&policy.agent, agent_key) {
-        return Err(PolicyError::WrongPda);
-    }
-    let spend = &accounts.spend;
-    if !keys_eq(&pending.agent, agent_key)
-        || !keys_eq(&pending.source, spend.source.key())
-        || !keys_eq(&pending.destination, spend.destination.key())
-        || !keys_eq(&pending.mint, spend.mint.key())
-        || !pending.is_confidential()
-        || !keys_eq(&agent.confidential_hold, accounts.pending.key())
-    {
-        return Err(PolicyError::WrongPendingTransaction);
-    }
-    if !accounts.rent_receiver.is_writable() {
-        return Err(PolicyError::AccountNotWritable);
-    }
-    if !keys_eq(&pending.rent_payer, accounts.rent_receiver.key()) {
-        return Err(PolicyError::WrongRentReceiver);
-    }
-    if pending.is_expired(now) {
-        return Err(PolicyError::TransactionExpired);
-    }
-    if !agent.is_active() {
-        return Err(PolicyError::AgentNotActive);
-    }
-    Ok(())
 }
 
 /// `ConfidentialHoldPolicyTightened` when the policy in force is tighter than the limits the
@@ -149,69 +137,26 @@ pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramR
     if data.len() != DATA_LEN {
         return Err(PolicyError::InvalidInstructionData);
     }
-    let accounts = accounts(list)?;
-    let agent = load_mut::<Agent>(&accounts.spend.agent, program_id)?;
-    let policy = load_mut::<Policy>(&accounts.policy, program_id)?;
-    let pending = load_mut::<PendingTransaction>(&accounts.pending, program_id)?;
     let now = clock::unix_timestamp();
-    validate(&accounts, agent, policy, pending, now)?;
-    // The last use of the public view: the confidential one overlaps its reserved bytes.
-    let transfer_id = pending.transfer_id;
-    let hold = pending::confidential_hold_mut(&accounts.pending, program_id)?;
-    if !accounts.token_contexts.are_pinned_in(hold) {
-        return Err(PolicyError::WrongPendingTransaction);
-    }
-    confidential_spend::check_zk_program(&accounts.zk_program)?;
-    let checked = spend::check_accounts(&accounts.spend, program_id)?;
-    spend::check_asset_and_recipient(policy, &accounts.spend, &checked)?;
-    check_not_tightened(policy, hold)?;
-    execute_hold(&mut Approval {
-        accounts: &accounts,
-        agent,
-        policy,
-        hold,
-        transfer_id,
-        today: limits::day_index(now),
-    })
-}
-
-struct Approval<'a> {
-    accounts: &'a Accounts,
-    agent: &'a mut Agent,
-    policy: &'a mut Policy,
-    hold: &'a ConfidentialHold,
-    transfer_id: [u8; 16],
-    today: i64,
+    let mut accounts = ConfidentialPendingApproveAccounts::unpack(list, program_id, now)?;
+    spend::check_asset_and_recipient(accounts.policy_state, &accounts.spend, &accounts.checked)?;
+    check_not_tightened(accounts.policy_state, accounts.hold)?;
+    execute_hold(&mut accounts, limits::day_index(now))
 }
 
 /// The pinned transfer: `S'`, the CPI, the policy write, the closes and the events.
 #[inline(never)]
-fn execute_hold(approval: &mut Approval) -> ProgramResult {
-    let Approval {
-        accounts,
-        ref mut agent,
-        ref mut policy,
-        hold,
-        transfer_id,
-        today,
-    } = *approval;
+fn execute_hold(accounts: &mut ConfidentialPendingApproveAccounts, today: i64) -> ProgramResult {
     let agent_key = accounts.spend.agent.key();
     let validity = confidential_spend::read_token_contexts(&accounts.token_contexts, agent_key)?;
-    let spend_today = match policy.confidential_spend_on(today) {
-        None => None,
-        Some((spend, key)) => {
-            if !keys_eq(key, validity.source_pubkey) {
-                return Err(PolicyError::ConfidentialKeyMismatch);
-            }
-            Some(spend)
-        }
-    };
+    let spend_today = confidential_spend::spend_today(accounts.policy_state, today, validity.source_pubkey)?;
     let amount = confidential_limits::transfer_amount(&validity)?;
     let total = confidential_limits::add_spend(spend_today, &amount)?;
 
-    let seeds = AgentSeeds::of(agent);
+    let seeds = AgentSeeds::of(accounts.agent_state);
     let seeds = seeds.seeds();
     let signer = Signer::new(&seeds);
+    let hold = accounts.hold;
     confidential_spend::execute(&Execute {
         spend: &accounts.spend,
         contexts: &accounts.token_contexts,
@@ -219,7 +164,7 @@ fn execute_hold(approval: &mut Approval) -> ProgramResult {
         new_source_decryptable_available_balance: &hold.new_source_decryptable_available_balance,
         signer: &signer,
     })?;
-    policy.set_confidential_spend(&ConfidentialSpend {
+    accounts.policy_state.set_confidential_spend(&ConfidentialSpend {
         today,
         ciphertext: &total,
         pubkey: validity.source_pubkey,
@@ -227,25 +172,21 @@ fn execute_hold(approval: &mut Approval) -> ProgramResult {
     });
     confidential_spend::close_all(&CloseAll {
         contexts: &accounts.token_contexts.all(),
-        destination: &accounts.rent_receiver,
-        authority: &accounts.spend.agent,
+        destination: accounts.rent_receiver,
+        authority: accounts.spend.agent,
         signer: &signer,
     })?;
-    agent.close_hold()?;
-    agent.clear_confidential_hold();
     // Last: closing zeroes the hold (its blobs, read above).
-    accounts.pending.close_to(&accounts.rent_receiver)?;
-
-    event::confidential_transfer_executed(&event::TransferExecuted {
-        agent: agent_key,
-        transfer_id: &transfer_id,
-        source: accounts.spend.source.key(),
-        destination: accounts.spend.destination.key(),
-        mint: accounts.spend.mint.key(),
-        from_hold: true,
-    });
-    event::transaction_approved(agent_key, accounts.pending.key(), &transfer_id);
-    Ok(())
+    hold_close::close_approved(
+        &Approved {
+            spend: &accounts.spend,
+            pending: accounts.pending,
+            rent_receiver: accounts.rent_receiver,
+            transfer_id: &accounts.transfer_id,
+            path: HoldPath::Confidential,
+        },
+        accounts.agent_state,
+    )
 }
 
 #[cfg(test)]
@@ -281,19 +222,11 @@ mod tests {
     }
 
     fn with(index: usize, change: impl FnOnce(&mut TestAccount)) -> Vec<TestAccount> {
-        let mut all = accounts();
-        change(&mut all[index]);
-        all
+        changed(accounts(), index, change)
     }
 
     fn approve(accounts: Vec<TestAccount>, now: i64) -> Run {
         run(accounts, &instruction::CONFIDENTIAL_PENDING_APPROVE, now)
-    }
-
-    fn refused(run: &Run, error: PolicyError) {
-        assert_eq!(run.result, Err(error));
-        assert!(run.invocations.is_empty());
-        assert!(run.events.is_empty());
     }
 
     #[test]

@@ -12,27 +12,27 @@
 
 use crate::error::{PolicyError, ProgramResult};
 use crate::instructions::spend::SpendAccounts;
+use crate::rules::confidential_limits::Ciphertext;
 use crate::runtime::account::AccountView;
 use crate::runtime::cpi::{Seed, Signer};
-use crate::runtime::input::AccountList;
 use crate::runtime::{keys_eq, Pubkey, ZK_ELGAMAL_PROOF_PROGRAM_ID};
 use crate::state::agent::{Agent, AGENT_SEED};
 use crate::state::pending::ConfidentialHold;
+use crate::state::policy::Policy;
 use crate::token_confidential::{self, DecryptableBalance, Transfer};
 use crate::zk_context::{self, proof_type, CloseContext, ValidityContext};
 
 /// The three contexts Token-2022's confidential `Transfer` reads.
-#[derive(Clone, Copy)]
-pub struct TokenContexts {
-    pub equality: AccountView,
-    pub validity: AccountView,
-    pub range: AccountView,
+pub struct TokenContexts<'a> {
+    pub equality: &'a AccountView,
+    pub validity: &'a AccountView,
+    pub range: &'a AccountView,
 }
 
-impl TokenContexts {
+impl TokenContexts<'_> {
     #[inline]
     pub fn all(&self) -> [AccountView; 3] {
-        [self.equality, self.validity, self.range]
+        [*self.equality, *self.validity, *self.range]
     }
 
     /// Whether these are the contexts a hold pinned.
@@ -46,12 +46,12 @@ impl TokenContexts {
 
 /// Checks the three Token contexts (see the module doc) and returns the validity statement.
 pub fn read_token_contexts<'a>(
-    contexts: &'a TokenContexts,
+    contexts: &TokenContexts<'a>,
     agent: &Pubkey,
 ) -> Result<ValidityContext<'a>, PolicyError> {
-    zk_context::equality(&contexts.equality, agent)?;
-    let validity = zk_context::validity(&contexts.validity, agent)?;
-    zk_context::range(&contexts.range, agent, &[proof_type::BATCHED_RANGE_PROOF_U128])?;
+    zk_context::equality(contexts.equality, agent)?;
+    let validity = zk_context::validity(contexts.validity, agent)?;
+    zk_context::range(contexts.range, agent, &[proof_type::BATCHED_RANGE_PROOF_U128])?;
     Ok(validity)
 }
 
@@ -114,10 +114,30 @@ pub fn close_all(close: &CloseAll) -> ProgramResult {
     Ok(())
 }
 
+/// Today's confidential spend `S` (none on a new day), which must be under the key of the source
+/// account now spending (`ConfidentialKeyMismatch`): the program adds ciphertexts, so they must
+/// be under one key.
+#[inline]
+pub fn spend_today<'a>(
+    policy: &'a Policy,
+    today: i64,
+    source_pubkey: &Pubkey,
+) -> Result<Option<&'a Ciphertext>, PolicyError> {
+    match policy.confidential_spend_on(today) {
+        None => Ok(None),
+        Some((spend, key)) => {
+            if !keys_eq(key, source_pubkey) {
+                return Err(PolicyError::ConfidentialKeyMismatch);
+            }
+            Ok(Some(spend))
+        }
+    }
+}
+
 /// What the confidential `Transfer` CPI needs.
 pub struct Execute<'a> {
-    pub spend: &'a SpendAccounts,
-    pub contexts: &'a TokenContexts,
+    pub spend: &'a SpendAccounts<'a>,
+    pub contexts: &'a TokenContexts<'a>,
     pub validity: &'a ValidityContext<'a>,
     pub new_source_decryptable_available_balance: &'a DecryptableBalance,
     pub signer: &'a Signer,
@@ -129,13 +149,13 @@ pub struct Execute<'a> {
 pub fn execute(execute: &Execute) -> ProgramResult {
     let spend = execute.spend;
     token_confidential::transfer(&Transfer {
-        source: &spend.source,
-        mint: &spend.mint,
-        destination: &spend.destination,
-        equality_proof: &execute.contexts.equality,
-        ciphertext_validity_proof: &execute.contexts.validity,
-        range_proof: &execute.contexts.range,
-        authority: &spend.agent,
+        source: spend.source,
+        mint: spend.mint,
+        destination: spend.destination,
+        equality_proof: execute.contexts.equality,
+        ciphertext_validity_proof: execute.contexts.validity,
+        range_proof: execute.contexts.range,
+        authority: spend.agent,
         new_source_decryptable_available_balance: execute.new_source_decryptable_available_balance,
         auditor_ciphertext_lo: &execute.validity.auditor_ciphertext_lo(),
         auditor_ciphertext_hi: &execute.validity.auditor_ciphertext_hi(),
@@ -143,49 +163,45 @@ pub fn execute(execute: &Execute) -> ProgramResult {
     })
 }
 
-/// A confidential hold being rejected or closed after expiry.
+/// A confidential hold being rejected or closed after expiry (see `hold_close::ClosingHold`).
 pub struct Release<'a> {
     pub program_id: &'a Pubkey,
-    pub list: &'a AccountList<'a>,
-    /// Index of the first of the four trailing accounts: equality_proof, ciphertext_validity_proof,
-    /// range_proof, zk_elgamal_proof_program.
-    pub first: usize,
+    pub agent: &'a AccountView,
     pub pending: &'a AccountView,
-    pub agent_account: &'a AccountView,
-    pub agent: &'a mut Agent,
     pub rent_receiver: &'a AccountView,
+    pub agent_state: &'a mut Agent,
+    /// The accounts after the instruction's own.
+    pub trailing: &'a [AccountView],
 }
 
-/// For a confidential hold (the caller checked `confidential != 0`): the four trailing accounts
-/// are required (`NotEnoughAccounts`), the contexts must be the pinned ones
-/// (`WrongPendingTransaction`) and writable (`AccountNotWritable`), the ZK program its id
-/// (`WrongProgram`); each context still owned by the ZK program is closed to `rent_receiver`
-/// (one already gone is skipped, so a hold can always be closed), and the agent's
+/// For a confidential hold being rejected or closed after expiry (the caller checked
+/// `confidential != 0`): the four trailing accounts (equality_proof, ciphertext_validity_proof,
+/// range_proof, zk_elgamal_proof_program) are required (`NotEnoughAccounts`), the contexts must be
+/// the pinned ones (`WrongPendingTransaction`) and writable (`AccountNotWritable`), the ZK program
+/// its id (`WrongProgram`); each context still owned by the ZK program is closed to
+/// `rent_receiver` (one already gone is skipped, so a hold can always be closed), and the agent's
 /// `confidential_hold` is cleared. The caller then closes the hold itself.
 #[inline(never)]
 pub fn release(release: &mut Release) -> ProgramResult {
     let hold = crate::state::pending::confidential_hold_mut(release.pending, release.program_id)?;
-    let get = |offset: usize| {
-        release
-            .list
-            .get(release.first + offset)
-            .ok_or(PolicyError::NotEnoughAccounts)
+    let [equality, validity, range, zk_program] = match release.trailing {
+        [equality, validity, range, zk_program, ..] => [equality, validity, range, zk_program],
+        _ => return Err(PolicyError::NotEnoughAccounts),
     };
     let contexts = TokenContexts {
-        equality: get(0)?,
-        validity: get(1)?,
-        range: get(2)?,
+        equality,
+        validity,
+        range,
     };
-    let zk_program = get(3)?;
     if !contexts.are_pinned_in(hold) {
         return Err(PolicyError::WrongPendingTransaction);
     }
-    check_zk_program(&zk_program)?;
+    check_zk_program(zk_program)?;
     let all = contexts.all();
     if all.iter().any(|context| !context.is_writable()) {
         return Err(PolicyError::AccountNotWritable);
     }
-    let seeds = AgentSeeds::of(release.agent);
+    let seeds = AgentSeeds::of(release.agent_state);
     let seeds = seeds.seeds();
     let signer = Signer::new(&seeds);
     for context in &all {
@@ -193,13 +209,13 @@ pub fn release(release: &mut Release) -> ProgramResult {
             close_all(&CloseAll {
                 contexts: core::slice::from_ref(context),
                 destination: release.rent_receiver,
-                authority: release.agent_account,
+                authority: release.agent,
                 signer: &signer,
             })?;
         }
     }
-    if keys_eq(&release.agent.confidential_hold, release.pending.key()) {
-        release.agent.clear_confidential_hold();
+    if keys_eq(&release.agent_state.confidential_hold, release.pending.key()) {
+        release.agent_state.clear_confidential_hold();
     }
     Ok(())
 }
@@ -293,8 +309,7 @@ pub(crate) mod test_support {
 
     /// The agent with one open hold, the confidential one at PENDING.
     pub fn agent_holding() -> Vec<u8> {
-        let mut data = agent_data();
-        data[180..184].copy_from_slice(&1u32.to_le_bytes());
+        let mut data = agent_with_one_hold();
         data[192..224].copy_from_slice(&PENDING);
         data
     }

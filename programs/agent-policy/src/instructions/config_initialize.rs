@@ -19,24 +19,61 @@ use crate::runtime::input::AccountList;
 use crate::runtime::system::{create_pda_account, CreatePda};
 use crate::runtime::{keys_eq, pda, rent, Pubkey, BPF_LOADER_UPGRADEABLE_ID, SYSTEM_PROGRAM_ID};
 use crate::state::config::{self, CONFIG_SEED};
+use crate::state::is_uninitialized;
 
 pub const DATA_LEN: usize = 40;
 
-struct Accounts {
-    config: AccountView,
-    admin: AccountView,
-    program_data: AccountView,
-    system_program: AccountView,
+/// The accounts of the one configuration, checked: the config PDA is free and the admin is the
+/// program's upgrade authority.
+struct ConfigInitializeAccounts<'a> {
+    config: &'a AccountView,
+    admin: &'a AccountView,
+    system_program: &'a AccountView,
+    /// The config PDA's bump.
+    bump: u8,
 }
 
-fn accounts(list: &AccountList) -> Result<Accounts, PolicyError> {
-    let get = |index| list.get(index).ok_or(PolicyError::NotEnoughAccounts);
-    Ok(Accounts {
-        config: get(0)?,
-        admin: get(1)?,
-        program_data: get(2)?,
-        system_program: get(3)?,
-    })
+impl<'a> ConfigInitializeAccounts<'a> {
+    /// In order: `NotEnoughAccounts`; the admin signs; admin and config writable; the System
+    /// program; the config PDA (`WrongPda`), not yet created; the ProgramData account
+    /// (`WrongAccountOwner`, `WrongPda`) and its upgrade authority (`NotUpgradeAuthority`).
+    fn unpack(list: &'a AccountList, program_id: &Pubkey) -> Result<Self, PolicyError> {
+        let [config, admin, program_data, system_program] = list.first::<4>()?;
+        if !admin.is_signer() {
+            return Err(PolicyError::MissingSigner);
+        }
+        if !admin.is_writable() || !config.is_writable() {
+            return Err(PolicyError::AccountNotWritable);
+        }
+        if !keys_eq(system_program.key(), &SYSTEM_PROGRAM_ID) {
+            return Err(PolicyError::WrongProgram);
+        }
+        let (expected_config, bump) = pda::find_program_address(&[CONFIG_SEED], program_id)?;
+        if !keys_eq(config.key(), &expected_config) {
+            return Err(PolicyError::WrongPda);
+        }
+        // Lamports alone (someone pre-funding the address) do not make it initialized.
+        if !is_uninitialized(config) {
+            return Err(PolicyError::AccountAlreadyInitialized);
+        }
+        if !keys_eq(program_data.owner(), &BPF_LOADER_UPGRADEABLE_ID) {
+            return Err(PolicyError::WrongAccountOwner);
+        }
+        let (expected_program_data, _) = pda::find_program_address(&[program_id], &BPF_LOADER_UPGRADEABLE_ID)?;
+        if !keys_eq(program_data.key(), &expected_program_data) {
+            return Err(PolicyError::WrongPda);
+        }
+        match upgrade_authority(program_data.data()) {
+            // The authority is a 32-byte field: a word compare.
+            Some(authority) if <&Pubkey>::try_from(authority).is_ok_and(|a| keys_eq(a, admin.key())) => Ok(Self {
+                config,
+                admin,
+                system_program,
+                bump,
+            }),
+            _ => Err(PolicyError::NotUpgradeAuthority),
+        }
+    }
 }
 
 /// The upgrade authority recorded in a ProgramData account: `u32` tag 3, `u64` slot,
@@ -49,54 +86,23 @@ pub fn upgrade_authority(program_data: &[u8]) -> Option<&[u8]> {
     Some(&program_data[13..45])
 }
 
-fn validate(accounts: &Accounts, program_id: &Pubkey) -> Result<u8, PolicyError> {
-    if !accounts.admin.is_signer() {
-        return Err(PolicyError::MissingSigner);
-    }
-    if !accounts.admin.is_writable() || !accounts.config.is_writable() {
-        return Err(PolicyError::AccountNotWritable);
-    }
-    if !keys_eq(accounts.system_program.key(), &SYSTEM_PROGRAM_ID) {
-        return Err(PolicyError::WrongProgram);
-    }
-    let (expected_config, bump) = pda::find_program_address(&[CONFIG_SEED], program_id)?;
-    if !keys_eq(accounts.config.key(), &expected_config) {
-        return Err(PolicyError::WrongPda);
-    }
-    // Lamports alone (someone pre-funding the address) do not make it initialized.
-    if !keys_eq(accounts.config.owner(), &SYSTEM_PROGRAM_ID) || accounts.config.data_len() != 0 {
-        return Err(PolicyError::AccountAlreadyInitialized);
-    }
-    if !keys_eq(accounts.program_data.owner(), &BPF_LOADER_UPGRADEABLE_ID) {
-        return Err(PolicyError::WrongAccountOwner);
-    }
-    let (expected_program_data, _) = pda::find_program_address(&[program_id], &BPF_LOADER_UPGRADEABLE_ID)?;
-    if !keys_eq(accounts.program_data.key(), &expected_program_data) {
-        return Err(PolicyError::WrongPda);
-    }
-    match upgrade_authority(accounts.program_data.data()) {
-        // The authority is a 32-byte field: a word compare.
-        Some(authority) if <&Pubkey>::try_from(authority).is_ok_and(|a| keys_eq(a, accounts.admin.key())) => Ok(bump),
-        _ => Err(PolicyError::NotUpgradeAuthority),
-    }
-}
-
+/// Creates the config (see the module doc for data, accounts and checks).
 pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramResult {
     if data.len() < DATA_LEN {
         return Err(PolicyError::InvalidInstructionData);
     }
     let mut registrar = [0u8; 32];
     registrar.copy_from_slice(&data[8..40]);
-    let accounts = accounts(list)?;
-    let bump = validate(&accounts, program_id)?;
+    let accounts = ConfigInitializeAccounts::unpack(list, program_id)?;
+    let bump = accounts.bump;
 
     let lamports = rent::minimum_balance(config::LEN as u64)?;
     let bump_seed = [bump];
     let seeds = [Seed::new(CONFIG_SEED), Seed::new(&bump_seed)];
     create_pda_account(&CreatePda {
-        payer: accounts.admin,
-        new_account: accounts.config,
-        system_program: accounts.system_program,
+        payer: *accounts.admin,
+        new_account: *accounts.config,
+        system_program: *accounts.system_program,
         lamports,
         space: config::LEN as u64,
         owner: program_id,

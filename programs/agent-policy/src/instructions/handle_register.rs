@@ -32,25 +32,6 @@ use crate::state::config::{self, ConfigView};
 use crate::state::handle::{self, Handle, NewHandle, HANDLE_SEED, KIND_BUSINESS, KIND_PERSONAL};
 use crate::state::{check_account, init, is_uninitialized};
 
-struct Accounts {
-    config: AccountView,
-    registrar: AccountView,
-    payer: AccountView,
-    handle: AccountView,
-    system_program: AccountView,
-}
-
-fn accounts(list: &AccountList) -> Result<Accounts, PolicyError> {
-    let get = |index| list.get(index).ok_or(PolicyError::NotEnoughAccounts);
-    Ok(Accounts {
-        config: get(0)?,
-        registrar: get(1)?,
-        payer: get(2)?,
-        handle: get(3)?,
-        system_program: get(4)?,
-    })
-}
-
 struct Args<'a> {
     handle: &'a [u8],
     kind: u8,
@@ -68,60 +49,84 @@ fn parse(data: &[u8]) -> Result<Args<'_>, PolicyError> {
     Ok(args)
 }
 
-/// The registrar's authority, the handle's grammar and kind, and the PDA; returns the handle
-/// hash and bump.
-fn validate(accounts: &Accounts, args: &Args, program_id: &Pubkey) -> Result<([u8; 32], u8), PolicyError> {
-    check_account(&accounts.config, program_id, &CONFIG, config::LEN)?;
-    let config = ConfigView(accounts.config.data());
-    // `registrar()` is the 32-byte field, so the conversion always succeeds: a word compare.
-    let registered = <&Pubkey>::try_from(config.registrar()).map_err(|_| PolicyError::NotRegistrar)?;
-    if !keys_eq(accounts.registrar.key(), registered) {
-        return Err(PolicyError::NotRegistrar);
+/// The accounts of one registration, checked: the handle PDA is free.
+struct HandleRegisterAccounts<'a> {
+    payer: &'a AccountView,
+    handle: &'a AccountView,
+    system_program: &'a AccountView,
+    /// sha256 of the handle, seed of its PDA.
+    handle_hash: [u8; 32],
+    bump: u8,
+}
+
+impl<'a> HandleRegisterAccounts<'a> {
+    /// In order: `NotEnoughAccounts`; the config (this program's); the registrar's key
+    /// (`NotRegistrar`); signers; writability; the handle's kind and grammar; the System program;
+    /// the handle PDA (`WrongPda`), not yet created.
+    fn unpack(list: &'a AccountList, program_id: &Pubkey, args: &Args) -> Result<Self, PolicyError> {
+        let [config, registrar, payer, handle, system_program] = list.first::<5>()?;
+        check_account(config, program_id, &CONFIG, config::LEN)?;
+        let config = ConfigView(config.data());
+        // `registrar()` is the 32-byte field, so the conversion always succeeds: a word compare.
+        let registered = <&Pubkey>::try_from(config.registrar()).map_err(|_| PolicyError::NotRegistrar)?;
+        if !keys_eq(registrar.key(), registered) {
+            return Err(PolicyError::NotRegistrar);
+        }
+        if !registrar.is_signer() || !payer.is_signer() {
+            return Err(PolicyError::MissingSigner);
+        }
+        if !payer.is_writable() || !handle.is_writable() {
+            return Err(PolicyError::AccountNotWritable);
+        }
+        if args.kind != KIND_PERSONAL && args.kind != KIND_BUSINESS {
+            return Err(PolicyError::HandleKindNotAllowed);
+        }
+        if !is_account_handle(args.handle) {
+            return Err(PolicyError::InvalidHandle);
+        }
+        if !keys_eq(system_program.key(), &SYSTEM_PROGRAM_ID) {
+            return Err(PolicyError::WrongProgram);
+        }
+        let handle_hash = hash::sha256(&[args.handle]);
+        let (expected, bump) = pda::find_program_address(&[HANDLE_SEED, &handle_hash], program_id)?;
+        if !keys_eq(handle.key(), &expected) {
+            return Err(PolicyError::WrongPda);
+        }
+        if !is_uninitialized(handle) {
+            return Err(PolicyError::AccountAlreadyInitialized);
+        }
+        Ok(Self {
+            payer,
+            handle,
+            system_program,
+            handle_hash,
+            bump,
+        })
     }
-    if !accounts.registrar.is_signer() || !accounts.payer.is_signer() {
-        return Err(PolicyError::MissingSigner);
-    }
-    if !accounts.payer.is_writable() || !accounts.handle.is_writable() {
-        return Err(PolicyError::AccountNotWritable);
-    }
-    if args.kind != KIND_PERSONAL && args.kind != KIND_BUSINESS {
-        return Err(PolicyError::HandleKindNotAllowed);
-    }
-    if !is_account_handle(args.handle) {
-        return Err(PolicyError::InvalidHandle);
-    }
-    if !keys_eq(accounts.system_program.key(), &SYSTEM_PROGRAM_ID) {
-        return Err(PolicyError::WrongProgram);
-    }
-    let handle_hash = hash::sha256(&[args.handle]);
-    let (expected, bump) = pda::find_program_address(&[HANDLE_SEED, &handle_hash], program_id)?;
-    if !keys_eq(accounts.handle.key(), &expected) {
-        return Err(PolicyError::WrongPda);
-    }
-    if !is_uninitialized(&accounts.handle) {
-        return Err(PolicyError::AccountAlreadyInitialized);
-    }
-    Ok((handle_hash, bump))
 }
 
 /// Registers one account handle (see the module doc for data, accounts and checks).
 pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramResult {
     let args = parse(data)?;
-    let accounts = accounts(list)?;
-    let (handle_hash, bump) = validate(&accounts, &args, program_id)?;
+    let accounts = HandleRegisterAccounts::unpack(list, program_id, &args)?;
+    let bump = accounts.bump;
 
     let bump_seed = [bump];
-    let seeds = [Seed::new(HANDLE_SEED), Seed::new(&handle_hash), Seed::new(&bump_seed)];
+    let seeds = [
+        Seed::new(HANDLE_SEED),
+        Seed::new(&accounts.handle_hash),
+        Seed::new(&bump_seed),
+    ];
     create_pda_account(&CreatePda {
-        payer: accounts.payer,
-        new_account: accounts.handle,
-        system_program: accounts.system_program,
+        payer: *accounts.payer,
+        new_account: *accounts.handle,
+        system_program: *accounts.system_program,
         lamports: rent::minimum_balance(handle::LEN as u64)?,
         space: handle::LEN as u64,
         owner: program_id,
         signer: &Signer::new(&seeds),
     })?;
-    init::<Handle>(&accounts.handle).write_new(&NewHandle {
+    init::<Handle>(accounts.handle).write_new(&NewHandle {
         wallet: args.wallet,
         kind: args.kind,
         bump,

@@ -18,17 +18,17 @@ use crate::state::is_uninitialized;
 use crate::state::pending::PENDING_SEED;
 
 /// The accounts a hold is created with.
-pub struct HoldAccounts {
-    pub pending: AccountView,
-    pub payer: AccountView,
-    pub system_program: AccountView,
+pub struct HoldAccounts<'a> {
+    pub pending: &'a AccountView,
+    pub payer: &'a AccountView,
+    pub system_program: &'a AccountView,
 }
 
 /// What the new pending account needs besides the agent.
 pub struct NewPending<'a> {
     pub program_id: &'a Pubkey,
     pub agent_key: &'a Pubkey,
-    pub accounts: &'a HoldAccounts,
+    pub accounts: &'a HoldAccounts<'a>,
     /// `pending::LEN` (public) or `pending::CONFIDENTIAL_LEN`.
     pub space: usize,
     pub approval_window_seconds: u32,
@@ -59,7 +59,7 @@ pub fn create(new: &NewPending, agent: &mut Agent) -> Result<CreatedPending, Pol
     if !keys_eq(accounts.pending.key(), &expected) {
         return Err(PolicyError::WrongPda);
     }
-    if !is_uninitialized(&accounts.pending) {
+    if !is_uninitialized(accounts.pending) {
         return Err(PolicyError::AccountAlreadyInitialized);
     }
     let expires_at = new
@@ -75,9 +75,9 @@ pub fn create(new: &NewPending, agent: &mut Agent) -> Result<CreatedPending, Pol
         Seed::new(&bump_seed),
     ];
     create_pda_account(&CreatePda {
-        payer: accounts.payer,
-        new_account: accounts.pending,
-        system_program: accounts.system_program,
+        payer: *accounts.payer,
+        new_account: *accounts.pending,
+        system_program: *accounts.system_program,
         lamports: rent::minimum_balance(new.space as u64)?,
         space: new.space as u64,
         owner: new.program_id,

@@ -1,7 +1,9 @@
 //! One file per instruction, named `<resource>_<verb>`; each documents its data layout and accounts,
-//! validates every account before use, then acts. `policy_args`, `spend`, `hold`, `agent_signer`,
+//! unpacks its accounts into a named struct whose `unpack` checks every account before use, then
+//! acts. `agent_checks`, `agent_signer`, `policy_args`, `spend`, `hold`, `hold_close`,
 //! `confidential_account` and `confidential_spend` are shared parts.
 
+pub mod agent_checks;
 pub mod agent_confidential_apply;
 pub mod agent_confidential_close_contexts;
 pub mod agent_confidential_configure;
@@ -17,6 +19,7 @@ pub mod confidential_spend;
 pub mod config_initialize;
 pub mod handle_register;
 pub mod hold;
+pub mod hold_close;
 pub mod pending_approve;
 pub mod pending_close_expired;
 pub mod pending_reject;

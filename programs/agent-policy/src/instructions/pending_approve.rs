@@ -27,91 +27,68 @@
 //! Emits `TransferExecuted { from_hold: true }` and `TransactionApproved`.
 
 use crate::error::{PolicyError, ProgramResult};
-use crate::event;
-use crate::instructions::spend::{self, SpendAccounts};
+use crate::instructions::agent_checks;
+use crate::instructions::hold_close::{self, ApprovalAccounts, Approved, Approving, HoldPath};
+use crate::instructions::spend::{self, CheckedSpend, SpendAccounts};
 use crate::rules::limits;
 use crate::runtime::account::AccountView;
 use crate::runtime::input::AccountList;
-use crate::runtime::{clock, keys_eq, Pubkey};
+use crate::runtime::{clock, Pubkey};
 use crate::state::agent::Agent;
-use crate::state::load_mut;
 use crate::state::pending::PendingTransaction;
 use crate::state::policy::Policy;
 
 pub const DATA_LEN: usize = 8;
 
-struct Accounts {
-    owner: AccountView,
-    policy: AccountView,
-    pending: AccountView,
-    rent_receiver: AccountView,
-    spend: SpendAccounts,
+/// The accounts of one approval, checked up to the policy rules.
+struct PendingApproveAccounts<'a> {
+    spend: SpendAccounts<'a>,
+    pending: &'a AccountView,
+    rent_receiver: &'a AccountView,
+    agent_state: &'a mut Agent,
+    policy_state: &'a mut Policy,
+    hold: &'a PendingTransaction,
+    /// What the token-side checks proved.
+    checked: CheckedSpend<'a>,
 }
 
-fn accounts(list: &AccountList) -> Result<Accounts, PolicyError> {
-    let get = |index| list.get(index).ok_or(PolicyError::NotEnoughAccounts);
-    Ok(Accounts {
-        owner: get(0)?,
-        policy: get(2)?,
-        pending: get(3)?,
-        rent_receiver: get(8)?,
-        spend: SpendAccounts {
-            agent: get(1)?,
-            source: get(4)?,
-            mint: get(5)?,
-            destination: get(6)?,
-            recipient_handle: get(7)?,
-            token_program: get(9)?,
-        },
-    })
-}
-
-/// The owner's signature and every stored link: policy and hold are this agent's, the accounts
-/// passed are the held ones, the rent goes back to its payer, and the hold has not expired.
-fn validate(
-    accounts: &Accounts,
-    agent: &Agent,
-    policy: &Policy,
-    pending: &PendingTransaction,
-    now: i64,
-) -> ProgramResult {
-    let owner = accounts.owner.key();
-    // The agent signer can never approve: it is never the owner (agent_create refuses that).
-    if !keys_eq(owner, &agent.owner) || keys_eq(owner, &agent.agent_signer) {
-        return Err(PolicyError::NotAgentOwner);
+impl<'a> PendingApproveAccounts<'a> {
+    /// In order: `NotEnoughAccounts`; the approval's loads and checks at `now`
+    /// (`hold_close::load_approval`: agent, policy, pending, owner, policy link, a public hold of
+    /// this agent over these accounts, rent receiver, not expired, agent active); no open
+    /// confidential hold; the token side (`spend::check_accounts`).
+    fn unpack(list: &'a AccountList, program_id: &Pubkey, now: i64) -> Result<Self, PolicyError> {
+        let [owner, agent, policy, pending, source, mint, destination, recipient_handle, rent_receiver, token_program] =
+            list.first::<10>()?;
+        let spend = SpendAccounts::new([agent, source, mint, destination, recipient_handle, token_program]);
+        let Approving {
+            agent_state,
+            policy_state,
+            hold,
+        } = hold_close::load_approval(
+            &ApprovalAccounts {
+                owner,
+                policy,
+                pending,
+                rent_receiver,
+                spend: &spend,
+                path: HoldPath::Public,
+            },
+            program_id,
+            now,
+        )?;
+        agent_checks::refuse_open_hold(agent_state)?;
+        let checked = spend::check_accounts(&spend, program_id)?;
+        Ok(Self {
+            spend,
+            pending,
+            rent_receiver,
+            agent_state,
+            policy_state,
+            hold,
+            checked,
+        })
     }
-    if !accounts.owner.is_signer() {
-        return Err(PolicyError::MissingSigner);
-    }
-    let agent_key = accounts.spend.agent.key();
-    if !keys_eq(&policy.agent, agent_key) {
-        return Err(PolicyError::WrongPda);
-    }
-    let spend = &accounts.spend;
-    if !keys_eq(&pending.agent, agent_key)
-        || !keys_eq(&pending.source, spend.source.key())
-        || !keys_eq(&pending.destination, spend.destination.key())
-        || !keys_eq(&pending.mint, spend.mint.key())
-        || pending.confidential != 0
-    {
-        return Err(PolicyError::WrongPendingTransaction);
-    }
-    if !accounts.rent_receiver.is_writable() {
-        return Err(PolicyError::AccountNotWritable);
-    }
-    if !keys_eq(&pending.rent_payer, accounts.rent_receiver.key()) {
-        return Err(PolicyError::WrongRentReceiver);
-    }
-    if pending.is_expired(now) {
-        return Err(PolicyError::TransactionExpired);
-    }
-    if !agent.is_active() {
-        return Err(PolicyError::AgentNotActive);
-    }
-    if agent.has_confidential_hold() {
-        return Err(PolicyError::ConfidentialHoldOpen);
-    }
-    Ok(())
 }
 
 /// Approves and executes one hold (see the module doc for data, accounts and checks).
@@ -119,15 +96,11 @@ pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramR
     if data.len() != DATA_LEN {
         return Err(PolicyError::InvalidInstructionData);
     }
-    let accounts = accounts(list)?;
-    let agent = load_mut::<Agent>(&accounts.spend.agent, program_id)?;
-    let policy = load_mut::<Policy>(&accounts.policy, program_id)?;
-    let pending = load_mut::<PendingTransaction>(&accounts.pending, program_id)?;
     let now = clock::unix_timestamp();
-    validate(&accounts, agent, policy, pending, now)?;
-    let checked = spend::check_accounts(&accounts.spend, program_id)?;
-    spend::check_asset_and_recipient(policy, &accounts.spend, &checked)?;
-    let amount = pending.amount();
+    let accounts = PendingApproveAccounts::unpack(list, program_id, now)?;
+    let policy = accounts.policy_state;
+    spend::check_asset_and_recipient(policy, &accounts.spend, &accounts.checked)?;
+    let amount = accounts.hold.amount();
     let today = limits::day_index(now);
     if policy.has_confidential_spend_on(today) {
         return Err(PolicyError::PublicSpendAfterConfidential);
@@ -135,22 +108,17 @@ pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramR
     let spent = limits::evaluate_approval(&policy.limits(), policy.daily_spend(), amount, today)?;
 
     policy.set_daily_spend(spent);
-    spend::execute(&accounts.spend, agent, amount, checked.decimals)?;
-    let transfer_id = pending.transfer_id;
-    agent.close_hold()?;
-    accounts.pending.close_to(&accounts.rent_receiver)?;
-
-    let agent_key = accounts.spend.agent.key();
-    event::transfer_executed(&event::TransferExecuted {
-        agent: agent_key,
-        transfer_id: &transfer_id,
-        source: accounts.spend.source.key(),
-        destination: accounts.spend.destination.key(),
-        mint: accounts.spend.mint.key(),
-        from_hold: true,
-    });
-    event::transaction_approved(agent_key, accounts.pending.key(), &transfer_id);
-    Ok(())
+    spend::execute(&accounts.spend, accounts.agent_state, amount, accounts.checked.decimals)?;
+    hold_close::close_approved(
+        &Approved {
+            spend: &accounts.spend,
+            pending: accounts.pending,
+            rent_receiver: accounts.rent_receiver,
+            transfer_id: &accounts.hold.transfer_id,
+            path: HoldPath::Public,
+        },
+        accounts.agent_state,
+    )
 }
 
 #[cfg(test)]
@@ -163,11 +131,9 @@ mod tests {
 
     /// The 10 accounts approving a hold of 80 (above the HITL threshold of 50) with one open hold.
     fn accounts() -> Vec<TestAccount> {
-        let mut agent = agent_data();
-        agent[180..184].copy_from_slice(&1u32.to_le_bytes());
         vec![
             signer(wallet(OWNER)),
-            writable(account(AGENT, PROGRAM, agent)),
+            writable(account(AGENT, PROGRAM, agent_with_one_hold())),
             writable(account(POLICY, PROGRAM, policy_data())),
             writable(account(PENDING, PROGRAM, pending_data(80))),
             writable(token(SOURCE, token_account_data(MINT, AGENT, 1_000))),
@@ -184,9 +150,7 @@ mod tests {
     }
 
     fn with(index: usize, change: impl FnOnce(&mut TestAccount)) -> Vec<TestAccount> {
-        let mut all = accounts();
-        change(&mut all[index]);
-        all
+        changed(accounts(), index, change)
     }
 
     #[test]

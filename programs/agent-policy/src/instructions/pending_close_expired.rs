@@ -15,7 +15,7 @@
 //! 6. `zk_elgamal_proof_program`   `ZkE1Gama1Proof11111111111111111111111111111`
 //!
 //! The contexts are closed to `rent_receiver` and `agent.confidential_hold` is cleared, as in
-//! `pending_reject` (see `confidential_spend::release`).
+//! `pending_reject` (see `hold_close::ClosingHold::release`).
 //!
 //! Errors: `WrongPendingTransaction`, `WrongRentReceiver`, `TransactionNotExpired`
 //! (now < expires_at).
@@ -24,48 +24,32 @@
 
 use crate::error::{PolicyError, ProgramResult};
 use crate::event;
-use crate::instructions::confidential_spend::{self, Release};
-use crate::runtime::account::AccountView;
+use crate::instructions::hold_close::ClosingHold;
 use crate::runtime::input::AccountList;
-use crate::runtime::{clock, keys_eq, Pubkey};
-use crate::state::agent::Agent;
-use crate::state::load_mut;
-use crate::state::pending::PendingTransaction;
+use crate::runtime::{clock, Pubkey};
 
 pub const DATA_LEN: usize = 8;
+/// A confidential hold's four accounts follow these.
+const OWN_ACCOUNTS: usize = 3;
 
-struct Accounts {
-    agent: AccountView,
-    pending: AccountView,
-    rent_receiver: AccountView,
+/// The accounts of one close after expiry, checked.
+struct PendingCloseExpiredAccounts<'a> {
+    closing: ClosingHold<'a>,
 }
 
-fn accounts(list: &AccountList) -> Result<Accounts, PolicyError> {
-    let get = |index| list.get(index).ok_or(PolicyError::NotEnoughAccounts);
-    Ok(Accounts {
-        agent: get(0)?,
-        pending: get(1)?,
-        rent_receiver: get(2)?,
-    })
-}
-
-/// The links every way of closing a hold checks: the hold is this agent's, and the rent goes back
-/// (writable) to the account that paid it.
-pub(crate) fn check_hold_links(
-    agent: &Pubkey,
-    pending: &PendingTransaction,
-    rent_receiver: &AccountView,
-) -> ProgramResult {
-    if !keys_eq(&pending.agent, agent) {
-        return Err(PolicyError::WrongPendingTransaction);
+impl<'a> PendingCloseExpiredAccounts<'a> {
+    /// In order: `NotEnoughAccounts`; agent and pending writable, this program's, of their type;
+    /// the hold is this agent's and closes to its rent payer; expired at `now`
+    /// (`TransactionNotExpired`). Nobody needs to sign.
+    fn unpack(list: &'a AccountList, program_id: &Pubkey, now: i64) -> Result<Self, PolicyError> {
+        let [agent, pending, rent_receiver] = list.first::<OWN_ACCOUNTS>()?;
+        let closing = ClosingHold::load(agent, pending, rent_receiver, program_id)?;
+        closing.check_links()?;
+        if !closing.hold.is_expired(now) {
+            return Err(PolicyError::TransactionNotExpired);
+        }
+        Ok(Self { closing })
     }
-    if !rent_receiver.is_writable() {
-        return Err(PolicyError::AccountNotWritable);
-    }
-    if !keys_eq(&pending.rent_payer, rent_receiver.key()) {
-        return Err(PolicyError::WrongRentReceiver);
-    }
-    Ok(())
 }
 
 /// Closes one expired hold (see the module doc for data, accounts and checks).
@@ -73,29 +57,10 @@ pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramR
     if data.len() != DATA_LEN {
         return Err(PolicyError::InvalidInstructionData);
     }
-    let accounts = accounts(list)?;
-    let agent = load_mut::<Agent>(&accounts.agent, program_id)?;
-    let pending = load_mut::<PendingTransaction>(&accounts.pending, program_id)?;
-    check_hold_links(accounts.agent.key(), pending, &accounts.rent_receiver)?;
-    if !pending.is_expired(clock::unix_timestamp()) {
-        return Err(PolicyError::TransactionNotExpired);
-    }
-
-    let transfer_id = pending.transfer_id;
-    if pending.is_confidential() {
-        confidential_spend::release(&mut Release {
-            program_id,
-            list,
-            first: 3,
-            pending: &accounts.pending,
-            agent_account: &accounts.agent,
-            agent,
-            rent_receiver: &accounts.rent_receiver,
-        })?;
-    }
-    agent.close_hold()?;
-    accounts.pending.close_to(&accounts.rent_receiver)?;
-    event::transaction_expired(accounts.agent.key(), accounts.pending.key(), &transfer_id);
+    let closing = PendingCloseExpiredAccounts::unpack(list, program_id, clock::unix_timestamp())?.closing;
+    let (agent, pending) = (closing.agent, closing.pending);
+    let transfer_id = closing.release(program_id, list.rest(OWN_ACCOUNTS))?;
+    event::transaction_expired(agent.key(), pending.key(), &transfer_id);
     Ok(())
 }
 
@@ -107,10 +72,8 @@ mod tests {
     use crate::runtime::input::test_support::TestAccount;
 
     fn accounts() -> Vec<TestAccount> {
-        let mut agent = agent_data();
-        agent[180..184].copy_from_slice(&1u32.to_le_bytes());
         vec![
-            writable(account(AGENT, PROGRAM, agent)),
+            writable(account(AGENT, PROGRAM, agent_with_one_hold())),
             writable(account(PENDING, PROGRAM, pending_data(80))),
             writable(wallet(PAYER)),
         ]

@@ -16,9 +16,9 @@
 //! 7. `zk_elgamal_proof_program`   `ZkE1Gama1Proof11111111111111111111111111111`
 //!
 //! The contexts are closed to `rent_receiver` and `agent.confidential_hold` is cleared (see
-//! `confidential_spend::release`: `NotEnoughAccounts`, `WrongPendingTransaction`,
-//! `AccountNotWritable`, `WrongProgram`; `WrongAccountData` for a confidential flag on a
-//! 416-byte account).
+//! `hold_close::ClosingHold::release` and `confidential_spend::release`: `NotEnoughAccounts`,
+//! `WrongPendingTransaction`, `AccountNotWritable`, `WrongProgram`; `WrongAccountData` for a
+//! confidential flag on a 416-byte account).
 //!
 //! Errors: `NotAgentOwner`, `MissingSigner`, `WrongPendingTransaction`, `WrongRentReceiver`,
 //! `TransactionExpired` (now >= expires_at: use `pending_close_expired`).
@@ -27,45 +27,34 @@
 
 use crate::error::{PolicyError, ProgramResult};
 use crate::event;
-use crate::instructions::confidential_spend::{self, Release};
-use crate::runtime::account::AccountView;
+use crate::instructions::agent_checks;
+use crate::instructions::hold_close::ClosingHold;
 use crate::runtime::input::AccountList;
-use crate::runtime::{clock, keys_eq, Pubkey};
-use crate::state::agent::Agent;
-use crate::state::load_mut;
-use crate::state::pending::PendingTransaction;
+use crate::runtime::{clock, Pubkey};
 
 pub const DATA_LEN: usize = 8;
+/// A confidential hold's four accounts follow these.
+const OWN_ACCOUNTS: usize = 4;
 
-struct Accounts {
-    owner: AccountView,
-    agent: AccountView,
-    pending: AccountView,
-    rent_receiver: AccountView,
+/// The accounts of one rejection, checked.
+struct PendingRejectAccounts<'a> {
+    closing: ClosingHold<'a>,
 }
 
-fn accounts(list: &AccountList) -> Result<Accounts, PolicyError> {
-    let get = |index| list.get(index).ok_or(PolicyError::NotEnoughAccounts);
-    Ok(Accounts {
-        owner: get(0)?,
-        agent: get(1)?,
-        pending: get(2)?,
-        rent_receiver: get(3)?,
-    })
-}
-
-fn validate(accounts: &Accounts, agent: &Agent, pending: &PendingTransaction, now: i64) -> ProgramResult {
-    if !keys_eq(accounts.owner.key(), &agent.owner) || keys_eq(accounts.owner.key(), &agent.agent_signer) {
-        return Err(PolicyError::NotAgentOwner);
+impl<'a> PendingRejectAccounts<'a> {
+    /// In order: `NotEnoughAccounts`; agent and pending writable, this program's, of their type;
+    /// the owner signed; the hold is this agent's and closes to its rent payer; not expired at
+    /// `now` (`TransactionExpired`: `pending_close_expired` closes it then).
+    fn unpack(list: &'a AccountList, program_id: &Pubkey, now: i64) -> Result<Self, PolicyError> {
+        let [owner, agent, pending, rent_receiver] = list.first::<OWN_ACCOUNTS>()?;
+        let closing = ClosingHold::load(agent, pending, rent_receiver, program_id)?;
+        agent_checks::owner_signs(owner, closing.agent_state)?;
+        closing.check_links()?;
+        if closing.hold.is_expired(now) {
+            return Err(PolicyError::TransactionExpired);
+        }
+        Ok(Self { closing })
     }
-    if !accounts.owner.is_signer() {
-        return Err(PolicyError::MissingSigner);
-    }
-    super::pending_close_expired::check_hold_links(accounts.agent.key(), pending, &accounts.rent_receiver)?;
-    if pending.is_expired(now) {
-        return Err(PolicyError::TransactionExpired);
-    }
-    Ok(())
 }
 
 /// Rejects one hold (see the module doc for data, accounts and checks).
@@ -73,26 +62,10 @@ pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramR
     if data.len() != DATA_LEN {
         return Err(PolicyError::InvalidInstructionData);
     }
-    let accounts = accounts(list)?;
-    let agent = load_mut::<Agent>(&accounts.agent, program_id)?;
-    let pending = load_mut::<PendingTransaction>(&accounts.pending, program_id)?;
-    validate(&accounts, agent, pending, clock::unix_timestamp())?;
-
-    let transfer_id = pending.transfer_id;
-    if pending.is_confidential() {
-        confidential_spend::release(&mut Release {
-            program_id,
-            list,
-            first: 4,
-            pending: &accounts.pending,
-            agent_account: &accounts.agent,
-            agent,
-            rent_receiver: &accounts.rent_receiver,
-        })?;
-    }
-    agent.close_hold()?;
-    accounts.pending.close_to(&accounts.rent_receiver)?;
-    event::transaction_rejected(accounts.agent.key(), accounts.pending.key(), &transfer_id);
+    let closing = PendingRejectAccounts::unpack(list, program_id, clock::unix_timestamp())?.closing;
+    let (agent, pending) = (closing.agent, closing.pending);
+    let transfer_id = closing.release(program_id, list.rest(OWN_ACCOUNTS))?;
+    event::transaction_rejected(agent.key(), pending.key(), &transfer_id);
     Ok(())
 }
 
@@ -104,11 +77,9 @@ mod tests {
     use crate::runtime::input::test_support::TestAccount;
 
     fn accounts() -> Vec<TestAccount> {
-        let mut agent = agent_data();
-        agent[180..184].copy_from_slice(&1u32.to_le_bytes());
         vec![
             signer(wallet(OWNER)),
-            writable(account(AGENT, PROGRAM, agent)),
+            writable(account(AGENT, PROGRAM, agent_with_one_hold())),
             writable(account(PENDING, PROGRAM, pending_data(80))),
             writable(wallet(PAYER)),
         ]
@@ -174,9 +145,7 @@ mod tests {
         }
 
         fn with(index: usize, change: impl FnOnce(&mut TestAccount)) -> Vec<TestAccount> {
-            let mut all = accounts();
-            change(&mut all[index]);
-            all
+            changed(accounts(), index, change)
         }
 
         #[test]

@@ -20,48 +20,43 @@
 use crate::borsh::Reader;
 use crate::error::{PolicyError, ProgramResult};
 use crate::event;
+use crate::instructions::agent_checks;
 use crate::instructions::policy_args::read_policy_update_args;
 use crate::runtime::account::AccountView;
 use crate::runtime::input::AccountList;
-use crate::runtime::{clock, keys_eq, Pubkey};
+use crate::runtime::{clock, Pubkey};
 use crate::state::agent::Agent;
 use crate::state::policy::Policy;
 use crate::state::{load, load_mut};
 
-struct Accounts {
-    owner: AccountView,
-    agent: AccountView,
-    policy: AccountView,
+/// The accounts of one policy update, checked.
+struct PolicyUpdateAccounts<'a> {
+    agent: &'a AccountView,
+    policy: &'a AccountView,
+    policy_state: &'a mut Policy,
 }
 
-fn accounts(list: &AccountList) -> Result<Accounts, PolicyError> {
-    let get = |index| list.get(index).ok_or(PolicyError::NotEnoughAccounts);
-    Ok(Accounts {
-        owner: get(0)?,
-        agent: get(1)?,
-        policy: get(2)?,
-    })
-}
-
-fn validate(accounts: &Accounts, agent: &Agent, policy: &Policy) -> ProgramResult {
-    if !keys_eq(accounts.owner.key(), &agent.owner) || keys_eq(accounts.owner.key(), &agent.agent_signer) {
-        return Err(PolicyError::NotAgentOwner);
+impl<'a> PolicyUpdateAccounts<'a> {
+    /// In order: `NotEnoughAccounts`; the agent (this program's, of its type); the policy
+    /// (writable, this program's, of its type); the owner signed; the policy is the agent's.
+    fn unpack(list: &'a AccountList, program_id: &Pubkey) -> Result<Self, PolicyError> {
+        let [owner, agent, policy] = list.first::<3>()?;
+        let agent_state = load::<Agent>(agent, program_id)?;
+        let policy_state = load_mut::<Policy>(policy, program_id)?;
+        agent_checks::owner_signs(owner, agent_state)?;
+        agent_checks::require_policy_of(policy_state, agent.key())?;
+        Ok(Self {
+            agent,
+            policy,
+            policy_state,
+        })
     }
-    if !accounts.owner.is_signer() {
-        return Err(PolicyError::MissingSigner);
-    }
-    if !keys_eq(&policy.agent, accounts.agent.key()) {
-        return Err(PolicyError::WrongPda);
-    }
-    Ok(())
 }
 
 /// Applies one policy update (see the module doc for data, accounts and checks).
 pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramResult {
-    let accounts = accounts(list)?;
-    let agent = load::<Agent>(&accounts.agent, program_id)?;
-    let policy = load_mut::<Policy>(&accounts.policy, program_id)?;
-    validate(&accounts, agent, policy)?;
+    let accounts = PolicyUpdateAccounts::unpack(list, program_id)?;
+    let policy = accounts.policy_state;
 
     // Written in place: any error below fails the instruction and the runtime discards the writes.
     let mut reader = Reader::new(&data[8..]);

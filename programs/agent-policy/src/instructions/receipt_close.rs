@@ -40,44 +40,47 @@ pub const DATA_LEN: usize = 8;
 /// whoever uses one must not close its receipt while the nonce is unadvanced.
 pub const MIN_AGE_SLOTS: u64 = 1_000;
 
-struct Accounts {
-    receipt: AccountView,
-    rent_receiver: AccountView,
+/// The accounts of one receipt close, checked.
+struct ReceiptCloseAccounts<'a> {
+    receipt: &'a AccountView,
+    rent_receiver: &'a AccountView,
 }
 
-fn accounts(list: &AccountList) -> Result<Accounts, PolicyError> {
-    let get = |index| list.get(index).ok_or(PolicyError::NotEnoughAccounts);
-    Ok(Accounts {
-        receipt: get(0)?,
-        rent_receiver: get(1)?,
-    })
-}
-
-/// The receiver is the receipt's rent payer and signed; the receipt is old enough and at its PDA
-/// (checked last: the derivation is the costly part).
-fn validate(accounts: &Accounts, receipt: &Receipt, now_slot: u64, program_id: &Pubkey) -> ProgramResult {
-    if !accounts.rent_receiver.is_signer() {
-        return Err(PolicyError::MissingSigner);
+impl<'a> ReceiptCloseAccounts<'a> {
+    /// In order: `NotEnoughAccounts`; the receipt (writable, this program's, of its type); the
+    /// receiver signed, is writable and the receipt's rent payer; the receipt is old enough at
+    /// `now_slot`; the receipt is at its PDA (checked last: the derivation is the costly part).
+    fn unpack(list: &'a AccountList, program_id: &Pubkey, now_slot: u64) -> Result<Self, PolicyError> {
+        let [receipt, rent_receiver] = list.first::<2>()?;
+        let receipt_state = load_mut::<Receipt>(receipt, program_id)?;
+        if !rent_receiver.is_signer() {
+            return Err(PolicyError::MissingSigner);
+        }
+        if !rent_receiver.is_writable() {
+            return Err(PolicyError::AccountNotWritable);
+        }
+        if !keys_eq(&receipt_state.rent_payer, rent_receiver.key()) {
+            return Err(PolicyError::WrongRentReceiver);
+        }
+        // A slot before the recording (never on a real cluster) counts as too recent.
+        match now_slot.checked_sub(receipt_state.recorded_slot()) {
+            Some(age) if age >= MIN_AGE_SLOTS => {}
+            _ => return Err(PolicyError::ReceiptTooRecent),
+        }
+        let expected = pda::create_program_address(
+            &[
+                RECEIPT_SEED,
+                &receipt_state.sender,
+                &receipt_state.transfer_id,
+                &[receipt_state.bump],
+            ],
+            program_id,
+        )?;
+        if !keys_eq(receipt.key(), &expected) {
+            return Err(PolicyError::WrongPda);
+        }
+        Ok(Self { receipt, rent_receiver })
     }
-    if !accounts.rent_receiver.is_writable() {
-        return Err(PolicyError::AccountNotWritable);
-    }
-    if !keys_eq(&receipt.rent_payer, accounts.rent_receiver.key()) {
-        return Err(PolicyError::WrongRentReceiver);
-    }
-    // A slot before the recording (never on a real cluster) counts as too recent.
-    match now_slot.checked_sub(receipt.recorded_slot()) {
-        Some(age) if age >= MIN_AGE_SLOTS => {}
-        _ => return Err(PolicyError::ReceiptTooRecent),
-    }
-    let expected = pda::create_program_address(
-        &[RECEIPT_SEED, &receipt.sender, &receipt.transfer_id, &[receipt.bump]],
-        program_id,
-    )?;
-    if !keys_eq(accounts.receipt.key(), &expected) {
-        return Err(PolicyError::WrongPda);
-    }
-    Ok(())
 }
 
 /// Closes one receipt to its rent payer (see the module doc for data, accounts and checks).
@@ -85,10 +88,8 @@ pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramR
     if data.len() != DATA_LEN {
         return Err(PolicyError::InvalidInstructionData);
     }
-    let accounts = accounts(list)?;
-    let receipt = load_mut::<Receipt>(&accounts.receipt, program_id)?;
-    validate(&accounts, receipt, clock::slot(), program_id)?;
-    accounts.receipt.close_to(&accounts.rent_receiver)
+    let accounts = ReceiptCloseAccounts::unpack(list, program_id, clock::slot())?;
+    accounts.receipt.close_to(accounts.rent_receiver)
 }
 
 #[cfg(test)]

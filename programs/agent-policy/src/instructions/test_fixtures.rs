@@ -3,7 +3,7 @@
 //! events (see `runtime::syscalls::record`).
 
 use crate::discriminator::account as disc;
-use crate::error::ProgramResult;
+use crate::error::{PolicyError, ProgramResult};
 use crate::processor;
 use crate::rules::limits::day_index;
 use crate::runtime::account::AccountView;
@@ -67,6 +67,13 @@ pub fn agent_data() -> Vec<u8> {
     data[106] = agent::STATUS_ACTIVE;
     data[107] = 8;
     data[108..116].copy_from_slice(b"acme/bot");
+    data
+}
+
+/// The agent with one open hold (`open_holds` = 1).
+pub fn agent_with_one_hold() -> Vec<u8> {
+    let mut data = agent_data();
+    data[180..184].copy_from_slice(&1u32.to_le_bytes());
     data
 }
 
@@ -151,6 +158,16 @@ pub fn program_account(key: Pubkey) -> TestAccount {
     program
 }
 
+/// `accounts` with `change` made to the one at `index`.
+pub fn changed(
+    mut accounts: Vec<TestAccount>,
+    index: usize,
+    change: impl FnOnce(&mut TestAccount),
+) -> Vec<TestAccount> {
+    change(&mut accounts[index]);
+    accounts
+}
+
 /// The outcome of one instruction: its result, the views of its accounts (into the serialized
 /// buffer, as the program left them), and what it recorded.
 pub struct Run {
@@ -190,6 +207,13 @@ pub fn run_at_slot(accounts: Vec<TestAccount>, data: &[u8], now: i64, slot: u64)
         events: record::events(),
         _buffer: buffer,
     }
+}
+
+/// `run` refused with `error`, having invoked and emitted nothing.
+pub fn refused(run: &Run, error: PolicyError) {
+    assert_eq!(run.result, Err(error));
+    assert!(run.invocations.is_empty(), "nothing may be invoked when refused");
+    assert!(run.events.is_empty(), "nothing may be emitted when refused");
 }
 
 pub fn u64_at(data: &[u8], at: usize) -> u64 {

@@ -39,29 +39,6 @@ use crate::token;
 
 pub const MAX_MEMO_LEN: usize = 256;
 
-struct Accounts {
-    sender: AccountView,
-    receipt: AccountView,
-    payer: AccountView,
-    source: AccountView,
-    destination: AccountView,
-    mint: AccountView,
-    system_program: AccountView,
-}
-
-fn accounts(list: &AccountList) -> Result<Accounts, PolicyError> {
-    let get = |index| list.get(index).ok_or(PolicyError::NotEnoughAccounts);
-    Ok(Accounts {
-        sender: get(0)?,
-        receipt: get(1)?,
-        payer: get(2)?,
-        source: get(3)?,
-        destination: get(4)?,
-        mint: get(5)?,
-        system_program: get(6)?,
-    })
-}
-
 struct Args<'a> {
     transfer_id: &'a [u8; 16],
     confidential: bool,
@@ -82,40 +59,64 @@ fn parse(data: &[u8]) -> Result<Args<'_>, PolicyError> {
     Ok(args)
 }
 
-/// Signers, the token accounts' coherence (both of `mint`), and the receipt PDA; returns its bump.
-fn validate(accounts: &Accounts, args: &Args, program_id: &Pubkey) -> Result<u8, PolicyError> {
-    if !accounts.sender.is_signer() || !accounts.payer.is_signer() {
-        return Err(PolicyError::MissingSigner);
+/// The accounts of one record, checked: the receipt PDA is free.
+struct TransferRecordAccounts<'a> {
+    sender: &'a AccountView,
+    receipt: &'a AccountView,
+    payer: &'a AccountView,
+    source: &'a AccountView,
+    destination: &'a AccountView,
+    mint: &'a AccountView,
+    system_program: &'a AccountView,
+    /// The receipt PDA's bump.
+    bump: u8,
+}
+
+impl<'a> TransferRecordAccounts<'a> {
+    /// In order: `NotEnoughAccounts`; signers; writability; the token accounts' coherence (both
+    /// of `mint`); the System program; the receipt PDA (`WrongPda`), not yet created.
+    fn unpack(list: &'a AccountList, program_id: &Pubkey, args: &Args) -> Result<Self, PolicyError> {
+        let [sender, receipt, payer, source, destination, mint, system_program] = list.first::<7>()?;
+        if !sender.is_signer() || !payer.is_signer() {
+            return Err(PolicyError::MissingSigner);
+        }
+        if !payer.is_writable() || !receipt.is_writable() {
+            return Err(PolicyError::AccountNotWritable);
+        }
+        token::mint_decimals(mint)?;
+        if !keys_eq(token::token_account(source)?.mint(), mint.key())
+            || !keys_eq(token::token_account(destination)?.mint(), mint.key())
+        {
+            return Err(PolicyError::WrongTokenAccount);
+        }
+        if !keys_eq(system_program.key(), &SYSTEM_PROGRAM_ID) {
+            return Err(PolicyError::WrongProgram);
+        }
+        let (expected, bump) = pda::find_program_address(&[RECEIPT_SEED, sender.key(), args.transfer_id], program_id)?;
+        if !keys_eq(receipt.key(), &expected) {
+            return Err(PolicyError::WrongPda);
+        }
+        if !is_uninitialized(receipt) {
+            return Err(PolicyError::AccountAlreadyInitialized);
+        }
+        Ok(Self {
+            sender,
+            receipt,
+            payer,
+            source,
+            destination,
+            mint,
+            system_program,
+            bump,
+        })
     }
-    if !accounts.payer.is_writable() || !accounts.receipt.is_writable() {
-        return Err(PolicyError::AccountNotWritable);
-    }
-    token::mint_decimals(&accounts.mint)?;
-    let mint = accounts.mint.key();
-    if !keys_eq(token::token_account(&accounts.source)?.mint(), mint)
-        || !keys_eq(token::token_account(&accounts.destination)?.mint(), mint)
-    {
-        return Err(PolicyError::WrongTokenAccount);
-    }
-    if !keys_eq(accounts.system_program.key(), &SYSTEM_PROGRAM_ID) {
-        return Err(PolicyError::WrongProgram);
-    }
-    let (expected, bump) =
-        pda::find_program_address(&[RECEIPT_SEED, accounts.sender.key(), args.transfer_id], program_id)?;
-    if !keys_eq(accounts.receipt.key(), &expected) {
-        return Err(PolicyError::WrongPda);
-    }
-    if !is_uninitialized(&accounts.receipt) {
-        return Err(PolicyError::AccountAlreadyInitialized);
-    }
-    Ok(bump)
 }
 
 /// Records one service transfer and its receipt (see the module doc for data, accounts and checks).
 pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramResult {
     let args = parse(data)?;
-    let accounts = accounts(list)?;
-    let bump = validate(&accounts, &args, program_id)?;
+    let accounts = TransferRecordAccounts::unpack(list, program_id, &args)?;
+    let bump = accounts.bump;
 
     let bump_seed = [bump];
     let seeds = [
@@ -125,16 +126,16 @@ pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramR
         Seed::new(&bump_seed),
     ];
     create_pda_account(&CreatePda {
-        payer: accounts.payer,
-        new_account: accounts.receipt,
-        system_program: accounts.system_program,
+        payer: *accounts.payer,
+        new_account: *accounts.receipt,
+        system_program: *accounts.system_program,
         lamports: rent::minimum_balance(receipt::LEN as u64)?,
         space: receipt::LEN as u64,
         owner: program_id,
         signer: &Signer::new(&seeds),
     })?;
     let (recorded_slot, recorded_at) = clock::slot_and_unix_timestamp();
-    init::<Receipt>(&accounts.receipt).write_new(&NewReceipt {
+    init::<Receipt>(accounts.receipt).write_new(&NewReceipt {
         transfer_id: args.transfer_id,
         sender: accounts.sender.key(),
         rent_payer: accounts.payer.key(),

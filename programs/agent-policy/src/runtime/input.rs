@@ -67,6 +67,13 @@ impl AccountList<'_> {
         self.accounts.get(index).copied()
     }
 
+    /// The accounts from `index` on (none when there are fewer): the trailing, variable part of
+    /// an instruction's accounts.
+    #[inline]
+    pub fn rest(&self, index: usize) -> &[AccountView] {
+        self.accounts.get(index..).unwrap_or(&[])
+    }
+
     /// The first `N` accounts, or `NotEnoughAccounts`: one length check for a whole instruction.
     #[inline]
     pub fn first<const N: usize>(&self) -> Result<&[AccountView; N], PolicyError> {

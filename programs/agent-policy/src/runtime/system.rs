@@ -41,16 +41,8 @@ pub fn create_pda_account(create: &CreatePda) -> Result<(), PolicyError> {
     }
     let signers = core::slice::from_ref(signer);
     let payer_and_new = [
-        CpiAccount {
-            view: payer,
-            is_writable: true,
-            is_signer: true,
-        },
-        CpiAccount {
-            view: new_account,
-            is_writable: true,
-            is_signer: true,
-        },
+        CpiAccount::writable_signing(&payer),
+        CpiAccount::writable_signing(&new_account),
     ];
     let existing = new_account.lamports();
     if existing == 0 {
@@ -72,18 +64,7 @@ pub fn create_pda_account(create: &CreatePda) -> Result<(), PolicyError> {
         data[0..4].copy_from_slice(&TRANSFER.to_le_bytes());
         data[4..12].copy_from_slice(&shortfall.to_le_bytes());
         // Only the payer signs a transfer; the PDA is just the recipient here.
-        let payer_to_new = [
-            CpiAccount {
-                view: payer,
-                is_writable: true,
-                is_signer: true,
-            },
-            CpiAccount {
-                view: new_account,
-                is_writable: true,
-                is_signer: false,
-            },
-        ];
+        let payer_to_new = [CpiAccount::writable_signing(&payer), CpiAccount::writable(&new_account)];
         invoke_signed(&Call {
             program_id: &SYSTEM_PROGRAM_ID,
             accounts: &payer_to_new,
@@ -91,11 +72,7 @@ pub fn create_pda_account(create: &CreatePda) -> Result<(), PolicyError> {
             signers: &[],
         })?;
     }
-    let only_new = [CpiAccount {
-        view: new_account,
-        is_writable: true,
-        is_signer: true,
-    }];
+    let only_new = [CpiAccount::writable_signing(&new_account)];
     let mut allocate = [0u8; 12];
     allocate[0..4].copy_from_slice(&ALLOCATE.to_le_bytes());
     allocate[4..12].copy_from_slice(&space.to_le_bytes());
