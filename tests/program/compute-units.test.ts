@@ -23,31 +23,31 @@ import { createPolicyWorld, DEFAULT_POLICY, transferId, usdg, utc } from "../sup
 import { testSigner } from "../support/test-keys";
 
 const CEILINGS = {
-  // last measured 9693
+  // last measured 9683
   config_initialize: 10_180,
-  // last measured 3855
+  // last measured 3854
   handle_register: 4_050,
-  // last measured 15136
+  // last measured 15125
   agent_create: 15_890,
-  // last measured 909
+  // last measured 907
   "policy_update (one field)": 950,
-  // last measured 9984
+  // last measured 9982
   "policy_update (16 recipient patterns)": 10_480,
-  // last measured 4551
+  // last measured 4541
   "agent_transfer (executes, no recipient handle)": 4_780,
-  // last measured 4589
+  // last measured 4579
   "agent_transfer (executes, recipient handle)": 4_820,
-  // last measured 4988
+  // last measured 4983
   "agent_transfer (executes, 16 suffix patterns, the last one matching)": 5_240,
-  // last measured 4417
+  // last measured 4413
   "agent_transfer (held: creates the pending PDA)": 4_640,
-  // last measured 5088
+  // last measured 5153
   pending_approve: 5_340,
-  // last measured 831
+  // last measured 791
   pending_reject: 870,
-  // last measured 781
+  // last measured 771
   pending_close_expired: 820,
-  // last measured 4312 (4297 before it stored the rent payer and the slot)
+  // last measured 4304 (4297 before it stored the rent payer and the slot)
   "transfer_record (256-byte memo)": 4_510,
   // last measured 1894 (~1.5k of it the receipt's PDA re-derivation)
   receipt_close: 1_990,
