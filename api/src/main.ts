@@ -2,7 +2,7 @@
  * The API process of the start command (scripts/start.sh): it reaches the chain only over JSON-RPC
  * + PubSub, through the localnet's manifest (LOCALNET_DIR) unless SOLANA_RPC_URL says otherwise,
  * ensures the demo accounts, prints how to use them, and runs until SIGINT/SIGTERM. Its database
- * and the localnet's ledger both persist under ./data, so a restart carries on where it stopped.
+ * and the localnet's chain store both persist under ./data, so a restart carries on where it stopped.
  */
 
 import { type DemoAccounts, ensureDemoAccounts } from "./admin/demo-accounts";

@@ -4,30 +4,30 @@
  *
  * Environment: LOCALNET_RPC_PORT, LOCALNET_WS_PORT (defaults 8899/8900), LOCALNET_SLOT_MS (default
  * 400), LOCALNET_ALLOWED_ORIGINS (web origins that may call it; none by default), AGENT_POLICY_SO
- * (the program to deploy; the cluster's default path otherwise), LOCALNET_LEDGER_DIR (where the
- * chain is kept across restarts, default ./data/localnet; empty = in memory only),
+ * (the program to deploy; the cluster's default path otherwise), LOCALNET_DIR (where the chain
+ * store keeps the chain across restarts, default ./data/localnet; empty = in memory only; the
+ * former LOCALNET_LEDGER_DIR is read when it is unset, localnet-dir-env.ts),
  * LOCALNET_HISTORY_SLOTS (transaction history kept, default 216000 slots), LOCALNET_GENESIS (`bare`: a
  * new chain without the agent-policy program, so `npm run deploy` can be tried against it the way it
  * runs against devnet; unset: the program is deployed in genesis), LOCALNET_EXIT_WITH_STDIN
  * (1: shut down when stdin closes, so a test harness that dies, even by SIGKILL, takes its
  * localnet with it), LOCALNET_USDG_AUTO_APPROVE and LOCALNET_USDG_AUDITOR (how a new chain's USDG mint
  * treats confidential accounts, usdg-mint-env.ts). Once it serves it
- * writes `localnet.json` into the ledger directory (localnet-manifest.ts), which the service reads. When the program is not
+ * writes `localnet.json` into the localnet directory (localnet-manifest.ts), which the service reads. When the program is not
  * built yet a new chain starts without it and says so, since the rest (airdrops, transfers, USDG) is
  * still useful. Prints the URLs and the addresses a client needs, then runs until SIGINT/SIGTERM
- * and shuts down cleanly (a final snapshot). A ledger that does not load stops it with the reason.
+ * and shuts down cleanly (a final snapshot). A chain store that does not load stops it with the reason.
  */
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { LOCALNET_MANIFEST_FILE } from "@cpay/sdk/chain";
 import { agentPolicyProgramPath, createEmbeddedCluster, type EmbeddedCluster } from "./cluster/index";
+import { DEFAULT_LOCALNET_DIR, localnetDirFromEnv } from "./localnet-dir-env";
 import { parseAllowedOrigins } from "./rpc/allowed-origins";
 import { exitOnSignals } from "./rpc/exit-on-signals";
 import { writeLocalnetManifest } from "./rpc/localnet-manifest";
 import { startLocalnet } from "./rpc/start-localnet";
 import { usdgMintSettingsFromEnv } from "./usdg-mint-env";
-
-const DEFAULT_LEDGER_DIR = "./data/localnet";
 
 function portFromEnv(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -58,16 +58,16 @@ async function main(): Promise<void> {
   const bare = bareGenesisFromEnv();
   const programPath = agentPolicyProgramPath();
   const programBuilt = !bare && existsSync(programPath);
-  const ledgerDir = process.env.LOCALNET_LEDGER_DIR ?? DEFAULT_LEDGER_DIR;
+  const localnetDir = localnetDirFromEnv(process.env) ?? DEFAULT_LOCALNET_DIR;
   // The manifest of an earlier run names ports that may not be ours any more: a client must never
   // read it while this run starts (it is written again once this one serves).
-  const manifestDir = ledgerDir === "" ? DEFAULT_LEDGER_DIR : ledgerDir;
+  const manifestDir = localnetDir === "" ? DEFAULT_LOCALNET_DIR : localnetDir;
   rmSync(join(manifestDir, LOCALNET_MANIFEST_FILE), { force: true });
   const cluster = await createEmbeddedCluster({
     slotMs,
     programPath: programBuilt ? programPath : null,
     usdgMint: usdgMintSettingsFromEnv(process.env),
-    ...(ledgerDir === "" ? {} : { ledgerDir, historySlots: historySlotsFromEnv() }),
+    ...(localnetDir === "" ? {} : { chainStoreDir: localnetDir, historySlots: historySlotsFromEnv() }),
   });
   const localnet = await startLocalnet({
     cluster,
@@ -89,7 +89,7 @@ async function main(): Promise<void> {
       `  fee reserve:    ${cluster.feeReserve}`,
       `  genesis hash:   ${cluster.genesisHash}`,
       `  slot:           ${cluster.getSlot()}`,
-      `  ledger:         ${ledgerLine(cluster.ledger)}`,
+      `  chain store:    ${chainStoreLine(cluster.chainStore)}`,
       "Ctrl-C to stop.",
     ].join("\n"),
   );
@@ -107,17 +107,17 @@ async function main(): Promise<void> {
 
 function programLine(cluster: EmbeddedCluster, bare: boolean, programPath: string): string {
   if (cluster.deployment !== null) return "";
-  if (bare && cluster.ledger?.restored !== true) {
+  if (bare && cluster.chainStore?.restored !== true) {
     return " (NOT deployed: LOCALNET_GENESIS=bare; deploy one with npm run deploy)";
   }
   return ` (NOT deployed: ${programPath} missing when this chain began; npm run build:program)`;
 }
 
-function ledgerLine(ledger: EmbeddedCluster["ledger"]): string {
-  if (ledger === null) return "none (in memory only: LOCALNET_LEDGER_DIR is empty)";
+function chainStoreLine(store: EmbeddedCluster["chainStore"]): string {
+  if (store === null) return "none (in memory only: LOCALNET_DIR is empty)";
   const torn =
-    ledger.droppedTornBytes > 0 ? `, dropped a torn last record of ${ledger.droppedTornBytes} bytes` : "";
-  return `${ledger.dir} (${ledger.restored ? "continued" : "new chain"}${torn})`;
+    store.droppedTornBytes > 0 ? `, dropped a torn last record of ${store.droppedTornBytes} bytes` : "";
+  return `${store.dir} (${store.restored ? "continued" : "new chain"}${torn})`;
 }
 
 main().catch((error: unknown) => {

@@ -1,6 +1,6 @@
 /**
  * The USDG mint's settings from the localnet process's environment (applied at genesis only: a
- * continued ledger keeps the mint it has, as a real mint's settings stay what they were made with).
+ * continued chain keeps the mint it has, as a real mint's settings stay what they were made with).
  *
  * LOCALNET_USDG_AUTO_APPROVE: `1` (default) approves confidential accounts as they are configured;
  * `0` makes the issuer approve each one, like Paxos' USDG on mainnet. LOCALNET_USDG_AUDITOR: the

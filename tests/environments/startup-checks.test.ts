@@ -101,7 +101,7 @@ describe("start-up checks against a localnet process", () => {
     const manifest = JSON.parse(readFileSync(localnet.manifestPath, "utf8")) as {
       keypairs: { feeReserve: string };
     };
-    const keypairPath = join(localnet.ledgerDir, manifest.keypairs.feeReserve);
+    const keypairPath = join(localnet.dir, manifest.keypairs.feeReserve);
     const program = writeExecSigner(dir, { path: keypairPath, address: connection.feePayer.address });
     const payer = await loadSigner("LIVE_FEE_RESERVE_SIGNER", { provider: "exec", path: program });
     expect(payer.address).toBe(connection.feePayer.address);

@@ -122,7 +122,7 @@ describe("one service, a test environment on one cluster and a live one on anoth
     const registrar = writeKeypairFile(dir, "live-registrar");
     const upgradeAuthority = await loadSigner("upgrade authority", {
       provider: "file",
-      path: join(mainnet.ledgerDir, live.keypairs.programUpgradeAuthority),
+      path: join(mainnet.dir, live.keypairs.programUpgradeAuthority),
     });
     await sendAs(liveChain.chain, upgradeAuthority, [
       await buildConfigInitializeInstruction({
@@ -132,7 +132,7 @@ describe("one service, a test environment on one cluster and a live one on anoth
       }),
     ]);
     const feeReserveSigner = writeExecSigner(dir, {
-      path: join(mainnet.ledgerDir, live.keypairs.feeReserve),
+      path: join(mainnet.dir, live.keypairs.feeReserve),
       address: liveChain.feePayer.address,
     });
 
@@ -144,7 +144,7 @@ describe("one service, a test environment on one cluster and a live one on anoth
       LOG_LEVEL: "warn",
       PROOF_WORKERS: "1",
       DATABASE_URL: testDb,
-      LOCALNET_DIR: testnet.ledgerDir,
+      LOCALNET_DIR: testnet.dir,
       LIVE_DATABASE_URL: liveDb,
       LIVE_RPC_URL: mainnet.rpcUrl(),
       LIVE_WS_URL: mainnet.wsUrl(),

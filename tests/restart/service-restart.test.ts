@@ -3,7 +3,7 @@
  * survives a crash in the middle of a stream of transfers. @demo sends public and confidential
  * transfers to @merchant through POST /v1/transfers, several at once, each with its own
  * Idempotency-Key; a seeded delay after a seeded number of answers the localnet and the API are
- * SIGKILLed and started again on the same ledger and database (the indexer lives through it). The
+ * SIGKILLed and started again on the same chain store and database (the indexer lives through it). The
  * client then retries, with the same key, every request that got no final answer, as a real
  * client does. Whatever the kill interrupted, each
  * transfer must end `confirmed` or `failed` exactly once (one terminal event), no key may make two
@@ -96,7 +96,7 @@ describe("the start topology after the localnet and the API are SIGKILLed mid-st
 
   it("Given transfers in flight when both die, When the client retries with the same keys, Then every transfer ends once, no funds move twice and the chain is the same", async () => {
     // Given the three processes of the start command, on free ports, with their data in `dir`
-    localnet = await startLocalnetProcess({ ledgerDir: join(dir, "localnet"), slotMs: 100 });
+    localnet = await startLocalnetProcess({ dir: join(dir, "localnet"), slotMs: 100 });
     const genesisBefore = manifestGenesis(localnet.manifestPath);
     api = apiProcess({
       PORT: "0",
@@ -104,7 +104,7 @@ describe("the start topology after the localnet and the API are SIGKILLed mid-st
       ADMIN_TOKEN: randomBytes(32).toString("base64url"),
       SERVICE_MASTER_KEY: randomBytes(32).toString("hex"),
       DATABASE_URL: databaseUrl,
-      LOCALNET_DIR: localnet.ledgerDir,
+      LOCALNET_DIR: localnet.dir,
       LOG_LEVEL: "warn",
       PROOF_WORKERS: "1",
       // A claim of the killed process is recovered after 2 s instead of 30 s.
@@ -187,7 +187,7 @@ describe("the start topology after the localnet and the API are SIGKILLed mid-st
     expect(cutOff).toBeGreaterThan(0);
     const killedAt = Date.now();
 
-    // And both are started again on the same ledger and database (the localnet on its ports, so
+    // And both are started again on the same chain store and database (the localnet on its ports, so
     // the indexer, which lived through it, finds it again)
     await localnet.restart();
     expect(manifestGenesis(localnet.manifestPath)).toBe(genesisBefore);

@@ -1,7 +1,7 @@
 /**
  * The service over RPC when its cluster goes away and comes back: requests that need the chain are
  * answered `503 chain_unavailable` (with Retry-After) and change nothing; once the localnet is back
- * on the same ledger, the same request with the same Idempotency-Key goes through, once.
+ * on the same chain store, the same request with the same Idempotency-Key goes through, once.
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";

@@ -160,7 +160,7 @@ describe("two API processes and the indexer on one PostgreSQL, one API SIGKILLed
     // Given PostgreSQL, the localnet, two API processes on one database and the indexer
     const database = await createPostgresDatabase(postgresServerUrl());
     dropDatabase = database.drop;
-    localnet = await startLocalnetProcess({ ledgerDir: join(dir, "localnet"), slotMs: SLOT_MS });
+    localnet = await startLocalnetProcess({ dir: join(dir, "localnet"), slotMs: SLOT_MS });
     const manifest = JSON.parse(readFileSync(localnet.manifestPath, "utf8")) as {
       usdgMint: string;
       programId: string;
@@ -173,7 +173,7 @@ describe("two API processes and the indexer on one PostgreSQL, one API SIGKILLed
       // One vault: both processes open the same sealed account keys.
       SERVICE_MASTER_KEY: randomBytes(32).toString("hex"),
       DATABASE_URL: database.url,
-      LOCALNET_DIR: localnet.ledgerDir,
+      LOCALNET_DIR: localnet.dir,
       LOG_LEVEL: "warn",
       PROOF_WORKERS: "1",
       RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),

@@ -12,7 +12,7 @@ import type { ApiWorld } from "./api-world";
 /** Approves `owner`'s USDG account as the mint's issuer; resolves once the approval has landed. */
 export async function approveAsIssuer(world: ApiWorld, owner: string): Promise<void> {
   if (world.localnet !== null) {
-    await approveAccounts(world.localnet.ledgerDir, [owner]);
+    await approveAccounts(world.localnet.dir, [owner]);
     return;
   }
   await approveConfidentialAccount(world.chain, {

@@ -1,8 +1,8 @@
 /**
  * The localnet as its own process, the way suites meet a validator: started with the project's own
- * entry point on ephemeral ports with its ledger in a directory of the suite's, found through the
+ * entry point on ephemeral ports with its chain store in a directory of the suite's, found through the
  * manifest it writes once it serves, spoken to only over JSON-RPC + PubSub. `kill()` is a SIGKILL
- * (crash tests); `stop()` a SIGTERM and a wait; `restart()` starts it again on the same ledger and
+ * (crash tests); `stop()` a SIGTERM and a wait; `restart()` starts it again on the same chain store and
  * the same ports. The child holds a pipe from this process as its stdin and shuts down when it
  * closes, so it never outlives the test file that started it, however that file ends.
  */
@@ -16,15 +16,15 @@ const ENTRY = join(REPO, "localnet/src/main.ts");
 const MANIFEST = "localnet.json";
 
 export interface LocalnetProcessOptions {
-  /** The ledger directory; default a new temporary one (removed by `remove()`). */
-  readonly ledgerDir?: string;
+  /** The localnet directory; default a new temporary one (removed by `remove()`). */
+  readonly dir?: string;
   /** Milliseconds per slot; default 50 (suites want `confirmed` quickly). */
   readonly slotMs?: number;
   readonly env?: NodeJS.ProcessEnv;
 }
 
 export interface LocalnetProcess {
-  readonly ledgerDir: string;
+  readonly dir: string;
   readonly manifestPath: string;
   rpcUrl(): string;
   wsUrl(): string;
@@ -35,7 +35,7 @@ export interface LocalnetProcess {
   stop(): Promise<void>;
   kill(): Promise<void>;
   restart(): Promise<void>;
-  /** Stops it and deletes a ledger directory this helper created. */
+  /** Stops it and deletes a localnet directory this helper created. */
   remove(): Promise<void>;
   /** SIGKILL without waiting (for a process's exit hook, where nothing can be awaited). */
   killNow(): void;
@@ -46,9 +46,9 @@ function portOf(url: string): string {
 }
 
 export async function startLocalnetProcess(options: LocalnetProcessOptions = {}): Promise<LocalnetProcess> {
-  const ownsDir = options.ledgerDir === undefined;
-  const ledgerDir = options.ledgerDir ?? mkdtempSync(join(tmpdir(), "cpay-localnet-"));
-  const manifestPath = join(ledgerDir, MANIFEST);
+  const ownsDir = options.dir === undefined;
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), "cpay-localnet-"));
+  const manifestPath = join(dir, MANIFEST);
   let child: ChildProcess | null = null;
   let output = "";
   let urls = { rpcUrl: "", wsUrl: "" };
@@ -60,9 +60,9 @@ export async function startLocalnetProcess(options: LocalnetProcessOptions = {})
       cwd: REPO,
       env: {
         ...process.env,
-        LOCALNET_LEDGER_DIR: ledgerDir,
+        LOCALNET_DIR: dir,
         // The first start picks free ports; a restart takes the same ones again, as a validator
-        // restarted on its ledger would, so clients that hold its URLs find it.
+        // restarted on its chain would, so clients that hold its URLs find it.
         LOCALNET_RPC_PORT: portOf(urls.rpcUrl),
         LOCALNET_WS_PORT: portOf(urls.wsUrl),
         LOCALNET_SLOT_MS: String(options.slotMs ?? 50),
@@ -103,7 +103,7 @@ export async function startLocalnetProcess(options: LocalnetProcessOptions = {})
 
   await launch();
   return {
-    ledgerDir,
+    dir,
     manifestPath,
     rpcUrl: () => urls.rpcUrl,
     wsUrl: () => urls.wsUrl,
@@ -123,7 +123,7 @@ export async function startLocalnetProcess(options: LocalnetProcessOptions = {})
     },
     async remove() {
       await end("SIGTERM");
-      if (ownsDir) rmSync(ledgerDir, { recursive: true, force: true });
+      if (ownsDir) rmSync(dir, { recursive: true, force: true });
     },
   };
 }

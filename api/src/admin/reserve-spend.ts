@@ -1,13 +1,13 @@
 /**
  * What the fee reserve lost for each account on one UTC day and the rent it has advanced for it and
- * not got back yet (reserve/reserve-ledger.ts), for the admin: the account, its loss (settled, plus
+ * not got back yet (reserve/reserve-charges.ts), for the admin: the account, its loss (settled, plus
  * reserved for transactions in flight), what is left of its daily budget, and its advances now
  * (receipts and holds not closed yet, plus reserved) against the advance cap; biggest losers first,
  * then accounts that only have advances out.
  */
 import { desc, eq, gt, sql } from "drizzle-orm";
 import type { ServiceContext } from "../core/service-context";
-import { utcDay } from "../reserve/reserve-ledger";
+import { utcDay } from "../reserve/reserve-charges";
 
 export interface ReserveSpendView {
   readonly day: string;

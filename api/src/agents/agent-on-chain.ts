@@ -21,7 +21,7 @@ import { address } from "@solana/kit";
 import { ProgramRefusal, sendInstructions } from "../chain/send-instructions";
 import { ApiError } from "../core/api-error";
 import type { ServiceContext } from "../core/service-context";
-import { reserveRefusalIn } from "../reserve/reserve-ledger";
+import { reserveRefusalIn } from "../reserve/reserve-charges";
 import { reservePayer } from "../reserve/reserve-scope";
 import { agentSignerOf, confidentialKeysOf, walletSignerOf } from "../vault/account-secrets";
 import { invalidPolicyOfProgramError } from "./policy-errors";

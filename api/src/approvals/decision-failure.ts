@@ -8,7 +8,7 @@ import { agentPolicyErrorOf } from "@cpay/sdk/agent-confidential";
 import { isConfidentialError } from "@cpay/sdk/confidential";
 import { ChainFailure, ProgramRefusal } from "../chain/send-instructions";
 import { ApiError } from "../core/api-error";
-import { reserveRefusalIn } from "../reserve/reserve-ledger";
+import { reserveRefusalIn } from "../reserve/reserve-charges";
 import { policyRefusalOf } from "../transfers/policy-refusal";
 import { transactionExpired, transactionNotPending } from "./load-held-transaction";
 

@@ -2,7 +2,7 @@
  * The service's way onto a cluster: the chain port, the keys it signs with there, and the test
  * faucet when the cluster has one. Two sources, one shape, so nothing above start-up knows which:
  * - `localnetConnection`: the localnet process over JSON-RPC + PubSub, found through the manifest it
- *   writes beside its ledger (what `bash scripts/start.sh` runs);
+ *   writes beside its chain store (what `bash scripts/start.sh` runs);
  * - a LiteSVM cluster in the caller's process (the suites' fast mode, tests/support/in-process-connection.ts).
  */
 

@@ -1,5 +1,5 @@
 /**
- * Reads what the localnet wrote beside its ledger (the format: sdk/src/chain/localnet-manifest.ts): its URLs,
+ * Reads what the localnet wrote beside its chain store (the format: sdk/src/chain/localnet-manifest.ts): its URLs,
  * genesis hash, program id and USDG mint, and the keypairs the service signs with on a test cluster.
  * A missing or malformed file stops the service with a message naming the file and what to do.
  */
@@ -29,7 +29,7 @@ export async function readLocalnetManifest(manifestPath: string): Promise<Localn
   } catch (error) {
     throw new ConfigError(
       `no localnet manifest at ${manifestPath} (${(error as NodeJS.ErrnoException).code ?? "unreadable"}): ` +
-        "start the localnet first (npm run localnet), or point LOCALNET_DIR at its ledger directory",
+        "start the localnet first (npm run localnet), or point LOCALNET_DIR at its localnet directory",
     );
   }
   let parsed: LocalnetManifest;

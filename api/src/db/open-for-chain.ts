@@ -1,8 +1,8 @@
 /**
  * Ties a database to one chain. Rows describe a chain: accounts, holds, transfers. The database
  * records the genesis hash of the chain it was made against, and refuses to serve another one: a
- * localnet started on a new ledger, or devnet instead of the localnet, would make every row a lie.
- * Every chain has a genesis hash of its own (the localnet draws a random one per new ledger), and a
+ * localnet started on a new chain store, or devnet instead of the localnet, would make every row a lie.
+ * Every chain has a genesis hash of its own (the localnet draws a random one per new chain), and a
  * restart of the same chain keeps it, so a restart of the service finds its rows again.
  *
  * A SQLite file is held by one API process at a time (process-lock.ts): a second one is refused

@@ -1,7 +1,7 @@
 /**
  * A self-custody agent's daily allowance of what the reserve may be out for its relayed
  * transactions (`RELAY_DAILY_FEE_CAP_LAMPORTS`, per UTC day), beside its owner's reserve budget
- * (reserve/reserve-ledger.ts). A request reserves the MOST its transactions can cost the reserve —
+ * (reserve/reserve-charges.ts). A request reserves the MOST its transactions can cost the reserve —
  * fees plus every deposit they can make (reserve/spend-bound.ts) — before anything is co-signed, by
  * one guarded upsert that adds it only while the day's total stays within the cap, so concurrent
  * requests (in one process or several on PostgreSQL) never pass it together.
@@ -15,7 +15,7 @@
 import { sql } from "drizzle-orm";
 import { ApiError } from "../core/api-error";
 import type { ServiceContext } from "../core/service-context";
-import { utcDay } from "../reserve/reserve-ledger";
+import { utcDay } from "../reserve/reserve-charges";
 
 export async function reserveRelayFees(
   service: ServiceContext,

@@ -1,7 +1,7 @@
 /**
  * Rent the fee reserve advances: accounts it pays for whose rent the agent-policy program gives
  * back only to it, so the reserve is sure to get it back and the budget does not count it as lost
- * (reserve-ledger.ts bounds it apart, by `RESERVE_ADVANCE_CAP_LAMPORTS`):
+ * (reserve-charges.ts bounds it apart, by `RESERVE_ADVANCE_CAP_LAMPORTS`):
  * - a Receipt (`transfer_record`): its `rent_payer` is the payer, and only `receipt_close` signed
  *   by that payer closes it, paying it back; the receipt job does that about 1,000 slots after the
  *   transfer (transfers/close-receipts.ts credits it to the account charged);

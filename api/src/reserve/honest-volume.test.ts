@@ -1,6 +1,6 @@
 /**
- * 2,000 transfers a day against the reserve ledger at the default bounds (1 SOL lost a day, 5 SOL
- * advanced at once), driven through the ledger functions on a moved clock with the lamports real
+ * 2,000 transfers a day against the reserve's charges at the default bounds (1 SOL lost a day, 5 SOL
+ * advanced at once), driven through the charging functions on a moved clock with the lamports real
  * transfers reserve and settle to, measured on the cluster (tests/api/reserve-honest-volume.test.ts
  * checks the settled figures on real transfers; the reservations are spend-bound.ts's bounds of the
  * same transactions):
@@ -17,13 +17,13 @@ import { type Database, openDatabase } from "@cpay/ledger/database";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ApiError } from "../core/api-error";
 import {
+  type ChargesContext,
+  chargesOf,
   creditReturnedRent,
-  type LedgerContext,
-  ledgerOf,
   type ReserveCharge,
   reserveLamports,
   settleReservation,
-} from "./reserve-ledger";
+} from "./reserve-charges";
 
 const PUBLIC = {
   reserved: { loss: 2_084_080n, advance: 1_670_400n },
@@ -48,13 +48,13 @@ interface Transfer {
   readonly settled: ReserveCharge;
 }
 
-describe("the reserve ledger under 2,000 transfers a day", () => {
+describe("the reserve's charges under 2,000 transfers a day", () => {
   let db: Database;
   let now = 0;
-  let ledger: LedgerContext;
+  let service: ChargesContext;
   beforeEach(async () => {
     db = await openDatabase(":memory:");
-    ledger = {
+    service = {
       db,
       clock: () => now,
       config: { reserveDailyBudgetLamports: Number(SOL), reserveAdvanceCapLamports: Number(5n * SOL) },
@@ -84,14 +84,14 @@ describe("the reserve ledger under 2,000 transfers a day", () => {
       await giveBackDue(returns);
       const transfer = input.transfer(index);
       try {
-        const reservation = await reserveLamports(ledger, "acct", transfer.reserved);
-        await settleReservation(ledger, reservation, transfer.settled);
+        const reservation = await reserveLamports(service, "acct", transfer.reserved);
+        await settleReservation(service, reservation, transfer.settled);
         if (input.backAfterMs !== null) returns.push(now + input.backAfterMs);
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
         refusals.push(`#${index} ${error.code}: ${error.message}`);
       }
-      const { advanced } = await ledgerOf(ledger, "acct", day(now));
+      const { advanced } = await chargesOf(service, "acct", day(now));
       if (advanced > mostAdvanced) mostAdvanced = advanced;
     }
     return { refusals, mostAdvanced, returns };
@@ -101,7 +101,7 @@ describe("the reserve ledger under 2,000 transfers a day", () => {
   async function giveBackDue(returns: number[]): Promise<void> {
     while (returns.length > 0 && (returns[0] as number) <= now) {
       returns.shift();
-      await creditReturnedRent(ledger, "acct", RECEIPT_RENT);
+      await creditReturnedRent(service, "acct", RECEIPT_RENT);
     }
   }
 
@@ -122,12 +122,12 @@ describe("the reserve ledger under 2,000 transfers a day", () => {
     expect(mostAdvanced).toBe(10n * RECEIPT_RENT);
     // Each day lost exactly its transfers' fees: 1,000 before midnight and 1,000 after.
     const fees = 900n * PUBLIC.settled.loss + 100n * CONFIDENTIAL.settled.loss;
-    expect((await ledgerOf(ledger, "acct", "2026-03-02")).lost).toBe(fees);
-    expect((await ledgerOf(ledger, "acct", "2026-03-03")).lost).toBe(fees);
+    expect((await chargesOf(service, "acct", "2026-03-02")).lost).toBe(fees);
+    expect((await chargesOf(service, "acct", "2026-03-03")).lost).toBe(fees);
     // Once the last receipts are back, nothing is out.
     now += RECEIPT_BACK_AFTER_MS;
     await giveBackDue(returns);
-    expect(await ledgerOf(ledger, "acct", day(now))).toMatchObject({ advanced: 0n, advanceReserved: 0n });
+    expect(await chargesOf(service, "acct", day(now))).toMatchObject({ advanced: 0n, advanceReserved: 0n });
   });
 
   it("Given 2,000 transfers back to back, three a second (faster than any receipt comes back), Then none is refused: they lose 0.026 SOL, and advance 2.1 SOL at most at once", async () => {
@@ -141,7 +141,7 @@ describe("the reserve ledger under 2,000 transfers a day", () => {
     expect(refusals).toEqual([]);
     // Every receipt of the last 418 s is out: 1,256 of them.
     expect(mostAdvanced).toBe(BigInt(Math.ceil(RECEIPT_BACK_AFTER_MS / 333)) * RECEIPT_RENT);
-    expect((await ledgerOf(ledger, "acct", "2026-03-02")).lost).toBe(
+    expect((await chargesOf(service, "acct", "2026-03-02")).lost).toBe(
       1800n * PUBLIC.settled.loss + 200n * CONFIDENTIAL.settled.loss,
     );
   });
@@ -161,12 +161,12 @@ describe("the reserve ledger under 2,000 transfers a day", () => {
     expect(refusals[0]).toMatch(
       new RegExp(`^#${fitting} reserve_budget_exhausted: .*may lose at most 1000000000`),
     );
-    const today = await ledgerOf(ledger, "acct", "2026-03-02");
+    const today = await chargesOf(service, "acct", "2026-03-02");
     expect(today.lost).toBe(BigInt(fitting) * TO_FRESH_ADDRESS.settled.loss);
     expect(today.lost + today.lossReserved).toBeLessThanOrEqual(SOL);
 
     now = Date.parse("2026-03-03T00:00:00Z");
-    const reservation = await reserveLamports(ledger, "acct", TO_FRESH_ADDRESS.reserved);
+    const reservation = await reserveLamports(service, "acct", TO_FRESH_ADDRESS.reserved);
     expect(reservation.day).toBe("2026-03-03");
   });
 
@@ -184,7 +184,7 @@ describe("the reserve ledger under 2,000 transfers a day", () => {
       new RegExp(`^#${fitting} reserve_budget_exhausted: .*advances at most 5000000000`),
     );
     expect(mostAdvanced).toBe(BigInt(fitting) * RECEIPT_RENT);
-    expect((await ledgerOf(ledger, "acct", "2026-03-02")).lost).toBe(BigInt(fitting) * PUBLIC.settled.loss);
+    expect((await chargesOf(service, "acct", "2026-03-02")).lost).toBe(BigInt(fitting) * PUBLIC.settled.loss);
   });
 
   it("Given reservations made at once, Then together they never pass either bound, and a refused one leaves nothing reserved", async () => {
@@ -201,7 +201,7 @@ describe("the reserve ledger under 2,000 transfers a day", () => {
       ),
     );
     expect(outcomes.filter((outcome) => outcome.status === "fulfilled")).toHaveLength(5);
-    expect(await ledgerOf(small, "acct", "2026-03-02")).toEqual({
+    expect(await chargesOf(small, "acct", "2026-03-02")).toEqual({
       lost: 0n,
       lossReserved: 10_000_000n,
       advanced: 0n,
@@ -213,7 +213,7 @@ describe("the reserve ledger under 2,000 transfers a day", () => {
       (error: unknown) => error,
     );
     expect(refused).toBeInstanceOf(ApiError);
-    expect(await ledgerOf(small, "other", "2026-03-02")).toEqual({
+    expect(await chargesOf(small, "other", "2026-03-02")).toEqual({
       lost: 0n,
       lossReserved: 0n,
       advanced: 0n,

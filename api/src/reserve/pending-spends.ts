@@ -9,7 +9,7 @@
  */
 import { asc, eq, lt } from "drizzle-orm";
 import type { ServiceContext } from "../core/service-context";
-import { NO_CHARGE, type Reservation, type ReserveCharge, settleReservationIn } from "./reserve-ledger";
+import { NO_CHARGE, type Reservation, type ReserveCharge, settleReservationIn } from "./reserve-charges";
 
 /** One scope's spend: what it reserved and what the reserve signed in it. */
 export interface PendingSpend {

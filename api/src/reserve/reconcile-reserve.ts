@@ -18,7 +18,7 @@ import { describeUnexpected } from "../core/describe-unexpected";
 import type { ServiceContext } from "../core/service-context";
 import { advanceFlowsIn } from "./advances";
 import { type PendingSpend, pendingSpendsBefore, settlePendingSpends } from "./pending-spends";
-import { NO_CHARGE, type ReserveCharge } from "./reserve-ledger";
+import { NO_CHARGE, type ReserveCharge } from "./reserve-charges";
 
 /** Between passes of a process's queue: about half a slot of Solana's (and the localnet's) 400 ms. */
 const RECONCILE_EVERY_MS = 200;

@@ -1,6 +1,6 @@
 /**
  * Who a use case spends the fee reserve for, and the signer that makes every transaction it signs
- * with the reserve count against that account's day (reserve-ledger.ts). `withReserveSpend` opens
+ * with the reserve count against that account's day (reserve-charges.ts). `withReserveSpend` opens
  * the scope (the HTTP layer opens one per request for the caller's owner; background jobs and the
  * service's own setup open theirs); `reservePayer` is the reserve as a kit signer inside it. That
  * signer computes, from the exact message bytes, the most the transaction can cost the reserve
@@ -40,7 +40,7 @@ import {
   type ReserveCharge,
   reserveLamports,
   settleReservation,
-} from "./reserve-ledger";
+} from "./reserve-charges";
 import { spendBoundOf } from "./spend-bound";
 
 interface Scope {

@@ -33,7 +33,7 @@ import { sendInstructions } from "../chain/send-instructions";
 import { registerLeaderJob } from "../coordination/background-jobs";
 import { describeUnexpected } from "../core/describe-unexpected";
 import type { ServiceContext } from "../core/service-context";
-import { creditReturnedRent } from "../reserve/reserve-ledger";
+import { creditReturnedRent } from "../reserve/reserve-charges";
 import { withReserveSpend } from "../reserve/reserve-scope";
 import { RECONCILE_AFTER_MS } from "./recover-submissions";
 

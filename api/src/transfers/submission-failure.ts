@@ -17,7 +17,7 @@ import { isConfidentialError } from "@cpay/sdk/confidential";
 import { ChainFailure, ExpiredBeforeLanding, ProgramRefusal } from "../chain/send-instructions";
 import { ApiError } from "../core/api-error";
 import { isChainUnavailable } from "../core/chain-unavailable";
-import { reserveRefusalIn } from "../reserve/reserve-ledger";
+import { reserveRefusalIn } from "../reserve/reserve-charges";
 import { policyRefusalOf } from "./policy-refusal";
 
 export interface SubmissionFailure {

@@ -12,7 +12,7 @@
 import { getPendingTransactionSize, getReceiptSize } from "@cpay/sdk";
 import { LAMPORTS_PER_SIGNATURE } from "@cpay/sdk/chain";
 import type { ServiceContext } from "../core/service-context";
-import type { ReserveCharge } from "../reserve/reserve-ledger";
+import type { ReserveCharge } from "../reserve/reserve-charges";
 import { TOKEN_ACCOUNT_SIZE } from "../reserve/spend-bound";
 import type { TransferPlan } from "./transfer-plan";
 

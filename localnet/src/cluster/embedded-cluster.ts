@@ -12,7 +12,7 @@
  * deployed through the BPF Upgradeable Loader; the USDG mint is created with Token-2022 instructions;
  * then one slot passes so the program can be invoked. Each new chain gets a random genesis hash.
  *
- * With `ledgerDir` the chain lives on disk too (ledger.ts): a directory holding a chain is loaded
+ * With `chainStoreDir` the chain lives on disk too (chain-store.ts): a directory holding a chain is loaded
  * instead of making a genesis, and every landed transaction and clock move is journaled before the
  * cluster goes on, so a restarted localnet is the same chain, with the same genesis hash.
  */
@@ -22,6 +22,14 @@ import { LOCALNET_KEY_LABELS, type LocalnetKey, localnetKey } from "@cpay/sdk/ch
 import { address, getBase58Decoder } from "@solana/kit";
 import { LiteSVM } from "litesvm";
 import { createBlockhashQueue } from "./blockhash-queue";
+import { openChainStore } from "./chain-store";
+import {
+  blockhashQueueOf,
+  readStoredAccount,
+  restoreAccounts,
+  resumedClock,
+  type StoredAccount,
+} from "./chain-store-state";
 import { createClusterEmitter } from "./cluster-events";
 import type {
   AccountRecord,
@@ -34,14 +42,6 @@ import type {
 import { commitmentOfSlot, highestSlotAt, meetsCommitment } from "./commitment";
 import { deployProgram, type ProgramDeployment } from "./deploy-program";
 import { airdrop, fundFaucetInGenesis } from "./faucet";
-import { openLedger } from "./ledger";
-import {
-  blockhashQueueOf,
-  readStoredAccount,
-  restoreAccounts,
-  resumedClock,
-  type StoredAccount,
-} from "./ledger-state";
 import { createLocalTarget } from "./local-target";
 import { agentPolicyProgramPath } from "./program-path";
 import { createSlotClock, DEFAULT_MS_PER_SLOT, type SlotClock } from "./slot-clock";
@@ -84,17 +84,17 @@ export interface EmbeddedClusterOptions {
    * holding a chain is loaded and continued (the genesis options above are then ignored). Default:
    * in memory only.
    */
-  readonly ledgerDir?: string;
-  /** With `ledgerDir`: history older than this many slots is dropped at snapshots. Default DEFAULT_HISTORY_SLOTS. */
+  readonly chainStoreDir?: string;
+  /** With `chainStoreDir`: history older than this many slots is dropped at snapshots. Default DEFAULT_HISTORY_SLOTS. */
   readonly historySlots?: bigint;
-  /** With `ledgerDir`: journal size that triggers a snapshot. Default 64 MiB. */
+  /** With `chainStoreDir`: journal size that triggers a snapshot. Default 64 MiB. */
   readonly snapshotJournalBytes?: number;
-  /** With `ledgerDir`: slots after which a snapshot is written. Default 9,000. */
+  /** With `chainStoreDir`: slots after which a snapshot is written. Default 9,000. */
   readonly snapshotEverySlots?: bigint;
 }
 
-/** The ledger a cluster keeps, if any. */
-export interface EmbeddedClusterLedger {
+/** The chain store a cluster keeps, if any. */
+export interface EmbeddedClusterChainStore {
   readonly dir: string;
   /** True when the chain was loaded from the directory, false when it was a new genesis. */
   readonly restored: boolean;
@@ -115,8 +115,8 @@ export interface EmbeddedClusterKeys {
 }
 
 export interface EmbeddedCluster extends ClusterPort {
-  /** The ledger directory this chain is kept in; null when it lives in memory only. */
-  readonly ledger: EmbeddedClusterLedger | null;
+  /** The chain store this chain is kept in; null when it lives in memory only. */
+  readonly chainStore: EmbeddedClusterChainStore | null;
   /** Slot and time control: `advance(n)`, `setUnixTime(s)`, `warpTime(s)`, current slot and time. */
   readonly clock: SlotClock;
   /** The funded fee reserve's address. */
@@ -138,28 +138,28 @@ export interface EmbeddedCluster extends ClusterPort {
   ): Promise<{ readonly signature: string; readonly tokenAccount: string }>;
   /**
    * Stops the slot timer so the process can exit; the cluster stays usable with `clock.advance`.
-   * With a ledger it also writes a final snapshot and closes the ledger: nothing may land after.
+   * With a chain store it also writes a final snapshot and closes the store: nothing may land after.
    */
   stop(): void;
 }
 
 /**
  * Starts an embedded cluster: genesis, funding, program deploy, USDG mint, one slot, timer — or,
- * with a `ledgerDir` holding a chain, that chain where it stood.
+ * with a `chainStoreDir` holding a chain, that chain where it stood.
  */
 export async function createEmbeddedCluster(options: EmbeddedClusterOptions = {}): Promise<EmbeddedCluster> {
   const slotMs = options.slotMs ?? DEFAULT_MS_PER_SLOT;
   if (!Number.isFinite(slotMs) || slotMs < 0) throw new RangeError(`slotMs must be >= 0, got ${slotMs}`);
-  const ledger =
-    options.ledgerDir === undefined
+  const store =
+    options.chainStoreDir === undefined
       ? null
-      : openLedger({
-          dir: options.ledgerDir,
+      : openChainStore({
+          dir: options.chainStoreDir,
           historySlots: options.historySlots,
           snapshotJournalBytes: options.snapshotJournalBytes,
           snapshotEverySlots: options.snapshotEverySlots,
         });
-  const loaded = ledger?.loaded ?? null;
+  const loaded = store?.loaded ?? null;
   const elf = loaded === null ? loadProgram(options) : null;
 
   // LiteSVM checks only its one latest blockhash; the blockhash queue below does a validator's check.
@@ -203,7 +203,7 @@ export async function createEmbeddedCluster(options: EmbeddedClusterOptions = {}
             startUnixMs: options.unixTime === undefined ? Date.now() : Number(options.unixTime) * 1000,
           }
         : { resume: resumedClock(loaded, slotMs) },
-    onChange: ledger === null ? undefined : (moved) => ledger.recordClock(moved.slot, moved.unixMs),
+    onChange: store === null ? undefined : (moved) => store.recordClock(moved.slot, moved.unixMs),
     onSlots: (ticks) => {
       for (const tick of ticks) {
         emitter.emit("slot", {
@@ -221,7 +221,7 @@ export async function createEmbeddedCluster(options: EmbeddedClusterOptions = {}
     history,
     emitter,
     onLanding:
-      ledger === null
+      store === null
         ? undefined
         : (record, addresses) => {
             const accounts = addresses
@@ -231,7 +231,7 @@ export async function createEmbeddedCluster(options: EmbeddedClusterOptions = {}
               if (account.lamports === 0n) written.delete(account.address);
               else written.add(account.address);
             }
-            ledger.recordTransaction(record, accounts);
+            store.recordTransaction(record, accounts);
           },
   });
 
@@ -263,8 +263,8 @@ export async function createEmbeddedCluster(options: EmbeddedClusterOptions = {}
     clock.advance(1);
     return deployed;
   }
-  ledger?.begin(() => {
-    const retainFrom = clock.slot - ledger.historySlots;
+  store?.begin(() => {
+    const retainFrom = clock.slot - store.historySlots;
     if (retainFrom > 0n) history.retainFrom(retainFrom);
     return {
       identity: { genesisHash, feeReserve, deployment },
@@ -293,15 +293,15 @@ export async function createEmbeddedCluster(options: EmbeddedClusterOptions = {}
     programId: programKey.address,
     usdgMint: mintKey.address,
     genesisHash,
-    ledger:
-      ledger === null
+    chainStore:
+      store === null
         ? null
         : {
-            dir: ledger.dir,
+            dir: store.dir,
             restored: loaded !== null,
-            droppedTornBytes: ledger.droppedTornBytes,
-            historySlots: ledger.historySlots,
-            snapshot: () => ledger.snapshot(),
+            droppedTornBytes: store.droppedTornBytes,
+            historySlots: store.historySlots,
+            snapshot: () => store.snapshot(),
           },
     clock,
     feeReserve,
@@ -378,7 +378,7 @@ export async function createEmbeddedCluster(options: EmbeddedClusterOptions = {}
     },
     stop() {
       clock.stop();
-      ledger?.close();
+      store?.close();
     },
   };
 }

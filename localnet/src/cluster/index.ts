@@ -25,6 +25,8 @@ export {
   createBlockhashQueue,
   MAX_PROCESSING_AGE,
 } from "./blockhash-queue";
+export { DEFAULT_HISTORY_SLOTS } from "./chain-store";
+export { CHAIN_STORE_FORMAT_VERSION, ChainStoreError } from "./chain-store-files";
 export * from "./cluster-port";
 export {
   CONFIRMATION_DEPTH,
@@ -37,13 +39,11 @@ export type { ProgramDeployment } from "./deploy-program";
 export {
   createEmbeddedCluster,
   type EmbeddedCluster,
+  type EmbeddedClusterChainStore,
   type EmbeddedClusterKeys,
-  type EmbeddedClusterLedger,
   type EmbeddedClusterOptions,
 } from "./embedded-cluster";
 export { inProcessChain } from "./in-process-chain";
-export { DEFAULT_HISTORY_SLOTS } from "./ledger";
-export { LEDGER_FORMAT_VERSION, LedgerError } from "./ledger-files";
 export { agentPolicyProgramPath, DEFAULT_AGENT_POLICY_SO } from "./program-path";
 export { DEFAULT_MS_PER_SLOT, type SlotClock, type SlotTick } from "./slot-clock";
 export { DEFAULT_USDG_MINT_SETTINGS, USDG_DECIMALS, type UsdgMintSettings } from "./usdg-mint";

@@ -32,7 +32,7 @@ export interface SlotTick {
   readonly unixTimestamp: bigint;
 }
 
-/** Where a clock stands: enough to resume it in another process (see ledger-state.ts). */
+/** Where a clock stands: enough to resume it in another process (see chain-store-state.ts). */
 export interface SlotClockState {
   readonly genesisSlot: bigint;
   readonly slot: bigint;

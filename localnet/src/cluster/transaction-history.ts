@@ -2,7 +2,7 @@
  * Every transaction that landed on the embedded cluster, success or failure, in landing order, with
  * an index by account so getSignaturesForAddress does not scan. LiteSVM keeps only a small ring of
  * results for its own duplicate check; this is the cluster's status cache and transaction history.
- * In memory it grows with every transaction; a cluster with a ledger directory drops what is older
+ * In memory it grows with every transaction; a cluster with a localnet directory drops what is older
  * than its retention when it writes a snapshot (`retainFrom`).
  */
 import type { TransactionRecord } from "./cluster-port";
@@ -38,7 +38,7 @@ export interface TransactionHistory {
   retainFrom(slot: bigint): void;
 }
 
-/** A history holding `initial` (in landing order), e.g. what a ledger restored. */
+/** A history holding `initial` (in landing order), e.g. what a chain store restored. */
 export function createTransactionHistory(initial: readonly TransactionRecord[] = []): TransactionHistory {
   let records: TransactionRecord[] = [];
   const bySignature = new Map<string, number>();

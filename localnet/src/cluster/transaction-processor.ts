@@ -60,7 +60,7 @@ export interface TransactionProcessorDeps {
   readonly emitter: ClusterEmitter;
   /**
    * Called with each landed transaction and the accounts it may have written, after LiteSVM executed
-   * it and before it is recorded, announced or answered: the ledger makes it durable here. A throw
+   * it and before it is recorded, announced or answered: the chain store makes it durable here. A throw
    * stops the send (the caller gets the error, nothing is announced).
    */
   readonly onLanding?: (record: TransactionRecord, written: readonly string[]) => void;

@@ -1,6 +1,6 @@
 /**
  * The issuer's approval of confidential accounts on a running localnet whose USDG mint does not
- * approve them by itself (LOCALNET_USDG_AUTO_APPROVE=0): found through the manifest in its ledger
+ * approve them by itself (LOCALNET_USDG_AUTO_APPROVE=0): found through the manifest in its localnet
  * directory and reached over its RPC like any validator, each owner's USDG account gets Token-2022's
  * ApproveAccount signed by the mint's confidential-transfer authority, exactly as the issuer of a
  * real mint would sign it. The authority is the localnet's labelled mint-authority key, usable on a
@@ -24,13 +24,13 @@ export interface AccountApproval {
   readonly signature: string | null;
 }
 
-/** Approves each owner's USDG account on the localnet whose ledger is `ledgerDir`, in order. */
+/** Approves each owner's USDG account on the localnet whose directory is `localnetDir`, in order. */
 export async function approveAccounts(
-  ledgerDir: string,
+  localnetDir: string,
   owners: readonly string[],
 ): Promise<readonly AccountApproval[]> {
   const manifest = parseLocalnetManifest(
-    JSON.parse(readFileSync(join(ledgerDir, LOCALNET_MANIFEST_FILE), "utf8")),
+    JSON.parse(readFileSync(join(localnetDir, LOCALNET_MANIFEST_FILE), "utf8")),
   );
   const chain = await connectRpcChain({
     rpcUrl: manifest.rpcUrl,

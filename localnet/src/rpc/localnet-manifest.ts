@@ -1,5 +1,5 @@
 /**
- * What a client needs to use this localnet (the format: `LocalnetManifest`, sdk/src/chain/localnet-manifest.ts), written beside its ledger once it serves: the RPC and
+ * What a client needs to use this localnet (the format: `LocalnetManifest`, sdk/src/chain/localnet-manifest.ts), written beside its chain store once it serves: the RPC and
  * PubSub URLs, the genesis hash, the program id and USDG mint, and the keypair files of the keys the
  * service needs on a test cluster (fee reserve, the program's upgrade authority that initialises its
  * config, the USDG mint authority that is the test faucet). `solana-test-validator` does the same

@@ -1,5 +1,5 @@
 /**
- * The localnet's manifest, `localnet.json`, which the localnet process writes beside its ledger once
+ * The localnet's manifest, `localnet.json`, which the localnet process writes beside its chain store once
  * it serves: its RPC and PubSub URLs, genesis hash, program id and USDG mint, and the keypair files
  * (Solana CLI format, relative to the manifest's directory) of the keys a service needs on a test
  * cluster. One format, defined here: the localnet writes it (localnet/src/rpc/localnet-manifest.ts),

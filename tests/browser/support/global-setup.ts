@@ -63,7 +63,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     const receiver = await startWebhookReceiver();
     stops.push(receiver.close);
     const [localnet, live] = await Promise.all([
-      startLocalnetProcess({ ledgerDir: join(dir, "localnet") }),
+      startLocalnetProcess({ dir: join(dir, "localnet") }),
       startLiveCluster(dir),
     ]);
     stops.push(localnet.remove, live.remove);
@@ -79,7 +79,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       ADMIN_TOKEN: adminToken,
       SERVICE_MASTER_KEY: randomBytes(32).toString("hex"),
       DATABASE_URL: databaseUrl,
-      LOCALNET_DIR: localnet.ledgerDir,
+      LOCALNET_DIR: localnet.dir,
       DASHBOARD_ORIGIN: baseUrl,
       WEBHOOKS_ALLOW_LOCAL: "1",
       LOG_LEVEL: "warn",

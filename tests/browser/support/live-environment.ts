@@ -28,10 +28,10 @@ export interface LiveCluster {
 
 /** Starts the live cluster under `dir` and readies it as an operator would before the API starts. */
 export async function startLiveCluster(dir: string): Promise<LiveCluster> {
-  const localnet = await startLocalnetProcess({ ledgerDir: join(dir, "live-localnet") });
+  const localnet = await startLocalnetProcess({ dir: join(dir, "live-localnet") });
   try {
     const manifest = JSON.parse(readFileSync(localnet.manifestPath, "utf8")) as Manifest;
-    const keyFile = (name: string) => join(localnet.ledgerDir, name);
+    const keyFile = (name: string) => join(localnet.dir, name);
     const upgradeAuthority = await createKeyPairSignerFromBytes(
       new Uint8Array(JSON.parse(readFileSync(keyFile(manifest.keypairs.programUpgradeAuthority), "utf8"))),
     );

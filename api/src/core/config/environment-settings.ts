@@ -31,7 +31,7 @@ export interface ExplicitCluster {
   readonly registrar: SignerSetting;
 }
 
-/** The localnet found through the manifest it writes beside its ledger. */
+/** The localnet found through the manifest it writes beside its chain store. */
 export interface ManifestCluster {
   readonly kind: "manifest";
   /** `LOCALNET_DIR/localnet.json`. */

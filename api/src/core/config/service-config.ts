@@ -31,7 +31,7 @@
  * | `RESERVE_ADVANCE_CAP_LAMPORTS` | 5000000000 | what the fee reserve may have advanced per account at once and not yet got back: the rent of Receipts (back when the receipt job closes them) and holds (back when decided or expired), reserved before signing (5 SOL, about 3,000 receipts) |
  * | `ACCOUNT_OPENING_FEE_USDG` | 1 | what a sender pays, in USDG, when its public transfer makes the fee reserve open the recipient's token account for an owner outside the service (whoever closes the account takes its rent); above 0, at most 1000 (account-opening-fee-setting.ts) |
  * | `PROOF_WORKERS` | the available cores | worker threads making confidential-transfer proofs (the SDK's proof pool), so one process proves on every core while its event loop serves requests |
- * | `LOCALNET_DIR` | `./data/localnet` | the test environment's localnet ledger directory: the service reads the manifest the localnet writes there (`localnet.json`: URLs, genesis hash, program id, USDG mint, the test keypairs' files) |
+ * | `LOCALNET_DIR` | `./data/localnet` | the test environment's localnet directory: the service reads the manifest the localnet writes there (`localnet.json`: URLs, genesis hash, program id, USDG mint, the test keypairs' files) |
  * | `SOLANA_RPC_URL` | the manifest's | JSON-RPC URL of the test cluster, instead of the manifest's |
  * | `SOLANA_WS_URL` | the manifest's | PubSub URL of the test cluster, instead of the manifest's |
  * | `TEST_FEE_RESERVE_SIGNER` | unset | set: the test environment is a cluster without a manifest (devnet), described by the `TEST_` settings below and `SOLANA_RPC_URL`/`SOLANA_WS_URL`; a signer setting (below) |

@@ -3,7 +3,7 @@
  * suites move the simulator's (hold expiry, receipt ages, spend windows), so the same suites can run
  * against the localnet process. No validator answers these; clients of a real cluster must never
  * call them, and the service never does (only tests/support does). Every move goes through the
- * cluster's slot clock, so a localnet with a ledger journals it like the timer's own slots.
+ * cluster's slot clock, so a localnet with a chain store journals it like the timer's own slots.
  *
  * - `localnet_advanceSlots [count]`: produces `count` slots now (1..100000);
  * - `localnet_warpTime [seconds]`: moves the Clock sysvar's time on by `seconds` (no slots);

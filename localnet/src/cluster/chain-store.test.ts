@@ -1,10 +1,20 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Address, generateKeyPairSigner } from "@solana/kit";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { JOURNAL_FILE, SNAPSHOT_FILE } from "./chain-store-files";
 import { createEmbeddedCluster, type EmbeddedCluster, type EmbeddedClusterOptions } from "./embedded-cluster";
-import { JOURNAL_FILE, SNAPSHOT_FILE } from "./ledger-files";
 import { buildWire, fundedSigner, memoInstruction, memoProgramElf, transferWire } from "./test-helpers";
 
 const elf = memoProgramElf();
@@ -13,7 +23,12 @@ const opened: EmbeddedCluster[] = [];
 
 /** A cluster on `dir` with a manual clock and SPL Memo as its program (new chain or continued). */
 async function open(options: EmbeddedClusterOptions = {}): Promise<EmbeddedCluster> {
-  const cluster = await createEmbeddedCluster({ slotMs: 0, programBytes: elf, ledgerDir: dir, ...options });
+  const cluster = await createEmbeddedCluster({
+    slotMs: 0,
+    programBytes: elf,
+    chainStoreDir: dir,
+    ...options,
+  });
   opened.push(cluster);
   return cluster;
 }
@@ -24,18 +39,18 @@ function crash(cluster: EmbeddedCluster): void {
 }
 
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), "cpay-ledger-"));
+  dir = mkdtempSync(join(tmpdir(), "cpay-chain-store-"));
 });
 afterEach(() => {
   for (const cluster of opened.splice(0)) cluster.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe("a cluster with a ledger directory", () => {
+describe("a cluster with a chain store", () => {
   it("continues the same chain after a crash: accounts, history, statuses, program, slot, time", async () => {
     // Given a chain with a transfer and a program invocation, journaled but never snapshotted
     const first = await open();
-    expect(first.ledger?.restored).toBe(false);
+    expect(first.chainStore?.restored).toBe(false);
     const payer = await fundedSigner(first);
     const to = (await generateKeyPairSigner()).address;
     const transfer = first.sendTransaction(await transferWire(first, payer, to, 5_000_000n));
@@ -62,7 +77,7 @@ describe("a cluster with a ledger directory", () => {
     const second = await open();
 
     // Then it is the same chain where it stood
-    expect(second.ledger?.restored).toBe(true);
+    expect(second.chainStore?.restored).toBe(true);
     expect(second.genesisHash).toBe(first.genesisHash);
     expect(second.getSlot()).toBe(before.slot);
     expect(second.clock.unixTimestamp).toBe(before.time);
@@ -109,9 +124,9 @@ describe("a cluster with a ledger directory", () => {
 
   it("gives every new chain a genesis hash of its own", async () => {
     const first = await open();
-    const otherDir = mkdtempSync(join(tmpdir(), "cpay-ledger-"));
+    const otherDir = mkdtempSync(join(tmpdir(), "cpay-chain-store-"));
     try {
-      const other = await createEmbeddedCluster({ slotMs: 0, programBytes: elf, ledgerDir: otherDir });
+      const other = await createEmbeddedCluster({ slotMs: 0, programBytes: elf, chainStoreDir: otherDir });
       other.stop();
       const inMemory = await createEmbeddedCluster({ slotMs: 0, programPath: null });
       inMemory.stop();
@@ -135,7 +150,7 @@ describe("a cluster with a ledger directory", () => {
     const second = await open();
 
     // Then that transaction is gone (its sender was never answered), everything before it is there
-    expect(second.ledger?.droppedTornBytes).toBeGreaterThan(0);
+    expect(second.chainStore?.droppedTornBytes).toBeGreaterThan(0);
     expect(second.getAccount(lastTo)).toBeNull();
     expect(second.getAccount(payer.address)?.lamports).toBe(10_000_000_000n);
     // And new transactions journal cleanly after the cut
@@ -143,7 +158,7 @@ describe("a cluster with a ledger directory", () => {
     second.sendTransaction(await transferWire(second, payer, to, 2_000_000n));
     crash(second);
     const third = await open();
-    expect(third.ledger?.droppedTornBytes).toBe(0);
+    expect(third.chainStore?.droppedTornBytes).toBe(0);
     expect(third.getAccount(to)?.lamports).toBe(2_000_000n);
   });
 
@@ -153,7 +168,7 @@ describe("a cluster with a ledger directory", () => {
     const oldTransfer = first.sendTransaction(await transferWire(first, payer, payer.address, 1n));
     first.clock.advance(300);
     const recent = first.sendTransaction(await transferWire(first, payer, payer.address, 2n));
-    first.ledger?.snapshot();
+    first.chainStore?.snapshot();
     expect(first.getTransaction(oldTransfer)).toBeNull();
     expect(first.getTransaction(recent)).not.toBeNull();
     crash(first);
@@ -163,6 +178,44 @@ describe("a cluster with a ledger directory", () => {
     expect(second.getSignaturesForAddress(payer.address).map((info) => info.signature)).toEqual([recent]);
     expect(second.getAccount(payer.address)).not.toBeNull();
     expect(second.getAccount(second.usdgMint)).not.toBeNull();
+  });
+});
+
+describe("a localnet directory from before the chain store had its name", () => {
+  /** The directory as that version left it when killed: its files, its lock under the former name. */
+  async function formerDirectory(holder: number): Promise<{ payer: Address; slot: bigint }> {
+    const first = await open();
+    const payer = await fundedSigner(first, 6_000_000_000n);
+    first.clock.advance(3);
+    crash(first);
+    rmSync(join(dir, "chain-store.lock"));
+    writeFileSync(join(dir, "ledger.lock"), `${holder}\n`);
+    return { payer: payer.address, slot: first.getSlot() };
+  }
+
+  it("continues its chain: the data files keep their names, the former lock of a dead process goes", async () => {
+    // Given the directory of a localnet killed before the rename (a pid that has exited)
+    const deadPid = spawnSync(process.execPath, ["-e", ""]).pid;
+    const before = await formerDirectory(deadPid);
+
+    // When the localnet starts on it
+    const second = await open();
+
+    // Then it is the same chain, and only the lock's name changed
+    expect(second.chainStore?.restored).toBe(true);
+    expect(second.getSlot()).toBe(before.slot);
+    expect(second.getAccount(before.payer)?.lamports).toBe(6_000_000_000n);
+    expect(readdirSync(dir).sort()).toEqual(["chain-store.lock", JOURNAL_FILE, SNAPSHOT_FILE]);
+  });
+
+  it("refuses it while a localnet of the former version still runs on it, and leaves no lock of its own", async () => {
+    // Given the former lock held by a live process (this test's parent)
+    await formerDirectory(process.ppid);
+
+    // When the localnet starts on it, Then it refuses, naming the holder
+    await expect(open()).rejects.toThrow(`is in use by process ${process.ppid}`);
+    expect(existsSync(join(dir, "chain-store.lock"))).toBe(false);
+    expect(existsSync(join(dir, "ledger.lock"))).toBe(true);
   });
 });
 
@@ -185,7 +238,7 @@ describe("a crash while writing a snapshot", () => {
     const to = (await generateKeyPairSigner()).address;
     first.sendTransaction(await transferWire(first, payer, to, 9_000_000n));
     const oldJournal = readFileSync(join(dir, JOURNAL_FILE));
-    first.ledger?.snapshot();
+    first.chainStore?.snapshot();
     crash(first);
     writeFileSync(join(dir, JOURNAL_FILE), oldJournal);
 
@@ -231,8 +284,8 @@ describe("a crash while writing a snapshot", () => {
   });
 });
 
-describe("a ledger that does not load", () => {
-  async function ledgerWithJournal(): Promise<void> {
+describe("a chain store that does not load", () => {
+  async function storeWithJournal(): Promise<void> {
     const first = await open();
     const payer = await fundedSigner(first);
     for (let i = 0; i < 3; i++)
@@ -240,10 +293,10 @@ describe("a ledger that does not load", () => {
     crash(first);
   }
   const refusal = (file: string) =>
-    expect(open()).rejects.toThrow(new RegExp(`${file}.*move the ledger directory aside`));
+    expect(open()).rejects.toThrow(new RegExp(`${file}.*move the localnet directory aside`));
 
   it("refuses a snapshot with a flipped byte", async () => {
-    await ledgerWithJournal();
+    await storeWithJournal();
     const path = join(dir, SNAPSHOT_FILE);
     const bytes = readFileSync(path);
     bytes[bytes.length - 5] = (bytes[bytes.length - 5] ?? 0) ^ 0xff;
@@ -252,14 +305,14 @@ describe("a ledger that does not load", () => {
   });
 
   it("refuses a truncated snapshot", async () => {
-    await ledgerWithJournal();
+    await storeWithJournal();
     const path = join(dir, SNAPSHOT_FILE);
     truncateSync(path, statSync(path).size - 100);
     await refusal(`${path} is truncated`);
   });
 
   it("refuses another format version", async () => {
-    await ledgerWithJournal();
+    await storeWithJournal();
     const path = join(dir, SNAPSHOT_FILE);
     const bytes = readFileSync(path);
     bytes.writeUInt32LE(2, 8);
@@ -268,7 +321,7 @@ describe("a ledger that does not load", () => {
   });
 
   it("refuses a journal record that fails its checksum before the last one", async () => {
-    await ledgerWithJournal();
+    await storeWithJournal();
     const path = join(dir, JOURNAL_FILE);
     const bytes = readFileSync(path);
     // The first record's payload starts after the 20-byte header and the 8-byte record header.
@@ -278,7 +331,7 @@ describe("a ledger that does not load", () => {
   });
 
   it("refuses a journal without its snapshot", async () => {
-    await ledgerWithJournal();
+    await storeWithJournal();
     rmSync(join(dir, SNAPSHOT_FILE));
     await refusal(`${join(dir, JOURNAL_FILE)} has no snapshot.bin`);
   });

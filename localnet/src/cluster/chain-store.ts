@@ -1,10 +1,11 @@
 /**
- * A ledger directory: the embedded cluster's chain on disk, so a localnet restart continues the same
- * chain. `openLedger` loads what is there (or finds the directory empty: a new chain); the cluster
- * then reports every landed transaction and every clock move, and each is journaled durably before
- * the cluster goes on. Every so often (journal size, slots passed, a clean stop) the whole chain is
- * written as a new snapshot, the history older than the retention is dropped, and the journal
- * restarts. See ledger-files.ts for the framing and the localnet README for the format.
+ * The chain store: the embedded cluster's chain on disk, in the localnet directory, so a localnet
+ * restart continues the same chain. `openChainStore` loads what is there (or finds the directory
+ * empty: a new chain); the cluster then reports every landed transaction and every clock move, and
+ * each is journaled durably before the cluster goes on. Every so often (journal size, slots passed,
+ * a clean stop) the whole chain is written as a new snapshot, the history older than the retention
+ * is dropped, and the journal restarts. See chain-store-files.ts for the framing and the localnet
+ * README for the format.
  */
 import {
   closeSync,
@@ -17,26 +18,26 @@ import {
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
-import type { TransactionRecord } from "./cluster-port";
 import {
+  ChainStoreError,
   createJournalFile,
   JOURNAL_FILE,
   type JournalWriter,
-  LedgerError,
   openJournalFile,
   readJournalFile,
   readSnapshotFile,
   SNAPSHOT_FILE,
   writeSnapshotFile,
-} from "./ledger-files";
-import { decodeLedgerJson, encodeLedgerJson } from "./ledger-json";
+} from "./chain-store-files";
+import { decodeChainStoreJson, encodeChainStoreJson } from "./chain-store-json";
 import {
+  type ChainSnapshot,
   type JournalEntry,
-  type LedgerSnapshot,
   type LoadedChain,
   replayJournal,
   type StoredAccount,
-} from "./ledger-state";
+} from "./chain-store-state";
+import type { TransactionRecord } from "./cluster-port";
 
 /** A day of slots at 400 ms. */
 export const DEFAULT_HISTORY_SLOTS = 216_000n;
@@ -44,9 +45,14 @@ export const DEFAULT_HISTORY_SLOTS = 216_000n;
 export const DEFAULT_SNAPSHOT_JOURNAL_BYTES = 64 * 1024 * 1024;
 /** ...or this many slots passed since the last snapshot (an hour at 400 ms). */
 export const DEFAULT_SNAPSHOT_EVERY_SLOTS = 9_000n;
-const LOCK_FILE = "ledger.lock";
+const LOCK_FILE = "chain-store.lock";
+/**
+ * The lock's name before the store had a word of its own (docs/glossary.md): a localnet of that
+ * version may still be running on the directory, and one it left behind must not stay there.
+ */
+const FORMER_LOCK_FILE = "ledger.lock";
 
-export interface LedgerSettings {
+export interface ChainStoreSettings {
   readonly dir: string;
   /** Transaction history older than this many slots is dropped at each snapshot. */
   readonly historySlots?: bigint;
@@ -54,7 +60,7 @@ export interface LedgerSettings {
   readonly snapshotEverySlots?: bigint;
 }
 
-export interface Ledger {
+export interface ChainStore {
   readonly dir: string;
   readonly historySlots: bigint;
   /** The chain found in the directory; null when it was empty (the caller makes a genesis). */
@@ -65,9 +71,9 @@ export interface Ledger {
    * Starts journaling. `capture` returns the whole chain as it stands, having dropped the history
    * older than `historySlots` first;
    * for a new chain it is written at once as the first snapshot, which is what makes the directory
-   * a ledger (a crash before then leaves it empty).
+   * a chain store (a crash before then leaves it empty).
    */
-  begin(capture: () => Omit<LedgerSnapshot, "sequence">): void;
+  begin(capture: () => Omit<ChainSnapshot, "sequence">): void;
   /** Journals a landed transaction with its written accounts' post-state; returns once on disk. */
   recordTransaction(record: TransactionRecord, accounts: readonly StoredAccount[]): void;
   /** Journals a clock move; writes a snapshot instead when one is due (never mid-transaction). */
@@ -78,8 +84,8 @@ export interface Ledger {
   close(): void;
 }
 
-/** Opens (creating if needed) the ledger directory and loads the chain in it, if any. */
-export function openLedger(settings: LedgerSettings): Ledger {
+/** Opens (creating if needed) the localnet directory and loads the chain in it, if any. */
+export function openChainStore(settings: ChainStoreSettings): ChainStore {
   const { dir } = settings;
   const historySlots = settings.historySlots ?? DEFAULT_HISTORY_SLOTS;
   // A transaction stays valid for 150 blocks; its signature must stay known at least that long.
@@ -102,7 +108,7 @@ export function openLedger(settings: LedgerSettings): Ledger {
     if (existsSync(journalPath)) {
       const journal = readJournalFile(journalPath);
       if (journal.baseSequence > snapshot.sequence) {
-        throw new LedgerError(
+        throw new ChainStoreError(
           journalPath,
           `continues snapshot ${journal.baseSequence} but ${snapshotPath} is snapshot ${snapshot.sequence}`,
         );
@@ -116,12 +122,12 @@ export function openLedger(settings: LedgerSettings): Ledger {
     }
     loaded = replayJournal(snapshot, entries);
   } else if (existsSync(journalPath)) {
-    throw new LedgerError(journalPath, `has no ${SNAPSHOT_FILE} beside it to continue`);
+    throw new ChainStoreError(journalPath, `has no ${SNAPSHOT_FILE} beside it to continue`);
   }
 
   let sequence = loaded?.sequence ?? 0n;
   let journal: JournalWriter | null = null;
-  let capture: (() => Omit<LedgerSnapshot, "sequence">) | null = null;
+  let capture: (() => Omit<ChainSnapshot, "sequence">) | null = null;
   let lastSnapshotSlot = loaded?.clock.slot ?? 0n;
   let failure: unknown = null;
   let closed = false;
@@ -131,16 +137,16 @@ export function openLedger(settings: LedgerSettings): Ledger {
   ) => {
     if (failure !== null) {
       throw new Error(
-        `the ledger at ${dir} failed to write earlier; restart the localnet to continue from what is on disk`,
+        `the chain store at ${dir} failed to write earlier; restart the localnet to continue from what is on disk`,
         { cause: failure },
       );
     }
     if (closed)
-      throw new Error(`the ledger at ${dir} is closed (the cluster was stopped); nothing more can land`);
+      throw new Error(`the chain store at ${dir} is closed (the cluster was stopped); nothing more can land`);
     // Before `begin` (a new chain's genesis) nothing is journaled: the first snapshot holds it all.
     if (journal === null) return;
     try {
-      journal.append(encodeLedgerJson({ ...entry, sequence: sequence + 1n }));
+      journal.append(encodeChainStoreJson({ ...entry, sequence: sequence + 1n }));
       sequence += 1n;
     } catch (error) {
       // Memory is now ahead of the disk; answering anything more would promise what a restart loses.
@@ -149,14 +155,14 @@ export function openLedger(settings: LedgerSettings): Ledger {
     }
   };
 
-  const ledger: Ledger = {
+  const store: ChainStore = {
     dir,
     historySlots,
     loaded,
     droppedTornBytes,
     begin(captureChain) {
       capture = captureChain;
-      if (loaded === null) ledger.snapshot();
+      if (loaded === null) store.snapshot();
       else journal = openJournalFile(journalPath, journalTail || writeFreshJournal());
     },
     recordTransaction(record, accounts) {
@@ -164,17 +170,17 @@ export function openLedger(settings: LedgerSettings): Ledger {
     },
     recordClock(slot, unixMs) {
       if (journal !== null && (journal.size >= snapshotBytes || slot - lastSnapshotSlot >= snapshotEvery)) {
-        ledger.snapshot();
+        store.snapshot();
         return;
       }
       append({ kind: "clock", slot, unixMs });
     },
     snapshot() {
-      if (capture === null) throw new Error("ledger.snapshot before begin");
+      if (capture === null) throw new Error("chainStore.snapshot before begin");
       if (failure !== null) return;
       const chain = capture();
       try {
-        writeSnapshotFile(dir, encodeLedgerJson({ ...chain, sequence }));
+        writeSnapshotFile(dir, encodeChainStoreJson({ ...chain, sequence }));
         journal?.close();
         journal = createJournalFile(dir, sequence);
       } catch (error) {
@@ -186,7 +192,7 @@ export function openLedger(settings: LedgerSettings): Ledger {
     },
     close() {
       if (closed || journal === null) return;
-      ledger.snapshot();
+      store.snapshot();
       journal?.close();
       journal = null;
       closed = true;
@@ -200,12 +206,12 @@ export function openLedger(settings: LedgerSettings): Ledger {
     createJournalFile(dir, sequence).close();
     return readJournalFile(journalPath).validLength;
   }
-  return ledger;
+  return store;
 }
 
-function decodeSnapshot(path: string): LedgerSnapshot {
+function decodeSnapshot(path: string): ChainSnapshot {
   const value = decodePayload(path, readSnapshotFile(path), "its contents");
-  const snapshot = value as Partial<LedgerSnapshot>;
+  const snapshot = value as Partial<ChainSnapshot>;
   if (
     typeof snapshot.sequence !== "bigint" ||
     typeof snapshot.identity?.genesisHash !== "string" ||
@@ -213,9 +219,9 @@ function decodeSnapshot(path: string): LedgerSnapshot {
     !Array.isArray(snapshot.accounts) ||
     !Array.isArray(snapshot.history)
   ) {
-    throw new LedgerError(path, "does not hold a chain snapshot this localnet can read");
+    throw new ChainStoreError(path, "does not hold a chain snapshot this localnet can read");
   }
-  return snapshot as LedgerSnapshot;
+  return snapshot as ChainSnapshot;
 }
 
 function decodeEntry(path: string, payload: Buffer, index: number): JournalEntry {
@@ -226,15 +232,15 @@ function decodeEntry(path: string, payload: Buffer, index: number): JournalEntry
       (entry.kind === "transaction" &&
         typeof entry.record?.signature === "string" &&
         Array.isArray(entry.accounts)));
-  if (!valid) throw new LedgerError(path, `has a record (${index}) this localnet cannot read`);
+  if (!valid) throw new ChainStoreError(path, `has a record (${index}) this localnet cannot read`);
   return entry as JournalEntry;
 }
 
 function decodePayload(path: string, payload: Buffer, what: string): unknown {
   try {
-    return decodeLedgerJson(payload);
+    return decodeChainStoreJson(payload);
   } catch {
-    throw new LedgerError(path, `is corrupt (${what} is not readable)`);
+    throw new ChainStoreError(path, `is corrupt (${what} is not readable)`);
   }
 }
 
@@ -242,15 +248,15 @@ function checkSequence(path: string, after: bigint, entries: readonly JournalEnt
   let expected = after + 1n;
   for (const entry of entries) {
     if (entry.sequence !== expected) {
-      throw new LedgerError(path, `skips from entry ${expected - 1n} to ${entry.sequence}`);
+      throw new ChainStoreError(path, `skips from entry ${expected - 1n} to ${entry.sequence}`);
     }
     expected += 1n;
   }
 }
 
 /**
- * One process per ledger: two writers would interleave journals. A lock left by a process that is
- * gone (SIGKILL) is taken over.
+ * One process per chain store: two writers would interleave journals. A lock left by a process that is
+ * gone (SIGKILL) is taken over; so is the former name's lock, once its holder is gone too.
  */
 function lockDirectory(dir: string): void {
   const path = join(dir, LOCK_FILE);
@@ -258,12 +264,23 @@ function lockDirectory(dir: string): void {
     closeSync(openSync(path, "wx"));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-    const holder = Number(readFileSync(path, "utf8").trim());
-    if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && isAlive(holder)) {
-      throw new Error(`the ledger at ${dir} is in use by process ${holder}; stop it first`);
-    }
+    refuseLiveHolder(dir, path);
+  }
+  const former = join(dir, FORMER_LOCK_FILE);
+  if (existsSync(former)) {
+    refuseLiveHolder(dir, former, () => unlockDirectory(dir));
+    rmSync(former, { force: true });
   }
   writeFileSync(path, `${process.pid}\n`);
+}
+
+/** Throws (after `release`) when the pid in lock file `path` is another process that is alive. */
+function refuseLiveHolder(dir: string, path: string, release: () => void = () => {}): void {
+  const holder = Number(readFileSync(path, "utf8").trim());
+  if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && isAlive(holder)) {
+    release();
+    throw new Error(`the chain store at ${dir} is in use by process ${holder}; stop it first`);
+  }
 }
 
 function unlockDirectory(dir: string): void {

@@ -1,5 +1,5 @@
 /**
- * What a ledger holds, and how a chain is put back together from it: a snapshot of the whole chain,
+ * What a chain store holds, and how a chain is put back together from it: a snapshot of the whole chain,
  * then the journal's entries since, in order. Accounts are stored as a validator's accounts db holds
  * them (address, lamports, owner, executable, data); a transaction entry carries the post-state of
  * every account it could write, so replaying it is setting those accounts, not executing it again.
@@ -34,7 +34,7 @@ export interface ChainIdentity {
   readonly deployment: ProgramDeployment | null;
 }
 
-export interface LedgerSnapshot {
+export interface ChainSnapshot {
   /** The sequence number of the last journal entry this snapshot includes (0: none yet). */
   readonly sequence: bigint;
   readonly identity: ChainIdentity;
@@ -63,7 +63,7 @@ export interface LoadedChain {
 }
 
 /** Applies `entries` (already filtered to those after the snapshot, in order) to `snapshot`. */
-export function replayJournal(snapshot: LedgerSnapshot, entries: readonly JournalEntry[]): LoadedChain {
+export function replayJournal(snapshot: ChainSnapshot, entries: readonly JournalEntry[]): LoadedChain {
   const accounts = new Map(snapshot.accounts.map((account) => [account.address, account]));
   const history = [...snapshot.history];
   let clock = snapshot.clock;
@@ -144,7 +144,7 @@ export function restoreAccounts(svm: LiteSVM, accounts: Iterable<StoredAccount>)
 /** The blockhash queue as it stood: the recent hashes still young enough to be valid. */
 export function blockhashQueueOf(clock: SlotClockState): BlockhashQueue {
   const [oldest, ...newer] = [...clock.recentHashes].reverse();
-  if (oldest === undefined) throw new Error("a ledger's clock has no blockhash");
+  if (oldest === undefined) throw new Error("a stored chain's clock has no blockhash");
   const entry = (hash: { slot: bigint; hash: string }) => ({
     blockhash: hash.hash,
     slot: hash.slot,

@@ -1,5 +1,5 @@
 /**
- * The ledger's two files and their framing; what goes inside is ledger-state's business.
+ * The chain store's two files and their framing; what goes inside is chain-store-state's business.
  *
  * `snapshot.bin`: "CPAYSNAP", format version (u32 LE), payload length (u64 LE), sha256 of the payload
  * (32 bytes), payload. Written whole to `snapshot.bin.tmp`, fsynced, renamed over the old one, and
@@ -10,7 +10,7 @@
  * record is appended with one write and fdatasync before the transaction it holds is answered. Only
  * the last record can be torn (the process died while writing it, so nobody was told it landed):
  * reading drops it and truncates it away. Anything else that does not read is corruption, and the
- * ledger refuses to start rather than start a different chain.
+ * chain store refuses to start rather than start a different chain.
  */
 
 import { createHash } from "node:crypto";
@@ -27,7 +27,7 @@ import {
 import { join } from "node:path";
 import { crc32 } from "node:zlib";
 
-export const LEDGER_FORMAT_VERSION = 1;
+export const CHAIN_STORE_FORMAT_VERSION = 1;
 export const SNAPSHOT_FILE = "snapshot.bin";
 export const JOURNAL_FILE = "journal.bin";
 
@@ -37,17 +37,17 @@ const SNAPSHOT_HEADER = 8 + 4 + 8 + 32;
 const JOURNAL_HEADER = 8 + 4 + 8;
 const RECORD_HEADER = 4 + 4;
 
-/** A ledger file that cannot be used; the message names the file and what to do about it. */
-export class LedgerError extends Error {
+/** A chain store file that cannot be used; the message names the file and what to do about it. */
+export class ChainStoreError extends Error {
   constructor(
     readonly file: string,
     problem: string,
   ) {
     super(
-      `ledger file ${file} ${problem}. The localnet will not start a different chain in its place: ` +
-        "move the ledger directory aside (or delete it) to start a new chain, or restore it from a copy",
+      `chain store file ${file} ${problem}. The localnet will not start a different chain in its place: ` +
+        "move the localnet directory aside (or delete it) to start a new chain, or restore it from a copy",
     );
-    this.name = "LedgerError";
+    this.name = "ChainStoreError";
   }
 }
 
@@ -55,26 +55,26 @@ export class LedgerError extends Error {
 export function writeSnapshotFile(dir: string, payload: Uint8Array): void {
   const header = Buffer.alloc(SNAPSHOT_HEADER);
   SNAPSHOT_MAGIC.copy(header, 0);
-  header.writeUInt32LE(LEDGER_FORMAT_VERSION, 8);
+  header.writeUInt32LE(CHAIN_STORE_FORMAT_VERSION, 8);
   header.writeBigUInt64LE(BigInt(payload.length), 12);
   createHash("sha256").update(payload).digest().copy(header, 20);
   replaceDurably(dir, SNAPSHOT_FILE, [header, payload]);
 }
 
-/** The payload of `path`'s snapshot; throws LedgerError if it is not a whole, current one. */
+/** The payload of `path`'s snapshot; throws ChainStoreError if it is not a whole, current one. */
 export function readSnapshotFile(path: string): Buffer {
   const bytes = readFileSync(path);
   checkHeader(path, bytes, SNAPSHOT_MAGIC, SNAPSHOT_HEADER, "snapshot");
   const length = bytes.readBigUInt64LE(12);
   if (BigInt(bytes.length - SNAPSHOT_HEADER) !== length) {
-    throw new LedgerError(
+    throw new ChainStoreError(
       path,
       `is truncated or padded (header says ${length} payload bytes, the file holds ${bytes.length - SNAPSHOT_HEADER})`,
     );
   }
   const payload = bytes.subarray(SNAPSHOT_HEADER);
   if (!createHash("sha256").update(payload).digest().equals(bytes.subarray(20, 52))) {
-    throw new LedgerError(path, "is corrupt (its checksum does not match its contents)");
+    throw new ChainStoreError(path, "is corrupt (its checksum does not match its contents)");
   }
   return payload;
 }
@@ -88,7 +88,7 @@ export interface JournalContents {
   readonly tornBytes: number;
 }
 
-/** Reads a journal; a torn last record is reported, not returned. Throws LedgerError otherwise. */
+/** Reads a journal; a torn last record is reported, not returned. Throws ChainStoreError otherwise. */
 export function readJournalFile(path: string): JournalContents {
   const bytes = readFileSync(path);
   checkHeader(path, bytes, JOURNAL_MAGIC, JOURNAL_HEADER, "journal");
@@ -103,7 +103,7 @@ export function readJournalFile(path: string): JournalContents {
       // A write cut short can leave the length in place and the payload half there: torn only
       // when it is the last thing in the file.
       if (end === bytes.length) break;
-      throw new LedgerError(path, `is corrupt (the record at byte ${offset} fails its checksum)`);
+      throw new ChainStoreError(path, `is corrupt (the record at byte ${offset} fails its checksum)`);
     }
     records.push(payload);
     offset = end;
@@ -129,7 +129,7 @@ export interface JournalWriter {
 export function createJournalFile(dir: string, baseSequence: bigint): JournalWriter {
   const header = Buffer.alloc(JOURNAL_HEADER);
   JOURNAL_MAGIC.copy(header, 0);
-  header.writeUInt32LE(LEDGER_FORMAT_VERSION, 8);
+  header.writeUInt32LE(CHAIN_STORE_FORMAT_VERSION, 8);
   header.writeBigUInt64LE(baseSequence, 12);
   replaceDurably(dir, JOURNAL_FILE, [header]);
   return openJournalFile(join(dir, JOURNAL_FILE), JOURNAL_HEADER);
@@ -160,16 +160,16 @@ export function openJournalFile(path: string, validLength: number): JournalWrite
 
 function checkHeader(path: string, bytes: Buffer, magic: Buffer, headerLength: number, what: string): void {
   if (bytes.length < headerLength || !bytes.subarray(0, 8).equals(magic)) {
-    throw new LedgerError(
+    throw new ChainStoreError(
       path,
       `is not a cpay localnet ${what} (${bytes.length < headerLength ? "too short" : "wrong magic bytes"})`,
     );
   }
   const version = bytes.readUInt32LE(8);
-  if (version !== LEDGER_FORMAT_VERSION) {
-    throw new LedgerError(
+  if (version !== CHAIN_STORE_FORMAT_VERSION) {
+    throw new ChainStoreError(
       path,
-      `has format version ${version}; this localnet reads version ${LEDGER_FORMAT_VERSION} only`,
+      `has format version ${version}; this localnet reads version ${CHAIN_STORE_FORMAT_VERSION} only`,
     );
   }
 }

@@ -1,11 +1,12 @@
 /**
- * The fee reserve's ledger, per account (an agent's spend is its owner's), in two parts:
- * - what the reserve LOST for it per UTC day (`reserve_usage`): fees, plus rent it may not get
- *   back (a recipient's token account, proof contexts, agent accounts), net of such rent that came
- *   back — bounded by `RESERVE_DAILY_BUDGET_LAMPORTS`;
- * - the rent it ADVANCED and has not got back yet (`reserve_advances`): Receipts and holds, whose
- *   rent the program returns only to the reserve (advances.ts) — bounded by
- *   `RESERVE_ADVANCE_CAP_LAMPORTS`, and not per day: it is out until it comes back.
+ * The fee reserve's charges per account (an agent's charges are its owner's), in two parts (the
+ * words are docs/glossary.md's):
+ * - its reserve spend, what the reserve LOST for it per UTC day (`reserve_usage`): fees, plus rent
+ *   it may not get back (a recipient's token account, proof contexts, agent accounts), net of such
+ *   rent that came back — bounded by `RESERVE_DAILY_BUDGET_LAMPORTS`;
+ * - its reserve advance, the rent it ADVANCED and has not got back yet (`reserve_advances`):
+ *   Receipts and holds, whose rent the program returns only to the reserve (advances.ts) — bounded
+ *   by `RESERVE_ADVANCE_CAP_LAMPORTS`, and not per day: it is out until it comes back.
  * So an account's volume is limited by what it makes the reserve lose, not by rent that comes back.
  *
  * A spend is reserved at its maximum BEFORE the reserve signs anything, by guarded upserts (one per
@@ -21,8 +22,8 @@ import { and, eq, sql } from "drizzle-orm";
 import { ApiError } from "../core/api-error";
 import type { ServiceContext } from "../core/service-context";
 
-/** What the ledger needs of the service: its database, clock and the two bounds. */
-export type LedgerContext = Pick<ServiceContext, "db" | "clock"> & {
+/** What charging needs of the service: its database, clock and the two bounds. */
+export type ChargesContext = Pick<ServiceContext, "db" | "clock"> & {
   readonly config: Pick<ServiceContext["config"], "reserveDailyBudgetLamports" | "reserveAdvanceCapLamports">;
 };
 
@@ -42,8 +43,8 @@ export interface Reservation {
   readonly advanceLamports: bigint;
 }
 
-/** An account's ledger: the day's loss (landed, reserved) and its advances (landed, reserved). */
-export interface LedgerView {
+/** An account's charges: the day's loss (landed, reserved) and its advances (landed, reserved). */
+export interface AccountCharges {
   readonly lost: bigint;
   readonly lossReserved: bigint;
   readonly advanced: bigint;
@@ -62,19 +63,19 @@ class OverBound extends Error {
  * reserve_budget_exhausted` and changes nothing when either total would pass its bound.
  */
 export async function reserveLamports(
-  ledger: LedgerContext,
+  service: ChargesContext,
   accountId: string,
   charge: ReserveCharge,
 ): Promise<Reservation> {
-  const budget = BigInt(ledger.config.reserveDailyBudgetLamports);
-  const cap = BigInt(ledger.config.reserveAdvanceCapLamports);
-  const day = utcDay(ledger);
-  const { reserveUsage, reserveAdvances } = ledger.db.tables;
+  const budget = BigInt(service.config.reserveDailyBudgetLamports);
+  const cap = BigInt(service.config.reserveAdvanceCapLamports);
+  const day = utcDay(service);
+  const { reserveUsage, reserveAdvances } = service.db.tables;
   try {
     if (charge.loss > budget) throw new OverBound("loss");
     if (charge.advance > cap) throw new OverBound("advance");
     if (charge.loss > 0n || charge.advance > 0n) {
-      await ledger.db.transaction(async (tx) => {
+      await service.db.transaction(async (tx) => {
         if (charge.loss > 0n) {
           const added = lamportsNumber(charge.loss);
           const rows = await tx
@@ -106,28 +107,28 @@ export async function reserveLamports(
     }
   } catch (error) {
     if (!(error instanceof OverBound)) throw error;
-    throw await refusal(ledger, accountId, day, charge, error.bound);
+    throw await refusal(service, accountId, day, charge, error.bound);
   }
   return { accountId, day, lamports: charge.loss, advanceLamports: charge.advance };
 }
 
 async function refusal(
-  ledger: LedgerContext,
+  service: ChargesContext,
   accountId: string,
   day: string,
   charge: ReserveCharge,
   bound: "loss" | "advance",
 ): Promise<ApiError> {
-  const now = await ledgerOf(ledger, accountId, day);
+  const now = await chargesOf(service, accountId, day);
   if (bound === "loss") {
     return new ApiError(
       "reserve_budget_exhausted",
-      `the service's fee reserve may lose at most ${ledger.config.reserveDailyBudgetLamports} lamports of fees and rent not returned a day for this account; ${now.lost + now.lossReserved} are lost or reserved today (UTC ${day}) and this may lose up to ${charge.loss}; nothing was signed`,
+      `the service's fee reserve may lose at most ${service.config.reserveDailyBudgetLamports} lamports of fees and rent not returned a day for this account; ${now.lost + now.lossReserved} are lost or reserved today (UTC ${day}) and this may lose up to ${charge.loss}; nothing was signed`,
     );
   }
   return new ApiError(
     "reserve_budget_exhausted",
-    `the service's fee reserve advances at most ${ledger.config.reserveAdvanceCapLamports} lamports of rent at a time for this account (receipts and holds, returned when they close); ${now.advanced + now.advanceReserved} are advanced or reserved and not back yet, and this needs up to ${charge.advance} more; nothing was signed; retry once receipts have closed (about 1,000 slots after their transfers)`,
+    `the service's fee reserve advances at most ${service.config.reserveAdvanceCapLamports} lamports of rent at a time for this account (receipts and holds, returned when they close); ${now.advanced + now.advanceReserved} are advanced or reserved and not back yet, and this needs up to ${charge.advance} more; nothing was signed; retry once receipts have closed (about 1,000 slots after their transfers)`,
   );
 }
 
@@ -138,22 +139,22 @@ async function refusal(
  * it left never makes that day's loss negative, and advances back never count below nothing.
  */
 export async function settleReservation(
-  ledger: LedgerContext,
+  service: ChargesContext,
   reservation: Reservation,
   actual: ReserveCharge,
 ): Promise<void> {
   if (isNothing(reservation, actual)) return;
-  await ledger.db.transaction((tx) => settleReservationIn(ledger, tx, reservation, actual));
+  await service.db.transaction((tx) => settleReservationIn(service, tx, reservation, actual));
 }
 
 /** `settleReservation` inside an open transaction (one that also records why it settles). */
 export async function settleReservationIn(
-  ledger: Pick<LedgerContext, "db">,
+  service: Pick<ChargesContext, "db">,
   tx: Db,
   reservation: Reservation,
   actual: ReserveCharge,
 ): Promise<void> {
-  const { reserveUsage, reserveAdvances } = ledger.db.tables;
+  const { reserveUsage, reserveAdvances } = service.db.tables;
   // The loss row before the advance row, as a reservation takes them.
   if (reservation.lamports !== 0n || actual.loss !== 0n) {
     const cost = lamportsNumber(actual.loss);
@@ -194,14 +195,14 @@ export async function settleReservationIn(
  * closed after midnight gives back what the day before advanced.
  */
 export async function creditReturnedRent(
-  ledger: LedgerContext,
+  service: ChargesContext,
   accountId: string,
   lamports: bigint,
 ): Promise<void> {
   if (lamports <= 0n) return;
   await settleReservation(
-    ledger,
-    { accountId, day: utcDay(ledger), lamports: 0n, advanceLamports: 0n },
+    service,
+    { accountId, day: utcDay(service), lamports: 0n, advanceLamports: 0n },
     { loss: 0n, advance: -lamports },
   );
 }
@@ -216,19 +217,19 @@ export function reserveRefusalIn(error: unknown): ApiError | null {
 }
 
 /** The account's loss on `day` and its advances, landed and reserved (0 where nothing is recorded). */
-export async function ledgerOf(
-  ledger: Pick<LedgerContext, "db">,
+export async function chargesOf(
+  service: Pick<ChargesContext, "db">,
   accountId: string,
   day: string,
-): Promise<LedgerView> {
-  const { reserveUsage, reserveAdvances } = ledger.db.tables;
-  const [usage] = await ledger.db.read((db) =>
+): Promise<AccountCharges> {
+  const { reserveUsage, reserveAdvances } = service.db.tables;
+  const [usage] = await service.db.read((db) =>
     db
       .select({ lamports: reserveUsage.lamports, reserved: reserveUsage.reservedLamports })
       .from(reserveUsage)
       .where(and(eq(reserveUsage.accountId, accountId), eq(reserveUsage.day, day))),
   );
-  const [advances] = await ledger.db.read((db) =>
+  const [advances] = await service.db.read((db) =>
     db
       .select({ lamports: reserveAdvances.lamports, reserved: reserveAdvances.reservedLamports })
       .from(reserveAdvances)
@@ -243,8 +244,8 @@ export async function ledgerOf(
 }
 
 /** The service clock's UTC day, `YYYY-MM-DD`. */
-export function utcDay(ledger: Pick<LedgerContext, "clock">): string {
-  return new Date(ledger.clock()).toISOString().slice(0, 10);
+export function utcDay(service: Pick<ChargesContext, "clock">): string {
+  return new Date(service.clock()).toISOString().slice(0, 10);
 }
 
 function isNothing(reservation: Reservation, actual: ReserveCharge): boolean {
@@ -259,7 +260,7 @@ function isNothing(reservation: Reservation, actual: ReserveCharge): boolean {
 /** Lamports as the integer column stores them (exact: every lamport amount is below 2^53). */
 function lamportsNumber(lamports: bigint): number {
   if (lamports > BigInt(Number.MAX_SAFE_INTEGER) || lamports < -BigInt(Number.MAX_SAFE_INTEGER)) {
-    throw new RangeError(`${lamports} lamports do not fit the ledger`);
+    throw new RangeError(`${lamports} lamports do not fit a lamports column`);
   }
   return Number(lamports);
 }

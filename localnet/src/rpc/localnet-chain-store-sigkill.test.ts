@@ -1,6 +1,6 @@
 /**
  * The localnet as its own process (`localnet/src/main.ts`, what `npm run localnet` runs) on a
- * ledger directory, killed with SIGKILL in the middle of a stream of transfers sent over JSON-RPC,
+ * localnet directory, killed with SIGKILL in the middle of a stream of transfers sent over JSON-RPC,
  * then started again on the same directory. Every transfer whose sendTransaction was answered must
  * be on the restarted chain with its effect; any other may be there or not, but never half (a
  * status without the balance, or the balance without the status); and the chain keeps working.
@@ -17,7 +17,7 @@ import { afterAll, describe, expect, it } from "vitest";
 
 const SEED = Number(process.env.SIGKILL_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const REPO = new URL("../../..", import.meta.url).pathname;
-const dir = mkdtempSync(join(tmpdir(), "cpay-localnet-ledger-"));
+const dir = mkdtempSync(join(tmpdir(), "cpay-localnet-chain-store-"));
 const children: ChildProcess[] = [];
 
 afterAll(() => {
@@ -32,7 +32,7 @@ interface Started {
   readonly output: string[];
 }
 
-/** Starts the localnet process on the test's ledger and waits for it to print its RPC URL. */
+/** Starts the localnet process on the test's chain store and waits for it to print its RPC URL. */
 async function startLocalnetProcess(): Promise<Started> {
   const child = spawn(process.execPath, ["--import", "tsx", "localnet/src/main.ts"], {
     cwd: REPO,
@@ -41,7 +41,7 @@ async function startLocalnetProcess(): Promise<Started> {
       LOCALNET_RPC_PORT: "0",
       LOCALNET_WS_PORT: "0",
       LOCALNET_SLOT_MS: "20",
-      LOCALNET_LEDGER_DIR: dir,
+      LOCALNET_DIR: dir,
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -96,9 +96,9 @@ function exited(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => child.once("exit", () => resolve()));
 }
 
-describe("the localnet process on a ledger, under SIGKILL", () => {
-  it("Given transfers streaming over RPC, When the process is killed and restarted on its ledger, Then every answered transfer is there with its effect and the chain goes on", async () => {
-    console.log(`localnet ledger SIGKILL seed: ${SEED}`);
+describe("the localnet process on a chain store, under SIGKILL", () => {
+  it("Given transfers streaming over RPC, When the process is killed and restarted on its chain store, Then every answered transfer is there with its effect and the chain goes on", async () => {
+    console.log(`localnet chain store SIGKILL seed: ${SEED}`);
     const first = await startLocalnetProcess();
     const genesisHash = await rpc<string>(first.rpcUrl, "getGenesisHash");
     const payer = await generateKeyPairSigner();
@@ -144,7 +144,7 @@ describe("the localnet process on a ledger, under SIGKILL", () => {
     await exited(first.child);
     expect(first.child.signalCode).toBe("SIGKILL");
 
-    // When the localnet starts again on the same ledger
+    // When the localnet starts again on the same chain store
     const second = await startLocalnetProcess();
     expect(second.output.join("")).toContain("(continued");
 
