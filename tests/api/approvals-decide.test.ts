@@ -130,7 +130,7 @@ describe("approving and rejecting held agent transactions", () => {
     expect(await publicUsdg(world, bob.account.publicKey)).toBe(bobBefore + usdg(60));
     expect(await publicUsdg(world, publicBot.agent.public_key)).toBe(agentBefore - usdg(60));
     expect(
-      await world.chain.getAccount((await world.agentTransactionRow(held.transactionId)).pendingAddress),
+      await world.chain.getAccount((await world.agentTransactionRow(held.transactionId)).holdAddress),
     ).toBeNull();
 
     const settled = await eventually(

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
 
 const ROUTE_IDS = Object.keys(API_ROUTES) as (keyof typeof API_ROUTES)[];
-const GUARDED_TABLES = ["accounts", "vaultSecrets", "transfers", "agentTransactions", "events"] as const;
+const GUARDED_TABLES = ["accounts", "vaultSecrets", "transfers", "holds", "events"] as const;
 
 /** A string that may be a valid id, almost one, or junk (incl. traversal and unicode). */
 const pathSegment = fc.oneof(

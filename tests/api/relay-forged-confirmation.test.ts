@@ -134,8 +134,8 @@ describe("a relayed transfer record beside a held transfer", () => {
     expect(row.status).not.toBe("confirmed");
     expect(row.phase).toBe("held");
     const pending = await mallory.client.call("listPendingApprovals", {});
-    expect(row.heldTransactionId).not.toBeNull();
-    expect(pending.pending.map((hold) => hold.transaction_id)).toContain(row.heldTransactionId);
+    expect(row.holdId).not.toBeNull();
+    expect(pending.pending.map((hold) => hold.transaction_id)).toContain(row.holdId);
     const events = await world.events();
     expect(events.filter((event) => event.type === "transfer.confirmed" && event.resourceId === id)).toEqual(
       [],

@@ -117,7 +117,7 @@ describe("outcomes recorded as each transaction lands", () => {
     const row = await rowOf(x);
     expect(row.phase).toBe("held");
     const pending = await alice.client.call("listPendingApprovals", {});
-    expect(pending.pending.map((held) => held.transaction_id)).toContain(row.heldTransactionId);
+    expect(pending.pending.map((held) => held.transaction_id)).toContain(row.holdId);
   });
 
   it("Given an executed transfer then a failing transaction, When relayed, Then the first is submitted and counted for the key", async () => {

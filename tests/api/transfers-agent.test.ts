@@ -99,7 +99,7 @@ describe("an agent spending with its own key", () => {
     return row;
   }
 
-  async function count(table: "transfers" | "events" | "agentTransactions"): Promise<number> {
+  async function count(table: "transfers" | "events" | "holds"): Promise<number> {
     const { db } = world.service.context;
     const [row] = await db.read((q) => q.select({ n: sql<number>`count(*)` }).from(db.tables[table]));
     return Number(row?.n);
@@ -187,7 +187,7 @@ describe("an agent spending with its own key", () => {
   it("is held for its owner above the HITL threshold (public)", async () => {
     // Given bob's balance and the counts before
     const before = await bobPublic();
-    const held = await count("agentTransactions");
+    const held = await count("holds");
     // When the agent sends 60 USDG, above its 50 USDG threshold
     const created = await agent.call("createTransfer", {
       body: { to: "@bob", amount: "60", confidential: false },
@@ -202,10 +202,10 @@ describe("an agent spending with its own key", () => {
     const [transaction] = await db.read((q) =>
       q
         .select()
-        .from(db.tables.agentTransactions)
-        .where(eq(db.tables.agentTransactions.id, created.approval?.transaction_id as string)),
+        .from(db.tables.holds)
+        .where(eq(db.tables.holds.id, created.approval?.transaction_id as string)),
     );
-    expect(await count("agentTransactions")).toBe(held + 1);
+    expect(await count("holds")).toBe(held + 1);
     expect(transaction).toMatchObject({
       agentAccountId: agentId,
       ownerAccountId: alice.account.id,
@@ -215,10 +215,10 @@ describe("an agent spending with its own key", () => {
       confidential: false,
       expiresAt: created.approval?.expires_at,
     });
-    expect(await world.chain.getAccount(transaction?.pendingAddress as string)).not.toBeNull();
+    expect(await world.chain.getAccount(transaction?.holdAddress as string)).not.toBeNull();
     expect(await transferRow(created.transfer_id)).toMatchObject({
       phase: "held",
-      heldTransactionId: transaction?.id,
+      holdId: transaction?.id,
       txSignature: created.tx_signature,
     });
     // ... the owner's event fired once, without an amount

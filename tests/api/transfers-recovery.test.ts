@@ -88,7 +88,7 @@ describe("crash recovery of transfers left submitting", () => {
       signatures: "[]",
       failureCode: null,
       usageIncrement: input.usageIncrement ?? null,
-      heldTransactionId: null,
+      holdId: null,
       createdAt: input.createdAt,
       confirmedAt: null,
     };
@@ -358,8 +358,8 @@ describe("crash recovery of transfers left submitting", () => {
       const [held] = await db.read((q) =>
         q
           .select()
-          .from(db.tables.agentTransactions)
-          .where(eq(db.tables.agentTransactions.id, recovered.heldTransactionId as string)),
+          .from(db.tables.holds)
+          .where(eq(db.tables.holds.id, recovered.holdId as string)),
       );
       expect(held).toMatchObject({
         transferId: id,
@@ -367,7 +367,7 @@ describe("crash recovery of transfers left submitting", () => {
         ownerAccountId: alice.account.id,
         status: "pending_approval",
       });
-      expect(await world.chain.getAccount(held?.pendingAddress as string)).not.toBeNull();
+      expect(await world.chain.getAccount(held?.holdAddress as string)).not.toBeNull();
       expect(await eventTypes(held?.id as string)).toEqual(["agent.transaction.pending_approval"]);
       expect(await bobPublic()).toBe(bobBefore);
     });

@@ -27,7 +27,7 @@ describe("transfer refusals and reads", () => {
     await world?.close();
   });
 
-  async function count(table: "transfers" | "events" | "agentTransactions"): Promise<number> {
+  async function count(table: "transfers" | "events" | "holds"): Promise<number> {
     const { db } = world.service.context;
     const [row] = await db.read((q) => q.select({ n: sql<number>`count(*)` }).from(db.tables[table]));
     return Number(row?.n);

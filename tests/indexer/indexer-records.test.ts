@@ -182,10 +182,8 @@ describe("the indexer beside the API", () => {
 
   async function agentTransactionOf(transferId: string): Promise<AgentTransactionRow | undefined> {
     const { db } = world.service.context;
-    const { agentTransactions } = db.tables;
-    const [row] = await db.read((q) =>
-      q.select().from(agentTransactions).where(eq(agentTransactions.transferId, transferId)),
-    );
+    const { holds } = db.tables;
+    const [row] = await db.read((q) => q.select().from(holds).where(eq(holds.transferId, transferId)));
     return row;
   }
 
@@ -400,7 +398,7 @@ describe("the indexer beside the API", () => {
       confidential: false,
     });
     const transactionId = transaction?.id ?? "";
-    expect(await world.chain.getAccount(transaction?.pendingAddress ?? "")).not.toBeNull();
+    expect(await world.chain.getAccount(transaction?.holdAddress ?? "")).not.toBeNull();
     const pendingEvents = about(await w.events(), "agent.transaction.pending_approval", transactionId);
     expect(pendingEvents).toHaveLength(1);
     expect(pendingEvents[0]).toMatchObject({ accountId: alice.account.id });
@@ -439,7 +437,7 @@ describe("the indexer beside the API", () => {
     const usageBefore = await keyTransferCount(bot.key.id);
     // When alice's wallet approves it on chain directly (the API never hears of it)
     const svc = world.service.context;
-    const pending = address((await world.agentTransactionRow(held.transactionId)).pendingAddress);
+    const pending = address((await world.agentTransactionRow(held.transactionId)).holdAddress);
     const account = await world.chain.getAccount(pending);
     if (account === null) throw new Error(`no hold at ${pending}`);
     const approve = await buildPendingApproveInstruction({

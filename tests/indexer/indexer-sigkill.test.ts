@@ -287,7 +287,7 @@ describe("the indexer process under SIGKILL", () => {
  */
 async function expectRecordsEqualTheChain(checkpoint: string): Promise<void> {
   const { db } = world.service.context;
-  const { indexedEvents, transfers, events, agentTransactions } = db.tables;
+  const { indexedEvents, transfers, events, holds } = db.tables;
   const programAddress = address(world.chain.programId);
 
   const expectedPositions: string[] = [];
@@ -329,8 +329,8 @@ async function expectRecordsEqualTheChain(checkpoint: string): Promise<void> {
   }
   expect(executed.size + held.size).toBe(transferRows.length);
 
-  const holds = await db.read((q) => q.select().from(agentTransactions));
-  expect(holds.map((row) => row.transferId).sort()).toEqual([...held].sort());
+  const holdRows = await db.read((q) => q.select().from(holds));
+  expect(holdRows.map((row) => row.transferId).sort()).toEqual([...held].sort());
 
   const outbox = await db.read((q) => q.select().from(events));
   const count = (factKey: string) => outbox.filter((row) => row.factKey === factKey).length;
@@ -340,7 +340,7 @@ async function expectRecordsEqualTheChain(checkpoint: string): Promise<void> {
     // Every transfer of the stream pays @bob, a service account: told once.
     expect(count(`transfer.confirmed:${id}:received`), id).toBe(1);
   }
-  const heldRows = holds.map((row) => row.id);
+  const heldRows = holdRows.map((row) => row.id);
   for (const id of heldRows) expect(count(`agent.transaction.pending_approval:${id}`)).toBe(1);
   const expectedEvents = executed.size * 3 + heldRows.length;
   expect(outbox.length).toBe(expectedEvents);

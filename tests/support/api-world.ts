@@ -243,9 +243,9 @@ export async function startApiWorld(
       return row;
     },
     async agentTransactionRow(transactionId) {
-      const { agentTransactions } = service.context.db.tables;
+      const { holds } = service.context.db.tables;
       const [row] = await service.context.db.read((db) =>
-        db.select().from(agentTransactions).where(eq(agentTransactions.id, transactionId)),
+        db.select().from(holds).where(eq(holds.id, transactionId)),
       );
       if (row === undefined) throw new Error(`no agent transaction ${transactionId}`);
       return row;

@@ -58,7 +58,7 @@ export async function decideHold(
   if (decision === "approve") await requireKyc(service, owner);
   return runExclusively(service, decisionTurn(transactionId), async () => {
     const held = await loadDecidableTransaction(service, owner, transactionId);
-    const pending = address(held.row.pendingAddress);
+    const pending = address(held.row.holdAddress);
     const hold = await readHold(service.chain, pending);
     // Open in the database, closed on-chain: another process decided it and has not written yet.
     if (hold === null) throw transactionNotPending("closed on-chain by another decision");

@@ -29,14 +29,14 @@ const BATCH = 50;
 
 /** One pass: expires every held transaction whose window has passed (a batch per call). */
 export async function expireHeldTransactions(service: ServiceContext): Promise<void> {
-  const { agentTransactions } = service.db.tables;
+  const { holds } = service.db.tables;
   const now = await clusterNowIso(service);
   const rows = await service.db.read((db) =>
     db
       .select()
-      .from(agentTransactions)
-      .where(and(eq(agentTransactions.status, "pending_approval"), lte(agentTransactions.expiresAt, now)))
-      .orderBy(asc(agentTransactions.expiresAt))
+      .from(holds)
+      .where(and(eq(holds.status, "pending_approval"), lte(holds.expiresAt, now)))
+      .orderBy(asc(holds.expiresAt))
       .limit(BATCH),
   );
   for (const row of rows) {
@@ -53,17 +53,15 @@ export async function expireHeldTransactions(service: ServiceContext): Promise<v
 }
 
 async function expireOne(service: ServiceContext, transactionId: string): Promise<void> {
-  const { agentTransactions, accounts } = service.db.tables;
-  const [row] = await service.db.read((db) =>
-    db.select().from(agentTransactions).where(eq(agentTransactions.id, transactionId)),
-  );
+  const { holds, accounts } = service.db.tables;
+  const [row] = await service.db.read((db) => db.select().from(holds).where(eq(holds.id, transactionId)));
   // Decided while this pass waited for its turn.
   if (row === undefined || row.status !== "pending_approval") return;
   const [agent] = await service.db.read((db) =>
     db.select().from(accounts).where(eq(accounts.id, row.agentAccountId)),
   );
   if (agent === undefined) return;
-  const pending = address(row.pendingAddress);
+  const pending = address(row.holdAddress);
   const hold = await readHold(service.chain, pending);
   if (hold !== null) {
     // Closing returns the hold's rent; its fee is the owner's, like the hold it ends.
@@ -106,7 +104,7 @@ function logUnexplained(service: ServiceContext, row: AgentTransactionRow): void
   if (unexplained.has(row.id)) return;
   unexplained.add(row.id);
   service.logger.warn(
-    { transaction_id: row.id, pending_address: row.pendingAddress },
+    { transaction_id: row.id, hold_address: row.holdAddress },
     "an expired hold is gone from the chain and its history does not say how it closed; left pending",
   );
 }

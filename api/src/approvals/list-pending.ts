@@ -16,20 +16,20 @@ export async function listPendingApprovals(
   service: ServiceContext,
   owner: AccountRow,
 ): Promise<TPendingList> {
-  const { agentTransactions, accounts } = service.db.tables;
+  const { holds, accounts } = service.db.tables;
   const now = await clusterNowIso(service);
   const rows = await service.db.read((db) =>
     db
       .select()
-      .from(agentTransactions)
+      .from(holds)
       .where(
         and(
-          eq(agentTransactions.ownerAccountId, owner.id),
-          eq(agentTransactions.status, "pending_approval"),
-          gt(agentTransactions.expiresAt, now),
+          eq(holds.ownerAccountId, owner.id),
+          eq(holds.status, "pending_approval"),
+          gt(holds.expiresAt, now),
         ),
       )
-      .orderBy(asc(agentTransactions.requestedAt), asc(agentTransactions.id)),
+      .orderBy(asc(holds.requestedAt), asc(holds.id)),
   );
   if (rows.length === 0) return { pending: [] };
   const agentIds = [...new Set(rows.map((row) => row.agentAccountId))];

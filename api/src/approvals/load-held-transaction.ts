@@ -23,12 +23,12 @@ export async function loadHeldTransaction(
   owner: AccountRow,
   transactionId: string,
 ): Promise<HeldTransaction> {
-  const { agentTransactions, accounts } = service.db.tables;
+  const { holds, accounts } = service.db.tables;
   const [row] = await service.db.read((db) =>
     db
       .select()
-      .from(agentTransactions)
-      .where(and(eq(agentTransactions.id, transactionId), eq(agentTransactions.ownerAccountId, owner.id))),
+      .from(holds)
+      .where(and(eq(holds.id, transactionId), eq(holds.ownerAccountId, owner.id))),
   );
   if (row === undefined) {
     throw new ApiError("transaction_not_found", `no pending transaction ${transactionId}`, "transaction_id");

@@ -73,18 +73,18 @@ export async function approvalsOf(
   service: ServiceContext,
   rows: readonly TransferRow[],
 ): Promise<ReadonlyMap<string, Approval>> {
-  const held = rows.flatMap((row) => (row.heldTransactionId === null ? [] : [row.heldTransactionId]));
+  const held = rows.flatMap((row) => (row.holdId === null ? [] : [row.holdId]));
   if (held.length === 0) return new Map();
-  const { agentTransactions } = service.db.tables;
+  const { holds } = service.db.tables;
   const found = await service.db.read((db) =>
     db
       .select({
-        id: agentTransactions.id,
-        transferId: agentTransactions.transferId,
-        expiresAt: agentTransactions.expiresAt,
+        id: holds.id,
+        transferId: holds.transferId,
+        expiresAt: holds.expiresAt,
       })
-      .from(agentTransactions)
-      .where(inArray(agentTransactions.id, held)),
+      .from(holds)
+      .where(inArray(holds.id, held)),
   );
   return new Map(found.map((row) => [row.transferId, { transaction_id: row.id, expires_at: row.expiresAt }]));
 }

@@ -20,11 +20,8 @@ export async function applyHoldDecided(
   fact: HoldDecidedFact,
   seenAt: number,
 ): Promise<string | null> {
-  const { agentTransactions, accounts } = ctx.db.tables;
-  const [held] = await tx
-    .select()
-    .from(agentTransactions)
-    .where(eq(agentTransactions.pendingAddress, fact.pending));
+  const { holds, accounts } = ctx.db.tables;
+  const [held] = await tx.select().from(holds).where(eq(holds.holdAddress, fact.pending));
   if (held === undefined) return null;
   const [agent] = await tx.select().from(accounts).where(eq(accounts.id, held.agentAccountId));
   if (agent === undefined) return null;

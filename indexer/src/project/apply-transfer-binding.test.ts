@@ -74,12 +74,12 @@ describe("a transfer fact against the row of its transfer id", () => {
     );
     await w.apply(await w.heldFactFor(row, w.agent, { mint: await newAddress() }));
 
-    expect(await w.rowNow(row.id)).toMatchObject({ phase: "submitting", heldTransactionId: null });
-    expect(await w.db.read((q) => q.select().from(w.db.tables.agentTransactions))).toEqual([]);
+    expect(await w.rowNow(row.id)).toMatchObject({ phase: "submitting", holdId: null });
+    expect(await w.db.read((q) => q.select().from(w.db.tables.holds))).toEqual([]);
 
     await w.apply(await w.heldFactFor(row, w.agent));
     expect(await w.rowNow(row.id)).toMatchObject({ phase: "held", status: "pending" });
-    const held = await w.db.read((q) => q.select().from(w.db.tables.agentTransactions));
+    const held = await w.db.read((q) => q.select().from(w.db.tables.holds));
     expect(held.map((transaction) => transaction.transferId)).toEqual([row.id]);
   });
 });

@@ -106,12 +106,9 @@ async function approveHeld(
   fact: TransferExecutedFact,
   seenAt: number,
 ): Promise<TransferRow> {
-  const { agentTransactions, accounts, transfers } = ctx.db.tables;
-  if (row.heldTransactionId === null) return row;
-  const [held] = await tx
-    .select()
-    .from(agentTransactions)
-    .where(eq(agentTransactions.id, row.heldTransactionId));
+  const { holds, accounts, transfers } = ctx.db.tables;
+  if (row.holdId === null) return row;
+  const [held] = await tx.select().from(holds).where(eq(holds.id, row.holdId));
   if (held === undefined) return row;
   const [agent] = await tx.select().from(accounts).where(eq(accounts.id, held.agentAccountId));
   if (agent === undefined) return row;

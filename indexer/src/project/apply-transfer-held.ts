@@ -1,6 +1,6 @@
 /**
- * The program held an agent's transfer (`TransactionHeld`): the transfer is `held` with an
- * `agent_transactions` row for the owner and `agent.transaction.pending_approval`, through the
+ * The program held an agent's transfer (`TransactionHeld`): the transfer is `held` with a
+ * `holds` row for the owner and `agent.transaction.pending_approval`, through the
  * API's own transition (mark-held). A hold with no row (an agent that signs itself) gets one; its
  * recipient comes from the hold's account, read before the database transaction.
  *
@@ -54,7 +54,7 @@ export async function applyTransferHeld(
   }
   if (!(await holdsTransfer(ctx, row, agent, fact))) return null;
   if (found) row = await insertFoundTransfer(ctx, tx, row);
-  if (row.phase !== "submitting" && row.failureCode !== NOT_LANDED) return row.heldTransactionId;
+  if (row.phase !== "submitting" && row.failureCode !== NOT_LANDED) return row.holdId;
   const held = await markHeldIn(ctx, tx, row.id, {
     agent,
     hold: { address: fact.pending as never, requestedAt: blockTime, expiresAt: fact.expiresAt },

@@ -71,7 +71,7 @@ describe("the times the indexer records", () => {
     await w.apply(await w.factFor(row, w.agent, { fromHold: true }));
 
     expect(await w.rowNow(row.id)).toMatchObject({ status: "confirmed", confirmedAt: iso(CREATED + 42_001) });
-    const [held] = await w.db.read((q) => q.select().from(w.db.tables.agentTransactions));
+    const [held] = await w.db.read((q) => q.select().from(w.db.tables.holds));
     expect(held).toMatchObject({ status: "approved", decidedAt: iso(CREATED + 42_001) });
   });
 });

@@ -48,7 +48,7 @@ export async function foundTransferRow(
     signatures: "[]",
     failureCode: null,
     usageIncrement: null,
-    heldTransactionId: null,
+    holdId: null,
     createdAt: blockIso(found.blockTime, found.seenAt),
     confirmedAt: null,
   };

@@ -1,9 +1,9 @@
 /**
- * Writes what happened to a hold on-chain, in one DB transaction: the agent transaction's new
+ * Writes what happened to a hold on-chain, in one DB transaction: the `holds` row's new
  * status (guarded by `pending_approval`, so a decision is written once however many observers
  * report it), the linked transfer, and the outbox facts.
  *
- * | decision | agent transaction | transfer (`held_transaction_id`) | events |
+ * | decision | hold | transfer (`hold_id`) | events |
  * |---|---|---|---|
  * | approved | approved, decided_at, tx_signature | tx_signature = the approval, phase `submitted` (the settlement job confirms it) | `transfer.initiated`, `agent.transaction.approved` |
  * | rejected | rejected, decided_at, tx_signature | failed, settled, failure_code `rejected` | `transfer.failed`, `agent.transaction.rejected` |
@@ -52,11 +52,11 @@ export async function recordDecisionIn(
   decision: Decision,
   decidedAt: string,
 ): Promise<AgentTransactionRow | null> {
-  const { agentTransactions } = service.db.tables;
+  const { holds } = service.db.tables;
   const [updated] = await tx
-    .update(agentTransactions)
+    .update(holds)
     .set({ status: decision.status, decidedAt, txSignature: decision.signature })
-    .where(and(eq(agentTransactions.id, row.id), eq(agentTransactions.status, "pending_approval")))
+    .where(and(eq(holds.id, row.id), eq(holds.status, "pending_approval")))
     .returning();
   if (updated === undefined) return null;
   const transfer = await updateTransfer(service, tx, updated, decision);
@@ -78,7 +78,7 @@ async function updateTransfer(
   decision: Decision,
 ): Promise<TransferRow | null> {
   const { transfers } = service.db.tables;
-  const [transfer] = await tx.select().from(transfers).where(eq(transfers.heldTransactionId, held.id));
+  const [transfer] = await tx.select().from(transfers).where(eq(transfers.holdId, held.id));
   if (transfer === undefined) return null;
   const signatures = JSON.stringify(withSignature(transfer.signatures, decision.signature));
   if (decision.status === "approved") {

@@ -16,7 +16,7 @@ export const {
   vaultSecrets,
   apiKeys,
   transfers,
-  agentTransactions,
+  holds,
   idempotencyKeys,
   events,
   webhookSubscriptions,

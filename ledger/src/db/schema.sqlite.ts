@@ -20,7 +20,7 @@ export const {
   vaultSecrets,
   apiKeys,
   transfers,
-  agentTransactions,
+  holds,
   idempotencyKeys,
   events,
   webhookSubscriptions,

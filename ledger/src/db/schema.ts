@@ -121,7 +121,8 @@ export function defineTables(c: ColumnKit) {
        * transfer is submitted — at once, at approval of a hold, or by crash recovery. Never plaintext.
        */
       usageIncrement: c.text("usage_increment"),
-      heldTransactionId: c.text("held_transaction_id"),
+      /** The hold the program made of this transfer (an agent's above its HITL threshold), if any. */
+      holdId: c.text("hold_id"),
       createdAt: c.text("created_at").notNull(),
       confirmedAt: c.text("confirmed_at"),
       /**
@@ -140,15 +141,19 @@ export function defineTables(c: ColumnKit) {
     ],
   );
 
-  /** Agent transactions held for approval. `status`: pending_approval, approved, rejected, expired. */
-  const agentTransactions = c.table(
-    "agent_transactions",
+  /**
+   * Holds: an agent's transfers the program held above its HITL threshold until the owner's approval
+   * (docs/glossary.md). `status` keeps the /v1 words: pending_approval, approved, rejected, expired.
+   */
+  const holds = c.table(
+    "holds",
     {
       id: c.text("id").primaryKey(),
       agentAccountId: c.text("agent_account_id").notNull(),
       ownerAccountId: c.text("owner_account_id").notNull(),
       transferId: c.text("transfer_id").notNull(),
-      pendingAddress: c.text("pending_address").notNull(),
+      /** The hold account on chain: the program's `PendingTransaction` (seeds "pending", agent, nonce). */
+      holdAddress: c.text("hold_address").notNull(),
       to: c.text("to").notNull(),
       confidential: c.bool("confidential").notNull(),
       status: c.text("status").notNull(),
@@ -164,8 +169,8 @@ export function defineTables(c: ColumnKit) {
       sealedAmount: c.text("sealed_amount"),
     },
     (t) => [
-      c.index("agent_transactions_owner_status").on(t.ownerAccountId, t.status),
-      c.uniqueIndex("agent_transactions_pending_address").on(t.pendingAddress),
+      c.index("holds_owner_status").on(t.ownerAccountId, t.status),
+      c.uniqueIndex("holds_hold_address").on(t.holdAddress),
     ],
   );
 
@@ -522,7 +527,7 @@ export function defineTables(c: ColumnKit) {
     vaultSecrets,
     apiKeys,
     transfers,
-    agentTransactions,
+    holds,
     idempotencyKeys,
     events,
     webhookSubscriptions,

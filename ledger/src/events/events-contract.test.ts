@@ -59,10 +59,8 @@ describe("the events the ledger writes", () => {
         signature,
         signatures: [signature],
       });
-      const { agentTransactions } = w.db.tables;
-      const [held] = await w.db.read((q) =>
-        q.select().from(agentTransactions).where(eq(agentTransactions.transferId, row.id)),
-      );
+      const { holds } = w.db.tables;
+      const [held] = await w.db.read((q) => q.select().from(holds).where(eq(holds.transferId, row.id)));
       if (held === undefined) throw new Error("the hold was not written");
       return held;
     };

@@ -1,6 +1,6 @@
 /**
  * The transition `submitting -> held` (transfer-transitions.ts has the others): the program held an
- * agent's transfer for its owner. One DB transaction writes the `agent_transactions` row the owner
+ * agent's transfer for its owner. One DB transaction writes the `holds` row the owner
  * approves or rejects (times from the on-chain hold, not from this clock), moves the transfer to
  * `held`, and records `agent.transaction.pending_approval` for the owner (spec 3.2, 6.1).
  */
@@ -14,7 +14,7 @@ import { holdTransactionId } from "../ids";
 import { currentRow, isoOfUnixSeconds, moveTransfer } from "./transfer-transitions";
 
 /**
- * The program held an agent's transfer for its owner: the `agent_transactions` row (times from the
+ * The program held an agent's transfer for its owner: the `holds` row (times from the
  * on-chain hold), the transfer `held`, and `agent.transaction.pending_approval` delivered to the
  * owner. Returns both rows as they are now.
  */
@@ -52,7 +52,7 @@ export async function markHeldIn(
   transferId: string,
   input: HeldInput,
 ): Promise<HeldOutcome> {
-  const { agentTransactions } = service.db.tables;
+  const { holds } = service.db.tables;
   const { agent, hold } = input;
   const transactionId = holdTransactionId(hold.address);
   const expiresAt = isoOfUnixSeconds(hold.expiresAt);
@@ -60,7 +60,7 @@ export async function markHeldIn(
     from: ["submitting", "not_landed"],
     to: "held",
     set: {
-      heldTransactionId: transactionId,
+      holdId: transactionId,
       txSignature: input.signature,
       signatures: JSON.stringify(input.signatures),
       failureCode: null,
@@ -71,29 +71,25 @@ export async function markHeldIn(
     // never knew: the request that did know it adds the sealed amount, once.
     if (input.sealedAmount != null) {
       await tx
-        .update(agentTransactions)
+        .update(holds)
         .set({ sealedAmount: input.sealedAmount })
         .where(
-          and(
-            eq(agentTransactions.transferId, transferId),
-            eq(agentTransactions.id, transactionId),
-            isNull(agentTransactions.sealedAmount),
-          ),
+          and(eq(holds.transferId, transferId), eq(holds.id, transactionId), isNull(holds.sealedAmount)),
         );
     }
     const transfer = await currentRow(tx, service, transferId);
     const [held] = await tx
-      .select({ expiresAt: agentTransactions.expiresAt })
-      .from(agentTransactions)
-      .where(eq(agentTransactions.transferId, transferId));
-    return { transfer, transactionId: transfer.heldTransactionId, expiresAt: held?.expiresAt ?? null };
+      .select({ expiresAt: holds.expiresAt })
+      .from(holds)
+      .where(eq(holds.transferId, transferId));
+    return { transfer, transactionId: transfer.holdId, expiresAt: held?.expiresAt ?? null };
   }
-  await tx.insert(agentTransactions).values({
+  await tx.insert(holds).values({
     id: transactionId,
     agentAccountId: agent.id,
     ownerAccountId: agent.ownerAccountId ?? agent.id,
     transferId,
-    pendingAddress: hold.address,
+    holdAddress: hold.address,
     to: updated.to,
     confidential: updated.confidential,
     status: "pending_approval",

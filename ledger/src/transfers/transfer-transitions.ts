@@ -3,7 +3,7 @@
  * in transfer-states.ts), each change in one DB transaction with the outbox fact it fires:
  *
  *   submitting --(funds-moving tx landed)--> submitted  [transfer.initiated, key usage]
- *   submitting --(the program held it)-----> held       [agent_transactions row, pending_approval]
+ *   submitting --(the program held it)-----> held       [holds row, pending_approval]
  *                                                       (mark-held.ts)
  *   submitting --(nothing moved)-----------> failed     [transfer.failed unless refused at once]
  *   submitted  --(confirmed at the chain)---> confirmed  (the indexer only)
@@ -50,7 +50,7 @@ export async function moveTransfer(
 /** The columns a `submitting` row is written with; the rest start as every new row's. */
 export type SubmittingTransfer = Omit<
   TransferRow,
-  "status" | "phase" | "txSignature" | "signatures" | "failureCode" | "heldTransactionId" | "confirmedAt"
+  "status" | "phase" | "txSignature" | "signatures" | "failureCode" | "holdId" | "confirmedAt"
 >;
 
 /** Writes the row before anything is sent to the chain (crash recovery starts from it). */
@@ -73,7 +73,7 @@ export async function insertSubmittingTransferIn(
     txSignature: null,
     signatures: "[]",
     failureCode: null,
-    heldTransactionId: null,
+    holdId: null,
     confirmedAt: null,
   };
   await tx.insert(service.db.tables.transfers).values(row);

@@ -115,7 +115,7 @@ export async function startApplyWorld(clock: () => number = Date.now): Promise<A
         signatures: "[]",
         failureCode: null,
         usageIncrement: null,
-        heldTransactionId: null,
+        holdId: null,
         createdAt: new Date().toISOString(),
         confirmedAt: null,
         ...extra,
