@@ -49,7 +49,7 @@ describe("closing the receipts of settled transfers", () => {
   }
 
   /**
-   * What alice's reserve ledger counts (once `world.reserveSettled()`: nothing is held then): lost
+   * What alice's reserve charges count (once `world.reserveSettled()`: nothing is held then): lost
    * over every day, and the rent advanced for her and not back yet.
    */
   async function aliceCharged(): Promise<{ lost: bigint; advanced: bigint }> {

@@ -225,7 +225,7 @@ describe("custodial public transfers", () => {
     await world.testClock.advanceSlots(Number(RECEIPT_MIN_AGE_SLOTS + FINALITY_DEPTH) + 2);
     await eventually(advanced, (lamports) => lamports === 0, 30_000);
     // Then what the reserve lost (the closing fees are the service's own) is at most the budget, and
-    // exactly what the ledger counts: the token accounts the recipients may keep, and the fees
+    // exactly what the reserve's charges count: the token accounts the recipients may keep, and the fees
     const closings = new Set(
       (await db.read((q) => q.select().from(receiptClosures))).map((row) => row.signature as string),
     );

@@ -40,8 +40,8 @@ async function outcomeOf(request: Promise<unknown>): Promise<string> {
   }
 }
 
-/** The account's reserve ledger: today's loss (settled, reserved) and its advances (settled, reserved). */
-async function ledgerOf(world: ApiWorld, accountId: string) {
+/** The account's reserve charges: today's loss (settled, reserved) and its advances (settled, reserved). */
+async function chargesOf(world: ApiWorld, accountId: string) {
   const { db } = world.service.context;
   const { reserveUsage, reserveAdvances } = db.tables;
   const day = new Date(world.service.context.clock()).toISOString().slice(0, 10);
@@ -122,8 +122,8 @@ describe("an account sending far more transfers than its budget could hold recei
     const paid = before - (await lamportsOf(world.chain, reserve));
     // ... the reserve paid their fees and advanced their receipts' rent, nothing else
     expect(paid).toBe(fees + BigInt(TRANSFERS) * receiptRent);
-    // ... and the ledger counts the fees as lost and the receipts as advanced, nothing held
-    expect(await ledgerOf(world, sender.account.id)).toEqual({
+    // ... and its charges count the fees as lost and the receipts as advanced, nothing held
+    expect(await chargesOf(world, sender.account.id)).toEqual({
       lost: fees,
       lossReserved: 0n,
       advanced: BigInt(TRANSFERS) * receiptRent,
@@ -147,10 +147,10 @@ describe("an account sending far more transfers than its budget could hold recei
         rows.filter((row) => ids.includes(row.transferId) && row.outcome === "closed").length === TRANSFERS,
       60_000,
     );
-    // Then the advances are back to nothing, and what the reserve is out is the fees the ledger counts
+    // Then the advances are back to nothing, and what the reserve is out is the fees its charges count
     const advancedNow = await eventually(
-      () => ledgerOf(world, sender.account.id),
-      (ledger) => ledger.advanced === 0n,
+      () => chargesOf(world, sender.account.id),
+      (charges) => charges.advanced === 0n,
     );
     expect(advancedNow).toEqual({ lost: fees, lossReserved: 0n, advanced: 0n, advanceReserved: 0n });
     let closingFees = 0n;
@@ -199,9 +199,9 @@ describe("an account whose advanced rent does not come back", () => {
     }
     expect(outcomes).toEqual(["201", "201", "201", "429 reserve_budget_exhausted"]);
     await world.reserveSettled();
-    const ledger = await ledgerOf(world, sender.account.id);
-    expect(ledger.advanced).toBe(3n * (await world.chain.minimumBalanceForRentExemption(getReceiptSize())));
-    expect(ledger.advanceReserved).toBe(0n);
+    const charges = await chargesOf(world, sender.account.id);
+    expect(charges.advanced).toBe(3n * (await world.chain.minimumBalanceForRentExemption(getReceiptSize())));
+    expect(charges.advanceReserved).toBe(0n);
   });
 });
 
@@ -230,18 +230,18 @@ describe("an agent's transfer held for its owner", () => {
     ]);
     await world.reserveSettled();
     const start = {
-      ledger: await ledgerOf(world, owner.account.id),
+      charges: await chargesOf(world, owner.account.id),
       reserve: await lamportsOf(world.chain, reserve),
     };
-    /** What changed since `start`: the reserve's lamports paid out, and the owner's ledger. */
+    /** What changed since `start`: the reserve's lamports paid out, and the owner's charges. */
     const since = async () => {
       await world.reserveSettled();
-      const ledger = await ledgerOf(world, owner.account.id);
+      const charges = await chargesOf(world, owner.account.id);
       return {
         paid: start.reserve - (await lamportsOf(world.chain, reserve)),
-        lost: ledger.lost - start.ledger.lost,
-        advanced: ledger.advanced - start.ledger.advanced,
-        held: ledger.lossReserved + ledger.advanceReserved,
+        lost: charges.lost - start.charges.lost,
+        advanced: charges.advanced - start.charges.advanced,
+        held: charges.lossReserved + charges.advanceReserved,
       };
     };
 

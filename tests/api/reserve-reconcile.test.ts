@@ -31,9 +31,9 @@ describe("the fee reserve's spends, settled in the background", () => {
     await world?.close();
   });
 
-  const { day, ledger } = {
+  const { day, charges } = {
     day: () => new Date().toISOString().slice(0, 10),
-    ledger: async () => {
+    charges: async () => {
       const { db } = world.service.context;
       const { reserveUsage, reserveAdvances } = db.tables;
       const [row] = await db.read((q) =>
@@ -58,7 +58,7 @@ describe("the fee reserve's spends, settled in the background", () => {
     const feePayer = world.service.context.feePayer.address;
     const before = (await world.chain.getAccount(feePayer))?.lamports ?? 0n;
     await world.reserveSettled();
-    const charged = await ledger();
+    const charged = await charges();
     const transfer = await owner.client.call("createTransfer", {
       body: { to: "@dave", amount: "0.5", confidential: false },
     });
@@ -67,7 +67,7 @@ describe("the fee reserve's spends, settled in the background", () => {
     const paid = before - ((await world.chain.getAccount(feePayer))?.lamports ?? 0n);
     const receiptRent = await world.chain.minimumBalanceForRentExemption(getReceiptSize());
     expect(paid).toBeGreaterThan(receiptRent);
-    expect(await ledger()).toEqual({
+    expect(await charges()).toEqual({
       lamports: charged.lamports + paid - receiptRent,
       reserved: 0n,
       advanced: charged.advanced + receiptRent,
@@ -79,7 +79,7 @@ describe("the fee reserve's spends, settled in the background", () => {
     const { context } = world.service;
     const { db } = context;
     await world.reserveSettled();
-    const start = await ledger();
+    const start = await charges();
     // What the dead process did: reserved its maximum, signed and sent with the reserve, recorded
     // the spend; then it died (no queue of any live process holds it).
     const destination = (await generateKeyPairSigner()).address;
@@ -105,11 +105,11 @@ describe("the fee reserve's spends, settled in the background", () => {
         createdAt: new Date(Date.now() - 60_000).toISOString(),
       });
     });
-    expect(await ledger()).toEqual({ ...start, reserved: start.reserved + RESERVED });
+    expect(await charges()).toEqual({ ...start, reserved: start.reserved + RESERVED });
 
     await world.reserveSettled(40_000);
 
     const landed = await landedTransaction(world.chain, signature);
-    expect(await ledger()).toEqual({ ...start, lamports: start.lamports + landed.fee + SENT_LAMPORTS });
+    expect(await charges()).toEqual({ ...start, lamports: start.lamports + landed.fee + SENT_LAMPORTS });
   }, 60_000);
 });

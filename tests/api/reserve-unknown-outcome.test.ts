@@ -1,7 +1,7 @@
 /**
  * A fee reserve spend whose send ended without an answer (the RPC timed out or the connection
  * dropped after the bytes left): the transaction may still land, until its blockhash expires. The
- * reserve's ledger must not call it "never landed" (cost 0, reservation released) while it still
+ * reserve's charges must not call it "never landed" (cost 0, reservation released) while it still
  * can land: the reservation stays held until the transaction is readable, or its blockhash can no
  * longer land — then, and only then, it cost nothing.
  */
@@ -26,7 +26,7 @@ describe("a fee reserve spend whose send's outcome is unknown", () => {
     await world?.close();
   });
 
-  const ledger = async () => {
+  const charges = async () => {
     const { db } = world.service.context;
     const { reserveUsage } = db.tables;
     const day = new Date().toISOString().slice(0, 10);
@@ -65,35 +65,35 @@ describe("a fee reserve spend whose send's outcome is unknown", () => {
 
   it("Given a lost send, When the reconciler passes while its blockhash is valid, Then the reservation stays held; When it lands later, Then its cost is charged", async () => {
     await world.reserveSettled();
-    const start = await ledger();
+    const start = await charges();
     const lost = await signAndLoseTheSend();
-    const held = (await ledger()).reserved - start.reserved;
+    const held = (await charges()).reserved - start.reserved;
     expect(held).toBeGreaterThan(0n);
 
     await reconcilerPasses();
     expect(await world.chain.isBlockhashValid(lost.blockhash)).toBe(true);
-    expect(await ledger()).toEqual({ lamports: start.lamports, reserved: start.reserved + held });
+    expect(await charges()).toEqual({ lamports: start.lamports, reserved: start.reserved + held });
 
     // The bytes did reach a node: the transaction lands after all.
     await world.chain.sendTransaction(lost.wire);
     const landed = await landedTransaction(world.chain, lost.signature);
     await world.reserveSettled();
-    expect(await ledger()).toEqual({ lamports: start.lamports + landed.fee, reserved: start.reserved });
+    expect(await charges()).toEqual({ lamports: start.lamports + landed.fee, reserved: start.reserved });
   }, 60_000);
 
   it("Given a lost send that never lands, When its blockhash expires, Then it cost nothing and the reservation is released", async () => {
     await world.reserveSettled();
-    const start = await ledger();
+    const start = await charges();
     const lost = await signAndLoseTheSend();
-    const held = (await ledger()).reserved - start.reserved;
+    const held = (await charges()).reserved - start.reserved;
     await reconcilerPasses();
-    expect(await ledger()).toEqual({ lamports: start.lamports, reserved: start.reserved + held });
+    expect(await charges()).toEqual({ lamports: start.lamports, reserved: start.reserved + held });
 
     while (await world.chain.isBlockhashValid(lost.blockhash)) {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     await world.reserveSettled();
-    expect(await ledger()).toEqual({ lamports: start.lamports, reserved: start.reserved });
+    expect(await charges()).toEqual({ lamports: start.lamports, reserved: start.reserved });
     expect(await world.chain.getSignatureStatus(lost.signature)).toBeNull();
   }, 120_000);
 });

@@ -1,7 +1,7 @@
 /**
  * Waiting for the fee reserve's spends to be settled: a request answers once its transactions
  * landed, and what they cost is settled in the background once they are readable
- * (api/src/reserve/reconcile-reserve.ts). A suite that reads the reserve's ledger after a request
+ * (api/src/reserve/reconcile-reserve.ts). A suite that reads the reserve's charges after a request
  * waits here first, until no spend is left recorded as waiting.
  */
 import type { ServiceContext } from "@cpay/api";
