@@ -3,7 +3,8 @@
  * or with CPAY_TEST_CHAIN=rpc the localnet as its own process (tests/support/localnet-process.ts),
  * which each service reaches through its manifest over JSON-RPC + PubSub exactly as a validator.
  * Either way the suite gets connections for its services, a chain port of its own, clock moves
- * (the simulator's, or the localnet's test-only `localnet_*` methods) and a stop that leaves no
+ * (the simulator's, or the localnet's test-only `localnet_*` methods), a clock standing at 12:00
+ * UTC of its day when the suite gets it (midday.ts) and a stop that leaves no
  * child behind.
  */
 
@@ -19,6 +20,7 @@ import { type ChainPort, connectRpcChain, parseLocalnetManifest } from "@cpay/sd
 import { inProcessConnection } from "./in-process-connection";
 import { type LocalnetProcess, startLocalnetProcess } from "./localnet-process";
 import { type ClockPosition, type LocalnetTestClient, localnetTestClient } from "./localnet-test-client";
+import { startAtMidday } from "./midday";
 
 /** Where a world's chain runs: CPAY_TEST_CHAIN=rpc for the localnet process, else in process. */
 export type TestChainMode = "in-process" | "rpc";
@@ -50,6 +52,21 @@ export async function startTestChain(
   mode: TestChainMode,
   slotMs: number,
   options: TestChainOptions = {},
+): Promise<TestChain> {
+  const chain = await startChain(mode, slotMs, options);
+  try {
+    await startAtMidday(chain.testClock);
+  } catch (error) {
+    await chain.stop();
+    throw error;
+  }
+  return chain;
+}
+
+async function startChain(
+  mode: TestChainMode,
+  slotMs: number,
+  options: TestChainOptions,
 ): Promise<TestChain> {
   if (mode === "rpc") {
     const localnet = await startLocalnetProcess({ slotMs, env: usdgMintEnv(options.usdgMint) });
