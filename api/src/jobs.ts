@@ -4,7 +4,7 @@ import "./transfers/close-receipts";
 import "./http/sweep-idempotency";
 import "./transfers/recover-submissions";
 import "./transfers/recover-dropped";
-import "./approvals/expire-held-transactions";
+import "./approvals/expire-holds";
 import "./reserve/reconcile-reserve";
 import "./webhooks/deliver-webhooks";
 import "./reserve/reserve-balance-watch";

@@ -1,6 +1,6 @@
 /**
  * `@cpay/ledger`: the records and their transitions, applied inside the caller's database
- * transactions. The API and the indexer move the same transfer and agent-transaction rows, with the
+ * transactions. The API and the indexer move the same transfer and hold rows, with the
  * same guards and the same outbox facts — so whichever observes a fact first records it, once.
  * The database itself is `@cpay/ledger/database`; ids are `@cpay/ledger/ids`.
  */
@@ -8,7 +8,7 @@ export { accountByAddress, nameOfAddress } from "./accounts/account-by-address";
 export { type Decision, recordDecision, recordDecisionIn } from "./approvals/record-decision";
 export type {
   AccountRow,
-  AgentTransactionRow,
+  HoldRow,
   ApiKeyRow,
   EnrollmentTokenRow,
   EventRow,

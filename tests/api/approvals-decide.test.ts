@@ -130,7 +130,7 @@ describe("approving and rejecting held agent transactions", () => {
     expect(await publicUsdg(world, bob.account.publicKey)).toBe(bobBefore + usdg(60));
     expect(await publicUsdg(world, publicBot.agent.public_key)).toBe(agentBefore - usdg(60));
     expect(
-      await world.chain.getAccount((await world.agentTransactionRow(held.transactionId)).holdAddress),
+      await world.chain.getAccount((await world.holdRow(held.transactionId)).holdAddress),
     ).toBeNull();
 
     const settled = await eventually(
@@ -274,7 +274,7 @@ describe("approving and rejecting held agent transactions", () => {
         .call("approveTransaction", { params: { transaction_id: held.transactionId } }),
     );
     expect([byAgent.status, byAgent.code]).toEqual([403, "agent_key_not_allowed"]);
-    expect((await world.agentTransactionRow(held.transactionId)).status).toBe("pending_approval");
+    expect((await world.holdRow(held.transactionId)).status).toBe("pending_approval");
     await reject(alice, held.transactionId);
   });
 
@@ -293,7 +293,7 @@ describe("approving and rejecting held agent transactions", () => {
       "per_transaction_limit_usdg",
     ]);
     expect(failure.message).not.toMatch(/80|70/);
-    expect((await world.agentTransactionRow(held.transactionId)).status).toBe("pending_approval");
+    expect((await world.holdRow(held.transactionId)).status).toBe("pending_approval");
     expect(await publicUsdg(world, strict.agent.public_key)).toBe(usdg(100));
     expect((await reject(alice, held.transactionId)).status).toBe("rejected");
   });
@@ -308,7 +308,7 @@ describe("approving and rejecting held agent transactions", () => {
     expect(spent.approval).toBeNull();
     const failure = await refusalOf(approve(alice, held.transactionId));
     expect([failure.status, failure.code]).toEqual([402, "insufficient_balance"]);
-    expect((await world.agentTransactionRow(held.transactionId)).status).toBe("pending_approval");
+    expect((await world.holdRow(held.transactionId)).status).toBe("pending_approval");
   });
 
   it("Given a confidential hold and a tightened policy, When the owner approves, Then 422 policy_violation and a rejection still works", async () => {

@@ -40,7 +40,7 @@ describe("expiry of held agent transactions", () => {
 
   const decided = (id: string) =>
     eventually(
-      () => world.agentTransactionRow(id),
+      () => world.holdRow(id),
       (row) => row.status !== "pending_approval",
     );
 
@@ -50,7 +50,7 @@ describe("expiry of held agent transactions", () => {
       await publicUsdg(world, bob.account.publicKey),
       await publicUsdg(world, publicBot.agent.public_key),
     ];
-    const pendingAddress = (await world.agentTransactionRow(held.transactionId)).holdAddress;
+    const pendingAddress = (await world.holdRow(held.transactionId)).holdAddress;
     await world.testClock.warpTime(WINDOW_SECONDS + 1);
 
     const listed = (await alice.client.call("listPendingApprovals")).pending.map(
@@ -112,7 +112,7 @@ describe("expiry of held agent transactions", () => {
 
   it("Given a hold the owner rejected on-chain without the API, When the window passes, Then the row records the rejection the chain shows", async () => {
     const held = await holdAgentTransfer(world, publicBot, { to: "@bob", amount: "52", confidential: false });
-    const pending = address((await world.agentTransactionRow(held.transactionId)).holdAddress);
+    const pending = address((await world.holdRow(held.transactionId)).holdAddress);
     const owner = await walletSignerOf(world.service.context, alice.account.id);
     const { signature } = await rejectHold(world.chain, {
       owner,
@@ -137,7 +137,7 @@ describe("expiry of held agent transactions", () => {
   it("Given a hold approved on-chain whose record was lost, When the window passes, Then it is recorded approved and the transfer confirms", async () => {
     const held = await holdAgentTransfer(world, publicBot, { to: "@bob", amount: "53", confidential: false });
     const bobBefore = await publicUsdg(world, bob.account.publicKey);
-    const pending = address((await world.agentTransactionRow(held.transactionId)).holdAddress);
+    const pending = address((await world.holdRow(held.transactionId)).holdAddress);
     const account = await world.chain.getAccount(pending);
     if (account === null) throw new Error("no hold");
     const instruction = await buildPendingApproveInstruction({

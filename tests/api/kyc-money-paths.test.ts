@@ -76,7 +76,7 @@ describe("KYC on every path that moves money", () => {
     expect([refused.status, refused.code]).toEqual([403, "kyc_required"]);
     expect(await publicUsdg(world, bob.account.publicKey)).toBe(bobBefore);
     expect(await reserveState()).toEqual(reserve);
-    expect((await world.agentTransactionRow(held.transactionId)).status).toBe("pending_approval");
+    expect((await world.holdRow(held.transactionId)).status).toBe("pending_approval");
     const rejected = await owner.client.call("rejectTransaction", {
       params: { transaction_id: held.transactionId },
     });

@@ -46,7 +46,7 @@ test("Given an agent's transfer held above its threshold, When the owner approve
   const transactionId = created.body.approval?.transaction_id as string;
   expect(transactionId).toMatch(/^tx_/);
 
-  // When the owner opens the inbox, Then the held transaction shows its exact amount
+  // When the owner opens the inbox, Then the hold shows its exact amount
   const watch = await watchFromNextNavClick(page, {
     linkName: "Approvals",
     selector: `tr[data-transaction-id="${transactionId}"] [data-amount="${amount}"]`,

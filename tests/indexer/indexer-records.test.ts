@@ -10,7 +10,7 @@
  */
 import { walletSignerOf } from "@cpay/api/vault";
 import { runIndexPass, startIndexerServer } from "@cpay/indexer";
-import type { AgentTransactionRow } from "@cpay/ledger";
+import type { HoldRow } from "@cpay/ledger";
 import { idFromBytes } from "@cpay/ledger/ids";
 import { signTransactionToWire } from "@cpay/localnet/cluster";
 import {
@@ -180,7 +180,7 @@ describe("the indexer beside the API", () => {
     return db.read((q) => q.select().from(db.tables.indexedEvents));
   }
 
-  async function agentTransactionOf(transferId: string): Promise<AgentTransactionRow | undefined> {
+  async function holdOf(transferId: string): Promise<HoldRow | undefined> {
     const { db } = world.service.context;
     const { holds } = db.tables;
     const [row] = await db.read((q) => q.select().from(holds).where(eq(holds.transferId, transferId)));
@@ -389,7 +389,7 @@ describe("the indexer beside the API", () => {
       to: bob.account.handle,
       txSignature: held.signature,
     });
-    const transaction = await agentTransactionOf(heldId);
+    const transaction = await holdOf(heldId);
     expect(transaction).toMatchObject({
       agentAccountId: solo.row.id,
       ownerAccountId: alice.account.id,
@@ -437,7 +437,7 @@ describe("the indexer beside the API", () => {
     const usageBefore = await keyTransferCount(bot.key.id);
     // When alice's wallet approves it on chain directly (the API never hears of it)
     const svc = world.service.context;
-    const pending = address((await world.agentTransactionRow(held.transactionId)).holdAddress);
+    const pending = address((await world.holdRow(held.transactionId)).holdAddress);
     const account = await world.chain.getAccount(pending);
     if (account === null) throw new Error(`no hold at ${pending}`);
     const approve = await buildPendingApproveInstruction({
@@ -454,7 +454,7 @@ describe("the indexer beside the API", () => {
     await world.chain.sendTransaction(wire, { preflight: true });
     await settle();
     // Then the agent transaction is approved by that transaction, the transfer confirmed by it
-    expect(await world.agentTransactionRow(held.transactionId)).toMatchObject({
+    expect(await world.holdRow(held.transactionId)).toMatchObject({
       status: "approved",
       txSignature: signature,
       decidedAt: expect.any(String),

@@ -17,7 +17,7 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import {
   type AccountRow,
-  type AgentTransactionRow,
+  type HoldRow,
   createAccount,
   fundTestAccount,
   type IssuedKey,
@@ -85,8 +85,8 @@ export interface ApiWorld {
   accountRow(accountId: string): Promise<AccountRow>;
   /** A transfer's row as stored. */
   transferRow(transferId: string): Promise<TransferRow>;
-  /** A held agent transaction's row as stored. */
-  agentTransactionRow(transactionId: string): Promise<AgentTransactionRow>;
+  /** A hold's row as stored. */
+  holdRow(transactionId: string): Promise<HoldRow>;
   /** A test key for any account (e.g. an agent's own key). */
   keyFor(accountId: string): Promise<string>;
   /** A client for any key value (or none). */
@@ -242,12 +242,12 @@ export async function startApiWorld(
       if (row === undefined) throw new Error(`no transfer ${transferId}`);
       return row;
     },
-    async agentTransactionRow(transactionId) {
+    async holdRow(transactionId) {
       const { holds } = service.context.db.tables;
       const [row] = await service.context.db.read((db) =>
         db.select().from(holds).where(eq(holds.id, transactionId)),
       );
-      if (row === undefined) throw new Error(`no agent transaction ${transactionId}`);
+      if (row === undefined) throw new Error(`no hold ${transactionId}`);
       return row;
     },
     async keyFor(accountId) {

@@ -1,5 +1,5 @@
 /**
- * Approving and rejecting a held agent transaction (spec 4.7), one use case with two outcomes.
+ * Approving and rejecting a hold (spec 4.7), one use case with two outcomes.
  * Each decision of one transaction runs alone in this process (the expiry job takes the same
  * turn), and the chain keeps it single across processes: the first decision closes the hold, so a
  * second one fails on-chain and is answered `409 transaction_not_pending`.
@@ -29,17 +29,17 @@ import { withAccountTurn } from "../transfers/in-flight";
 import { walletSignerOf } from "../vault/account-secrets";
 import { decisionFailure, isChainError } from "./decision-failure";
 import {
-  type HeldTransaction,
+  type LoadedHold,
   loadDecidableTransaction,
-  loadHeldTransaction,
+  loadHold,
   transactionNotPending,
-} from "./load-held-transaction";
+} from "./load-hold";
 
 export type HoldDecision = "approve" | "reject";
 
-/** The turn key shared by decisions and the expiry job for one held transaction. */
+/** The turn key shared by decisions and the expiry job for one hold. */
 export function decisionTurn(transactionId: string): string {
-  return `held-transaction:${transactionId}`;
+  return `hold:${transactionId}`;
 }
 
 /**
@@ -54,7 +54,7 @@ export async function decideHold(
   owner: AccountRow,
   transactionId: string,
   decision: HoldDecision,
-): Promise<HeldTransaction> {
+): Promise<LoadedHold> {
   if (decision === "approve") await requireKyc(service, owner);
   return runExclusively(service, decisionTurn(transactionId), async () => {
     const held = await loadDecidableTransaction(service, owner, transactionId);
@@ -86,7 +86,7 @@ export async function decideHold(
     const recorded = await recordDecision(service, held.row, held.agent, { status, signature });
     if (recorded !== null) return { row: recorded, agent: held.agent };
     // Another observer recorded this very outcome first (the chain allows only one).
-    const now = await loadHeldTransaction(service, owner, transactionId);
+    const now = await loadHold(service, owner, transactionId);
     if (now.row.status !== status) throw transactionNotPending(now.row.status);
     return now;
   });

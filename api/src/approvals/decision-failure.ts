@@ -1,6 +1,6 @@
 /**
  * A hold decision the chain did not carry out -> the answer. Approval re-checks the policy in
- * force (spec 3.3: a tightened policy binds held transactions too), so a refusal there is
+ * force (spec 3.3: a tightened policy binds holds too), so a refusal there is
  * `422 policy_violation` naming the rule, as for a transfer; the rest are the window, the balance,
  * a hold someone else already closed, and the cluster itself.
  */
@@ -10,7 +10,7 @@ import { ChainFailure, ProgramRefusal } from "../chain/send-instructions";
 import { ApiError } from "../core/api-error";
 import { reserveRefusalIn } from "../reserve/reserve-charges";
 import { policyRefusalOf } from "../transfers/policy-refusal";
-import { transactionExpired, transactionNotPending } from "./load-held-transaction";
+import { transactionExpired, transactionNotPending } from "./load-hold";
 
 /** Token-2022's `InsufficientFunds` (TokenError 1), surfacing under the program's instruction. */
 const TOKEN_INSUFFICIENT_FUNDS = 1;

@@ -1,5 +1,5 @@
 /**
- * The owner's pending approvals (spec 4.8): its agents' held transactions that can still be
+ * The owner's pending approvals (spec 4.8): its agents' holds that can still be
  * decided — status `pending_approval` and the window still open by the cluster's clock (an expired
  * one leaves the list at once, even before the expiry job marks it). Oldest request first.
  */
@@ -9,7 +9,7 @@ import type { TPendingList } from "@cpay/sdk/api";
 import { and, asc, eq, gt, inArray } from "drizzle-orm";
 import type { ServiceContext } from "../core/service-context";
 import { clusterNowIso } from "./cluster-time";
-import { pendingItemView } from "./transaction-view";
+import { pendingItemView } from "./hold-view";
 
 /** What `owner` may approve or reject now. */
 export async function listPendingApprovals(

@@ -1,6 +1,6 @@
 /**
  * Long-running work of the API process, started after the HTTP server and stopped before the
- * database closes: recovering half-submitted transfers, expiring held agent transactions, closing
+ * database closes: recovering half-submitted transfers, expiring holds, closing
  * receipts, sweeping idempotency records, delivering webhooks. Each job is a function that starts
  * and returns its stopper; a stopper resolves once in-flight work finished.
  */

@@ -16,7 +16,7 @@
  *    the receipt, or, for an agent's confidential transfer, by the finalized proof it never lands);
  * 4. record what happened (transfer-transitions.ts) and answer with the fees charged: `submitted` +
  *    `transfer.initiated` + key usage,
- *    `held` + the agent transaction for its owner (its amount sealed to the owner), or `failed` with
+ *    `held` + the hold for its owner (its amount sealed to the owner), or `failed` with
  *    the 4xx/503 that explains it.
  * Transfers of one account run one at a time across every API process sharing the database
  * (in-flight.ts), so the balance check and the proofs see the balance the previous transfer left.

@@ -3,7 +3,7 @@
  * this module). A `submitting` transfer older than `TRANSFER_RECONCILE_AFTER_SECONDS` (default
  * RECONCILE_AFTER_MS) that no request of any process is still making (no live `transfer:<id>` lease,
  * in-flight.ts) belongs to a process that died mid-submission. What landed is found by transfer id
- * (find-landed-transfer.ts): executed -> `submitted`, held -> `held` with its agent transaction,
+ * (find-landed-transfer.ts): executed -> `submitted`, held -> `held` with its hold,
  * nothing -> `failed` (`not_landed`; no funds moved). Nothing is ever resubmitted, so recovery can
  * neither lose nor duplicate a transfer. The threshold outlives a blockhash (150 blocks, ~60-90 s on
  * Solana), so a transaction of a dead process can no longer land once its row is judged.

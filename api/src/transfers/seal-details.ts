@@ -2,7 +2,7 @@
  * The service seals what it knows of a transfer at creation (`@cpay/sdk/sealed` envelope v1): the
  * amount and memo, from the sender's keys to the recipient's ElGamal key — a service account's
  * (from the vault), or an outside token account's configured for confidential transfers (from the
- * chain) — else to the sender's own key. A held agent transaction's amount is sealed again from the
+ * chain) — else to the sender's own key. A hold's amount is sealed again from the
  * agent to its owner. Only the two parties' secrets open either; the service keeps the ciphertext
  * and never shows the plaintext (it lives in the request's memory, as the proofs need it anyway).
  */
@@ -30,7 +30,7 @@ export async function sealTransfer(
 
 /**
  * The held amount (and memo) of an agent's transfer sealed from the agent to its owner, bound to
- * the held transaction's id (derived from the on-chain hold's address, as `markHeld` names it).
+ * the hold's id (derived from the on-chain hold's address, as `markHeld` names it).
  */
 export async function sealHeldAmount(
   service: ServiceContext,

@@ -1,7 +1,7 @@
 /**
  * A transfer row as the API returns it (spec 2.1): never a plaintext amount, asset or memo (the
  * detail view carries them sealed to the two parties only). `approval` is set for the sender of an
- * agent transfer that was held for its owner (the held transaction's id and the end of its approval
+ * agent transfer that was held for its owner (the hold's id and the end of its approval
  * window), null otherwise and always for the recipient. `tx_signature` of the detail view is null
  * while the transfer is being submitted and for one that failed before any transaction landed.
  */

@@ -26,7 +26,8 @@ export type TransferStatus = Transfer["status"];
 export type Page = Omit<TTransferList, "transfers">;
 export type Agent = TAgent;
 export type SpendPolicy = TSpendPolicy;
-export type PendingTransaction = TPendingList["pending"][number];
+/** A hold awaiting the owner (the wire calls it `PendingTransaction`: docs/glossary.md). */
+export type Hold = TPendingList["pending"][number];
 export type ApiKeyView = TKeyView;
 export type Passkey = TPasskey;
 export type Webhook = TWebhook;

@@ -1,5 +1,5 @@
 /**
- * Opens sealed details (a transfer's amount and memo, a held transaction's amount) with the unlocked
+ * Opens sealed details (a transfer's amount and memo, a hold's amount) with the unlocked
  * viewing keys: one ECDH + AES-GCM each (`@cpay/sdk/sealed`), never a discrete log. The work runs in
  * Web Workers (crypto/open-pool.ts), off the render path: a page of 100 rows paints at once and
  * fills in its amounts as batches arrive. Results are cached per (id, envelope) for the page's life

@@ -5,7 +5,7 @@
  */
 import { useState } from "preact/hooks";
 import { api, newIdempotencyKey } from "../api/client";
-import type { Agent, PendingTransaction, SpendPolicy } from "../api/types";
+import type { Agent, Hold, SpendPolicy } from "../api/types";
 import { AgentBudget } from "../components/agent-budget";
 import { ErrorMessage, Progress } from "../components/feedback";
 import { Link } from "../components/link";
@@ -18,7 +18,7 @@ import { useAppState } from "../state";
 export function AgentsPage() {
   const agents = useAsync(() => api<{ agents: Agent[] }>("GET", "/v1/accounts/me/agents"), []);
   const pending = useAsync(
-    () => api<{ pending: PendingTransaction[] }>("GET", "/v1/agents/transactions/pending"),
+    () => api<{ pending: Hold[] }>("GET", "/v1/agents/transactions/pending"),
     [],
   );
   return (
@@ -137,7 +137,7 @@ function toForm(policy: SpendPolicy): PolicyFormValues {
   };
 }
 
-function AgentCard(props: { agent: Agent; held: PendingTransaction[] }) {
+function AgentCard(props: { agent: Agent; held: Hold[] }) {
   const { agent } = props;
   const { unlocked } = useAppState();
   const policy = useAsync(
@@ -231,7 +231,7 @@ function AgentCard(props: { agent: Agent; held: PendingTransaction[] }) {
       ) : null}
       {busy ? <Progress label="Updating the on-chain policy…" /> : null}
       <ErrorMessage error={error} />
-      <h4>Held transactions</h4>
+      <h4>Holds</h4>
       {props.held.length === 0 ? (
         <p>None waiting.</p>
       ) : (

@@ -1,11 +1,11 @@
 /**
- * /approvals: agent transactions held above their threshold. Each amount is opened from its
+ * /approvals: agents' transfers held above their threshold (holds). Each amount is opened from its
  * sealed_amount (sealed by the agent to this account, bound to the `tx_...` id) in this browser, so
  * the holder decides knowing the amount; approve and reject each ask for a confirmation.
  */
 import { useEffect, useState } from "preact/hooks";
 import { api, newIdempotencyKey } from "../api/client";
-import type { PendingTransaction } from "../api/types";
+import type { Hold } from "../api/types";
 import { Amount, type AmountState } from "../components/amount";
 import { ConfirmDialog } from "../components/confirm";
 import { ErrorMessage, Progress } from "../components/feedback";
@@ -15,7 +15,7 @@ import { formatUsdg } from "../lib/amounts";
 import { formatTime, timeLeft } from "../lib/time";
 import { useAppState } from "../state";
 
-function amountOf(item: PendingTransaction, opened: Opened | undefined, locked: boolean): AmountState {
+function amountOf(item: Hold, opened: Opened | undefined, locked: boolean): AmountState {
   if (item.sealed_amount === null || item.sealed_amount === undefined) {
     return { kind: "none", why: "not stated by the agent" };
   }
@@ -28,7 +28,7 @@ function amountOf(item: PendingTransaction, opened: Opened | undefined, locked: 
 export function ApprovalsPage() {
   const { unlocked } = useAppState();
   const list = useAsync(
-    () => api<{ pending: PendingTransaction[] }>("GET", "/v1/agents/transactions/pending"),
+    () => api<{ pending: Hold[] }>("GET", "/v1/agents/transactions/pending"),
     [],
   );
   const items = list.data?.pending ?? [];
@@ -37,7 +37,7 @@ export function ApprovalsPage() {
     unlocked?.keys ?? null,
   );
   const [confirming, setConfirming] = useState<{
-    item: PendingTransaction;
+    item: Hold;
     action: "approve" | "reject";
   } | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
@@ -49,7 +49,7 @@ export function ApprovalsPage() {
     return () => clearInterval(timer);
   }, []);
 
-  const decide = async (item: PendingTransaction, action: "approve" | "reject") => {
+  const decide = async (item: Hold, action: "approve" | "reject") => {
     setConfirming(null);
     setBusy(action === "approve" ? "Approving: the transfer is being signed and submitted…" : "Rejecting…");
     setError(null);
@@ -73,11 +73,11 @@ export function ApprovalsPage() {
     <>
       <h1>Approvals</h1>
       <ErrorMessage error={list.error} />
-      {list.loading && list.data === null ? <Progress label="Loading held transactions…" /> : null}
-      {list.data !== null && items.length === 0 ? <p>No agent transaction is waiting for approval.</p> : null}
+      {list.loading && list.data === null ? <Progress label="Loading holds…" /> : null}
+      {list.data !== null && items.length === 0 ? <p>No hold is waiting for approval.</p> : null}
       {items.length > 0 ? (
         <table>
-          <caption>Agent transactions awaiting your decision</caption>
+          <caption>Holds awaiting your decision</caption>
           <thead>
             <tr>
               <th scope="col">Agent</th>

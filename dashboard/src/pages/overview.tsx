@@ -1,11 +1,11 @@
 /**
  * / : balances (the confidential one read from its on-chain ciphertexts and proven with the balance
- * proof, in this browser), the latest transfers with their amounts, and how many agent transactions
+ * proof, in this browser), the latest transfers with their amounts, and how many holds
  * wait for approval.
  */
 import { useEffect, useState } from "preact/hooks";
 import { api } from "../api/client";
-import type { BalanceEntry, PendingTransaction, Transfer } from "../api/types";
+import type { BalanceEntry, Hold, Transfer } from "../api/types";
 import { Amount } from "../components/amount";
 import { ErrorMessage, Progress } from "../components/feedback";
 import { Link } from "../components/link";
@@ -22,7 +22,7 @@ export function OverviewPage() {
     [],
   );
   const pending = useAsync(
-    () => api<{ pending: PendingTransaction[] }>("GET", "/v1/agents/transactions/pending"),
+    () => api<{ pending: Hold[] }>("GET", "/v1/agents/transactions/pending"),
     [],
   );
   return (
@@ -50,7 +50,7 @@ export function OverviewPage() {
         <ErrorMessage error={pending.error} />
         {pending.data === null ? null : (
           <p>
-            <Link href="/approvals">{`${pending.data.pending.length} agent transaction${pending.data.pending.length === 1 ? "" : "s"} awaiting approval`}</Link>
+            <Link href="/approvals">{`${pending.data.pending.length} hold${pending.data.pending.length === 1 ? "" : "s"} awaiting approval`}</Link>
           </p>
         )}
       </section>

@@ -1,5 +1,5 @@
 /**
- * A hold was approved, rejected, or closed after expiry on chain: the agent transaction and its
+ * A hold was approved, rejected, or closed after expiry on chain: the hold and its
  * transfer move through the API's own `recordDecision` (guarded by `pending_approval`, so the
  * API's request and the indexer record a decision once). An approval leaves the transfer
  * `submitted`; the `TransferExecuted` of the same transaction then confirms it.
@@ -11,7 +11,7 @@ import { type ApplyContext, seenIso } from "./apply-context";
 import type { HoldDecidedFact } from "./observed-fact";
 
 /**
- * Applies the fact; returns the `tx_...` id, or null when no agent transaction holds it. `seenAt`
+ * Applies the fact; returns the `tx_...` id, or null when no hold holds it. `seenAt`
  * (unix ms) is when the indexer saw the decision: its `decided_at` when the indexer records it first.
  */
 export async function applyHoldDecided(

@@ -9,11 +9,11 @@
  * | rejected | rejected, decided_at, tx_signature | failed, settled, failure_code `rejected` | `transfer.failed`, `agent.transaction.rejected` |
  * | expired  | expired, decided_at, tx_signature (the close, if ours) | failed, settled, failure_code `expired` | `transfer.failed` |
  *
- * Agent-transaction events go to the owner (events/hold-events.ts builds them).
+ * Hold events go to the owner (events/hold-events.ts builds them).
  */
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../db/database";
-import type { AccountRow, AgentTransactionRow, TransferRow } from "../db/rows";
+import type { AccountRow, HoldRow, TransferRow } from "../db/rows";
 import { holdDecidedFact } from "../events/hold-events";
 import { type OutboxContext, recordEvent } from "../events/record-event";
 import { nowIso } from "../ids";
@@ -33,10 +33,10 @@ export interface Decision {
  */
 export async function recordDecision(
   service: OutboxContext,
-  row: AgentTransactionRow,
+  row: HoldRow,
   agent: AccountRow,
   decision: Decision,
-): Promise<AgentTransactionRow | null> {
+): Promise<HoldRow | null> {
   return service.db.transaction((tx) => recordDecisionIn(service, tx, row, agent, decision, nowIso()));
 }
 
@@ -47,11 +47,11 @@ export async function recordDecision(
 export async function recordDecisionIn(
   service: OutboxContext,
   tx: Db,
-  row: AgentTransactionRow,
+  row: HoldRow,
   agent: AccountRow,
   decision: Decision,
   decidedAt: string,
-): Promise<AgentTransactionRow | null> {
+): Promise<HoldRow | null> {
   const { holds } = service.db.tables;
   const [updated] = await tx
     .update(holds)
@@ -74,7 +74,7 @@ export async function recordDecisionIn(
 async function updateTransfer(
   service: OutboxContext,
   tx: Db,
-  held: AgentTransactionRow,
+  held: HoldRow,
   decision: Decision,
 ): Promise<TransferRow | null> {
   const { transfers } = service.db.tables;

@@ -4,7 +4,7 @@
  * recipient, the ids and the signature — never an amount (the contract has none). An expiry fires
  * no `agent.transaction.*` event (the transfer's `transfer.failed` says it).
  */
-import type { AccountRow, AgentTransactionRow, TransferRow } from "../db/rows";
+import type { AccountRow, HoldRow, TransferRow } from "../db/rows";
 import type { EventFact } from "./record-event";
 
 /** `agent.transaction.pending_approval`: the program held `transfer` of `agent` as `transactionId`. */
@@ -36,7 +36,7 @@ export function holdRequestedFact(
 /** `agent.transaction.<status>`: the owner decided `held` (as updated) of `agent`, a hold of `asset`. */
 export function holdDecidedFact(
   agent: AccountRow,
-  held: AgentTransactionRow,
+  held: HoldRow,
   status: "approved" | "rejected",
   asset: string,
 ): EventFact<"agent.transaction.approved" | "agent.transaction.rejected"> {

@@ -33,7 +33,7 @@ export interface HeldInput {
   readonly signature: string;
   readonly signatures: readonly string[];
   /**
-   * The held amount sealed from the agent to its owner, bound to the held transaction's id
+   * The held amount sealed from the agent to its owner, bound to the hold's id
    * (`@cpay/sdk/sealed`); absent when the writer never knew the amount (a hold found on chain).
    */
   readonly sealedAmount?: string | null;

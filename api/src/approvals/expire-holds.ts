@@ -1,6 +1,6 @@
 /**
  * The expiry job (registered at import; api/src/jobs.ts imports this module), every
- * EXPIRY_INTERVAL_MS: held transactions still `pending_approval` whose window has passed by the
+ * EXPIRY_INTERVAL_MS: holds still `pending_approval` whose window has passed by the
  * cluster's clock are closed on-chain (`pending_close_expired`; a confidential hold's contexts
  * too; rent back to the fee reserve that paid it) and recorded `expired`, their transfer `failed`
  * (`failure_code` `expired`, `transfer.failed`). A hold already gone from the chain is recorded as
@@ -8,7 +8,7 @@
  * reject, so the job never races a decision of this process.
  */
 
-import type { AgentTransactionRow } from "@cpay/ledger";
+import type { HoldRow } from "@cpay/ledger";
 import { recordDecision } from "@cpay/ledger";
 import { buildPendingCloseExpiredInstruction, getPendingTransactionDecoder } from "@cpay/sdk";
 import { closeExpiredHold, type Hold, readHold } from "@cpay/sdk/agent-confidential";
@@ -27,8 +27,8 @@ import { decisionTurn } from "./decide-hold";
 export const EXPIRY_INTERVAL_MS = 1_000;
 const BATCH = 50;
 
-/** One pass: expires every held transaction whose window has passed (a batch per call). */
-export async function expireHeldTransactions(service: ServiceContext): Promise<void> {
+/** One pass: expires every hold whose window has passed (a batch per call). */
+export async function expireHolds(service: ServiceContext): Promise<void> {
   const { holds } = service.db.tables;
   const now = await clusterNowIso(service);
   const rows = await service.db.read((db) =>
@@ -46,7 +46,7 @@ export async function expireHeldTransactions(service: ServiceContext): Promise<v
       // One hold the cluster will not close yet must not stop the others; the next pass retries.
       service.logger.warn(
         { transaction_id: row.id, err: describeUnexpected(error) },
-        "expiring a held transaction failed; retrying",
+        "expiring a hold failed; retrying",
       );
     }
   }
@@ -100,7 +100,7 @@ async function closeOnChain(service: ServiceContext, pending: Address, hold: Hol
  * "nothing moved", and said once per process.
  */
 const unexplained = new Set<string>();
-function logUnexplained(service: ServiceContext, row: AgentTransactionRow): void {
+function logUnexplained(service: ServiceContext, row: HoldRow): void {
   if (unexplained.has(row.id)) return;
   unexplained.add(row.id);
   service.logger.warn(
@@ -110,8 +110,8 @@ function logUnexplained(service: ServiceContext, row: AgentTransactionRow): void
 }
 
 registerLeaderJob({
-  name: "expire-held-transactions",
+  name: "expire-holds",
   everyMs: EXPIRY_INTERVAL_MS,
-  pass: expireHeldTransactions,
-  failure: "expiring held transactions failed",
+  pass: expireHolds,
+  failure: "expiring holds failed",
 });

@@ -1,28 +1,28 @@
 /**
- * The held transaction an owner asks to decide, with the checks every decision makes first:
+ * The hold an owner asks to decide, with the checks every decision makes first:
  * unknown or another owner's id -> `404 transaction_not_found` (existence is not revealed);
  * already approved or rejected -> `409 transaction_not_pending`; expired (by status, or by the
  * cluster's clock before the expiry job caught up) -> `409 transaction_expired`.
  */
 
-import type { AccountRow, AgentTransactionRow } from "@cpay/ledger";
+import type { AccountRow, HoldRow } from "@cpay/ledger";
 import { and, eq } from "drizzle-orm";
 import { ApiError } from "../core/api-error";
 import type { ServiceContext } from "../core/service-context";
 import { windowHasPassed } from "./cluster-time";
 
-export interface HeldTransaction {
-  readonly row: AgentTransactionRow;
+export interface LoadedHold {
+  readonly row: HoldRow;
   /** The agent that asked for the transfer. */
   readonly agent: AccountRow;
 }
 
-/** The held transaction `transactionId` of `owner`'s agents, as it is now (no status checks). */
-export async function loadHeldTransaction(
+/** The hold `transactionId` of `owner`'s agents, as it is now (no status checks). */
+export async function loadHold(
   service: ServiceContext,
   owner: AccountRow,
   transactionId: string,
-): Promise<HeldTransaction> {
+): Promise<LoadedHold> {
   const { holds, accounts } = service.db.tables;
   const [row] = await service.db.read((db) =>
     db
@@ -36,7 +36,7 @@ export async function loadHeldTransaction(
   const [agent] = await service.db.read((db) =>
     db.select().from(accounts).where(eq(accounts.id, row.agentAccountId)),
   );
-  if (agent === undefined) throw new Error(`held transaction ${row.id} names a missing agent`);
+  if (agent === undefined) throw new Error(`hold ${row.id} names a missing agent`);
   return { row, agent };
 }
 
@@ -45,14 +45,14 @@ export async function loadDecidableTransaction(
   service: ServiceContext,
   owner: AccountRow,
   transactionId: string,
-): Promise<HeldTransaction> {
-  const held = await loadHeldTransaction(service, owner, transactionId);
+): Promise<LoadedHold> {
+  const held = await loadHold(service, owner, transactionId);
   await refuseUndecidable(service, held.row);
   return held;
 }
 
 /** Throws the 409 a decision of `row` gets now, if any. */
-export async function refuseUndecidable(service: ServiceContext, row: AgentTransactionRow): Promise<void> {
+export async function refuseUndecidable(service: ServiceContext, row: HoldRow): Promise<void> {
   if (
     row.status === "expired" ||
     (row.status === "pending_approval" && (await windowHasPassed(service, row.expiresAt)))

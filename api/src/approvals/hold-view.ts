@@ -1,12 +1,12 @@
-/** Held agent transactions as the API returns them (spec 2.5, 4.7): the amount only sealed to the owner. */
+/** Holds as the API returns them (spec 2.5, 4.7): the amount only sealed to the owner. */
 
-import type { AgentTransactionRow } from "@cpay/ledger";
+import type { HoldRow } from "@cpay/ledger";
 import type { TAgentTransaction, TPendingList } from "@cpay/sdk/api";
 
 type PendingItem = TPendingList["pending"][number];
 
 /** An item of the pending list: who asked to pay whom, when, and until when it can be approved. */
-export function pendingItemView(row: AgentTransactionRow, agentHandle: string): PendingItem {
+export function pendingItemView(row: HoldRow, agentHandle: string): PendingItem {
   return {
     transaction_id: row.id,
     agent: agentHandle,
@@ -18,8 +18,8 @@ export function pendingItemView(row: AgentTransactionRow, agentHandle: string): 
   };
 }
 
-/** The held transaction's state after a decision (what approve and reject answer). */
-export function agentTransactionView(row: AgentTransactionRow, agentHandle: string): TAgentTransaction {
+/** The hold's state after a decision (what approve and reject answer). */
+export function holdView(row: HoldRow, agentHandle: string): TAgentTransaction {
   return {
     ...pendingItemView(row, agentHandle),
     status: row.status as TAgentTransaction["status"],
