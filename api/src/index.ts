@@ -3,7 +3,7 @@
  * what the admin CLI (and the test suites) use for what the spec leaves to a dashboard.
  */
 
-export type { AccountRow, HoldRow, ApiKeyRow, EventRow, TransferRow } from "@cpay/ledger";
+export type { AccountRow, ApiKeyRow, EventRow, HoldRow, TransferRow } from "@cpay/ledger";
 export type { Database } from "@cpay/ledger/database";
 export { AccountInputError, createAccount, type KycStatus } from "./accounts/create-account";
 export { fundTestAccount } from "./accounts/fund-test-account";

@@ -8,10 +8,10 @@ export { accountByAddress, nameOfAddress } from "./accounts/account-by-address";
 export { type Decision, recordDecision, recordDecisionIn } from "./approvals/record-decision";
 export type {
   AccountRow,
-  HoldRow,
   ApiKeyRow,
   EnrollmentTokenRow,
   EventRow,
+  HoldRow,
   PasskeyRow,
   SessionRow,
   TransferRow,

@@ -129,9 +129,7 @@ describe("approving and rejecting held agent transactions", () => {
     expect(approved.decided_at).not.toBeNull();
     expect(await publicUsdg(world, bob.account.publicKey)).toBe(bobBefore + usdg(60));
     expect(await publicUsdg(world, publicBot.agent.public_key)).toBe(agentBefore - usdg(60));
-    expect(
-      await world.chain.getAccount((await world.holdRow(held.transactionId)).holdAddress),
-    ).toBeNull();
+    expect(await world.chain.getAccount((await world.holdRow(held.transactionId)).holdAddress)).toBeNull();
 
     const settled = await eventually(
       () => world.transferRow(held.transferId),

@@ -17,9 +17,9 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import {
   type AccountRow,
-  type HoldRow,
   createAccount,
   fundTestAccount,
+  type HoldRow,
   type IssuedKey,
   issueApiKey,
   type KycStatus,

@@ -28,12 +28,7 @@ import { reservePayer } from "../reserve/reserve-scope";
 import { withAccountTurn } from "../transfers/in-flight";
 import { walletSignerOf } from "../vault/account-secrets";
 import { decisionFailure, isChainError } from "./decision-failure";
-import {
-  type LoadedHold,
-  loadDecidableTransaction,
-  loadHold,
-  transactionNotPending,
-} from "./load-hold";
+import { type LoadedHold, loadDecidableHold, loadHold, transactionNotPending } from "./load-hold";
 
 export type HoldDecision = "approve" | "reject";
 
@@ -57,7 +52,7 @@ export async function decideHold(
 ): Promise<LoadedHold> {
   if (decision === "approve") await requireKyc(service, owner);
   return runExclusively(service, decisionTurn(transactionId), async () => {
-    const held = await loadDecidableTransaction(service, owner, transactionId);
+    const held = await loadDecidableHold(service, owner, transactionId);
     const pending = address(held.row.holdAddress);
     const hold = await readHold(service.chain, pending);
     // Open in the database, closed on-chain: another process decided it and has not written yet.

@@ -41,7 +41,7 @@ export async function loadHold(
 }
 
 /** Loads the transaction and refuses unless it can be decided now (see the module doc). */
-export async function loadDecidableTransaction(
+export async function loadDecidableHold(
   service: ServiceContext,
   owner: AccountRow,
   transactionId: string,

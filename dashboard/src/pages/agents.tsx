@@ -17,10 +17,7 @@ import { useAppState } from "../state";
 
 export function AgentsPage() {
   const agents = useAsync(() => api<{ agents: Agent[] }>("GET", "/v1/accounts/me/agents"), []);
-  const pending = useAsync(
-    () => api<{ pending: Hold[] }>("GET", "/v1/agents/transactions/pending"),
-    [],
-  );
+  const pending = useAsync(() => api<{ pending: Hold[] }>("GET", "/v1/agents/transactions/pending"), []);
   return (
     <>
       <h1>Agents</h1>

@@ -27,10 +27,7 @@ function amountOf(item: Hold, opened: Opened | undefined, locked: boolean): Amou
 
 export function ApprovalsPage() {
   const { unlocked } = useAppState();
-  const list = useAsync(
-    () => api<{ pending: Hold[] }>("GET", "/v1/agents/transactions/pending"),
-    [],
-  );
+  const list = useAsync(() => api<{ pending: Hold[] }>("GET", "/v1/agents/transactions/pending"), []);
   const items = list.data?.pending ?? [];
   const opened = useOpened(
     items.map((item) => ({ id: item.transaction_id, sealed: item.sealed_amount })),

@@ -21,10 +21,7 @@ export function OverviewPage() {
     () => api<{ transfers: Transfer[] }>("GET", "/v1/transfers", { query: { limit: 5 } }),
     [],
   );
-  const pending = useAsync(
-    () => api<{ pending: Hold[] }>("GET", "/v1/agents/transactions/pending"),
-    [],
-  );
+  const pending = useAsync(() => api<{ pending: Hold[] }>("GET", "/v1/agents/transactions/pending"), []);
   return (
     <>
       <h1>Overview</h1>

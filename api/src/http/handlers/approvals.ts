@@ -1,9 +1,9 @@
 /** Holds: list, read one, approve, reject (spec 4.7, 4.8): thin handlers over the use cases. */
 
 import { decideHold } from "../../approvals/decide-hold";
+import { holdView } from "../../approvals/hold-view";
 import { listPendingApprovals } from "../../approvals/list-pending";
 import { loadHold } from "../../approvals/load-hold";
-import { holdView } from "../../approvals/hold-view";
 import type { Handlers } from "../mount-routes";
 
 export const approvalHandlers: Pick<
