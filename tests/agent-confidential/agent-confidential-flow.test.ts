@@ -13,10 +13,7 @@ import {
 } from "@cpay/sdk/agent-confidential";
 import { isConfidentialError } from "@cpay/sdk/confidential";
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  type AgentConfidentialWorld,
-  createAgentConfidentialWorld,
-} from "../support/agent-confidential-world";
+import { type AgentConfidentialWorld, createFundedAgentWorld } from "../support/agent-confidential-world";
 import { accountBytes, plantAccount } from "../support/plant-account";
 import { usdg, utc } from "../support/policy-world";
 
@@ -24,9 +21,7 @@ describe("agent confidential transfers", () => {
   let world: AgentConfidentialWorld;
 
   beforeAll(async () => {
-    world = await createAgentConfidentialWorld();
-    await world.setupAgent();
-    await world.fundAgent(usdg(300));
+    world = await createFundedAgentWorld({ funds: usdg(300) });
   });
 
   it("Given a configured and funded agent account, Then its confidential balance is available and the public rest stays", () => {

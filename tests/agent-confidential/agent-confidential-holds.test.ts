@@ -16,18 +16,8 @@ import {
 import { isConfidentialError } from "@cpay/sdk/confidential";
 import type { Address } from "@solana/kit";
 import { describe, expect, it } from "vitest";
-import {
-  type AgentConfidentialWorld,
-  createAgentConfidentialWorld,
-} from "../support/agent-confidential-world";
+import { type AgentConfidentialWorld, createFundedAgentWorld } from "../support/agent-confidential-world";
 import { DEFAULT_POLICY, usdg, utc } from "../support/policy-world";
-
-async function fundedWorld(options: Parameters<typeof createAgentConfidentialWorld>[0] = {}) {
-  const world = await createAgentConfidentialWorld(options);
-  await world.setupAgent();
-  await world.fundAgent(usdg(300));
-  return world;
-}
 
 /** Loader-owned accounts: a staging buffer left behind would show up here. */
 function loaderAccounts(world: AgentConfidentialWorld): number {
@@ -43,7 +33,7 @@ async function hold(world: AgentConfidentialWorld, amount: bigint): Promise<Addr
 
 describe("confidential holds", () => {
   it("Given a held transfer, When it is listed, Then it shows no amount and pins three live contexts", async () => {
-    const world = await fundedWorld();
+    const world = await createFundedAgentWorld({ funds: usdg(300) });
     // 10 is within the HITL threshold: held only because the agent asks for it.
     const requested = await world.confidentialTransfer({ amount: usdg(10), requestHold: true });
     expect(requested.outcome).toBe("held");
@@ -55,7 +45,7 @@ describe("confidential holds", () => {
   });
 
   it("Given a confidential hold, When the owner rejects it, Then nothing moved, its contexts are closed and the agent can spend again", async () => {
-    const world = await fundedWorld();
+    const world = await createFundedAgentWorld({ funds: usdg(300) });
     const loaderBefore = loaderAccounts(world);
     const pending = await hold(world, usdg(60));
     const [listed] = await world.holds();
@@ -74,7 +64,7 @@ describe("confidential holds", () => {
   });
 
   it("Given an expired confidential hold, When anyone closes it, Then nothing moved and the rent goes back", async () => {
-    const world = await fundedWorld();
+    const world = await createFundedAgentWorld({ funds: usdg(300) });
     const pending = await hold(world, usdg(70));
     world.at(utc(1, 13));
     await closeExpiredHold(world.chain, { pending, payer: world.stranger });
@@ -86,12 +76,15 @@ describe("confidential holds", () => {
 
 describe("limits too large for one 64-bit limit proof", () => {
   it("Given per-transaction and daily limits near u64, When the agent transfers, Then a U128 limit proof (staged) carries it in 6 transactions", async () => {
-    const world = await fundedWorld({
-      policy: {
-        ...DEFAULT_POLICY,
-        per_transaction_limit_usdg: "9000000000000",
-        daily_limit_usdg: "18000000000000",
-        hitl_threshold_usdg: "9000000000000",
+    const world = await createFundedAgentWorld({
+      funds: usdg(300),
+      world: {
+        policy: {
+          ...DEFAULT_POLICY,
+          per_transaction_limit_usdg: "9000000000000",
+          daily_limit_usdg: "18000000000000",
+          hitl_threshold_usdg: "9000000000000",
+        },
       },
     });
     const loaderBefore = loaderAccounts(world);

@@ -10,20 +10,14 @@ import { transferAgentConfidential } from "@cpay/sdk/agent-confidential";
 import { type ConfidentialStep, isConfidentialError } from "@cpay/sdk/confidential";
 import { beforeAll, describe, expect, it } from "vitest";
 import { failingNthSubmission } from "../confidential/support";
-import {
-  type AgentConfidentialWorld,
-  createAgentConfidentialWorld,
-} from "../support/agent-confidential-world";
+import { type AgentConfidentialWorld, createFundedAgentWorld } from "../support/agent-confidential-world";
 import { transferId, usdg } from "../support/policy-world";
 
 let world: AgentConfidentialWorld;
 let attempt = 1;
 
 beforeAll(async () => {
-  world = await createAgentConfidentialWorld();
-  await world.setupAgent();
-  await world.fundAgent(usdg(300));
-  await world.confidentialRecipient("bob");
+  world = await createFundedAgentWorld({ funds: usdg(300), recipient: "bob" });
 });
 
 /** Fees of the transactions an attempt lands (and its clean-up) are far below any context's rent. */

@@ -19,20 +19,14 @@ import {
   ZkElGamalProofInstruction,
 } from "@solana-program/zk-elgamal-proof";
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  type AgentConfidentialWorld,
-  createAgentConfidentialWorld,
-} from "../support/agent-confidential-world";
+import { type AgentConfidentialWorld, createFundedAgentWorld } from "../support/agent-confidential-world";
 import { usdg } from "../support/policy-world";
 
 describe("closing orphaned agent contexts", () => {
   let world: AgentConfidentialWorld;
 
   beforeAll(async () => {
-    world = await createAgentConfidentialWorld();
-    await world.setupAgent();
-    await world.fundAgent(usdg(100));
-    await world.confidentialRecipient("bob");
+    world = await createFundedAgentWorld({ funds: usdg(100), recipient: "bob" });
   });
 
   /** A verified equality context with the agent PDA as authority, as a dead run leaves behind. */

@@ -19,10 +19,7 @@ import {
 import { tokenAccountOf } from "@cpay/sdk/confidential";
 import { type Address, address, generateKeyPairSigner } from "@solana/kit";
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  type AgentConfidentialWorld,
-  createAgentConfidentialWorld,
-} from "../support/agent-confidential-world";
+import { type AgentConfidentialWorld, createFundedAgentWorld } from "../support/agent-confidential-world";
 import { SECONDS_PER_DAY, transferId, usdg, utc } from "../support/policy-world";
 import { worldChangesBy } from "../support/refused-by-program";
 
@@ -31,10 +28,7 @@ describe("a confidential hold freezes the agent's balance", () => {
   let publicHold: Address;
 
   beforeAll(async () => {
-    world = await createAgentConfidentialWorld();
-    await world.setupAgent();
-    await world.fundAgent(usdg(300));
-    await world.confidentialRecipient("bob");
+    world = await createFundedAgentWorld({ funds: usdg(300), recipient: "bob" });
   });
 
   /** The agent account's available ciphertext and its AE copy: what the held proofs were made against. */

@@ -6,10 +6,7 @@
 import { rejectHold } from "@cpay/sdk/agent-confidential";
 import type { Address } from "@solana/kit";
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  type AgentConfidentialWorld,
-  createAgentConfidentialWorld,
-} from "../support/agent-confidential-world";
+import { type AgentConfidentialWorld, createFundedAgentWorld } from "../support/agent-confidential-world";
 import {
   DAILY_LIMIT,
   HITL_THRESHOLD,
@@ -24,10 +21,7 @@ describe("limits enforced by the program over encrypted amounts", () => {
   let world: AgentConfidentialWorld;
 
   beforeAll(async () => {
-    world = await createAgentConfidentialWorld();
-    await world.setupAgent();
-    await world.fundAgent(usdg(600));
-    await world.confidentialRecipient("bob");
+    world = await createFundedAgentWorld({ funds: usdg(600), recipient: "bob" });
   });
 
   it("Given the immediate bound min(per_tx, hitl) = 50, When a client proves 50 + 1 against 50 + 1, Then the program refuses it and exactly 50 executes", async () => {

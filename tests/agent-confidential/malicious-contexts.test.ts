@@ -11,13 +11,8 @@ import { SubmissionRejected } from "@cpay/localnet/cluster";
 import {
   type AgentTransferContexts,
   closeAgentProofContexts,
-  dailyLimitCiphertext,
-  limitValues,
   parseValidityProofContext,
-  rangeBitLengths,
-  transactionLimitCiphertext,
   transferAmountCiphertext,
-  transferBound,
 } from "@cpay/sdk/agent-confidential";
 import { zk } from "@cpay/sdk/confidential";
 import { type Address, generateKeyPairSigner, getAddressEncoder, type KeyPairSigner } from "@solana/kit";
@@ -27,18 +22,11 @@ import {
   ZkElGamalProofInstruction,
 } from "@solana-program/zk-elgamal-proof";
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  type AgentConfidentialWorld,
-  createAgentConfidentialWorld,
-} from "../support/agent-confidential-world";
+import { type AgentConfidentialWorld, createFundedAgentWorld } from "../support/agent-confidential-world";
+import { type OwnLimitProofs, proveLimitsOutsideSdk } from "../support/limit-proofs";
 import { accountBytes, plantAccount } from "../support/plant-account";
 import { usdg, type WorldAgent } from "../support/policy-world";
-import {
-  landedInstructions,
-  type ProofPayload,
-  verifiedPayloads,
-  verifyContext,
-} from "../support/proof-context";
+import { landedInstructions, verifiedPayloads, verifyContext } from "../support/proof-context";
 import { expectRefusedByProgram, worldChangesBy } from "../support/refused-by-program";
 
 type Slot = keyof AgentTransferContexts;
@@ -63,10 +51,7 @@ describe("a malicious client's context accounts", () => {
   let world: AgentConfidentialWorld;
 
   beforeAll(async () => {
-    world = await createAgentConfidentialWorld();
-    await world.setupAgent();
-    await world.fundAgent(usdg(300));
-    await world.confidentialRecipient("bob");
+    world = await createFundedAgentWorld({ funds: usdg(300), recipient: "bob" });
   });
 
   /** An honest transfer of AMOUNT by `agent` whose final instruction reads `substitutions` instead. */
@@ -120,61 +105,22 @@ describe("a malicious client's context accounts", () => {
    * proof over `[Z_tx, Z_day]` — or over `[Z_day, Z_tx]` when `swapped`.
    */
   function ownLimitContexts(options: { readonly swapped: boolean }): Substitution[] {
-    let made: Map<Slot, ProofPayload> | null = null;
+    let made: OwnLimitProofs | null = null;
     const prove = (honest: AgentTransferContexts) => {
       const validity = accountBytes(world.cluster, honest.ciphertextValidityProof).subarray(CONTEXT_HEADER);
-      const amountCiphertext = transferAmountCiphertext(parseValidityProofContext(validity));
-      const prover = world.proverState();
-      const { bound } = transferBound(prover, AMOUNT, false);
-      const values = limitValues({ amount: AMOUNT, bound, day: prover });
-      const keys = world.agentKeys();
-      const commit = (value: bigint) => {
-        const opening = new zk.PedersenOpening();
-        return { value, opening, commitment: zk.PedersenCommitment.from(value, opening) };
-      };
-      const transaction = commit(values.transaction);
-      const daily = commit(values.daily);
-      const equality = (ciphertext: Uint8Array, committed: ReturnType<typeof commit>): ProofPayload => {
-        const parsed = zk.ElGamalCiphertext.fromBytes(ciphertext);
-        if (parsed === undefined) throw new Error("not an ElGamal ciphertext");
-        return {
-          discriminator: ZkElGamalProofInstruction.VerifyCiphertextCommitmentEquality,
-          proofData: new zk.CiphertextCommitmentEqualityProofData(
-            keys.elgamal,
-            parsed,
-            committed.commitment,
-            committed.opening,
-            committed.value,
-          ).toBytes(),
-        };
-      };
-      const proofs = new Map<Slot, ProofPayload>([
-        [
-          "limitEqualityTransaction",
-          equality(transactionLimitCiphertext(bound, amountCiphertext), transaction),
-        ],
-        ["limitEqualityDaily", equality(dailyLimitCiphertext(prover, amountCiphertext), daily)],
-      ]);
-      // The range proof consumes what it is given: after the equality proofs.
-      const ordered = options.swapped ? [daily, transaction] : [transaction, daily];
-      const [first, second] = ordered.map((committed) => committed.value) as [bigint, bigint];
-      proofs.set("limitRangeProof", {
-        discriminator: ZkElGamalProofInstruction.VerifyBatchedRangeProofU64,
-        proofData: new zk.BatchedRangeProofU64Data(
-          ordered.map((committed) => committed.commitment),
-          new BigUint64Array([first, second]),
-          Uint8Array.from(rangeBitLengths(first, second).bitLengths),
-          ordered.map((committed) => committed.opening),
-        ).toBytes(),
+      return proveLimitsOutsideSdk({
+        keypair: world.agentKeys().elgamal,
+        amountCiphertext: transferAmountCiphertext(parseValidityProofContext(validity)),
+        amount: AMOUNT,
+        prover: world.proverState(),
+        rangeOrder: options.swapped ? "daily-first" : "transaction-first",
       });
-      return proofs;
     };
     return LIMIT_SLOTS.map((slot) => ({
       slot,
       fill: async (account: KeyPairSigner, honest: AgentTransferContexts) => {
         made ??= prove(honest);
-        const proof = made.get(slot);
-        if (proof === undefined) throw new Error(`no ${slot} proof`);
+        const proof = made[slot];
         await verifyContext(world, { account, proof, authority: world.agent.address });
         own.push(account.address);
       },

@@ -8,10 +8,7 @@
 import { isPolicyLimitExceeded } from "@cpay/sdk/agent-confidential";
 import type { Address } from "@solana/kit";
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  type AgentConfidentialWorld,
-  createAgentConfidentialWorld,
-} from "../support/agent-confidential-world";
+import { type AgentConfidentialWorld, createFundedAgentWorld } from "../support/agent-confidential-world";
 import { DAILY_LIMIT, usdg, utc } from "../support/policy-world";
 import { expectRefusedByProgram, worldChangesBy } from "../support/refused-by-program";
 
@@ -20,10 +17,7 @@ describe("public and confidential spends in one daily limit", () => {
   let publicHold: Address;
 
   beforeAll(async () => {
-    world = await createAgentConfidentialWorld();
-    await world.setupAgent();
-    await world.fundAgent(usdg(400));
-    await world.confidentialRecipient("bob");
+    world = await createFundedAgentWorld({ funds: usdg(400), recipient: "bob" });
   });
 
   it("Given a confidential spend today, Then a public transfer and the approval of a public hold are refused (PublicSpendAfterConfidential) with nothing changed", async () => {

@@ -25,7 +25,7 @@ import type { Address } from "@solana/kit";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   type AgentConfidentialWorld,
-  createAgentConfidentialWorld,
+  createFundedAgentWorld,
   testConfidentialSecret,
 } from "../support/agent-confidential-world";
 import { accountBytes } from "../support/plant-account";
@@ -83,10 +83,7 @@ describe("the prover state after a restart", () => {
     });
 
   beforeAll(async () => {
-    world = await createAgentConfidentialWorld();
-    await world.setupAgent();
-    await world.fundAgent(usdg(500));
-    await world.confidentialRecipient("bob");
+    world = await createFundedAgentWorld({ funds: usdg(500), recipient: "bob" });
     exported = exportConfidentialSecret(world.agentSecret());
     // Yesterday (day 0): 30. Today (day 1): 40 + 25 executed, 60 held and approved, 70 held (open).
     await world.confidentialTransfer({ amount: usdg(30) });

@@ -28,13 +28,8 @@ import { BPF_LOADER_UPGRADEABLE_ADDRESS } from "@cpay/localnet/cluster";
 import {
   type AgentTransferContexts,
   buildAgentConfidentialTransferInstruction,
-  dailyLimitCiphertext,
-  limitValues,
   parseValidityProofContext,
-  rangeBitLengths,
-  transactionLimitCiphertext,
   transferAmountCiphertext,
-  transferBound,
 } from "@cpay/sdk/agent-confidential";
 import { zk } from "@cpay/sdk/confidential";
 import {
@@ -57,10 +52,11 @@ import { beforeAll, describe, expect, it } from "vitest";
 import {
   type AgentConfidentialWorld,
   type ConfidentialRecipient,
-  createAgentConfidentialWorld,
+  createFundedAgentWorld,
   testConfidentialKeys,
 } from "../support/agent-confidential-world";
 import type { Outcome } from "../support/cluster-send";
+import { proveLimitsOutsideSdk } from "../support/limit-proofs";
 import { accountBytes, plantAccount } from "../support/plant-account";
 import { transferId, usdg, type WorldAgent } from "../support/policy-world";
 import { type ProofPayload, verifyContext } from "../support/proof-context";
@@ -148,9 +144,7 @@ describe("mutations of an honest agent confidential transfer", () => {
     world.cluster.getProgramAccounts(BPF_LOADER_UPGRADEABLE_ADDRESS).map((account) => account.address);
 
   beforeAll(async () => {
-    world = await createAgentConfidentialWorld();
-    await world.setupAgent();
-    await world.fundAgent(usdg(300));
+    world = await createFundedAgentWorld({ funds: usdg(300) });
     bob = await world.confidentialRecipient("bob");
     await world.confidentialRecipient("acme");
     dave = await world.createAgent({ owner: "dave", name: "bot" });
@@ -260,43 +254,13 @@ describe("mutations of an honest agent confidential transfer", () => {
     const prover = foreign
       ? { ...today, spendCiphertext: new Uint8Array(64), confidentialSpentToday: 0n }
       : today;
-    const { bound } = transferBound(prover, AMOUNT, false);
-    const values = limitValues({ amount: AMOUNT, bound, day: prover });
-    const commit = (value: bigint) => {
-      const opening = new zk.PedersenOpening();
-      return { value, opening, commitment: zk.PedersenCommitment.from(value, opening) };
-    };
-    const transaction = commit(values.transaction);
-    const daily = commit(values.daily);
-    const equality = (ciphertext: Uint8Array, committed: ReturnType<typeof commit>): ProofPayload => {
-      const parsed = zk.ElGamalCiphertext.fromBytes(ciphertext);
-      if (parsed === undefined) throw new Error("not an ElGamal ciphertext");
-      return {
-        discriminator: ZkElGamalProofInstruction.VerifyCiphertextCommitmentEquality,
-        proofData: new zk.CiphertextCommitmentEqualityProofData(
-          keypair,
-          parsed,
-          committed.commitment,
-          committed.opening,
-          committed.value,
-        ).toBytes(),
-      };
-    };
-    const proofs: ProofPayload[] = [
-      equality(transactionLimitCiphertext(bound, amountCiphertext), transaction),
-      equality(dailyLimitCiphertext(prover, amountCiphertext), daily),
-      {
-        discriminator: ZkElGamalProofInstruction.VerifyBatchedRangeProofU64,
-        proofData: new zk.BatchedRangeProofU64Data(
-          [transaction.commitment, daily.commitment],
-          new BigUint64Array([transaction.value, daily.value]),
-          Uint8Array.from(rangeBitLengths(transaction.value, daily.value).bitLengths),
-          [transaction.opening, daily.opening],
-        ).toBytes(),
-      },
-    ];
+    const proofs = proveLimitsOutsideSdk({ keypair, amountCiphertext, amount: AMOUNT, prover });
     const made: Address[] = [];
-    for (const proof of proofs) {
+    for (const proof of [
+      proofs.limitEqualityTransaction,
+      proofs.limitEqualityDaily,
+      proofs.limitRangeProof,
+    ]) {
       const account = await generateKeyPairSigner();
       await verifyContext(world, { account, proof, authority: world.agent.address });
       made.push(account.address);

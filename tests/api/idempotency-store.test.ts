@@ -216,6 +216,32 @@ describe("Idempotency-Key records", () => {
     expect(left.map((row) => row.key)).toEqual(["k-fresh"]);
   });
 
+  /** acct_1's claim of `key`, bound to `resourceId`, whose holder died: its lease ran out at `past`. */
+  const abandonedClaim = (key: string, resourceId: string, past: string) => ({
+    accountId: "acct_1",
+    key,
+    requestHash: "f1",
+    state: "in_progress" as const,
+    resourceId,
+    createdAt: past,
+    expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+    leaseExpiresAt: past,
+  });
+
+  /** Retries acct_1's `key` with a use case answering 201 `body`: the resource it resumed, and the answer. */
+  async function retryAnswering(key: string, body: Record<string, unknown>) {
+    const resumed: (string | null)[] = [];
+    const answer = await runIdempotently(
+      service,
+      { accountId: "acct_1", key, fingerprint: "f1" },
+      async (claim) => {
+        resumed.push(claim.resumedResourceId);
+        return { status: 201, body };
+      },
+    );
+    return { resumed, answer };
+  }
+
   it("Given an abandoned claim bound to a webhook whose secret was never shown, When retried, Then that subscription is discarded and the request runs afresh", async () => {
     const { idempotencyKeys, webhookSubscriptions, vaultSecrets } = handle.db.tables;
     const past = new Date(Date.now() - 60_000).toISOString();
@@ -231,26 +257,9 @@ describe("Idempotency-Key records", () => {
       await tx
         .insert(vaultSecrets)
         .values({ accountId: "wh_orphan", kind: "webhook_secret", keyId: "k", sealed: "x", createdAt: past });
-      await tx.insert(idempotencyKeys).values({
-        accountId: "acct_1",
-        key: "k-orphan-webhook",
-        requestHash: "f1",
-        state: "in_progress",
-        resourceId: "wh_orphan",
-        createdAt: past,
-        expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
-        leaseExpiresAt: past,
-      });
+      await tx.insert(idempotencyKeys).values(abandonedClaim("k-orphan-webhook", "wh_orphan", past));
     });
-    const resumed: (string | null)[] = [];
-    const answer = await runIdempotently(
-      service,
-      { accountId: "acct_1", key: "k-orphan-webhook", fingerprint: "f1" },
-      async (claim) => {
-        resumed.push(claim.resumedResourceId);
-        return { status: 201, body: { webhook_id: "wh_fresh" } };
-      },
-    );
+    const { resumed, answer } = await retryAnswering("k-orphan-webhook", { webhook_id: "wh_fresh" });
     expect(resumed).toEqual([null]);
     expect(answer).toEqual({ status: 201, body: { webhook_id: "wh_fresh" }, replayed: false });
     const [orphan] = await handle.db.read((db) =>
@@ -276,26 +285,9 @@ describe("Idempotency-Key records", () => {
         last4: "abcd",
         createdAt: past,
       });
-      await tx.insert(idempotencyKeys).values({
-        accountId: "acct_1",
-        key: "k-orphan-key",
-        requestHash: "f1",
-        state: "in_progress",
-        resourceId: "key_orphan",
-        createdAt: past,
-        expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
-        leaseExpiresAt: past,
-      });
+      await tx.insert(idempotencyKeys).values(abandonedClaim("k-orphan-key", "key_orphan", past));
     });
-    const resumed: (string | null)[] = [];
-    const answer = await runIdempotently(
-      service,
-      { accountId: "acct_1", key: "k-orphan-key", fingerprint: "f1" },
-      async (claim) => {
-        resumed.push(claim.resumedResourceId);
-        return { status: 201, body: { key: { id: "key_fresh" } } };
-      },
-    );
+    const { resumed, answer } = await retryAnswering("k-orphan-key", { key: { id: "key_fresh" } });
     expect(resumed).toEqual([null]);
     expect(answer).toEqual({ status: 201, body: { key: { id: "key_fresh" } }, replayed: false });
     const left = await handle.db.read((db) => db.select().from(apiKeys).where(eq(apiKeys.id, "key_orphan")));

@@ -13,6 +13,7 @@ import { type ChainPort, connectRpcChain, SubmissionRejected, signTransactionToW
 import { generateKeyPairSigner, getBase58Decoder, type KeyPairSigner, lamports } from "@solana/kit";
 import { getTransferSolInstruction } from "@solana-program/system";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eventually } from "../support/eventually";
 
 const SOL = 1_000_000_000n;
 const SYSTEM_PROGRAM = "11111111111111111111111111111111";
@@ -26,17 +27,6 @@ const warnings: unknown[] = [];
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const randomSignature = () => getBase58Decoder().decode(randomBytes(64));
 const randomHash = () => getBase58Decoder().decode(randomBytes(32));
-
-/** Polls until `done(read())`; the deadline is a safety net for a busy machine, not a schedule. */
-async function eventually<T>(read: () => T | Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await sleep(20);
-  }
-}
 
 async function fundedSigner(chain: ChainPort, sol = 2n): Promise<KeyPairSigner> {
   const signer = await generateKeyPairSigner();
@@ -59,6 +49,14 @@ async function transferWire(
       getTransferSolInstruction({ source: from, destination: to as never, amount: lamports(amount) }),
     ],
   });
+}
+
+/** Sends 0.001 SOL from `payer` to a fresh address; returns the transaction's signature. */
+async function sendToFreshAddress(chain: ChainPort, payer: KeyPairSigner): Promise<string> {
+  const to = (await generateKeyPairSigner()).address;
+  const { signature, wire } = await transferWire(chain, payer, to, 1_000_000n);
+  await chain.sendTransaction(wire);
+  return signature;
 }
 
 /** The ExecutionOutcome fields of a refusal (an implementation may carry more on the object). */
@@ -282,13 +280,7 @@ describe.each(["in-process", "rpc"] as const)("chain port contract: %s", (name) 
 
   it("Given landed and unknown signatures, When statuses are asked for more than one RPC page (256), Then they come back in order", async () => {
     const payer = await fundedSigner(chain(), 1n);
-    const { signature, wire } = await transferWire(
-      chain(),
-      payer,
-      (await generateKeyPairSigner()).address,
-      1_000_000n,
-    );
-    await chain().sendTransaction(wire);
+    const signature = await sendToFreshAddress(chain(), payer);
     const signatures = Array.from({ length: 300 }, randomSignature);
     signatures[280] = signature;
 
@@ -315,13 +307,7 @@ describe.each(["in-process", "rpc"] as const)("chain port contract: %s", (name) 
 
   it("Given a landed transaction, When fetched at each commitment, Then confirmed is the default and finalized waits 32 slots", async () => {
     const payer = await fundedSigner(chain(), 1n);
-    const { signature, wire } = await transferWire(
-      chain(),
-      payer,
-      (await generateKeyPairSigner()).address,
-      1_000_000n,
-    );
-    await chain().sendTransaction(wire);
+    const signature = await sendToFreshAddress(chain(), payer);
 
     expect(await chain().getTransaction(signature)).toBeNull();
     cluster.clock.advance(1);
@@ -336,14 +322,7 @@ describe.each(["in-process", "rpc"] as const)("chain port contract: %s", (name) 
     const payer = await fundedSigner(chain(), 1n);
     const sent: string[] = [];
     for (let index = 0; index < 4; index += 1) {
-      const { signature, wire } = await transferWire(
-        chain(),
-        payer,
-        (await generateKeyPairSigner()).address,
-        1_000_000n,
-      );
-      await chain().sendTransaction(wire);
-      sent.push(signature);
+      sent.push(await sendToFreshAddress(chain(), payer));
       cluster.clock.advance(1); // a fresh blockhash for the next one
     }
     const newestFirst = [...sent].reverse();

@@ -11,22 +11,12 @@ import { type Localnet, startLocalnet, startPubSubServer } from "@cpay/localnet/
 import { ChainUnavailable, connectRpcChain, RpcResponseError, SubmissionRejected } from "@cpay/sdk/chain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocketServer } from "ws";
+import { eventually } from "../support/eventually";
 
 let cluster: EmbeddedCluster;
 let localnet: Localnet;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Polls until `done(read())`; the deadline is a safety net for a busy machine, not a schedule. */
-async function eventually<T>(read: () => T | Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
-    await sleep(20);
-  }
-}
 
 /** A loopback port nothing listens on (bound, then released). */
 async function closedPort(): Promise<number> {

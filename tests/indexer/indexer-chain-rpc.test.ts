@@ -16,6 +16,7 @@ import { generateKeyPairSigner, getBase58Decoder, type KeyPairSigner } from "@so
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { sendToCluster } from "../support/cluster-send";
 import { startCountingProxy } from "../support/counting-proxy";
+import { eventually } from "../support/eventually";
 
 let cluster: EmbeddedCluster;
 let localnet: Localnet;
@@ -28,17 +29,6 @@ const landed: { config: string; handle: string; refused: string } = { config: ""
 let handleCount = 0;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Polls until `done(read())`; the deadline is a safety net for a busy machine, not a schedule. */
-async function eventually<T>(read: () => T | Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms: ${String(value)}`);
-    await sleep(20);
-  }
-}
 
 function randomSignature(): string {
   return getBase58Decoder().decode(randomBytes(64));

@@ -189,3 +189,20 @@ export async function createAgentConfidentialWorld(
     holds: (agent = world.agent) => listAgentPendingTransactions(chain, agent.address),
   };
 }
+
+/**
+ * The world most agent confidential suites start from: the agent's USDG account configured and
+ * `funds` of its public USDG deposited and available, and, when named, a recipient whose account
+ * is configured for confidential transfers (otherwise the first transfer to it configures it).
+ */
+export async function createFundedAgentWorld(input: {
+  readonly funds: bigint;
+  readonly recipient?: RecipientName;
+  readonly world?: Parameters<typeof createPolicyWorld>[0];
+}): Promise<AgentConfidentialWorld> {
+  const world = await createAgentConfidentialWorld(input.world);
+  await world.setupAgent();
+  await world.fundAgent(input.funds);
+  if (input.recipient !== undefined) await world.confidentialRecipient(input.recipient);
+  return world;
+}
