@@ -16,7 +16,6 @@
 
 import { fundTestAccount } from "@cpay/api";
 import { runIdempotently } from "@cpay/api/idempotency";
-import { createAgentClient, createApiRelayTransport } from "@cpay/sdk/agent-client";
 import { findTokenAccount } from "@cpay/sdk/confidential";
 import { type Address, address, generateKeyPairSigner, type KeyPairSigner } from "@solana/kit";
 import {
@@ -27,12 +26,14 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiWorld, refusalOf, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
 import { lamportsOf, signerState } from "../support/chain-reads";
+import { publicUsdgOn } from "../support/usdg-balances";
 import { createTestAgent, type WorldAgent } from "./support/agents";
 import {
   agentSigned,
   createSelfCustodyAgent,
   publicTransferInstructions,
   type SelfCustodyAgent,
+  selfCustodyClient,
 } from "./support/self-custody";
 
 const FEE = usdg(1);
@@ -57,10 +58,7 @@ describe("the account-opening fee", () => {
     await world?.close();
   });
 
-  const usdgOf = async (owner: string): Promise<bigint> => {
-    const account = await world.chain.getAccount(await findTokenAccount(owner, world.chain.usdgMint));
-    return account === null ? 0n : getTokenDecoder().decode(account.data).amount;
-  };
+  const usdgOf = (owner: string) => publicUsdgOn(world.chain, owner);
   const feeAccountBalance = () => usdgOf(world.service.context.feePayer.address);
   const reserveState = () => signerState(world.chain, world.service.context.feePayer.address);
   const transferCount = async () => {
@@ -259,26 +257,14 @@ describe("the account-opening fee", () => {
       expect(answer.transfer?.fees).toEqual({ account_opening: "0" });
       expect(await usdgOf(stranger)).toBe(usdg(1));
 
-      const client = createAgentClient({
-        chain: world.chain,
-        relay: createApiRelayTransport(world.clientFor(solo.key.value)),
-        agentSigner: solo.signer,
-        agent: solo.pda,
-        mint: address(world.chain.usdgMint),
-      });
+      const client = selfCustodyClient(world, solo);
       await client.transfer({ recipient: stranger, amount: usdg(1), confidential: false });
       expect(await usdgOf(stranger)).toBe(usdg(2));
     });
 
     it("Given the SDK's agent client and an external address with no account, When it transfers, Then the relay's refusal says how to proceed", async () => {
       const stranger = (await generateKeyPairSigner()).address;
-      const client = createAgentClient({
-        chain: world.chain,
-        relay: createApiRelayTransport(world.clientFor(solo.key.value)),
-        agentSigner: solo.signer,
-        agent: solo.pda,
-        mint: address(world.chain.usdgMint),
-      });
+      const client = selfCustodyClient(world, solo);
       const refused = await refusalOf(
         client.transfer({ recipient: stranger, amount: 1n, confidential: false }),
       );

@@ -9,24 +9,19 @@
  *
  * The steps share the world's state, so they run in order.
  */
-import { createAgentClient, createApiRelayTransport } from "@cpay/sdk/agent-client";
 import { type ApiClient, ApiRequestError, type TTransferDetail } from "@cpay/sdk/api";
-import {
-  deriveAgentConfidentialSecret,
-  deriveConfidentialKeys,
-  findTokenAccount,
-  importConfidentialSecret,
-  zk,
-} from "@cpay/sdk/confidential";
+import { zk } from "@cpay/sdk/confidential";
 import { address } from "@solana/kit";
-import { getTokenDecoder } from "@solana-program/token-2022";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiWorld, refusalOf, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
 import { auditorAmounts } from "../support/auditor-amount";
 import { landedTransaction, signerState } from "../support/chain-reads";
 import { eventually } from "../support/eventually";
+import { agentKeysFromOwnerSecret } from "../support/holder-keys";
 import { approveAsIssuer } from "../support/issuer-approval";
-import { createSelfCustodyAgent } from "./support/self-custody";
+import { publicUsdgOn } from "../support/usdg-balances";
+import { TEST_POLICY } from "./support/agents";
+import { createSelfCustodyAgent, selfCustodyClient } from "./support/self-custody";
 
 describe("a USDG mint whose issuer approves each confidential account, with an auditor", () => {
   const auditor = new zk.ElGamalKeypair();
@@ -46,11 +41,7 @@ describe("a USDG mint whose issuer approves each confidential account, with an a
   const statusOf = async (holder: WorldAccount) =>
     (await holder.client.call("getMe", {})).confidential_status;
 
-  async function publicBalance(holder: WorldAccount): Promise<bigint> {
-    const tokenAccount = await findTokenAccount(holder.account.publicKey, world.chain.usdgMint);
-    const account = await world.chain.getAccount(tokenAccount);
-    return account === null ? 0n : getTokenDecoder().decode(account.data).amount;
-  }
+  const publicBalance = (holder: WorldAccount) => publicUsdgOn(world.chain, holder.account.publicKey);
 
   function settled(client: ApiClient, transferId: string): Promise<TTransferDetail> {
     return eventually(
@@ -157,15 +148,7 @@ describe("a USDG mint whose issuer approves each confidential account, with an a
   it("gives the auditor an agent's confidential transfer too", async () => {
     // Given an agent of alice's, approved by the issuer and funded
     const created = await alice.client.call("createAgent", {
-      body: {
-        name: "bot",
-        spend_policy: {
-          per_transaction_limit_usdg: 100,
-          daily_limit_usdg: 250,
-          hitl_threshold_usdg: 50,
-          assets: ["USDG"],
-        },
-      },
+      body: { name: "bot", spend_policy: TEST_POLICY },
     });
     const agent = await world.accountRow(created.account_id);
     const agentClient = world.clientFor(await world.keyFor(agent.id));
@@ -187,16 +170,11 @@ describe("a USDG mint whose issuer approves each confidential account, with an a
     const solo = await createSelfCustodyAgent(world, alice, "solo");
     await approveAsIssuer(world, solo.pda);
     await world.fund(await world.accountRow(solo.created.account_id), { confidential: usdg(10) });
-    const client = createAgentClient({
-      chain: world.chain,
-      relay: createApiRelayTransport(world.clientFor(solo.key.value)),
-      agentSigner: solo.signer,
-      agent: solo.pda,
-      keys: deriveConfidentialKeys(
-        deriveAgentConfidentialSecret(importConfidentialSecret(alice.confidentialSecret), "alice/solo"),
-      ),
-      mint: address(world.chain.usdgMint),
-    });
+    const client = selfCustodyClient(
+      world,
+      solo,
+      agentKeysFromOwnerSecret(alice.confidentialSecret, "alice/solo"),
+    );
 
     // When it pays @bob 0.75 USDG confidentially, signing itself, the service relaying
     const { signatures } = await client.transfer({

@@ -7,14 +7,7 @@
  */
 import { createAgentClient, createApiRelayTransport } from "@cpay/sdk/agent-client";
 import { ApiRequestError } from "@cpay/sdk/api";
-import {
-  decryptEncryptedTotal,
-  deriveAgentConfidentialSecret,
-  deriveConfidentialKeys,
-  encryptedTotalFromBase64,
-  findTokenAccount,
-  importConfidentialSecret,
-} from "@cpay/sdk/confidential";
+import { decryptEncryptedTotal, encryptedTotalFromBase64, findTokenAccount } from "@cpay/sdk/confidential";
 import { deriveViewingKeys, importAccountSecret, openTransferDetails } from "@cpay/sdk/sealed";
 import { AccountRole, address, createNoopSigner, generateKeyPairSigner, type Instruction } from "@solana/kit";
 import { getTransferSolInstruction } from "@solana-program/system";
@@ -24,6 +17,7 @@ import { type IndexerWorld, startIndexerWorld } from "../indexer/support/indexer
 import { type ApiWorld, refusalOf, usdg, type WorldAccount } from "../support/api-world";
 import { signerState } from "../support/chain-reads";
 import { confidentialStateOn } from "../support/confidential-state";
+import { agentKeysFromOwnerSecret } from "../support/holder-keys";
 import {
   agentSigned,
   createSelfCustodyAgent,
@@ -65,10 +59,7 @@ const reserveState = () => signerState(api.chain, feePayer());
 let bobUsdg: string;
 const bobUsdgAccount = () => bobUsdg;
 /** @alice/solo's confidential keys, as its owner derives them client-side. */
-const soloKeys = () =>
-  deriveConfidentialKeys(
-    deriveAgentConfidentialSecret(importConfidentialSecret(alice.confidentialSecret), "alice/solo"),
-  );
+const soloKeys = () => agentKeysFromOwnerSecret(alice.confidentialSecret, "alice/solo");
 
 /** What the agent's day has charged against its relay cap so far (`relay_fee_usage`). */
 async function spentToday(world: ApiWorld, agent: SelfCustodyAgent): Promise<bigint> {

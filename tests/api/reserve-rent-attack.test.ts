@@ -14,15 +14,12 @@
 
 import { findTokenAccount } from "@cpay/sdk/confidential";
 import { type Address, address, generateKeyPairSigner, type KeyPairSigner } from "@solana/kit";
-import {
-  getBurnCheckedInstruction,
-  getCloseAccountInstruction,
-  getTokenDecoder,
-} from "@solana-program/token-2022";
+import { getBurnCheckedInstruction, getCloseAccountInstruction } from "@solana-program/token-2022";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
 import { lamportsOf } from "../support/chain-reads";
 import { sendAs } from "../support/send-as";
+import { publicUsdgOn } from "../support/usdg-balances";
 
 /** Fresh recipients the attacker holds the keys of. */
 const RECIPIENTS = 6;
@@ -56,10 +53,7 @@ describe("the rent attack on the fee reserve", () => {
     await world?.close();
   });
 
-  const usdgOf = async (owner: string): Promise<bigint> => {
-    const account = await world.chain.getAccount(await findTokenAccount(owner, world.chain.usdgMint));
-    return account === null ? 0n : getTokenDecoder().decode(account.data).amount;
-  };
+  const usdgOf = (owner: string) => publicUsdgOn(world.chain, owner);
 
   it("Given public dust sent to N fresh addresses whose accounts are then burned and closed, When the attacker counts its gain, Then the sender paid the account-opening fee for each into the service's fee account and the attack pays only above any price SOL has had", async () => {
     const reserve = world.service.context.feePayer.address;

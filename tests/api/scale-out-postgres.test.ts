@@ -20,21 +20,14 @@ import {
 import { releaseLease, tryAcquireLease } from "@cpay/api/coordination";
 import { newId } from "@cpay/ledger/ids";
 import { type ApiClient, ApiRequestError, createApiClient } from "@cpay/sdk/api";
-import {
-  availableBalance,
-  decryptPendingBalance,
-  deriveConfidentialKeys,
-  findTokenAccount,
-  importConfidentialSecret,
-} from "@cpay/sdk/confidential";
-import { getTokenDecoder } from "@solana-program/token-2022";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPostgresDatabase, postgresServerUrl } from "../support/api-database";
-import { confidentialStateOn } from "../support/confidential-state";
+import { keysFromSecret } from "../support/holder-keys";
 import { type IndexerBeside, startIndexerBeside } from "../support/indexer-beside";
 import { jobPassRan } from "../support/job-passes";
 import { startTestChain, type TestChain, testChainMode } from "../support/test-chain";
+import { confidentialUsdgOn, publicUsdgOn } from "../support/usdg-balances";
 
 const USDG = 1_000_000n;
 const RATE_LIMIT = 40;
@@ -92,21 +85,9 @@ describe("two API services on one PostgreSQL database", () => {
   const clientOf = (service: RunningService, who: Holder): ApiClient =>
     createApiClient({ baseUrl: service.url, apiKey: who.key });
 
-  async function publicBalance(owner: string): Promise<bigint> {
-    const account = await first.context.chain.getAccount(
-      await findTokenAccount(owner, first.context.chain.usdgMint),
-    );
-    return account === null ? 0n : getTokenDecoder().decode(account.data).amount;
-  }
-  async function confidentialStateOf(who: Holder) {
-    const state = await confidentialStateOn(
-      first.context.chain,
-      await findTokenAccount(who.account.publicKey, first.context.chain.usdgMint),
-    );
-    if (state === null) throw new Error(`${who.account.handle} has no confidential account`);
-    return state;
-  }
-  const keysOf = (who: Holder) => deriveConfidentialKeys(importConfidentialSecret(who.secret));
+  const publicBalance = (owner: string) => publicUsdgOn(first.context.chain, owner);
+  const confidentialOf = (who: Holder) =>
+    confidentialUsdgOn(first.context.chain, who.account.publicKey, keysFromSecret(who.secret));
 
   async function transferRow(id: string) {
     const { transfers } = first.context.db.tables;
@@ -131,8 +112,8 @@ describe("two API services on one PostgreSQL database", () => {
       confidential: 10n * USDG,
       public: 4n * USDG,
     });
-    const aliceBefore = availableBalance(await confidentialStateOf(alice), keysOf(alice));
-    const bobPendingBefore = decryptPendingBalance(await confidentialStateOf(bob), keysOf(bob));
+    const aliceBefore = (await confidentialOf(alice)).available;
+    const bobPendingBefore = (await confidentialOf(bob)).pending;
 
     // When six public transfers of 1 USDG (4 USDG funded) and four confidential transfers of 1 USDG
     // are sent at the same time, alternately through the first and the second service
@@ -211,10 +192,8 @@ describe("two API services on one PostgreSQL database", () => {
     // And the balances moved by exactly that much
     expect(await publicBalance(alice.account.publicKey)).toBe(0n);
     expect(await publicBalance(bob.account.publicKey)).toBe(4n * USDG);
-    expect(availableBalance(await confidentialStateOf(alice), keysOf(alice))).toBe(aliceBefore - 4n * USDG);
-    expect(decryptPendingBalance(await confidentialStateOf(bob), keysOf(bob))).toBe(
-      bobPendingBefore + 4n * USDG,
-    );
+    expect((await confidentialOf(alice)).available).toBe(aliceBefore - 4n * USDG);
+    expect((await confidentialOf(bob)).pending).toBe(bobPendingBefore + 4n * USDG);
   });
 
   it("Given one key used through both services, Then they spend one rate-limit budget with exact headers", async () => {

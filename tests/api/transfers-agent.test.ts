@@ -16,15 +16,11 @@ import { readProverState, SECONDS_PER_DAY } from "@cpay/sdk/agent-confidential";
 import { type ApiClient, ApiRequestError, type CallInput, type TTransferDetail } from "@cpay/sdk/api";
 import {
   availableBalance,
-  type ConfidentialKeyset,
   decryptElGamal,
   decryptEncryptedTotal,
   decryptPendingBalance,
-  deriveAgentConfidentialSecret,
-  deriveConfidentialKeys,
   encryptedTotalFromBase64,
   findTokenAccount,
-  importConfidentialSecret,
   readTransferMemo,
 } from "@cpay/sdk/confidential";
 import {
@@ -35,13 +31,15 @@ import {
   remainingBudgetOf,
 } from "@cpay/sdk/sealed";
 import { address } from "@solana/kit";
-import { getTokenDecoder } from "@solana-program/token-2022";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiWorld, refusalOf, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
 import { landedTransaction } from "../support/chain-reads";
 import { confidentialStateOn } from "../support/confidential-state";
 import { eventually } from "../support/eventually";
+import { agentKeysFromOwnerSecret, keysFromSecret } from "../support/holder-keys";
+import { confidentialUsdgOn, publicUsdgOn } from "../support/usdg-balances";
+import { TEST_POLICY } from "./support/agents";
 
 describe("an agent spending with its own key", () => {
   let world: ApiWorld;
@@ -54,15 +52,7 @@ describe("an agent spending with its own key", () => {
     world = await startApiWorld();
     [alice, bob] = await Promise.all([world.account("alice"), world.account("bob")]);
     const created = await alice.client.call("createAgent", {
-      body: {
-        name: "bot",
-        spend_policy: {
-          per_transaction_limit_usdg: 100,
-          daily_limit_usdg: 250,
-          hitl_threshold_usdg: 50,
-          assets: ["USDG"],
-        },
-      },
+      body: { name: "bot", spend_policy: TEST_POLICY },
     });
     agentId = created.account_id;
     const row = await accountRowOf(agentId);
@@ -105,29 +95,12 @@ describe("an agent spending with its own key", () => {
     return Number(row?.n);
   }
 
-  const bobKeys = (): ConfidentialKeyset =>
-    deriveConfidentialKeys(importConfidentialSecret(bob.confidentialSecret));
+  const bobKeys = () => keysFromSecret(bob.confidentialSecret);
   /** The agent's keys as its owner derives them from her own secret (nothing else is needed). */
-  const agentKeys = (): ConfidentialKeyset =>
-    deriveConfidentialKeys(
-      deriveAgentConfidentialSecret(importConfidentialSecret(alice.confidentialSecret), "alice/bot"),
-    );
-
-  async function bobPublic(): Promise<bigint> {
-    const account = await world.chain.getAccount(
-      await findTokenAccount(bob.account.publicKey, world.chain.usdgMint),
-    );
-    return account === null ? 0n : getTokenDecoder().decode(account.data).amount;
-  }
-
-  async function bobPending(): Promise<bigint> {
-    const state = await confidentialStateOn(
-      world.chain,
-      await findTokenAccount(bob.account.publicKey, world.chain.usdgMint),
-    );
-    if (state === null) throw new Error("bob has no confidential account");
-    return decryptPendingBalance(state, bobKeys());
-  }
+  const agentKeys = () => agentKeysFromOwnerSecret(alice.confidentialSecret, "alice/bot");
+  const bobPublic = () => publicUsdgOn(world.chain, bob.account.publicKey);
+  const bobPending = async () =>
+    (await confidentialUsdgOn(world.chain, bob.account.publicKey, bobKeys())).pending;
 
   function settled(id: string): Promise<TTransferDetail> {
     return eventually(

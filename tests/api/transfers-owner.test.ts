@@ -3,13 +3,10 @@ import { newId } from "@cpay/ledger/ids";
 import { ApiRequestError, type TTransferDetail } from "@cpay/sdk/api";
 import {
   availableBalance,
-  type ConfidentialKeyset,
   decryptEncryptedTotal,
   decryptPendingBalance,
-  deriveConfidentialKeys,
   encryptedTotalFromBase64,
   findTokenAccount,
-  importConfidentialSecret,
   isConfidentialError,
   readTransferMemo,
 } from "@cpay/sdk/confidential";
@@ -21,13 +18,14 @@ import {
   type ViewingKeys,
 } from "@cpay/sdk/sealed";
 import { generateKeyPairSigner } from "@solana/kit";
-import { getTokenDecoder } from "@solana-program/token-2022";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiWorld, refusalOf, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
 import { landedTransaction } from "../support/chain-reads";
 import { confidentialStateOn } from "../support/confidential-state";
 import { eventually } from "../support/eventually";
+import { keysFromSecret } from "../support/holder-keys";
+import { publicUsdgOn } from "../support/usdg-balances";
 
 describe("transfers from a personal account", () => {
   let world: ApiWorld;
@@ -47,8 +45,7 @@ describe("transfers from a personal account", () => {
     await world?.close();
   });
 
-  const keysOf = (holder: WorldAccount): ConfidentialKeyset =>
-    deriveConfidentialKeys(importConfidentialSecret(holder.confidentialSecret));
+  const keysOf = (holder: WorldAccount) => keysFromSecret(holder.confidentialSecret);
 
   async function confidentialState(holder: WorldAccount) {
     const state = await confidentialStateOn(
@@ -81,10 +78,7 @@ describe("transfers from a personal account", () => {
     return id;
   }
 
-  async function publicBalance(owner: string): Promise<bigint> {
-    const account = await world.chain.getAccount(await findTokenAccount(owner, world.chain.usdgMint));
-    return account === null ? 0n : getTokenDecoder().decode(account.data).amount;
-  }
+  const publicBalance = (owner: string) => publicUsdgOn(world.chain, owner);
 
   function settled(holder: WorldAccount, transferId: string): Promise<TTransferDetail> {
     return eventually(

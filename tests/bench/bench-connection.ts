@@ -23,7 +23,7 @@ import { parseLocalnetManifest } from "@cpay/sdk/chain";
 import pino from "pino";
 import { inProcessConnection } from "../support/in-process-connection";
 import { startIndexerBeside } from "../support/indexer-beside";
-import { serviceProcess } from "../support/service-process";
+import { indexerProcess } from "../support/indexer-process";
 import { BENCH_SERVICE_LIMITS } from "./bench-limits";
 
 /** The env variable the bench sets on a child whose chain is the localnet process. */
@@ -86,18 +86,12 @@ export async function startBenchService(
 /** The indexer as its own process on the service's database, stopped when this process exits. */
 async function startIndexerProcess(service: RunningService, manifestPath: string): Promise<void> {
   const manifest = parseLocalnetManifest(JSON.parse(readFileSync(manifestPath, "utf8")));
-  const indexer = serviceProcess({
-    entry: "indexer/src/main.ts",
-    env: {
-      DATABASE_URL: service.context.config.databaseUrl,
-      RPC_URL: manifest.rpcUrl,
-      RPC_WS_URL: manifest.wsUrl,
-      PROGRAM_ID: manifest.programId,
-      USDG_MINT: manifest.usdgMint,
-      INDEXER_PORT: "0",
-      LOG_LEVEL: "info",
-    },
-    ready: /indexer started/,
+  const indexer = indexerProcess({
+    DATABASE_URL: service.context.config.databaseUrl,
+    RPC_URL: manifest.rpcUrl,
+    RPC_WS_URL: manifest.wsUrl,
+    PROGRAM_ID: manifest.programId,
+    USDG_MINT: manifest.usdgMint,
   });
   // The bench ends its children with SIGTERM (their handler exits): the indexer goes with them.
   process.on("exit", () => indexer.signalNow("SIGTERM"));

@@ -23,9 +23,10 @@ import Sqlite from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiProcess, startApi } from "../support/api-process";
 import { writeExecSigner, writeKeypairFile } from "../support/exec-signer";
+import { indexerProcess } from "../support/indexer-process";
 import { type LocalnetProcess, startLocalnetProcess } from "../support/localnet-process";
 import { sendAs } from "../support/send-as";
-import { type ServiceProcess, serviceProcess } from "../support/service-process";
+import type { ServiceProcess } from "../support/service-process";
 import { createSoftAuthenticator } from "../support/soft-authenticator";
 import { postTransfer, type TransferAnswer } from "../support/transfer-answers";
 
@@ -159,12 +160,7 @@ describe("one service, a test environment on one cluster and a live one on anoth
     adminUrl = banner.adminUrl;
     testKey = banner.demoKey;
 
-    const indexer = (env: NodeJS.ProcessEnv) =>
-      serviceProcess({
-        entry: "indexer/src/main.ts",
-        env: { INDEXER_PORT: "0", LOG_LEVEL: "info", INDEXER_POLL_MS: "200", ...env },
-        ready: /indexer started/,
-      });
+    const indexer = (env: NodeJS.ProcessEnv) => indexerProcess({ INDEXER_POLL_MS: "200", ...env });
     indexers.push(
       indexer({ DATABASE_URL: testDb, RPC_URL: testnet.rpcUrl(), RPC_WS_URL: testnet.wsUrl() }),
       indexer({

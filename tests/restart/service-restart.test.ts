@@ -16,21 +16,14 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type ChainPort, connectRpcChain } from "@cpay/sdk/chain";
-import {
-  availableBalance,
-  decryptPendingBalance,
-  deriveConfidentialKeys,
-  findTokenAccount,
-  importConfidentialSecret,
-  readConfidentialState,
-} from "@cpay/sdk/confidential";
-import { getTokenDecoder } from "@solana-program/token-2022";
 import Sqlite from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { apiProcess, startApi } from "../support/api-process";
+import { keysFromSecret } from "../support/holder-keys";
+import { localnetIndexerProcess } from "../support/indexer-process";
 import { type LocalnetProcess, startLocalnetProcess } from "../support/localnet-process";
 import { seeded } from "../support/seeded";
-import { type ServiceProcess, serviceProcess } from "../support/service-process";
+import type { ServiceProcess } from "../support/service-process";
 import {
   isFinal,
   NO_ANSWER,
@@ -39,6 +32,7 @@ import {
   type TransferAnswer,
   transferOf,
 } from "../support/transfer-answers";
+import { confidentialUsdgTotalOn, publicUsdgOn } from "../support/usdg-balances";
 
 const USDG = 1_000_000n;
 /** What scripts/start.sh gives @demo (api/src/admin/demo-accounts.ts). */
@@ -118,17 +112,7 @@ describe("the start topology after the localnet and the API are SIGKILLed mid-st
     const apiKey = banner.demoKey;
     const secret = banner.demoSecret;
     expect(secret, api.output()).not.toBeNull();
-    indexer = serviceProcess({
-      entry: "indexer/src/main.ts",
-      env: {
-        DATABASE_URL: databaseUrl,
-        RPC_URL: localnet.rpcUrl(),
-        RPC_WS_URL: localnet.wsUrl(),
-        INDEXER_PORT: "0",
-        LOG_LEVEL: "info",
-      },
-      ready: /indexer started/,
-    });
+    indexer = localnetIndexerProcess(localnet, databaseUrl);
     await indexer.start();
     const startedAt = Date.now();
 
@@ -318,16 +302,11 @@ describe("the start topology after the localnet and the API are SIGKILLed mid-st
         if (planned.confidential) confidentialOut += planned.units;
         else publicOut += planned.units;
       }
-      const demoAccount = await findTokenAccount(publicKeyOf("@demo"), manifest.usdgMint);
-      const merchantAccount = await findTokenAccount(publicKeyOf("@merchant"), manifest.usdgMint);
-      const demoState = await readConfidentialState(chain, demoAccount);
-      if (demoState === null) throw new Error("@demo has no confidential account");
-      const keys = deriveConfidentialKeys(importConfidentialSecret(secret as string));
-      const demoConfidential = availableBalance(demoState, keys) + decryptPendingBalance(demoState, keys);
-      expect(demoConfidential).toBe(DEMO_CONFIDENTIAL - confidentialOut);
-      expect(demoState.publicAmount).toBe(DEMO_PUBLIC - publicOut);
-      const merchant = await chain.getAccount(merchantAccount);
-      expect(merchant === null ? 0n : getTokenDecoder().decode(merchant.data).amount).toBe(publicOut);
+      const keys = keysFromSecret(secret as string);
+      const demo = publicKeyOf("@demo");
+      expect(await confidentialUsdgTotalOn(chain, demo, keys)).toBe(DEMO_CONFIDENTIAL - confidentialOut);
+      expect(await publicUsdgOn(chain, demo)).toBe(DEMO_PUBLIC - publicOut);
+      expect(await publicUsdgOn(chain, publicKeyOf("@merchant"))).toBe(publicOut);
       console.log(
         `restart: seed ${SEED}, kill ${KILL_DELAY_MS} ms after ${KILL_AFTER_ANSWERS} answers; ${transfers.length} transfers, ` +
           `${transfers.filter((row) => row.status === "confirmed").length} confirmed, ` +

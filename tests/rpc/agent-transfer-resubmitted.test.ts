@@ -13,21 +13,16 @@ import { findPolicyPda, parseAgentPolicyEvents } from "@cpay/sdk";
 import { readProverState } from "@cpay/sdk/agent-confidential";
 import { confirmedTransaction } from "@cpay/sdk/chain";
 import {
-  availableBalance,
   type ConfidentialKeyset,
   decryptEncryptedTotal,
-  decryptPendingBalance,
-  deriveAgentConfidentialSecret,
-  deriveConfidentialKeys,
   encryptedTotalFromBase64,
-  findTokenAccount,
-  importConfidentialSecret,
 } from "@cpay/sdk/confidential";
 import { address } from "@solana/kit";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { confidentialStateOn } from "../support/confidential-state";
 import { type FaultWorld, type FaultWorldAccount, startFaultWorld } from "../support/fault-world";
+import { agentKeysFromOwnerSecret, keysFromSecret } from "../support/holder-keys";
+import { confidentialUsdgTotalOn } from "../support/usdg-balances";
 
 const UNITS = 1_000_000n;
 const AGENT_FUNDS = 100n * UNITS;
@@ -42,24 +37,12 @@ let agent: Awaited<ReturnType<FaultWorld["agent"]>>;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The agent's keys as its owner derives them from her own secret. */
-function agentKeys(): ConfidentialKeyset {
-  return deriveConfidentialKeys(
-    deriveAgentConfidentialSecret(
-      importConfidentialSecret(owner.confidentialSecret),
-      agent.account.handle.replace(/^@/, ""),
-    ),
-  );
-}
+const agentKeys = () =>
+  agentKeysFromOwnerSecret(owner.confidentialSecret, agent.account.handle.replace(/^@/, ""));
 
 /** Available + pending of `wallet`'s confidential account, decrypted with `keys`. */
-async function confidentialBalance(wallet: string, keys: ConfidentialKeyset): Promise<bigint> {
-  const state = await confidentialStateOn(
-    world.direct,
-    await findTokenAccount(wallet, world.direct.usdgMint),
-  );
-  if (state === null) throw new Error(`${wallet} has no confidential account`);
-  return availableBalance(state, keys) + decryptPendingBalance(state, keys);
-}
+const confidentialBalance = (wallet: string, keys: ConfidentialKeyset) =>
+  confidentialUsdgTotalOn(world.direct, wallet, keys);
 
 /** Transfer id -> the successful transactions in the agent's history that executed it (program events). */
 async function executionsOnChain(): Promise<Map<string, string[]>> {
@@ -166,7 +149,7 @@ describe("an agent's confidential transfer whose final transaction expired befor
     ).toBe(AMOUNT);
     // ... and the balances are the chain's: the amount left the agent once and reached the payee once
     expect(await confidentialBalance(agent.account.publicKey, agentKeys())).toBe(AGENT_FUNDS - AMOUNT);
-    const payeeKeys = deriveConfidentialKeys(importConfidentialSecret(payee.confidentialSecret));
+    const payeeKeys = keysFromSecret(payee.confidentialSecret);
     expect(await confidentialBalance(payee.account.publicKey, payeeKeys)).toBe(AMOUNT);
   });
 });

@@ -11,20 +11,13 @@
  */
 import { randomUUID } from "node:crypto";
 import type { TransferRow } from "@cpay/api";
-import {
-  availableBalance,
-  decryptPendingBalance,
-  deriveConfidentialKeys,
-  findTokenAccount,
-  importConfidentialSecret,
-} from "@cpay/sdk/confidential";
-import { getTokenDecoder } from "@solana-program/token-2022";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { confidentialStateOn } from "../support/confidential-state";
 import type { FaultSettings } from "../support/fault-proxy";
 import { type FaultWorld, type FaultWorldAccount, startFaultWorld } from "../support/fault-world";
+import { keysFromSecret } from "../support/holder-keys";
 import { transfersRecordedOnChain } from "../support/recorded-transfers";
+import { confidentialUsdgTotalOn, publicUsdgOn } from "../support/usdg-balances";
 
 const UNITS = 1_000_000n;
 const PUBLIC_FUNDS = 100n * UNITS;
@@ -118,21 +111,11 @@ async function eventsOf(row: TransferRow): Promise<string[]> {
     .sort();
 }
 
-async function publicBalance(owner: string): Promise<bigint> {
-  const account = await world.direct.getAccount(await findTokenAccount(owner, world.direct.usdgMint));
-  return account === null ? 0n : getTokenDecoder().decode(account.data).amount;
-}
+const publicBalance = (owner: string) => publicUsdgOn(world.direct, owner);
 
 /** Available + pending, decrypted with the holder's own keys. */
-async function confidentialBalance(holder: FaultWorldAccount): Promise<bigint> {
-  const keys = deriveConfidentialKeys(importConfidentialSecret(holder.confidentialSecret));
-  const state = await confidentialStateOn(
-    world.direct,
-    await findTokenAccount(holder.account.publicKey, world.direct.usdgMint),
-  );
-  if (state === null) throw new Error(`${holder.account.handle} has no confidential account`);
-  return availableBalance(state, keys) + decryptPendingBalance(state, keys);
-}
+const confidentialBalance = (holder: FaultWorldAccount) =>
+  confidentialUsdgTotalOn(world.direct, holder.account.publicKey, keysFromSecret(holder.confidentialSecret));
 
 /** Every invariant of the module doc, over every transfer made so far. */
 async function checkSettled(): Promise<TransferRow[]> {

@@ -21,23 +21,16 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type ChainPort, connectRpcChain } from "@cpay/sdk/chain";
-import {
-  availableBalance,
-  decryptPendingBalance,
-  deriveConfidentialKeys,
-  findTokenAccount,
-  importConfidentialSecret,
-  readConfidentialState,
-} from "@cpay/sdk/confidential";
-import { getTokenDecoder } from "@solana-program/token-2022";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { createPostgresDatabase, postgresServerUrl } from "../support/api-database";
 import { type ApiBanner, apiProcess, startApi } from "../support/api-process";
+import { keysFromSecret } from "../support/holder-keys";
+import { localnetIndexerProcess } from "../support/indexer-process";
 import { type LocalnetProcess, startLocalnetProcess } from "../support/localnet-process";
 import { transfersRecordedOnChain } from "../support/recorded-transfers";
 import { seeded } from "../support/seeded";
-import { type ServiceProcess, serviceProcess } from "../support/service-process";
+import type { ServiceProcess } from "../support/service-process";
 import {
   isFinal,
   NO_ANSWER,
@@ -46,6 +39,7 @@ import {
   type TransferAnswer,
   transferOf,
 } from "../support/transfer-answers";
+import { confidentialUsdgTotalOn, publicUsdgOn } from "../support/usdg-balances";
 
 const USDG = 1_000_000n;
 const SEED = Number(process.env.SCALE_OUT_SEED ?? 11);
@@ -188,19 +182,9 @@ describe("two API processes and the indexer on one PostgreSQL, one API SIGKILLed
     apis.push(apiProcess({ ...env }), apiProcess({ ...env }));
     const [first, second] = apis as [ServiceProcess, ServiceProcess];
     const one = await startApi(first);
-    indexer = serviceProcess({
-      entry: "indexer/src/main.ts",
-      env: {
-        DATABASE_URL: database.url,
-        RPC_URL: localnet.rpcUrl(),
-        RPC_WS_URL: localnet.wsUrl(),
-        PROGRAM_ID: manifest.programId,
-        USDG_MINT: manifest.usdgMint,
-        INDEXER_PORT: "0",
-        // (it says it is ready at info, with its health URL)
-        LOG_LEVEL: "info",
-      },
-      ready: /"health":"([^"]+)"[^\n]*indexer started/,
+    indexer = localnetIndexerProcess(localnet, database.url, {
+      PROGRAM_ID: manifest.programId,
+      USDG_MINT: manifest.usdgMint,
     });
     chain = await connectRpcChain({
       rpcUrl: localnet.rpcUrl(),
@@ -533,19 +517,9 @@ describe("two API processes and the indexer on one PostgreSQL, one API SIGKILLed
               rows.find((row) => row.id === idOf.get(transfer.key))?.status === "confirmed",
           ).map((transfer) => transfer.units),
         );
-      const publicOf = async (who: Holder) => {
-        const account = await chain?.getAccount(await findTokenAccount(who.publicKey, manifest.usdgMint));
-        return account === null || account === undefined ? 0n : getTokenDecoder().decode(account.data).amount;
-      };
-      const confidentialOf = async (who: Holder) => {
-        const state = await readConfidentialState(
-          chain as ChainPort,
-          await findTokenAccount(who.publicKey, manifest.usdgMint),
-        );
-        if (state === null) throw new Error(`${who.handle} has no confidential account`);
-        const keys = deriveConfidentialKeys(importConfidentialSecret(who.secret));
-        return availableBalance(state, keys) + decryptPendingBalance(state, keys);
-      };
+      const publicOf = (who: Holder) => publicUsdgOn(chain as ChainPort, who.publicKey);
+      const confidentialOf = (who: Holder) =>
+        confidentialUsdgTotalOn(chain as ChainPort, who.publicKey, keysFromSecret(who.secret));
       for (const from of SENDERS) {
         const who = holders[from];
         expect(await publicOf(who), who.handle).toBe(

@@ -5,18 +5,10 @@
  * decision (public amounts from the token account, confidential ones decrypted with the holder's
  * keys — never through the API).
  */
-import {
-  availableBalance,
-  type ConfidentialKeyset,
-  decryptPendingBalance,
-  deriveAgentConfidentialSecret,
-  deriveConfidentialKeys,
-  findTokenAccount,
-  importConfidentialSecret,
-} from "@cpay/sdk/confidential";
-import { getTokenDecoder } from "@solana-program/token-2022";
+import type { ConfidentialKeyset } from "@cpay/sdk/confidential";
 import type { ApiWorld, WorldAccount } from "../../support/api-world";
-import { confidentialStateOn } from "../../support/confidential-state";
+import { agentKeysFromOwnerSecret, keysFromSecret } from "../../support/holder-keys";
+import { confidentialUsdgOn, publicUsdgOn } from "../../support/usdg-balances";
 import type { WorldAgent } from "./agents";
 
 export interface HeldTransfer {
@@ -41,31 +33,27 @@ export async function holdAgentTransfer(
 }
 
 /** The public USDG of the account at `owner` (wallet or agent PDA), 0 without a token account. */
-export async function publicUsdg(world: ApiWorld, owner: string): Promise<bigint> {
-  const account = await world.chain.getAccount(await findTokenAccount(owner, world.chain.usdgMint));
-  return account === null ? 0n : getTokenDecoder().decode(account.data).amount;
+export function publicUsdg(world: ApiWorld, owner: string): Promise<bigint> {
+  return publicUsdgOn(world.chain, owner);
 }
 
 /** The confidential keys of a world account, from the secret its holder was given. */
 export function keysOf(holder: WorldAccount): ConfidentialKeyset {
-  return deriveConfidentialKeys(importConfidentialSecret(holder.confidentialSecret));
+  return keysFromSecret(holder.confidentialSecret);
 }
 
 /** An agent's confidential keys, as its owner derives them from the owner's own secret. */
 export function agentKeysOf(owner: WorldAccount, agent: WorldAgent): ConfidentialKeyset {
-  const ownerSecret = importConfidentialSecret(owner.confidentialSecret);
-  return deriveConfidentialKeys(deriveAgentConfidentialSecret(ownerSecret, agent.agent.handle.slice(1)));
+  return agentKeysFromOwnerSecret(owner.confidentialSecret, agent.agent.handle.slice(1));
 }
 
 /** Decrypted confidential balances of the USDG account at `owner`: available and pending credits. */
-export async function confidentialUsdg(
+export function confidentialUsdg(
   world: ApiWorld,
   owner: string,
   keys: ConfidentialKeyset,
 ): Promise<{ readonly available: bigint; readonly pending: bigint }> {
-  const state = await confidentialStateOn(world.chain, await findTokenAccount(owner, world.chain.usdgMint));
-  if (state === null) throw new Error(`${owner} has no confidential USDG account`);
-  return { available: availableBalance(state, keys), pending: decryptPendingBalance(state, keys) };
+  return confidentialUsdgOn(world.chain, owner, keys);
 }
 
 /** Polls until a condition holds (tests/support/eventually.ts), e.g. a background job's work. */

@@ -8,9 +8,10 @@ import { randomBytes } from "node:crypto";
 import { type IssuedKey, issueApiKey } from "@cpay/api";
 import { keyFromSeed, partiallySignTransactionToWire } from "@cpay/localnet/cluster";
 import { buildAgentTransferInstruction } from "@cpay/sdk";
+import { type AgentClient, createAgentClient, createApiRelayTransport } from "@cpay/sdk/agent-client";
 import { readAgentAccount } from "@cpay/sdk/agent-confidential";
 import type { TCreatedAgent } from "@cpay/sdk/api";
-import { findTokenAccount } from "@cpay/sdk/confidential";
+import { type ConfidentialKeyset, findTokenAccount } from "@cpay/sdk/confidential";
 import {
   type Address,
   address,
@@ -52,6 +53,25 @@ export async function createSelfCustodyAgent(
     environment: "test",
   });
   return { created, pda: address(created.public_key), signer, key };
+}
+
+/**
+ * The SDK's agent client as the agent's holder runs it: signing with the agent's own signer and
+ * sending through the service's relay under the agent's key; `keys` for confidential spends.
+ */
+export function selfCustodyClient(
+  world: ApiWorld,
+  agent: SelfCustodyAgent,
+  keys?: ConfidentialKeyset,
+): AgentClient {
+  return createAgentClient({
+    chain: world.chain,
+    relay: createApiRelayTransport(world.clientFor(agent.key.value)),
+    agentSigner: agent.signer,
+    agent: agent.pda,
+    keys,
+    mint: address(world.chain.usdgMint),
+  });
 }
 
 /** The instructions of a public agent transfer (ATA create for the recipient + agent_transfer). */

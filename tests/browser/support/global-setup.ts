@@ -14,8 +14,8 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { apiProcess, startApi } from "../../support/api-process";
+import { localnetIndexerProcess } from "../../support/indexer-process";
 import { startLocalnetProcess } from "../../support/localnet-process";
-import { serviceProcess } from "../../support/service-process";
 import { admin, confirmedTransfer, v1 } from "./admin-client";
 import { BULK_TRANSFERS, bulkUnits, sendBulkTransfers } from "./bulk-transfers";
 import { enrollmentLink } from "./enrollment-link";
@@ -90,18 +90,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     const banner = await startApi(api);
     if (banner.demoSecret === null) throw new Error(`the API did not create @demo:\n${api.output()}`);
     mark("API serving");
-    const indexer = serviceProcess({
-      entry: "indexer/src/main.ts",
-      env: {
-        DATABASE_URL: databaseUrl,
-        RPC_URL: localnet.rpcUrl(),
-        RPC_WS_URL: localnet.wsUrl(),
-        INDEXER_PORT: "0",
-        // Its readiness line is an info log.
-        LOG_LEVEL: "info",
-      },
-      ready: /indexer started/,
-    });
+    const indexer = localnetIndexerProcess(localnet, databaseUrl);
     stops.push(indexer.stop);
     // Its cold start (a tsx transpile) overlaps the seeding, which needs only the API.
     const following = indexer.start().then(() => mark("indexer following"));
