@@ -10,6 +10,7 @@ import { openSecret } from "@cpay/api/vault-crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
 import { TEST_POLICY } from "./support/agents";
+import { postWithIdempotencyKey } from "./support/idempotent-post";
 
 describe("secrets under Idempotency-Key", () => {
   let world: ApiWorld;
@@ -24,19 +25,8 @@ describe("secrets under Idempotency-Key", () => {
     await world?.close();
   });
 
-  async function post(path: string, key: string, body: unknown) {
-    const response = await world.fetch(path, {
-      method: "POST",
-      key: alice.key.value,
-      headers: { "content-type": "application/json", "idempotency-key": key },
-      body: JSON.stringify(body),
-    });
-    return {
-      status: response.status,
-      replayed: response.headers.get("idempotent-replayed"),
-      body: (await response.json()) as Record<string, unknown>,
-    };
-  }
+  const post = (path: string, key: string, body: unknown) =>
+    postWithIdempotencyKey(world, { apiKey: alice.key.value, path, key, body });
 
   /** Every row of every table, with each stored idempotency answer opened under the master key. */
   async function everythingStored(): Promise<string> {

@@ -10,6 +10,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
 import { confidentialStateOn } from "../support/confidential-state";
+import { postWithIdempotencyKey } from "./support/idempotent-post";
 
 describe("idempotent transfers", () => {
   let world: ApiWorld;
@@ -25,19 +26,8 @@ describe("idempotent transfers", () => {
     await world?.close();
   });
 
-  async function post(key: string, body: unknown, path = "/v1/transfers") {
-    const response = await world.fetch(path, {
-      method: "POST",
-      key: alice.key.value,
-      headers: { "content-type": "application/json", "idempotency-key": key },
-      body: JSON.stringify(body),
-    });
-    return {
-      status: response.status,
-      replayed: response.headers.get("idempotent-replayed"),
-      body: await response.json(),
-    };
-  }
+  const post = (key: string, body: unknown, path = "/v1/transfers") =>
+    postWithIdempotencyKey(world, { apiKey: alice.key.value, path, key, body });
 
   it("given 20 concurrent duplicates, makes one transfer and answers all 20 with it", async () => {
     const bobAccount = await findTokenAccount(bob.account.publicKey, world.chain.usdgMint);

@@ -5,8 +5,6 @@
  * the owner, never `confirmed` — and the merchant it names must never be told it was paid.
  */
 import { randomBytes } from "node:crypto";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { idFromBytes } from "@cpay/ledger/ids";
 import { buildAgentTransferInstruction, buildTransferRecordInstruction } from "@cpay/sdk";
 import { readAgentAccount } from "@cpay/sdk/agent-confidential";
@@ -20,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type IndexerWorld, startIndexerWorld } from "../indexer/support/indexer-world";
 import { type ApiWorld, refusalOf, usdg, type WorldAccount } from "../support/api-world";
 import { eventually } from "../support/eventually";
+import { startWebhookEndpoint, type WebhookEndpoint } from "../support/webhook-endpoint";
 import { agentSigned, createSelfCustodyAgent, type SelfCustodyAgent } from "./support/self-custody";
 
 interface Delivery {
@@ -34,21 +33,15 @@ describe("a relayed transfer record beside a held transfer", () => {
   let mallory: WorldAccount;
   let merchant: WorldAccount;
   let bot: SelfCustodyAgent;
-  let receiver: Server;
+  let receiver: WebhookEndpoint;
   const delivered: Delivery[] = [];
 
   beforeAll(async () => {
-    receiver = createServer((request, response) => {
-      let body = "";
-      request.on("data", (chunk) => {
-        body += chunk;
-      });
-      request.on("end", () => {
+    receiver = await startWebhookEndpoint({
+      onDelivery: ({ body }) => {
         delivered.push(JSON.parse(body) as Delivery);
-        response.end();
-      });
+      },
     });
-    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
     world = await startIndexerWorld({ env: { WEBHOOKS_ALLOW_LOCAL: "1" } });
     api = world.api;
     mallory = await api.account("mallory");
@@ -57,7 +50,7 @@ describe("a relayed transfer record beside a held transfer", () => {
     await api.fund(mallory.account, { public: usdg(10) });
     await merchant.client.call("createWebhook", {
       body: {
-        url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/merchant`,
+        url: `${receiver.url}/merchant`,
         events: ["transfer.confirmed"],
       },
     });
@@ -65,7 +58,7 @@ describe("a relayed transfer record beside a held transfer", () => {
 
   afterAll(async () => {
     await world?.close();
-    await new Promise((resolve) => receiver?.close(resolve));
+    await receiver?.close();
   });
 
   /** The agent's `agent_transfer` of `amount` USDG to the merchant under `transferId`, with its ATA. */

@@ -5,8 +5,6 @@
  * else the cluster `scripts/postgres.sh` starts — so this runs in both passes of the test command.
  */
 import { randomBytes } from "node:crypto";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { createAccount, issueApiKey, type RunningService, startService } from "@cpay/api";
 import { deliverDue } from "@cpay/api/webhook-worker";
 import { recordEvent } from "@cpay/ledger";
@@ -14,28 +12,27 @@ import { createApiClient } from "@cpay/sdk/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPostgresDatabase, postgresServerUrl } from "../support/api-database";
 import { startTestChain, type TestChain, testChainMode } from "../support/test-chain";
+import { startWebhookEndpoint, type WebhookEndpoint } from "../support/webhook-endpoint";
 
 const EVENTS = 60;
 
 describe("two webhook workers on PostgreSQL", () => {
   let testChain: TestChain | undefined;
   const services: RunningService[] = [];
-  let receiver: Server;
+  let receiver: WebhookEndpoint;
   let dropDatabase: (() => Promise<void>) | undefined;
   const received: string[] = [];
 
   beforeAll(async () => {
     const database = await createPostgresDatabase(postgresServerUrl());
     dropDatabase = database.drop;
-    receiver = createServer((request, response) => {
-      request.resume();
-      request.on("end", () => {
-        received.push(String(request.headers["x-service-event-id"]));
+    receiver = await startWebhookEndpoint({
+      onDelivery: async ({ headers }) => {
+        received.push(String(headers["x-service-event-id"]));
         // Slow enough that both workers have due deliveries at the same time.
-        setTimeout(() => response.end(), 15);
-      });
+        await new Promise((done) => setTimeout(done, 15));
+      },
     });
-    await new Promise<void>((done) => receiver.listen(0, "127.0.0.1", done));
     testChain = await startTestChain(testChainMode(), 50);
     const env = {
       PORT: "0",
@@ -51,7 +48,7 @@ describe("two webhook workers on PostgreSQL", () => {
   afterAll(async () => {
     await Promise.all(services.map((service) => service.close()));
     await testChain?.stop();
-    await new Promise((done) => receiver?.close(done));
+    await receiver?.close();
     await dropDatabase?.();
   });
 
@@ -68,7 +65,7 @@ describe("two webhook workers on PostgreSQL", () => {
     const client = createApiClient({ baseUrl: second.url, apiKey: key.value });
     await client.call("createWebhook", {
       body: {
-        url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`,
+        url: `${receiver.url}/hooks`,
         events: ["agent.policy.updated"],
       },
     });

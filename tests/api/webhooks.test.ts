@@ -4,24 +4,21 @@
  * their status codes in the log when the receiver fails, delete mid-retry, and replay. Retries are
  * driven by a controllable clock, not by waiting.
  */
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { verifyWebhook } from "@cpay/sdk/webhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiWorld, refusalOf, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
-
-interface Received {
-  readonly path: string;
-  readonly headers: IncomingHttpHeaders;
-  readonly body: string;
-}
+import {
+  startWebhookEndpoint,
+  type WebhookDelivery,
+  type WebhookEndpoint,
+} from "../support/webhook-endpoint";
 
 describe("signed webhooks", () => {
   let world: ApiWorld;
   let alice: WorldAccount;
-  let receiver: Server;
+  let receiver: WebhookEndpoint;
   let receiverUrl: string;
-  const received: Received[] = [];
+  const received: WebhookDelivery[] = [];
   /** Status codes the receiver answers with per path, in order; 200 once they run out. */
   const scripts = new Map<string, number[]>();
   /** Each test has its own receiver path (and subscription), so their deliveries never mix. */
@@ -32,19 +29,13 @@ describe("signed webhooks", () => {
   let offsetMs = 0;
 
   beforeAll(async () => {
-    receiver = createServer((request, response) => {
-      let body = "";
-      request.on("data", (chunk) => {
-        body += chunk;
-      });
-      request.on("end", () => {
-        received.push({ path: request.url ?? "", headers: request.headers, body });
-        response.statusCode = scripts.get(request.url ?? "")?.shift() ?? 200;
-        response.end();
-      });
+    receiver = await startWebhookEndpoint({
+      onDelivery: (delivery) => {
+        received.push(delivery);
+      },
+      statusOf: (delivery) => scripts.get(delivery.path)?.shift() ?? 200,
     });
-    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+    receiverUrl = `${receiver.url}/hooks`;
     world = await startApiWorld({ env: { WEBHOOKS_ALLOW_LOCAL: "1" }, clock: () => Date.now() + offsetMs });
     alice = await world.account("alice");
     await world.account("bob");
@@ -52,7 +43,7 @@ describe("signed webhooks", () => {
   });
   afterAll(async () => {
     await world?.close();
-    await new Promise((resolve) => receiver?.close(resolve));
+    await receiver?.close();
   });
 
   /** Polls until `done(read())`; the deadline is a safety net for a busy machine, not a schedule. */
@@ -74,7 +65,7 @@ describe("signed webhooks", () => {
       },
       (value) => value.deliveries[0]?.state === state,
     );
-  const eventOf = (r: Received) => (JSON.parse(r.body) as { event: string }).event;
+  const eventOf = (r: WebhookDelivery) => (JSON.parse(r.body) as { event: string }).event;
 
   it("shows the secret once, delivers each event of a transfer once, signed and verifiable", async () => {
     const hook = at("signed");

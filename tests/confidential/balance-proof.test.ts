@@ -15,14 +15,7 @@ import {
   verifyBalanceProofOnChain,
 } from "@cpay/sdk/confidential";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  chainOf,
-  confidentialParty,
-  confidentialStateOf,
-  fundConfidential,
-  type Party,
-  startCluster,
-} from "./support";
+import { confidentialStateOf, fundConfidential, type Party, startWithTwoParties } from "./support";
 
 let cluster: EmbeddedCluster;
 /** The SDK flows' way to the cluster (built once); assertions read `cluster` itself. */
@@ -32,10 +25,11 @@ let other: Party;
 const BALANCE = 73_000_019n;
 
 beforeAll(async () => {
-  cluster = await startCluster();
-  chain = chainOf(cluster);
-  holder = await confidentialParty(cluster);
-  other = await confidentialParty(cluster);
+  ({
+    cluster,
+    chain,
+    parties: [holder, other],
+  } = await startWithTwoParties());
   await fundConfidential(cluster, holder, BALANCE);
   await fundConfidential(cluster, other, 5n);
 });

@@ -32,13 +32,12 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   available,
-  chainOf,
   confidentialParty,
   confidentialStateOf,
   fundConfidential,
   type Party,
   pendingCredits,
-  startCluster,
+  startWithTwoParties,
 } from "./support";
 
 let cluster: EmbeddedCluster;
@@ -48,10 +47,11 @@ let alice: Party;
 let bob: Party;
 
 beforeAll(async () => {
-  cluster = await startCluster();
-  chain = chainOf(cluster);
-  alice = await confidentialParty(cluster);
-  bob = await confidentialParty(cluster);
+  ({
+    cluster,
+    chain,
+    parties: [alice, bob],
+  } = await startWithTwoParties());
 });
 afterAll(() => cluster.stop());
 

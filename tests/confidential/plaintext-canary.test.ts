@@ -9,7 +9,7 @@ import type { EmbeddedCluster } from "@cpay/localnet/cluster";
 import type { ChainPort } from "@cpay/sdk/chain";
 import { applyPendingBalance, depositConfidential, transferConfidential } from "@cpay/sdk/confidential";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { available, chainOf, confidentialParty, type Party, startCluster } from "./support";
+import { available, type Party, startWithTwoParties } from "./support";
 
 const DEPOSIT = 9_000_000_000_000n;
 const CANARY = 3_141_592_653_589n; // > 2^32, so both lo and hi halves carry data
@@ -23,10 +23,11 @@ let bob: Party;
 const returned: unknown[] = [];
 
 beforeAll(async () => {
-  cluster = await startCluster();
-  chain = chainOf(cluster);
-  alice = await confidentialParty(cluster);
-  bob = await confidentialParty(cluster);
+  ({
+    cluster,
+    chain,
+    parties: [alice, bob],
+  } = await startWithTwoParties());
   await cluster.mintUsdgToOwner(alice.wallet.address, DEPOSIT);
   returned.push(
     await depositConfidential(chain, { owner: alice.wallet, mint: cluster.usdgMint, amount: DEPOSIT }),

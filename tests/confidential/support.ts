@@ -56,6 +56,21 @@ export async function confidentialParty(cluster: EmbeddedCluster): Promise<Party
   return { wallet, keys, tokenAccount };
 }
 
+/**
+ * What most suites start from: a fresh cluster, its chain port (the SDK flows' way to it; the
+ * suites' assertions read `cluster` itself) and two parties with configured accounts, unfunded.
+ */
+export async function startWithTwoParties(): Promise<{
+  readonly cluster: EmbeddedCluster;
+  readonly chain: ChainPort;
+  readonly parties: readonly [Party, Party];
+}> {
+  const cluster = await startCluster();
+  const first = await confidentialParty(cluster);
+  const second = await confidentialParty(cluster);
+  return { cluster, chain: chainOf(cluster), parties: [first, second] };
+}
+
 /** Mints `amount` USDG to the party, deposits it and applies it: all of it becomes available. */
 export async function fundConfidential(
   cluster: EmbeddedCluster,

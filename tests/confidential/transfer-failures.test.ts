@@ -17,15 +17,13 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   available,
-  chainOf,
-  confidentialParty,
   confidentialStateOf,
   failingNthSubmission,
   failingSubmissions,
   fundConfidential,
   type Party,
   pendingCredits,
-  startCluster,
+  startWithTwoParties,
 } from "./support";
 
 let cluster: EmbeddedCluster;
@@ -35,10 +33,11 @@ let sender: Party;
 let recipient: Party;
 
 beforeAll(async () => {
-  cluster = await startCluster();
-  chain = chainOf(cluster);
-  sender = await confidentialParty(cluster);
-  recipient = await confidentialParty(cluster);
+  ({
+    cluster,
+    chain,
+    parties: [sender, recipient],
+  } = await startWithTwoParties());
   await fundConfidential(cluster, sender, 100_000_000n);
 });
 afterAll(() => cluster.stop());

@@ -67,6 +67,10 @@ let payer: KeyFile;
 let program: KeyFile;
 let registrar: KeyFile;
 
+/** The CLI upgrading the deployed program, paid by `payer`, naming `registrar` (an address or key file). */
+const upgradeNamingRegistrar = (registrarArg: string, ...more: string[]) =>
+  runCli(["--payer", payer.path, "--upgrade", program.address, "--registrar", registrarArg, ...more]);
+
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "cpay-deploy-"));
   localnet = await startLocalnetProcess({ env: { LOCALNET_GENESIS: "bare" } });
@@ -145,15 +149,7 @@ describe("npm run deploy against a bare cluster", () => {
     expect((await chain.getAccount(handle))?.owner).toBe(program.address);
 
     const slotBefore = await deploySlot(program.address);
-    const second = await runCli([
-      "--payer",
-      payer.path,
-      "--upgrade",
-      program.address,
-      "--registrar",
-      registrar.path,
-      "--json",
-    ]);
+    const second = await upgradeNamingRegistrar(registrar.path, "--json");
     expect(second.code).toBe(0);
     expect(JSON.parse(second.stdout)).toMatchObject({
       action: "upgraded",
@@ -169,14 +165,7 @@ describe("npm run deploy against a bare cluster", () => {
   it("Given a config naming another registrar, When the CLI upgrades, Then it refuses before sending anything", async () => {
     const other = keyFile("other-registrar");
     const slotBefore = await deploySlot(program.address);
-    const refused = await runCli([
-      "--payer",
-      payer.path,
-      "--upgrade",
-      program.address,
-      "--registrar",
-      other.address,
-    ]);
+    const refused = await upgradeNamingRegistrar(other.address);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(`names registrar ${registrar.address}, not ${other.address}`);
     expect(await deploySlot(program.address)).toBe(slotBefore);
@@ -186,16 +175,7 @@ describe("npm run deploy against a bare cluster", () => {
     const notElf = join(dir, "not-a-program.so");
     writeFileSync(notElf, randomBytes(3000));
     const slotBefore = await deploySlot(program.address);
-    const refused = await runCli([
-      "--payer",
-      payer.path,
-      "--upgrade",
-      program.address,
-      "--registrar",
-      registrar.address,
-      "--so",
-      notElf,
-    ]);
+    const refused = await upgradeNamingRegistrar(registrar.address, "--so", notElf);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(`upgrade ${program.address} was refused`);
     const buffer = /the buffer (\w+) was closed and its rent returned/.exec(refused.stderr)?.[1];

@@ -54,24 +54,25 @@ describe("confirmed_at", () => {
     await w.restartIndexer();
     await w.catchUp();
     const caughtUpBy = Date.now();
+    /** Checks a transfer is confirmed at a time, in milliseconds, while the indexer caught up; returns it. */
+    const confirmedWhileCatchingUp = (status: string, confirmedAt: string | null): number => {
+      expect(status).toBe("confirmed");
+      expect(confirmedAt).toMatch(ISO_MS);
+      const at = Date.parse(confirmedAt ?? "");
+      expect(at).toBeGreaterThanOrEqual(indexerStartedAfter);
+      expect(at).toBeLessThanOrEqual(caughtUpBy);
+      return at;
+    };
 
     // Then each is confirmed at the moment the indexer recorded it, with its milliseconds
     const detail = await alice.client.call("getTransfer", { params: { transfer_id: viaApi.transfer_id } });
-    expect(detail.status).toBe("confirmed");
-    expect(detail.confirmed_at).toMatch(ISO_MS);
-    const confirmedAt = Date.parse(detail.confirmed_at ?? "");
-    expect(confirmedAt).toBeGreaterThanOrEqual(indexerStartedAfter);
-    expect(confirmedAt).toBeLessThanOrEqual(caughtUpBy);
+    const confirmedAt = confirmedWhileCatchingUp(detail.status, detail.confirmed_at);
     expect(confirmedAt).toBeGreaterThan(Date.parse(detail.created_at));
 
     // ... and the agent's own transfer, found on chain, too: created at its block's time (the only
     // time the chain gives for it), confirmed when the indexer saw it, not before
     const found = await w.api.transferRow(idFromBytes("tr", own.transferId));
-    expect(found.status).toBe("confirmed");
-    expect(found.confirmedAt).toMatch(ISO_MS);
-    const foundConfirmedAt = Date.parse(found.confirmedAt ?? "");
-    expect(foundConfirmedAt).toBeGreaterThanOrEqual(indexerStartedAfter);
-    expect(foundConfirmedAt).toBeLessThanOrEqual(caughtUpBy);
+    const foundConfirmedAt = confirmedWhileCatchingUp(found.status, found.confirmedAt);
     expect(foundConfirmedAt).toBeGreaterThanOrEqual(Date.parse(found.createdAt));
   });
 });

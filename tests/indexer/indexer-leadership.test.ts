@@ -155,6 +155,17 @@ describe("indexer leadership on SQLite: a lease row", () => {
     if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
   });
 
+  /** A leads on `first` (its database calls can be made to fail or stall), then B stands by on `second`. */
+  async function aLeadsBStandsBy() {
+    const a = faultyDatabase(first);
+    const leaderA = leadership({ db: a.db, databaseUrl: "", leaseMs: LEASE_MS });
+    cleanups.push(() => leaderA.handle.release());
+    await until("A to lead", () => leaderA.isLeader());
+    const leaderB = leadership({ db: second, databaseUrl: "", leaseMs: LEASE_MS });
+    cleanups.push(() => leaderB.handle.release());
+    return { a, leaderA, leaderB };
+  }
+
   it("Given two indexers on one SQLite file, Then exactly one leads at any time; When the leader stops, Then the other leads within a second", async () => {
     // Given
     const indexers = [first, second].map((db) =>
@@ -197,12 +208,7 @@ describe("indexer leadership on SQLite: a lease row", () => {
 
   it("Given a leader that dies without releasing its lease, When its lease runs out, Then the stand-by leads, not before", async () => {
     // Given A leads and B stands by (two processes)
-    const a = faultyDatabase(first);
-    const leaderA = leadership({ db: a.db, databaseUrl: "", leaseMs: LEASE_MS });
-    cleanups.push(() => leaderA.handle.release());
-    await until("A to lead", () => leaderA.isLeader());
-    const leaderB = leadership({ db: second, databaseUrl: "", leaseMs: LEASE_MS });
-    cleanups.push(() => leaderB.handle.release());
+    const { a, leaderA, leaderB } = await aLeadsBStandsBy();
     const before = await sampleLeaders(() => [leaderA.isLeader(), leaderB.isLeader()], 2 * LEASE_MS);
     expect(before.filter((count) => count !== 1)).toEqual([]);
     expect(leaderB.isLeader()).toBe(false);
@@ -233,12 +239,7 @@ describe("indexer leadership on SQLite: a lease row", () => {
   it("Given a leader that stalls past its lease and is replaced, When it then stops, Then its release leaves its successor's lease alone", async () => {
     // Given A leads, then stalls (a long pause) while B stands by; A's lease runs out and B leads
     await until("no lease left by earlier tests", async () => (await leaseRow(first)) === null);
-    const a = faultyDatabase(first);
-    const leaderA = leadership({ db: a.db, databaseUrl: "", leaseMs: LEASE_MS });
-    cleanups.push(() => leaderA.handle.release());
-    await until("A to lead", () => leaderA.isLeader());
-    const leaderB = leadership({ db: second, databaseUrl: "", leaseMs: LEASE_MS });
-    cleanups.push(() => leaderB.handle.release());
+    const { a, leaderA, leaderB } = await aLeadsBStandsBy();
     a.stall();
     await until("B to lead", () => leaderB.isLeader(), 5_000);
     const successor = await leaseRow(second);

@@ -331,14 +331,18 @@ describe("the indexer beside the API", () => {
   });
 
   it("Given an agent that signs through its PDA itself, When its transfers land, Then the indexer records them as if the API had made them, held ones included", async () => {
+    /** The agent's own signed transfer of `amount` to bob, sent without the API, once it has settled. */
+    const soloPaysBob = async (amount: bigint) => {
+      const sent = await sendAgentSignedTransfer(world, {
+        agentAccountId: solo.row.id,
+        to: bob.account,
+        amount,
+      });
+      await settle();
+      return { id: idFromBytes("tr", sent.transferId), signature: sent.signature };
+    };
     // When the agent sends 20 USDG to bob, below its HITL threshold, without the API
-    const direct = await sendAgentSignedTransfer(world, {
-      agentAccountId: solo.row.id,
-      to: bob.account,
-      amount: usdg(20),
-    });
-    const directId = idFromBytes("tr", direct.transferId);
-    await settle();
+    const { id: directId, ...direct } = await soloPaysBob(usdg(20));
     // Then the transfer is recorded, confirmed, with no key behind it
     expect(await world.transferRow(directId)).toMatchObject({
       id: directId,
@@ -374,13 +378,7 @@ describe("the indexer beside the API", () => {
     });
 
     // When it sends 60 USDG, above its threshold, the same way
-    const held = await sendAgentSignedTransfer(world, {
-      agentAccountId: solo.row.id,
-      to: bob.account,
-      amount: usdg(60),
-    });
-    const heldId = idFromBytes("tr", held.transferId);
-    await settle();
+    const { id: heldId, ...held } = await soloPaysBob(usdg(60));
     // Then the indexer recorded the hold for the owner: a pending transfer, its agent transaction
     expect(await world.transferRow(heldId)).toMatchObject({
       status: "pending",

@@ -3,22 +3,18 @@
  * mints. A second Token-2022 mint (`OTHER`) stands for any asset the owner did not allow.
  */
 import { buildPolicyUpdateInstruction } from "@cpay/sdk";
-import type { Address } from "@solana/kit";
 import { beforeEach, describe, expect, it } from "vitest";
-import { createPolicyWorld, type PolicyWorld, usdg, type WorldMint } from "../support/policy-world";
+import { fundOtherMint, type OtherMint } from "../support/other-mint";
+import { createPolicyWorld, type PolicyWorld, usdg } from "../support/policy-world";
 
 describe("agent_transfer: allowed mints", () => {
   let world: PolicyWorld;
-  let other: WorldMint;
-  let agentOther: Address;
-  let bobOther: Address;
+  let other: OtherMint;
 
   beforeEach(async () => {
     // Given alice/bot allows USDG only, and holds 100 of another Token-2022 mint too
     world = await createPolicyWorld();
-    other = await world.createMint("other");
-    agentOther = await other.fund(world.agent.address, usdg(100));
-    bobOther = await other.fund(world.recipients.bob.wallet.address, 0n);
+    other = await fundOtherMint(world);
   });
 
   it("refuses a mint that is not allowed with MintNotAllowed and moves nothing", async () => {
@@ -27,8 +23,8 @@ describe("agent_transfer: allowed mints", () => {
     const outcome = await world.transfer({
       amount: usdg(1),
       mint: other.mint,
-      source: agentOther,
-      destination: bobOther,
+      source: other.agentAccount,
+      destination: other.bobAccount,
     });
     // Then the asset rule refuses it
     expect(outcome.error).toBe("MintNotAllowed");
@@ -50,13 +46,13 @@ describe("agent_transfer: allowed mints", () => {
     const inOther = await world.transfer({
       amount: usdg(1),
       mint: other.mint,
-      source: agentOther,
-      destination: bobOther,
+      source: other.agentAccount,
+      destination: other.bobAccount,
     });
     const inUsdg = await world.transfer({ amount: usdg(1) });
     // Then OTHER moves and USDG is refused
     expect(inOther.err, inOther.logs.join("\n")).toBeNull();
-    expect(world.balance(bobOther)).toBe(usdg(1));
+    expect(world.balance(other.bobAccount)).toBe(usdg(1));
     expect(inUsdg.error).toBe("MintNotAllowed");
   });
 });

@@ -6,28 +6,19 @@
  */
 import { type Address, address } from "@solana/kit";
 import { beforeEach, describe, expect, it } from "vitest";
-import {
-  createPolicyWorld,
-  type PolicyWorld,
-  usdg,
-  type WorldMint,
-  withAccount,
-} from "../support/policy-world";
+import { fundOtherMint, type OtherMint } from "../support/other-mint";
+import { createPolicyWorld, type PolicyWorld, usdg, withAccount } from "../support/policy-world";
 
 const LEGACY_TOKEN_PROGRAM = address("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA");
 
 describe("attacks: token accounts", () => {
   let world: PolicyWorld;
-  let other: WorldMint;
-  let agentOther: Address;
-  let bobOther: Address;
+  let other: OtherMint;
 
   beforeEach(async () => {
     // Given alice/bot (USDG only) also holds 100 of another mint; bob has an account of it
     world = await createPolicyWorld();
-    other = await world.createMint("other");
-    agentOther = await other.fund(world.agent.address, usdg(100));
-    bobOther = await other.fund(world.recipients.bob.wallet.address, 0n);
+    other = await fundOtherMint(world);
   });
 
   it("refuses a source owned by someone else: alice's own USDG (WrongTokenAccount)", async () => {
@@ -40,7 +31,7 @@ describe("attacks: token accounts", () => {
 
   it("refuses a source of another mint than the one named (WrongTokenAccount)", async () => {
     const { outcome, changes } = await world.attempt(() =>
-      world.transfer({ amount: 1n, source: agentOther, destination: world.recipients.bob.usdg }),
+      world.transfer({ amount: 1n, source: other.agentAccount, destination: world.recipients.bob.usdg }),
     );
     expect(outcome.error).toBe("WrongTokenAccount");
     expect(changes).toEqual([]);
@@ -48,7 +39,7 @@ describe("attacks: token accounts", () => {
 
   it("refuses a destination whose mint differs (WrongTokenAccount)", async () => {
     const { outcome, changes } = await world.attempt(() =>
-      world.transfer({ amount: 1n, destination: bobOther }),
+      world.transfer({ amount: 1n, destination: other.bobAccount }),
     );
     expect(outcome.error).toBe("WrongTokenAccount");
     expect(changes).toEqual([]);

@@ -11,7 +11,6 @@ import { createEmbeddedCluster } from "@cpay/localnet/cluster";
 import {
   buildAgentCreateInstruction,
   buildConfigInitializeInstruction,
-  buildHandleRegisterInstruction,
   buildReceiptCloseInstruction,
   buildTransferRecordInstruction,
   findReceiptPda,
@@ -20,6 +19,7 @@ import {
 import { beforeAll, describe, expect, it } from "vitest";
 import { type Outcome, sendToCluster } from "../support/cluster-send";
 import { createPolicyWorld, DEFAULT_POLICY, transferId, usdg, utc } from "../support/policy-world";
+import { registerForStranger } from "../support/stranger-handle";
 import { testSigner } from "../support/test-keys";
 
 const CEILINGS = {
@@ -74,18 +74,7 @@ describe("compute units per instruction", () => {
 
     // Everything else, in this order, on the policy world
     const world = await createPolicyWorld();
-    measured.set(
-      "handle_register",
-      await world.send([
-        await buildHandleRegisterInstruction({
-          registrar: world.registrar,
-          payer: world.feePayer,
-          handle: "carol",
-          kind: "personal",
-          wallet: world.stranger.address,
-        }),
-      ]),
-    );
+    measured.set("handle_register", await world.send([await registerForStranger(world, "carol")]));
     const created = await buildAgentCreateInstruction({
       owner: world.alice.wallet,
       ownerHandle: "alice",

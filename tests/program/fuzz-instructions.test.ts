@@ -12,7 +12,6 @@ import {
   AGENT_TRANSFER_DISCRIMINATOR,
   buildAgentCreateInstruction,
   buildConfigInitializeInstruction,
-  buildHandleRegisterInstruction,
   buildTransferRecordInstruction,
   CONFIG_INITIALIZE_DISCRIMINATOR,
   HANDLE_REGISTER_DISCRIMINATOR,
@@ -43,6 +42,7 @@ import {
   usdg,
   utc,
 } from "../support/policy-world";
+import { registerForStranger } from "../support/stranger-handle";
 import { testKey, testSigner } from "../support/test-keys";
 
 const SYSTEM_PROGRAM = address("11111111111111111111111111111111");
@@ -182,13 +182,7 @@ describe("fuzz: random instructions against the program", () => {
         destination: world.recipients.acme.usdg,
         mint: world.usdgMint,
       }),
-      await buildHandleRegisterInstruction({
-        registrar: world.registrar,
-        payer: world.feePayer,
-        handle: "fuzz",
-        kind: "business",
-        wallet: world.stranger.address,
-      }),
+      await registerForStranger(world, "fuzz", { kind: "business" }),
       (
         await buildAgentCreateInstruction({
           owner: world.alice.wallet,

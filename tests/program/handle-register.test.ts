@@ -3,15 +3,11 @@
  * (personal or business, normalised bytes only), each at its PDA `["handle", sha256(handle)]`,
  * once. Refusals change nothing.
  */
-import {
-  buildHandleRegisterInstruction,
-  findHandlePda,
-  getHandleDecoder,
-  getHandleRegisterInstructionAsync,
-} from "@cpay/sdk";
+import { findHandlePda, getHandleDecoder, getHandleRegisterInstructionAsync } from "@cpay/sdk";
 import { beforeEach, describe, expect, it } from "vitest";
 import { accountBytes } from "../support/plant-account";
 import { createPolicyWorld, type PolicyWorld, withAccount } from "../support/policy-world";
+import { registerForStranger } from "../support/stranger-handle";
 
 describe("handle_register", () => {
   let world: PolicyWorld;
@@ -22,15 +18,7 @@ describe("handle_register", () => {
 
   it("registers a normalised handle for a wallet and emits HandleRegistered", async () => {
     const [handle] = await findHandlePda({ handle: "carol" });
-    const outcome = await world.send([
-      await buildHandleRegisterInstruction({
-        registrar: world.registrar,
-        payer: world.feePayer,
-        handle: "@Carol",
-        kind: "business",
-        wallet: world.stranger.address,
-      }),
-    ]);
+    const outcome = await world.send([await registerForStranger(world, "@Carol", { kind: "business" })]);
     expect(outcome.err, outcome.logs.join("\n")).toBeNull();
     const stored = getHandleDecoder().decode(accountBytes(world.cluster, handle));
     expect(stored).toMatchObject({ wallet: world.stranger.address, kind: 1, handleLen: 5 });
@@ -47,16 +35,7 @@ describe("handle_register", () => {
   it("refuses anyone but the registrar (NotRegistrar)", async () => {
     const [handle] = await findHandlePda({ handle: "carol" });
     const { outcome, changes } = await world.attempt(
-      async () =>
-        world.send([
-          await buildHandleRegisterInstruction({
-            registrar: world.stranger,
-            payer: world.feePayer,
-            handle: "carol",
-            kind: "personal",
-            wallet: world.stranger.address,
-          }),
-        ]),
+      async () => world.send([await registerForStranger(world, "carol", { registrar: world.stranger })]),
       { extra: [handle] },
     );
     expect(outcome.error).toBe("NotRegistrar");
@@ -65,15 +44,7 @@ describe("handle_register", () => {
 
   it("refuses a handle that is taken (AccountAlreadyInitialized)", async () => {
     const { outcome, changes } = await world.attempt(async () =>
-      world.send([
-        await buildHandleRegisterInstruction({
-          registrar: world.registrar,
-          payer: world.feePayer,
-          handle: "bob",
-          kind: "personal",
-          wallet: world.stranger.address,
-        }),
-      ]),
+      world.send([await registerForStranger(world, "bob")]),
     );
     expect(outcome.error).toBe("AccountAlreadyInitialized");
     expect(changes).toEqual([]);
@@ -101,17 +72,7 @@ describe("handle_register", () => {
 
   it("refuses a handle account that is not the handle's PDA (WrongPda)", async () => {
     const [dave] = await findHandlePda({ handle: "dave" });
-    const register = withAccount(
-      await buildHandleRegisterInstruction({
-        registrar: world.registrar,
-        payer: world.feePayer,
-        handle: "carol",
-        kind: "personal",
-        wallet: world.stranger.address,
-      }),
-      3,
-      { address: dave },
-    );
+    const register = withAccount(await registerForStranger(world, "carol"), 3, { address: dave });
     const { outcome, changes } = await world.attempt(() => world.send([register]), { extra: [dave] });
     expect(outcome.error).toBe("WrongPda");
     expect(changes).toEqual([]);

@@ -19,6 +19,7 @@ import {
 } from "@cpay/api";
 import { type ChainPort, connectRpcChain, parseLocalnetManifest } from "@cpay/sdk/chain";
 import { eq } from "drizzle-orm";
+import { TEST_POLICY } from "../api/support/agents";
 import { freshDatabaseUrl } from "./api-database";
 import { type FaultProxy, startFaultProxy } from "./fault-proxy";
 import { type IndexerBeside, startIndexerBeside } from "./indexer-beside";
@@ -31,6 +32,12 @@ export interface FaultWorldAccount {
   readonly confidentialSecret: string;
 }
 
+/** USDG (base units) minted to a holder: its public and confidential parts. */
+interface Funds {
+  readonly public?: bigint;
+  readonly confidential?: bigint;
+}
+
 export interface FaultWorld {
   readonly localnet: LocalnetProcess;
   readonly proxy: FaultProxy;
@@ -39,10 +46,7 @@ export interface FaultWorld {
   readonly chain: ChainPort;
   /** A chain port straight to the localnet, for the suite's own checks (no faults). */
   readonly direct: ChainPort;
-  account(
-    handle: string,
-    funds?: { readonly public?: bigint; readonly confidential?: bigint },
-  ): Promise<FaultWorldAccount>;
+  account(handle: string, funds?: Funds): Promise<FaultWorldAccount>;
   /**
    * An agent `name` of `owner` (per transaction 100, daily 250, HITL 50 USDG), funded, with its own
    * agent-scoped key. Its confidential keys are derived from its owner's secret and handle.
@@ -50,7 +54,7 @@ export interface FaultWorld {
   agent(
     owner: FaultWorldAccount,
     name: string,
-    funds?: { readonly public?: bigint; readonly confidential?: bigint },
+    funds?: Funds,
   ): Promise<Omit<FaultWorldAccount, "confidentialSecret">>;
   close(): Promise<void>;
 }
@@ -115,6 +119,15 @@ export async function startFaultWorld(
     cleanups.push(() => indexer.close());
     const faucet = connection.testFaucet;
     if (faucet === null) throw new Error("the localnet has no USDG faucet");
+    const fund = (account: AccountRow, funds: Funds) =>
+      fundTestAccount(service.context, faucet, account, {
+        public: funds.public ?? 0n,
+        confidential: funds.confidential ?? 0n,
+      });
+    /** The test key every holder of this world gets (its value). */
+    const issueKey = async (account: AccountRow) =>
+      (await issueApiKey(service.context, { accountId: account.id, name: "faults", environment: "test" }))
+        .value;
     return {
       localnet,
       proxy,
@@ -127,33 +140,15 @@ export async function startFaultWorld(
           type: "business",
           kycStatus: "verified",
         });
-        if ((funds.public ?? 0n) > 0n || (funds.confidential ?? 0n) > 0n) {
-          await fundTestAccount(service.context, faucet, account, {
-            public: funds.public ?? 0n,
-            confidential: funds.confidential ?? 0n,
-          });
-        }
-        const key = await issueApiKey(service.context, {
-          accountId: account.id,
-          name: "faults",
-          environment: "test",
-        });
-        return { account, key: key.value, confidentialSecret };
+        if ((funds.public ?? 0n) > 0n || (funds.confidential ?? 0n) > 0n) await fund(account, funds);
+        return { account, key: await issueKey(account), confidentialSecret };
       },
       async agent(owner, name, funds = {}) {
         // Through the API, as an owner creates one (the reserve pays its rent inside the request).
         const response = await fetch(`${service.url}/v1/accounts/me/agents`, {
           method: "POST",
           headers: { authorization: `Bearer ${owner.key}`, "content-type": "application/json" },
-          body: JSON.stringify({
-            name,
-            spend_policy: {
-              per_transaction_limit_usdg: 100,
-              daily_limit_usdg: 250,
-              hitl_threshold_usdg: 50,
-              assets: ["USDG"],
-            },
-          }),
+          body: JSON.stringify({ name, spend_policy: TEST_POLICY }),
         });
         const created = (await response.json()) as { account_id?: string };
         if (response.status !== 201 || created.account_id === undefined) {
@@ -167,16 +162,8 @@ export async function startFaultWorld(
             .where(eq(db.tables.accounts.id, created.account_id as string)),
         );
         if (account === undefined) throw new Error(`no account row ${created.account_id}`);
-        await fundTestAccount(service.context, faucet, account, {
-          public: funds.public ?? 0n,
-          confidential: funds.confidential ?? 0n,
-        });
-        const key = await issueApiKey(service.context, {
-          accountId: account.id,
-          name: "faults",
-          environment: "test",
-        });
-        return { account, key: key.value };
+        await fund(account, funds);
+        return { account, key: await issueKey(account) };
       },
       close,
     };
