@@ -23,6 +23,7 @@ import { eventually } from "../support/eventually";
 import { type IndexerBeside, startIndexerBeside } from "../support/indexer-beside";
 import { reserveSettled } from "../support/reserve-settled";
 import { startTestChain, type TestChain, testChainMode } from "../support/test-chain";
+import { SMALL_POLICY } from "./support/agents";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const CLI = join(ROOT, "tools/src/admin-cli/main.ts");
@@ -316,15 +317,7 @@ describe("the admin CLI against a running service", () => {
   it("issues an agent's own key with `agents keys issue`", async () => {
     const owner = await cliJson<{ value: string }>(["keys", "issue", "alice", "--name", "owner"]);
     const agent = await clientFor(owner.value).call("createAgent", {
-      body: {
-        name: "bot",
-        spend_policy: {
-          daily_limit_usdg: 10,
-          per_transaction_limit_usdg: 5,
-          hitl_threshold_usdg: 5,
-          assets: ["USDG"],
-        },
-      },
+      body: { name: "bot", spend_policy: SMALL_POLICY },
     });
     const issued = await cli(["agents", "keys", "issue", "@alice/bot", "--name", "agent"]);
     expect(issued.code, issued.stderr).toBe(0);
@@ -354,15 +347,7 @@ describe("the admin CLI against a running service", () => {
       spentBefore.accounts.find((row) => row.account_id === owner.account.account_id)?.spent_lamports ?? "0",
     );
     await clientFor(owner.value).call("createAgent", {
-      body: {
-        name: "metered",
-        spend_policy: {
-          daily_limit_usdg: 10,
-          per_transaction_limit_usdg: 5,
-          hitl_threshold_usdg: 5,
-          assets: ["USDG"],
-        },
-      },
+      body: { name: "metered", spend_policy: SMALL_POLICY },
     });
     // What it cost is counted once it is readable, in the background: until then its maximum is.
     await reserveSettled(service.context);

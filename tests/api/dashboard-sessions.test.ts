@@ -17,6 +17,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
 import { createSoftAuthenticator, type SoftAuthenticator } from "../support/soft-authenticator";
+import { SMALL_POLICY } from "./support/agents";
 
 const ORIGIN = "http://localhost:5173";
 const IDLE_MINUTES = 5;
@@ -68,15 +69,7 @@ describe("dashboard sign-in and sessions", () => {
     bob = await world.account("bob");
     await world.fund(alice.account, { public: usdg(5) });
     const agent = await alice.client.call("createAgent", {
-      body: {
-        name: "bot",
-        spend_policy: {
-          daily_limit_usdg: 10,
-          per_transaction_limit_usdg: 5,
-          hitl_threshold_usdg: 5,
-          assets: ["USDG"],
-        },
-      },
+      body: { name: "bot", spend_policy: SMALL_POLICY },
     });
     agentHandle = agent.handle;
     agentKey = await world.keyFor(agent.account_id);

@@ -5,17 +5,14 @@
  */
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
+import { type ApiWorld, startWorldAlicePaysBob, usdg, type WorldAccount } from "../support/api-world";
 import { eventually } from "../support/eventually";
 
 describe("graceful shutdown", () => {
   let world: ApiWorld;
   let alice: WorldAccount;
   beforeAll(async () => {
-    world = await startApiWorld();
-    alice = await world.account("alice");
-    await world.account("bob");
-    await world.fund(alice.account, { confidential: usdg(10) });
+    ({ world, alice } = await startWorldAlicePaysBob({ confidential: usdg(10) }));
   });
   afterAll(async () => {
     await world?.close();

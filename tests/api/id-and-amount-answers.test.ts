@@ -5,16 +5,19 @@
  * what one confidential transfer can carry.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiWorld, refusalOf, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
+import {
+  type ApiWorld,
+  refusalOf,
+  startWorldAlicePaysBob,
+  usdg,
+  type WorldAccount,
+} from "../support/api-world";
 
 let world: ApiWorld;
 let alice: WorldAccount;
 
 beforeAll(async () => {
-  world = await startApiWorld();
-  alice = await world.account("alice");
-  await world.account("bob");
-  await world.fund(alice.account, { confidential: usdg(10), public: usdg(10) });
+  ({ world, alice } = await startWorldAlicePaysBob({ confidential: usdg(10), public: usdg(10) }));
 });
 afterAll(async () => {
   await world?.close();

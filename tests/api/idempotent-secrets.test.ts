@@ -8,7 +8,7 @@
 import { createHash } from "node:crypto";
 import { openSecret } from "@cpay/api/vault-crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
+import { type ApiWorld, startWorldAlicePaysBob, usdg, type WorldAccount } from "../support/api-world";
 import { TEST_POLICY } from "./support/agents";
 import { postWithIdempotencyKey } from "./support/idempotent-post";
 
@@ -16,10 +16,10 @@ describe("secrets under Idempotency-Key", () => {
   let world: ApiWorld;
   let alice: WorldAccount;
   beforeAll(async () => {
-    world = await startApiWorld({ env: { WEBHOOKS_ALLOW_LOCAL: "1" } });
-    alice = await world.account("alice");
-    await world.account("bob");
-    await world.fund(alice.account, { confidential: usdg(10) });
+    ({ world, alice } = await startWorldAlicePaysBob(
+      { confidential: usdg(10) },
+      { env: { WEBHOOKS_ALLOW_LOCAL: "1" } },
+    ));
   });
   afterAll(async () => {
     await world?.close();

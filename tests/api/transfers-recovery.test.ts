@@ -292,14 +292,14 @@ describe("crash recovery of transfers left submitting", () => {
       };
     });
 
-    it("is found by its id in the program's events and confirmed", async () => {
-      // Given a dead process that wrote the row (with the amount's encrypted usage increment, as the
-      // service writes it) and sent the agent's transfer of 4 USDG to @bob
+    /**
+     * What a process that died mid-request leaves: the agent's public transfer of `amount` to @bob
+     * sent, then its `submitting` row (with `usageIncrement`, the encrypted amount its key counts).
+     * Sent before the row is written: the background job must not judge the row in between.
+     */
+    const diedAfterSending = async (amount: bigint, usageIncrement?: string) => {
       const { id, bytes } = freshTransferId();
-      const agentKeys = await confidentialKeysOf(world.service.context, agentRow);
-      const bobBefore = await bobPublic();
-      // (Sent before the row is written: the background job must not judge the row in between.)
-      const signature = await sendAsDeadProcess(bytes, usdg(4));
+      const signature = await sendAsDeadProcess(bytes, amount);
       await leaveSubmitting(
         { account: agentRow, keyId },
         {
@@ -308,10 +308,20 @@ describe("crash recovery of transfers left submitting", () => {
           recipient: bob.account.publicKey,
           confidential: false,
           createdAt: FIVE_MINUTES_AGO(),
-          usageIncrement: encryptedTotalToBase64(
-            addToEncryptedTotal(emptyEncryptedTotal(), agentKeys.elgamalPubkey, usdg(4)),
-          ),
+          usageIncrement,
         },
+      );
+      return { id, signature };
+    };
+
+    it("is found by its id in the program's events and confirmed", async () => {
+      // Given a dead process that wrote the row (with the amount's encrypted usage increment, as the
+      // service writes it) and sent the agent's transfer of 4 USDG to @bob
+      const agentKeys = await confidentialKeysOf(world.service.context, agentRow);
+      const bobBefore = await bobPublic();
+      const { id, signature } = await diedAfterSending(
+        usdg(4),
+        encryptedTotalToBase64(addToEncryptedTotal(emptyEncryptedTotal(), agentKeys.elgamalPubkey, usdg(4))),
       );
       // When the background job runs
       const submitted = await whenLeft(id, "submitting");
@@ -336,20 +346,8 @@ describe("crash recovery of transfers left submitting", () => {
 
     it("is recovered as held, with its agent transaction for the owner, when the program held it", async () => {
       // Given a dead process that sent a transfer above the HITL threshold (the program held it)
-      const { id, bytes } = freshTransferId();
       const bobBefore = await bobPublic();
-      // (Sent before the row is written: the background job must not judge the row in between.)
-      const signature = await sendAsDeadProcess(bytes, usdg(6));
-      await leaveSubmitting(
-        { account: agentRow, keyId },
-        {
-          id,
-          to: "@bob",
-          recipient: bob.account.publicKey,
-          confidential: false,
-          createdAt: FIVE_MINUTES_AGO(),
-        },
-      );
+      const { id, signature } = await diedAfterSending(usdg(6));
       // When the background job runs
       const recovered = await whenLeft(id, "submitting");
       // Then the transfer waits for the owner, as if the request had finished

@@ -6,7 +6,13 @@
  */
 import { verifyWebhook } from "@cpay/sdk/webhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiWorld, refusalOf, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
+import {
+  type ApiWorld,
+  refusalOf,
+  startWorldAlicePaysBob,
+  usdg,
+  type WorldAccount,
+} from "../support/api-world";
 import {
   startWebhookEndpoint,
   type WebhookDelivery,
@@ -36,10 +42,10 @@ describe("signed webhooks", () => {
       statusOf: (delivery) => scripts.get(delivery.path)?.shift() ?? 200,
     });
     receiverUrl = `${receiver.url}/hooks`;
-    world = await startApiWorld({ env: { WEBHOOKS_ALLOW_LOCAL: "1" }, clock: () => Date.now() + offsetMs });
-    alice = await world.account("alice");
-    await world.account("bob");
-    await world.fund(alice.account, { public: usdg(20) });
+    ({ world, alice } = await startWorldAlicePaysBob(
+      { public: usdg(20) },
+      { env: { WEBHOOKS_ALLOW_LOCAL: "1" }, clock: () => Date.now() + offsetMs },
+    ));
   });
   afterAll(async () => {
     await world?.close();

@@ -19,6 +19,14 @@ export const TEST_POLICY = {
   approval_window_seconds: 86_400,
 } as const satisfies TCreateAgentRequest["spend_policy"];
 
+/** Daily 10, per transaction and HITL 5 USDG, USDG only: a small policy where its limits do not matter. */
+export const SMALL_POLICY = {
+  daily_limit_usdg: 10,
+  per_transaction_limit_usdg: 5,
+  hitl_threshold_usdg: 5,
+  assets: ["USDG"],
+} as const satisfies TCreateAgentRequest["spend_policy"];
+
 export interface WorldAgent {
   readonly agent: TAgent;
   readonly row: AccountRow;

@@ -6,10 +6,11 @@
  * keys — never through the API).
  */
 import type { ConfidentialKeyset } from "@cpay/sdk/confidential";
+import { expect } from "vitest";
 import type { ApiWorld, WorldAccount } from "../../support/api-world";
 import { agentKeysFromOwnerSecret, keysFromSecret } from "../../support/holder-keys";
 import { confidentialUsdgOn, publicUsdgOn } from "../../support/usdg-balances";
-import type { WorldAgent } from "./agents";
+import { eventsOf, type WorldAgent } from "./agents";
 
 export interface HeldTransfer {
   readonly transferId: string;
@@ -54,6 +55,34 @@ export function confidentialUsdg(
   keys: ConfidentialKeyset,
 ): Promise<{ readonly available: bigint; readonly pending: bigint }> {
   return confidentialUsdgOn(world.chain, owner, keys);
+}
+
+/**
+ * Checks what a confidential hold that ended unexecuted (rejected or expired) leaves: the agent's
+ * confidential USDG as it was before (`agentBefore`, read with `agentKeys`), the transfer `failed`
+ * with `failureCode` and one `transfer.failed` event, and a next confidential spend of the agent that
+ * executes at once, the hold no longer blocking it.
+ */
+export async function expectHoldReleased(
+  world: ApiWorld,
+  agent: WorldAgent,
+  held: HeldTransfer,
+  ended: {
+    readonly failureCode: "rejected" | "expired";
+    readonly agentKeys: ConfidentialKeyset;
+    readonly agentBefore: { readonly available: bigint; readonly pending: bigint };
+  },
+): Promise<void> {
+  expect(await confidentialUsdg(world, agent.agent.public_key, ended.agentKeys)).toEqual(ended.agentBefore);
+  expect(await world.transferRow(held.transferId)).toMatchObject({
+    status: "failed",
+    failureCode: ended.failureCode,
+  });
+  expect(await eventsOf(world, "transfer.failed", held.transferId)).toHaveLength(1);
+  const next = await world
+    .clientFor(agent.key.value)
+    .call("createTransfer", { body: { to: "@bob", amount: "5", confidential: true } });
+  expect(next.approval).toBeNull();
 }
 
 /** Polls until a condition holds (tests/support/eventually.ts), e.g. a background job's work. */
