@@ -7,18 +7,16 @@
  */
 import { randomBytes } from "node:crypto";
 import Sqlite from "better-sqlite3";
-import { openNav, signIn } from "./support/dashboard-steps";
+import { openNav } from "./support/dashboard-steps";
 import { expect, test } from "./support/fixtures";
 import { recordNetwork } from "./support/network-recorder";
 import { addVirtualAuthenticator } from "./support/virtual-authenticator";
 
 test("Given the unlock step, When a malformed secret or another account's secret is given, Then each is refused with its reason and nothing unlocks", async ({
-  page,
+  signedInPage: page,
   world,
-  authenticator,
   checkPage,
 }) => {
-  await signIn(page, authenticator);
   const secret = page.getByRole("textbox", { name: "Account secret" });
   const unlockButton = page.getByRole("button", { name: "Unlock", exact: true });
 
@@ -35,12 +33,10 @@ test("Given the unlock step, When a malformed secret or another account's secret
 });
 
 test("Given a signed-in page, When its session expires, Then the next action returns to sign-in and says the session expired", async ({
-  page,
+  signedInPage: page,
   world,
-  authenticator,
   checkPage,
 }) => {
-  await signIn(page, authenticator);
   // (the overview has loaded: usually the next request is the test's own navigation)
   await page.waitForLoadState("networkidle");
   // When the account's sessions have been idle past their limit (their rows aged, as 30 minutes would)
@@ -108,10 +104,8 @@ test("Given a second account's passkey, When it is revoked, Then its session end
 });
 
 test("Given a session, When a change is posted with its cookie but without the CSRF header, Then it is refused and nothing changes", async ({
-  page,
-  authenticator,
+  signedInPage: page,
 }) => {
-  await signIn(page, authenticator);
   const keysBefore = await (await page.request.get("/v1/keys")).json();
   const name = `forged ${randomBytes(3).toString("hex")}`;
 

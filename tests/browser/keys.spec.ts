@@ -5,16 +5,14 @@
  */
 import { randomBytes } from "node:crypto";
 import { v1 } from "./support/admin-client";
-import { openNav, signIn } from "./support/dashboard-steps";
+import { openNav } from "./support/dashboard-steps";
 import { expect, test } from "./support/fixtures";
 
 test("Given the keys page, When a key is created, used over HTTP and revoked, Then it works until it is revoked and then gets 401", async ({
-  page,
+  signedInPage: page,
   world,
-  authenticator,
   checkPage,
 }) => {
-  await signIn(page, authenticator);
   await openNav(page, "API keys");
   await expect(page.getByRole("heading", { level: 1, name: "API keys" })).toBeVisible();
 

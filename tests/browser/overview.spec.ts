@@ -5,16 +5,14 @@
  * crosses the network in plaintext (the recorder fixture checks every request and response). The
  * send and agents pages, which no other test needs, are screenshot and scanned here.
  */
-import { openNav, signIn, unlock } from "./support/dashboard-steps";
+import { openNav, unlock } from "./support/dashboard-steps";
 import { expect, test } from "./support/fixtures";
 
 test("Given a signed-in holder, When they unlock with their secret, Then the balance and a transfer's exact amount and memo are shown", async ({
-  page,
+  signedInPage: page,
   world,
-  authenticator,
   checkPage,
 }) => {
-  await signIn(page, authenticator);
   const row = page.locator(`tr[data-transfer-id="${world.transfer.id}"]`);
   // locked: the page shows the transfer but no amount
   await expect(row).toBeVisible();

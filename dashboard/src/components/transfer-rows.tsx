@@ -4,6 +4,7 @@ import { explorerTxUrl } from "../lib/explorer";
 import { formatTime } from "../lib/time";
 import { useAppState } from "../state";
 import { Amount, type AmountState } from "./amount";
+import { ColumnHeads } from "./column-heads";
 import { useOpened } from "./use-opened";
 
 function amountState(opened: ReturnType<typeof useOpened>, transfer: Transfer, locked: boolean): AmountState {
@@ -28,17 +29,9 @@ export function TransferRows(props: { transfers: readonly Transfer[]; caption: s
   return (
     <table>
       <caption>{props.caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col">Created</th>
-          <th scope="col">Direction</th>
-          <th scope="col">Counterparty</th>
-          <th scope="col">Status</th>
-          <th scope="col">Amount</th>
-          <th scope="col">Memo</th>
-          <th scope="col">Transaction</th>
-        </tr>
-      </thead>
+      <ColumnHeads
+        names={["Created", "Direction", "Counterparty", "Status", "Amount", "Memo", "Transaction"]}
+      />
       <tbody>
         {props.transfers.map((transfer) => {
           const received = transfer.direction === "received";

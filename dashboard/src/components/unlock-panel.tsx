@@ -6,26 +6,20 @@
 import { useState } from "preact/hooks";
 import { useAppState } from "../state";
 import { unlockWithPasskey, unlockWithSecret, wrapWithPasskey } from "../unlock";
+import { ActionForm } from "./action-form";
 import { ErrorMessage, Progress } from "./feedback";
+import { useAction } from "./use-action";
 
 export function UnlockPanel() {
   const { session } = useAppState();
   const [secret, setSecret] = useState("");
-  const [busy, setBusy] = useState<string | null>(null);
-  const [error, setError] = useState<unknown>(null);
-
-  const run = async (label: string, action: () => Promise<unknown>) => {
-    setBusy(label);
-    setError(null);
-    try {
-      await action();
+  const { busy, error, run } = useAction();
+  /** Unlocks with `unlock`; the pasted secret is cleared once that worked. */
+  const unlockBy = (label: string, unlock: () => Promise<unknown>) =>
+    run(label, async () => {
+      await unlock();
       setSecret("");
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(null);
-    }
-  };
+    });
 
   return (
     <section class="panel unlock" aria-labelledby="unlock-title">
@@ -34,12 +28,7 @@ export function UnlockPanel() {
         Amounts and memos are encrypted; only your account secret reads them, here in this browser. It is
         never sent to the service and is forgotten when you close or reload the page.
       </p>
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          void run("Unlocking…", () => unlockWithSecret(secret));
-        }}
-      >
+      <ActionForm onSubmit={() => unlockBy("Unlocking…", () => unlockWithSecret(secret))}>
         <label for="account-secret">Account secret</label>
         <input
           id="account-secret"
@@ -68,13 +57,13 @@ export function UnlockPanel() {
             <button
               type="button"
               disabled={busy !== null}
-              onClick={() => void run("Waiting for the passkey…", unlockWithPasskey)}
+              onClick={() => void unlockBy("Waiting for the passkey…", unlockWithPasskey)}
             >
               Unlock with passkey
             </button>
           ) : null}
         </div>
-      </form>
+      </ActionForm>
       {busy !== null ? <Progress label={busy} /> : null}
       <ErrorMessage error={error} />
     </section>

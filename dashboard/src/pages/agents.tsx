@@ -6,10 +6,13 @@
 import { useState } from "preact/hooks";
 import { api, newIdempotencyKey } from "../api/client";
 import type { Agent, Hold, SpendPolicy } from "../api/types";
+import { ActionForm } from "../components/action-form";
 import { AgentBudget } from "../components/agent-budget";
 import { ErrorMessage, Progress } from "../components/feedback";
 import { Link } from "../components/link";
 import { PolicyFields } from "../components/policy-fields";
+import { TextField } from "../components/text-field";
+import { useAction } from "../components/use-action";
 import { useAsync } from "../components/use-async";
 import { checkPolicy, EMPTY_POLICY, type PolicyFormValues } from "../lib/policy-form";
 import { timeLeft } from "../lib/time";
@@ -44,8 +47,7 @@ function CreateAgent(props: { onCreated: () => void }) {
   const [custody, setCustody] = useState<"service" | "self">("service");
   const [values, setValues] = useState<PolicyFormValues>(EMPTY_POLICY);
   const [problems, setProblems] = useState<Partial<Record<keyof PolicyFormValues, string>>>({});
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const { busy, error, setError, run } = useAction();
   const [created, setCreated] = useState<{ handle: string; signer_secret: string | null } | null>(null);
 
   const submit = async () => {
@@ -56,8 +58,7 @@ function CreateAgent(props: { onCreated: () => void }) {
       if (name.trim() === "") setError(new Error("Give the agent a name (1 to 64 characters)."));
       return;
     }
-    setBusy(true);
-    try {
+    await run("Creating the agent and its on-chain policy…", async () => {
       const agent = await api<Agent & { signer_secret: string | null }>("POST", "/v1/accounts/me/agents", {
         body: { name: name.trim(), custody, spend_policy: checked.policy },
         idempotencyKey: newIdempotencyKey(),
@@ -66,31 +67,14 @@ function CreateAgent(props: { onCreated: () => void }) {
       setName("");
       setValues(EMPTY_POLICY);
       props.onCreated();
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
     <section class="panel" aria-labelledby="create-agent-title">
       <h2 id="create-agent-title">Create an agent</h2>
-      <form
-        class="stack"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void submit();
-        }}
-      >
-        <label for="agent-name">Agent name</label>
-        <input
-          id="agent-name"
-          type="text"
-          maxLength={64}
-          value={name}
-          onInput={(e) => setName(e.currentTarget.value)}
-        />
+      <ActionForm class="stack" onSubmit={submit}>
+        <TextField id="agent-name" label="Agent name" maxLength={64} value={name} onValue={setName} />
         <label for="agent-custody">Custody</label>
         <select
           id="agent-custody"
@@ -101,11 +85,11 @@ function CreateAgent(props: { onCreated: () => void }) {
           <option value="self">Self custody (its signer secret is shown once)</option>
         </select>
         <PolicyFields idPrefix="new-policy" values={values} problems={problems} onChange={setValues} />
-        <button type="submit" class="primary" disabled={busy}>
+        <button type="submit" class="primary" disabled={busy !== null}>
           Create agent
         </button>
-      </form>
-      {busy ? <Progress label="Creating the agent and its on-chain policy…" /> : null}
+      </ActionForm>
+      {busy !== null ? <Progress label={busy} /> : null}
       <ErrorMessage error={error} />
       {created !== null ? (
         <div class="notice" role="status">
@@ -143,27 +127,20 @@ function AgentCard(props: { agent: Agent; held: Hold[] }) {
   );
   const [editing, setEditing] = useState<PolicyFormValues | null>(null);
   const [problems, setProblems] = useState<Partial<Record<keyof PolicyFormValues, string>>>({});
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const { busy, error, run } = useAction();
 
   const save = async () => {
     if (editing === null) return;
     const checked = checkPolicy(editing);
     setProblems(checked.problems);
     if (Object.keys(checked.problems).length > 0) return;
-    setBusy(true);
-    setError(null);
-    try {
+    await run("Updating the on-chain policy…", async () => {
       await api("PATCH", `/v1/agents/${encodeURIComponent(agent.account_id)}/spend-policy`, {
         body: checked.policy,
       });
       setEditing(null);
       policy.reload();
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   const id = agent.account_id;
@@ -203,13 +180,7 @@ function AgentCard(props: { agent: Agent; held: Hold[] }) {
         </>
       ) : null}
       {editing !== null ? (
-        <form
-          class="stack"
-          onSubmit={(event) => {
-            event.preventDefault();
-            void save();
-          }}
-        >
+        <ActionForm class="stack" onSubmit={save}>
           <PolicyFields
             idPrefix={`${id}-policy`}
             values={editing}
@@ -217,16 +188,16 @@ function AgentCard(props: { agent: Agent; held: Hold[] }) {
             onChange={setEditing}
           />
           <div class="actions">
-            <button type="submit" class="primary" disabled={busy}>
+            <button type="submit" class="primary" disabled={busy !== null}>
               Save policy
             </button>
             <button type="button" onClick={() => setEditing(null)}>
               Cancel
             </button>
           </div>
-        </form>
+        </ActionForm>
       ) : null}
-      {busy ? <Progress label="Updating the on-chain policy…" /> : null}
+      {busy !== null ? <Progress label={busy} /> : null}
       <ErrorMessage error={error} />
       <h4>Holds</h4>
       {props.held.length === 0 ? (

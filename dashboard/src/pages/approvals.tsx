@@ -7,8 +7,10 @@ import { useEffect, useState } from "preact/hooks";
 import { api, newIdempotencyKey } from "../api/client";
 import type { Hold } from "../api/types";
 import { Amount, type AmountState } from "../components/amount";
+import { ColumnHeads } from "../components/column-heads";
 import { ConfirmDialog } from "../components/confirm";
 import { ErrorMessage, Progress } from "../components/feedback";
+import { useAction } from "../components/use-action";
 import { useAsync } from "../components/use-async";
 import { type Opened, useOpened } from "../components/use-opened";
 import { formatUsdg } from "../lib/amounts";
@@ -37,8 +39,7 @@ export function ApprovalsPage() {
     item: Hold;
     action: "approve" | "reject";
   } | null>(null);
-  const [busy, setBusy] = useState<string | null>(null);
-  const [error, setError] = useState<unknown>(null);
+  const { busy, error, run } = useAction();
   const [done, setDone] = useState<string | null>(null);
   const [, setNow] = useState(Date.now());
   useEffect(() => {
@@ -48,10 +49,10 @@ export function ApprovalsPage() {
 
   const decide = async (item: Hold, action: "approve" | "reject") => {
     setConfirming(null);
-    setBusy(action === "approve" ? "Approving: the transfer is being signed and submitted…" : "Rejecting…");
-    setError(null);
     setDone(null);
-    try {
+    const label =
+      action === "approve" ? "Approving: the transfer is being signed and submitted…" : "Rejecting…";
+    await run(label, async () => {
       const result = await api<{ status: string; transaction_id: string }>(
         "POST",
         `/v1/agents/transactions/${encodeURIComponent(item.transaction_id)}/${action}`,
@@ -59,11 +60,7 @@ export function ApprovalsPage() {
       );
       setDone(`${result.transaction_id} is ${result.status}.`);
       list.reload();
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(null);
-    }
+    });
   };
 
   return (
@@ -75,16 +72,7 @@ export function ApprovalsPage() {
       {items.length > 0 ? (
         <table>
           <caption>Holds awaiting your decision</caption>
-          <thead>
-            <tr>
-              <th scope="col">Agent</th>
-              <th scope="col">Recipient</th>
-              <th scope="col">Amount</th>
-              <th scope="col">Requested</th>
-              <th scope="col">Time left</th>
-              <th scope="col">Decision</th>
-            </tr>
-          </thead>
+          <ColumnHeads names={["Agent", "Recipient", "Amount", "Requested", "Time left", "Decision"]} />
           <tbody>
             {items.map((item) => (
               <tr key={item.transaction_id} data-transaction-id={item.transaction_id}>

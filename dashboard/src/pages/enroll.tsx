@@ -8,7 +8,10 @@
 import { useEffect, useState } from "preact/hooks";
 import { api } from "../api/client";
 import type { SessionView } from "../api/types";
+import { ActionForm } from "../components/action-form";
 import { ErrorMessage, Progress } from "../components/feedback";
+import { TextField } from "../components/text-field";
+import { useAction } from "../components/use-action";
 import { type CreationOptionsJson, createPasskey } from "../crypto/webauthn";
 import { ENVIRONMENT_LABELS, environmentOfEnrollmentToken, rememberEnvironment } from "../lib/environment";
 import { navigate } from "../router";
@@ -23,8 +26,7 @@ export function EnrollPage() {
   const [token] = useState(tokenFromFragment);
   const [handle, setHandle] = useState<string | null>(null);
   const [name, setName] = useState("My passkey");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const { busy, error, run } = useAction();
 
   useEffect(() => {
     // The token has been read: keep it out of the address bar and the history.
@@ -44,10 +46,8 @@ export function EnrollPage() {
 
   const environment = environmentOfEnrollmentToken(token);
 
-  const enroll = async () => {
-    setBusy(true);
-    setError(null);
-    try {
+  const enroll = () =>
+    run("Waiting for the passkey…", async () => {
       const { options, handle: forHandle } = await api<{ options: CreationOptionsJson; handle: string }>(
         "POST",
         "/v1/dashboard/enrollment/options",
@@ -62,12 +62,7 @@ export function EnrollPage() {
       rememberEnvironment(session.environment);
       update({ session, notice: null });
       navigate("/", { replace: true });
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
   return (
     <main id="main" class="auth">
@@ -80,25 +75,13 @@ export function EnrollPage() {
         Environment: <strong>{ENVIRONMENT_LABELS[environment]}</strong>
         {environment === "live" ? " (real money on Solana mainnet)" : " (test money on the test cluster)"}
       </p>
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          void enroll();
-        }}
-      >
-        <label for="passkey-name">Passkey name</label>
-        <input
-          id="passkey-name"
-          type="text"
-          maxLength={64}
-          value={name}
-          onInput={(e) => setName(e.currentTarget.value)}
-        />
-        <button type="submit" class="primary" disabled={busy}>
+      <ActionForm onSubmit={enroll}>
+        <TextField id="passkey-name" label="Passkey name" maxLength={64} value={name} onValue={setName} />
+        <button type="submit" class="primary" disabled={busy !== null}>
           Create passkey
         </button>
-      </form>
-      {busy ? <Progress label="Waiting for the passkey…" /> : null}
+      </ActionForm>
+      {busy !== null ? <Progress label={busy} /> : null}
       <ErrorMessage error={error} />
     </main>
   );

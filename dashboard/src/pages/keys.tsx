@@ -7,11 +7,15 @@
 import { useEffect, useState } from "preact/hooks";
 import { api, newIdempotencyKey } from "../api/client";
 import type { ApiKeyView } from "../api/types";
+import { ActionForm } from "../components/action-form";
 import { Amount, type AmountState } from "../components/amount";
+import { ColumnHeads } from "../components/column-heads";
 import { ConfirmDialog } from "../components/confirm";
 import { ErrorMessage, Progress } from "../components/feedback";
 import { RevokeCell } from "../components/revoke-cell";
 import { ShownOnce } from "../components/shown-once";
+import { TextField } from "../components/text-field";
+import { useAction } from "../components/use-action";
 import { useAsync } from "../components/use-async";
 import { decryptEncryptedTotal } from "../crypto/zk";
 import { base64ToBytes } from "../lib/base64";
@@ -61,8 +65,7 @@ export function KeysPage() {
   const keys = list.data?.keys ?? [];
   const totals = useTotals(keys, unlocked);
   const [name, setName] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const { busy, error, setError, run } = useAction();
   const [created, setCreated] = useState<string | null>(null);
   const [revoking, setRevoking] = useState<ApiKeyView | null>(null);
 
@@ -73,8 +76,7 @@ export function KeysPage() {
       setError(new Error("Give the key a name."));
       return;
     }
-    setBusy(true);
-    try {
+    await run("Creating the key…", async () => {
       const result = await api<{ api_key: string }>("POST", "/v1/keys", {
         body: { name: name.trim() },
         idempotencyKey: newIdempotencyKey(),
@@ -82,11 +84,7 @@ export function KeysPage() {
       setCreated(result.api_key);
       setName("");
       list.reload();
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   const revoke = async (key: ApiKeyView) => {
@@ -114,25 +112,12 @@ export function KeysPage() {
       <h1>API keys</h1>
       <section class="panel" aria-labelledby="create-key-title">
         <h2 id="create-key-title">Create a key</h2>
-        <form
-          class="stack"
-          onSubmit={(event) => {
-            event.preventDefault();
-            void create();
-          }}
-        >
-          <label for="key-name">Key name</label>
-          <input
-            id="key-name"
-            type="text"
-            maxLength={64}
-            value={name}
-            onInput={(e) => setName(e.currentTarget.value)}
-          />
-          <button type="submit" class="primary" disabled={busy}>
+        <ActionForm class="stack" onSubmit={create}>
+          <TextField id="key-name" label="Key name" maxLength={64} value={name} onValue={setName} />
+          <button type="submit" class="primary" disabled={busy !== null}>
             Create key
           </button>
-        </form>
+        </ActionForm>
         {created !== null ? (
           <ShownOnce value={created}>Your new key (the service keeps only its hash)</ShownOnce>
         ) : null}
@@ -143,18 +128,18 @@ export function KeysPage() {
       {keys.length > 0 ? (
         <table>
           <caption>Your API keys</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Key</th>
-              <th scope="col">Created</th>
-              <th scope="col">Last used</th>
-              <th scope="col">Requests</th>
-              <th scope="col">Transfers</th>
-              <th scope="col">Total transferred</th>
-              <th scope="col">State</th>
-            </tr>
-          </thead>
+          <ColumnHeads
+            names={[
+              "Name",
+              "Key",
+              "Created",
+              "Last used",
+              "Requests",
+              "Transfers",
+              "Total transferred",
+              "State",
+            ]}
+          />
           <tbody>
             {keys.map((key) => (
               <tr key={key.id} data-key-id={key.id}>

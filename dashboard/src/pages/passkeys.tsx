@@ -7,6 +7,7 @@
 import { useState } from "preact/hooks";
 import { api } from "../api/client";
 import type { Passkey } from "../api/types";
+import { ColumnHeads } from "../components/column-heads";
 import { ConfirmDialog } from "../components/confirm";
 import { ErrorMessage, Progress } from "../components/feedback";
 import { RevokeCell } from "../components/revoke-cell";
@@ -51,14 +52,7 @@ export function PasskeysPage() {
       {passkeys.length > 0 ? (
         <table>
           <caption>Your passkeys</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Created</th>
-              <th scope="col">Last used</th>
-              <th scope="col">State</th>
-            </tr>
-          </thead>
+          <ColumnHeads names={["Name", "Created", "Last used", "State"]} />
           <tbody>
             {passkeys.map((passkey) => (
               <tr key={passkey.passkey_id} data-passkey-id={passkey.passkey_id}>

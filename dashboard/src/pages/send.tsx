@@ -6,8 +6,11 @@
 import { useState } from "preact/hooks";
 import { ApiCallError, api, newIdempotencyKey } from "../api/client";
 import type { Transfer } from "../api/types";
+import { ActionForm } from "../components/action-form";
 import { ErrorMessage, Progress } from "../components/feedback";
 import { Link } from "../components/link";
+import { TextField } from "../components/text-field";
+import { useAction } from "../components/use-action";
 import { parseUsdg } from "../lib/amounts";
 
 const MAX_MEMO_BYTES = 200;
@@ -18,15 +21,13 @@ export function SendPage() {
   const [amount, setAmount] = useState("");
   const [memo, setMemo] = useState("");
   const [confidential, setConfidential] = useState(true);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const { busy, error, run } = useAction();
   const [problem, setProblem] = useState<string | null>(null);
   const [sent, setSent] = useState<Transfer | null>(null);
   // One key per intended transfer: a retry after a network failure cannot send twice.
   const [idempotencyKey, setIdempotencyKey] = useState(newIdempotencyKey);
 
   const submit = async () => {
-    setError(null);
     setProblem(null);
     const recipient = to.trim();
     if (!(recipient.startsWith("@") && recipient.length > 1) && !ADDRESS.test(recipient)) {
@@ -41,8 +42,7 @@ export function SendPage() {
       setProblem(`The memo is at most ${MAX_MEMO_BYTES} bytes.`);
       return;
     }
-    setBusy(true);
-    try {
+    await run("Sending: the service is building the zero-knowledge proofs…", async () => {
       const transfer = await api<Transfer>("POST", "/v1/transfers", {
         body: {
           to: recipient,
@@ -52,49 +52,33 @@ export function SendPage() {
           ...(memo === "" ? {} : { memo }),
         },
         idempotencyKey,
+      }).catch((failure: unknown) => {
+        // Answered by the service: that intent is over, the next attempt is a new transfer.
+        if (failure instanceof ApiCallError && failure.status !== 0) setIdempotencyKey(newIdempotencyKey());
+        throw failure;
       });
       setSent(transfer);
       setAmount("");
       setMemo("");
       setIdempotencyKey(newIdempotencyKey());
-    } catch (failure) {
-      if (failure instanceof ApiCallError && failure.status !== 0) setIdempotencyKey(newIdempotencyKey());
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   const notReady = error instanceof ApiCallError && error.code === "recipient_not_confidential_ready";
   return (
     <>
       <h1>Send</h1>
-      <form
-        class="stack"
-        onSubmit={(event) => {
-          event.preventDefault();
-          void submit();
-        }}
-      >
-        <label for="send-to">To</label>
-        <input
-          id="send-to"
-          type="text"
-          placeholder="@handle or address"
-          value={to}
-          onInput={(e) => setTo(e.currentTarget.value)}
-        />
-        <label for="send-amount">Amount</label>
-        <input
+      <ActionForm class="stack" onSubmit={submit}>
+        <TextField id="send-to" label="To" placeholder="@handle or address" value={to} onValue={setTo} />
+        <TextField
           id="send-amount"
-          type="text"
+          label="Amount"
           inputMode="decimal"
           placeholder="USDG, e.g. 12.50"
           value={amount}
-          onInput={(e) => setAmount(e.currentTarget.value)}
+          onValue={setAmount}
         />
-        <label for="send-memo">Memo</label>
-        <input id="send-memo" type="text" value={memo} onInput={(e) => setMemo(e.currentTarget.value)} />
+        <TextField id="send-memo" label="Memo" value={memo} onValue={setMemo} />
         <label class="inline">
           <input
             type="checkbox"
@@ -103,16 +87,16 @@ export function SendPage() {
           />{" "}
           Confidential (the amount is hidden on chain)
         </label>
-        <button type="submit" class="primary" disabled={busy}>
+        <button type="submit" class="primary" disabled={busy !== null}>
           Send
         </button>
-      </form>
+      </ActionForm>
       {problem !== null ? (
         <p class="error" role="alert">
           {problem}
         </p>
       ) : null}
-      {busy ? <Progress label="Sending: the service is building the zero-knowledge proofs…" /> : null}
+      {busy !== null ? <Progress label={busy} /> : null}
       <ErrorMessage error={error} />
       {notReady ? (
         <div class="notice" role="note">

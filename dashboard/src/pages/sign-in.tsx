@@ -9,6 +9,7 @@ import { useState } from "preact/hooks";
 import { api } from "../api/client";
 import type { SessionView } from "../api/types";
 import { ErrorMessage, Progress } from "../components/feedback";
+import { useAction } from "../components/use-action";
 import { getPasskey, type RequestOptionsJson } from "../crypto/webauthn";
 import { ENVIRONMENT_LABELS, rememberEnvironment, rememberedEnvironment } from "../lib/environment";
 import { navigate } from "../router";
@@ -23,13 +24,10 @@ const HINTS: Readonly<Record<EnvironmentName, string>> = {
 export function SignInPage() {
   const { notice } = useAppState();
   const [environment, setChosen] = useState<EnvironmentName>(rememberedEnvironment);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const { busy, error, setError, run } = useAction();
 
-  const signIn = async () => {
-    setBusy(true);
-    setError(null);
-    try {
+  const signIn = () =>
+    run("Waiting for the passkey…", async () => {
       const { challenge_id, options } = await api<{ challenge_id: string; options: RequestOptionsJson }>(
         "POST",
         "/v1/dashboard/sign-in/options",
@@ -49,12 +47,7 @@ export function SignInPage() {
       }
       // Back to the page that asked for a sign-in (a deep link, or the one whose session expired).
       if (location.pathname === "/sign-in") navigate("/", { replace: true });
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
   return (
     <main id="main" class="auth">
@@ -73,7 +66,7 @@ export function SignInPage() {
               name="environment"
               value={name}
               checked={environment === name}
-              disabled={busy}
+              disabled={busy !== null}
               onChange={() => {
                 setChosen(name);
                 setError(null);
@@ -84,10 +77,10 @@ export function SignInPage() {
         ))}
       </fieldset>
       <p>Use the passkey you enrolled for your {ENVIRONMENT_LABELS[environment].toLowerCase()} account.</p>
-      <button type="button" class="primary" disabled={busy} onClick={() => void signIn()}>
+      <button type="button" class="primary" disabled={busy !== null} onClick={() => void signIn()}>
         Sign in with a passkey
       </button>
-      {busy ? <Progress label="Waiting for the passkey…" /> : null}
+      {busy !== null ? <Progress label={busy} /> : null}
       <ErrorMessage error={error} />
     </main>
   );

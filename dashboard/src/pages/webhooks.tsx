@@ -6,9 +6,12 @@
 import { useState } from "preact/hooks";
 import { api, newIdempotencyKey } from "../api/client";
 import { type Delivery, type Page, WEBHOOK_EVENT_TYPES, type Webhook } from "../api/types";
+import { ActionForm } from "../components/action-form";
+import { ColumnHeads } from "../components/column-heads";
 import { ConfirmDialog } from "../components/confirm";
 import { ErrorMessage, Progress } from "../components/feedback";
 import { ShownOnce } from "../components/shown-once";
+import { useAction } from "../components/use-action";
 import { useAsync } from "../components/use-async";
 import { formatTime } from "../lib/time";
 
@@ -16,8 +19,7 @@ export function WebhooksPage() {
   const list = useAsync(() => api<{ webhooks: Webhook[] }>("GET", "/v1/webhooks"), []);
   const [url, setUrl] = useState("");
   const [events, setEvents] = useState<Set<string>>(new Set(WEBHOOK_EVENT_TYPES));
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  const { busy, error, setError, run } = useAction();
   const [secret, setSecret] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<Webhook | null>(null);
 
@@ -28,8 +30,7 @@ export function WebhooksPage() {
       setError(new Error("Give the endpoint URL and at least one event."));
       return;
     }
-    setBusy(true);
-    try {
+    await run("Creating the webhook…", async () => {
       const created = await api<Webhook & { secret: string | null }>("POST", "/v1/webhooks", {
         body: { url: url.trim(), events: [...events] },
         idempotencyKey: newIdempotencyKey(),
@@ -37,11 +38,7 @@ export function WebhooksPage() {
       setSecret(created.secret);
       setUrl("");
       list.reload();
-    } catch (failure) {
-      setError(failure);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   const remove = async (webhook: Webhook) => {
@@ -60,13 +57,7 @@ export function WebhooksPage() {
       <h1>Webhooks</h1>
       <section class="panel" aria-labelledby="create-webhook-title">
         <h2 id="create-webhook-title">Create a webhook</h2>
-        <form
-          class="stack"
-          onSubmit={(event) => {
-            event.preventDefault();
-            void create();
-          }}
-        >
+        <ActionForm class="stack" onSubmit={create}>
           <label for="webhook-url">Webhook URL</label>
           <input
             id="webhook-url"
@@ -93,10 +84,10 @@ export function WebhooksPage() {
               </label>
             ))}
           </fieldset>
-          <button type="submit" class="primary" disabled={busy}>
+          <button type="submit" class="primary" disabled={busy !== null}>
             Create webhook
           </button>
-        </form>
+        </ActionForm>
         {secret !== null ? (
           <ShownOnce value={secret}>The signing secret (verify each delivery's signature with it)</ShownOnce>
         ) : null}
@@ -179,17 +170,9 @@ function WebhookCard(props: { webhook: Webhook; onDelete: () => void }) {
       {deliveries.data !== null && deliveries.data.deliveries.length > 0 ? (
         <table>
           <caption>Delivery log of {webhook.url}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Event</th>
-              <th scope="col">Created</th>
-              <th scope="col">State</th>
-              <th scope="col">Last status</th>
-              <th scope="col">Retries</th>
-              <th scope="col">Next attempt</th>
-              <th scope="col">Action</th>
-            </tr>
-          </thead>
+          <ColumnHeads
+            names={["Event", "Created", "State", "Last status", "Retries", "Next attempt", "Action"]}
+          />
           <tbody>
             {deliveries.data.deliveries.map((delivery) => (
               <tr

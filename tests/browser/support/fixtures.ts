@@ -1,9 +1,11 @@
 /**
  * The suite's `test`: every test gets the world, a page on `http://localhost:<port>`, a virtual
  * passkey authenticator on that page, and a network recorder over its context that fails the test
- * if a watched plaintext crossed the network. `checkPage` screenshots and axe-scans a page.
+ * if a watched plaintext crossed the network. `checkPage` screenshots and axe-scans a page;
+ * `signedInPage` is the page already signed in with the enrolled passkey, for tests that start there.
  */
 import { test as base, expect, type Page } from "@playwright/test";
+import { signIn } from "./dashboard-steps";
 import { type NetworkRecorder, recordNetwork } from "./network-recorder";
 import { checkPage } from "./page-check";
 import { hasSavedPasskey, savedPasskey, savePasskey } from "./passkey-store";
@@ -16,6 +18,8 @@ interface Fixtures {
   recorder: NetworkRecorder;
   /** Screenshot `test-results/.../pages/<name>.png` + axe scan (unless `scan: false`) of the page now. */
   checkPage: (name: string, options?: { page?: Page; scan?: boolean }) => Promise<void>;
+  /** `page`, signed in with the enrolled passkey (dashboard-steps.ts `signIn`): on the overview. */
+  signedInPage: Page;
 }
 
 export const test = base.extend<Fixtures>({
@@ -48,6 +52,10 @@ export const test = base.extend<Fixtures>({
   },
   checkPage: async ({ page }, use, testInfo) => {
     await use((name, options = {}) => checkPage(options.page ?? page, testInfo, name, options));
+  },
+  signedInPage: async ({ page, authenticator }, use) => {
+    await signIn(page, authenticator);
+    await use(page);
   },
 });
 
