@@ -8,20 +8,8 @@
  * UTC day before it looks at the amount (the third test shows that refusal).
  */
 import { spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import {
-  type AccountRow,
-  createAccount,
-  fundTestAccount,
-  issueApiKey,
-  localnetConnection,
-  type RunningService,
-  startService,
-  type UsdgFaucet,
-} from "@cpay/api";
+import { type AccountRow, createAccount, fundTestAccount, issueApiKey, type RunningService } from "@cpay/api";
 import { createApiClient, type TCreatedAgent } from "@cpay/sdk/api";
 import {
   deriveAgentConfidentialSecret,
@@ -33,8 +21,8 @@ import { address } from "@solana/kit";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_POLICY } from "../api/support/agents";
-import { freshDatabaseUrl } from "../support/api-database";
 import { type LocalnetProcess, startLocalnetProcess } from "../support/localnet-process";
+import { type LocalnetService, startLocalnetService } from "../support/localnet-service";
 
 const REPO = resolve(import.meta.dirname, "../..");
 const EXAMPLE = join(REPO, "examples/agent/src/main.ts");
@@ -45,9 +33,8 @@ const CONFIDENTIAL_TEXT = "2.25";
 const CONFIDENTIAL_UNITS = "2250000";
 
 let localnet: LocalnetProcess;
+let running: LocalnetService;
 let service: RunningService;
-let dataDir: string;
-let dropDatabase: () => Promise<void> = async () => {};
 let agent: TCreatedAgent;
 let agentEnv: Record<string, string>;
 let merchant: AccountRow;
@@ -96,21 +83,9 @@ async function publicBalance(owner: string): Promise<bigint> {
 
 beforeAll(async () => {
   localnet = await startLocalnetProcess();
-  dataDir = mkdtempSync(join(tmpdir(), "cpay-agent-example-"));
-  const database = await freshDatabaseUrl(dataDir);
-  dropDatabase = database.drop;
-  const connection = await localnetConnection(localnet.manifestPath);
-  service = await startService({
-    env: {
-      PORT: "0",
-      DATABASE_URL: database.url,
-      SERVICE_MASTER_KEY: randomBytes(32).toString("hex"),
-      LOG_LEVEL: "warn",
-    },
-    dataDir,
-    connection,
-  });
-  const faucet = connection.testFaucet as UsdgFaucet;
+  running = await startLocalnetService(localnet, { env: { LOG_LEVEL: "warn" } });
+  ({ service } = running);
+  const { faucet } = running;
   const owner = await createAccount(service.context, {
     handle: "owner",
     type: "business",
@@ -158,10 +133,8 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
-  await service?.close();
-  await dropDatabase();
+  await running?.close();
   await localnet?.remove();
-  if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe("the example agent as its own process", () => {

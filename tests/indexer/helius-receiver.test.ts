@@ -15,7 +15,7 @@ import express from "express";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { sendToCluster } from "../support/cluster-send";
 import { heliusRawPayload } from "../support/helius-payload";
-import { testSigner } from "../support/test-keys";
+import { programTestSigners, testSigner } from "../support/test-keys";
 
 const AUTH = "Bearer hx-0f8e2a61c4d94b7a9e35d1c0b6a7f248";
 const MIB = 1024 * 1024;
@@ -33,12 +33,7 @@ function chainTransactionOf(record: TransactionRecord): ChainTransaction {
 
 /** Lands the program transactions the deliveries are made of; returns their records, in order. */
 async function landProgramTransactions(cluster: EmbeddedCluster): Promise<TransactionRecord[]> {
-  const [feePayer, registrar, stranger, admin] = await Promise.all([
-    testSigner("fee payer"),
-    testSigner("registrar"),
-    testSigner("stranger"),
-    cluster.keys.programUpgradeAuthority.toSigner(),
-  ]);
+  const { feePayer, registrar, stranger, admin } = await programTestSigners(cluster);
   cluster.requestAirdrop(feePayer.address, 100_000_000_000n);
   const register = async (registrarSigner: typeof registrar, handle: string) =>
     buildHandleRegisterInstruction({

@@ -3,54 +3,29 @@
  * answered `503 chain_unavailable` (with Retry-After) and change nothing; once the localnet is back
  * on the same chain store, the same request with the same Idempotency-Key goes through, once.
  */
-import { randomBytes, randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import {
-  type ChainConnection,
-  createAccount,
-  fundTestAccount,
-  issueApiKey,
-  localnetConnection,
-  type RunningService,
-  startService,
-} from "@cpay/api";
+import { randomUUID } from "node:crypto";
+import { createAccount, fundTestAccount, issueApiKey, type RunningService } from "@cpay/api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshDatabaseUrl } from "../support/api-database";
 import { type LocalnetProcess, startLocalnetProcess } from "../support/localnet-process";
+import { type LocalnetService, startLocalnetService } from "../support/localnet-service";
 
 describe("the service when its cluster is unreachable", () => {
   let localnet: LocalnetProcess;
-  let connection: ChainConnection;
+  let running: LocalnetService;
   let service: RunningService;
-  let dataDir: string;
-  let dropDatabase: () => Promise<void>;
   let key: string;
 
   beforeAll(async () => {
     localnet = await startLocalnetProcess({ slotMs: 50 });
-    connection = await localnetConnection(localnet.manifestPath);
-    dataDir = mkdtempSync(join(tmpdir(), "cpay-unavailable-"));
-    const database = await freshDatabaseUrl(dataDir);
-    dropDatabase = database.drop;
-    service = await startService({
-      env: {
-        PORT: "0",
-        DATABASE_URL: database.url,
-        SERVICE_MASTER_KEY: randomBytes(32).toString("hex"),
-        LOG_LEVEL: "silent",
-      },
-      dataDir,
-      connection,
-    });
+    running = await startLocalnetService(localnet);
+    service = running.service;
     const { account } = await createAccount(service.context, {
       handle: "payer",
       type: "business",
       kycStatus: "verified",
     });
     await createAccount(service.context, { handle: "payee", type: "business", kycStatus: "verified" });
-    await fundTestAccount(service.context, connection.testFaucet as never, account, {
+    await fundTestAccount(service.context, running.faucet, account, {
       confidential: 0n,
       public: 5_000_000n,
     });
@@ -59,11 +34,8 @@ describe("the service when its cluster is unreachable", () => {
   });
 
   afterAll(async () => {
-    await service?.close();
-    await connection?.close();
+    await running?.close();
     await localnet?.remove();
-    await dropDatabase?.();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   const post = (idempotencyKey: string) =>

@@ -3,27 +3,15 @@
  * (fault-proxy.ts), as a deployment meets a provider's RPC: both connect to the proxy's URLs, so
  * every fault the suite switches on reaches both. Accounts are made and funded before any fault.
  */
-import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import {
-  type AccountRow,
-  type ChainConnection,
-  createAccount,
-  fundTestAccount,
-  issueApiKey,
-  localnetConnection,
-  type RunningService,
-  startService,
-} from "@cpay/api";
+import { readFileSync } from "node:fs";
+import { type AccountRow, createAccount, fundTestAccount, issueApiKey, type RunningService } from "@cpay/api";
 import { type ChainPort, connectRpcChain, parseLocalnetManifest } from "@cpay/sdk/chain";
 import { eq } from "drizzle-orm";
 import { TEST_POLICY } from "../api/support/agents";
-import { freshDatabaseUrl } from "./api-database";
 import { type FaultProxy, startFaultProxy } from "./fault-proxy";
 import { type IndexerBeside, startIndexerBeside } from "./indexer-beside";
 import { type LocalnetProcess, startLocalnetProcess } from "./localnet-process";
+import { startLocalnetService } from "./localnet-service";
 
 export interface FaultWorldAccount {
   readonly account: AccountRow;
@@ -90,35 +78,20 @@ export async function startFaultWorld(
       });
     const direct = await portTo(localnet.rpcUrl(), localnet.wsUrl());
     cleanups.push(() => direct.close());
-    const connection: ChainConnection = await localnetConnection(localnet.manifestPath, {
-      rpcUrl: proxy.rpcUrl,
-      wsUrl: proxy.wsUrl,
+    const {
+      service,
+      faucet,
+      close: closeService,
+    } = await startLocalnetService(localnet, {
+      env: { RATE_LIMIT_PER_MINUTE: "100000", ...options.env },
+      urls: { rpcUrl: proxy.rpcUrl, wsUrl: proxy.wsUrl },
     });
-    cleanups.push(() => connection.close());
-    const dataDir = mkdtempSync(join(tmpdir(), "cpay-faults-"));
-    cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
-    const database = await freshDatabaseUrl(dataDir);
-    cleanups.push(() => database.drop());
-    const service = await startService({
-      env: {
-        PORT: "0",
-        DATABASE_URL: database.url,
-        SERVICE_MASTER_KEY: randomBytes(32).toString("hex"),
-        RATE_LIMIT_PER_MINUTE: "100000",
-        LOG_LEVEL: "silent",
-        ...options.env,
-      },
-      dataDir,
-      connection,
-    });
-    cleanups.push(() => service.close());
+    cleanups.push(closeService);
     const indexer: IndexerBeside = await startIndexerBeside({
       service,
       openChain: () => portTo(proxy.rpcUrl, proxy.wsUrl),
     });
     cleanups.push(() => indexer.close());
-    const faucet = connection.testFaucet;
-    if (faucet === null) throw new Error("the localnet has no USDG faucet");
     const fund = (account: AccountRow, funds: Funds) =>
       fundTestAccount(service.context, faucet, account, {
         public: funds.public ?? 0n,

@@ -48,7 +48,7 @@ import {
 } from "@solana/kit";
 import { type Snapshot, snapshotAccounts, snapshotDifferences } from "./account-snapshot";
 import { type Outcome, sendToCluster } from "./cluster-send";
-import { testSigner } from "./test-keys";
+import { programTestSigners, testSigner } from "./test-keys";
 import { createToken2022Mint, fundedTokenAccount, tokenAmount } from "./token-2022";
 
 /** USDG has 6 decimals: `usdg(100)` is 100 USDG in base units. */
@@ -250,12 +250,7 @@ export async function createPolicyWorld(
   const programId = cluster.programId as Address;
   const usdgMint = cluster.usdgMint as Address;
   const assets: AssetTable = { USDG: { mint: usdgMint, decimals: USDG_DECIMALS } };
-  const [feePayer, registrar, stranger, admin] = await Promise.all([
-    testSigner("fee payer"),
-    testSigner("registrar"),
-    testSigner("stranger"),
-    cluster.keys.programUpgradeAuthority.toSigner(),
-  ]);
+  const { feePayer, registrar, stranger, admin } = await programTestSigners(cluster);
   cluster.requestAirdrop(feePayer.address, 1_000_000_000_000n);
   cluster.requestAirdrop(stranger.address, 10_000_000_000n);
 

@@ -70,6 +70,15 @@ export function createSoftAuthenticator(settings: SoftAuthenticatorOptions): Sof
   const id = credentialId.toString("base64url");
   let counter = 0;
   let userHandle: string | undefined;
+  /** The credential as a browser hands it to the page: `response` after the client data. */
+  const credential = <Response extends object>(clientData: Buffer, response: Response) => ({
+    id,
+    rawId: id,
+    type: "public-key" as const,
+    response: { clientDataJSON: clientData.toString("base64url"), ...response },
+    authenticatorAttachment: "platform" as const,
+    clientExtensionResults: {},
+  });
   return {
     credentialId: id,
     register(raw, forgery = {}) {
@@ -100,18 +109,10 @@ export function createSoftAuthenticator(settings: SoftAuthenticatorOptions): Sof
           ["authData", authData],
         ]),
       );
-      return {
-        id,
-        rawId: id,
-        type: "public-key",
-        response: {
-          clientDataJSON: clientData.toString("base64url"),
-          attestationObject: attestationObject.toString("base64url"),
-          transports: ["internal"],
-        },
-        authenticatorAttachment: "platform",
-        clientExtensionResults: {},
-      };
+      return credential(clientData, {
+        attestationObject: attestationObject.toString("base64url"),
+        transports: ["internal"],
+      });
     },
     assert(raw, forgery = {}) {
       const options = raw as OptionsLike;
@@ -128,19 +129,11 @@ export function createSoftAuthenticator(settings: SoftAuthenticatorOptions): Sof
         forgery.counter ?? counter,
       );
       const signature = signAssertion(privateKey, authData, clientData);
-      return {
-        id,
-        rawId: id,
-        type: "public-key",
-        response: {
-          clientDataJSON: clientData.toString("base64url"),
-          authenticatorData: authData.toString("base64url"),
-          signature: signature.toString("base64url"),
-          ...(userHandle === undefined ? {} : { userHandle }),
-        },
-        authenticatorAttachment: "platform",
-        clientExtensionResults: {},
-      };
+      return credential(clientData, {
+        authenticatorData: authData.toString("base64url"),
+        signature: signature.toString("base64url"),
+        ...(userHandle === undefined ? {} : { userHandle }),
+      });
     },
   };
 }
