@@ -9,23 +9,18 @@
  */
 import { request } from "node:http";
 import {
-  applyPendingBalance,
   availableBalance,
   createBalanceProof,
-  depositConfidential,
   deriveAgentConfidentialSecret,
   deriveConfidentialKeys,
   findTokenAccount,
-  generateConfidentialSecret,
   importConfidentialSecret,
-  setupConfidentialAccount,
-  transferConfidential,
 } from "@cpay/sdk/confidential";
-import { generateKeyPairSigner } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiWorld, refusalOf, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
 import { confidentialStateOn } from "../support/confidential-state";
 import { createTestAgent } from "./support/agents";
+import { creditFromOutside } from "./support/outside-credit";
 
 interface RawAnswer {
   readonly status: number;
@@ -87,26 +82,6 @@ async function proveBalance(
   if (state === null) throw new Error(`${tokenAccount} is not configured`);
   const amount = availableBalance(state, keys);
   return { proof: createBalanceProof({ keys, availableCiphertext: state.availableBalance, amount }), amount };
-}
-
-/** An outside wallet (not an account of the service) sends `amount` confidentially to `recipient`. */
-async function creditFromOutside(world: ApiWorld, recipient: string, amount: bigint): Promise<void> {
-  const { feePayer } = world.service.context;
-  const mint = world.chain.usdgMint;
-  const outsider = await generateKeyPairSigner();
-  const keys = deriveConfidentialKeys(generateConfidentialSecret());
-  await setupConfidentialAccount(world.chain, { owner: outsider, mint, keys, payer: feePayer });
-  await world.faucet.mintUsdgToOwner(outsider.address, amount);
-  await depositConfidential(world.chain, { owner: outsider, mint, amount, payer: feePayer });
-  await applyPendingBalance(world.chain, { owner: outsider, mint, keys, payer: feePayer });
-  await transferConfidential(world.chain, {
-    owner: outsider,
-    keys,
-    mint,
-    recipient,
-    amount,
-    payer: feePayer,
-  });
 }
 
 /** Balance entries without the on-chain ciphertexts a proof-less read carries (`encrypted`). */

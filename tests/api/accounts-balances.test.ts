@@ -5,21 +5,12 @@
  * appears in any response or log line.
  */
 import type { TBalances } from "@cpay/sdk/api";
-import {
-  applyPendingBalance,
-  depositConfidential,
-  deriveConfidentialKeys,
-  findTokenAccount,
-  generateConfidentialSecret,
-  importConfidentialSecret,
-  setupConfidentialAccount,
-  transferConfidential,
-  zk,
-} from "@cpay/sdk/confidential";
-import { generateKeyPairSigner } from "@solana/kit";
+import { findTokenAccount, zk } from "@cpay/sdk/confidential";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
 import { confidentialStateOn } from "../support/confidential-state";
+import { keysFromSecret } from "../support/holder-keys";
+import { creditFromOutside } from "./support/outside-credit";
 
 /** A distinctive amount (7.654321 USDG) the plaintext canary looks for. */
 const ODD_AMOUNT = 7_654_321n;
@@ -72,7 +63,7 @@ describe("GET /v1/accounts/me/balances without a proof", () => {
       SOL: false,
     });
     // And its holder (never the response) turns the entry's AE ciphertext into the exact amount
-    const ae = deriveConfidentialKeys(importConfidentialSecret(alice.confidentialSecret)).ae;
+    const ae = keysFromSecret(alice.confidentialSecret).ae;
     const ciphertext = funded.balances[0]?.encrypted?.decryptable_available_balance ?? "";
     expect(zk.AeCiphertext.fromBytes(Buffer.from(ciphertext, "base64"))?.decrypt(ae)).toBe(ODD_AMOUNT);
     // And given bob holds public USDG only
@@ -92,28 +83,8 @@ describe("GET /v1/accounts/me/balances without a proof", () => {
   it("counts an incoming credit that is still pending, and applies it into the available balance", async () => {
     // Given an outside wallet sends carol a confidential transfer (it lands in her pending balance)
     const carol = await world.account("carol");
-    const { feePayer } = world.service.context;
-    const mint = world.chain.usdgMint;
-    const outsider = await generateKeyPairSigner();
-    const outsiderKeys = deriveConfidentialKeys(generateConfidentialSecret());
-    await setupConfidentialAccount(world.chain, {
-      owner: outsider,
-      mint,
-      keys: outsiderKeys,
-      payer: feePayer,
-    });
-    await world.faucet.mintUsdgToOwner(outsider.address, usdg(3));
-    await depositConfidential(world.chain, { owner: outsider, mint, amount: usdg(3), payer: feePayer });
-    await applyPendingBalance(world.chain, { owner: outsider, mint, keys: outsiderKeys, payer: feePayer });
-    await transferConfidential(world.chain, {
-      owner: outsider,
-      keys: outsiderKeys,
-      mint,
-      recipient: carol.account.publicKey,
-      amount: usdg(3),
-      payer: feePayer,
-    });
-    const carolUsdg = await findTokenAccount(carol.account.publicKey, mint);
+    await creditFromOutside(world, carol.account.publicKey, usdg(3));
+    const carolUsdg = await findTokenAccount(carol.account.publicKey, world.chain.usdgMint);
     expect((await confidentialStateOn(world.chain, carolUsdg))?.pendingBalanceCreditCounter).toBe(1n);
     // When carol reads her balances
     const balances = await carol.client.call("getBalances");

@@ -45,37 +45,44 @@ describe("secrets under Idempotency-Key", () => {
     return dump;
   }
 
-  it("Given a self-custody agent created with a key, When the request is repeated, Then the replay withholds signer_secret", async () => {
-    const body = { name: "self-held", spend_policy: TEST_POLICY, custody: "self" };
-    const first = await post("/v1/accounts/me/agents", "agent-self-1", body);
-    expect(first.status).toBe(201);
-    const secret = first.body.signer_secret as string;
-    expect(secret).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/);
+  it.each([
+    {
+      what: "a self-custody agent",
+      withheld: "signer_secret",
+      path: "/v1/accounts/me/agents",
+      key: "agent-self-1",
+      body: { name: "self-held", spend_policy: TEST_POLICY, custody: "self" },
+      secretField: "signer_secret",
+      secretShape: /^[1-9A-HJ-NP-Za-km-z]{32,44}$/,
+      idField: "account_id",
+    },
+    {
+      what: "a webhook",
+      withheld: "the secret",
+      path: "/v1/webhooks",
+      key: "webhook-1",
+      body: { url: "http://127.0.0.1:9/hooks", events: ["transfer.confirmed"] },
+      secretField: "secret",
+      secretShape: /^whsec_/,
+      idField: "webhook_id",
+    },
+  ])(
+    "Given $what created with a key, When the request is repeated, Then the replay withholds $withheld",
+    async ({ path, key, body, secretField, secretShape, idField }) => {
+      const first = await post(path, key, body);
+      expect(first.status).toBe(201);
+      const secret = first.body[secretField] as string;
+      expect(secret).toMatch(secretShape);
 
-    const replay = await post("/v1/accounts/me/agents", "agent-self-1", body);
-    expect(replay.replayed).toBe("true");
-    expect(replay.status).toBe(201);
-    expect(replay.body.account_id).toBe(first.body.account_id);
-    expect(JSON.stringify(replay.body)).not.toContain(secret);
-    expect(replay.body).toMatchObject({ signer_secret: null, secret_already_delivered: true });
-    expect(await everythingStored()).not.toContain(secret);
-  });
-
-  it("Given a webhook created with a key, When the request is repeated, Then the replay withholds the secret", async () => {
-    const body = { url: "http://127.0.0.1:9/hooks", events: ["transfer.confirmed"] };
-    const first = await post("/v1/webhooks", "webhook-1", body);
-    expect(first.status).toBe(201);
-    const secret = first.body.secret as string;
-    expect(secret).toMatch(/^whsec_/);
-
-    const replay = await post("/v1/webhooks", "webhook-1", body);
-    expect(replay.replayed).toBe("true");
-    expect(replay.status).toBe(201);
-    expect(replay.body.webhook_id).toBe(first.body.webhook_id);
-    expect(JSON.stringify(replay.body)).not.toContain(secret);
-    expect(replay.body).toMatchObject({ secret: null, secret_already_delivered: true });
-    expect(await everythingStored()).not.toContain(secret);
-  });
+      const replay = await post(path, key, body);
+      expect(replay.replayed).toBe("true");
+      expect(replay.status).toBe(201);
+      expect(replay.body[idField]).toBe(first.body[idField]);
+      expect(JSON.stringify(replay.body)).not.toContain(secret);
+      expect(replay.body).toMatchObject({ [secretField]: null, secret_already_delivered: true });
+      expect(await everythingStored()).not.toContain(secret);
+    },
+  );
 
   it("Given a webhook secret rotated with a key, When the request is repeated, Then the replay withholds the new secret", async () => {
     const created = await post("/v1/webhooks", "webhook-2", {

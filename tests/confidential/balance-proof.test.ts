@@ -40,6 +40,9 @@ const ciphertextOf = (party: Party) => {
   if (state === null) throw new Error("not configured");
   return state.availableBalance;
 };
+/** `party`'s proof, made by the SDK with its own keys, that its available balance is `amount`. */
+const proofOf = (party: Party, amount: bigint) =>
+  createBalanceProof({ keys: party.keys, availableCiphertext: ciphertextOf(party), amount });
 const rejected = async (proof: string, account = holder.tokenAccount) => {
   try {
     await verifyBalanceProofOnChain(chain, account, proof);
@@ -56,31 +59,19 @@ const flip = (proof: string, index: number) => {
 
 describe("balance decryption proof", () => {
   it("Given the holder proves its balance, when the service verifies it against the chain, then it gets the amount", async () => {
-    const proof = createBalanceProof({
-      keys: holder.keys,
-      availableCiphertext: ciphertextOf(holder),
-      amount: BALANCE,
-    });
+    const proof = proofOf(holder, BALANCE);
     expect(Buffer.from(proof, "base64")).toHaveLength(201);
     expect(await verifyBalanceProofOnChain(chain, holder.tokenAccount, proof)).toBe(BALANCE);
   });
 
   it("Given a wrong amount, then the holder cannot even make the proof", async () => {
-    expect(() =>
-      createBalanceProof({
-        keys: holder.keys,
-        availableCiphertext: ciphertextOf(holder),
-        amount: BALANCE + 1n,
-      }),
-    ).toThrow(expect.objectContaining({ code: "decryption_proof_invalid" }));
+    expect(() => proofOf(holder, BALANCE + 1n)).toThrow(
+      expect.objectContaining({ code: "decryption_proof_invalid" }),
+    );
   });
 
   it("Given a correct proof whose stated amount was edited, then it is rejected", async () => {
-    const proof = createBalanceProof({
-      keys: holder.keys,
-      availableCiphertext: ciphertextOf(holder),
-      amount: BALANCE,
-    });
+    const proof = proofOf(holder, BALANCE);
     expect(await rejected(flip(proof, 1))).toBe(true);
   });
 
@@ -95,42 +86,24 @@ describe("balance decryption proof", () => {
     expect(await rejected(proof)).toBe(true);
     const pasted = Buffer.from(proof, "base64");
     pasted.set(holder.keys.elgamalPubkey, 9);
-    pasted.set(
-      Buffer.from(
-        createBalanceProof({ keys: holder.keys, availableCiphertext: ciphertextOf(holder), amount: BALANCE }),
-        "base64",
-      ).subarray(41, 105),
-      41,
-    );
+    pasted.set(Buffer.from(proofOf(holder, BALANCE), "base64").subarray(41, 105), 41);
     expect(await rejected(pasted.toString("base64"))).toBe(true);
   });
 
   it("Given a proof made for another account's ciphertext, then it is rejected for this account", async () => {
-    const proof = createBalanceProof({
-      keys: other.keys,
-      availableCiphertext: ciphertextOf(other),
-      amount: 5n,
-    });
+    const proof = proofOf(other, 5n);
     expect(await verifyBalanceProofOnChain(chain, other.tokenAccount, proof)).toBe(5n);
     expect(await rejected(proof, holder.tokenAccount)).toBe(true);
   });
 
   it("Given a proof whose zero-ciphertext proof bytes were altered, then it is rejected", async () => {
-    const proof = createBalanceProof({
-      keys: holder.keys,
-      availableCiphertext: ciphertextOf(holder),
-      amount: BALANCE,
-    });
+    const proof = proofOf(holder, BALANCE);
     expect(await rejected(flip(proof, 150))).toBe(true);
     expect(await rejected(flip(proof, 200))).toBe(true);
   });
 
   it("Given garbage, truncated, non-canonical or wrong-version input, then it is rejected", async () => {
-    const proof = createBalanceProof({
-      keys: holder.keys,
-      availableCiphertext: ciphertextOf(holder),
-      amount: BALANCE,
-    });
+    const proof = proofOf(holder, BALANCE);
     for (const garbage of [
       "",
       "not base64!",
@@ -145,11 +118,7 @@ describe("balance decryption proof", () => {
   });
 
   it("Given the balance changed after the proof was made, then the stale proof is rejected", async () => {
-    const proof = createBalanceProof({
-      keys: holder.keys,
-      availableCiphertext: ciphertextOf(holder),
-      amount: BALANCE,
-    });
+    const proof = proofOf(holder, BALANCE);
     await transferConfidential(chain, {
       owner: holder.wallet,
       keys: holder.keys,
@@ -158,11 +127,7 @@ describe("balance decryption proof", () => {
       amount: 1n,
     });
     expect(await rejected(proof)).toBe(true);
-    const fresh = createBalanceProof({
-      keys: holder.keys,
-      availableCiphertext: ciphertextOf(holder),
-      amount: BALANCE - 1n,
-    });
+    const fresh = proofOf(holder, BALANCE - 1n);
     expect(await verifyBalanceProofOnChain(chain, holder.tokenAccount, fresh)).toBe(BALANCE - 1n);
   });
 });

@@ -68,6 +68,14 @@ function expectContextsGone(error: ConfidentialError): void {
 }
 
 const lamports = (address: string) => cluster.getAccount(address)?.lamports ?? 0n;
+/** The sender's confidential transfer of `amount` to the recipient, as the SDK takes it. */
+const senderToRecipient = (amount: bigint) => ({
+  owner: sender.wallet,
+  keys: sender.keys,
+  mint: cluster.usdgMint,
+  recipient: recipient.wallet.address,
+  amount,
+});
 
 describe("a confidential transfer failing at each step", () => {
   const steps: [number, ConfidentialStep][] = [
@@ -83,13 +91,7 @@ describe("a confidential transfer failing at each step", () => {
       const senderBefore = available(cluster, sender);
       const creditsBefore = pendingCredits(cluster, recipient);
       const payerBefore = lamports(sender.wallet.address);
-      const input = {
-        owner: sender.wallet,
-        keys: sender.keys,
-        mint: cluster.usdgMint,
-        recipient: recipient.wallet.address,
-        amount: 1_000_001n,
-      };
+      const input = senderToRecipient(1_000_001n);
 
       const error = await expectStepFailure(
         transferConfidential(failingNthSubmission(chain, failAt), input),
@@ -109,13 +111,7 @@ describe("a confidential transfer failing at each step", () => {
 
   it("Given the first proof transaction fails, then the other context that landed is reported closed", async () => {
     const error = await expectStepFailure(
-      transferConfidential(failingNthSubmission(chain, 1), {
-        owner: sender.wallet,
-        keys: sender.keys,
-        mint: cluster.usdgMint,
-        recipient: recipient.wallet.address,
-        amount: 5n,
-      }),
+      transferConfidential(failingNthSubmission(chain, 1), senderToRecipient(5n)),
       "equality_proof",
     );
     const outcomes = Object.fromEntries(error.contexts.map((context) => [context.step, context.outcome]));
@@ -141,13 +137,7 @@ describe("when the final submission reports an error", () => {
         return signature;
       },
     };
-    const result = await transferConfidential(flaky, {
-      owner: sender.wallet,
-      keys: sender.keys,
-      mint: cluster.usdgMint,
-      recipient: recipient.wallet.address,
-      amount: 11n,
-    });
+    const result = await transferConfidential(flaky, senderToRecipient(11n));
     expect(result.signatures).toHaveLength(4);
     expect(available(cluster, sender)).toBe(before - 11n);
     expect(pendingCredits(cluster, recipient)).toBe(credits + 1n);
@@ -161,13 +151,7 @@ describe("when the clean-up fails too", () => {
     const error = await expectStepFailure(
       transferConfidential(
         failingSubmissions(chain, (n) => n >= 3),
-        {
-          owner: sender.wallet,
-          keys: sender.keys,
-          mint: cluster.usdgMint,
-          recipient: recipient.wallet.address,
-          amount: 9n,
-        },
+        senderToRecipient(9n),
       ),
       "range_proof",
     );

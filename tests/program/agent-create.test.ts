@@ -25,6 +25,7 @@ import {
   utc,
   withAccount,
 } from "../support/policy-world";
+import { expectRefusedUnchanged } from "../support/refused-unchanged";
 
 describe("agent_create", () => {
   let world: PolicyWorld;
@@ -89,11 +90,9 @@ describe("agent_create", () => {
 
   it("refuses the owner as the agent signer (AgentSignerIsOwner)", async () => {
     const created = await createHelper({ agentSigner: world.alice.wallet.address });
-    const { outcome, changes } = await world.attempt(() => world.send([created.instruction]), {
+    await expectRefusedUnchanged(world, "AgentSignerIsOwner", () => world.send([created.instruction]), {
       extra: [created.agent, created.policy],
     });
-    expect(outcome.error).toBe("AgentSignerIsOwner");
-    expect(changes).toEqual([]);
   });
 
   it("refuses an owner who does not hold the owner handle (NotAgentOwner)", async () => {
@@ -106,28 +105,22 @@ describe("agent_create", () => {
       payer: world.feePayer,
       assets: world.assets,
     });
-    const { outcome, changes } = await world.attempt(() => world.send([created.instruction]), {
+    await expectRefusedUnchanged(world, "NotAgentOwner", () => world.send([created.instruction]), {
       extra: [created.agent, created.policy],
     });
-    expect(outcome.error).toBe("NotAgentOwner");
-    expect(changes).toEqual([]);
   });
 
   it("refuses an agent's handle as the owner handle: agents cannot own agents", async () => {
     const created = await createHelper();
     const underAgent = withAccount(created.instruction, 1, { address: world.agent.handleAccount });
-    const { outcome, changes } = await world.attempt(() => world.send([underAgent]), {
+    await expectRefusedUnchanged(world, "HandleKindNotAllowed", () => world.send([underAgent]), {
       extra: [created.agent, created.policy],
     });
-    expect(outcome.error).toBe("HandleKindNotAllowed");
-    expect(changes).toEqual([]);
   });
 
   it("refuses a name that is taken (AccountAlreadyInitialized)", async () => {
     const again = await createHelper({ name: "bot" });
-    const { outcome, changes } = await world.attempt(() => world.send([again.instruction]));
-    expect(outcome.error).toBe("AccountAlreadyInitialized");
-    expect(changes).toEqual([]);
+    await expectRefusedUnchanged(world, "AccountAlreadyInitialized", () => world.send([again.instruction]));
   });
 
   it("refuses an agent handle over 64 bytes (InvalidHandle)", async () => {
@@ -146,9 +139,7 @@ describe("agent_create", () => {
       agentSigner: world.stranger.address,
       policyArg: encodeSpendPolicy(DEFAULT_POLICY, { assets: world.assets }),
     });
-    const { outcome, changes } = await world.attempt(() => world.send([raw]), { extra: [agent, policy] });
-    expect(outcome.error).toBe("InvalidHandle");
-    expect(changes).toEqual([]);
+    await expectRefusedUnchanged(world, "InvalidHandle", () => world.send([raw]), { extra: [agent, policy] });
   });
 
   it("refuses an invalid policy before creating anything (InvalidApprovalWindow)", async () => {
@@ -169,10 +160,8 @@ describe("agent_create", () => {
       agentSigner: world.stranger.address,
       policyArg,
     });
-    const { outcome, changes } = await world.attempt(() => world.send([raw]), {
+    await expectRefusedUnchanged(world, "InvalidApprovalWindow", () => world.send([raw]), {
       extra: [created.agent, created.policy, accounts[4].address],
     });
-    expect(outcome.error).toBe("InvalidApprovalWindow");
-    expect(changes).toEqual([]);
   });
 });

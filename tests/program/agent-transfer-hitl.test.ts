@@ -16,6 +16,7 @@ import {
   utc,
   withAccount,
 } from "../support/policy-world";
+import { expectRefusedUnchanged } from "../support/refused-unchanged";
 
 describe("agent_transfer: HITL threshold", () => {
   let world: PolicyWorld;
@@ -118,8 +119,6 @@ describe("agent_transfer: HITL threshold", () => {
       address: world.programId,
       role: AccountRole.READONLY,
     });
-    const { outcome, changes } = await world.attempt(() => world.send([transfer]));
-    expect(outcome.error).toBe("AccountNotWritable");
-    expect(changes).toEqual([]);
+    await expectRefusedUnchanged(world, "AccountNotWritable", () => world.send([transfer]));
   });
 });

@@ -7,6 +7,7 @@
 import type { Address, Instruction } from "@solana/kit";
 import { beforeEach, describe, expect, it } from "vitest";
 import { createPolicyWorld, type PolicyWorld, usdg, utc } from "../support/policy-world";
+import { expectRefusedUnchanged } from "../support/refused-unchanged";
 
 describe("attacks: executing a hold twice", () => {
   let world: PolicyWorld;
@@ -32,9 +33,9 @@ describe("attacks: executing a hold twice", () => {
 
   it("refuses a second approval after the first executed: the funds moved once", async () => {
     expect((await world.send([approve])).err).toBeNull();
-    const { outcome, changes } = await world.attempt(() => world.send([approve]), { extra: [pending] });
-    expect(outcome.error).toBe("WrongAccountOwner");
-    expect(changes).toEqual([]);
+    await expectRefusedUnchanged(world, "WrongAccountOwner", () => world.send([approve]), {
+      extra: [pending],
+    });
     expect(world.balance(world.recipients.bob.usdg)).toBe(usdg(60));
     expect(world.readPolicy().spentToday).toBe(usdg(60));
   });
@@ -45,17 +46,17 @@ describe("attacks: executing a hold twice", () => {
     expect((await world.send([approve])).err).toBeNull();
     world.at(utc(2, 12));
     for (const instruction of [reject, close]) {
-      const { outcome, changes } = await world.attempt(() => world.send([instruction]), { extra: [pending] });
-      expect(outcome.error).toBe("WrongAccountOwner");
-      expect(changes).toEqual([]);
+      await expectRefusedUnchanged(world, "WrongAccountOwner", () => world.send([instruction]), {
+        extra: [pending],
+      });
     }
   });
 
   it("refuses to approve a hold already rejected", async () => {
     expect((await world.reject(pending)).err).toBeNull();
-    const { outcome, changes } = await world.attempt(() => world.send([approve]), { extra: [pending] });
-    expect(outcome.error).toBe("WrongAccountOwner");
-    expect(changes).toEqual([]);
+    await expectRefusedUnchanged(world, "WrongAccountOwner", () => world.send([approve]), {
+      extra: [pending],
+    });
     expect(world.balance(world.recipients.bob.usdg)).toBe(0n);
   });
 });

@@ -14,6 +14,7 @@ import { type Address, getAddressEncoder } from "@solana/kit";
 import { beforeEach, describe, expect, it } from "vitest";
 import { accountBytes, plantAccount } from "../support/plant-account";
 import { createPolicyWorld, type PolicyWorld, usdg, withAccount } from "../support/policy-world";
+import { expectRefusedUnchanged } from "../support/refused-unchanged";
 import { testKey } from "../support/test-keys";
 
 const U64_MAX = 2n ** 64n - 1n;
@@ -34,9 +35,7 @@ describe("attacks: look-alike accounts", () => {
       data: accountBytes(world.cluster, world.agent.policy),
     });
     const transfer = withAccount(await world.transferInstruction({ amount: 1n }), 2, { address: fake });
-    const { outcome, changes } = await world.attempt(() => world.send([transfer]), { extra: [fake] });
-    expect(outcome.error).toBe("WrongAccountOwner");
-    expect(changes).toEqual([]);
+    await expectRefusedUnchanged(world, "WrongAccountOwner", () => world.send([transfer]), { extra: [fake] });
   });
 
   it("refuses a look-alike policy with unlimited limits (WrongAccountOwner), nothing moves", async () => {
@@ -51,9 +50,7 @@ describe("attacks: look-alike accounts", () => {
     const transfer = withAccount(await world.transferInstruction({ amount: usdg(900) }), 2, {
       address: fake,
     });
-    const { outcome, changes } = await world.attempt(() => world.send([transfer]), { extra: [fake] });
-    expect(outcome.error).toBe("WrongAccountOwner");
-    expect(changes).toEqual([]);
+    await expectRefusedUnchanged(world, "WrongAccountOwner", () => world.send([transfer]), { extra: [fake] });
   });
 
   it("refuses a look-alike agent naming the attacker as its signer (WrongAccountOwner)", async () => {
@@ -66,9 +63,7 @@ describe("attacks: look-alike accounts", () => {
     const transfer = withAccount(await world.transferInstruction({ amount: 1n, agentSigner: attacker }), 1, {
       address: fake,
     });
-    const { outcome, changes } = await world.attempt(() => world.send([transfer]), { extra: [fake] });
-    expect(outcome.error).toBe("WrongAccountOwner");
-    expect(changes).toEqual([]);
+    await expectRefusedUnchanged(world, "WrongAccountOwner", () => world.send([transfer]), { extra: [fake] });
   });
 
   it("refuses a look-alike hold for 900 USDG put before the owner (WrongAccountOwner)", async () => {
@@ -99,9 +94,7 @@ describe("attacks: look-alike accounts", () => {
     const transfer = withAccount(await world.transferInstruction({ amount: 1n, to: "bob" }), 6, {
       address: fake,
     });
-    const { outcome, changes } = await world.attempt(() => world.send([transfer]), { extra: [fake] });
-    expect(outcome.error).toBe("WrongAccountOwner");
-    expect(changes).toEqual([]);
+    await expectRefusedUnchanged(world, "WrongAccountOwner", () => world.send([transfer]), { extra: [fake] });
   });
 
   it.each([
@@ -126,8 +119,6 @@ describe("attacks: look-alike accounts", () => {
     const transfer = withAccount(await world.transferInstruction({ amount: 1n }), index, {
       address: swapped(world),
     });
-    const { outcome, changes } = await world.attempt(() => world.send([transfer]));
-    expect(outcome.error).toBe(error);
-    expect(changes).toEqual([]);
+    await expectRefusedUnchanged(world, error, () => world.send([transfer]));
   });
 });

@@ -17,6 +17,7 @@ import {
   usdg,
   withAccount,
 } from "../support/policy-world";
+import { expectRefusedUnchanged } from "../support/refused-unchanged";
 import { testSigner } from "../support/test-keys";
 
 const HELD = usdg(60);
@@ -41,11 +42,9 @@ describe("attacks: wrong PDAs", () => {
   it("refuses a hold at a fresh keypair's address, even one that signs", async () => {
     const keypair = await testSigner("not a pda");
     const transfer = await heldTransferWithPending(keypair.address, keypair);
-    const { outcome, changes } = await world.attempt(() => world.send([transfer]), {
+    await expectRefusedUnchanged(world, "WrongPda", () => world.send([transfer]), {
       extra: [keypair.address],
     });
-    expect(outcome.error).toBe("WrongPda");
-    expect(changes).toEqual([]);
   });
 
   it.each([
@@ -54,9 +53,7 @@ describe("attacks: wrong PDAs", () => {
   ])("refuses a hold at the PDA of %s", async (_, nonce) => {
     const wrong = await world.pendingAddress(nonce);
     const transfer = await heldTransferWithPending(wrong);
-    const { outcome, changes } = await world.attempt(() => world.send([transfer]), { extra: [wrong] });
-    expect(outcome.error).toBe("WrongPda");
-    expect(changes).toEqual([]);
+    await expectRefusedUnchanged(world, "WrongPda", () => world.send([transfer]), { extra: [wrong] });
   });
 
   it("refuses a hold at an already used nonce's PDA", async () => {
@@ -64,9 +61,7 @@ describe("attacks: wrong PDAs", () => {
     expect((await world.transfer({ amount: HELD })).err).toBeNull();
     // The agent's next nonce is now 1; nonce 0 is taken (and open)
     const transfer = await heldTransferWithPending(first);
-    const { outcome, changes } = await world.attempt(() => world.send([transfer]), { extra: [first] });
-    expect(outcome.error).toBe("WrongPda");
-    expect(changes).toEqual([]);
+    await expectRefusedUnchanged(world, "WrongPda", () => world.send([transfer]), { extra: [first] });
   });
 
   it("refuses a hold at a valid but non-canonical bump of the right seeds", async () => {
@@ -77,9 +72,7 @@ describe("attacks: wrong PDAs", () => {
     ];
     const { address } = await nonCanonicalPda(world.programId, seeds);
     const transfer = await heldTransferWithPending(address);
-    const { outcome, changes } = await world.attempt(() => world.send([transfer]), { extra: [address] });
-    expect(outcome.error).toBe("WrongPda");
-    expect(changes).toEqual([]);
+    await expectRefusedUnchanged(world, "WrongPda", () => world.send([transfer]), { extra: [address] });
   });
 
   it("refuses another agent's policy with this agent (WrongPda)", async () => {
@@ -97,9 +90,7 @@ describe("attacks: wrong PDAs", () => {
     const transfer = withAccount(await world.transferInstruction({ amount: usdg(900) }), 2, {
       address: bobBot.policy,
     });
-    const { outcome, changes } = await world.attempt(() => world.send([transfer]));
-    expect(outcome.error).toBe("WrongPda");
-    expect(changes).toEqual([]);
+    await expectRefusedUnchanged(world, "WrongPda", () => world.send([transfer]));
   });
 
   it("refuses agent_create at another agent's address (WrongPda)", async () => {
@@ -114,11 +105,9 @@ describe("attacks: wrong PDAs", () => {
     });
     const [elsewhere] = await findAgentPda({ agentHandle: "alice/third" });
     const wrong = withAccount(created.instruction, 2, { address: elsewhere });
-    const { outcome, changes } = await world.attempt(() => world.send([wrong]), {
+    await expectRefusedUnchanged(world, "WrongPda", () => world.send([wrong]), {
       extra: [elsewhere, created.agent, created.policy],
     });
-    expect(outcome.error).toBe("WrongPda");
-    expect(changes).toEqual([]);
   });
 
   it("refuses a receipt at the address of another transfer id (WrongPda)", async () => {
@@ -145,8 +134,6 @@ describe("attacks: wrong PDAs", () => {
     });
     const otherReceipt = other.accounts[1].address;
     const wrong = withAccount(record, 1, { address: otherReceipt });
-    const { outcome, changes } = await world.attempt(() => world.send([wrong]), { extra: [otherReceipt] });
-    expect(outcome.error).toBe("WrongPda");
-    expect(changes).toEqual([]);
+    await expectRefusedUnchanged(world, "WrongPda", () => world.send([wrong]), { extra: [otherReceipt] });
   });
 });

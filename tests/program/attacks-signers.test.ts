@@ -14,6 +14,7 @@ import {
   type WorldAgent,
   withAccount,
 } from "../support/policy-world";
+import { expectRefusedUnchanged } from "../support/refused-unchanged";
 
 describe("attacks: signers and owners", () => {
   let world: PolicyWorld;
@@ -33,14 +34,14 @@ describe("attacks: signers and owners", () => {
   describe("agent_transfer signed by anyone but the agent signer", () => {
     it.each(["owner", "stranger"] as const)("refuses the %s with NotAgentSigner", async (who) => {
       const signer = who === "owner" ? world.agent.owner : world.stranger;
-      const { outcome, changes } = await world.attempt(
+      await expectRefusedUnchanged(
+        world,
+        "NotAgentSigner",
         () => world.transfer({ amount: 1n, agentSigner: signer }),
         {
           extra: extra(),
         },
       );
-      expect(outcome.error).toBe("NotAgentSigner");
-      expect(changes).toEqual([]);
     });
 
     it("refuses the agent signer's key passed without its signature (MissingSigner)", async () => {
@@ -48,60 +49,42 @@ describe("attacks: signers and owners", () => {
         address: world.agent.signer.address,
         role: AccountRole.READONLY,
       });
-      const { outcome, changes } = await world.attempt(() => world.send([unsigned]), { extra: extra() });
-      expect(outcome.error).toBe("MissingSigner");
-      expect(changes).toEqual([]);
+      await expectRefusedUnchanged(world, "MissingSigner", () => world.send([unsigned]), { extra: extra() });
     });
   });
 
   describe("the agent signer acting as the owner", () => {
-    it("cannot approve its own hold (NotAgentOwner)", async () => {
-      const { outcome, changes } = await world.attempt(
-        () => world.approve(pending, { owner: world.agent.signer }),
-        { extra: extra() },
-      );
-      expect(outcome.error).toBe("NotAgentOwner");
-      expect(changes).toEqual([]);
-    });
-
-    it("cannot reject its own hold (NotAgentOwner)", async () => {
-      const { outcome, changes } = await world.attempt(
-        () => world.reject(pending, { owner: world.agent.signer }),
-        { extra: extra() },
-      );
-      expect(outcome.error).toBe("NotAgentOwner");
-      expect(changes).toEqual([]);
-    });
-
-    it("cannot edit its policy (NotAgentOwner)", async () => {
-      const { outcome, changes } = await world.attempt(
+    it.each([
+      ["approve its own hold", () => world.approve(pending, { owner: world.agent.signer })],
+      ["reject its own hold", () => world.reject(pending, { owner: world.agent.signer })],
+      [
+        "edit its policy",
         () => world.updatePolicy({ per_transaction_limit_usdg: "1000000" }, { owner: world.agent.signer }),
-        { extra: extra() },
-      );
-      expect(outcome.error).toBe("NotAgentOwner");
-      expect(changes).toEqual([]);
+      ],
+    ] as const)("cannot %s (NotAgentOwner)", async (_, act) => {
+      await expectRefusedUnchanged(world, "NotAgentOwner", act, { extra: extra() });
     });
   });
 
   describe("owner B (bob) against owner A's agent (alice/bot)", () => {
     it("cannot approve A's hold (NotAgentOwner)", async () => {
-      const { outcome, changes } = await world.attempt(
+      await expectRefusedUnchanged(
+        world,
+        "NotAgentOwner",
         () => world.approve(pending, { owner: bobBot.owner }),
         {
           extra: extra(),
         },
       );
-      expect(outcome.error).toBe("NotAgentOwner");
-      expect(changes).toEqual([]);
     });
 
     it("cannot approve A's hold through B's own agent and policy (WrongPendingTransaction)", async () => {
       let approve = await world.approveInstruction(pending, { owner: bobBot.owner });
       approve = withAccount(approve, 1, { address: bobBot.address });
       approve = withAccount(approve, 2, { address: bobBot.policy });
-      const { outcome, changes } = await world.attempt(() => world.send([approve]), { extra: extra() });
-      expect(outcome.error).toBe("WrongPendingTransaction");
-      expect(changes).toEqual([]);
+      await expectRefusedUnchanged(world, "WrongPendingTransaction", () => world.send([approve]), {
+        extra: extra(),
+      });
     });
 
     it("cannot reject A's hold, directly or through B's agent", async () => {
@@ -136,12 +119,12 @@ describe("attacks: signers and owners", () => {
     });
 
     it("cannot spend A's tokens with B's agent and its signer (WrongTokenAccount)", async () => {
-      const { outcome, changes } = await world.attempt(
+      await expectRefusedUnchanged(
+        world,
+        "WrongTokenAccount",
         () => world.transfer({ amount: 1n, agent: bobBot, source: world.agent.usdg }),
         { extra: extra() },
       );
-      expect(outcome.error).toBe("WrongTokenAccount");
-      expect(changes).toEqual([]);
     });
   });
 
@@ -150,8 +133,6 @@ describe("attacks: signers and owners", () => {
       address: world.agent.owner.address,
       role: AccountRole.READONLY,
     });
-    const { outcome, changes } = await world.attempt(() => world.send([unsigned]), { extra: extra() });
-    expect(outcome.error).toBe("MissingSigner");
-    expect(changes).toEqual([]);
+    await expectRefusedUnchanged(world, "MissingSigner", () => world.send([unsigned]), { extra: extra() });
   });
 });

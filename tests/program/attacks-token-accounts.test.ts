@@ -8,6 +8,7 @@ import { type Address, address } from "@solana/kit";
 import { beforeEach, describe, expect, it } from "vitest";
 import { fundOtherMint, type OtherMint } from "../support/other-mint";
 import { createPolicyWorld, type PolicyWorld, usdg, withAccount } from "../support/policy-world";
+import { expectRefusedUnchanged } from "../support/refused-unchanged";
 
 const LEGACY_TOKEN_PROGRAM = address("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA");
 
@@ -22,51 +23,41 @@ describe("attacks: token accounts", () => {
   });
 
   it("refuses a source owned by someone else: alice's own USDG (WrongTokenAccount)", async () => {
-    const { outcome, changes } = await world.attempt(() =>
+    await expectRefusedUnchanged(world, "WrongTokenAccount", () =>
       world.transfer({ amount: 1n, source: world.alice.usdg }),
     );
-    expect(outcome.error).toBe("WrongTokenAccount");
-    expect(changes).toEqual([]);
   });
 
   it("refuses a source of another mint than the one named (WrongTokenAccount)", async () => {
-    const { outcome, changes } = await world.attempt(() =>
+    await expectRefusedUnchanged(world, "WrongTokenAccount", () =>
       world.transfer({ amount: 1n, source: other.agentAccount, destination: world.recipients.bob.usdg }),
     );
-    expect(outcome.error).toBe("WrongTokenAccount");
-    expect(changes).toEqual([]);
   });
 
   it("refuses a destination whose mint differs (WrongTokenAccount)", async () => {
-    const { outcome, changes } = await world.attempt(() =>
+    await expectRefusedUnchanged(world, "WrongTokenAccount", () =>
       world.transfer({ amount: 1n, destination: other.bobAccount }),
     );
-    expect(outcome.error).toBe("WrongTokenAccount");
-    expect(changes).toEqual([]);
   });
 
   it("refuses a mint that is not the accounts' mint (WrongTokenAccount)", async () => {
-    const { outcome, changes } = await world.attempt(() => world.transfer({ amount: 1n, mint: other.mint }));
-    expect(outcome.error).toBe("WrongTokenAccount");
-    expect(changes).toEqual([]);
+    await expectRefusedUnchanged(world, "WrongTokenAccount", () =>
+      world.transfer({ amount: 1n, mint: other.mint }),
+    );
   });
 
   it("refuses the legacy token program in place of Token-2022 (WrongProgram)", async () => {
     const transfer = withAccount(await world.transferInstruction({ amount: 1n }), 9, {
       address: LEGACY_TOKEN_PROGRAM,
     });
-    const { outcome, changes } = await world.attempt(() => world.send([transfer]));
-    expect(outcome.error).toBe("WrongProgram");
-    expect(changes).toEqual([]);
+    await expectRefusedUnchanged(world, "WrongProgram", () => world.send([transfer]));
   });
 
   it("refuses a recipient handle that does not own the destination: claiming pay.acme to pay bob", async () => {
     expect((await world.updatePolicy({ allowed_recipients: ["*.acme"] })).err).toBeNull();
-    const { outcome, changes } = await world.attempt(() =>
+    await expectRefusedUnchanged(world, "WrongTokenAccount", () =>
       world.transfer({ amount: 1n, to: "bob", recipientHandle: "pay.acme" }),
     );
-    expect(outcome.error).toBe("WrongTokenAccount");
-    expect(changes).toEqual([]);
   });
 
   describe("an approval redirected away from the held accounts", () => {
@@ -85,9 +76,9 @@ describe("attacks: token accounts", () => {
       const approve = withAccount(await world.approveInstruction(pending), index, {
         address: replacement(world),
       });
-      const { outcome, changes } = await world.attempt(() => world.send([approve]), { extra: [pending] });
-      expect(outcome.error).toBe("WrongPendingTransaction");
-      expect(changes).toEqual([]);
+      await expectRefusedUnchanged(world, "WrongPendingTransaction", () => world.send([approve]), {
+        extra: [pending],
+      });
     });
   });
 });

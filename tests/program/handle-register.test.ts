@@ -7,6 +7,7 @@ import { findHandlePda, getHandleDecoder, getHandleRegisterInstructionAsync } fr
 import { beforeEach, describe, expect, it } from "vitest";
 import { accountBytes } from "../support/plant-account";
 import { createPolicyWorld, type PolicyWorld, withAccount } from "../support/policy-world";
+import { expectRefusedUnchanged } from "../support/refused-unchanged";
 import { registerForStranger } from "../support/stranger-handle";
 
 describe("handle_register", () => {
@@ -34,20 +35,18 @@ describe("handle_register", () => {
 
   it("refuses anyone but the registrar (NotRegistrar)", async () => {
     const [handle] = await findHandlePda({ handle: "carol" });
-    const { outcome, changes } = await world.attempt(
+    await expectRefusedUnchanged(
+      world,
+      "NotRegistrar",
       async () => world.send([await registerForStranger(world, "carol", { registrar: world.stranger })]),
       { extra: [handle] },
     );
-    expect(outcome.error).toBe("NotRegistrar");
-    expect(changes).toEqual([]);
   });
 
   it("refuses a handle that is taken (AccountAlreadyInitialized)", async () => {
-    const { outcome, changes } = await world.attempt(async () =>
+    await expectRefusedUnchanged(world, "AccountAlreadyInitialized", async () =>
       world.send([await registerForStranger(world, "bob")]),
     );
-    expect(outcome.error).toBe("AccountAlreadyInitialized");
-    expect(changes).toEqual([]);
   });
 
   it.each([
@@ -65,16 +64,12 @@ describe("handle_register", () => {
       kind,
       wallet: world.stranger.address,
     });
-    const { outcome, changes } = await world.attempt(() => world.send([raw]), { extra: [handle] });
-    expect(outcome.error).toBe(error);
-    expect(changes).toEqual([]);
+    await expectRefusedUnchanged(world, error, () => world.send([raw]), { extra: [handle] });
   });
 
   it("refuses a handle account that is not the handle's PDA (WrongPda)", async () => {
     const [dave] = await findHandlePda({ handle: "dave" });
     const register = withAccount(await registerForStranger(world, "carol"), 3, { address: dave });
-    const { outcome, changes } = await world.attempt(() => world.send([register]), { extra: [dave] });
-    expect(outcome.error).toBe("WrongPda");
-    expect(changes).toEqual([]);
+    await expectRefusedUnchanged(world, "WrongPda", () => world.send([register]), { extra: [dave] });
   });
 });

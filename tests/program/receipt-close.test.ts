@@ -28,6 +28,7 @@ import { TOKEN_2022_PROGRAM_ADDRESS } from "@solana-program/token-2022";
 import { beforeEach, describe, expect, it } from "vitest";
 import { accountBytes, plantAccount } from "../support/plant-account";
 import { createPolicyWorld, type PolicyWorld, transferId, withAccount } from "../support/policy-world";
+import { expectRefusedUnchanged } from "../support/refused-unchanged";
 
 /** Rent of a 112-byte account at the default rent: (112 + 128) x 6,960 lamports. */
 const RECEIPT_RENT = 1_670_400n;
@@ -121,24 +122,24 @@ describe("receipt_close", () => {
     ageTo(receipt, RECEIPT_MIN_AGE_SLOTS + 10n);
     // The sender, a stranger: not the payer
     for (const thief of [sender, world.stranger]) {
-      const { outcome, changes } = await world.attempt(
+      await expectRefusedUnchanged(
+        world,
+        "WrongRentReceiver",
         () => world.send([closeInstruction(receipt, thief)], { payer: thief }),
         { extra: [receipt], payer: thief },
       );
-      expect(outcome.error).toBe("WrongRentReceiver");
-      expect(changes).toEqual([]);
     }
     // The payer's address, without its signature (a stranger pays the fee)
     const unsigned = withAccount(closeInstruction(receipt), 1, {
       address: reserve.address,
       role: AccountRole.WRITABLE,
     });
-    const { outcome, changes } = await world.attempt(
+    await expectRefusedUnchanged(
+      world,
+      "MissingSigner",
       () => world.send([unsigned], { payer: world.stranger }),
       { extra: [receipt], payer: world.stranger },
     );
-    expect(outcome.error).toBe("MissingSigner");
-    expect(changes).toEqual([]);
     expect(world.lamports(receipt)).toBe(RECEIPT_RENT);
   });
 

@@ -194,23 +194,13 @@ describe("transfers through a misbehaving RPC", () => {
     await expectAllConfirmed(await underFaults({ latencyMs: 20, jitterMs: 120 }));
   });
 
-  it("Given 429 bursts, Then every transfer confirms once", async () => {
-    const before = world.proxy.stats.http429;
-    const answers = await underFaults(
-      { fail429: 3 },
-      { everyMs: 400, run: () => world.proxy.set({ fail429: 3 }) },
-    );
-    expect(world.proxy.stats.http429).toBeGreaterThan(before);
-    await expectAllConfirmed(answers);
-  });
-
-  it("Given 5xx bursts, Then every transfer confirms once", async () => {
-    const before = world.proxy.stats.http5xx;
-    const answers = await underFaults(
-      { fail5xx: 3 },
-      { everyMs: 400, run: () => world.proxy.set({ fail5xx: 3 }) },
-    );
-    expect(world.proxy.stats.http5xx).toBeGreaterThan(before);
+  it.each([
+    ["429", { fail429: 3 }, "http429"],
+    ["5xx", { fail5xx: 3 }, "http5xx"],
+  ] as const)("Given %s bursts, Then every transfer confirms once", async (_, burst, counted) => {
+    const before = world.proxy.stats[counted];
+    const answers = await underFaults(burst, { everyMs: 400, run: () => world.proxy.set(burst) });
+    expect(world.proxy.stats[counted]).toBeGreaterThan(before);
     await expectAllConfirmed(answers);
   });
 
