@@ -8,7 +8,7 @@ import { API_ROUTES, type RouteContract } from "@cpay/sdk/api";
 import { sql } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiWorld, startWorldAlicePaysBob, usdg, type WorldAccount } from "../support/api-world";
+import { type ApiWorld, startAlicePaysBob, usdg, type WorldAccount } from "../support/api-world";
 
 const ROUTE_IDS = Object.keys(API_ROUTES) as (keyof typeof API_ROUTES)[];
 const GUARDED_TABLES = ["accounts", "vaultSecrets", "transfers", "holds", "events"] as const;
@@ -86,7 +86,7 @@ describe("fuzzed requests to every route", () => {
   let alice: WorldAccount;
   beforeAll(async () => {
     // Funded, so the near-valid transfers the fuzzer makes also reach the chain and succeed.
-    ({ world, alice } = await startWorldAlicePaysBob({ confidential: usdg(5), public: usdg(5) }));
+    ({ world, alice } = await startAlicePaysBob({ confidential: usdg(5), public: usdg(5) }));
   });
   afterAll(async () => {
     await world?.close();

@@ -5,14 +5,14 @@
  */
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiWorld, startWorldAlicePaysBob, usdg, type WorldAccount } from "../support/api-world";
+import { type ApiWorld, startAlicePaysBob, usdg, type WorldAccount } from "../support/api-world";
 import { eventually } from "../support/eventually";
 
 describe("graceful shutdown", () => {
   let world: ApiWorld;
   let alice: WorldAccount;
   beforeAll(async () => {
-    ({ world, alice } = await startWorldAlicePaysBob({ confidential: usdg(10) }));
+    ({ world, alice } = await startAlicePaysBob({ confidential: usdg(10) }));
   });
   afterAll(async () => {
     await world?.close();

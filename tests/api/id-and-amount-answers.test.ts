@@ -5,19 +5,13 @@
  * what one confidential transfer can carry.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type ApiWorld,
-  refusalOf,
-  startWorldAlicePaysBob,
-  usdg,
-  type WorldAccount,
-} from "../support/api-world";
+import { type ApiWorld, refusalOf, startAlicePaysBob, usdg, type WorldAccount } from "../support/api-world";
 
 let world: ApiWorld;
 let alice: WorldAccount;
 
 beforeAll(async () => {
-  ({ world, alice } = await startWorldAlicePaysBob({ confidential: usdg(10), public: usdg(10) }));
+  ({ world, alice } = await startAlicePaysBob({ confidential: usdg(10), public: usdg(10) }));
 });
 afterAll(async () => {
   await world?.close();

@@ -8,7 +8,7 @@
 import { createHash } from "node:crypto";
 import { openSecret } from "@cpay/api/vault-crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiWorld, startWorldAlicePaysBob, usdg, type WorldAccount } from "../support/api-world";
+import { type ApiWorld, startAlicePaysBob, usdg, type WorldAccount } from "../support/api-world";
 import { TEST_POLICY } from "./support/agents";
 import { postWithIdempotencyKey } from "./support/idempotent-post";
 
@@ -16,7 +16,7 @@ describe("secrets under Idempotency-Key", () => {
   let world: ApiWorld;
   let alice: WorldAccount;
   beforeAll(async () => {
-    ({ world, alice } = await startWorldAlicePaysBob(
+    ({ world, alice } = await startAlicePaysBob(
       { confidential: usdg(10) },
       { env: { WEBHOOKS_ALLOW_LOCAL: "1" } },
     ));

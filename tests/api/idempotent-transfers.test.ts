@@ -8,7 +8,7 @@
 import { findTokenAccount } from "@cpay/sdk/confidential";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiWorld, startWorldAlicePaysBob, usdg, type WorldAccount } from "../support/api-world";
+import { type ApiWorld, startAlicePaysBob, usdg, type WorldAccount } from "../support/api-world";
 import { confidentialStateOn } from "../support/confidential-state";
 import { postWithIdempotencyKey } from "./support/idempotent-post";
 
@@ -17,7 +17,7 @@ describe("idempotent transfers", () => {
   let alice: WorldAccount;
   let bob: WorldAccount;
   beforeAll(async () => {
-    ({ world, alice, bob } = await startWorldAlicePaysBob({ confidential: usdg(100) }));
+    ({ world, alice, bob } = await startAlicePaysBob({ confidential: usdg(100) }));
   });
   afterAll(async () => {
     await world?.close();

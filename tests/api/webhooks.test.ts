@@ -6,13 +6,7 @@
  */
 import { verifyWebhook } from "@cpay/sdk/webhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type ApiWorld,
-  refusalOf,
-  startWorldAlicePaysBob,
-  usdg,
-  type WorldAccount,
-} from "../support/api-world";
+import { type ApiWorld, refusalOf, startAlicePaysBob, usdg, type WorldAccount } from "../support/api-world";
 import {
   startWebhookEndpoint,
   type WebhookDelivery,
@@ -42,7 +36,7 @@ describe("signed webhooks", () => {
       statusOf: (delivery) => scripts.get(delivery.path)?.shift() ?? 200,
     });
     receiverUrl = `${receiver.url}/hooks`;
-    ({ world, alice } = await startWorldAlicePaysBob(
+    ({ world, alice } = await startAlicePaysBob(
       { public: usdg(20) },
       { env: { WEBHOOKS_ALLOW_LOCAL: "1" }, clock: () => Date.now() + offsetMs },
     ));

@@ -9,7 +9,7 @@ import { type IndexerChain, indexerChainOver, startIndexer, startIndexerServer }
 import { createHeliusReceiver, withHeliusPushes } from "@cpay/indexer/helius";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiWorld, startWorldAlicePaysBob, usdg, type WorldAccount } from "../support/api-world";
+import { type ApiWorld, startAlicePaysBob, usdg, type WorldAccount } from "../support/api-world";
 import { landedTransaction } from "../support/chain-reads";
 import { heliusRawPayload } from "../support/helius-payload";
 
@@ -23,7 +23,7 @@ let server: Awaited<ReturnType<typeof startIndexerServer>>;
 let pushed = 0;
 
 beforeAll(async () => {
-  ({ world, alice } = await startWorldAlicePaysBob({ public: usdg(10) }, { indexer: false }));
+  ({ world, alice } = await startAlicePaysBob({ public: usdg(10) }, { indexer: false }));
   const embedded = indexerChainOver(await world.openChain());
   const silent: IndexerChain = { ...embedded, watch: () => () => {} };
   const pushes = withHeliusPushes(silent);

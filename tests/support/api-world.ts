@@ -282,7 +282,7 @@ export async function startApiWorld(
  * The start most transfer suites share: a world (with `options`) in which alice, funded with `funds`
  * (USDG base units), has bob to pay. A world whose accounts could not be made is closed again.
  */
-export async function startWorldAlicePaysBob(
+export async function startAlicePaysBob(
   funds: { readonly confidential?: bigint; readonly public?: bigint },
   options: Parameters<typeof startApiWorld>[0] = {},
 ): Promise<{ readonly world: ApiWorld; readonly alice: WorldAccount; readonly bob: WorldAccount }> {

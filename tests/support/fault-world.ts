@@ -12,6 +12,7 @@ import { type FaultProxy, startFaultProxy } from "./fault-proxy";
 import { type IndexerBeside, startIndexerBeside } from "./indexer-beside";
 import { type LocalnetProcess, startLocalnetProcess } from "./localnet-process";
 import { startLocalnetService } from "./localnet-service";
+import { undoStack } from "./undo-stack";
 
 export interface FaultWorldAccount {
   readonly account: AccountRow;
@@ -55,18 +56,16 @@ export async function startFaultWorld(
     readonly env?: Readonly<Record<string, string>>;
   } = {},
 ): Promise<FaultWorld> {
-  const cleanups: (() => Promise<unknown>)[] = [];
-  const close = async () => {
-    for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
-  };
+  const cleanups = undoStack();
+  const close = () => cleanups.undo();
   try {
     const localnet = await startLocalnetProcess({ slotMs: options.slotMs ?? 50 });
-    cleanups.push(() => localnet.remove());
+    cleanups.add(() => localnet.remove());
     const proxy = await startFaultProxy(
       { rpcUrl: localnet.rpcUrl(), wsUrl: localnet.wsUrl() },
       { seed: options.seed ?? 1 },
     );
-    cleanups.push(() => proxy.close());
+    cleanups.add(() => proxy.close());
     const manifest = parseLocalnetManifest(JSON.parse(readFileSync(localnet.manifestPath, "utf8")));
     const portTo = (rpcUrl: string, wsUrl: string) =>
       connectRpcChain({
@@ -77,7 +76,7 @@ export async function startFaultWorld(
         onWarning: () => undefined,
       });
     const direct = await portTo(localnet.rpcUrl(), localnet.wsUrl());
-    cleanups.push(() => direct.close());
+    cleanups.add(() => direct.close());
     const {
       service,
       faucet,
@@ -86,12 +85,12 @@ export async function startFaultWorld(
       env: { RATE_LIMIT_PER_MINUTE: "100000", ...options.env },
       urls: { rpcUrl: proxy.rpcUrl, wsUrl: proxy.wsUrl },
     });
-    cleanups.push(closeService);
+    cleanups.add(closeService);
     const indexer: IndexerBeside = await startIndexerBeside({
       service,
       openChain: () => portTo(proxy.rpcUrl, proxy.wsUrl),
     });
-    cleanups.push(() => indexer.close());
+    cleanups.add(() => indexer.close());
     const fund = (account: AccountRow, funds: Funds) =>
       fundTestAccount(service.context, faucet, account, {
         public: funds.public ?? 0n,

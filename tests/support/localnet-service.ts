@@ -17,6 +17,7 @@ import {
 } from "@cpay/api";
 import { freshDatabaseUrl } from "./api-database";
 import type { LocalnetProcess } from "./localnet-process";
+import { undoStack } from "./undo-stack";
 
 export interface LocalnetService {
   readonly service: RunningService;
@@ -34,17 +35,15 @@ export async function startLocalnetService(
     readonly urls?: { readonly rpcUrl: string; readonly wsUrl: string };
   } = {},
 ): Promise<LocalnetService> {
-  const cleanups: (() => Promise<unknown>)[] = [];
-  const close = async () => {
-    for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
-  };
+  const cleanups = undoStack();
+  const close = () => cleanups.undo();
   try {
     const connection = await localnetConnection(localnet.manifestPath, options.urls);
-    cleanups.push(() => connection.close());
+    cleanups.add(() => connection.close());
     const dataDir = mkdtempSync(join(tmpdir(), "cpay-service-"));
-    cleanups.push(async () => rmSync(dataDir, { recursive: true, force: true }));
+    cleanups.add(async () => rmSync(dataDir, { recursive: true, force: true }));
     const database = await freshDatabaseUrl(dataDir);
-    cleanups.push(() => database.drop());
+    cleanups.add(() => database.drop());
     const service = await startService({
       env: {
         PORT: "0",
@@ -56,7 +55,7 @@ export async function startLocalnetService(
       dataDir,
       connection,
     });
-    cleanups.push(() => service.close());
+    cleanups.add(() => service.close());
     const faucet = connection.testFaucet;
     if (faucet === null) throw new Error("the localnet has no USDG faucet");
     return { service, connection, faucet, close };
