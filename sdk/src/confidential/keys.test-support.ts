@@ -20,8 +20,13 @@ export function keysetsAsHex(zk: ConfidentialKeyset, view: ViewingKeys): { zk: s
   };
 }
 
+/** What importing each of malformedSecretExports() throws (undefined where it was accepted). */
+export function errorsImportingMalformedExports(importer: (exported: string) => unknown): unknown[] {
+  return malformedSecretExports().map((bad) => thrownBy(() => importer(bad)));
+}
+
 /** Not a v1 secret export: empty, not base64, cut short, too long, padded, and a version 2 export. */
-export function malformedSecretExports(): string[] {
+function malformedSecretExports(): string[] {
   const good = exportConfidentialSecret(new Uint8Array(32).fill(9));
   const wrongVersion = Buffer.from(good, "base64");
   wrongVersion[0] = 2;
