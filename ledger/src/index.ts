@@ -48,5 +48,6 @@ export {
   markSubmittedIn,
   type SubmittedInput,
   type SubmittingTransfer,
+  submittingTransferRow,
   withSignature,
 } from "./transfers/transfer-transitions";

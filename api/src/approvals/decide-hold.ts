@@ -62,9 +62,7 @@ export async function decideHold(
     try {
       // The agent's own transfers and this one take turns, so balance checks never interleave.
       signature = await withAccountTurn(service, held.agent.id, () =>
-        decision === "approve"
-          ? approve(service, ownerWallet, pending, hold)
-          : reject(service, ownerWallet, pending, hold),
+        sendDecision(service, decision, ownerWallet, pending, hold),
       );
     } catch (error) {
       if (!isChainError(error)) throw error;
@@ -87,37 +85,29 @@ export async function decideHold(
   });
 }
 
-async function approve(
+/**
+ * How each decision is sent: a confidential hold through the SDK's flow (it also closes the hold's
+ * proof contexts), a public one as the one program instruction.
+ */
+const DECISION_SENDERS = {
+  approve: { confidential: approveConfidentialHold, public: buildPendingApproveInstruction },
+  reject: { confidential: rejectHold, public: buildPendingRejectInstruction },
+} as const;
+
+async function sendDecision(
   service: ServiceContext,
+  decision: HoldDecision,
   owner: KeyPairSigner,
   pending: Address,
   hold: Hold,
 ): Promise<string> {
+  const send = DECISION_SENDERS[decision];
   if (hold.confidential) {
-    return (await approveConfidentialHold(service.chain, { owner, pending, payer: reservePayer(service) }))
+    return (await send.confidential(service.chain, { owner, pending, payer: reservePayer(service) }))
       .signature;
   }
   return sendInstructions(service, [
-    await buildPendingApproveInstruction({
-      owner,
-      pending,
-      hold: await decodePublicHold(service, pending),
-      programAddress: address(service.chain.programId),
-    }),
-  ]);
-}
-
-async function reject(
-  service: ServiceContext,
-  owner: KeyPairSigner,
-  pending: Address,
-  hold: Hold,
-): Promise<string> {
-  if (hold.confidential) {
-    return (await rejectHold(service.chain, { owner, pending, payer: reservePayer(service) })).signature;
-  }
-  return sendInstructions(service, [
-    buildPendingRejectInstruction({
+    await send.public({
       owner,
       pending,
       hold: await decodePublicHold(service, pending),

@@ -37,12 +37,7 @@ async function explicitConnection(
   const where = `the ${settings.name} environment (${cluster.rpcDescription})`;
   let chain: Awaited<ReturnType<typeof connectRpcChain>>;
   try {
-    chain = await connectRpcChain({
-      rpcUrl: cluster.rpcUrl,
-      wsUrl: cluster.wsUrl,
-      programId: cluster.programId,
-      usdgMint: cluster.usdgMint,
-    });
+    chain = await connectRpcChain(cluster);
   } catch (error) {
     // The error may quote the URL, which carries a Helius key: name the kind of failure only.
     throw new ConfigError(

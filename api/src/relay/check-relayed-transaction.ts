@@ -22,6 +22,7 @@ import {
 import { SYSTEM_PROGRAM_ADDRESS } from "@solana-program/system";
 import { ASSOCIATED_TOKEN_PROGRAM_ADDRESS } from "@solana-program/token-2022";
 import { ZK_ELGAMAL_PROOF_PROGRAM_ADDRESS } from "@solana-program/zk-elgamal-proof";
+import { instructionsOf } from "../reserve/message-instructions";
 import { checkAgentPolicy } from "./checks/agent-policy";
 import { checkAssociatedToken } from "./checks/associated-token";
 import { COMPUTE_BUDGET_PROGRAM, checkComputeBudget } from "./checks/compute-budget";
@@ -31,6 +32,7 @@ import { checkTransferRecords } from "./checks/transfer-record";
 import { checkUpgradeableLoader } from "./checks/upgradeable-loader";
 import {
   type CompiledMessage,
+  type InstructionCheck,
   type Refusal,
   type RelayCheck,
   type RelayedInstruction,
@@ -70,14 +72,7 @@ export function checkRelayedTransaction(wire: Uint8Array, ctx: RelayPolicyContex
     creations: [] as { readonly address: string; readonly kind: "context" | "buffer"; readonly at: number }[],
     rentLamports: 0n,
   };
-  const instructions = message.instructions.map(
-    (compiled, index): RelayedInstruction => ({
-      index,
-      program: accounts[compiled.programAddressIndex] as string,
-      accounts: (compiled.accountIndices ?? []).map((at) => accounts[at] as string),
-      data: compiled.data ?? new Uint8Array(),
-    }),
-  );
+  const instructions = instructionsOf(message);
   for (const instruction of instructions) {
     const verdict = checkInstruction(instruction, message.header.numSignerAccounts, accounts, ctx);
     if (!verdict.ok) return verdict;
@@ -239,32 +234,34 @@ function checkStructure(message: CompiledMessage): Refusal | undefined {
   return undefined;
 }
 
+/** The other relayed programs' checks, by program id (agent-policy's id is the environment's). */
+const CHECKS_BY_PROGRAM: ReadonlyMap<string, InstructionCheck> = new Map([
+  [ZK_ELGAMAL_PROOF_PROGRAM_ADDRESS, checkZkProof],
+  [SYSTEM_PROGRAM_ADDRESS, checkSystem],
+  [ASSOCIATED_TOKEN_PROGRAM_ADDRESS, checkAssociatedToken],
+  [COMPUTE_BUDGET_PROGRAM, checkComputeBudget],
+  [BPF_LOADER_UPGRADEABLE_ADDRESS, checkUpgradeableLoader],
+]);
+
 function checkInstruction(
   instruction: RelayedInstruction,
   numSigners: number,
   accounts: readonly Address[],
   ctx: RelayPolicyContext,
 ): Verdict {
-  const isSignerAt = (at: number) => at >= 0 && at < numSigners;
-  switch (instruction.program) {
-    case ctx.programId:
-      return checkAgentPolicy(instruction, ctx);
-    case ZK_ELGAMAL_PROOF_PROGRAM_ADDRESS:
-      return checkZkProof(instruction, ctx);
-    case SYSTEM_PROGRAM_ADDRESS:
-      return checkSystem(instruction, (account) => isSignerAt(accounts.indexOf(account as Address)), ctx);
-    case ASSOCIATED_TOKEN_PROGRAM_ADDRESS:
-      return checkAssociatedToken(instruction, ctx);
-    case COMPUTE_BUDGET_PROGRAM:
-      return checkComputeBudget(instruction, ctx);
-    case BPF_LOADER_UPGRADEABLE_ADDRESS:
-      return checkUpgradeableLoader(instruction, ctx);
-    default:
-      return refuse(
-        "unknown_program",
-        `instruction ${instruction.index} calls program ${instruction.program}; relayed transactions call only agent-policy, ZK ElGamal proof, System, Associated Token, Compute Budget and the BPF Upgradeable Loader (a proof's staging buffer)`,
-      );
+  const check =
+    instruction.program === ctx.programId ? checkAgentPolicy : CHECKS_BY_PROGRAM.get(instruction.program);
+  if (check === undefined) {
+    return refuse(
+      "unknown_program",
+      `instruction ${instruction.index} calls program ${instruction.program}; relayed transactions call only agent-policy, ZK ElGamal proof, System, Associated Token, Compute Budget and the BPF Upgradeable Loader (a proof's staging buffer)`,
+    );
   }
+  const isSigner = (account: string) => {
+    const at = accounts.indexOf(account as Address);
+    return at >= 0 && at < numSigners;
+  };
+  return check(instruction, ctx, isSigner);
 }
 
 function sameBytes(a: ReadonlyUint8Array, b: ReadonlyUint8Array): boolean {

@@ -25,23 +25,17 @@ import type { TransactionRecord } from "@cpay/sdk/chain";
 import {
   AccountRole,
   type Address,
-  appendTransactionMessageInstructions,
-  type Blockhash,
-  compileTransaction,
   createNoopSigner,
-  createTransactionMessage,
   generateKeyPairSigner,
   getTransactionEncoder,
   type Instruction,
-  pipe,
   type ReadonlyUint8Array,
-  setTransactionMessageFeePayerSigner,
-  setTransactionMessageLifetimeUsingBlockhash,
 } from "@solana/kit";
 import { getCreateAccountInstruction, SYSTEM_PROGRAM_ADDRESS } from "@solana-program/system";
 import { describe, expect, it } from "vitest";
 import { ADVANCE_SLOTS, advanceFlowsIn } from "./advances";
 import { decodeWireMessage } from "./message-instructions";
+import { unsentTransaction } from "./unsent-transaction.test-support";
 
 const PROGRAM = "AgentPo1icy11111111111111111111111111111111" as Address;
 const payer = createNoopSigner("Fee1111111111111111111111111111111111111111" as Address);
@@ -67,6 +61,11 @@ function instruction(accounts: readonly Address[], data: ReadonlyUint8Array) {
 }
 
 type Parsed = { readonly address: Address } | null;
+/** The slots of an instruction closing a hold: the hold, and where its rent goes back. */
+const holdClosing = ({ accounts }: { accounts: { pending: Parsed; rentReceiver: Parsed } }) => ({
+  account: accounts.pending,
+  other: accounts.rentReceiver,
+});
 const LAYOUTS: readonly {
   readonly kind: AgentPolicyInstruction;
   readonly accounts: number;
@@ -114,37 +113,25 @@ const LAYOUTS: readonly {
     kind: AgentPolicyInstruction.PendingApprove,
     accounts: 10,
     data: getPendingApproveInstructionDataEncoder().encode({}),
-    parse: (ix) => {
-      const { accounts } = parsePendingApproveInstruction(ix);
-      return { account: accounts.pending, other: accounts.rentReceiver };
-    },
+    parse: (ix) => holdClosing(parsePendingApproveInstruction(ix)),
   },
   {
     kind: AgentPolicyInstruction.ConfidentialPendingApprove,
     accounts: 14,
     data: getConfidentialPendingApproveInstructionDataEncoder().encode({}),
-    parse: (ix) => {
-      const { accounts } = parseConfidentialPendingApproveInstruction(ix);
-      return { account: accounts.pending, other: accounts.rentReceiver };
-    },
+    parse: (ix) => holdClosing(parseConfidentialPendingApproveInstruction(ix)),
   },
   {
     kind: AgentPolicyInstruction.PendingReject,
     accounts: 8,
     data: getPendingRejectInstructionDataEncoder().encode({}),
-    parse: (ix) => {
-      const { accounts } = parsePendingRejectInstruction(ix);
-      return { account: accounts.pending, other: accounts.rentReceiver };
-    },
+    parse: (ix) => holdClosing(parsePendingRejectInstruction(ix)),
   },
   {
     kind: AgentPolicyInstruction.PendingCloseExpired,
     accounts: 7,
     data: getPendingCloseExpiredInstructionDataEncoder().encode({}),
-    parse: (ix) => {
-      const { accounts } = parsePendingCloseExpiredInstruction(ix);
-      return { account: accounts.pending, other: accounts.rentReceiver };
-    },
+    parse: (ix) => holdClosing(parsePendingCloseExpiredInstruction(ix)),
   },
 ];
 
@@ -157,17 +144,7 @@ function landed(
     readonly inner?: (keys: readonly string[]) => TransactionRecord["innerInstructions"];
   },
 ): TransactionRecord {
-  const transaction = pipe(
-    createTransactionMessage({ version: 0 }),
-    (m) => setTransactionMessageFeePayerSigner(payer, m),
-    (m) =>
-      setTransactionMessageLifetimeUsingBlockhash(
-        { blockhash: "11111111111111111111111111111111" as Blockhash, lastValidBlockHeight: 0n },
-        m,
-      ),
-    (m) => appendTransactionMessageInstructions(instructions, m),
-    (m) => compileTransaction(m),
-  );
+  const transaction = unsentTransaction(payer, instructions);
   const wire = new Uint8Array(getTransactionEncoder().encode(transaction));
   // The static keys in message order: what the meta's balances and CPI indices refer to.
   const ordered = [...decodeWireMessage(wire).accounts];

@@ -44,13 +44,21 @@ export function decodeMessage(messageBytes: ReadonlyUint8Array): DecodedMessage 
     throw new UndecodableMessage("a message that loads accounts from lookup tables");
   }
   const accounts = message.staticAccounts as readonly string[];
-  const instructions = message.instructions.map((compiled, index) => ({
+  return { message, accounts, instructions: instructionsOf(message), blockhash: decoded.lifetimeToken };
+}
+
+/**
+ * The message's top-level instructions with their accounts as addresses; an index outside the
+ * static keys reads as "" (the relay refuses such a message before it reads them).
+ */
+export function instructionsOf(message: CompiledMessage): MessageInstruction[] {
+  const accounts = message.staticAccounts as readonly string[];
+  return message.instructions.map((compiled, index) => ({
     index,
     program: accounts[compiled.programAddressIndex] ?? "",
     accounts: (compiled.accountIndices ?? []).map((at) => accounts[at] ?? ""),
     data: compiled.data ?? new Uint8Array(),
   }));
-  return { message, accounts, instructions, blockhash: decoded.lifetimeToken };
 }
 
 /** The message of a transaction in wire format (signatures included). */

@@ -8,16 +8,9 @@ import {
   AccountRole,
   type AccountSignerMeta,
   type Address,
-  appendTransactionMessageInstructions,
-  type Blockhash,
-  compileTransaction,
   createNoopSigner,
-  createTransactionMessage,
   generateKeyPairSigner,
   type Instruction,
-  pipe,
-  setTransactionMessageFeePayerSigner,
-  setTransactionMessageLifetimeUsingBlockhash,
 } from "@solana/kit";
 import {
   getAssignInstruction,
@@ -27,6 +20,7 @@ import {
 import { getTransferCheckedInstruction } from "@solana-program/token-2022";
 import { describe, expect, it } from "vitest";
 import { spendBoundOf, UnboundedSpend } from "./spend-bound";
+import { unsentTransaction } from "./unsent-transaction.test-support";
 
 const PROGRAM = "AgentPo1icy11111111111111111111111111111111" as Address;
 const LOADER = "BPFLoaderUpgradeab1e11111111111111111111111" as Address;
@@ -40,17 +34,7 @@ const payerMeta: AccountSignerMeta = {
 const ctx = { feePayer: payer.address, programId: PROGRAM, rentExemptMinimum };
 
 function messageOf(instructions: readonly Instruction[]) {
-  return pipe(
-    createTransactionMessage({ version: 0 }),
-    (m) => setTransactionMessageFeePayerSigner(payer, m),
-    (m) =>
-      setTransactionMessageLifetimeUsingBlockhash(
-        { blockhash: "11111111111111111111111111111111" as Blockhash, lastValidBlockHeight: 0n },
-        m,
-      ),
-    (m) => appendTransactionMessageInstructions(instructions, m),
-    (m) => compileTransaction(m).messageBytes,
-  );
+  return unsentTransaction(payer, instructions).messageBytes;
 }
 
 describe("spendBoundOf", () => {

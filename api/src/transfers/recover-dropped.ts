@@ -17,11 +17,11 @@
  * finality check's (`reverted`, at `finalized`).
  */
 import { markFailed } from "@cpay/ledger";
-import { and, asc, eq, lt } from "drizzle-orm";
 import { registerLeaderJob } from "../coordination/background-jobs";
 import type { ServiceContext } from "../core/service-context";
 import { isInFlight } from "./in-flight";
 import { RECONCILE_AFTER_MS } from "./recover-submissions";
+import { staleTransfers } from "./stale-transfers";
 
 /** `failure_code` of a transfer whose landed transaction the cluster dropped before `confirmed`. */
 export const DROPPED = "dropped";
@@ -38,16 +38,8 @@ export async function reconcileDroppedTransfers(
 ): Promise<void> {
   const afterMs = options.afterMs ?? RECONCILE_AFTER_MS;
   const now = options.now ?? Date.now;
-  const { transfers } = service.db.tables;
   const cutoff = new Date(now() - afterMs).toISOString();
-  const rows = await service.db.read((db) =>
-    db
-      .select()
-      .from(transfers)
-      .where(and(eq(transfers.phase, "submitted"), lt(transfers.createdAt, cutoff)))
-      .orderBy(asc(transfers.createdAt))
-      .limit(BATCH),
-  );
+  const rows = await staleTransfers(service, "submitted", cutoff, BATCH);
   const watched = unknownSince.get(service) ?? new Map<string, number>();
   unknownSince.set(service, watched);
   const live = new Set(rows.map((row) => row.id));

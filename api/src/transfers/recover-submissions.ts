@@ -15,11 +15,12 @@
 
 import { markFailed, markHeld, markSubmitted, NOT_LANDED } from "@cpay/ledger";
 import { readHold } from "@cpay/sdk/agent-confidential";
-import { and, asc, eq, lt } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { registerLeaderJob } from "../coordination/background-jobs";
 import type { ServiceContext } from "../core/service-context";
 import { findLandedTransfer } from "./find-landed-transfer";
 import { isInFlight } from "./in-flight";
+import { staleTransfers } from "./stale-transfers";
 
 export const RECONCILE_AFTER_MS = 120_000;
 const RECONCILE_EVERY_MS = 1_000;
@@ -30,16 +31,9 @@ export async function reconcileSubmittingTransfers(
   service: ServiceContext,
   options: { readonly olderThanMs?: number } = {},
 ): Promise<void> {
-  const { transfers, accounts } = service.db.tables;
+  const { accounts } = service.db.tables;
   const cutoff = new Date(Date.now() - (options.olderThanMs ?? RECONCILE_AFTER_MS)).toISOString();
-  const rows = await service.db.read((db) =>
-    db
-      .select()
-      .from(transfers)
-      .where(and(eq(transfers.phase, "submitting"), lt(transfers.createdAt, cutoff)))
-      .orderBy(asc(transfers.createdAt))
-      .limit(BATCH),
-  );
+  const rows = await staleTransfers(service, "submitting", cutoff, BATCH);
   for (const row of rows) {
     if (await isInFlight(service, row.id)) continue;
     const [sender] = await service.db.read((db) =>

@@ -4,11 +4,11 @@
  * API's request and the indexer record a decision once). An approval leaves the transfer
  * `submitted`; the `TransferExecuted` of the same transaction then confirms it.
  */
-import { recordDecisionIn } from "@cpay/ledger";
 import type { Db } from "@cpay/ledger/database";
 import { eq } from "drizzle-orm";
-import { type ApplyContext, seenIso } from "./apply-context";
+import type { ApplyContext } from "./apply-context";
 import type { HoldDecidedFact } from "./observed-fact";
+import { recordHoldDecision } from "./record-hold-decision";
 
 /**
  * Applies the fact; returns the `tx_...` id, or null when no hold holds it. `seenAt`
@@ -20,18 +20,9 @@ export async function applyHoldDecided(
   fact: HoldDecidedFact,
   seenAt: number,
 ): Promise<string | null> {
-  const { holds, accounts } = ctx.db.tables;
+  const { holds } = ctx.db.tables;
   const [held] = await tx.select().from(holds).where(eq(holds.holdAddress, fact.pending));
   if (held === undefined) return null;
-  const [agent] = await tx.select().from(accounts).where(eq(accounts.id, held.agentAccountId));
-  if (agent === undefined) return null;
-  await recordDecisionIn(
-    ctx,
-    tx,
-    held,
-    agent,
-    { status: fact.decision, signature: fact.position.signature },
-    seenIso(seenAt, held.requestedAt),
-  );
-  return held.id;
+  const decision = { status: fact.decision, signature: fact.position.signature };
+  return (await recordHoldDecision(ctx, tx, held, decision, seenAt)) ? held.id : null;
 }

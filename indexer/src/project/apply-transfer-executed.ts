@@ -21,7 +21,6 @@ import {
   markSubmittedIn,
   NOT_LANDED,
   receivedTransferFact,
-  recordDecisionIn,
   recordEvent,
   type TransferRow,
   withSignature,
@@ -31,6 +30,7 @@ import { eq } from "drizzle-orm";
 import { type ApplyContext, seenIso } from "./apply-context";
 import { foundTransferRow, insertFoundTransfer } from "./found-transfer";
 import type { TransferExecutedFact } from "./observed-fact";
+import { recordHoldDecision } from "./record-hold-decision";
 
 /**
  * Applies the fact; returns the transfer id, or null when it is no transfer of a service account.
@@ -106,21 +106,12 @@ async function approveHeld(
   fact: TransferExecutedFact,
   seenAt: number,
 ): Promise<TransferRow> {
-  const { holds, accounts, transfers } = ctx.db.tables;
+  const { holds, transfers } = ctx.db.tables;
   if (row.holdId === null) return row;
   const [held] = await tx.select().from(holds).where(eq(holds.id, row.holdId));
   if (held === undefined) return row;
-  const [agent] = await tx.select().from(accounts).where(eq(accounts.id, held.agentAccountId));
-  if (agent === undefined) return row;
-  const { signature } = fact.position;
-  await recordDecisionIn(
-    ctx,
-    tx,
-    held,
-    agent,
-    { status: "approved", signature },
-    seenIso(seenAt, held.requestedAt),
-  );
+  const decision = { status: "approved" as const, signature: fact.position.signature };
+  if (!(await recordHoldDecision(ctx, tx, held, decision, seenAt))) return row;
   const [now] = await tx.select().from(transfers).where(eq(transfers.id, row.id));
   return now ?? row;
 }

@@ -4,7 +4,7 @@
  * API writes its own before submission, so the usual transitions (and their events) follow.
  */
 
-import { type AccountRow, nameOfAddress, type TransferRow } from "@cpay/ledger";
+import { type AccountRow, nameOfAddress, submittingTransferRow, type TransferRow } from "@cpay/ledger";
 import type { Db } from "@cpay/ledger/database";
 import { type ApplyContext, blockIso } from "./apply-context";
 
@@ -28,7 +28,7 @@ export async function foundTransferRow(
   tx: Db,
   found: FoundTransfer,
 ): Promise<TransferRow> {
-  return {
+  return submittingTransferRow({
     id: found.transferId,
     accountId: found.sender.id,
     apiKeyId: null,
@@ -42,16 +42,9 @@ export async function foundTransferRow(
     sealedDetails: null,
     asset: found.mint === ctx.usdgMint ? "USDG" : found.mint,
     confidential: found.confidential,
-    status: "pending",
-    phase: "submitting",
-    txSignature: null,
-    signatures: "[]",
-    failureCode: null,
     usageIncrement: null,
-    holdId: null,
     createdAt: blockIso(found.blockTime, found.seenAt),
-    confirmedAt: null,
-  };
+  });
 }
 
 /** Writes a row built by foundTransferRow. */

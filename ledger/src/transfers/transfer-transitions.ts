@@ -67,7 +67,14 @@ export async function insertSubmittingTransferIn(
   tx: Db,
   values: SubmittingTransfer,
 ): Promise<TransferRow> {
-  const row: TransferRow = {
+  const row = submittingTransferRow(values);
+  await tx.insert(service.db.tables.transfers).values(row);
+  return row;
+}
+
+/** The row a transfer starts as: `submitting`, nothing sent, no signature, failure or hold yet. */
+export function submittingTransferRow(values: SubmittingTransfer): TransferRow {
+  return {
     ...values,
     ...TRANSFER_STATES.submitting,
     txSignature: null,
@@ -76,8 +83,6 @@ export async function insertSubmittingTransferIn(
     holdId: null,
     confirmedAt: null,
   };
-  await tx.insert(service.db.tables.transfers).values(row);
-  return row;
 }
 
 /**

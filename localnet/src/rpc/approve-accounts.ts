@@ -32,12 +32,7 @@ export async function approveAccounts(
   const manifest = parseLocalnetManifest(
     JSON.parse(readFileSync(join(localnetDir, LOCALNET_MANIFEST_FILE), "utf8")),
   );
-  const chain = await connectRpcChain({
-    rpcUrl: manifest.rpcUrl,
-    wsUrl: manifest.wsUrl,
-    programId: manifest.programId,
-    usdgMint: manifest.usdgMint,
-  });
+  const chain = await connectRpcChain(manifest);
   try {
     const authority = await localnetKey(LOCALNET_KEY_LABELS.usdgMintAuthority).toSigner();
     const approvals: AccountApproval[] = [];

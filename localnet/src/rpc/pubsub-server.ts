@@ -11,25 +11,17 @@ import { type WebSocket, WebSocketServer } from "ws";
 import type { ClusterPort } from "../cluster/cluster-port";
 import { originVerdict } from "./allowed-origins";
 import { dispatchJsonRpc } from "./json-rpc-dispatch";
+import type { ListeningServer, ListeningServerOptions } from "./listening-server";
 import { createSubscriptionHub, type SubscriberConnection } from "./subscriptions";
 
 const MAX_MESSAGE_BYTES = 1024 * 1024;
 const MAX_BUFFERED_BYTES = 16 * 1024 * 1024;
 
-export interface PubSubServerOptions {
+export interface PubSubServerOptions extends ListeningServerOptions {
   readonly cluster: ClusterPort;
-  readonly host: string;
-  readonly port: number;
-  /** Web origins whose pages may connect; none by default (allowed-origins.ts). */
-  readonly allowedOrigins?: readonly string[];
-  readonly onInternalError?: (error: unknown, method: string) => void;
 }
 
-export interface PubSubServer {
-  readonly url: string;
-  readonly port: number;
-  close(): Promise<void>;
-}
+export type PubSubServer = ListeningServer;
 
 function connectionFor(socket: WebSocket): SubscriberConnection {
   return {

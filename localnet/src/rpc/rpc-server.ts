@@ -14,6 +14,7 @@ import { originVerdict } from "./allowed-origins";
 import { stringifyJson } from "./json-bigint";
 import { dispatchJsonRpc } from "./json-rpc-dispatch";
 import { invalidRequest, RpcError, RpcErrorCode } from "./json-rpc-errors";
+import type { ListeningServer, ListeningServerOptions } from "./listening-server";
 import { rpcMethods } from "./methods/index";
 import type { MethodContext } from "./rpc-context";
 
@@ -23,21 +24,12 @@ const KEEP_ALIVE_MS = 120_000;
 /** Agave's MAX_REQUEST_BODY_SIZE. */
 export const DEFAULT_MAX_BODY_BYTES = 50 * 1024;
 
-export interface RpcServerOptions {
+export interface RpcServerOptions extends ListeningServerOptions {
   readonly context: MethodContext;
-  readonly host: string;
-  readonly port: number;
   readonly maxBodyBytes?: number;
-  /** Web origins that may call it (CORS); none by default. */
-  readonly allowedOrigins?: readonly string[];
-  readonly onInternalError?: (error: unknown, method: string) => void;
 }
 
-export interface RpcServer {
-  readonly url: string;
-  readonly port: number;
-  close(): Promise<void>;
-}
+export type RpcServer = ListeningServer;
 
 /** Sent only to an allowed origin, with `access-control-allow-origin` naming it. */
 const CORS_HEADERS = {

@@ -16,7 +16,12 @@ import { type Address, address, getAddressDecoder, isAddress } from "@solana/kit
 import type { ChainPort } from "../chain/chain-port";
 import type { AccountRecord } from "../chain/chain-types";
 import { ConfidentialError } from "../confidential/errors";
-import { findTokenAccount } from "../confidential/token-account";
+import {
+  type ConfidentialAccountState,
+  findTokenAccount,
+  requireConfidentialState,
+  tokenAccountOf,
+} from "../confidential/token-account";
 import { AGENT_DISCRIMINATOR, HANDLE_DISCRIMINATOR } from "../generated";
 import { findAgentPda, findHandlePda } from "../program/pdas";
 
@@ -75,6 +80,38 @@ export function agentAccountOf(
     nextHoldNonce: view.getBigUint64(172, true),
     openHolds: view.getUint32(180, true),
     confidentialHold: hold.every((byte) => byte === 0) ? null : addressAt(192),
+  };
+}
+
+/**
+ * Throws `confidential_hold_open` while the agent has an open confidential hold: the program
+ * refuses the agent's other confidential moves until it closes (its proofs were made against the
+ * balance).
+ */
+export function assertNoOpenHold(agent: AgentAccount): void {
+  if (agent.confidentialHold !== null) {
+    throw new ConfidentialError(
+      "confidential_hold_open",
+      `the agent's confidential hold ${agent.confidentialHold} is open`,
+    );
+  }
+}
+
+/**
+ * One read (one slot) of an agent's token account and its agent account: the token account's
+ * confidential state (`account_not_confidential_ready` when it has none) and the agent, decoded
+ * (and `agent_not_found` thrown) only when asked for, so callers report failures in their order.
+ */
+export async function readAgentConfidentialAccounts(
+  chain: ChainPort,
+  agent: Address,
+  tokenAccount: Address,
+): Promise<{ readonly state: ConfidentialAccountState; readonly agentAccount: () => AgentAccount }> {
+  const [tokenRecord, agentRecord] = await chain.getMultipleAccounts([tokenAccount, agent]);
+  const token = tokenAccountOf(tokenAccount, tokenRecord ?? null);
+  return {
+    state: requireConfidentialState(tokenAccount, token?.confidential ?? null),
+    agentAccount: () => agentAccountOf(chain.programId, agent, agentRecord ?? null),
   };
 }
 

@@ -12,9 +12,13 @@ import { MAX_U64 } from "../confidential/amounts";
 import { availableBalance, decryptPendingBalance } from "../confidential/balance";
 import { ConfidentialError } from "../confidential/errors";
 import type { ConfidentialKeyset } from "../confidential/keys";
-import { tokenAccountOf } from "../confidential/token-account";
 import { signTransaction, submit } from "../confidential/transactions";
-import { agentAccountOf, findAgentTokenAccount, resolveAgentAddress } from "./agent-account";
+import {
+  assertNoOpenHold,
+  findAgentTokenAccount,
+  readAgentConfidentialAccounts,
+  resolveAgentAddress,
+} from "./agent-account";
 import { buildAgentConfidentialApplyInstruction } from "./instructions";
 
 export interface AgentApplyPendingBalanceInput {
@@ -39,17 +43,9 @@ export async function applyAgentPendingBalance(
   const agent = await resolveAgentAddress(chain, input.agent);
   const tokenAccount = await findAgentTokenAccount(agent, input.mint);
   return runExclusive(chain, tokenAccount, async () => {
-    // One read of both accounts; checked in the order the failures are reported.
-    const [tokenRecord, agentRecord] = await chain.getMultipleAccounts([tokenAccount, agent]);
-    const state = tokenAccountOf(tokenAccount, tokenRecord ?? null)?.confidential ?? null;
-    if (state === null) {
-      throw new ConfidentialError("account_not_confidential_ready", `${tokenAccount} is not configured`);
-    }
+    const { state, agentAccount } = await readAgentConfidentialAccounts(chain, agent, tokenAccount);
     if (state.pendingBalanceCreditCounter === 0n) return { signature: null };
-    const hold = agentAccountOf(chain.programId, agent, agentRecord ?? null).confidentialHold;
-    if (hold !== null) {
-      throw new ConfidentialError("confidential_hold_open", `the agent's confidential hold ${hold} is open`);
-    }
+    assertNoOpenHold(agentAccount());
     const newAvailable = availableBalance(state, input.keys) + decryptPendingBalance(state, input.keys);
     if (newAvailable > MAX_U64) throw new ConfidentialError("invalid_amount", "the balance would exceed u64");
     const transaction = await signTransaction({

@@ -50,6 +50,7 @@ import { confidentialMintOf, findTokenAccount, tokenAccountOf } from "../confide
 import { assertTransferId, findPendingTransactionPda, findPolicyPda } from "../program/pdas";
 import {
   agentAccountOf,
+  assertNoOpenHold,
   findAgentTokenAccount,
   resolveAgentAddress,
   resolveRecipientWallet,
@@ -172,12 +173,7 @@ export async function transferAgentConfidential(
     const [agentRecord, sourceRecord, destinationRecord, mintRecord, policyRecord, clock] =
       await chain.getMultipleAccounts([agent, source, destination, input.mint, policy, SYSVAR_CLOCK_ADDRESS]);
     const agentAccount = agentAccountOf(chain.programId, agent, agentRecord ?? null);
-    if (agentAccount.confidentialHold !== null) {
-      throw new ConfidentialError(
-        "confidential_hold_open",
-        `the agent's confidential hold ${agentAccount.confidentialHold} is open`,
-      );
-    }
+    assertNoOpenHold(agentAccount);
     const sender = tokenAccountOf(source, sourceRecord ?? null)?.confidential ?? null;
     if (sender === null)
       throw new ConfidentialError("account_not_confidential_ready", `${source} is not configured`);

@@ -6,8 +6,7 @@
 import { address, type TransactionSigner } from "@solana/kit";
 import type { ChainPort } from "../chain/chain-port";
 import { assertAmount, MAX_U64 } from "../confidential/amounts";
-import { ConfidentialError } from "../confidential/errors";
-import { readConfidentialState } from "../confidential/token-account";
+import { readConfidentialState, requireConfidentialState } from "../confidential/token-account";
 import { signTransaction, submit } from "../confidential/transactions";
 import { findAgentTokenAccount, resolveAgentAddress } from "./agent-account";
 import { buildAgentConfidentialDepositInstruction } from "./instructions";
@@ -35,9 +34,7 @@ export async function depositAgentConfidential(
     readConfidentialState(chain, tokenAccount),
     chain.getLatestBlockhash(),
   ]);
-  if (state === null) {
-    throw new ConfidentialError("account_not_confidential_ready", `${tokenAccount} is not configured`);
-  }
+  requireConfidentialState(tokenAccount, state);
   const transaction = await signTransaction({
     step: "deposit",
     feePayer: input.payer ?? input.authority,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { isConfidentialError } from "../confidential/errors";
 import { deriveConfidentialKeys, generateConfidentialSecret } from "../confidential/keys";
+import { thrownBy } from "../confidential/keys.test-support";
 import {
   AeCiphertext,
   BatchedRangeProofU64Data,
@@ -46,15 +47,6 @@ function build(amount: bigint, options: { requestHold?: boolean; state?: ProverS
     prover: options.state ?? prover,
     requestHold: options.requestHold,
   });
-}
-
-function thrownBy(run: () => unknown): unknown {
-  try {
-    run();
-  } catch (error) {
-    return error;
-  }
-  return undefined;
 }
 
 describe("agent transfer proofs", () => {

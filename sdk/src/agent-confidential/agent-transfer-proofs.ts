@@ -18,12 +18,12 @@
  */
 import { assertAmount } from "../confidential/amounts";
 import { ConfidentialError } from "../confidential/errors";
-import type { ConfidentialKeyset } from "../confidential/keys";
 import { startTransferProofsOnPool } from "../confidential/pooled-transfer-proofs";
 import { proofTask, runProofTask } from "../confidential/proof-pool";
 import {
   buildTransferProofs,
   encryptTransferAmount,
+  type TransferProofInput,
   type TransferProofs,
 } from "../confidential/transfer-proofs";
 import { policyLimitExceeded } from "./errors";
@@ -51,15 +51,8 @@ export interface ForgedTransfer extends ForgedLimits {
   readonly requestHold?: boolean;
 }
 
-export interface AgentTransferProofInput {
-  readonly keys: ConfidentialKeyset;
-  /** The agent token account's available-balance ciphertext and what it encrypts. */
-  readonly availableCiphertext: Uint8Array;
-  readonly availableBalance: bigint;
-  readonly amount: bigint;
-  readonly recipientPubkey: Uint8Array;
-  /** The mint's auditor key; 32 zero bytes when none. */
-  readonly auditorPubkey: Uint8Array;
+/** A transfer's proof input, the sender being the agent's token account, and the policy's prover state. */
+export interface AgentTransferProofInput extends TransferProofInput {
   readonly prover: ProverState;
   /** Ask for a hold even when the amount is within the HITL threshold. */
   readonly requestHold?: boolean;

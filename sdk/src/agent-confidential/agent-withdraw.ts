@@ -11,12 +11,15 @@ import type { ChainPort } from "../chain/chain-port";
 import { runExclusive } from "../confidential/account-queue";
 import { assertAmount, MAX_U64 } from "../confidential/amounts";
 import { availableBalance } from "../confidential/balance";
-import { ConfidentialError } from "../confidential/errors";
 import type { ConfidentialKeyset } from "../confidential/keys";
 import { runWithProofContexts } from "../confidential/proof-contexts";
-import { tokenAccountOf } from "../confidential/token-account";
 import { buildWithdrawProofs, withdrawContextProofs } from "../confidential/withdraw-proofs";
-import { agentAccountOf, findAgentTokenAccount, resolveAgentAddress } from "./agent-account";
+import {
+  assertNoOpenHold,
+  findAgentTokenAccount,
+  readAgentConfidentialAccounts,
+  resolveAgentAddress,
+} from "./agent-account";
 import { buildAgentConfidentialWithdrawInstruction } from "./instructions";
 
 export interface AgentWithdrawInput {
@@ -40,16 +43,8 @@ export async function withdrawAgentConfidential(
   const agent = await resolveAgentAddress(chain, input.agent);
   const tokenAccount = await findAgentTokenAccount(agent, input.mint);
   return runExclusive(chain, tokenAccount, async () => {
-    // One read of both accounts; checked in the order the failures are reported.
-    const [tokenRecord, agentRecord] = await chain.getMultipleAccounts([tokenAccount, agent]);
-    const state = tokenAccountOf(tokenAccount, tokenRecord ?? null)?.confidential ?? null;
-    if (state === null) {
-      throw new ConfidentialError("account_not_confidential_ready", `${tokenAccount} is not configured`);
-    }
-    const hold = agentAccountOf(chain.programId, agent, agentRecord ?? null).confidentialHold;
-    if (hold !== null) {
-      throw new ConfidentialError("confidential_hold_open", `the agent's confidential hold ${hold} is open`);
-    }
+    const { state, agentAccount } = await readAgentConfidentialAccounts(chain, agent, tokenAccount);
+    assertNoOpenHold(agentAccount());
     const proofs = buildWithdrawProofs({
       keys: input.keys,
       availableCiphertext: state.availableBalance,

@@ -240,35 +240,25 @@ export async function buildConfidentialPendingApproveInstruction(
 export function buildConfidentialPendingRejectInstruction(
   input: { readonly owner: TransactionSigner; readonly hold: Hold } & ProgramAddressConfig,
 ) {
-  const { hold } = input;
-  return getPendingRejectInstruction(
-    {
-      owner: input.owner,
-      agent: hold.agent,
-      pending: hold.address,
-      rentReceiver: hold.rentPayer,
-      ...pinnedContexts(hold),
-      zkElgamalProofProgram: ZK_ELGAMAL_PROOF_PROGRAM_ADDRESS,
-    },
-    input,
-  );
+  return getPendingRejectInstruction({ owner: input.owner, ...holdClosingAccounts(input.hold) }, input);
 }
 
 /** `pending_close_expired` of a confidential hold (anyone may send it once the hold expired). */
 export function buildConfidentialPendingCloseExpiredInstruction(
   input: { readonly hold: Hold } & ProgramAddressConfig,
 ) {
-  const { hold } = input;
-  return getPendingCloseExpiredInstruction(
-    {
-      agent: hold.agent,
-      pending: hold.address,
-      rentReceiver: hold.rentPayer,
-      ...pinnedContexts(hold),
-      zkElgamalProofProgram: ZK_ELGAMAL_PROOF_PROGRAM_ADDRESS,
-    },
-    input,
-  );
+  return getPendingCloseExpiredInstruction(holdClosingAccounts(input.hold), input);
+}
+
+/** The accounts that close a confidential hold, its pinned contexts with it, rent back to its payer. */
+function holdClosingAccounts(hold: Hold) {
+  return {
+    agent: hold.agent,
+    pending: hold.address,
+    rentReceiver: hold.rentPayer,
+    ...pinnedContexts(hold),
+    zkElgamalProofProgram: ZK_ELGAMAL_PROOF_PROGRAM_ADDRESS,
+  };
 }
 
 function pinnedContexts(hold: Hold) {

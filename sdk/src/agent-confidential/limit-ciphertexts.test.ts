@@ -1,11 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { deriveConfidentialKeys, generateConfidentialSecret } from "../confidential/keys";
-import {
-  BatchedGroupedCiphertext3HandlesValidityProofData,
-  ElGamalCiphertext,
-  GroupedElGamalCiphertext3Handles,
-  PedersenOpening,
-} from "../confidential/zk-sdk";
+import { encryptTransferAmount, proveAmountValidity } from "../confidential/transfer-proofs";
+import { ElGamalCiphertext, GroupedElGamalCiphertext3Handles } from "../confidential/zk-sdk";
 import { isPolicyLimitExceeded } from "./errors";
 import {
   dailyLimitCiphertext,
@@ -27,25 +23,16 @@ function decrypt(bytes: Uint8Array, keys = source): bigint {
   return keys.elgamal.secret().decrypt(ciphertext);
 }
 
-/** Validity proof data of a transfer of `lo + 2^16 * hi`, as transfer-proofs.ts builds it. */
+/** Validity proof data of a transfer of `lo + 2^16 * hi` (lo below 2^16), as transfer-proofs.ts builds it. */
 function validityProof(lo: bigint, hi: bigint): Uint8Array {
-  const openingLo = new PedersenOpening();
-  const openingHi = new PedersenOpening();
-  const keys = [source, recipient, auditor].map((each) => each.elgamal.pubkey());
-  const [first, second, third] = keys as [(typeof keys)[0], (typeof keys)[0], (typeof keys)[0]];
-  const groupedLo = GroupedElGamalCiphertext3Handles.encryptWith(first, second, third, lo, openingLo);
-  const groupedHi = GroupedElGamalCiphertext3Handles.encryptWith(first, second, third, hi, openingHi);
-  return new BatchedGroupedCiphertext3HandlesValidityProofData(
-    first,
-    second,
-    third,
-    groupedLo,
-    groupedHi,
-    lo,
-    hi,
-    openingLo,
-    openingHi,
-  ).toBytes();
+  const encryption = encryptTransferAmount({
+    keys: source,
+    amount: lo + (hi << 16n),
+    recipientPubkey: recipient.elgamalPubkey,
+    auditorPubkey: auditor.elgamalPubkey,
+  });
+  const pubkeys = [source.elgamal.pubkey(), recipient.elgamal.pubkey(), auditor.elgamal.pubkey()] as const;
+  return proveAmountValidity(pubkeys, encryption);
 }
 
 describe("limit ciphertexts", () => {

@@ -16,7 +16,12 @@
  * what an unwritten spend ciphertext holds.
  */
 import { RistrettoPoint } from "@noble/curves/ed25519";
-import { ELGAMAL_CIPHERTEXT_LENGTH } from "../confidential/ciphertext-arithmetic";
+import {
+  type CiphertextPoints,
+  decodeCiphertext,
+  ELGAMAL_CIPHERTEXT_LENGTH,
+  encodeCiphertext,
+} from "../confidential/ciphertext-arithmetic";
 import { policyLimitExceeded } from "./errors";
 
 type Point = InstanceType<typeof RistrettoPoint>;
@@ -66,7 +71,7 @@ export function transferAmountCiphertext(context: ValidityProofContext): Uint8Ar
   const scale = 1n << TRANSFER_LO_BITS;
   const lo = sourceCiphertext(context.groupedLo);
   const hi = sourceCiphertext(context.groupedHi);
-  return encode({
+  return encodeCiphertext({
     commitment: lo.commitment.add(hi.commitment.multiplyUnsafe(scale)),
     handle: lo.handle.add(hi.handle.multiplyUnsafe(scale)),
   });
@@ -75,8 +80,8 @@ export function transferAmountCiphertext(context: ValidityProofContext): Uint8Ar
 /** X_tx = (m*G, identity) - A: encrypts `bound - a`; `bound` is the per-transaction bound m. */
 export function transactionLimitCiphertext(bound: bigint, amountCiphertext: Uint8Array): Uint8Array {
   assertU64(bound, "bound");
-  const amount = decode(amountCiphertext);
-  return encode({
+  const amount = decodeCiphertext(amountCiphertext);
+  return encodeCiphertext({
     commitment: publicValue(bound).subtract(amount.commitment),
     handle: RistrettoPoint.ZERO.subtract(amount.handle),
   });
@@ -101,45 +106,25 @@ export function dailyLimitCiphertext(day: DailySpendInput, amountCiphertext: Uin
   assertU64(day.publicSpentToday, "publicSpentToday");
   const remaining = day.dailyLimit - day.publicSpentToday;
   if (remaining < 0n) throw policyLimitExceeded("daily", "today's public spend is above the daily limit");
-  const spend = decode(day.spendCiphertext);
-  const amount = decode(amountCiphertext);
-  return encode({
+  const spend = decodeCiphertext(day.spendCiphertext);
+  const amount = decodeCiphertext(amountCiphertext);
+  return encodeCiphertext({
     commitment: publicValue(remaining).subtract(spend.commitment).subtract(amount.commitment),
     handle: RistrettoPoint.ZERO.subtract(spend.handle).subtract(amount.handle),
   });
 }
 
 /** The ciphertext (commitment, source handle) of one grouped half. */
-function sourceCiphertext(grouped: Uint8Array): { commitment: Point; handle: Point } {
+function sourceCiphertext(grouped: Uint8Array): CiphertextPoints {
   if (grouped.length !== GROUPED_CIPHERTEXT_3_HANDLES_LENGTH) {
     throw new RangeError(`a grouped ciphertext is 128 bytes, got ${grouped.length}`);
   }
-  return {
-    commitment: RistrettoPoint.fromHex(grouped.subarray(0, 32)),
-    handle: RistrettoPoint.fromHex(grouped.subarray(32, 64)),
-  };
+  return decodeCiphertext(grouped.subarray(0, ELGAMAL_CIPHERTEXT_LENGTH));
 }
 
 /** v*G for a public v (0 gives the identity). */
 function publicValue(value: bigint): Point {
   return RistrettoPoint.BASE.multiplyUnsafe(value);
-}
-
-function decode(ciphertext: Uint8Array): { commitment: Point; handle: Point } {
-  if (ciphertext.length !== ELGAMAL_CIPHERTEXT_LENGTH) {
-    throw new RangeError(`an ElGamal ciphertext is 64 bytes, got ${ciphertext.length}`);
-  }
-  return {
-    commitment: RistrettoPoint.fromHex(ciphertext.subarray(0, 32)),
-    handle: RistrettoPoint.fromHex(ciphertext.subarray(32, 64)),
-  };
-}
-
-function encode(ciphertext: { commitment: Point; handle: Point }): Uint8Array {
-  const bytes = new Uint8Array(ELGAMAL_CIPHERTEXT_LENGTH);
-  bytes.set(ciphertext.commitment.toRawBytes(), 0);
-  bytes.set(ciphertext.handle.toRawBytes(), 32);
-  return bytes;
 }
 
 function assertU64(value: bigint, name: string): void {

@@ -12,7 +12,11 @@ import { MAX_U64 } from "./amounts";
 import { availableBalance, decryptPendingBalance } from "./balance";
 import { ConfidentialError } from "./errors";
 import type { ConfidentialKeyset } from "./keys";
-import { type ConfidentialAccountState, findTokenAccount, readConfidentialState } from "./token-account";
+import {
+  type ConfidentialAccountState,
+  findTokenAccount,
+  readRequiredConfidentialState,
+} from "./token-account";
 import { signTransaction, submit } from "./transactions";
 
 export interface ApplyPendingBalanceInput {
@@ -32,10 +36,7 @@ export async function applyPendingBalance(
 ): Promise<{ readonly signature: string | null }> {
   const tokenAccount = await findTokenAccount(input.owner.address, input.mint);
   return runExclusive(chain, tokenAccount, async () => {
-    const state = await readConfidentialState(chain, tokenAccount);
-    if (state === null) {
-      throw new ConfidentialError("account_not_confidential_ready", `${tokenAccount} is not configured`);
-    }
+    const state = await readRequiredConfidentialState(chain, tokenAccount);
     if (state.pendingBalanceCreditCounter === 0n) return { signature: null };
     const transaction = await signTransaction({
       step: "apply_pending_balance",

@@ -10,7 +10,14 @@ type Point = InstanceType<typeof RistrettoPoint>;
 
 export const ELGAMAL_CIPHERTEXT_LENGTH = 64;
 
-function decode(ciphertext: Uint8Array): { commitment: Point; handle: Point } {
+/** A ciphertext's two points: the Pedersen commitment, then the decrypt handle. */
+export interface CiphertextPoints {
+  readonly commitment: Point;
+  readonly handle: Point;
+}
+
+/** The two points of a 64-byte ciphertext; a RangeError for any other length. */
+export function decodeCiphertext(ciphertext: Uint8Array): CiphertextPoints {
   if (ciphertext.length !== ELGAMAL_CIPHERTEXT_LENGTH) {
     throw new RangeError(`an ElGamal ciphertext is 64 bytes, got ${ciphertext.length}`);
   }
@@ -20,10 +27,11 @@ function decode(ciphertext: Uint8Array): { commitment: Point; handle: Point } {
   };
 }
 
-function encode(commitment: Point, handle: Point): Uint8Array {
+/** The 64 bytes of a ciphertext: commitment, then handle. */
+export function encodeCiphertext(ciphertext: CiphertextPoints): Uint8Array {
   const bytes = new Uint8Array(ELGAMAL_CIPHERTEXT_LENGTH);
-  bytes.set(commitment.toRawBytes(), 0);
-  bytes.set(handle.toRawBytes(), 32);
+  bytes.set(ciphertext.commitment.toRawBytes(), 0);
+  bytes.set(ciphertext.handle.toRawBytes(), 32);
   return bytes;
 }
 
@@ -46,8 +54,8 @@ export function ciphertextFromGrouped(grouped: Uint8Array, handleIndex: number):
 
 /** Enc(x) -> Enc(x - amount): subtracts amount*G from the commitment (the handle is unchanged). */
 export function subtractAmount(ciphertext: Uint8Array, amount: bigint): Uint8Array {
-  const { commitment, handle } = decode(ciphertext);
-  return encode(commitment.subtract(times(RistrettoPoint.BASE, amount)), handle);
+  const { commitment, handle } = decodeCiphertext(ciphertext);
+  return encodeCiphertext({ commitment: commitment.subtract(times(RistrettoPoint.BASE, amount)), handle });
 }
 
 /** Enc(x), Enc(lo), Enc(hi) -> Enc(x - (lo + hi * 2^loBits)), as Token-2022 debits a transfer. */
@@ -57,15 +65,15 @@ export function subtractLoHi(
   hi: Uint8Array,
   loBits: bigint,
 ): Uint8Array {
-  const base = decode(ciphertext);
-  const low = decode(lo);
-  const high = decode(hi);
+  const base = decodeCiphertext(ciphertext);
+  const low = decodeCiphertext(lo);
+  const high = decodeCiphertext(hi);
   // The scale 2^loBits is a public constant, so the variable-time multiplication leaks nothing.
   const scale = 1n << loBits;
-  return encode(
-    base.commitment.subtract(low.commitment).subtract(high.commitment.multiplyUnsafe(scale)),
-    base.handle.subtract(low.handle).subtract(high.handle.multiplyUnsafe(scale)),
-  );
+  return encodeCiphertext({
+    commitment: base.commitment.subtract(low.commitment).subtract(high.commitment.multiplyUnsafe(scale)),
+    handle: base.handle.subtract(low.handle).subtract(high.handle.multiplyUnsafe(scale)),
+  });
 }
 
 /**
@@ -78,16 +86,16 @@ export function addCiphertexts(left: Uint8Array, right: Uint8Array): Uint8Array 
   // nothing, so the other side's bytes are the sum (Ristretto encodings are canonical). It is still
   // decoded, so a malformed ciphertext is refused either way.
   if (isZeroCiphertext(left)) {
-    decode(right);
+    decodeCiphertext(right);
     return right.slice();
   }
   if (isZeroCiphertext(right)) {
-    decode(left);
+    decodeCiphertext(left);
     return left.slice();
   }
-  const a = decode(left);
-  const b = decode(right);
-  return encode(a.commitment.add(b.commitment), a.handle.add(b.handle));
+  const a = decodeCiphertext(left);
+  const b = decodeCiphertext(right);
+  return encodeCiphertext({ commitment: a.commitment.add(b.commitment), handle: a.handle.add(b.handle) });
 }
 
 /** True when all 64 bytes are zero: Token-2022's initial "encryption of 0" with no randomness. */

@@ -6,8 +6,7 @@ import { address, type TransactionSigner } from "@solana/kit";
 import { getConfidentialDepositInstruction } from "@solana-program/token-2022";
 import type { ChainPort } from "../chain/chain-port";
 import { assertAmount } from "./amounts";
-import { ConfidentialError } from "./errors";
-import { findTokenAccount, readConfidentialMint, readConfidentialState } from "./token-account";
+import { findTokenAccount, readConfidentialMint, readRequiredConfidentialState } from "./token-account";
 import { signTransaction, submit } from "./transactions";
 
 export interface DepositInput {
@@ -28,9 +27,7 @@ export async function depositConfidential(
   // Read at once; a bad mint is reported only after the account check, as it always was.
   const later = Promise.all([readConfidentialMint(chain, input.mint), chain.getLatestBlockhash()]);
   later.catch(() => undefined);
-  if ((await readConfidentialState(chain, tokenAccount)) === null) {
-    throw new ConfidentialError("account_not_confidential_ready", `${tokenAccount} is not configured`);
-  }
+  await readRequiredConfidentialState(chain, tokenAccount);
   const [{ decimals }, blockhash] = await later;
   const transaction = await signTransaction({
     step: "deposit",

@@ -13,6 +13,7 @@ import {
 } from "@solana-program/token-2022";
 import type { ChainPort } from "../chain/chain-port";
 import type { AccountRecord } from "../chain/chain-types";
+import { ConfidentialError } from "./errors";
 
 /** Token-2022 base account length; a mint with extensions is padded past it, a token account too. */
 const BASE_ACCOUNT_LENGTH = 165;
@@ -130,6 +131,25 @@ export async function readConfidentialState(
   tokenAccount: string,
 ): Promise<ConfidentialAccountState | null> {
   return (await readTokenAccount(chain, tokenAccount))?.confidential ?? null;
+}
+
+/** The account's confidential state; `account_not_confidential_ready` when it has none. */
+export function requireConfidentialState(
+  tokenAccount: string,
+  state: ConfidentialAccountState | null,
+): ConfidentialAccountState {
+  if (state === null) {
+    throw new ConfidentialError("account_not_confidential_ready", `${tokenAccount} is not configured`);
+  }
+  return state;
+}
+
+/** readConfidentialState of an account that must be configured (`account_not_confidential_ready`). */
+export async function readRequiredConfidentialState(
+  chain: ChainPort,
+  tokenAccount: string,
+): Promise<ConfidentialAccountState> {
+  return requireConfidentialState(tokenAccount, await readConfidentialState(chain, tokenAccount));
 }
 
 /** A mint's decimals and its confidential-transfer auditor ElGamal key (null when none). */

@@ -133,6 +133,26 @@ export function transferNewBalance(input: Pick<TransferProofInput, "amount" | "a
   return newBalance;
 }
 
+/**
+ * The ciphertext-validity proof data of `encryption` under the keys it was made for (source,
+ * recipient, auditor): each half encrypts the same value under all three handles.
+ */
+export function proveAmountValidity(
+  keys: readonly [ElGamalPubkey, ElGamalPubkey, ElGamalPubkey],
+  encryption: TransferAmountEncryption,
+): Uint8Array {
+  const { lo, hi, groupedLo, groupedHi, openingLo, openingHi } = encryption;
+  return new BatchedGroupedCiphertext3HandlesValidityProofData(
+    ...keys,
+    groupedLo,
+    groupedHi,
+    lo,
+    hi,
+    openingLo,
+    openingHi,
+  ).toBytes();
+}
+
 /** The proofs `elgamal` makes for the transfer `input` with the amount's `encryption`. */
 export function proveTransfer(
   elgamal: ElGamalKeypair,
@@ -167,17 +187,7 @@ export function proveTransfer(
     newBalanceOpening,
     newBalance,
   ).toBytes();
-  const ciphertextValidityProof = new BatchedGroupedCiphertext3HandlesValidityProofData(
-    source,
-    recipient,
-    auditor,
-    groupedLo,
-    groupedHi,
-    lo,
-    hi,
-    openingLo,
-    openingHi,
-  ).toBytes();
+  const ciphertextValidityProof = proveAmountValidity([source, recipient, auditor], encryption);
   const paddingOpening = new PedersenOpening();
   const rangeProof = new BatchedRangeProofU128Data(
     [

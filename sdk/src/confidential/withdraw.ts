@@ -10,10 +10,9 @@ import type { ChainPort } from "../chain/chain-port";
 import { runExclusive } from "./account-queue";
 import { assertAmount, MAX_U64 } from "./amounts";
 import { availableBalance } from "./balance";
-import { ConfidentialError } from "./errors";
 import type { ConfidentialKeyset } from "./keys";
 import { runWithProofContexts } from "./proof-contexts";
-import { findTokenAccount, readConfidentialMint, readConfidentialState } from "./token-account";
+import { findTokenAccount, readConfidentialMint, readRequiredConfidentialState } from "./token-account";
 import { buildWithdrawProofs, withdrawContextProofs } from "./withdraw-proofs";
 
 export interface WithdrawInput {
@@ -35,10 +34,7 @@ export async function withdrawConfidential(
     // Read at once; a bad mint is reported only after the account and amount checks, as it always was.
     const mintRead = readConfidentialMint(chain, input.mint);
     mintRead.catch(() => undefined);
-    const state = await readConfidentialState(chain, tokenAccount);
-    if (state === null) {
-      throw new ConfidentialError("account_not_confidential_ready", `${tokenAccount} is not configured`);
-    }
+    const state = await readRequiredConfidentialState(chain, tokenAccount);
     const proofs = buildWithdrawProofs({
       keys: input.keys,
       availableCiphertext: state.availableBalance,

@@ -127,15 +127,7 @@ export function agentHandleOf(ownerHandle: string, agentName: string): string {
  */
 export function checkAccountHandle(handle: string, input: string = handle): void {
   if (handle.length === 0) throw new HandleValidationError("empty", input, "the handle is empty");
-  for (const character of handle) {
-    if (!ACCOUNT_HANDLE_CHARACTER.test(character)) {
-      throw new HandleValidationError(
-        "invalid_character",
-        input,
-        `${JSON.stringify(character)} is not allowed (letters, digits, "_", "-" and "." only)`,
-      );
-    }
-  }
+  checkCharacters(handle, ACCOUNT_HANDLE_CHARACTER, input, '(letters, digits, "_", "-" and "." only)');
   if (handle.split(".").some((label) => label.length === 0)) {
     throw new HandleValidationError("empty_label", input, 'a "." must separate two non-empty labels');
   }
@@ -144,17 +136,22 @@ export function checkAccountHandle(handle: string, input: string = handle): void
   }
 }
 
-function checkAgentName(name: string, input: string): void {
-  if (name.length === 0) throw new HandleValidationError("empty", input, "the agent name is empty");
-  for (const character of name) {
-    if (!AGENT_NAME_CHARACTER.test(character)) {
+/** Refuses the first character of `text` that `allowed` does not match, naming it and `rule`. */
+function checkCharacters(text: string, allowed: RegExp, input: string, rule: string): void {
+  for (const character of text) {
+    if (!allowed.test(character)) {
       throw new HandleValidationError(
         "invalid_character",
         input,
-        `${JSON.stringify(character)} is not allowed in an agent name (letters, digits, "_" and "-" only)`,
+        `${JSON.stringify(character)} is not allowed ${rule}`,
       );
     }
   }
+}
+
+function checkAgentName(name: string, input: string): void {
+  if (name.length === 0) throw new HandleValidationError("empty", input, "the agent name is empty");
+  checkCharacters(name, AGENT_NAME_CHARACTER, input, 'in an agent name (letters, digits, "_" and "-" only)');
   if (name.length > MAX_AGENT_NAME_BYTES) {
     throw new HandleValidationError(
       "too_long",

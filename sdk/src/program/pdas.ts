@@ -37,6 +37,17 @@ export interface PdaConfig {
   readonly programAddress?: Address;
 }
 
+/** The agent-policy program's address of `seeds`, under `config.programAddress` (or the deployed id). */
+function agentPolicyPda(
+  config: PdaConfig,
+  seeds: readonly (string | ReadonlyUint8Array)[],
+): Promise<ProgramDerivedAddress> {
+  return getProgramDerivedAddress({
+    programAddress: config.programAddress ?? AGENT_POLICY_PROGRAM_ADDRESS,
+    seeds: [...seeds],
+  });
+}
+
 /**
  * sha256 of the normalised handle's bytes, the seed of Handle and Agent PDAs and the Agent's
  * `handle_hash`. Normalises first (`@Acme` and `acme` hash alike) and throws a
@@ -52,10 +63,7 @@ export async function findHandlePda(
   seeds: { readonly handle: string },
   config: PdaConfig = {},
 ): Promise<ProgramDerivedAddress> {
-  return getProgramDerivedAddress({
-    programAddress: config.programAddress ?? AGENT_POLICY_PROGRAM_ADDRESS,
-    seeds: ["handle", await handleHash(seeds.handle)],
-  });
+  return agentPolicyPda(config, ["handle", await handleHash(seeds.handle)]);
 }
 
 /**
@@ -67,10 +75,7 @@ export async function findAgentPda(
   seeds: { readonly agentHandle: string },
   config: PdaConfig = {},
 ): Promise<ProgramDerivedAddress> {
-  return getProgramDerivedAddress({
-    programAddress: config.programAddress ?? AGENT_POLICY_PROGRAM_ADDRESS,
-    seeds: ["agent", await handleHash(normalizeAgentHandle(seeds.agentHandle))],
-  });
+  return agentPolicyPda(config, ["agent", await handleHash(normalizeAgentHandle(seeds.agentHandle))]);
 }
 
 /**
@@ -81,10 +86,11 @@ export async function findPendingTransactionPda(
   seeds: { readonly agent: Address; readonly nonce: bigint | number },
   config: PdaConfig = {},
 ): Promise<ProgramDerivedAddress> {
-  return getProgramDerivedAddress({
-    programAddress: config.programAddress ?? AGENT_POLICY_PROGRAM_ADDRESS,
-    seeds: ["pending", getAddressEncoder().encode(seeds.agent), getU64Encoder().encode(seeds.nonce)],
-  });
+  return agentPolicyPda(config, [
+    "pending",
+    getAddressEncoder().encode(seeds.agent),
+    getU64Encoder().encode(seeds.nonce),
+  ]);
 }
 
 /**

@@ -349,8 +349,16 @@ function encodeApprovalWindow(value: unknown): number {
   return value;
 }
 
-function requireList(value: unknown, field: string): readonly unknown[] {
+/** `value` as a list of at most `limit.max` entries: `not_a_list`, or `limit.code` naming the maximum. */
+function requireList(
+  value: unknown,
+  field: string,
+  limit: { readonly max: number; readonly code: PolicyValidationErrorCode; readonly of: string },
+): readonly unknown[] {
   if (!Array.isArray(value)) throw new PolicyValidationError("not_a_list", field, "must be a list");
+  if (value.length > limit.max) {
+    throw new PolicyValidationError(limit.code, field, `allows at most ${limit.max} ${limit.of}`);
+  }
   return value;
 }
 
@@ -358,14 +366,11 @@ function requireList(value: unknown, field: string): readonly unknown[] {
 const ZERO_MINT = "11111111111111111111111111111111";
 
 function encodeAssets(value: unknown, table: AssetTable): Address[] {
-  const symbols = requireList(value, "assets");
-  if (symbols.length > MAX_ALLOWED_ASSETS) {
-    throw new PolicyValidationError(
-      "too_many_assets",
-      "assets",
-      `allows at most ${MAX_ALLOWED_ASSETS} assets`,
-    );
-  }
+  const symbols = requireList(value, "assets", {
+    max: MAX_ALLOWED_ASSETS,
+    code: "too_many_assets",
+    of: "assets",
+  });
   const mints: Address[] = [];
   symbols.forEach((symbol, index) => {
     const field = `assets[${index}]`;
@@ -400,14 +405,11 @@ function symbolOf(mint: Address, table: AssetTable): string {
 }
 
 function encodePatterns(value: unknown): RecipientPattern[] {
-  const patterns = requireList(value, "allowed_recipients");
-  if (patterns.length > MAX_RECIPIENT_PATTERNS) {
-    throw new PolicyValidationError(
-      "too_many_patterns",
-      "allowed_recipients",
-      `allows at most ${MAX_RECIPIENT_PATTERNS} patterns`,
-    );
-  }
+  const patterns = requireList(value, "allowed_recipients", {
+    max: MAX_RECIPIENT_PATTERNS,
+    code: "too_many_patterns",
+    of: "patterns",
+  });
   return patterns.map((pattern, index) => {
     try {
       return parseRecipientPattern(pattern);

@@ -1,21 +1,17 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { deriveAgentConfidentialSecret, deriveConfidentialKeys } from "../confidential/keys";
+import { keysetsAsHex } from "../confidential/keys.test-support";
 import { deriveAgentViewingKeys } from "./agent-keys";
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex");
 
 /** The agent's keys derived by the SDK (node:crypto + zk-sdk) and by the browser entry (noble). */
 function bothWays(ownerSecret: Uint8Array, handle: string) {
-  const zk = deriveConfidentialKeys(deriveAgentConfidentialSecret(ownerSecret, handle));
-  const view = deriveAgentViewingKeys(ownerSecret, handle);
-  const scalar = Buffer.alloc(32);
-  let rest = view.elgamalScalar;
-  for (let i = 0; i < 32; i++, rest >>= 8n) scalar[i] = Number(rest & 0xffn);
-  return {
-    zk: [hex(zk.elgamal.secret().toBytes()), hex(zk.elgamalPubkey), hex(zk.ae.toBytes())],
-    view: [scalar.toString("hex"), hex(view.elgamalPubkey), hex(view.aeKey)],
-  };
+  return keysetsAsHex(
+    deriveConfidentialKeys(deriveAgentConfidentialSecret(ownerSecret, handle)),
+    deriveAgentViewingKeys(ownerSecret, handle),
+  );
 }
 
 describe("an agent's viewing keys from its owner's secret (noble) against the SDK's (zk-sdk)", () => {

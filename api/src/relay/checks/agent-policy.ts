@@ -3,14 +3,7 @@
  * may appear in each.
  */
 import { AgentPolicyInstruction, identifyAgentPolicyInstruction } from "@cpay/sdk";
-import {
-  ALLOWED,
-  feePayerOutside,
-  type RelayedInstruction,
-  type RelayPolicyContext,
-  refuse,
-  type Verdict,
-} from "./verdict";
+import { ALLOWED, feePayerOutside, type InstructionCheck, refuse } from "./verdict";
 
 const AGENT_INSTRUCTIONS_RELAYED =
   "agent_transfer, agent_confidential_transfer, transfer_record, agent_confidential_close_contexts, agent_confidential_deposit, agent_confidential_apply";
@@ -30,34 +23,27 @@ interface AgentInstructionLayout {
   readonly remaining?: string;
 }
 
+/** The accounts both agent spends (public and confidential) begin with, in IDL order. */
+const SPEND_ACCOUNTS = [
+  "agent_signer",
+  "agent",
+  "policy",
+  "source",
+  "mint",
+  "destination",
+  "recipient_handle",
+] as const;
+
 const AGENT_LAYOUTS: Partial<Record<AgentPolicyInstruction, AgentInstructionLayout>> = {
   [AgentPolicyInstruction.AgentTransfer]: {
-    accounts: [
-      "agent_signer",
-      "agent",
-      "policy",
-      "source",
-      "mint",
-      "destination",
-      "recipient_handle",
-      "pending",
-      "payer",
-      "token_program",
-      "system_program",
-    ],
+    accounts: [...SPEND_ACCOUNTS, "pending", "payer", "token_program", "system_program"],
     signer: "agent_signer",
     agent: "agent",
     feePayerMay: ["payer"],
   },
   [AgentPolicyInstruction.AgentConfidentialTransfer]: {
     accounts: [
-      "agent_signer",
-      "agent",
-      "policy",
-      "source",
-      "mint",
-      "destination",
-      "recipient_handle",
+      ...SPEND_ACCOUNTS,
       "equality_proof",
       "ciphertext_validity_proof",
       "range_proof",
@@ -117,7 +103,7 @@ function agentInstructionName(kind: AgentPolicyInstruction): string {
  * Agent-policy program: only the instructions in AGENT_LAYOUTS, each signed by the authenticated
  * agent's key for its own PDA, with the fee payer only where it pays rent or receives it back.
  */
-export function checkAgentPolicy(instruction: RelayedInstruction, ctx: RelayPolicyContext): Verdict {
+export const checkAgentPolicy: InstructionCheck = (instruction, ctx) => {
   const at = `instruction ${instruction.index}`;
   let kind: AgentPolicyInstruction;
   try {
@@ -173,4 +159,4 @@ export function checkAgentPolicy(instruction: RelayedInstruction, ctx: RelayPoli
     }
   }
   return ALLOWED;
-}
+};

@@ -1,14 +1,7 @@
 /** The Associated Token Account program's one relayed instruction: CreateIdempotent of a USDG account. */
 import { SYSTEM_PROGRAM_ADDRESS } from "@solana-program/system";
 import { TOKEN_2022_PROGRAM_ADDRESS } from "@solana-program/token-2022";
-import {
-  ALLOWED,
-  feePayerOutside,
-  type RelayedInstruction,
-  type RelayPolicyContext,
-  refuse,
-  type Verdict,
-} from "./verdict";
+import { ALLOWED, feePayerOutside, type InstructionCheck, refuse } from "./verdict";
 
 /** CreateIdempotent's data: its one-byte tag. */
 const ATA_CREATE_IDEMPOTENT = 1;
@@ -19,7 +12,7 @@ const ATA_ACCOUNTS = ["payer", "ata", "owner", "mint", "system_program", "token_
  * by the fee payer (the product opens recipients' accounts). Create (which fails on an existing
  * account, fee spent) and RecoverNested are not relayed.
  */
-export function checkAssociatedToken(instruction: RelayedInstruction, ctx: RelayPolicyContext): Verdict {
+export const checkAssociatedToken: InstructionCheck = (instruction, ctx) => {
   const { data, accounts } = instruction;
   const at = `instruction ${instruction.index}`;
   if (data.length !== 1 || data[0] !== ATA_CREATE_IDEMPOTENT) {
@@ -57,4 +50,4 @@ export function checkAssociatedToken(instruction: RelayedInstruction, ctx: Relay
     }
   }
   return ALLOWED;
-}
+};

@@ -1,13 +1,6 @@
 /** The Compute Budget program's relayed instructions: a unit limit, and a unit price of zero. */
 import { getU64Decoder } from "@solana/kit";
-import {
-  ALLOWED,
-  feePayerOutside,
-  type RelayedInstruction,
-  type RelayPolicyContext,
-  refuse,
-  type Verdict,
-} from "./verdict";
+import { ALLOWED, feePayerOutside, type InstructionCheck, refuse } from "./verdict";
 
 export const COMPUTE_BUDGET_PROGRAM = "ComputeBudget111111111111111111111111111111";
 const SET_COMPUTE_UNIT_LIMIT = 2;
@@ -18,7 +11,7 @@ const SET_COMPUTE_UNIT_PRICE = 3;
  * top of the base fee, so only a zero price passes. Heap frames and loaded-data limits are not
  * relayed.
  */
-export function checkComputeBudget(instruction: RelayedInstruction, ctx: RelayPolicyContext): Verdict {
+export const checkComputeBudget: InstructionCheck = (instruction, ctx) => {
   const { data } = instruction;
   const at = `instruction ${instruction.index}`;
   if (data[0] === SET_COMPUTE_UNIT_LIMIT && data.length === 5) {
@@ -41,4 +34,4 @@ export function checkComputeBudget(instruction: RelayedInstruction, ctx: RelayPo
     "instruction_not_allowed",
     `${at} (Compute Budget, tag ${data[0] ?? "none"}, ${data.length} bytes) is not relayed; only SetComputeUnitLimit and a zero SetComputeUnitPrice are`,
   );
-}
+};

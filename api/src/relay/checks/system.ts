@@ -2,13 +2,7 @@
 import { BPF_LOADER_UPGRADEABLE_ADDRESS } from "@cpay/sdk";
 import { getAddressDecoder, getU32Decoder, getU64Decoder } from "@solana/kit";
 import { ZK_ELGAMAL_PROOF_PROGRAM_ADDRESS } from "@solana-program/zk-elgamal-proof";
-import {
-  feePayerOutside,
-  type RelayedInstruction,
-  type RelayPolicyContext,
-  refuse,
-  type Verdict,
-} from "./verdict";
+import { feePayerOutside, type InstructionCheck, refuse } from "./verdict";
 
 /** The largest proof context the reserve funds (the biggest ZK context is 385 bytes). */
 const MAX_CONTEXT_SPACE = 10_000;
@@ -40,11 +34,7 @@ const CREATE_ACCOUNT_DATA_LEN = 4 + 8 + 8 + 32;
  * consumes the account for the agent is checked over the whole transaction (consumedAccounts in
  * check-relayed-transaction.ts).
  */
-export function checkSystem(
-  instruction: RelayedInstruction,
-  isSigner: (account: string) => boolean,
-  ctx: RelayPolicyContext,
-): Verdict {
+export const checkSystem: InstructionCheck = (instruction, ctx, isSigner) => {
   const { data, accounts } = instruction;
   const tag = data.length >= 4 ? getU32Decoder().decode(data) : undefined;
   const name = tag === undefined ? "without an instruction tag" : (SYSTEM_INSTRUCTIONS[tag] ?? `tag ${tag}`);
@@ -100,4 +90,4 @@ export function checkSystem(
     created: { address: created, kind: owner === ZK_ELGAMAL_PROOF_PROGRAM_ADDRESS ? "context" : "buffer" },
     rentLamports: lamports,
   };
-}
+};

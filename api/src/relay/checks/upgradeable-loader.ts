@@ -7,14 +7,7 @@
  * payer. Deploy, Upgrade, SetAuthority and the rest are refused; the fee payer never appears except
  * as Close's recipient.
  */
-import {
-  ALLOWED,
-  feePayerOutside,
-  type RelayedInstruction,
-  type RelayPolicyContext,
-  refuse,
-  type Verdict,
-} from "./verdict";
+import { ALLOWED, feePayerOutside, type InstructionCheck, refuse } from "./verdict";
 
 const INITIALIZE_BUFFER = 0;
 const WRITE = 1;
@@ -26,7 +19,7 @@ const LAYOUTS: Readonly<Record<number, { readonly name: string; readonly account
   [CLOSE]: { name: "Close", accounts: ["buffer", "recipient", "authority"] },
 };
 
-export function checkUpgradeableLoader(instruction: RelayedInstruction, ctx: RelayPolicyContext): Verdict {
+export const checkUpgradeableLoader: InstructionCheck = (instruction, ctx) => {
   const at = `instruction ${instruction.index}`;
   const data = instruction.data;
   const tag = data.length >= 4 ? new DataView(data.buffer, data.byteOffset, 4).getUint32(0, true) : -1;
@@ -63,4 +56,4 @@ export function checkUpgradeableLoader(instruction: RelayedInstruction, ctx: Rel
     );
   }
   return ALLOWED;
-}
+};

@@ -3,13 +3,8 @@
  * context a transaction is checked against, the refusals, one instruction's verdict, and the
  * fee-payer position check every program's check uses (feePayerOutside).
  */
-import {
-  AccountRole,
-  address,
-  type LegacyCompiledTransactionMessage,
-  type ReadonlyUint8Array,
-  type V0CompiledTransactionMessage,
-} from "@solana/kit";
+import { AccountRole, address } from "@solana/kit";
+import type { CompiledMessage, MessageInstruction } from "../../reserve/message-instructions";
 
 /** What the relay checks a transaction against: the service's keys and the authenticated agent. */
 export interface RelayPolicyContext {
@@ -56,15 +51,10 @@ export type RelayCheck =
 
 export type Refusal = Extract<RelayCheck, { ok: false }>;
 
-export type CompiledMessage = LegacyCompiledTransactionMessage | V0CompiledTransactionMessage;
+export type { CompiledMessage };
 
 /** One top-level instruction with its accounts resolved to addresses. */
-export interface RelayedInstruction {
-  readonly index: number;
-  readonly program: string;
-  readonly accounts: readonly string[];
-  readonly data: ReadonlyUint8Array;
-}
+export type RelayedInstruction = MessageInstruction;
 
 /**
  * The instruction in the shape the generated (IDL) parsers read, which name its accounts; roles
@@ -94,6 +84,17 @@ export type Verdict =
   | Refusal;
 
 export const ALLOWED: Verdict = { ok: true, rentLamports: 0n };
+
+/**
+ * One program's check of one relayed instruction (check-relayed-transaction.ts picks it by program
+ * id). `isSigner` says whether an account signs the whole transaction: a System CreateAccount's new
+ * account must.
+ */
+export type InstructionCheck = (
+  instruction: RelayedInstruction,
+  ctx: RelayPolicyContext,
+  isSigner: (account: string) => boolean,
+) => Verdict;
 
 /**
  * Refuses the fee payer at any position `may` does not allow, naming the position (and its IDL

@@ -1,12 +1,5 @@
 /** The ZK ElGamal proof program's relayed instructions: verifies and closing a context. */
-import {
-  ALLOWED,
-  feePayerOutside,
-  type RelayedInstruction,
-  type RelayPolicyContext,
-  refuse,
-  type Verdict,
-} from "./verdict";
+import { ALLOWED, feePayerOutside, type InstructionCheck, refuse } from "./verdict";
 
 const CLOSE_CONTEXT_ACCOUNTS = ["context_state", "destination", "authority"];
 /** A verify reads its proof from an account when its data is the tag and a u32 offset. */
@@ -36,7 +29,7 @@ const ZK_INSTRUCTIONS = [
  * closed context's rent; as a context authority it would let anyone who can get it to sign close
  * the context, and a verify needs nothing from it.
  */
-export function checkZkProof(instruction: RelayedInstruction, ctx: RelayPolicyContext): Verdict {
+export const checkZkProof: InstructionCheck = (instruction, ctx) => {
   const tag = instruction.data[0];
   const name = tag === undefined ? undefined : ZK_INSTRUCTIONS[tag];
   const at = `instruction ${instruction.index}`;
@@ -87,4 +80,4 @@ export function checkZkProof(instruction: RelayedInstruction, ctx: RelayPolicyCo
     );
   }
   return ALLOWED;
-}
+};

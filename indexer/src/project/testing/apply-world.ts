@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { AccountRow, TransferRow } from "@cpay/ledger";
+import { type AccountRow, submittingTransferRow, type TransferRow } from "@cpay/ledger";
 import { type Database, openDatabase } from "@cpay/ledger/database";
 import { idFromBytes } from "@cpay/ledger/ids";
 import { accountRowOf } from "@cpay/ledger/testing";
@@ -100,24 +100,19 @@ export async function startApplyWorld(clock: () => number = Date.now): Promise<A
     account,
     async submittingRow(sender, extra = {}) {
       const row: TransferRow = {
-        id: idFromBytes("tr", new Uint8Array(randomBytes(16))),
-        accountId: sender.id,
-        apiKeyId: null,
-        fromHandle: sender.handle,
-        to: merchant.handle,
-        recipientAddress: merchant.publicKey,
-        sealedDetails: null,
-        asset: "USDG",
-        confidential: false,
-        status: "pending",
-        phase: "submitting",
-        txSignature: null,
-        signatures: "[]",
-        failureCode: null,
-        usageIncrement: null,
-        holdId: null,
-        createdAt: new Date().toISOString(),
-        confirmedAt: null,
+        ...submittingTransferRow({
+          id: idFromBytes("tr", new Uint8Array(randomBytes(16))),
+          accountId: sender.id,
+          apiKeyId: null,
+          fromHandle: sender.handle,
+          to: merchant.handle,
+          recipientAddress: merchant.publicKey,
+          sealedDetails: null,
+          asset: "USDG",
+          confidential: false,
+          usageIncrement: null,
+          createdAt: new Date().toISOString(),
+        }),
         ...extra,
       };
       await db.transaction((tx) =>

@@ -74,6 +74,25 @@ function refusedOutcome(err: string): ExecutionOutcome {
   return { err, logs: [], computeUnitsConsumed: 0n, fee: 0n, returnData: null };
 }
 
+/**
+ * What a refused submission reports: its own outcome, or a validator's error for its kind (a
+ * malformed or unsigned one is answered before this is asked).
+ */
+function refusalOutcome(error: SubmissionRejected): ExecutionOutcome {
+  if (error.outcome !== undefined) return error.outcome;
+  if (error.kind === "blockhash_not_found") return refusedOutcome("BlockhashNotFound");
+  if (error.kind === "already_processed") return refusedOutcome("AlreadyProcessed");
+  return refusedOutcome("SanitizeFailure");
+}
+
+/** The parameters send and simulate share: `[transaction, config?]` and the config's encoding. */
+function transactionParams(params: unknown) {
+  const [encoded, rawConfig] = positional(params, 1, 2);
+  const text = requireString(encoded, "param 0 (transaction)");
+  const config = optionalConfig(rawConfig, "param 1 (config)");
+  return { text, config, encoding: readBinaryEncoding(config) };
+}
+
 function preflightFailure(outcome: ExecutionOutcome): RpcError {
   const text = outcome.err === null ? "unknown error" : transactionErrorText(outcome.err);
   return new RpcError(
@@ -90,10 +109,7 @@ const signatureVerificationFailure = (): RpcError =>
   );
 
 const sendTransaction: RpcMethod = (params, { cluster }) => {
-  const [encoded, rawConfig] = positional(params, 1, 2);
-  const text = requireString(encoded, "param 0 (transaction)");
-  const config = optionalConfig(rawConfig, "param 1 (config)");
-  const encoding = readBinaryEncoding(config);
+  const { text, config, encoding } = transactionParams(params);
   const skipPreflight = optionalBoolean(config, "skipPreflight") ?? false;
   optionalU64(config, "maxRetries");
   const preflightCommitment = readCommitment(config, "finalized", "preflightCommitment");
@@ -107,25 +123,13 @@ const sendTransaction: RpcMethod = (params, { cluster }) => {
     if (error.kind === "malformed") throw invalidParams(`invalid transaction: ${error.message}`);
     // Without preflight a validator answers with the signature and drops what cannot land.
     if (skipPreflight) return signature;
-    switch (error.kind) {
-      case "signature_failure":
-        throw signatureVerificationFailure();
-      case "blockhash_not_found":
-        throw preflightFailure(error.outcome ?? refusedOutcome("BlockhashNotFound"));
-      case "already_processed":
-        throw preflightFailure(error.outcome ?? refusedOutcome("AlreadyProcessed"));
-      case "preflight_failed":
-      case "load_failed":
-        throw preflightFailure(error.outcome ?? refusedOutcome("SanitizeFailure"));
-    }
+    if (error.kind === "signature_failure") throw signatureVerificationFailure();
+    throw preflightFailure(refusalOutcome(error));
   }
 };
 
 const simulateTransaction: RpcMethod = (params, { cluster }) => {
-  const [encoded, rawConfig] = positional(params, 1, 2);
-  const text = requireString(encoded, "param 0 (transaction)");
-  const config = optionalConfig(rawConfig, "param 1 (config)");
-  const encoding = readBinaryEncoding(config);
+  const { text, config, encoding } = transactionParams(params);
   const sigVerify = optionalBoolean(config, "sigVerify") ?? false;
   const replaceRecentBlockhash = optionalBoolean(config, "replaceRecentBlockhash") ?? false;
   optionalBoolean(config, "innerInstructions");
@@ -154,19 +158,9 @@ const simulateTransaction: RpcMethod = (params, { cluster }) => {
     return withContext(slot, simulationResult(result, replacement));
   } catch (error) {
     if (!(error instanceof SubmissionRejected)) throw error;
-    switch (error.kind) {
-      case "malformed":
-        throw invalidParams(`invalid transaction: ${error.message}`);
-      case "signature_failure":
-        throw signatureVerificationFailure();
-      case "blockhash_not_found":
-        return withContext(slot, simulationResult(error.outcome ?? refusedOutcome("BlockhashNotFound")));
-      case "already_processed":
-        return withContext(slot, simulationResult(error.outcome ?? refusedOutcome("AlreadyProcessed")));
-      case "preflight_failed":
-      case "load_failed":
-        return withContext(slot, simulationResult(error.outcome ?? refusedOutcome("SanitizeFailure")));
-    }
+    if (error.kind === "malformed") throw invalidParams(`invalid transaction: ${error.message}`);
+    if (error.kind === "signature_failure") throw signatureVerificationFailure();
+    return withContext(slot, simulationResult(refusalOutcome(error)));
   }
 };
 
