@@ -114,6 +114,12 @@ export {
   type SpendPolicyView,
   type UsdgAmountInput,
 } from "./policy-codec";
+export {
+  POLICY_REFUSALS,
+  type PolicyRefusal,
+  type PolicyRule,
+  policyRefusalByName,
+} from "./policy-refusals";
 export { formatRecipientPattern, parseRecipientPattern, RecipientPatternError } from "./recipient-patterns";
 export { recipientAllowed, type SpendRecipient, withinActiveHours } from "./spend-rules";
 export * from "./upgradeable-loader";
