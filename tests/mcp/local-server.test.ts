@@ -1,13 +1,13 @@
 /**
- * The local MCP server as a self-custody agent's host runs it: `cpay-mcp` spawned over stdio by the
- * SDK's own `Client`, with only the agent's six settings and `CPAY_MCP_CONFIRM_ABOVE`, against the
+ * The local MCP server as a self-custody agent's host runs it: `npm run --silent mcp` spawned over
+ * stdio by the SDK's own `Client`, with only the agent's six settings and `CPAY_MCP_CONFIRM_ABOVE`, against the
  * localnet process (over JSON-RPC, as the agent's process reads it), the API and the indexer. It
  * signs through the agent's PDA, submits through the relay, and decrypts the agent's own figures.
  * The cases run in order on one world: public payments first, since once the agent has spent
  * confidentially the program refuses public spends for the rest of the UTC day.
  */
 
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { LOCAL_SERVER_TOOLS } from "@cpay/mcp/tools";
 import type { TTransfer, TTransferDetail } from "@cpay/sdk/api";
 import {
@@ -27,7 +27,6 @@ import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../suppor
 import { call, textOf } from "./support/mcp-results";
 
 const REPO = resolve(import.meta.dirname, "../..");
-const SERVER = join(REPO, "mcp/src/local-server/main.ts");
 /** Above this the human confirms first (the local threshold); the on-chain HITL threshold is 50. */
 const CONFIRM_ABOVE = "10";
 
@@ -75,8 +74,8 @@ beforeAll(async () => {
     deriveAgentConfidentialSecret(importConfidentialSecret(owner.confidentialSecret), "owner/shopper"),
   );
   transport = new StdioClientTransport({
-    command: process.execPath,
-    args: ["--import", "tsx", SERVER],
+    command: "npm",
+    args: ["run", "--silent", "mcp"],
     cwd: REPO,
     env: {
       ...getDefaultEnvironment(),
