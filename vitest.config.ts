@@ -21,6 +21,7 @@ const UNIT = [
   "api/src/**/*.test.ts",
   "indexer/src/**/*.test.ts",
   "tools/src/**/*.test.ts",
+  "mcp/src/**/*.test.ts",
   "dashboard/src/**/*.test.ts",
 ];
 

@@ -4,6 +4,7 @@
  * so a record found on chain names its API transfer without a lookup table.
  */
 import { randomBytes } from "node:crypto";
+import { idFromBytes as idOfBytes } from "@cpay/sdk/api";
 
 export type IdPrefix =
   | "acct"
@@ -19,8 +20,6 @@ export type IdPrefix =
   | "ses"
   | "chl"
   | "enr";
-
-const ALPHABET = "abcdefghijklmnopqrstuvwxyz234567";
 
 export function newId(prefix: IdPrefix): string {
   return idFromBytes(prefix, randomBytes(16));
@@ -52,44 +51,12 @@ export function newRequestId(): string {
   return idFromBytes("req", bytes);
 }
 
-/** The id of 16 bytes (RFC 4648 base32, lowercase, unpadded: 26 characters). */
-export function idFromBytes(prefix: IdPrefix, bytes: Uint8Array): string {
-  if (bytes.length !== 16) throw new RangeError(`an id is 16 bytes, got ${bytes.length}`);
-  let bits = 0;
-  let value = 0;
-  let out = "";
-  for (const byte of bytes) {
-    value = (value << 8) | byte;
-    bits += 8;
-    while (bits >= 5) {
-      out += ALPHABET[(value >>> (bits - 5)) & 31];
-      bits -= 5;
-    }
-  }
-  out += ALPHABET[(value << (5 - bits)) & 31];
-  return `${prefix}_${out}`;
-}
-
-/** The 16 bytes of an id made by `newId` (the inverse of `idFromBytes`). */
-export function bytesOfId(id: string): Uint8Array {
-  const body = id.slice(id.indexOf("_") + 1);
-  if (body.length !== 26) throw new RangeError(`malformed id ${id}`);
-  const out = new Uint8Array(16);
-  let bits = 0;
-  let value = 0;
-  let index = 0;
-  for (const char of body) {
-    const digit = ALPHABET.indexOf(char);
-    if (digit < 0) throw new RangeError(`malformed id ${id}`);
-    value = ((value << 5) | digit) & 0xffff;
-    bits += 5;
-    if (bits >= 8) {
-      if (index < 16) out[index++] = (value >>> (bits - 8)) & 0xff;
-      bits -= 8;
-    }
-  }
-  return out;
-}
+/**
+ * The id of 16 bytes (RFC 4648 base32, lowercase, unpadded: 26 characters), and back. Defined once,
+ * in `@cpay/sdk/api`: a self-custody agent names the transfers it makes the same way.
+ */
+export const idFromBytes: (prefix: IdPrefix, bytes: Uint8Array) => string = idOfBytes;
+export { bytesOfId } from "@cpay/sdk/api";
 
 /** Now as the service writes timestamps: ISO 8601 UTC with milliseconds. */
 export function nowIso(): string {

@@ -17,23 +17,11 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
 import { eventually } from "../support/eventually";
+import { plaintextNeedles } from "../support/plaintext-needles";
 
 const OWNER_AMOUNT = "7.654321";
 const AGENT_AMOUNT = "3.141593";
 const MEMO = "canary memo: invoice 90417 for the blue widgets";
-
-function needles(decimal: string): string[] {
-  const base = BigInt(decimal.replace(".", "").replace(/^0+/, ""));
-  const le = Buffer.alloc(8);
-  le.writeBigUInt64LE(base);
-  return [
-    decimal,
-    base.toString(),
-    base.toString(16),
-    le.toString("hex"),
-    le.subarray(0, 4).toString("base64"),
-  ];
-}
 
 describe("the plaintext canary over responses, database and logs", () => {
   let world: ApiWorld;
@@ -127,8 +115,8 @@ describe("the plaintext canary over responses, database and logs", () => {
   });
 
   it.each([
-    ["the owner's amount", needles(OWNER_AMOUNT)],
-    ["the agent's amount", needles(AGENT_AMOUNT)],
+    ["the owner's amount", plaintextNeedles(OWNER_AMOUNT)],
+    ["the agent's amount", plaintextNeedles(AGENT_AMOUNT)],
     [
       "the memo",
       [MEMO, "invoice 90417", Buffer.from(MEMO).toString("hex"), Buffer.from(MEMO).toString("base64")],

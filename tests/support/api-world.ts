@@ -124,9 +124,14 @@ export async function startApiWorld(
     usdgMint?: TestChainOptions["usdgMint"];
     /** Also start the admin listener (`service.admin`; give ADMIN_PORT and ADMIN_TOKEN in `env`). */
     admin?: boolean;
+    /**
+     * Where the chain runs, whatever CPAY_TEST_CHAIN says: `rpc` for a suite whose other processes
+     * (an agent's own, started by the suite) must reach it over JSON-RPC. Default: CPAY_TEST_CHAIN.
+     */
+    chain?: TestChainMode;
   } = {},
 ): Promise<ApiWorld> {
-  const mode: TestChainMode = testChainMode();
+  const mode: TestChainMode = options.chain ?? testChainMode();
   const chainSide = await startTestChain(mode, options.slotMs ?? 50, { usdgMint: options.usdgMint });
   const connection = await chainSide.connect().catch(async (error: unknown) => {
     await chainSide.stop();

@@ -2,7 +2,8 @@
  * The Express 5 application: request id -> the `X-Cpay-Environment` header's check
  * (environment-header.ts) -> the `/v1` body, read only when sent as `application/json` (64 KiB,
  * UTF-8; anything else is 415: json-body.ts) -> the `/v1` routes from the shared route table ->
- * the OpenAPI document -> the dashboard web app (its files, and its pages to a request that asks
+ * the OpenAPI document -> the MCP door at `/mcp` (mcp/mount-mcp.ts: the same routes' work as MCP
+ * tools) -> the dashboard web app (its files, and its pages to a request that asks
  * for HTML, never under `/v<n>`: serve-dashboard.ts) -> the JSON 404 -> the one error handler.
  * Access logs carry method, route, status, duration and ids, never bodies or headers with secrets.
  */
@@ -14,6 +15,7 @@ import { createAuthFailureLimiter } from "./auth-failure-limit";
 import { checkEnvironmentHeader } from "./environment-header";
 import { createErrorHandler, sendError } from "./error-handler";
 import { jsonBody } from "./json-body";
+import { mountMcp } from "./mcp/mount-mcp";
 import { type Handlers, mountRoutes } from "./mount-routes";
 import { createRateLimiter } from "./rate-limit";
 import { requestId, requestIdOf } from "./request-id";
@@ -47,7 +49,9 @@ export function createApp(service: ServiceContext, options: AppOptions): Express
   app.get("/v1/openapi.json", (_request, response) => {
     response.json(openApi);
   });
-  mountRoutes(app, {
+  // One rate limiter and one failed-authentication budget for both doors: a key's requests count
+  // alike whether they come as `/v1` routes or as MCP tool calls.
+  const serving = {
     service,
     handlers: options.handlers,
     rateLimiter: createRateLimiter(service.db, service.config.rateLimitPerMinute),
@@ -57,7 +61,9 @@ export function createApp(service: ServiceContext, options: AppOptions): Express
       service.clock,
     ),
     checkResponses: options.checkResponses ?? false,
-  });
+  };
+  mountRoutes(app, serving);
+  mountMcp(app, serving);
   app.use(serveDashboard(options.dashboardDir));
   app.use((_request: Request, response: Response) => {
     sendError(response, new ApiError("not_found", "no such route"));

@@ -11,15 +11,17 @@
  * Read from the chain, as the program reads it: the Policy and Agent accounts and the cluster's
  * clock. Today's confidential spend is the prover state the SDK decrypts for every agent transfer
  * anyway (it must, to prove the limits); nothing here is stored or returned. The answers are the
- * program's own refusals (policy-refusal.ts): same code, param and message.
+ * program's own refusals (policy-refusal.ts): same code, param and message. The rules and their
+ * order are the SDK's `decideAgentSpend`, which a self-custody agent's preview runs too.
  */
-import { findPolicyPda, policyParamsFromAccount, recipientAllowed, withinActiveHours } from "@cpay/sdk";
+import { findPolicyPda } from "@cpay/sdk";
 import {
   agentAccountOf,
+  decideAgentSpend,
   readProverState,
   SYSVAR_CLOCK_ADDRESS,
+  spentConfidentiallyToday,
   unixTimeOf,
-  utcDayIndex,
 } from "@cpay/sdk/agent-confidential";
 import { findTokenAccount } from "@cpay/sdk/confidential";
 import { address } from "@solana/kit";
@@ -33,10 +35,6 @@ import type { Sender } from "./sender";
 
 type AgentSender = Extract<Sender, { kind: "agent" }>;
 
-/** The Agent account's `status` byte and its active value (program `state/agent.rs`). */
-const AGENT_STATUS_OFFSET = 106;
-const AGENT_ACTIVE = 1;
-
 /** Throws the program's `422 policy_violation` for the first rule that refuses this transfer. */
 export async function requireAgentPolicyAllows(
   service: ServiceContext,
@@ -48,8 +46,7 @@ export async function requireAgentPolicyAllows(
     readonly confidential: boolean;
   },
 ): Promise<void> {
-  const { sender, recipient, asset, amount } = input;
-  // The policy, the agent and the clock at once; checked in the order the refusals are reported.
+  const { sender, recipient, asset } = input;
   const [policy, [agentRecord, clock]] = await Promise.all([
     readPolicyAccount(service, sender.agent),
     service.chain.getMultipleAccounts([sender.agent, SYSVAR_CLOCK_ADDRESS]),
@@ -57,37 +54,28 @@ export async function requireAgentPolicyAllows(
   if (policy === null) {
     throw new ApiError("chain_unavailable", "the agent's policy account could not be read from the cluster");
   }
-  const params = policyParamsFromAccount(policy);
   const agent = agentAccountOf(service.chain.programId, address(sender.agent), agentRecord ?? null);
-  // agentAccountOf checked owner, length and discriminator; status is the byte at 106 (1 = active).
-  if (agentRecord?.data[AGENT_STATUS_OFFSET] !== AGENT_ACTIVE) {
-    throw policyViolation("AgentNotActive");
-  }
-  if (agent.confidentialHold !== null) throw policyViolation("ConfidentialHoldOpen");
-  if (!params.allowedMints.includes(address(asset.mint))) throw policyViolation("MintNotAllowed");
-  const allowed = recipientAllowed(params.recipientPatterns, {
-    handle: recipient.handle,
-    destination: await findTokenAccount(recipient.wallet, asset.mint),
-    destinationOwner: address(recipient.wallet),
+  const unixTime = unixTimeOf(clock ?? null);
+  const decision = decideAgentSpend({
+    policy,
+    agentActive: agent.active,
+    confidentialHoldOpen: agent.confidentialHold !== null,
+    unixTime,
+    mint: address(asset.mint),
+    recipient: {
+      handle: recipient.handle,
+      destination: await findTokenAccount(recipient.wallet, asset.mint),
+      destinationOwner: address(recipient.wallet),
+    },
+    amount: input.amount,
+    confidential: input.confidential,
+    confidentialSpentToday:
+      input.confidential && spentConfidentiallyToday(policy, unixTime)
+        ? await confidentialSpentToday(service, sender)
+        : 0n,
   });
-  if (!allowed) throw policyViolation("RecipientNotAllowed");
-  const now = unixTimeOf(clock ?? null);
-  if (!withinActiveHours(params.activeStartMinute, params.activeEndMinute, now)) {
-    throw policyViolation("OutsideActiveHours");
-  }
-  const today = utcDayIndex(now);
-  const countedToday = policy.dayIndex >= today;
-  const confidentialSpendToday =
-    countedToday && !policy.spendCiphertext.subarray(0, 32).every((byte) => byte === 0);
-  if (!input.confidential && confidentialSpendToday) throw policyViolation("PublicSpendAfterConfidential");
-  if (amount > params.perTransactionLimit) throw policyViolation("PerTransactionLimitExceeded");
-  const publicSpent = countedToday ? policy.spentToday : 0n;
-  const confidentialSpent =
-    input.confidential && confidentialSpendToday ? await confidentialSpentToday(service, sender) : 0n;
-  // Unknown (not decryptable here): the SDK and the program decide, as before.
-  if (confidentialSpent === null) return;
-  if (publicSpent + confidentialSpent + amount > params.dailyLimit)
-    throw policyViolation("DailyLimitExceeded");
+  // A hold is no refusal: the program holds it for the owner, as the transfer's answer says.
+  if (decision.outcome === "refused") throw policyViolation(decision.rule);
 }
 
 /** Today's confidential spend as the agent's prover reads it; null when it cannot be read. */

@@ -6,15 +6,11 @@
  *
  *   tsx examples/agent/src/main.ts <recipient @handle or address> <public amount> <confidential amount>
  *
- * Amounts are USDG in decimal ("1.50"). Settings: settings.ts.
+ * Amounts are USDG in decimal ("1.50"). Settings: `agentSettingsFromEnv` of `@cpay/sdk/agent-client`
+ * (README.md lists them).
  */
-import { createAgentClient, createApiRelayTransport } from "@cpay/sdk/agent-client";
-import { ApiRequestError, createApiClient } from "@cpay/sdk/api";
-import { connectRpcChain } from "@cpay/sdk/chain";
-import { deriveConfidentialKeys, importConfidentialSecret } from "@cpay/sdk/confidential";
-import { address, createKeyPairSignerFromPrivateKeyBytes, getBase58Encoder } from "@solana/kit";
-import { resolveRecipient } from "./recipient";
-import { settingsFromEnv } from "./settings";
+import { agentSettingsFromEnv, connectAgent, resolveRecipient } from "@cpay/sdk/agent-client";
+import { ApiRequestError } from "@cpay/sdk/api";
 import { parseUsdg } from "./usdg";
 
 async function main(argv: readonly string[]): Promise<void> {
@@ -25,29 +21,10 @@ async function main(argv: readonly string[]): Promise<void> {
   // Both amounts are read before anything is paid: a typo in the second must not leave the first paid.
   const publicAmount = parseUsdg(publicText);
   const confidentialAmount = parseUsdg(confidentialText);
-  const settings = settingsFromEnv(process.env);
-  const api = createApiClient({ baseUrl: settings.apiUrl, apiKey: settings.apiKey });
-  const me = await api.call("getMe", {});
-  const relayInfo = await api.call("getRelayInfo", {});
-  const chain = await connectRpcChain({
-    rpcUrl: settings.rpcUrl,
-    wsUrl: settings.wsUrl,
-    programId: relayInfo.program_id,
-    usdgMint: relayInfo.usdg_mint,
-  });
+  const agent = await connectAgent(agentSettingsFromEnv(process.env));
   try {
-    const signer = await createKeyPairSignerFromPrivateKeyBytes(
-      new Uint8Array(getBase58Encoder().encode(settings.signerSecret)),
-    );
-    const client = createAgentClient({
-      chain,
-      relay: createApiRelayTransport(api),
-      agentSigner: signer,
-      agent: address(me.public_key),
-      keys: deriveConfidentialKeys(importConfidentialSecret(settings.confidentialSecret)),
-      mint: address(relayInfo.usdg_mint),
-    });
-    const recipient = await resolveRecipient(chain, recipientText);
+    const { client } = agent;
+    const recipient = await resolveRecipient(agent.chain, recipientText);
     const report = (step: string, value: unknown) =>
       console.log(
         JSON.stringify({ step, ...(value as object) }, (_key, v) =>
@@ -67,7 +44,7 @@ async function main(argv: readonly string[]): Promise<void> {
     // Snake case, like every field the API writes.
     report("remaining_today", { daily: remaining.daily, per_transaction: remaining.perTransaction });
   } finally {
-    await chain.close();
+    await agent.close();
   }
 }
 

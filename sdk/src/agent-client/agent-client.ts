@@ -18,10 +18,13 @@ import {
 } from "../agent-confidential/agent-confidential-transfer";
 import { listAgentPendingTransactions } from "../agent-confidential/list-pending-transactions";
 import type { Hold } from "../agent-confidential/pending-transaction";
+import type { SpendDecision } from "../agent-confidential/spend-decision";
 import type { ChainPort } from "../chain/chain-port";
 import type { ConfidentialKeyset } from "../confidential/keys";
-import { getPolicyDecoder, POLICY_DISCRIMINATOR, type Policy } from "../generated";
+import type { Policy } from "../generated";
 import { findPolicyPda } from "../program/pdas";
+import { type AgentBalance, readAgentBalance } from "./agent-balance";
+import { policyAccountOf, previewAgentTransfer } from "./preview-transfer";
 import type { RelaySubmission, RelayTransport } from "./relay-transport";
 import { buildRelayedPublicTransfer } from "./relayed-public-transfer";
 import { type RemainingToday, readRemainingToday } from "./remaining-today";
@@ -63,12 +66,19 @@ export interface AgentClient {
    * `step_failed` naming the step, with the relay's error as `cause`).
    */
   transfer(request: AgentTransferRequest): Promise<RelaySubmission>;
+  /**
+   * What the program would decide for `request` now (executes, held, or refused by which rule),
+   * from the policy, the agent and the clock on-chain; nothing is signed or sent (preview-transfer.ts).
+   */
+  preview(request: Omit<AgentTransferRequest, "transferId">): Promise<SpendDecision>;
   /** The on-chain Policy account, decoded. */
   policy(): Promise<Policy>;
   /** What is left of today's limits (remaining-today.ts says exactly what). */
   remainingToday(): Promise<RemainingToday>;
   /** The agent's open holds, public and confidential (confidential ones without an amount). */
   heldTransactions(): Promise<Hold[]>;
+  /** The agent's balance of `mint`, decrypted with `keys` (agent-balance.ts); needs `keys`. */
+  balance(): Promise<AgentBalance>;
 }
 
 /** A client for the agent `config.agent` signing with `config.agentSigner` (see the file doc). */
@@ -149,17 +159,21 @@ export function createAgentClient(config: AgentClientConfig): AgentClient {
         ? transferConfidential(request, transferId)
         : transferPublic(request, transferId);
     },
+    preview(request) {
+      return previewAgentTransfer(chain, {
+        agent,
+        programAddress,
+        mint: config.mint,
+        ...(config.keys === undefined ? {} : { keys: config.keys }),
+        recipient: request.recipient,
+        ...(request.recipientHandle === undefined ? {} : { recipientHandle: request.recipientHandle }),
+        amount: request.amount,
+        confidential: request.confidential,
+      });
+    },
     async policy() {
       const at = await policyAddress();
-      const account = await chain.getAccount(at);
-      if (
-        account === null ||
-        account.owner !== programAddress ||
-        !POLICY_DISCRIMINATOR.every((byte, i) => account.data[i] === byte)
-      ) {
-        throw new Error(`no Policy account of ${agent} at ${at}`);
-      }
-      return getPolicyDecoder().decode(account.data);
+      return policyAccountOf(programAddress, at, await chain.getAccount(at));
     },
     async remainingToday() {
       return readRemainingToday(chain, {
@@ -168,5 +182,10 @@ export function createAgentClient(config: AgentClientConfig): AgentClient {
       });
     },
     heldTransactions: () => listAgentPendingTransactions(chain, agent),
+    balance() {
+      if (config.keys === undefined)
+        throw new Error("reading the balance needs the agent's confidential keys");
+      return readAgentBalance(chain, { agent, mint: config.mint, keys: config.keys });
+    },
   };
 }

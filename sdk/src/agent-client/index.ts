@@ -4,13 +4,17 @@
  * folder's README.md.
  */
 
+export type { AgentBalance } from "./agent-balance";
 export {
   type AgentClient,
   type AgentClientConfig,
   type AgentTransferRequest,
   createAgentClient,
 } from "./agent-client";
+export { AGENT_SETTING_NAMES, type AgentSettings, agentSettingsFromEnv } from "./agent-settings";
 export { createApiRelayTransport } from "./api-relay-transport";
+export { type ConnectedAgent, connectAgent } from "./connect-agent";
 export type { RelaySubmission, RelayTransport } from "./relay-transport";
 export { buildRelayedPublicTransfer, type RelayedPublicTransferInput } from "./relayed-public-transfer";
 export { type RemainingToday, readRemainingToday } from "./remaining-today";
+export { RecipientNotFoundError, type ResolvedRecipient, resolveRecipient } from "./resolve-recipient";

@@ -8,6 +8,7 @@
  * |---|---|---|
  * | 8 | 32 | owner |
  * | 40 | 32 | agent_signer |
+ * | 106 | 1 | status (1 active) |
  * | 172 | 8 | next_hold_nonce u64 |
  * | 180 | 4 | open_holds u32 |
  * | 192 | 32 | confidential_hold: the open confidential PendingTransaction, zero if none |
@@ -26,12 +27,16 @@ import { AGENT_DISCRIMINATOR, HANDLE_DISCRIMINATOR } from "../generated";
 import { findAgentPda, findHandlePda } from "../program/pdas";
 
 export const AGENT_ACCOUNT_LENGTH = 224;
+const STATUS_OFFSET = 106;
+const STATUS_ACTIVE = 1;
 const HANDLE_ACCOUNT_LENGTH = 112;
 
 export interface AgentAccount {
   readonly address: Address;
   readonly owner: Address;
   readonly agentSigner: Address;
+  /** The status byte is active: the program refuses every spend of an agent that is not (`AgentNotActive`). */
+  readonly active: boolean;
   readonly nextHoldNonce: bigint;
   readonly openHolds: number;
   /** The open confidential hold, or null. */
@@ -77,6 +82,7 @@ export function agentAccountOf(
     address: agent,
     owner: addressAt(8),
     agentSigner: addressAt(40),
+    active: data[STATUS_OFFSET] === STATUS_ACTIVE,
     nextHoldNonce: view.getBigUint64(172, true),
     openHolds: view.getUint32(180, true),
     confidentialHold: hold.every((byte) => byte === 0) ? null : addressAt(192),

@@ -4,8 +4,9 @@
  * (per-transaction above the HITL threshold is not an error: it holds) from "wait until tomorrow".
  */
 import { SubmissionRejected } from "../chain/chain-types";
-import { ConfidentialError } from "../confidential/errors";
+import { ConfidentialError, isConfidentialError } from "../confidential/errors";
 import { type AgentPolicyErrorInfo, getAgentPolicyErrorFromTransactionError } from "../program/errors";
+import { POLICY_REFUSALS, type PolicyRefusal, policyRefusalByName } from "../program/policy-refusals";
 
 /** The policy limit a spend would break. */
 export type PolicyLimit = "per_transaction" | "daily";
@@ -47,6 +48,26 @@ export function agentPolicyErrorOf(error: unknown): AgentPolicyErrorInfo | null 
       continue;
     }
     return getAgentPolicyErrorFromTransactionError(cause);
+  }
+  return null;
+}
+
+/**
+ * The policy rule behind an error of an agent's spend through the SDK, or null when it is not a
+ * policy decision: a broken limit found before proving (`PolicyLimitExceededError`), an open
+ * confidential hold (`confidential_hold_open`), or a step whose transaction the program refused
+ * (`step_failed`, the program error dug out of its cause).
+ */
+export function agentSpendRefusalOf(error: unknown): PolicyRefusal | null {
+  if (error instanceof PolicyLimitExceededError) {
+    return error.limit === "daily"
+      ? POLICY_REFUSALS.DailyLimitExceeded
+      : POLICY_REFUSALS.PerTransactionLimitExceeded;
+  }
+  if (isConfidentialError(error, "confidential_hold_open")) return POLICY_REFUSALS.ConfidentialHoldOpen;
+  if (isConfidentialError(error, "step_failed")) {
+    const programError = agentPolicyErrorOf(error);
+    return programError === null ? null : policyRefusalByName(programError.name);
   }
   return null;
 }

@@ -43,6 +43,7 @@ export {
 } from "./confidential-holds";
 export {
   agentPolicyErrorOf,
+  agentSpendRefusalOf,
   isPolicyLimitExceeded,
   type PolicyLimit,
   PolicyLimitExceededError,
@@ -87,4 +88,10 @@ export {
   readPolicySpendState,
 } from "./policy-account";
 export { encryptsTotal, type ProverState, proverStateOf, readProverState } from "./prover-state";
+export {
+  type AgentSpendFacts,
+  decideAgentSpend,
+  type SpendDecision,
+  spentConfidentiallyToday,
+} from "./spend-decision";
 export { encryptedTotalOfTransfer, readTransferValidityContext } from "./transfer-usage";

@@ -3,6 +3,8 @@
  * error code table, the OpenAPI 3.1 generator and the typed client. The server validates with these
  * same schemas, so a request the client builds is one the server accepts.
  */
+
+export { bytesOfId, idFromBytes } from "../sealed/ids";
 export * from "./accounts";
 export * from "./agents";
 export * from "./approvals";

@@ -83,6 +83,8 @@ export async function readTokenAccount(
 export interface TokenAccountState {
   readonly owner: Address;
   readonly mint: Address;
+  /** The public (non-confidential) balance. */
+  readonly amount: bigint;
   readonly confidential: ConfidentialAccountState | null;
 }
 
@@ -97,12 +99,13 @@ export function tokenAccountOf(tokenAccount: string, record: AccountRecord | nul
     ? token.extensions.value.find((entry) => entry.__kind === "ConfidentialTransferAccount")
     : undefined;
   if (extension === undefined || extension.__kind !== "ConfidentialTransferAccount") {
-    return { owner: token.owner, mint: token.mint, confidential: null };
+    return { owner: token.owner, mint: token.mint, amount: token.amount, confidential: null };
   }
   const bytes = (value: ArrayLike<number>) => Uint8Array.from(value);
   return {
     owner: token.owner,
     mint: token.mint,
+    amount: token.amount,
     confidential: {
       address: address(tokenAccount),
       owner: token.owner,

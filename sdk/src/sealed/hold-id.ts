@@ -6,23 +6,9 @@
  * lowercase base32 characters of SHA-256("cpay hold " || address)[0..16].
  */
 import { sha256 } from "@noble/hashes/sha2";
-
-const ALPHABET = "abcdefghijklmnopqrstuvwxyz234567";
+import { idFromBytes } from "./ids";
 
 /** The id of the hold whose PendingTransaction account is `pending` (base58). */
 export function holdTransactionId(pending: string): string {
-  const bytes = sha256(new TextEncoder().encode(`cpay hold ${pending}`)).subarray(0, 16);
-  let bits = 0;
-  let value = 0;
-  let out = "";
-  for (const byte of bytes) {
-    value = ((value << 8) | byte) & 0xfff;
-    bits += 8;
-    while (bits >= 5) {
-      out += ALPHABET[(value >>> (bits - 5)) & 31];
-      bits -= 5;
-    }
-  }
-  out += ALPHABET[(value << (5 - bits)) & 31];
-  return `tx_${out}`;
+  return idFromBytes("tx", sha256(new TextEncoder().encode(`cpay hold ${pending}`)).subarray(0, 16));
 }
