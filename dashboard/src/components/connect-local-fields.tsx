@@ -6,6 +6,7 @@
  */
 import { parseUsdg } from "../lib/amounts";
 import { clusterUrlProblem } from "../lib/mcp-config";
+import { LabelledInput } from "./labelled-input";
 
 export interface LocalFieldValues {
   readonly signerSecret: string;
@@ -70,29 +71,18 @@ export function LocalServerFields(props: {
 }) {
   return (
     <>
-      {FIELDS.filter((field) => field.key !== "signerSecret" || props.askSigner).map((field) => {
-        const id = `connect-${field.key}`;
-        const problem = props.problems[field.key];
-        return (
-          <div class="field" key={field.key}>
-            <label for={id}>{field.label}</label>
-            <input
-              id={id}
-              type="text"
-              class={field.secret ? "secret" : undefined}
-              autocomplete="off"
-              spellcheck={false}
-              value={props.values[field.key]}
-              aria-invalid={problem === undefined ? undefined : "true"}
-              aria-describedby={`${id}-hint`}
-              onInput={(event) => props.onChange({ ...props.values, [field.key]: event.currentTarget.value })}
-            />
-            <small id={`${id}-hint`} class={problem === undefined ? "hint" : "error"}>
-              {problem ?? field.hint}
-            </small>
-          </div>
-        );
-      })}
+      {FIELDS.filter((field) => field.key !== "signerSecret" || props.askSigner).map((field) => (
+        <LabelledInput
+          key={field.key}
+          id={`connect-${field.key}`}
+          label={field.label}
+          hint={field.hint}
+          problem={props.problems[field.key]}
+          value={props.values[field.key]}
+          secret={field.secret}
+          onInput={(value) => props.onChange({ ...props.values, [field.key]: value })}
+        />
+      ))}
     </>
   );
 }
