@@ -3,9 +3,10 @@
  * (support/soft-authenticator.ts): enrolment through a one-time link, discoverable sign-in, the
  * session cookie and its CSRF header, idle expiry (on the service's clock, moved forward here),
  * sign-out and sign-out everywhere, passkey revocation, forged and replayed assertions, the wrapped
- * secret, `/v1/keys` for sessions only, a session reaching `/v1/transfers`, the admin CLI's
- * `accounts enroll-link`, and the failed-sign-in limit per client address, which never refuses a
- * good passkey or session (last: it spends the address's budget). One world.
+ * secret, `/v1/keys` for sessions only (and a key for one of the account's agents), a session
+ * reaching `/v1/transfers`, the admin CLI's `accounts enroll-link`, and the failed-sign-in limit per
+ * client address, which never refuses a good passkey or session (last: it spends the address's
+ * budget). One world.
  */
 import { execFile } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
@@ -331,6 +332,66 @@ describe("dashboard sign-in and sessions", () => {
     const after = await call("/v1/accounts/me", { key: apiKey });
     expect(after.status).toBe(401);
     expect(after.body.error?.code).toBe("unauthorized");
+  });
+
+  it("Given one of the account's agents, When a session creates a key for it, Then the key is the agent's own; another owner's agent is 403 and a non-agent 404, making no key", async () => {
+    const agents = (await call("/v1/accounts/me/agents", { session: first })).body.agents as {
+      account_id: string;
+      handle: string;
+    }[];
+    const bot = agents.find((agent) => agent.handle === agentHandle) as { account_id: string };
+    const created = await call("/v1/keys", {
+      method: "POST",
+      body: { name: "mcp host", account_id: bot.account_id },
+      session: first,
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const apiKey = created.body.api_key as string;
+    expect(apiKey).toMatch(/^svc_test_[A-Za-z0-9_-]{43}$/);
+    const me = await call("/v1/accounts/me", { key: apiKey });
+    expect(me.body.handle).toBe(agentHandle);
+    // It is the agent's, not among the account's own keys.
+    const own = (await call("/v1/keys", { session: first })).body.keys as { id: string }[];
+    expect(own.map((key) => key.id)).not.toContain((created.body.key as { id: string }).id);
+
+    const bobsAgent = await bob.client.call("createAgent", {
+      body: {
+        name: "helper",
+        spend_policy: {
+          daily_limit_usdg: 1,
+          per_transaction_limit_usdg: 1,
+          hitl_threshold_usdg: 1,
+          assets: ["USDG"],
+        },
+      },
+    });
+    const keysBefore = await world.service.context.db.read((db) =>
+      db.select().from(world.service.context.db.tables.apiKeys),
+    );
+    for (const [accountId, status, code] of [
+      [bobsAgent.account_id, 403, "not_agent_owner"],
+      [alice.account.id, 404, "agent_not_found"],
+      [bob.account.id, 404, "agent_not_found"],
+    ] as const) {
+      const refused = await call("/v1/keys", {
+        method: "POST",
+        body: { name: "sneaky", account_id: accountId },
+        session: first,
+      });
+      expect(refused.status, accountId).toBe(status);
+      expect(refused.body.error?.code).toBe(code);
+    }
+    const malformed = await call("/v1/keys", {
+      method: "POST",
+      body: { name: "sneaky", account_id: "agent-bot" },
+      session: first,
+    });
+    expect(malformed.status).toBe(400);
+    expect((malformed.body.error as { param?: string } | undefined)?.param).toBe("account_id");
+    const keysAfter = await world.service.context.db.read((db) =>
+      db.select().from(world.service.context.db.tables.apiKeys),
+    );
+    expect(keysAfter).toEqual(keysBefore);
   });
 
   it("Given a key created with an Idempotency-Key, Then the claim names that key from the transaction that made it, and a repeat replays it without its value", async () => {

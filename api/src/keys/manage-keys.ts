@@ -97,16 +97,26 @@ export async function revokeAccountKey(
 /**
  * Deletes a key whose creating request died before answering (idempotency recovery): its value was
  * never shown, so nobody holds it, and the retry makes the key the caller will see. A key that was
- * somehow used is revoked instead, keeping its usage. Nothing when absent.
+ * somehow used is revoked instead, keeping its usage. Nothing when absent, or when it is neither the
+ * account's own nor one it issued to one of its agents.
  */
 export async function discardUndeliveredKey(
   service: ServiceContext,
   accountId: string,
   keyId: string,
 ): Promise<void> {
-  const { apiKeys } = service.db.tables;
-  const mine = and(eq(apiKeys.id, keyId), eq(apiKeys.accountId, accountId));
+  const { accounts, apiKeys } = service.db.tables;
+  const mine = eq(apiKeys.id, keyId);
   await service.db.transaction(async (tx) => {
+    const [key] = await tx.select({ holder: apiKeys.accountId }).from(apiKeys).where(mine);
+    if (key === undefined) return;
+    if (key.holder !== accountId) {
+      const [agent] = await tx
+        .select({ id: accounts.id })
+        .from(accounts)
+        .where(and(eq(accounts.id, key.holder), eq(accounts.ownerAccountId, accountId)));
+      if (agent === undefined) return;
+    }
     const deleted = await tx
       .delete(apiKeys)
       .where(and(mine, isNull(apiKeys.lastUsedAt)))

@@ -1,5 +1,6 @@
 /** The spend-policy fields, each labelled and with its problem announced beside it. */
 import type { PolicyFormValues } from "../lib/policy-form";
+import { LabelledInput } from "./labelled-input";
 
 const FIELDS: { key: keyof PolicyFormValues; label: string; hint: string }[] = [
   { key: "daily_limit_usdg", label: "Daily limit (USDG)", hint: "the most it may spend per UTC day" },
@@ -36,23 +37,17 @@ export function PolicyFields(props: {
   return (
     <>
       {FIELDS.map((field) => {
-        const id = `${props.idPrefix}-${field.key}`;
         const problem = props.problems[field.key];
         return (
-          <div class="field" key={field.key}>
-            <label for={id}>{field.label}</label>
-            <input
-              id={id}
-              type="text"
-              value={props.values[field.key]}
-              aria-invalid={problem === undefined ? undefined : "true"}
-              aria-describedby={`${id}-hint`}
-              onInput={(event) => props.onChange({ ...props.values, [field.key]: event.currentTarget.value })}
-            />
-            <small id={`${id}-hint`} class={problem === undefined ? "hint" : "error"}>
-              {problem === undefined ? field.hint : `Must be ${problem}.`}
-            </small>
-          </div>
+          <LabelledInput
+            key={field.key}
+            id={`${props.idPrefix}-${field.key}`}
+            label={field.label}
+            hint={field.hint}
+            problem={problem === undefined ? undefined : `Must be ${problem}.`}
+            value={props.values[field.key]}
+            onInput={(value) => props.onChange({ ...props.values, [field.key]: value })}
+          />
         );
       })}
     </>

@@ -1,13 +1,15 @@
 /**
  * /agents: the account's agents with their on-chain spend policies; create one (service custody, or
- * self custody whose signer secret is shown once), edit a policy, and see each agent's held
- * transactions, and what each may still spend today (decrypted here after unlock: agent-budget.tsx).
+ * self custody whose signer secret is shown once), connect one to an MCP host (connect-agent.tsx),
+ * edit a policy, and see each agent's held transactions, and what each may still spend today
+ * (decrypted here after unlock: agent-budget.tsx).
  */
 import { useState } from "preact/hooks";
 import { api, newIdempotencyKey } from "../api/client";
 import type { Agent, Hold, SpendPolicy } from "../api/types";
 import { ActionForm } from "../components/action-form";
 import { AgentBudget } from "../components/agent-budget";
+import { ConnectAgent } from "../components/connect-agent";
 import { ErrorMessage, Progress } from "../components/feedback";
 import { Link } from "../components/link";
 import { PolicyFields } from "../components/policy-fields";
@@ -25,6 +27,7 @@ export function AgentsPage() {
     <>
       <h1>Agents</h1>
       <CreateAgent onCreated={agents.reload} />
+      <ConnectAgent agents={agents.data?.agents ?? []} onCreated={agents.reload} />
       <section aria-labelledby="agents-list-title">
         <h2 id="agents-list-title">Your agents</h2>
         <ErrorMessage error={agents.error} />

@@ -23,7 +23,13 @@ export const ZKeyView = z
 export type TKeyView = z.infer<typeof ZKeyView>;
 
 export const ZCreateKeyRequest = z
-  .strictObject({ name: z.string().trim().min(1).max(100) })
+  .strictObject({
+    name: z.string().trim().min(1).max(100),
+    account_id: zId("acct").optional().meta({
+      description:
+        "One of the account's agents: the key is that agent's own (it spends under the agent's on-chain policy, and is managed like any key the operator issues an agent). Omitted: a key of the account itself",
+    }),
+  })
   .meta({ id: "CreateKeyRequest" });
 
 export const ZCreatedKey = z

@@ -456,12 +456,12 @@ export const API_ROUTES = {
   createKey: {
     method: "post",
     path: "/v1/keys",
-    summary: "Create an API key for the account; the key is shown once",
+    summary: "Create an API key for the account or one of its agents; the key is shown once",
     audience: "session",
     body: ZCreateKeyRequest,
     response: { status: 201, schema: ZCreatedKey },
     shownOnce: "api_key",
-    errors: [...SESSION_CHANGE_ERRORS, ...IDEMPOTENCY_ERRORS],
+    errors: [...SESSION_CHANGE_ERRORS, "agent_not_found", "not_agent_owner", ...IDEMPOTENCY_ERRORS],
   },
   listKeys: {
     method: "get",

@@ -1,8 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { exportConfidentialSecret } from "../confidential/key-export";
 import { deriveAgentConfidentialSecret, deriveConfidentialKeys } from "../confidential/keys";
 import { keysetsAsHex } from "../confidential/keys.test-support";
-import { deriveAgentViewingKeys } from "./agent-keys";
+import { deriveAgentViewingKeys, exportAgentSecret } from "./agent-keys";
+import { deriveViewingKeys, importAccountSecret } from "./viewing-keys";
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex");
 
@@ -44,6 +46,38 @@ describe("an agent's viewing keys from its owner's secret (noble) against the SD
 
   it("Given an owner secret of the wrong length, then invalid_secret", () => {
     expect(() => deriveAgentViewingKeys(new Uint8Array(31), "alice/bot")).toThrow(
+      expect.objectContaining({ code: "invalid_secret" }),
+    );
+  });
+});
+
+describe("an agent's exported confidential secret, from its owner's secret in the browser", () => {
+  it("Given any owner secret and agent handle, then it is the SDK's exportConfidentialSecret(deriveAgentConfidentialSecret(...))", () => {
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ minLength: 32, maxLength: 32 }),
+        fc.string({ maxLength: 40 }),
+        (secret, name) => {
+          const sdk = exportConfidentialSecret(deriveAgentConfidentialSecret(secret, `owner/${name}`));
+          expect(exportAgentSecret(secret, `owner/${name}`)).toBe(sdk);
+          expect(exportAgentSecret(secret, `@owner/${name}`)).toBe(sdk);
+        },
+      ),
+      { numRuns: 25 },
+    );
+  });
+
+  it("Given the exported secret, then it imports back to the keys the owner reads the agent with", () => {
+    const owner = new Uint8Array(32).fill(3);
+    const exported = exportAgentSecret(owner, "@alice/bot");
+    expect(exported).toHaveLength(44);
+    expect(deriveViewingKeys(importAccountSecret(exported))).toEqual(
+      deriveAgentViewingKeys(owner, "alice/bot"),
+    );
+  });
+
+  it("Given an owner secret of the wrong length, then invalid_secret", () => {
+    expect(() => exportAgentSecret(new Uint8Array(33), "alice/bot")).toThrow(
       expect.objectContaining({ code: "invalid_secret" }),
     );
   });

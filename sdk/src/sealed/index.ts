@@ -9,7 +9,7 @@ export {
   type RemainingBudget,
   remainingBudgetOf,
 } from "./agent-budget";
-export { deriveAgentViewingKeys } from "./agent-keys";
+export { deriveAgentViewingKeys, exportAgentSecret } from "./agent-keys";
 export { isSealedError, SealedError, type SealedErrorCode } from "./errors";
 export { holdTransactionId } from "./hold-id";
 export { bigIntToLittleEndian, littleEndianToBigInt } from "./little-endian";

@@ -11,7 +11,7 @@ import { ristretto255 } from "@noble/curves/ed25519";
 import { hkdf } from "@noble/hashes/hkdf";
 import { sha256 } from "@noble/hashes/sha2";
 import { sha3_512 } from "@noble/hashes/sha3";
-import { fromStrictBase64 } from "./base64";
+import { fromStrictBase64, toBase64 } from "./base64";
 import { SealedError } from "./errors";
 import { littleEndianToBigInt } from "./little-endian";
 
@@ -43,6 +43,16 @@ export function importAccountSecret(exported: string): Uint8Array {
   if (bytes[0] !== EXPORT_VERSION)
     throw new SealedError("invalid_secret", `unknown account secret export version ${bytes[0]}`);
   return bytes.slice(1);
+}
+
+/** The export format of a 32-byte account secret: the inverse of `importAccountSecret`. */
+export function exportAccountSecret(secret: Uint8Array): string {
+  if (!(secret instanceof Uint8Array) || secret.length !== SECRET_LENGTH)
+    throw new SealedError("invalid_secret", `the account secret must be ${SECRET_LENGTH} bytes`);
+  const bytes = new Uint8Array(1 + SECRET_LENGTH);
+  bytes[0] = EXPORT_VERSION;
+  bytes.set(secret, 1);
+  return toBase64(bytes);
 }
 
 /** The ElGamal scalar and pubkey and the AE key of the account whose secret this is (file doc). */

@@ -1,0 +1,92 @@
+/**
+ * The MCP client configuration an agent's host takes (the `mcpServers` JSON of desktop clients), for
+ * cpay's two MCP servers: the local one (stdio, `cpay-mcp` of `@cpay/mcp`, started by the host with
+ * the agent's settings in its environment, the names examples/agent/src/settings.ts reads) and the
+ * remote one (streamable HTTP at the service's `/mcp`, the agent's API key as the bearer). Plain
+ * data: the page fills it and shows it once; nothing here sends anything.
+ */
+
+/** What the local server needs: the service, the agent's key and secrets, and a cluster to read. */
+export interface LocalServerSettings {
+  /** The service's origin (the dashboard is served by it). */
+  readonly apiUrl: string;
+  /** The agent's own `svc_..._` key (the relay answers it). */
+  readonly apiKey: string;
+  /** Base58 ed25519 seed: the create response's `signer_secret` (self custody). */
+  readonly signerSecret: string;
+  /** The agent's confidential secret, export format, derived from the owner's in the page. */
+  readonly confidentialSecret: string;
+  readonly rpcUrl: string;
+  readonly wsUrl: string;
+  /** Decimal USDG above which the server asks the human in the client first; null: it never asks. */
+  readonly confirmAbove: string | null;
+}
+
+export interface McpClientConfig {
+  readonly mcpServers: {
+    readonly cpay:
+      | {
+          readonly command: string;
+          readonly args: readonly string[];
+          readonly env: Readonly<Record<string, string>>;
+        }
+      | {
+          readonly type: "http";
+          readonly url: string;
+          readonly headers: Readonly<Record<string, string>>;
+        };
+  };
+}
+
+/** The entry a host starts the local server from: `npx -y cpay-mcp` with the settings as env. */
+export function localServerConfig(settings: LocalServerSettings): McpClientConfig {
+  const env: Record<string, string> = {
+    CPAY_API_URL: settings.apiUrl,
+    CPAY_AGENT_API_KEY: settings.apiKey,
+    CPAY_AGENT_SIGNER_SECRET: settings.signerSecret,
+    CPAY_AGENT_CONFIDENTIAL_SECRET: settings.confidentialSecret,
+    SOLANA_RPC_URL: settings.rpcUrl,
+    SOLANA_WS_URL: settings.wsUrl,
+  };
+  // Unset is "never ask" (the on-chain approval threshold still holds): leave it out, not empty.
+  if (settings.confirmAbove !== null) env.CPAY_MCP_CONFIRM_ABOVE = settings.confirmAbove;
+  return { mcpServers: { cpay: { command: "npx", args: ["-y", "cpay-mcp"], env } } };
+}
+
+/** The entry a host reaches the service's remote server with: its `/mcp` URL and the bearer key. */
+export function remoteServerConfig(input: {
+  readonly serviceOrigin: string;
+  readonly apiKey: string;
+}): McpClientConfig {
+  return {
+    mcpServers: {
+      cpay: {
+        type: "http",
+        url: `${input.serviceOrigin.replace(/\/+$/, "")}/mcp`,
+        headers: { Authorization: `Bearer ${input.apiKey}` },
+      },
+    },
+  };
+}
+
+/** The text shown and copied: indented, as a config file holds it. */
+export function configText(config: McpClientConfig): string {
+  return `${JSON.stringify(config, null, 2)}\n`;
+}
+
+/**
+ * The problem with an RPC or WebSocket URL the owner typed for the local server, or null: the
+ * server reads the cluster over `http(s)` and subscribes over `ws(s)`.
+ */
+export function clusterUrlProblem(text: string, kind: "rpc" | "ws"): string | null {
+  const schemes = kind === "rpc" ? ["http:", "https:"] : ["ws:", "wss:"];
+  let url: URL;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    return kind === "rpc"
+      ? "Give the cluster's RPC URL, such as http://127.0.0.1:8899."
+      : "Give the cluster's WebSocket URL, such as ws://127.0.0.1:8900.";
+  }
+  return schemes.includes(url.protocol) ? null : `The URL must start with ${schemes.join("// or ")}//.`;
+}
