@@ -79,7 +79,7 @@ test("Given an unlocked owner, When it connects a new agent to the local MCP ser
   expect(Object.keys(config.mcpServers)).toEqual(["cpay"]);
   const entry = config.mcpServers.cpay;
   expect(entry.command).toBe("npx");
-  expect(entry.args).toEqual(["-y", "cpay-mcp"]);
+  expect(entry.args).toEqual(["--no", "cpay-mcp"]);
   expect(entry.env).toEqual({
     CPAY_API_URL: world.baseUrl,
     CPAY_AGENT_API_KEY: expect.stringMatching(KEY),

@@ -17,7 +17,7 @@ describe("the MCP client configuration", () => {
       mcpServers: {
         cpay: {
           command: "npx",
-          args: ["-y", "cpay-mcp"],
+          args: ["--no", "cpay-mcp"],
           env: {
             CPAY_API_URL: settings.apiUrl,
             CPAY_AGENT_API_KEY: settings.apiKey,

@@ -38,7 +38,9 @@ export interface McpClientConfig {
   };
 }
 
-/** The entry a host starts the local server from: `npx -y cpay-mcp` with the settings as env. */
+/** The entry a host starts the local server from: `npx --no cpay-mcp` with the settings as env: `--no`, so npx never fetches
+ * a package of that name from a registry (`@cpay/mcp` is this repository's, not a registry's), and
+ * finds the bin of a checkout with its dependencies installed. */
 export function localServerConfig(settings: LocalServerSettings): McpClientConfig {
   const env: Record<string, string> = {
     CPAY_API_URL: settings.apiUrl,
@@ -50,7 +52,7 @@ export function localServerConfig(settings: LocalServerSettings): McpClientConfi
   };
   // Unset is "never ask" (the on-chain approval threshold still holds): leave it out, not empty.
   if (settings.confirmAbove !== null) env.CPAY_MCP_CONFIRM_ABOVE = settings.confirmAbove;
-  return { mcpServers: { cpay: { command: "npx", args: ["-y", "cpay-mcp"], env } } };
+  return { mcpServers: { cpay: { command: "npx", args: ["--no", "cpay-mcp"], env } } };
 }
 
 /** The entry a host reaches the service's remote server with: its `/mcp` URL and the bearer key. */
