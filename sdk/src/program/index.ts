@@ -13,6 +13,7 @@ export * from "./instructions";
 export * from "./landed-facts";
 export * from "./pdas";
 export * from "./policy-codec";
+export * from "./policy-refusals";
 export * from "./recipient-patterns";
 export * from "./spend-rules";
 export * from "./upgradeable-loader";
