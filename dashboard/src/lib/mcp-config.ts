@@ -1,24 +1,18 @@
 /**
  * The MCP client configuration an agent's host takes (the `mcpServers` JSON of desktop clients), for
  * cpay's two MCP servers: the local one (stdio, `cpay-mcp` of `@cpay/mcp`, started by the host with
- * the agent's settings in its environment, the names examples/agent/src/settings.ts reads) and the
+ * the agent's settings in its environment, by the names `@cpay/sdk/agent-settings` gives) and the
  * remote one (streamable HTTP at the service's `/mcp`, the agent's API key as the bearer). Plain
  * data: the page fills it and shows it once; nothing here sends anything.
  */
+import { AGENT_SETTING_NAMES, type AgentSettings } from "@cpay/sdk/agent-settings";
 
-/** What the local server needs: the service, the agent's key and secrets, and a cluster to read. */
-export interface LocalServerSettings {
-  /** The service's origin (the dashboard is served by it). */
-  readonly apiUrl: string;
-  /** The agent's own `svc_..._` key (the relay answers it). */
-  readonly apiKey: string;
-  /** Base58 ed25519 seed: the create response's `signer_secret` (self custody). */
-  readonly signerSecret: string;
-  /** The agent's confidential secret, export format, derived from the owner's in the page. */
-  readonly confidentialSecret: string;
-  readonly rpcUrl: string;
-  readonly wsUrl: string;
-  /** Decimal USDG above which the server asks the human in the client first; null: it never asks. */
+/**
+ * What the local server needs: a self-custody agent's settings (the service, the agent's key and
+ * secrets, a cluster to read; the confidential secret derived from the owner's in the page), and
+ * the decimal USDG above which it asks the human in the client first (null: it never asks).
+ */
+export interface LocalServerSettings extends AgentSettings {
   readonly confirmAbove: string | null;
 }
 
@@ -38,18 +32,16 @@ export interface McpClientConfig {
   };
 }
 
-/** The entry a host starts the local server from: `npx --no cpay-mcp` with the settings as env: `--no`, so npx never fetches
- * a package of that name from a registry (`@cpay/mcp` is this repository's, not a registry's), and
- * finds the bin of a checkout with its dependencies installed. */
+/**
+ * The entry a host starts the local server from: `npx --no cpay-mcp` with the settings as env.
+ * `--no`, so npx never fetches a package of that name from a registry (`@cpay/mcp` is this
+ * repository's, not a registry's) and finds the bin of a checkout with its dependencies installed.
+ */
 export function localServerConfig(settings: LocalServerSettings): McpClientConfig {
-  const env: Record<string, string> = {
-    CPAY_API_URL: settings.apiUrl,
-    CPAY_AGENT_API_KEY: settings.apiKey,
-    CPAY_AGENT_SIGNER_SECRET: settings.signerSecret,
-    CPAY_AGENT_CONFIDENTIAL_SECRET: settings.confidentialSecret,
-    SOLANA_RPC_URL: settings.rpcUrl,
-    SOLANA_WS_URL: settings.wsUrl,
-  };
+  // The names the server reads them by (`agentSettingsFromEnv`), written once in the SDK.
+  const env: Record<string, string> = Object.fromEntries(
+    Object.entries(AGENT_SETTING_NAMES).map(([key, name]) => [name, settings[key as keyof AgentSettings]]),
+  );
   // Unset is "never ask" (the on-chain approval threshold still holds): leave it out, not empty.
   if (settings.confirmAbove !== null) env.CPAY_MCP_CONFIRM_ABOVE = settings.confirmAbove;
   return { mcpServers: { cpay: { command: "npx", args: ["--no", "cpay-mcp"], env } } };
