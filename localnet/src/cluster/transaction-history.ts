@@ -5,6 +5,8 @@
  * In memory it grows with every transaction; a cluster with a localnet directory drops what is older
  * than its retention when it writes a snapshot (`retainFrom`).
  */
+import { createHash } from "node:crypto";
+import { getTransactionDecoder, type ReadonlyUint8Array } from "@solana/kit";
 import type { TransactionRecord } from "./cluster-port";
 
 /** getSignaturesForAddress's default and maximum page, as on Solana RPC. */
@@ -25,6 +27,12 @@ export interface TransactionHistory {
   get(signature: string): TransactionRecord | null;
   has(signature: string): boolean;
   /**
+   * Whether a transaction with these message bytes landed, whatever its signatures: Agave's status
+   * cache is keyed by the message, so a landed message is AlreadyProcessed even under other
+   * signature bytes (what a simulation without signature checks would otherwise accept).
+   */
+  hasMessage(messageBytes: ReadonlyUint8Array): boolean;
+  /**
    * Transactions that reference `address` (static or loaded key), newest first. An unknown `before`
    * or `until` signature yields an empty page / no bound respectively, so paging never restarts.
    */
@@ -42,6 +50,7 @@ export interface TransactionHistory {
 export function createTransactionHistory(initial: readonly TransactionRecord[] = []): TransactionHistory {
   let records: TransactionRecord[] = [];
   const bySignature = new Map<string, number>();
+  const messages = new Set<string>();
   const byAddress = new Map<string, number[]>();
   const history: TransactionHistory = {
     get size() {
@@ -51,6 +60,7 @@ export function createTransactionHistory(initial: readonly TransactionRecord[] =
       if (bySignature.has(record.signature)) throw new Error(`duplicate history entry ${record.signature}`);
       const position = records.push(record) - 1;
       bySignature.set(record.signature, position);
+      messages.add(messageKey(transactionDecoder.decode(record.wire).messageBytes));
       const keys = new Set([
         ...record.accountKeys,
         ...record.loadedAddresses.writable,
@@ -67,6 +77,7 @@ export function createTransactionHistory(initial: readonly TransactionRecord[] =
       return position === undefined ? null : (records[position] ?? null);
     },
     has: (signature) => bySignature.has(signature),
+    hasMessage: (messageBytes) => messages.has(messageKey(messageBytes)),
     forAddress(address, page = {}) {
       const positions = byAddress.get(address) ?? [];
       const limit = Math.min(Math.max(Math.trunc(page.limit ?? MAX_SIGNATURES_PAGE), 1), MAX_SIGNATURES_PAGE);
@@ -94,10 +105,19 @@ export function createTransactionHistory(initial: readonly TransactionRecord[] =
       // Positions are indexes into `records`, so dropping a prefix means indexing again.
       records = [];
       bySignature.clear();
+      messages.clear();
       byAddress.clear();
       for (const record of kept) history.add(record);
     },
   };
   for (const record of initial) history.add(record);
   return history;
+}
+
+const transactionDecoder = getTransactionDecoder();
+
+/** A landed message's key in the status cache: its digest, so the set holds 64 hex characters a message. */
+function messageKey(messageBytes: ReadonlyUint8Array): string {
+  const bytes = messageBytes as Uint8Array; // read only: hashing never writes it
+  return createHash("sha256").update(bytes).digest("hex");
 }

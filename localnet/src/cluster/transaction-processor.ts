@@ -2,11 +2,12 @@
  * Landing and simulating wire transactions on LiteSVM with a validator's rules around it.
  *
  * Submission order, as in Agave: decode (malformed) -> age: blockhash queue or durable nonce
- * (blockhash_not_found) -> status cache: our history (already_processed) -> optional preflight
- * simulation (preflight_failed) -> execute in LiteSVM, which verifies signatures (signature_failure)
- * and loads accounts (load_failed). Whatever got as far as executing lands in the current slot,
+ * (blockhash_not_found) -> status cache: our history, by signature and by message
+ * (already_processed) -> optional preflight simulation (preflight_failed) -> execute in LiteSVM,
+ * which verifies signatures (signature_failure) and loads accounts (load_failed). Whatever got as far as executing lands in the current slot,
  * failed or not, with its fee charged (LiteSVM debits the fee of a failed transaction and keeps only
- * that), and is recorded and announced.
+ * that), and is recorded and announced. Simulation runs the same age and status-cache checks
+ * (Agave's bank does, whatever sigVerify says) before executing.
  */
 
 import {
@@ -81,6 +82,9 @@ export function createTransactionProcessor(deps: TransactionProcessorDeps): Tran
   };
   const ageValid = (tx: DecodedTransaction) =>
     isTransactionAgeValid(tx, blockhashes, readAccount, (bytes) => base58.decode(bytes));
+  // The status cache, as Agave checks it after the age: by signature and by message.
+  const alreadyProcessed = (tx: DecodedTransaction) =>
+    history.has(tx.signature) || history.hasMessage(tx.transaction.messageBytes);
 
   const processor: TransactionProcessor = {
     send(wire, options = {}) {
@@ -88,7 +92,7 @@ export function createTransactionProcessor(deps: TransactionProcessorDeps): Tran
       if (!ageValid(tx)) {
         throw new SubmissionRejected("blockhash_not_found", `Blockhash not found: ${tx.recentBlockhash}`);
       }
-      if (history.has(tx.signature)) {
+      if (alreadyProcessed(tx)) {
         throw new SubmissionRejected(
           "already_processed",
           `Transaction ${tx.signature} was already processed`,
@@ -156,6 +160,10 @@ export function createTransactionProcessor(deps: TransactionProcessorDeps): Tran
         transaction = withRecentBlockhash(tx, replacementBlockhash);
       } else if (!ageValid(tx)) {
         return { ...emptyOutcome("BlockhashNotFound", fee), replacementBlockhash };
+      } else if (alreadyProcessed(tx)) {
+        // Agave's simulation runs the bank's age and status-cache checks whatever sigVerify says; on the
+        // latest blockhash the message is another one, so a replaced simulation is not checked here.
+        return { ...emptyOutcome("AlreadyProcessed", fee), replacementBlockhash };
       }
       // The cluster always verifies signatures; simulation may opt out for this one call.
       if (!sigVerify) svm.withSigverify(false);

@@ -295,6 +295,34 @@ describe("localnet JSON-RPC with @solana/kit", () => {
     });
   });
 
+  it("Given a landed transaction, When it is simulated again with or without signature checks, Then it is AlreadyProcessed, as on Agave", async () => {
+    // An x402 facilitator's /verify simulates with sigVerify false: a landed payment replayed to it
+    // must not verify again. Agave checks the status cache by message whatever sigVerify says.
+    const payer = await fundedSigner(net, 1n);
+    const recipient = (await generateKeyPairSigner()).address;
+    const wire = getBase64EncodedWireTransaction(
+      await signedTransaction(net, payer, [transfer(payer, recipient, 1_000_000n)]),
+    );
+    await net.rpc.sendTransaction(wire, { encoding: "base64" }).send();
+
+    for (const sigVerify of [false, true]) {
+      const { value } = await net.rpc.simulateTransaction(wire, { encoding: "base64", sigVerify }).send();
+      expect(value.err).toBe("AlreadyProcessed");
+    }
+    // The same message under other signature bytes is the same transaction to the status cache
+    const bytes = Buffer.from(wire, "base64");
+    bytes[1] = (bytes[1] ?? 0) ^ 1;
+    const resigned = bytes.toString("base64") as typeof wire;
+    const { value: tampered } = await net.rpc.simulateTransaction(resigned, { encoding: "base64" }).send();
+    expect(tampered.err).toBe("AlreadyProcessed");
+    // On the latest blockhash it is another message, which simulates
+    const replaced = await net.rpc
+      .simulateTransaction(wire, { encoding: "base64", replaceRecentBlockhash: true })
+      .send();
+    expect(replaced.value.err).toBeNull();
+    expect((await net.rpc.getBalance(recipient).send()).value).toBe(1_000_000n);
+  });
+
   it("Given the cluster, When node and chain-position methods are called, Then they answer consistently", async () => {
     const rpc = net.rpc;
     expect(await rpc.getHealth().send()).toBe("ok");
