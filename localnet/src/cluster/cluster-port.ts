@@ -9,6 +9,7 @@ import type {
   AccountRecord,
   Commitment,
   ExecutionOutcome,
+  InnerInstructionGroup,
   SignatureInfo,
   SignatureStatus,
   TransactionRecord,
@@ -28,6 +29,16 @@ export interface ClusterEvents {
  * Reads take an optional commitment; omitted means `processed` (the newest state, what an in-process
  * caller wants). The RPC layer passes its request's commitment (RPC's own default is `finalized`).
  */
+/** A simulation's outcome, with what simulateTransaction can also answer. */
+export type SimulationResult = ExecutionOutcome & {
+  /** The blockhash it ran on when asked to replace the transaction's own, else null. */
+  readonly replacementBlockhash: string | null;
+  /** The inner instructions it executed (empty groups left out), indexes into `accountKeys`. */
+  readonly innerInstructions: readonly InnerInstructionGroup[];
+  /** Every key an instruction index can point at: static keys, then loaded writable, then read-only. */
+  readonly accountKeys: readonly string[];
+};
+
 export interface ClusterPort {
   /** The agent-policy program id deployed on this cluster. */
   readonly programId: string;
@@ -57,7 +68,7 @@ export interface ClusterPort {
   simulateTransaction(
     wire: Uint8Array,
     options?: { readonly sigVerify?: boolean; readonly replaceRecentBlockhash?: boolean },
-  ): ExecutionOutcome & { readonly replacementBlockhash: string | null };
+  ): SimulationResult;
   /**
    * Credits lamports from the faucet; returns the signature of a real System transfer. Preflighted:
    * throws SubmissionRejected (`preflight_failed`) and lands nothing when the transfer would fail

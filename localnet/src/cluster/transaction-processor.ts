@@ -30,6 +30,7 @@ import type { ClusterEmitter } from "./cluster-events";
 import {
   type ExecutionOutcome,
   type InnerInstructionGroup,
+  type SimulationResult,
   SubmissionRejected,
   type TransactionErrorJson,
   type TransactionRecord,
@@ -45,8 +46,6 @@ export interface SimulateOptions {
   /** Run against the latest blockhash instead of the transaction's own (default false). */
   readonly replaceRecentBlockhash?: boolean;
 }
-
-export type SimulationResult = ExecutionOutcome & { readonly replacementBlockhash: string | null };
 
 export interface TransactionProcessor {
   send(wire: Uint8Array, options?: { readonly preflight?: boolean }): string;
@@ -155,25 +154,38 @@ export function createTransactionProcessor(deps: TransactionProcessorDeps): Tran
       const fee = transactionFee(tx);
       let transaction = tx.transaction;
       let replacementBlockhash: string | null = null;
+      const refused = (err: TransactionErrorJson, logs: string[] = []): SimulationResult => ({
+        ...emptyOutcome(err, fee),
+        logs,
+        replacementBlockhash,
+        innerInstructions: [],
+        accountKeys: [],
+      });
       if (replace) {
         replacementBlockhash = blockhashes.latest().blockhash;
         transaction = withRecentBlockhash(tx, replacementBlockhash);
       } else if (!ageValid(tx)) {
-        return { ...emptyOutcome("BlockhashNotFound", fee), replacementBlockhash };
+        return refused("BlockhashNotFound");
       } else if (alreadyProcessed(tx)) {
         // Agave's simulation runs the bank's age and status-cache checks whatever sigVerify says; on the
         // latest blockhash the message is another one, so a replaced simulation is not checked here.
-        return { ...emptyOutcome("AlreadyProcessed", fee), replacementBlockhash };
+        return refused("AlreadyProcessed");
       }
+      const loaded = resolveLoadedAddresses(tx, readAccount);
       // The cluster always verifies signatures; simulation may opt out for this one call.
       if (!sigVerify) svm.withSigverify(false);
       try {
         const result = svm.simulateTransaction(transaction);
         const meta = result instanceof FailedTransactionMetadata ? result : result.meta();
-        return { ...toOutcome(meta, fee), replacementBlockhash };
+        return {
+          ...toOutcome(meta, fee),
+          replacementBlockhash,
+          innerInstructions: innerInstructionsOf(meta),
+          accountKeys: [...tx.staticAccounts, ...loaded.writable, ...loaded.readonly],
+        };
       } catch (cause) {
         if (!isSolanaError(cause, SOLANA_ERROR__TRANSACTION__SIGNATURES_MISSING)) throw cause;
-        return { ...emptyOutcome("SignatureFailure", fee), logs: [cause.message], replacementBlockhash };
+        return refused("SignatureFailure", [cause.message]);
       } finally {
         svm.withSigverify(true);
       }

@@ -4,15 +4,17 @@
  *
  * Versions follow agave: without `maxSupportedTransactionVersion` only legacy transactions are
  * returned (v0 -> -32015) and no `version` member appears; with it, `version` is `"legacy"` or `0`
- * and `meta.loadedAddresses` is present. `jsonParsed` is "lite": account keys are parsed
- * (signer/writable/source) but instructions, inner ones included, are left partially decoded
- * (programId, accounts, base58 data): the shape a validator uses for programs it has no parser for.
+ * and `meta.loadedAddresses` is present. `jsonParsed` parses account keys (signer/writable/source)
+ * and the instructions parsed-instruction.ts knows, inner ones included; the others are partially
+ * decoded (programId, accounts, base58 data), the shape a validator uses for programs it has no
+ * parser for.
  */
 
 import { type DecodedMessage, readWireTransaction } from "@cpay/sdk/chain";
 import { getBase58Decoder, getBase64Decoder } from "@solana/kit";
 import type { InnerInstructionGroup, TransactionRecord } from "../cluster/cluster-port";
 import { unsupportedTransactionVersion } from "./json-rpc-errors";
+import { parsedInstruction } from "./parsed-instruction";
 
 const base58 = getBase58Decoder();
 const base64 = getBase64Decoder();
@@ -41,7 +43,7 @@ function lookupsJson(message: DecodedMessage): unknown[] {
   }));
 }
 
-function innerInstructionsJson(
+export function innerInstructionsJson(
   groups: readonly InnerInstructionGroup[],
   keys: readonly string[] | null,
 ): unknown[] {
@@ -55,12 +57,12 @@ function innerInstructionsJson(
             data: base58.decode(ix.data),
             stackHeight: ix.stackHeight,
           }
-        : {
-            programId: keys[ix.programIdIndex],
-            accounts: ix.accounts.map((index) => keys[index]),
-            data: base58.decode(ix.data),
+        : parsedInstruction({
+            programId: keys[ix.programIdIndex] ?? "",
+            accounts: ix.accounts.map((index) => keys[index] ?? ""),
+            data: ix.data,
             stackHeight: ix.stackHeight,
-          },
+          }),
     ),
   }));
 }
@@ -100,12 +102,14 @@ function messageJsonParsed(
   return {
     accountKeys,
     recentBlockhash: message.recentBlockhash,
-    instructions: message.instructions.map((ix) => ({
-      programId: keys[ix.programIndex],
-      accounts: ix.accountIndices.map((index) => keys[index]),
-      data: base58.decode(ix.data),
-      stackHeight: null,
-    })),
+    instructions: message.instructions.map((ix) =>
+      parsedInstruction({
+        programId: keys[ix.programIndex] ?? "",
+        accounts: ix.accountIndices.map((index) => keys[index] ?? ""),
+        data: ix.data,
+        stackHeight: null,
+      }),
+    ),
     addressTableLookups: withLookups ? lookupsJson(message) : undefined,
   };
 }

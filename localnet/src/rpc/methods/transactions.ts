@@ -25,6 +25,7 @@ import {
   requireU64,
 } from "../params";
 import { type RpcMethod, resolveContextSlot, withContext } from "../rpc-context";
+import { innerInstructionsJson } from "../transaction-encoding";
 import { transactionErrorText } from "../transaction-error-text";
 import { type BinaryEncoding, decodeMessageParam, decodeTransactionParam } from "../transaction-param";
 
@@ -132,7 +133,7 @@ const simulateTransaction: RpcMethod = (params, { cluster }) => {
   const { text, config, encoding } = transactionParams(params);
   const sigVerify = optionalBoolean(config, "sigVerify") ?? false;
   const replaceRecentBlockhash = optionalBoolean(config, "replaceRecentBlockhash") ?? false;
-  optionalBoolean(config, "innerInstructions");
+  const innerInstructions = optionalBoolean(config, "innerInstructions") ?? false;
   if (sigVerify && replaceRecentBlockhash) {
     throw invalidParams("sigVerify may not be used with replaceRecentBlockhash");
   }
@@ -155,7 +156,13 @@ const simulateTransaction: RpcMethod = (params, { cluster }) => {
             lastValidBlockHeight:
               latest.blockhash === result.replacementBlockhash ? latest.lastValidBlockHeight : null,
           };
-    return withContext(slot, simulationResult(result, replacement));
+    return withContext(slot, {
+      ...simulationResult(result, replacement),
+      // As Agave: parsed (jsonParsed form) when asked for, null otherwise.
+      innerInstructions: innerInstructions
+        ? innerInstructionsJson(result.innerInstructions, result.accountKeys)
+        : null,
+    });
   } catch (error) {
     if (!(error instanceof SubmissionRejected)) throw error;
     if (error.kind === "malformed") throw invalidParams(`invalid transaction: ${error.message}`);
