@@ -26,6 +26,13 @@ export const AGENT_SETTING_NAMES = {
   wsUrl: "SOLANA_WS_URL",
 } as const;
 
+/** The settings as the environment of the agent's process carries them (what `agentSettingsFromEnv` reads). */
+export function agentSettingsEnv(settings: AgentSettings): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(AGENT_SETTING_NAMES).map(([key, name]) => [name, settings[key as keyof AgentSettings]]),
+  );
+}
+
 /** Reads the settings from `env`; throws naming every variable that is missing or empty. */
 export function agentSettingsFromEnv(env: NodeJS.ProcessEnv): AgentSettings {
   const missing = Object.values(AGENT_SETTING_NAMES).filter((name) => !env[name]);

@@ -11,7 +11,12 @@ export {
   type AgentTransferRequest,
   createAgentClient,
 } from "./agent-client";
-export { AGENT_SETTING_NAMES, type AgentSettings, agentSettingsFromEnv } from "./agent-settings";
+export {
+  AGENT_SETTING_NAMES,
+  type AgentSettings,
+  agentSettingsEnv,
+  agentSettingsFromEnv,
+} from "./agent-settings";
 export { createApiRelayTransport } from "./api-relay-transport";
 export { type ConnectedAgent, connectAgent } from "./connect-agent";
 export type { RelaySubmission, RelayTransport } from "./relay-transport";
