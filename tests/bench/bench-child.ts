@@ -42,6 +42,19 @@ export function autocannonLoad(options: autocannon.Options): Promise<autocannon.
   });
 }
 
+/** The payment the API loads send: 0.01 USDG in public to `@sink`. */
+export const PUBLIC_PAYMENT = { to: "@sink", amount: "0.01", confidential: false } as const;
+
+/** `POST /v1/transfers` of PUBLIC_PAYMENT with `key`, on the service at `url`. */
+export const publicTransferRequest =
+  (url: string) =>
+  (key: string): autocannon.Options => ({
+    url: `${url}/v1/transfers`,
+    method: "POST",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: JSON.stringify(PUBLIC_PAYMENT),
+  });
+
 /** What a load of several autocannon runs did: successful requests per second, failed, sent. */
 export interface KeyedLoad {
   readonly rate: number;

@@ -13,7 +13,14 @@
 import { randomUUID } from "node:crypto";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { startLocalnetProcess } from "../support/localnet-process";
-import { forkBenchChild, type KeyedLoad, loadPerKey, stopBenchChild } from "./bench-child";
+import {
+  forkBenchChild,
+  type KeyedLoad,
+  loadPerKey,
+  PUBLIC_PAYMENT,
+  publicTransferRequest,
+  stopBenchChild,
+} from "./bench-child";
 import type { BenchEntry, BenchResult } from "./bench-entry";
 import { benchScale } from "./bench-scale";
 import { SLOT_MS } from "./slot-latency";
@@ -21,29 +28,24 @@ import { SLOT_MS } from "./slot-latency";
 const LOAD_SECONDS = benchScale("BENCH_RPC_LOAD_SECONDS", { full: 15, smoke: 2 });
 const ROUNDS = benchScale(null, { full: 2, smoke: 1 });
 const SENDERS = 4;
-const PAYMENT = { to: "@sink", amount: "0.01", confidential: false };
 
 type Door = (url: string, keys: readonly string[]) => Promise<KeyedLoad>;
 
+/** SENDERS connections at once, one per key, each request remade by `each`. */
+const load = (
+  keys: readonly string[],
+  input: Pick<Parameters<typeof loadPerKey>[0], "request" | "each" | "refused">,
+) => loadPerKey({ keys, connections: SENDERS, seconds: LOAD_SECONDS, ...input });
+
 const v1: Door = (url, keys) =>
-  loadPerKey({
-    keys,
-    connections: SENDERS,
-    seconds: LOAD_SECONDS,
-    request: (key) => ({
-      url: `${url}/v1/transfers`,
-      method: "POST",
-      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-      body: JSON.stringify(PAYMENT),
-    }),
+  load(keys, {
+    request: publicTransferRequest(url),
     each: (request) => ({ ...request, headers: { ...request.headers, "idempotency-key": randomUUID() } }),
   });
 
+/** One `tools/call` of `pay`, as an initialized client posts it. */
 const mcp: Door = (url, keys) =>
-  loadPerKey({
-    keys,
-    connections: SENDERS,
-    seconds: LOAD_SECONDS,
+  load(keys, {
     request: (key) => ({
       url: `${url}/mcp`,
       method: "POST",
@@ -60,7 +62,7 @@ const mcp: Door = (url, keys) =>
         jsonrpc: "2.0",
         id: 1,
         method: "tools/call",
-        params: { name: "pay", arguments: { ...PAYMENT, idempotency_key: randomUUID() } },
+        params: { name: "pay", arguments: { ...PUBLIC_PAYMENT, idempotency_key: randomUUID() } },
       }),
     }),
     refused: (body) => body.includes('"isError":true'),

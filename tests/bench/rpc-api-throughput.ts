@@ -11,7 +11,13 @@
 import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { startLocalnetProcess } from "../support/localnet-process";
-import { forkBenchChild, type KeyedLoad, loadPerKey, stopBenchChild } from "./bench-child";
+import {
+  forkBenchChild,
+  type KeyedLoad,
+  loadPerKey,
+  publicTransferRequest,
+  stopBenchChild,
+} from "./bench-child";
 import type { BenchEntry, BenchResult } from "./bench-entry";
 import { benchScale } from "./bench-scale";
 
@@ -21,17 +27,8 @@ const TRANSFER_CONCURRENCY = 4;
 
 /** Transfers per second and failed requests of the API, one autocannon connection per key. */
 function apiLoad(url: string, keys: readonly string[]): Promise<KeyedLoad> {
-  return loadPerKey({
-    keys,
-    connections: TRANSFER_CONCURRENCY,
-    seconds: LOAD_SECONDS,
-    request: (key) => ({
-      url: `${url}/v1/transfers`,
-      method: "POST",
-      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-      body: JSON.stringify({ to: "@sink", amount: "0.01", confidential: false }),
-    }),
-  });
+  const request = publicTransferRequest(url);
+  return loadPerKey({ keys, connections: TRANSFER_CONCURRENCY, seconds: LOAD_SECONDS, request });
 }
 
 /** The raw SDK's transfers per second in the child, its loops spread over the first `senders`. */
