@@ -282,6 +282,23 @@ describe("a second host: a client that cannot be asked, and a memo", () => {
     await proxy?.close();
   });
 
+  it("Given a client without elicitation and a server with CPAY_MCP_CONFIRM_ABOVE, When it pays above it, Then the tool error says the human cannot be asked, and nothing is paid", async () => {
+    const before = await call<{ total: number }>(second.host, "list_transfers", {});
+    const result = await second.host.callTool({
+      name: "pay",
+      arguments: { to: "@florist", amount: "12", confidential: false, idempotency_key: "unasked-1" },
+    });
+
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toMatchObject({ error: { code: "confirmation_unavailable" } });
+    expect(textOf(result)).toMatch(
+      /this MCP client cannot ask them \(it offers no form elicitation\); nothing was paid/,
+    );
+    expect(await floristPublic()).toBe(0n);
+    expect(await courierPublic()).toBe(usdg(20));
+    expect((await call<{ total: number }>(second.host, "list_transfers", {})).total).toBe(before.total);
+  }, 120_000);
+
   it("Given a public payment with a memo, When paid, Then it is confirmed, the recipient decrypts the memo from its transaction, and the memo is plaintext in no message to or from the service, no answer and no log line", async () => {
     const paid = await second.host.callTool({
       name: "pay",
