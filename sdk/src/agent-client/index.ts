@@ -16,6 +16,7 @@ export {
   type AgentSettings,
   agentSettingsEnv,
   agentSettingsFromEnv,
+  MCP_CONFIRM_ABOVE_SETTING,
 } from "./agent-settings";
 export { type AgentTransferMemo, buildAgentTransferRecord } from "./agent-transfer-record";
 export { createApiRelayTransport } from "./api-relay-transport";
