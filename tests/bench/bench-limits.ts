@@ -12,10 +12,13 @@
  *   has out at once; the loads send faster than the receipt job returns it. Raised the same.
  * - `RATE_LIMIT_PER_MINUTE`, `AUTH_FAILURE_LIMIT_PER_MINUTE`: the loads send from one key and one
  *   address far faster than 600 requests a minute.
+ * - `RELAY_RATE_LIMIT_PER_MINUTE` (default 60): a self-custody agent's confidential transfer is
+ *   seven relay requests, and the latency entry makes one after another for minutes.
  */
 export const BENCH_SERVICE_LIMITS: Readonly<Record<string, string>> = {
   RESERVE_DAILY_BUDGET_LAMPORTS: "1000000000000",
   RESERVE_ADVANCE_CAP_LAMPORTS: "1000000000000",
   RATE_LIMIT_PER_MINUTE: "1000000000",
   AUTH_FAILURE_LIMIT_PER_MINUTE: "1000000000",
+  RELAY_RATE_LIMIT_PER_MINUTE: "1000000",
 };

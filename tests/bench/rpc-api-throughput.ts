@@ -11,7 +11,13 @@
 import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { startLocalnetProcess } from "../support/localnet-process";
-import { autocannonLoad, forkBenchChild, stopBenchChild } from "./bench-child";
+import {
+  forkBenchChild,
+  type KeyedLoad,
+  loadPerKey,
+  publicTransferRequest,
+  stopBenchChild,
+} from "./bench-child";
 import type { BenchEntry, BenchResult } from "./bench-entry";
 import { benchScale } from "./bench-scale";
 
@@ -20,25 +26,9 @@ const LOAD_SECONDS = benchScale("BENCH_RPC_LOAD_SECONDS", { full: 15, smoke: 2 }
 const TRANSFER_CONCURRENCY = 4;
 
 /** Transfers per second and failed requests of the API, one autocannon connection per key. */
-async function apiLoad(
-  url: string,
-  keys: readonly string[],
-): Promise<{ rate: number; failed: number; sent: number }> {
-  const results = await Promise.all(
-    Array.from({ length: TRANSFER_CONCURRENCY }, (_, i) =>
-      autocannonLoad({
-        url: `${url}/v1/transfers`,
-        method: "POST",
-        connections: 1,
-        duration: LOAD_SECONDS,
-        headers: { authorization: `Bearer ${keys[i % keys.length]}`, "content-type": "application/json" },
-        body: JSON.stringify({ to: "@sink", amount: "0.01", confidential: false }),
-      }),
-    ),
-  );
-  const sent = results.reduce((sum, r) => sum + r.requests.total, 0);
-  const failed = results.reduce((sum, r) => sum + r.non2xx + r.errors + r.timeouts, 0);
-  return { rate: Number(((sent - failed) / LOAD_SECONDS).toFixed(1)), failed, sent };
+function apiLoad(url: string, keys: readonly string[]): Promise<KeyedLoad> {
+  const request = publicTransferRequest(url);
+  return loadPerKey({ keys, connections: TRANSFER_CONCURRENCY, seconds: LOAD_SECONDS, request });
 }
 
 /** The raw SDK's transfers per second in the child, its loops spread over the first `senders`. */

@@ -2,12 +2,10 @@ import { startLocalnetProcess } from "../support/localnet-process";
 import { forkBenchChild, stopBenchChild } from "./bench-child";
 import type { BenchEntry, BenchResult } from "./bench-entry";
 import { benchScale } from "./bench-scale";
+import { percentile, SLOT_MS, slots, untilConfirmed } from "./slot-latency";
 import { median } from "./transfer-cost";
 
-const SLOT_MS = 400;
-const POLL_MS = 20;
 const RUNS = benchScale("BENCH_LATENCY_RUNS", { full: 9, smoke: 1 });
-const CONFIRM_TIMEOUT_MS = 60_000;
 
 interface Kind {
   readonly label: string;
@@ -38,25 +36,18 @@ async function timeTransfer(url: string, key: string, confidential: boolean) {
   if (!created.ok || body.transfer_id === undefined) {
     throw new Error(`POST /v1/transfers answered ${created.status}: ${JSON.stringify(body)}`);
   }
-  let status = body.status;
-  while (status !== "confirmed") {
-    if (status !== "pending") throw new Error(`transfer ${body.transfer_id} is ${status}, not on its way`);
-    if (performance.now() - started > CONFIRM_TIMEOUT_MS)
-      throw new Error(`transfer ${body.transfer_id} not confirmed in time`);
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-    const read = await fetch(`${url}/v1/transfers/${body.transfer_id}`, { headers });
-    status = ((await read.json()) as { status?: string }).status;
-  }
+  const transferId = body.transfer_id;
+  await untilConfirmed(
+    transferId,
+    body.status,
+    async () => {
+      const read = await fetch(`${url}/v1/transfers/${transferId}`, { headers });
+      return ((await read.json()) as { status?: string }).status;
+    },
+    started,
+  );
   return { answered, confirmed: performance.now() - started };
 }
-
-/** The nearest-rank percentile `p` (0-100) of `samples`. */
-function percentile(samples: readonly number[], p: number): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
-}
-
-const slots = (ms: number) => Number((ms / SLOT_MS).toFixed(2));
 
 export const rpcTransferLatency: BenchEntry = {
   name: "rpc transfer latency",

@@ -2,7 +2,8 @@
  * `npm run bench`: every benchmark entry, each measured against its baseline in the same run,
  * printed as ratios. Compute units are deterministic, so one execution each is exact; timings are
  * medians of repeated runs, taken side by side with their baseline. `BENCH_SMOKE=1` runs each entry
- * once, short (bench-scale.ts); `BENCH_ONLY="<entry name>"` runs one entry.
+ * once, short (bench-scale.ts); `BENCH_ONLY="<entry name>"` runs one entry, `BENCH_ONLY="<name>,<name>"`
+ * those named.
  *
  * An entry that throws (or leaves a rejection unhandled) is named with its error; the others still
  * run and print, and the run exits 1, so neither CI nor a reader takes a partial table for a whole
@@ -18,6 +19,8 @@ import { BENCH_SMOKE } from "./bench-scale";
 import { confidentialApiThroughput, rpcConfidentialApiThroughput } from "./confidential-api-throughput";
 import { confidentialTransfer } from "./confidential-transfer";
 import { indexerThroughput } from "./indexer-throughput";
+import { mcpLocalPayLatency } from "./mcp-local-pay-latency";
+import { mcpRemoteThroughput } from "./mcp-remote-throughput";
 import { programComputeUnits } from "./program-compute-units";
 import { rpcApiThroughput } from "./rpc-api-throughput";
 import { rpcFaults } from "./rpc-faults";
@@ -37,14 +40,19 @@ const entries: readonly BenchEntry[] = [
   rpcApiThroughput,
   rpcConfidentialApiThroughput,
   rpcFaults,
+  mcpLocalPayLatency,
+  mcpRemoteThroughput,
 ];
 
-const only = process.env.BENCH_ONLY;
-const selected = entries.filter((e) => only === undefined || e.name === only);
-if (selected.length === 0) {
-  console.error(`BENCH_ONLY="${only}" names no entry; the entries: ${entries.map((e) => e.name).join(", ")}`);
+const only = process.env.BENCH_ONLY?.split(",").map((name) => name.trim());
+const unknown = only?.filter((name) => !entries.some((e) => e.name === name)) ?? [];
+if (unknown.length > 0) {
+  console.error(
+    `BENCH_ONLY names no entry "${unknown.join('", "')}"; the entries: ${entries.map((e) => e.name).join(", ")}`,
+  );
   process.exit(2);
 }
+const selected = entries.filter((e) => only === undefined || only.includes(e.name));
 
 let running = "(none)";
 process.on("unhandledRejection", (reason) => {

@@ -4,27 +4,38 @@
  * localnet process (over JSON-RPC, as the agent's process reads it), the API and the indexer. It
  * signs through the agent's PDA, submits through the relay, and decrypts the agent's own figures.
  * The cases run in order on one world: public payments first, since once the agent has spent
- * confidentially the program refuses public spends for the rest of the UTC day.
+ * confidentially the program refuses public spends for the rest of the UTC day. A second host runs
+ * a second agent of the same owner, with a client that offers no elicitation, and reaches the
+ * service through a recording proxy: its memo is read back by the recipient, and on the wire it
+ * is never plaintext.
  */
 
 import { resolve } from "node:path";
 import { LOCAL_SERVER_TOOLS } from "@cpay/mcp/tools";
+import { type AgentSettings, agentSettingsEnv, MEMO_REFUSALS } from "@cpay/sdk/agent-client";
 import type { TTransfer, TTransferDetail } from "@cpay/sdk/api";
 import {
   deriveAgentConfidentialSecret,
   exportConfidentialSecret,
   importConfidentialSecret,
+  readTransferMemo,
 } from "@cpay/sdk/confidential";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { ElicitRequestSchema, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
+import {
+  type ClientCapabilities,
+  ElicitRequestSchema,
+  type ElicitResult,
+} from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { TEST_POLICY } from "../api/support/agents";
+import { createTestAgent, TEST_POLICY } from "../api/support/agents";
 import { confidentialUsdg, eventually, keysOf, publicUsdg } from "../api/support/held-transfer";
 import { createSelfCustodyAgent, type SelfCustodyAgent } from "../api/support/self-custody";
 import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
-import { call, textOf } from "./support/mcp-results";
+import { landedTransaction } from "../support/chain-reads";
+import { answerOf, call, textOf } from "./support/mcp-results";
+import { type RecordingProxy, startRecordingProxy } from "./support/recording-proxy";
 
 const REPO = resolve(import.meta.dirname, "../..");
 /** Above this the human confirms first (the local threshold); the on-chain HITL threshold is 50. */
@@ -61,6 +72,35 @@ const confirmed = (transferId: string) =>
     200,
   );
 
+/** The agent's settings, as its owner hands them to its host. */
+function settingsOf(agentOf: SelfCustodyAgent, name: string, apiUrl: string): AgentSettings {
+  return {
+    apiUrl,
+    apiKey: agentOf.key.value,
+    signerSecret: agentOf.created.signer_secret as string,
+    confidentialSecret: exportConfidentialSecret(
+      deriveAgentConfidentialSecret(importConfidentialSecret(owner.confidentialSecret), `owner/${name}`),
+    ),
+    rpcUrl: world.localnet?.rpcUrl() as string,
+    wsUrl: world.localnet?.wsUrl() as string,
+  };
+}
+
+/** `npm run --silent mcp` with `settings`, as a host starts it, and a client with `capabilities` on it. */
+async function startHost(settings: AgentSettings, capabilities: ClientCapabilities) {
+  const stdio = new StdioClientTransport({
+    command: "npm",
+    args: ["run", "--silent", "mcp"],
+    cwd: REPO,
+    env: { ...getDefaultEnvironment(), ...agentSettingsEnv(settings), CPAY_MCP_CONFIRM_ABOVE: CONFIRM_ABOVE },
+    stderr: "pipe",
+  });
+  const stderr: string[] = [];
+  stdio.stderr?.on("data", (chunk: Buffer) => stderr.push(chunk.toString("utf8")));
+  const host = new Client({ name: "local-server-suite", version: "1" }, { capabilities });
+  return { host, stdio, stderr };
+}
+
 beforeAll(async () => {
   world = await startApiWorld({ chain: "rpc" });
   owner = await world.account("owner", { type: "business" });
@@ -70,29 +110,9 @@ beforeAll(async () => {
     public: usdg(200),
     confidential: usdg(20),
   });
-  const confidentialSecret = exportConfidentialSecret(
-    deriveAgentConfidentialSecret(importConfidentialSecret(owner.confidentialSecret), "owner/shopper"),
-  );
-  transport = new StdioClientTransport({
-    command: "npm",
-    args: ["run", "--silent", "mcp"],
-    cwd: REPO,
-    env: {
-      ...getDefaultEnvironment(),
-      CPAY_API_URL: world.url,
-      CPAY_AGENT_API_KEY: agent.key.value,
-      CPAY_AGENT_SIGNER_SECRET: agent.created.signer_secret as string,
-      CPAY_AGENT_CONFIDENTIAL_SECRET: confidentialSecret,
-      SOLANA_RPC_URL: world.localnet?.rpcUrl() as string,
-      SOLANA_WS_URL: world.localnet?.wsUrl() as string,
-      CPAY_MCP_CONFIRM_ABOVE: CONFIRM_ABOVE,
-    },
-    stderr: "pipe",
-  });
-  client = new Client(
-    { name: "local-server-suite", version: "1" },
-    { capabilities: { elicitation: { form: {} } } },
-  );
+  const started = await startHost(settingsOf(agent, "shopper", world.url), { elicitation: { form: {} } });
+  client = started.host;
+  transport = started.stdio;
   client.setRequestHandler(ElicitRequestSchema, async (request) => {
     asked.push(request.params.message);
     return humanAnswer;
@@ -235,4 +255,114 @@ describe("the local MCP server of a self-custody agent", () => {
     // Today: 1.5 + 60 in public and 2.25 confidential of the 250 daily limit.
     expect(budget.daily_remaining).toBe("186.25");
   }, 240_000);
+});
+
+describe("a second host: a client that cannot be asked, and a memo", () => {
+  const MEMO = "canary memo: local order 7731 for the blue tulips";
+  let courier: SelfCustodyAgent;
+  let florist: WorldAccount;
+  let proxy: RecordingProxy;
+  let second: Awaited<ReturnType<typeof startHost>>;
+
+  const courierPublic = () => publicUsdg(world, courier.created.public_key);
+  const floristPublic = () => publicUsdg(world, florist.account.publicKey);
+
+  beforeAll(async () => {
+    courier = await createSelfCustodyAgent(world, owner, "courier");
+    await world.fund(await world.accountRow(courier.created.account_id), { public: usdg(20) });
+    florist = await world.account("florist", { type: "business" });
+    proxy = await startRecordingProxy(world.url);
+    // No capabilities: this client cannot be asked anything.
+    second = await startHost(settingsOf(courier, "courier", proxy.url), {});
+    await second.host.connect(second.stdio);
+  }, 300_000);
+
+  afterAll(async () => {
+    await second?.host.close();
+    await proxy?.close();
+  });
+
+  it("Given a client without elicitation and a server with CPAY_MCP_CONFIRM_ABOVE, When it pays above it, Then the tool error says the human cannot be asked, and nothing is paid", async () => {
+    const before = await call<{ total: number }>(second.host, "list_transfers", {});
+    const result = await second.host.callTool({
+      name: "pay",
+      arguments: { to: "@florist", amount: "12", confidential: false, idempotency_key: "unasked-1" },
+    });
+
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toMatchObject({ error: { code: "confirmation_unavailable" } });
+    expect(textOf(result)).toMatch(
+      /this MCP client cannot ask them \(it offers no form elicitation\); nothing was paid/,
+    );
+    expect(await floristPublic()).toBe(0n);
+    expect(await courierPublic()).toBe(usdg(20));
+    expect((await call<{ total: number }>(second.host, "list_transfers", {})).total).toBe(before.total);
+  }, 120_000);
+
+  it("Given a public payment with a memo, When paid, Then it is confirmed, the recipient decrypts the memo from its transaction, and the memo is plaintext in no message to or from the service, no answer and no log line", async () => {
+    const paid = await second.host.callTool({
+      name: "pay",
+      arguments: {
+        to: "@florist",
+        amount: "0.5",
+        confidential: false,
+        memo: MEMO,
+        idempotency_key: "memo-1",
+      },
+    });
+    const { transfer } = answerOf<PayAnswer>(paid);
+    const settled = await eventually(
+      () =>
+        call<{ transfer: TTransferDetail }>(second.host, "get_transfer", {
+          transfer_id: transfer.transfer_id,
+        }),
+      (read) => read.transfer.status !== "pending",
+      60_000,
+      200,
+    );
+
+    expect(settled.transfer.status).toBe("confirmed");
+    expect(await floristPublic()).toBe(500_000n);
+    expect(await courierPublic()).toBe(usdg(20) - 500_000n);
+    const transaction = await landedTransaction(world.chain, settled.transfer.tx_signature as string);
+    const read = await readTransferMemo({ transaction, keys: keysOf(florist), chain: world.chain });
+    expect(read.memoText).toBe(MEMO);
+    // Positive control: the proxy saw the signed transaction go to the relay.
+    expect(proxy.said.some((request) => request.startsWith("POST /v1/relay"))).toBe(true);
+    const seen = [...proxy.said, ...proxy.heard, ...second.stderr, ...world.logs, textOf(paid)];
+    expect(seen.filter((text) => text.includes(MEMO))).toEqual([]);
+  }, 120_000);
+
+  it("Given a confidential payment with a memo, When paid, Then it is refused before the human is asked, with the code, message and field /v1 gives an agent, and nothing moves", async () => {
+    const clerk = await createTestAgent(world, owner, "clerk");
+    const v1 = await world.fetch("/v1/transfers", {
+      method: "POST",
+      key: clerk.key.value,
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ to: "@merchant", amount: "12", memo: MEMO }),
+    });
+    const { error } = (await v1.json()) as { error: { code: string; message: string; param: string } };
+    humanAnswer = { action: "accept", content: { approve: true } };
+    asked.length = 0;
+    const balance = await call<{ confidential_available: string }>(client, "balance");
+    const before = await call<{ total: number }>(client, "list_transfers", {});
+    const result = await client.callTool({
+      name: "pay",
+      arguments: { to: "@merchant", amount: "12", memo: MEMO, idempotency_key: "memo-confidential-1" },
+    });
+
+    expect(v1.status).toBe(400);
+    expect(error).toMatchObject({
+      code: "invalid_request",
+      param: "memo",
+      message: MEMO_REFUSALS.agentConfidentialTransfer,
+    });
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toEqual({
+      error: { code: error.code, message: error.message, param: error.param },
+    });
+    expect(asked).toEqual([]);
+    expect(await call<{ confidential_available: string }>(client, "balance")).toMatchObject(balance);
+    expect((await call<{ total: number }>(client, "list_transfers", {})).total).toBe(before.total);
+  }, 120_000);
 });

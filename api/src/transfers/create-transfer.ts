@@ -37,6 +37,7 @@ import {
   usageIncrementOf,
 } from "@cpay/ledger";
 import { bytesOfId, newId, nowIso } from "@cpay/ledger/ids";
+import { MEMO_REFUSALS } from "@cpay/sdk/agent-client";
 import type { TCreateTransferRequest, TTransfer } from "@cpay/sdk/api";
 import { confidentialReadiness, findTokenAccount, readConfidentialState } from "@cpay/sdk/confidential";
 import { requireApprovedSender } from "../accounts/confidential-status";
@@ -193,11 +194,7 @@ async function checkRecipientAndMemo(
 ): Promise<void> {
   const { recipient, asset } = input;
   if (input.memo !== null && input.agentSender && input.confidential) {
-    throw new ApiError(
-      "invalid_request",
-      "memo: an agent's confidential transfer cannot carry a memo (its final transaction has no room left for the encrypted record within Solana's 1,232-byte limit); send it without a memo, or with confidential: false",
-      "memo",
-    );
+    throw new ApiError("invalid_request", MEMO_REFUSALS.agentConfidentialTransfer, "memo");
   }
   if (input.confidential) {
     const readiness = await confidentialReadiness(service.chain, recipient.wallet, asset.mint);
@@ -213,11 +210,7 @@ async function checkRecipientAndMemo(
   if (input.memo !== null) {
     const destination = await findTokenAccount(recipient.wallet, asset.mint);
     if ((await readConfidentialState(service.chain, destination)) === null) {
-      throw new ApiError(
-        "invalid_request",
-        "memo: the memo is encrypted to the recipient's confidential key, and this recipient has no confidential account; send it without a memo",
-        "memo",
-      );
+      throw new ApiError("invalid_request", MEMO_REFUSALS.recipientWithoutConfidentialAccount, "memo");
     }
   }
 }

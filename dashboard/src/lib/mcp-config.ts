@@ -5,7 +5,7 @@
  * remote one (streamable HTTP at the service's `/mcp`, the agent's API key as the bearer). Plain
  * data: the page fills it and shows it once; nothing here sends anything.
  */
-import { AGENT_SETTING_NAMES, type AgentSettings } from "@cpay/sdk/agent-settings";
+import { type AgentSettings, agentSettingsEnv, MCP_CONFIRM_ABOVE_SETTING } from "@cpay/sdk/agent-settings";
 
 /**
  * What the local server needs: a self-custody agent's settings (the service, the agent's key and
@@ -38,12 +38,10 @@ export interface McpClientConfig {
  * repository's, not a registry's) and finds the bin of a checkout with its dependencies installed.
  */
 export function localServerConfig(settings: LocalServerSettings): McpClientConfig {
-  // The names the server reads them by (`agentSettingsFromEnv`), written once in the SDK.
-  const env: Record<string, string> = Object.fromEntries(
-    Object.entries(AGENT_SETTING_NAMES).map(([key, name]) => [name, settings[key as keyof AgentSettings]]),
-  );
+  // The names the server reads them by, written once in the SDK.
+  const env = agentSettingsEnv(settings);
   // Unset is "never ask" (the on-chain approval threshold still holds): leave it out, not empty.
-  if (settings.confirmAbove !== null) env.CPAY_MCP_CONFIRM_ABOVE = settings.confirmAbove;
+  if (settings.confirmAbove !== null) env[MCP_CONFIRM_ABOVE_SETTING] = settings.confirmAbove;
   return { mcpServers: { cpay: { command: "npx", args: ["--no", "cpay-mcp"], env } } };
 }
 

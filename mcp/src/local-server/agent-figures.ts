@@ -10,20 +10,28 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { address } from "@solana/kit";
 import { toolAnswer } from "../tools/tool-results";
 
-const usdg = (units: bigint) => formatDecimalAmount(units, USDG_DECIMALS);
+/** An answer of the agent's USDG figures, each a decimal string beside `asset`, and its sentence. */
+function usdgFigures<Name extends string>(
+  figures: Record<Name, bigint>,
+  sentence: (figure: Record<Name, string>) => string,
+): CallToolResult {
+  const decimals = Object.fromEntries(
+    Object.entries<bigint>(figures).map(([name, units]) => [name, formatDecimalAmount(units, USDG_DECIMALS)]),
+  ) as Record<Name, string>;
+  return toolAnswer(sentence(decimals), { asset: "USDG", ...decimals });
+}
 
 export function localRemainingBudget(agent: ConnectedAgent) {
   return async (): Promise<CallToolResult> => {
     const [remaining, policy] = await Promise.all([agent.client.remainingToday(), agent.client.policy()]);
-    const body = {
-      asset: "USDG",
-      daily_remaining: usdg(remaining.daily),
-      largest_payment_now: usdg(remaining.perTransaction),
-      approval_threshold: usdg(policy.hitlThreshold),
-    };
-    return toolAnswer(
-      `Today (UTC) the agent may still spend ${body.daily_remaining} USDG, at most ${body.largest_payment_now} USDG in one payment; payments above ${body.approval_threshold} USDG are held for a human's approval.`,
-      body,
+    return usdgFigures(
+      {
+        daily_remaining: remaining.daily,
+        largest_payment_now: remaining.perTransaction,
+        approval_threshold: policy.hitlThreshold,
+      },
+      (figure) =>
+        `Today (UTC) the agent may still spend ${figure.daily_remaining} USDG, at most ${figure.largest_payment_now} USDG in one payment; payments above ${figure.approval_threshold} USDG are held for a human's approval.`,
     );
   };
 }
@@ -31,15 +39,14 @@ export function localRemainingBudget(agent: ConnectedAgent) {
 export function localBalance(agent: ConnectedAgent) {
   return async (): Promise<CallToolResult> => {
     const balance = await agent.client.balance();
-    const body = {
-      asset: "USDG",
-      public: usdg(balance.public),
-      confidential_available: usdg(balance.confidentialAvailable),
-      confidential_pending: usdg(balance.confidentialPending),
-    };
-    return toolAnswer(
-      `Balance: ${body.public} USDG public, ${body.confidential_available} USDG confidential available, ${body.confidential_pending} USDG confidential pending.`,
-      body,
+    return usdgFigures(
+      {
+        public: balance.public,
+        confidential_available: balance.confidentialAvailable,
+        confidential_pending: balance.confidentialPending,
+      },
+      (figure) =>
+        `Balance: ${figure.public} USDG public, ${figure.confidential_available} USDG confidential available, ${figure.confidential_pending} USDG confidential pending.`,
     );
   };
 }

@@ -2,13 +2,15 @@
  * The local confirmation: above `CPAY_MCP_CONFIRM_ABOVE`, the human is asked through MCP
  * elicitation (a form with one yes/no field) before anything is signed. Only an explicit yes pays:
  * a no, a dismissed form, a client that cannot ask, or no answer within CONFIRMATION_TIMEOUT_MS all
- * refuse the payment, and nothing moves. This is on top of the on-chain human-approval threshold,
+ * refuse the payment, and nothing moves; a client that declared no form elicitation is told so
+ * before anything is asked. This is on top of the on-chain human-approval threshold,
  * never instead of it. The form shows the amount: it is the agent's own process asking its human.
  */
 import { formatDecimalAmount, USDG_DECIMALS } from "@cpay/sdk";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { ToolExtra } from "../tools/serve-tool";
 import { LocalRefusal } from "./local-refusals";
+import { CONFIRM_ABOVE_SETTING } from "./settings";
 
 /** How long a human has to answer. */
 export const CONFIRMATION_TIMEOUT_MS = 5 * 60_000;
@@ -27,6 +29,12 @@ export async function confirmWithHuman(
   payment: PaymentToConfirm,
   extra: ToolExtra,
 ): Promise<void> {
+  if (server.server.getClientCapabilities()?.elicitation?.form === undefined) {
+    throw new LocalRefusal({
+      code: "confirmation_unavailable",
+      message: `this payment is above ${CONFIRM_ABOVE_SETTING}, the amount above which the human confirms each payment first, and this MCP client cannot ask them (it offers no form elicitation); nothing was paid`,
+    });
+  }
   const amount = formatDecimalAmount(payment.amount, USDG_DECIMALS);
   const kind = payment.confidential ? "confidential" : "public";
   let answer: Awaited<ReturnType<McpServer["server"]["elicitInput"]>>;

@@ -2,11 +2,12 @@
  * The local server's failures read as refusals (tools/serve-tool.ts): the service's answers (an
  * `ApiRequestError`, also as the cause of a confidential step the relay refused: its code, message
  * and param, as `/v1` gives them), a spend-policy refusal the SDK makes before proving anything
- * (`agentSpendRefusalOf`), an unknown recipient, a bad amount, a local confirmation refused, and the
+ * (`agentSpendRefusalOf`), an unknown recipient, a bad amount, a memo the payment cannot carry (in
+ * `/v1`'s words), a local confirmation refused, and the
  * SDK's confidential-path refusals by their code. Anything else is unexpected.
  */
 import { AmountError } from "@cpay/sdk";
-import { RecipientNotFoundError } from "@cpay/sdk/agent-client";
+import { MemoRefusedError, RecipientNotFoundError } from "@cpay/sdk/agent-client";
 import { agentSpendRefusalOf } from "@cpay/sdk/agent-confidential";
 import { ApiRequestError } from "@cpay/sdk/api";
 import { ConfidentialError } from "@cpay/sdk/confidential";
@@ -36,6 +37,8 @@ export function localRefusalOf(error: unknown): Refusal | null {
   if (error instanceof RecipientNotFoundError) {
     return { code: "recipient_not_found", message: error.message, param: "to" };
   }
+  if (error instanceof MemoRefusedError)
+    return { code: error.code, message: error.message, param: error.param };
   if (error instanceof AmountError)
     return { code: "invalid_request", message: `amount ${error.message}`, param: "amount" };
   if (error instanceof ConfidentialError) {

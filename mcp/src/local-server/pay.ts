@@ -4,15 +4,18 @@
  * 1. the idempotency key names the transfer (idempotent-transfer-id.ts); if the service already has
  *    it, that transfer is the answer and nothing is signed (a payment that failed is answered as a
  *    refusal: a retry needs a new key). Calls with the same key in this process wait for each other.
- * 2. the amount and the recipient are read (payment-input.ts);
+ * 2. the amount and the recipient are read (payment-input.ts), and a memo the payment cannot
+ *    carry is refused as `/v1` refuses it (`checkAgentMemo`: none on a confidential payment, none to
+ *    a recipient without a confidential account);
  * 3. above `CPAY_MCP_CONFIRM_ABOVE`, the human confirms first (confirm-with-human.ts);
- * 4. the transfer is made: executed, or held above the on-chain approval threshold.
- * A memo is not carried by the agent client's transfers yet: a payment with one is refused.
+ * 4. the transfer is made: executed, or held above the on-chain approval threshold. A memo rides in
+ *    its transfer record, encrypted here to the recipient: only the envelope leaves this process.
  */
-import type { ConnectedAgent } from "@cpay/sdk/agent-client";
+import { type ConnectedAgent, checkAgentMemo } from "@cpay/sdk/agent-client";
 import { ApiRequestError, type TTransferDetail, ZTransfer } from "@cpay/sdk/api";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { address } from "@solana/kit";
 import type { z } from "zod";
 import type { payTool } from "../tools/pay-tools";
 import type { ToolExtra } from "../tools/serve-tool";
@@ -49,21 +52,26 @@ export function localPay(context: PayContext) {
 
 async function payOnce(context: PayContext, args: PayArgs, extra: ToolExtra): Promise<CallToolResult> {
   const { agent } = context;
-  if (args.memo !== undefined) {
-    throw new LocalRefusal({
-      code: "memo_unsupported",
-      message: "this server cannot attach a memo to a self-custody agent's payment yet",
-      param: "memo",
-    });
-  }
+  // An empty memo is no memo, as on `/v1`.
+  const memo = args.memo === "" ? undefined : args.memo;
   const transferId = idempotentTransferId(agent.account.public_key, args.idempotency_key);
   const made = await findTransfer(agent, transferId.id);
   if (made !== null) return replayed(made, args);
   const payment = await paymentInputOf(agent.chain, args);
+  await checkAgentMemo(agent.chain, {
+    memo,
+    confidential: payment.confidential,
+    recipient: payment.recipient,
+    mint: address(agent.relayInfo.usdg_mint),
+  });
   if (context.confirmAbove !== null && payment.amount > context.confirmAbove) {
     await confirmWithHuman(context.server, { ...payment, to: args.to, asset: args.asset }, extra);
   }
-  const submission = await agent.client.transfer({ ...payment, transferId: transferId.bytes });
+  const submission = await agent.client.transfer({
+    ...payment,
+    transferId: transferId.bytes,
+    ...(memo === undefined ? {} : { memo }),
+  });
   const answered = ZTransfer.safeParse(submission.transfer);
   // No answer when the final transaction's submission errored but it landed after all: the record says.
   const transfer = answered.success

@@ -5,9 +5,10 @@
  * first confirmed by the human through MCP elicitation. Unset or empty: never asked.
  */
 import { AmountError, parseDecimalAmount, USDG_DECIMALS } from "@cpay/sdk";
-import { type AgentSettings, agentSettingsFromEnv } from "@cpay/sdk/agent-client";
+import { type AgentSettings, agentSettingsFromEnv, MCP_CONFIRM_ABOVE_SETTING } from "@cpay/sdk/agent-client";
 
-export const CONFIRM_ABOVE_SETTING = "CPAY_MCP_CONFIRM_ABOVE";
+/** `CPAY_MCP_CONFIRM_ABOVE`, as the SDK names it for every page and host that writes it. */
+export const CONFIRM_ABOVE_SETTING = MCP_CONFIRM_ABOVE_SETTING;
 
 export interface LocalServerSettings {
   readonly agent: AgentSettings;

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { amountField, idField } from "./fields";
-import { READ_ONLY, type ToolDefinition } from "./tool-definition";
+import { defineTool, readOnlyTool } from "./tool-definition";
 
 const agentIdField = idField("acct", 'The agent\'s account id, "acct_..." as list_agents answers it.');
 
@@ -13,47 +13,35 @@ const agentIdField = idField("acct", 'The agent\'s account id, "acct_..." as lis
 const limitField = (what: string) =>
   amountField.optional().describe(`${what}, in USDG, as a decimal string such as "25" or "12.50".`);
 
-export const getAccountTool = {
-  name: "get_account",
-  title: "Account",
-  description:
-    "The account this API key belongs to: its id, @handle, type (personal, business or agent), KYC status and public key.",
-  inputSchema: z.strictObject({}),
-  annotations: READ_ONLY,
-} as const satisfies ToolDefinition;
+export const getAccountTool = readOnlyTool("get_account", "Account", {}, [
+  "The account this API key belongs to: its id, @handle, type (personal, business or agent), KYC status and public key.",
+]);
 
-export const getBalancesTool = {
-  name: "get_balances",
-  title: "Balance indicators",
-  description:
-    "Whether each of the account's balances (public and confidential USDG) is non-zero. Amounts are not shown here: they are readable only with the account's own keys.",
-  inputSchema: z.strictObject({}),
-  annotations: READ_ONLY,
-} as const satisfies ToolDefinition;
+export const getBalancesTool = readOnlyTool("get_balances", "Balance indicators", {}, [
+  "Whether each of the account's balances (public and confidential USDG) is non-zero.",
+  "Amounts are not shown here: they are readable only with the account's own keys.",
+]);
 
-export const listAgentsTool = {
-  name: "list_agents",
-  title: "List agents",
-  description: "The agent accounts under this (owner) account. Needs the owner's API key, not an agent's.",
-  inputSchema: z.strictObject({}),
-  annotations: READ_ONLY,
-} as const satisfies ToolDefinition;
+export const listAgentsTool = readOnlyTool("list_agents", "List agents", {}, [
+  "The agent accounts under this (owner) account. Needs the owner's API key, not an agent's.",
+]);
 
-export const getSpendPolicyTool = {
-  name: "get_spend_policy",
-  title: "An agent's spend policy",
-  description:
-    "One of this owner's agents' spend policy, read from the chain: limits, approval threshold, assets, recipients, active hours. Needs the owner's API key.",
-  inputSchema: z.strictObject({ agent_id: agentIdField }),
-  annotations: READ_ONLY,
-} as const satisfies ToolDefinition;
+export const getSpendPolicyTool = readOnlyTool(
+  "get_spend_policy",
+  "An agent's spend policy",
+  { agent_id: agentIdField },
+  [
+    "One of this owner's agents' spend policy, read from the chain: limits, approval threshold, assets, recipients, active hours.",
+    "Needs the owner's API key.",
+  ],
+);
 
-export const updateSpendPolicyTool = {
-  name: "update_spend_policy",
-  title: "Change an agent's spend policy",
-  description:
-    "Change some fields of one of this owner's agents' spend policy, on-chain (only the fields given change); answers the policy now in force. Needs the owner's API key.",
-  inputSchema: z.strictObject({
+export const updateSpendPolicyTool = defineTool(
+  "update_spend_policy",
+  "Change an agent's spend policy",
+  // Each change is a new on-chain policy version: not idempotent, and it can loosen or tighten limits.
+  { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  {
     agent_id: agentIdField,
     daily_limit_usdg: limitField("The most the agent may spend per UTC day"),
     per_transaction_limit_usdg: limitField("The most one payment may be"),
@@ -74,7 +62,9 @@ export const updateSpendPolicyTool = {
       .int()
       .optional()
       .describe("How long a held payment waits for approval, in seconds (1 to 604800)."),
-  }),
-  // Each change is a new on-chain policy version: not idempotent, and it can loosen or tighten limits.
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-} as const satisfies ToolDefinition;
+  },
+  [
+    "Change some fields of one of this owner's agents' spend policy, on-chain (only the fields given change); answers the policy now in force.",
+    "Needs the owner's API key.",
+  ],
+);

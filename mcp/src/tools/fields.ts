@@ -4,6 +4,7 @@
  * a retried payment pay once. Shapes only: the use cases behind the tools check the values again
  * (the `/v1` contracts, the program), so a field here may be looser than the rule, never stricter.
  */
+import { MAX_API_MEMO_BYTES } from "@cpay/sdk/api";
 import { z } from "zod";
 
 /** At most 6 decimals: USDG's, the one asset served. */
@@ -36,9 +37,13 @@ export const confidentialField = z
     "true (default): a confidential transfer, whose amount only the sender and the recipient can read on-chain. false: a public transfer, whose amount anyone can read on-chain.",
   );
 
+/** `/v1`'s limit, in bytes: a memo the schema admits is one `/v1` admits, and the other way round. */
 export const memoField = z
   .string()
-  .max(200)
+  .max(MAX_API_MEMO_BYTES)
+  .refine((memo) => new TextEncoder().encode(memo).length <= MAX_API_MEMO_BYTES, {
+    message: `must be at most ${MAX_API_MEMO_BYTES} bytes of UTF-8`,
+  })
   .optional()
   .describe(
     "An optional note for the recipient, at most 200 bytes of UTF-8, encrypted so that only the two parties can read it.",

@@ -54,7 +54,6 @@ const BY_CODE: Readonly<Record<string, string>> = {
   confirmation_declined: "The human did not confirm this payment. Do not pay it unless they ask you again.",
   confirmation_unavailable:
     "The human could not be asked to confirm this payment (the client does not support it, or nobody answered in time). Ask them directly before trying again.",
-  memo_unsupported: "Pay again without a memo.",
   transfer_failed: "To try this payment again, call pay with a NEW idempotency_key.",
 };
 

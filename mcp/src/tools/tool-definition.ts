@@ -6,7 +6,7 @@
  * `idempotentHint` only where repeating the call with the same arguments changes nothing more).
  */
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
-import type { z } from "zod";
+import { z } from "zod";
 
 export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject> {
   readonly name: string;
@@ -23,3 +23,34 @@ export const READ_ONLY: ToolAnnotations = {
   idempotentHint: true,
   openWorldHint: false,
 };
+
+/**
+ * A definition from its parts: the input as the fields of a strict object (each field described in
+ * fields.ts or beside it), the description as its sentences, one a line in the source and joined
+ * with spaces for the model.
+ */
+export function defineTool<Fields extends z.core.$ZodLooseShape>(
+  name: string,
+  title: string,
+  annotations: ToolAnnotations,
+  fields: Fields,
+  sentences: readonly string[],
+) {
+  return {
+    name,
+    title,
+    description: sentences.join(" "),
+    inputSchema: z.strictObject(fields),
+    annotations,
+  } satisfies ToolDefinition;
+}
+
+/** A tool that only reads (READ_ONLY). */
+export function readOnlyTool<Fields extends z.core.$ZodLooseShape>(
+  name: string,
+  title: string,
+  fields: Fields,
+  sentences: readonly string[],
+) {
+  return defineTool(name, title, READ_ONLY, fields, sentences);
+}

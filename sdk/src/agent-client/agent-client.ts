@@ -5,7 +5,7 @@
  * co-signs and pays. The agent holds no SOL; the service never sees its keys or a confidential
  * amount. Reads (policy, holds, the day's spend) come from `chain`; nothing is submitted to it.
  *
- * - public: one transaction (relayed-public-transfer.ts);
+ * - public: one transaction (relayed-public-transfer.ts), with a memo's encrypted record;
  * - confidential: `transferAgentConfidential` with the relay as its submitter (7 transactions, each
  *   its own `relay.submit`; agent-confidential/agent-confidential-transfer.ts).
  * With `keys`, and a relay that names the owner's ElGamal key, each transfer also states its amount
@@ -24,6 +24,7 @@ import type { ConfidentialKeyset } from "../confidential/keys";
 import type { Policy } from "../generated";
 import { findPolicyPda } from "../program/pdas";
 import { type AgentBalance, readAgentBalance } from "./agent-balance";
+import { MEMO_REFUSALS, MemoRefusedError } from "./memo-refusals";
 import { policyAccountOf, previewAgentTransfer } from "./preview-transfer";
 import type { RelaySubmission, RelayTransport } from "./relay-transport";
 import { buildRelayedPublicTransfer } from "./relayed-public-transfer";
@@ -56,6 +57,12 @@ export interface AgentTransferRequest {
   readonly confidential: boolean;
   /** 16 bytes carried by the program's events; default random. */
   readonly transferId?: Uint8Array;
+  /**
+   * A note for the recipient, encrypted to its ElGamal key (agent-transfer-record.ts); needs `keys`.
+   * Public transfers only: on a confidential one, and to a recipient without a confidential
+   * account, it is refused before anything is signed (`MemoRefusedError`, as `/v1` refuses it).
+   */
+  readonly memo?: string;
 }
 
 export interface AgentClient {
@@ -86,6 +93,10 @@ export function createAgentClient(config: AgentClientConfig): AgentClient {
   const { chain, relay, agent } = config;
   const programAddress = config.programAddress ?? address(chain.programId);
   const policyAddress = async () => (await findPolicyPda({ agent }, { programAddress }))[0];
+  const keysFor = (what: string): ConfidentialKeyset => {
+    if (config.keys === undefined) throw new Error(`${what} needs the agent's confidential keys`);
+    return config.keys;
+  };
   /** The amount sealed to the owner for a possible hold, when the keys and the owner's key are known. */
   const sealedFor = async (amount: bigint, ownerPubkey: Uint8Array | null | undefined) =>
     config.keys === undefined || ownerPubkey == null
@@ -102,6 +113,8 @@ export function createAgentClient(config: AgentClientConfig): AgentClient {
 
   const transferPublic = async (request: AgentTransferRequest, transferId: Uint8Array) => {
     const info = await relay.info();
+    const memo =
+      request.memo === undefined ? undefined : { text: request.memo, agentKeys: keysFor("a memo") };
     const wire = await buildRelayedPublicTransfer(chain, {
       agentSigner: config.agentSigner,
       agent,
@@ -110,6 +123,7 @@ export function createAgentClient(config: AgentClientConfig): AgentClient {
       ...(request.recipientHandle === undefined ? {} : { recipientHandle: request.recipientHandle }),
       amount: request.amount,
       transferId,
+      ...(memo === undefined ? {} : { memo }),
       programAddress,
       ...info,
     });
@@ -117,8 +131,8 @@ export function createAgentClient(config: AgentClientConfig): AgentClient {
   };
 
   const transferConfidential = async (request: AgentTransferRequest, transferId: Uint8Array) => {
-    if (config.keys === undefined)
-      throw new Error("a confidential transfer needs the agent's confidential keys");
+    if (request.memo !== undefined) throw new MemoRefusedError(MEMO_REFUSALS.agentConfidentialTransfer);
+    const keys = keysFor("a confidential transfer");
     const answers: RelaySubmission[] = [];
     const { feePayer, ownerElgamalPubkey } = await relay.info();
     const sealed = await sealedFor(request.amount, ownerElgamalPubkey);
@@ -137,7 +151,7 @@ export function createAgentClient(config: AgentClientConfig): AgentClient {
     const { signatures } = await transferAgentConfidential(chain, {
       agentSigner: config.agentSigner,
       agent,
-      keys: config.keys,
+      keys,
       mint: config.mint,
       recipient: request.recipient,
       ...(request.recipientHandle === undefined ? {} : { recipientHandle: request.recipientHandle }),
@@ -183,9 +197,7 @@ export function createAgentClient(config: AgentClientConfig): AgentClient {
     },
     heldTransactions: () => listAgentPendingTransactions(chain, agent),
     balance() {
-      if (config.keys === undefined)
-        throw new Error("reading the balance needs the agent's confidential keys");
-      return readAgentBalance(chain, { agent, mint: config.mint, keys: config.keys });
+      return readAgentBalance(chain, { agent, mint: config.mint, keys: keysFor("reading the balance") });
     },
   };
 }

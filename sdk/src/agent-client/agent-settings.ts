@@ -26,6 +26,20 @@ export const AGENT_SETTING_NAMES = {
   wsUrl: "SOLANA_WS_URL",
 } as const;
 
+/**
+ * The local MCP server's one setting beyond the six (`@cpay/mcp`: the USDG amount above which it
+ * asks the human first), named here, in a module with no imports, so a browser page writing a host's
+ * configuration (the dashboard's "Connect an agent") spells it as the server reads it.
+ */
+export const MCP_CONFIRM_ABOVE_SETTING = "CPAY_MCP_CONFIRM_ABOVE";
+
+/** The settings as the environment of the agent's process carries them (what `agentSettingsFromEnv` reads). */
+export function agentSettingsEnv(settings: AgentSettings): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(AGENT_SETTING_NAMES).map(([key, name]) => [name, settings[key as keyof AgentSettings]]),
+  );
+}
+
 /** Reads the settings from `env`; throws naming every variable that is missing or empty. */
 export function agentSettingsFromEnv(env: NodeJS.ProcessEnv): AgentSettings {
   const missing = Object.values(AGENT_SETTING_NAMES).filter((name) => !env[name]);

@@ -11,9 +11,17 @@ export {
   type AgentTransferRequest,
   createAgentClient,
 } from "./agent-client";
-export { AGENT_SETTING_NAMES, type AgentSettings, agentSettingsFromEnv } from "./agent-settings";
+export {
+  AGENT_SETTING_NAMES,
+  type AgentSettings,
+  agentSettingsEnv,
+  agentSettingsFromEnv,
+  MCP_CONFIRM_ABOVE_SETTING,
+} from "./agent-settings";
+export { type AgentTransferMemo, buildAgentTransferRecord } from "./agent-transfer-record";
 export { createApiRelayTransport } from "./api-relay-transport";
 export { type ConnectedAgent, connectAgent } from "./connect-agent";
+export { checkAgentMemo, MEMO_REFUSALS, MemoRefusedError, recipientMemoKey } from "./memo-refusals";
 export type { RelaySubmission, RelayTransport } from "./relay-transport";
 export { buildRelayedPublicTransfer, type RelayedPublicTransferInput } from "./relayed-public-transfer";
 export { type RemainingToday, readRemainingToday } from "./remaining-today";

@@ -3,8 +3,11 @@
  * for the recipient's Token-2022 account when it has none, `agent_transfer`], the relay's fee payer
  * as fee payer and as the payer of both (the recipient account's rent, a hold's rent), signed here
  * by the agent signer only. The program applies the whole policy: it executes, holds above the
- * HITL threshold, or refuses (then the relay's simulation fails with the program's error). The
- * optional `transfer_record` (an encrypted memo, api/src/transfers/agent-transfer.ts) is left out.
+ * HITL threshold, or refuses (then the relay's simulation fails with the program's error). With a
+ * memo, the `transfer_record` follows `agent_transfer` with the memo encrypted to the recipient's
+ * ElGamal key (agent-transfer-record.ts), as in the service's own agent transfers; the relay takes
+ * a record only beside the transfer it records. A recipient without a confidential account cannot
+ * be sent a memo (`MemoRefusedError`, memo-refusals.ts).
  *
  * The service's relay has its fee payer open accounts only for the service's own accounts (whoever
  * closes a token account takes its rent): to an outside address with no account yet it refuses the
@@ -20,8 +23,11 @@ import {
 import { readAgentAccount } from "../agent-confidential/agent-account";
 import type { ChainPort } from "../chain/chain-port";
 import { PACKET_DATA_SIZE, partiallySignTransactionToWire } from "../chain/sign-transaction";
+import type { ConfidentialKeyset } from "../confidential/keys";
 import { findTokenAccount } from "../confidential/token-account";
 import { buildAgentTransferInstruction } from "../program/instructions";
+import { buildAgentTransferRecord } from "./agent-transfer-record";
+import { recipientMemoKey } from "./memo-refusals";
 
 export interface RelayedPublicTransferInput {
   readonly agentSigner: TransactionSigner;
@@ -32,6 +38,8 @@ export interface RelayedPublicTransferInput {
   readonly recipientHandle?: string;
   readonly amount: bigint;
   readonly transferId: Uint8Array;
+  /** A note for the recipient, encrypted from the agent's keys; none: no record. */
+  readonly memo?: { readonly text: string; readonly agentKeys: ConfidentialKeyset };
   readonly programAddress: Address;
   /** From the relay: the fee payer to name and the blockhash to sign with. */
   readonly feePayer: Address;
@@ -62,6 +70,24 @@ export async function buildRelayedPublicTransfer(
           }),
         ]
       : [];
+  const record =
+    input.memo === undefined
+      ? []
+      : [
+          await buildAgentTransferRecord({
+            agentSigner: input.agentSigner,
+            payer: feePayer,
+            transferId: input.transferId,
+            memo: {
+              ...input.memo,
+              recipientElgamalPubkey: await recipientMemoKey(chain, destination),
+            },
+            source,
+            destination,
+            mint: input.mint,
+            programAddress: input.programAddress,
+          }),
+        ];
   const { wire } = await partiallySignTransactionToWire({
     feePayer,
     blockhash: input.blockhash,
@@ -81,6 +107,7 @@ export async function buildRelayedPublicTransfer(
         ...(input.recipientHandle === undefined ? {} : { recipientHandle: input.recipientHandle }),
         programAddress: input.programAddress,
       }),
+      ...record,
     ],
   });
   if (wire.length > PACKET_DATA_SIZE) {
