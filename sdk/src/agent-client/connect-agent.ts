@@ -5,7 +5,12 @@
  * signer and the confidential keys come from the two secrets. What `examples/agent` and the local
  * MCP server (`@cpay/mcp/local-server`) both start from.
  */
-import { address, createKeyPairSignerFromPrivateKeyBytes, getBase58Encoder } from "@solana/kit";
+import {
+  address,
+  createKeyPairSignerFromPrivateKeyBytes,
+  getBase58Encoder,
+  type TransactionSigner,
+} from "@solana/kit";
 import type { TAccount } from "../api/accounts";
 import { type ApiClient, createApiClient } from "../api/client";
 import type { TRelayInfo } from "../api/relay";
@@ -26,6 +31,8 @@ export interface ConnectedAgent {
   /** The agent's account, as the service answered `GET /v1/accounts/me`. */
   readonly account: TAccount;
   readonly relayInfo: TRelayInfo;
+  /** The agent signer (what signs through the PDA; `@cpay/sdk/x402` pays with it too). */
+  readonly signer: TransactionSigner;
   /** The agent token account's confidential keys (decrypt what only the agent may read). */
   readonly keys: ConfidentialKeyset;
   close(): Promise<void>;
@@ -53,5 +60,5 @@ export async function connectAgent(settings: AgentSettings): Promise<ConnectedAg
     keys,
     mint: address(relayInfo.usdg_mint),
   });
-  return { client, api, chain, account, relayInfo, keys, close: () => chain.close() };
+  return { client, api, chain, account, relayInfo, signer, keys, close: () => chain.close() };
 }
