@@ -20,7 +20,6 @@ import {
   createAgentX402Client,
   createAgentX402Scheme,
   type SignedX402Payment,
-  solanaNetworkOf,
   X402_COMPUTE_UNIT_LIMIT,
 } from "@cpay/sdk/x402";
 import {
@@ -36,13 +35,14 @@ import { wrapFetchWithPayment } from "@x402/fetch";
 import { MEMO_PROGRAM_ADDRESS } from "@x402/svm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { publicUsdg } from "../api/support/held-transfer";
-import { createSelfCustodyAgent, type SelfCustodyAgent } from "../api/support/self-custody";
-import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
+import type { SelfCustodyAgent } from "../api/support/self-custody";
+import { type ApiWorld, usdg, type WorldAccount } from "../support/api-world";
 import { lamportsOf, landedTransaction } from "../support/chain-reads";
 import { eventually } from "../support/eventually";
 import { startWebhookEndpoint, type WebhookEndpoint } from "../support/webhook-endpoint";
 import { type OfficialFacilitator, startOfficialFacilitator } from "./support/official-facilitator";
 import { type PaywalledApi, startPaywalledApi } from "./support/paywalled-api";
+import { startX402World, type X402World } from "./support/x402-world";
 
 const REPORT_PRICE = 2_500_000n;
 const REPORT_MEMO = "invoice 7";
@@ -55,6 +55,7 @@ interface Delivery {
   readonly direction?: string;
 }
 
+let x: X402World;
 let world: ApiWorld;
 let owner: WorldAccount;
 let merchant: WorldAccount;
@@ -116,36 +117,21 @@ beforeAll(async () => {
       delivered.push(JSON.parse(body) as Delivery);
     },
   });
-  world = await startApiWorld({ chain: "rpc", env: { WEBHOOKS_ALLOW_LOCAL: "1" } });
-  [owner, merchant, stranger] = await Promise.all([
-    world.account("owner", { type: "business" }),
-    world.account("merchant", { type: "business" }),
-    world.account("stranger", { type: "business" }),
-  ]);
-  agent = await createSelfCustodyAgent(world, owner, "buyer");
-  await owner.client.call("updateSpendPolicy", {
-    params: { account_id: agent.created.account_id },
-    body: { allowed_recipients: [merchant.account.publicKey] },
-  });
-  await world.fund(await world.accountRow(agent.created.account_id), { public: usdg(200) });
-  await owner.client.call("createWebhook", {
-    body: { url: `${receiver.url}/owner`, events: ["transfer.initiated", "transfer.confirmed"] },
-  });
-  agentChain = await world.openChain();
-  const network = solanaNetworkOf(world.chain.genesisHash);
-  const rpcUrl = world.localnet?.rpcUrl() as string;
-  facilitator = await startOfficialFacilitator({ chain: world.chain, rpcUrl, network });
-  paywalled = await startPaywalledApi({
-    facilitatorUrl: facilitator.url,
-    network,
-    usdgMint: world.chain.usdgMint,
-    routes: [
+  x = await startX402World({
+    env: { WEBHOOKS_ALLOW_LOCAL: "1" },
+    allowMerchantOnly: true,
+    routes: ({ merchant, stranger }) => [
       { path: "/report", amount: REPORT_PRICE, payTo: merchant.account.publicKey, memo: REPORT_MEMO },
       { path: "/premium", amount: usdg(101), payTo: merchant.account.publicKey },
       { path: "/elsewhere", amount: usdg(1), payTo: stranger.account.publicKey },
       { path: "/bulk", amount: usdg(60), payTo: merchant.account.publicKey },
     ],
   });
+  ({ world, owner, merchant, stranger, agent, facilitator, paywalled } = x);
+  await owner.client.call("createWebhook", {
+    body: { url: `${receiver.url}/owner`, events: ["transfer.initiated", "transfer.confirmed"] },
+  });
+  agentChain = await world.openChain();
   scheme = createAgentX402Scheme({
     chain: agentChain,
     agentSigner: agent.signer,
@@ -155,10 +141,8 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
-  await paywalled?.close();
-  await facilitator?.close();
   await agentChain?.close();
-  await world?.close();
+  await x?.close();
   await receiver?.close();
 });
 
@@ -295,7 +279,7 @@ describe("a cpay agent paying an x402 resource", () => {
     const before = await balances();
     const fresh = await startOfficialFacilitator({
       chain: world.chain,
-      rpcUrl: world.localnet?.rpcUrl() as string,
+      rpcUrl: x.rpcUrl,
       network: scheme.network,
       feePayer: facilitator.feePayer,
     });
