@@ -7,10 +7,12 @@
 import type { ConnectedAgent } from "@cpay/sdk/agent-client";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { balanceTool, getPolicyTool, remainingBudgetTool } from "../tools/agent-budget-tools";
+import { fetchPaidTool } from "../tools/fetch-paid-tool";
 import { payTool, previewPaymentTool } from "../tools/pay-tools";
 import { serveTool } from "../tools/serve-tool";
 import { getTransferTool, listTransfersTool } from "../tools/transfer-tools";
 import { localBalance, localGetPolicy, localRemainingBudget } from "./agent-figures";
+import { localFetchPaid } from "./fetch-paid";
 import { localRefusalOf } from "./local-refusals";
 import { localPay } from "./pay";
 import { localPreviewPayment } from "./preview-payment";
@@ -23,6 +25,7 @@ const INSTRUCTIONS = [
   "Before paying, remaining_budget and preview_payment tell what the policy allows now. pay answers a transfer id: follow it with get_transfer.",
   "A payment above the owner's approval threshold is held until a human approves it: do not pay it again.",
   "Always give pay an idempotency_key and reuse it when retrying the same payment: it pays at most once.",
+  "fetch_paid fetches a URL and pays its HTTP 402 (x402) price under the same policy; calling it again pays again.",
 ].join(" ");
 
 export interface LocalServerOptions {
@@ -49,6 +52,12 @@ export function createLocalServer(agent: ConnectedAgent, options: LocalServerOpt
   serveTool(server, getTransferTool, failures, localGetTransfer(agent));
   serveTool(server, listTransfersTool, failures, localListTransfers(agent));
   serveTool(server, getPolicyTool, failures, localGetPolicy(agent));
+  serveTool(
+    server,
+    fetchPaidTool,
+    failures,
+    localFetchPaid({ agent, server, confirmAbove: options.confirmAbove }),
+  );
   return server;
 }
 

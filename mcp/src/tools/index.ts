@@ -7,6 +7,7 @@
 export * from "./account-tools";
 export * from "./agent-budget-tools";
 export * from "./approval-tools";
+export * from "./fetch-paid-tool";
 export * from "./pay-tools";
 export { refusalAdvice } from "./refusal-advice";
 export { type FailureReading, serveTool, type ToolExtra, type ToolHandler } from "./serve-tool";

@@ -8,6 +8,7 @@ import {
 } from "./account-tools";
 import { balanceTool, getPolicyTool, remainingBudgetTool } from "./agent-budget-tools";
 import { approveTransactionTool, listPendingApprovalsTool, rejectTransactionTool } from "./approval-tools";
+import { fetchPaidTool } from "./fetch-paid-tool";
 import { payTool, previewPaymentTool } from "./pay-tools";
 import { getTransferTool, listTransfersTool } from "./transfer-tools";
 
@@ -20,6 +21,7 @@ export const LOCAL_SERVER_TOOLS = [
   getTransferTool,
   listTransfersTool,
   getPolicyTool,
+  fetchPaidTool,
 ] as const;
 
 /** What the service's `/mcp` door serves (owner-only tools refuse an agent's key). */

@@ -26,6 +26,7 @@ const GOOD_ARGUMENTS: Readonly<Record<string, Record<string, unknown>>> = {
   update_spend_policy: { agent_id: "acct_aaaaaaaaaaaaaaaaaaaaaaaaaa", daily_limit_usdg: "100" },
   approve_transaction: { transaction_id: "tx_aaaaaaaaaaaaaaaaaaaaaaaaaa" },
   reject_transaction: { transaction_id: "tx_aaaaaaaaaaaaaaaaaaaaaaaaaa" },
+  fetch_paid: { url: "https://api.example.com/report?day=1" },
 };
 
 let client: Client;
