@@ -47,16 +47,18 @@ step "test suites (vitest; the API suites on SQLite, the chain in process)"
 vitest run
 
 # The storage has two dialects and the chain two places; every API (relay included), indexer,
-# agent-client and MCP suite runs again on PostgreSQL (Debian's, started here by the project's own script
+# agent-client, MCP and x402 suite runs again on PostgreSQL (Debian's, started here by the project's own script
 # as a throwaway cluster under data/postgres, or CPAY_PG_DATA on CPAY_PG_PORT, stopped at the end)
 # against the localnet as its own process over JSON-RPC + PubSub (CPAY_TEST_CHAIN=rpc: one localnet
 # per world, as the service meets a validator). So each suite runs once in process on SQLite and
 # once over RPC on PostgreSQL, without a third pass; none of them is pinned in process. The agent
 # client meets the service's relay in tests/api/relay.test.ts and a test relay co-signing with the
 # fee reserve in tests/agent-client (no database there: this pass runs it over RPC only).
-step "API, indexer, agent-client and MCP suites on PostgreSQL, the chain over RPC"
+# The MCP and x402 suites start the localnet process whatever CPAY_TEST_CHAIN says (an agent's host,
+# a facilitator and a merchant's API reach it over JSON-RPC): here they meet PostgreSQL.
+step "API, indexer, agent-client, MCP and x402 suites on PostgreSQL, the chain over RPC"
 pg_url=$(bash scripts/postgres.sh start)
-DATABASE_URL="$pg_url" CPAY_TEST_CHAIN=rpc vitest run tests/api tests/indexer tests/agent-client tests/mcp
+DATABASE_URL="$pg_url" CPAY_TEST_CHAIN=rpc vitest run tests/api tests/indexer tests/agent-client tests/mcp tests/x402
 
 # Every benchmark entry once, short (BENCH_SMOKE=1, tests/bench/bench-scale.ts): the same worlds,
 # child processes, loads and checks as `npm run bench`, with the fewest repetitions, so a bench that
