@@ -173,7 +173,7 @@ describe("fetch_paid on the local MCP server", () => {
     expect(aboveThreshold.structuredContent).toMatchObject({
       error: { code: "approval_required", param: "hitl_threshold_usdg" },
     });
-    expect(textOf(aboveThreshold)).toMatch(/owner/);
+    expect(textOf(aboveThreshold)).toMatch(/tell the agent.s owner.*raise hitl_threshold_usdg/);
     expect(asked).toHaveLength(askedBefore);
     expect(await agentUsdg()).toBe(agentBefore);
     expect(x.paywalled.served.get("/premium")).toBeUndefined();

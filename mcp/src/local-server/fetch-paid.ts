@@ -178,13 +178,9 @@ function refusalOf(error: unknown): unknown {
     });
   }
   if (!(error instanceof AgentX402Error)) return error;
-  const next =
-    error.code === "approval_required"
-      ? ". Do not retry: tell the agent's owner, who can pay it or raise hitl_threshold_usdg"
-      : "";
   return new LocalRefusal({
     code: error.code,
-    message: `${error.message}${next}`,
+    message: error.message,
     ...(error.param === undefined ? {} : { param: error.param }),
   });
 }

@@ -55,6 +55,12 @@ const BY_CODE: Readonly<Record<string, string>> = {
   confirmation_unavailable:
     "The human could not be asked to confirm this payment (the client does not support it, or nobody answered in time). Ask them directly before trying again.",
   transfer_failed: "To try this payment again, call pay with a NEW idempotency_key.",
+  approval_required:
+    "Nothing was paid. Do not retry: tell the agent's owner, who can buy it themselves or raise hitl_threshold_usdg.",
+  recipient_account_missing: "Nothing was paid. The seller must open its token account for this asset first.",
+  unpayable_requirement: "Nothing was paid. This agent cannot pay what the server asks; do not retry.",
+  payment_not_accepted:
+    "Do not call again: check list_transfers for the transfer the message names before paying again.",
 };
 
 const DEFAULT_ADVICE = "Nothing was changed by this call.";

@@ -29,7 +29,7 @@ export interface X402World {
 export async function startX402World(input: {
   /** The paywalled API's routes, priced for the world's accounts. */
   readonly routes: (accounts: { merchant: WorldAccount; stranger: WorldAccount }) => readonly PricedRoute[];
-  /** The agent's allowed recipients (addresses); default: any. */
+  /** true: the agent may pay the merchant's address only (its allowed_recipients); default: anyone. */
   readonly allowMerchantOnly?: boolean;
   readonly env?: Record<string, string>;
 }): Promise<X402World> {
