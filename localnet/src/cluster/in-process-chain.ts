@@ -56,7 +56,16 @@ export function inProcessChain(cluster: EmbeddedCluster): ChainPort {
     getProgramAccounts: (programId) => later(() => cluster.getProgramAccounts(programId)),
 
     sendTransaction: (wire, options) => later(() => cluster.sendTransaction(wire, options)),
-    simulateTransaction: (wire, options) => later(() => cluster.simulateTransaction(wire, options)),
+    simulateTransaction: (wire, options) =>
+      later(() => {
+        // The port answers what RPC's simulateTransaction answers by default: no inner instructions.
+        const {
+          innerInstructions: _inner,
+          accountKeys: _keys,
+          ...outcome
+        } = cluster.simulateTransaction(wire, options);
+        return outcome;
+      }),
     requestAirdrop: (address, lamports) => later(() => cluster.requestAirdrop(address, lamports)),
 
     getSignatureStatus: (signature) => later(() => cluster.getSignatureStatus(signature)),
