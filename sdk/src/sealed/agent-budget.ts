@@ -13,7 +13,6 @@
  * service already counts an earlier day's counters as 0.
  */
 import { ristretto255 } from "@noble/curves/ed25519";
-import { USDG_DECIMALS } from "../program/usdg";
 import { AE_CIPHERTEXT_LENGTH, openAeCiphertext } from "./ae-ciphertext";
 import { deriveAgentViewingKeys } from "./agent-keys";
 import { fromStrictBase64 } from "./base64";
@@ -22,6 +21,8 @@ import { openTransferDetails } from "./transfer-details";
 import { deriveViewingKeys } from "./viewing-keys";
 
 const Point = ristretto255.Point;
+/** USDG's decimals (`@cpay/sdk` `USDG_DECIMALS`; this module imports nothing outside sealed/). */
+const USDG_DECIMALS = 6;
 
 /** The fields of the API's `AgentBudget` this reads (`@cpay/sdk/api` `TAgentBudget` fits it). */
 export interface AgentBudgetAnswer {
