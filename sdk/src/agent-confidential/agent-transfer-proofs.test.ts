@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isConfidentialError } from "../confidential/errors";
-import { deriveConfidentialKeys, generateConfidentialSecret } from "../confidential/keys";
-import { thrownBy } from "../confidential/keys.test-support";
+import { randomKeysets, thrownBy } from "../confidential/keys.test-support";
 import {
   AeCiphertext,
   BatchedRangeProofU64Data,
@@ -20,8 +19,7 @@ import {
 } from "./limit-ciphertexts";
 import type { ProverState } from "./prover-state";
 
-const agent = deriveConfidentialKeys(generateConfidentialSecret());
-const recipient = deriveConfidentialKeys(generateConfidentialSecret());
+const [agent, recipient] = randomKeysets(2);
 const BALANCE = 1_000n;
 
 /** Per transaction 100, daily 250, HITL 50; P = 20 public, 30 confidential spent today. */
