@@ -11,7 +11,7 @@ import {
   buildAgentTransferProofsConcurrently,
   transferBound,
 } from "./agent-transfer-proofs";
-import { isPolicyLimitExceeded } from "./errors";
+import { isPolicyLimitExceeded, type PolicyLimit } from "./errors";
 import {
   parseValidityProofContext,
   transactionLimitCiphertext,
@@ -47,6 +47,11 @@ function build(amount: bigint, options: { requestHold?: boolean; state?: ProverS
   });
 }
 
+/** Whether `run` throws the refusal of `limit`. */
+function breaksLimit(limit: PolicyLimit, run: () => unknown): boolean {
+  return isPolicyLimitExceeded(thrownBy(run), limit);
+}
+
 describe("agent transfer proofs", () => {
   it("Given the policy, Then amounts up to min(per_tx, hitl) execute and larger ones (or a request) hold against per_tx", () => {
     expect(transferBound(prover, 50n, false)).toEqual({ hold: false, bound: 50n });
@@ -74,18 +79,8 @@ describe("agent transfer proofs", () => {
   });
 
   it("Given an amount above per_tx, Then the per-transaction limit is broken, hold or not", () => {
-    expect(
-      isPolicyLimitExceeded(
-        thrownBy(() => build(101n)),
-        "per_transaction",
-      ),
-    ).toBe(true);
-    expect(
-      isPolicyLimitExceeded(
-        thrownBy(() => build(101n, { requestHold: true })),
-        "per_transaction",
-      ),
-    ).toBe(true);
+    expect(breaksLimit("per_transaction", () => build(101n))).toBe(true);
+    expect(breaksLimit("per_transaction", () => build(101n, { requestHold: true }))).toBe(true);
   });
 
   it("Given an amount above what is left today, Then the daily limit is broken", () => {
@@ -94,12 +89,7 @@ describe("agent transfer proofs", () => {
       confidentialSpentToday: 200n,
       spendCiphertext: agent.elgamal.pubkey().encryptU64(200n).toBytes(),
     };
-    expect(
-      isPolicyLimitExceeded(
-        thrownBy(() => build(31n, { state: tight })),
-        "daily",
-      ),
-    ).toBe(true);
+    expect(breaksLimit("daily", () => build(31n, { state: tight }))).toBe(true);
   });
 
   it("Given an amount above the balance, Then it is refused before any proof work", () => {
