@@ -7,8 +7,8 @@ import { useEffect, useState } from "preact/hooks";
 import { api, newIdempotencyKey } from "../api/client";
 import type { Hold } from "../api/types";
 import { Amount, type AmountState } from "../components/amount";
-import { ColumnHeads } from "../components/column-heads";
 import { ConfirmStep } from "../components/confirm";
+import { DataTable } from "../components/data-table";
 import { ActionFeedback, LoadFeedback } from "../components/feedback";
 import { useAction } from "../components/use-action";
 import { useAsync } from "../components/use-async";
@@ -71,40 +71,39 @@ export function ApprovalsPage() {
       <LoadFeedback load={list} label="Loading holds…" />
       {list.data !== null && items.length === 0 ? <p>No hold is waiting for approval.</p> : null}
       {items.length > 0 ? (
-        <table>
-          <caption>Holds awaiting your decision</caption>
-          <ColumnHeads names={["Agent", "Recipient", "Amount", "Requested", "Time left", "Decision"]} />
-          <tbody>
-            {items.map((item) => (
-              <tr key={item.transaction_id} data-transaction-id={item.transaction_id}>
-                <td>{item.agent}</td>
-                <td>{item.to}</td>
-                <td>
-                  <Amount state={amountOf(item, opened.get(item.transaction_id), unlocked === null)} />
-                </td>
-                <td>{formatTime(item.requested_at)}</td>
-                <td>{timeLeft(item.expires_at)}</td>
-                <td class="actions">
-                  <button
-                    type="button"
-                    class="primary"
-                    disabled={busy !== null}
-                    onClick={() => decide.ask({ item, action: "approve" })}
-                  >
-                    Approve
-                  </button>
-                  <button
-                    type="button"
-                    disabled={busy !== null}
-                    onClick={() => decide.ask({ item, action: "reject" })}
-                  >
-                    Reject
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          caption="Holds awaiting your decision"
+          columns={["Agent", "Recipient", "Amount", "Requested", "Time left", "Decision"]}
+        >
+          {items.map((item) => (
+            <tr key={item.transaction_id} data-transaction-id={item.transaction_id}>
+              <td>{item.agent}</td>
+              <td>{item.to}</td>
+              <td>
+                <Amount state={amountOf(item, opened.get(item.transaction_id), unlocked === null)} />
+              </td>
+              <td>{formatTime(item.requested_at)}</td>
+              <td>{timeLeft(item.expires_at)}</td>
+              <td class="actions">
+                <button
+                  type="button"
+                  class="primary"
+                  disabled={busy !== null}
+                  onClick={() => decide.ask({ item, action: "approve" })}
+                >
+                  Approve
+                </button>
+                <button
+                  type="button"
+                  disabled={busy !== null}
+                  onClick={() => decide.ask({ item, action: "reject" })}
+                >
+                  Reject
+                </button>
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       ) : null}
       <ActionFeedback busy={busy} error={error} />
       {done !== null ? (

@@ -9,8 +9,8 @@ import { api, newIdempotencyKey } from "../api/client";
 import type { ApiKeyView } from "../api/types";
 import { ActionForm } from "../components/action-form";
 import { Amount, type AmountState } from "../components/amount";
-import { ColumnHeads } from "../components/column-heads";
 import { ConfirmStep } from "../components/confirm";
+import { DataTable } from "../components/data-table";
 import { ErrorMessage, LoadFeedback } from "../components/feedback";
 import { RevokeCell } from "../components/revoke-cell";
 import { ShownOnce } from "../components/shown-once";
@@ -119,39 +119,36 @@ export function KeysPage() {
       <ErrorMessage error={error} />
       <LoadFeedback load={list} label="Loading keys…" />
       {keys.length > 0 ? (
-        <table>
-          <caption>Your API keys</caption>
-          <ColumnHeads
-            names={[
-              "Name",
-              "Key",
-              "Created",
-              "Last used",
-              "Requests",
-              "Transfers",
-              "Total transferred",
-              "State",
-            ]}
-          />
-          <tbody>
-            {keys.map((key) => (
-              <tr key={key.id} data-key-id={key.id}>
-                <td>{key.name}</td>
-                <td>
-                  <code>{key.display}</code>
-                </td>
-                <td>{formatTime(key.created_at)}</td>
-                <td>{formatTime(key.last_used_at)}</td>
-                <td>{key.request_count}</td>
-                <td>{key.transfer_count}</td>
-                <td>
-                  <Amount state={totalState(key)} />
-                </td>
-                <RevokeCell revokedAt={key.revoked_at} onRevoke={() => revoke.ask(key)} />
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          caption="Your API keys"
+          columns={[
+            "Name",
+            "Key",
+            "Created",
+            "Last used",
+            "Requests",
+            "Transfers",
+            "Total transferred",
+            "State",
+          ]}
+        >
+          {keys.map((key) => (
+            <tr key={key.id} data-key-id={key.id}>
+              <td>{key.name}</td>
+              <td>
+                <code>{key.display}</code>
+              </td>
+              <td>{formatTime(key.created_at)}</td>
+              <td>{formatTime(key.last_used_at)}</td>
+              <td>{key.request_count}</td>
+              <td>{key.transfer_count}</td>
+              <td>
+                <Amount state={totalState(key)} />
+              </td>
+              <RevokeCell revokedAt={key.revoked_at} onRevoke={() => revoke.ask(key)} />
+            </tr>
+          ))}
+        </DataTable>
       ) : list.data !== null ? (
         <p>No keys yet.</p>
       ) : null}

@@ -7,8 +7,8 @@
 import { useState } from "preact/hooks";
 import { api } from "../api/client";
 import type { Passkey } from "../api/types";
-import { ColumnHeads } from "../components/column-heads";
 import { ConfirmStep } from "../components/confirm";
+import { DataTable } from "../components/data-table";
 import { ErrorMessage, LoadFeedback } from "../components/feedback";
 import { RevokeCell } from "../components/revoke-cell";
 import { useAsync } from "../components/use-async";
@@ -43,23 +43,19 @@ export function PasskeysPage() {
       <ErrorMessage error={error} />
       <LoadFeedback load={list} label="Loading passkeys…" />
       {passkeys.length > 0 ? (
-        <table>
-          <caption>Your passkeys</caption>
-          <ColumnHeads names={["Name", "Created", "Last used", "State"]} />
-          <tbody>
-            {passkeys.map((passkey) => (
-              <tr key={passkey.passkey_id} data-passkey-id={passkey.passkey_id}>
-                <td>
-                  {passkey.name}
-                  {passkey.passkey_id === current ? " (this session)" : ""}
-                </td>
-                <td>{formatTime(passkey.created_at)}</td>
-                <td>{formatTime(passkey.last_used_at)}</td>
-                <RevokeCell revokedAt={passkey.revoked_at} onRevoke={() => revoke.ask(passkey)} />
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable caption="Your passkeys" columns={["Name", "Created", "Last used", "State"]}>
+          {passkeys.map((passkey) => (
+            <tr key={passkey.passkey_id} data-passkey-id={passkey.passkey_id}>
+              <td>
+                {passkey.name}
+                {passkey.passkey_id === current ? " (this session)" : ""}
+              </td>
+              <td>{formatTime(passkey.created_at)}</td>
+              <td>{formatTime(passkey.last_used_at)}</td>
+              <RevokeCell revokedAt={passkey.revoked_at} onRevoke={() => revoke.ask(passkey)} />
+            </tr>
+          ))}
+        </DataTable>
       ) : list.data !== null ? (
         <p>No passkeys.</p>
       ) : null}

@@ -7,8 +7,8 @@ import { useState } from "preact/hooks";
 import { api, newIdempotencyKey } from "../api/client";
 import { type Delivery, type Page, WEBHOOK_EVENT_TYPES, type Webhook } from "../api/types";
 import { ActionForm } from "../components/action-form";
-import { ColumnHeads } from "../components/column-heads";
 import { ConfirmStep } from "../components/confirm";
+import { DataTable } from "../components/data-table";
 import { ErrorMessage, LoadFeedback } from "../components/feedback";
 import { ShownOnce } from "../components/shown-once";
 import { TitledSection } from "../components/titled-section";
@@ -155,33 +155,30 @@ function WebhookCard(props: { webhook: Webhook; onDelete: () => void }) {
       ) : null}
       {deliveries.data !== null && deliveries.data.deliveries.length === 0 ? <p>No deliveries yet.</p> : null}
       {deliveries.data !== null && deliveries.data.deliveries.length > 0 ? (
-        <table>
-          <caption>Delivery log of {webhook.url}</caption>
-          <ColumnHeads
-            names={["Event", "Created", "State", "Last status", "Retries", "Next attempt", "Action"]}
-          />
-          <tbody>
-            {deliveries.data.deliveries.map((delivery) => (
-              <tr
-                key={delivery.delivery_id}
-                data-delivery-id={delivery.delivery_id}
-                data-state={delivery.state}
-              >
-                <td>{delivery.event}</td>
-                <td>{formatTime(delivery.created_at)}</td>
-                <td>{delivery.state}</td>
-                <td>{delivery.last_status_code ?? delivery.history.at(-1)?.error ?? "—"}</td>
-                <td>{delivery.retry_count}</td>
-                <td>{delivery.next_attempt_at === null ? "—" : formatTime(delivery.next_attempt_at)}</td>
-                <td>
-                  <button type="button" onClick={() => void replay(delivery)}>
-                    Replay
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          caption={`Delivery log of ${webhook.url}`}
+          columns={["Event", "Created", "State", "Last status", "Retries", "Next attempt", "Action"]}
+        >
+          {deliveries.data.deliveries.map((delivery) => (
+            <tr
+              key={delivery.delivery_id}
+              data-delivery-id={delivery.delivery_id}
+              data-state={delivery.state}
+            >
+              <td>{delivery.event}</td>
+              <td>{formatTime(delivery.created_at)}</td>
+              <td>{delivery.state}</td>
+              <td>{delivery.last_status_code ?? delivery.history.at(-1)?.error ?? "—"}</td>
+              <td>{delivery.retry_count}</td>
+              <td>{delivery.next_attempt_at === null ? "—" : formatTime(delivery.next_attempt_at)}</td>
+              <td>
+                <button type="button" onClick={() => void replay(delivery)}>
+                  Replay
+                </button>
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       ) : null}
     </article>
   );
