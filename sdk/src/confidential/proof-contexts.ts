@@ -39,6 +39,7 @@
  * cluster channel (proof-context-channel.ts) signs and sends exactly what this file always did.
  */
 import { type Address, generateKeyPairSigner, type Instruction, type TransactionSigner } from "@solana/kit";
+import { getSetComputeUnitLimitInstruction, MAX_COMPUTE_UNIT_LIMIT } from "@solana-program/compute-budget";
 import { getCreateAccountInstruction } from "@solana-program/system";
 import {
   getVerifyProofInstruction,
@@ -46,11 +47,7 @@ import {
   type ZkElGamalProofInstruction,
 } from "@solana-program/zk-elgamal-proof";
 import type { ChainPort } from "../chain/chain-port";
-import {
-  DEFAULT_INSTRUCTION_COMPUTE_UNIT_LIMIT,
-  MAX_COMPUTE_UNIT_LIMIT,
-  setComputeUnitLimitInstruction,
-} from "../chain/compute-budget";
+import { DEFAULT_INSTRUCTION_COMPUTE_UNIT_LIMIT } from "../chain/compute-budget";
 import { closeAt } from "./close-proof-contexts";
 import { ConfidentialError, type ConfidentialStep } from "./errors";
 import { clusterChannel, type PlannedContext, type ProofContextChannel } from "./proof-context-channel";
@@ -258,7 +255,7 @@ function stagedWrites(
  */
 function computeUnitLimit(stagedVerifies: number): Instruction {
   const units = (stagedVerifies + 2) * Number(DEFAULT_INSTRUCTION_COMPUTE_UNIT_LIMIT);
-  return setComputeUnitLimitInstruction(Math.min(Number(MAX_COMPUTE_UNIT_LIMIT), units));
+  return getSetComputeUnitLimitInstruction({ units: Math.min(MAX_COMPUTE_UNIT_LIMIT, units) });
 }
 
 /** The default: the payer owns the contexts and closes them with CloseContextState. */
