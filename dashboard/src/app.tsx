@@ -133,22 +133,22 @@ function Redirect(props: { to: string }) {
 }
 
 /** Ends every session of the account (other browsers and devices too), then this one. */
-async function signOutEverywhere(): Promise<void> {
-  try {
-    await api("POST", "/v1/dashboard/sign-out-everywhere", { quietOn401: true });
-  } catch {
-    // The page forgets the session either way; a failure leaves the others to expire.
-  }
-  signedOut("You are signed out on every device.");
-  navigate("/sign-in", { replace: true });
+function signOutEverywhere(): Promise<void> {
+  // A failure leaves the other sessions to expire.
+  return endSession("POST", "/v1/dashboard/sign-out-everywhere", "You are signed out on every device.");
 }
 
-async function signOut(): Promise<void> {
+function signOut(): Promise<void> {
+  return endSession("DELETE", "/v1/dashboard/session", "You are signed out.");
+}
+
+/** Asks the service to end the session, then forgets it and its keys here whatever the answer. */
+async function endSession(method: "POST" | "DELETE", path: string, notice: string): Promise<void> {
   try {
-    await api("DELETE", "/v1/dashboard/session", { quietOn401: true });
+    await api(method, path, { quietOn401: true });
   } catch {
     // Signed out either way: the page forgets the session and the keys.
   }
-  signedOut("You are signed out.");
+  signedOut(notice);
   navigate("/sign-in", { replace: true });
 }

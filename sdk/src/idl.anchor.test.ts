@@ -16,8 +16,14 @@ import {
 } from "@coral-xyz/anchor";
 import {
   type Address,
+  type Encoder,
   getAddressDecoder,
   getAddressEncoder,
+  getI64Encoder,
+  getU8Encoder,
+  getU16Encoder,
+  getU32Encoder,
+  getU64Encoder,
   none,
   type ReadonlyUint8Array,
   some,
@@ -52,41 +58,29 @@ const TRANSFER_ID = Array.from({ length: 16 }, (_, i) => 0xa0 + i);
 /** Account bytes written at the README's offsets: the layout as documented, independent of the IDL. */
 class AccountBytes {
   readonly data: Uint8Array;
-  private readonly view: DataView;
 
   constructor(size: number, account: string) {
     this.data = new Uint8Array(size);
-    this.view = new DataView(this.data.buffer);
     const discriminator = (idl.accounts ?? []).find((candidate) => candidate.name === account)?.discriminator;
     this.data.set(discriminator ?? []);
   }
-  u8(offset: number, value: number): this {
-    this.data[offset] = value;
-    return this;
-  }
-  u16(offset: number, value: number): this {
-    this.view.setUint16(offset, value, true);
-    return this;
-  }
-  u32(offset: number, value: number): this {
-    this.view.setUint32(offset, value, true);
-    return this;
-  }
-  u64(offset: number, value: bigint): this {
-    this.view.setBigUint64(offset, value, true);
-    return this;
-  }
-  i64(offset: number, value: bigint): this {
-    this.view.setBigInt64(offset, value, true);
-    return this;
-  }
-  key(offset: number, address: Address): this {
-    this.data.set(getAddressEncoder().encode(address), offset);
-    return this;
-  }
+  // Each writes its value at `offset`, little-endian, and returns these bytes for the next field.
+  readonly u8 = this.field(getU8Encoder());
+  readonly u16 = this.field(getU16Encoder());
+  readonly u32 = this.field(getU32Encoder());
+  readonly u64 = this.field(getU64Encoder());
+  readonly i64 = this.field(getI64Encoder());
+  readonly key = this.field(getAddressEncoder());
   raw(offset: number, value: ArrayLike<number>): this {
     this.data.set(value, offset);
     return this;
+  }
+
+  private field<T>(encoder: Encoder<T>) {
+    return (offset: number, value: T): this => {
+      encoder.write(value, this.data, offset);
+      return this;
+    };
   }
 }
 

@@ -5,6 +5,7 @@
 
 import type { AccountRow } from "@cpay/ledger";
 import {
+  decodeProgramAccount,
   decodeSpendPolicy,
   findPolicyPda,
   getPolicyDecoder,
@@ -27,17 +28,7 @@ export async function readPolicyAccount(
     { programAddress: address(service.chain.programId) },
   );
   const record = await service.chain.getAccount(policyAddress);
-  // Account bytes are a trust boundary: owner, discriminator and length before decoding.
-  const decoder = getPolicyDecoder();
-  if (
-    record === null ||
-    record.owner !== service.chain.programId ||
-    record.data.length !== decoder.fixedSize ||
-    !POLICY_DISCRIMINATOR.every((byte, index) => record.data[index] === byte)
-  ) {
-    return null;
-  }
-  return decoder.decode(record.data);
+  return decodeProgramAccount(record, service.chain.programId, POLICY_DISCRIMINATOR, getPolicyDecoder());
 }
 
 /**

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { nearMisses } from "../keys/bearer-secret.test-support";
 import {
   cookieOf,
   csrfTokenMatches,
@@ -22,22 +23,10 @@ describe("the dashboard's secret tokens", () => {
     expect(environmentOfEnrollmentToken(generateEnrollmentToken("test"))).toBe("test");
     expect(hashToken(session)).toMatch(/^[0-9a-f]{64}$/);
     expect(hashToken(session)).not.toContain(session.slice(10));
-    for (const bad of [
-      "",
-      "sess_test_",
-      `${session}x`,
-      session.slice(0, -1),
-      session.replace("sess_", "svc_"),
-    ]) {
+    for (const bad of [...nearMisses(session), session.replace("sess_", "svc_")]) {
       expect(environmentOfSessionToken(bad)).toBeNull();
     }
-    for (const bad of [
-      "",
-      "enr_live_",
-      `${enrollment}x`,
-      enrollment.slice(0, -1),
-      `enr_main_${"a".repeat(43)}`,
-    ]) {
+    for (const bad of [...nearMisses(enrollment), `enr_main_${"a".repeat(43)}`]) {
       expect(environmentOfEnrollmentToken(bad)).toBeNull();
     }
   });

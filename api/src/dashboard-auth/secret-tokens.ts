@@ -1,16 +1,18 @@
 /**
  * The dashboard's bearer secrets: session cookies `sess_test_`/`sess_live_` and enrollment links'
- * `enr_test_`/`enr_live_` tokens, each + 32 random bytes as 43 base64url characters. The
- * environment in the prefix lets the dashboard page route a link's requests to its environment. Only SHA-256 hashes are stored
- * (256 random bits: no dictionary to try, as for API keys). The CSRF token is derived from the
+ * `enr_test_`/`enr_live_` tokens, bearer secrets like API keys (keys/bearer-secret.ts). The
+ * environment in the prefix lets the dashboard page route a link's requests to its environment. Only
+ * SHA-256 hashes are stored. The CSRF token is derived from the
  * session's cookie value, so the service stores no CSRF secret and a stolen database row signs
  * nothing; a page can learn it only from the session view, which a cross-site page cannot read.
  */
-import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import type { KeyEnvironment } from "../keys/api-key-format";
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { bearerSecretKind, hashBearerSecret, type KeyEnvironment } from "../keys/bearer-secret";
 
-const SESSION_PATTERN = /^sess_(test|live)_[A-Za-z0-9_-]{43}$/;
-const ENROLLMENT_PATTERN = /^enr_(?:(test|live)_)?[A-Za-z0-9_-]{43}$/;
+const SESSION = bearerSecretKind("sess");
+const ENROLLMENT = bearerSecretKind("enr");
+/** An enrollment token of the form before tokens named their environment. */
+const ENVIRONMENTLESS_ENROLLMENT_PATTERN = /^enr_[A-Za-z0-9_-]{43}$/;
 
 /** The cookie that carries a session (`__Host-` prefixed under an https dashboard: dashboard-site.ts). */
 export const SESSION_COOKIE = "cpay_session";
@@ -19,23 +21,22 @@ export const SESSION_COOKIE = "cpay_session";
 export const CHALLENGE_COOKIE = "cpay_challenge";
 
 export function hashToken(value: string): string {
-  return createHash("sha256").update(value, "utf8").digest("hex");
+  return hashBearerSecret(value);
 }
 
 /** A fresh session cookie value for `environment`. */
 export function generateSessionToken(environment: KeyEnvironment): string {
-  return `sess_${environment}_${randomBytes(32).toString("base64url")}`;
+  return SESSION.generate(environment);
 }
 
 /** The environment of a well-formed session token, or null. */
 export function environmentOfSessionToken(value: string): KeyEnvironment | null {
-  const match = SESSION_PATTERN.exec(value);
-  return match === null ? null : (match[1] as KeyEnvironment);
+  return SESSION.environmentOf(value);
 }
 
 /** A fresh enrollment token for an account of `environment`. */
 export function generateEnrollmentToken(environment: KeyEnvironment): string {
-  return `enr_${environment}_${randomBytes(32).toString("base64url")}`;
+  return ENROLLMENT.generate(environment);
 }
 
 /**
@@ -46,9 +47,7 @@ export function generateEnrollmentToken(environment: KeyEnvironment): string {
  * token whose 43 characters happen to begin with `live_` is still read as an old one.)
  */
 export function environmentOfEnrollmentToken(value: string): KeyEnvironment | null {
-  const match = ENROLLMENT_PATTERN.exec(value);
-  if (match === null) return null;
-  return (match[1] as KeyEnvironment | undefined) ?? "test";
+  return ENROLLMENT.environmentOf(value) ?? (ENVIRONMENTLESS_ENROLLMENT_PATTERN.test(value) ? "test" : null);
 }
 
 /** The session's CSRF token: an HMAC of a fixed label under the cookie value. */

@@ -1,6 +1,6 @@
-import { type Database, openDatabase } from "@cpay/ledger/database";
+import { useMemoryDatabase } from "@cpay/ledger/testing";
 import type { Response } from "express";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createRateLimiter } from "./rate-limit";
 import { refusalOf } from "./refusal.test-support";
 
@@ -13,17 +13,11 @@ function fakeResponse() {
 }
 
 describe("per-key rate limits", () => {
-  let db: Database;
-  beforeEach(async () => {
-    db = await openDatabase(":memory:");
-  });
-  afterEach(async () => {
-    await db.close();
-  });
+  const db = useMemoryDatabase();
 
   it("allow the limit per minute, then refuse with 429 and Retry-After, per key", async () => {
     let now = 1_000_000;
-    const limiter = createRateLimiter(db, 3, { now: () => now });
+    const limiter = createRateLimiter(db(), 3, { now: () => now });
     const { headers, response } = fakeResponse();
     for (let i = 0; i < 3; i++) await limiter.take("key_a", response);
     expect(headers["RateLimit-Remaining"]).toBe("0");
@@ -40,8 +34,8 @@ describe("per-key rate limits", () => {
 
   it("Given two limiters on one database, Then they spend one budget with exact headers", async () => {
     let now = 2_000_000;
-    const first = createRateLimiter(db, 4, { now: () => now });
-    const second = createRateLimiter(db, 4, { now: () => now });
+    const first = createRateLimiter(db(), 4, { now: () => now });
+    const second = createRateLimiter(db(), 4, { now: () => now });
     const { headers, response } = fakeResponse();
     await first.take("key_a", response);
     await second.take("key_a", response);
@@ -58,8 +52,8 @@ describe("per-key rate limits", () => {
 
   it("Given namespaces, Then the same id counts separately in each", async () => {
     const now = 3_000_000;
-    const keys = createRateLimiter(db, 1, { now: () => now });
-    const relay = createRateLimiter(db, 1, { namespace: "relay", now: () => now });
+    const keys = createRateLimiter(db(), 1, { now: () => now });
+    const relay = createRateLimiter(db(), 1, { namespace: "relay", now: () => now });
     const { response } = fakeResponse();
     await keys.take("acct_1", response);
     expect(await refusalOf(() => relay.take("acct_1", response))).toBeNull();

@@ -10,7 +10,7 @@
  * else is refused with a message naming the instruction and the account that broke the rule.
  */
 import { BPF_LOADER_UPGRADEABLE_ADDRESS } from "@cpay/sdk";
-import { LAMPORTS_PER_SIGNATURE } from "@cpay/sdk/chain";
+import { COMPUTE_BUDGET_PROGRAM_ADDRESS, LAMPORTS_PER_SIGNATURE } from "@cpay/sdk/chain";
 import {
   type Address,
   type CompiledTransactionMessage,
@@ -25,7 +25,7 @@ import { ZK_ELGAMAL_PROOF_PROGRAM_ADDRESS } from "@solana-program/zk-elgamal-pro
 import { instructionsOf } from "../reserve/message-instructions";
 import { checkAgentPolicy } from "./checks/agent-policy";
 import { checkAssociatedToken } from "./checks/associated-token";
-import { COMPUTE_BUDGET_PROGRAM, checkComputeBudget } from "./checks/compute-budget";
+import { checkComputeBudget } from "./checks/compute-budget";
 import { checkSigners } from "./checks/signers";
 import { checkSystem } from "./checks/system";
 import { checkTransferRecords } from "./checks/transfer-record";
@@ -235,11 +235,11 @@ function checkStructure(message: CompiledMessage): Refusal | undefined {
 }
 
 /** The other relayed programs' checks, by program id (agent-policy's id is the environment's). */
-const CHECKS_BY_PROGRAM: ReadonlyMap<string, InstructionCheck> = new Map([
+const CHECKS_BY_PROGRAM: ReadonlyMap<string, InstructionCheck> = new Map<string, InstructionCheck>([
   [ZK_ELGAMAL_PROOF_PROGRAM_ADDRESS, checkZkProof],
   [SYSTEM_PROGRAM_ADDRESS, checkSystem],
   [ASSOCIATED_TOKEN_PROGRAM_ADDRESS, checkAssociatedToken],
-  [COMPUTE_BUDGET_PROGRAM, checkComputeBudget],
+  [COMPUTE_BUDGET_PROGRAM_ADDRESS, checkComputeBudget],
   [BPF_LOADER_UPGRADEABLE_ADDRESS, checkUpgradeableLoader],
 ]);
 

@@ -21,7 +21,14 @@ import {
   getReceiptSize,
   identifyAgentPolicyInstruction,
 } from "@cpay/sdk";
-import { LAMPORTS_PER_SIGNATURE } from "@cpay/sdk/chain";
+import {
+  COMPUTE_BUDGET_PROGRAM_ADDRESS,
+  DEFAULT_INSTRUCTION_COMPUTE_UNIT_LIMIT,
+  LAMPORTS_PER_SIGNATURE,
+  priorityFeeLamports,
+  SET_COMPUTE_UNIT_LIMIT,
+  SET_COMPUTE_UNIT_PRICE,
+} from "@cpay/sdk/chain";
 import { getU32Decoder, getU64Decoder, type ReadonlyUint8Array } from "@solana/kit";
 import { SYSTEM_PROGRAM_ADDRESS } from "@solana-program/system";
 import { ASSOCIATED_TOKEN_PROGRAM_ADDRESS, TOKEN_2022_PROGRAM_ADDRESS } from "@solana-program/token-2022";
@@ -38,10 +45,6 @@ import {
 export const TOKEN_ACCOUNT_SIZE = 170;
 /** The same account with the ConfidentialTransferAccount extension (295 bytes + 4 of TLV header). */
 export const CONFIDENTIAL_TOKEN_ACCOUNT_SIZE = TOKEN_ACCOUNT_SIZE + 4 + 295;
-
-const COMPUTE_BUDGET_PROGRAM = "ComputeBudget111111111111111111111111111111";
-const DEFAULT_UNITS_PER_INSTRUCTION = 200_000n;
-const MAX_COMPUTE_UNITS = 1_400_000n;
 
 /** What the bound needs from the service: whose lamports, which program, rent. */
 export interface SpendBoundContext {
@@ -93,15 +96,16 @@ function feesOf(message: CompiledMessage, accounts: readonly string[]): bigint {
   let price = 0n;
   let limit: bigint | null = null;
   for (const compiled of message.instructions) {
-    if (accounts[compiled.programAddressIndex] !== COMPUTE_BUDGET_PROGRAM) continue;
+    if (accounts[compiled.programAddressIndex] !== COMPUTE_BUDGET_PROGRAM_ADDRESS) continue;
     const data = compiled.data ?? new Uint8Array();
-    if (data[0] === 2 && data.length === 5) limit = BigInt(getU32Decoder().decode(data, 1));
-    if (data[0] === 3 && data.length === 9) price = getU64Decoder().decode(data, 1);
+    if (data[0] === SET_COMPUTE_UNIT_LIMIT && data.length === 5)
+      limit = BigInt(getU32Decoder().decode(data, 1));
+    if (data[0] === SET_COMPUTE_UNIT_PRICE && data.length === 9) price = getU64Decoder().decode(data, 1);
   }
-  const units = limit ?? DEFAULT_UNITS_PER_INSTRUCTION * BigInt(message.instructions.length);
-  const capped = units > MAX_COMPUTE_UNITS ? MAX_COMPUTE_UNITS : units;
-  const priority = (price * capped + 999_999n) / 1_000_000n;
-  return LAMPORTS_PER_SIGNATURE * BigInt(message.header.numSignerAccounts) + priority;
+  const units = limit ?? DEFAULT_INSTRUCTION_COMPUTE_UNIT_LIMIT * BigInt(message.instructions.length);
+  return (
+    LAMPORTS_PER_SIGNATURE * BigInt(message.header.numSignerAccounts) + priorityFeeLamports(price, units)
+  );
 }
 
 /** What one instruction naming the fee payer can move out of it. */
@@ -130,7 +134,7 @@ function instructionBound(instruction: MessageInstruction, ctx: SpendBoundContex
       if (tag === 0 || tag === 1 || tag === 5) return 0n;
       throw new UnboundedSpend(`${at()}: loader instruction ${tag}`);
     }
-    case COMPUTE_BUDGET_PROGRAM:
+    case COMPUTE_BUDGET_PROGRAM_ADDRESS:
       return 0n;
     case ctx.programId:
       return agentPolicyBound(instruction, ctx, at);

@@ -4,6 +4,7 @@
  */
 import type { ComponentChildren } from "preact";
 import { useEffect, useRef } from "preact/hooks";
+import type { ConfirmedAction } from "./use-confirmed";
 
 export function ConfirmDialog(props: {
   title: string;
@@ -36,5 +37,25 @@ export function ConfirmDialog(props: {
         </button>
       </div>
     </dialog>
+  );
+}
+
+/** The question of a `useConfirmed` step while it is asked: its title and what happens, from its item. */
+export function ConfirmStep<T>(props: {
+  step: ConfirmedAction<T>;
+  title: string | ((item: T) => string);
+  children: (item: T) => ComponentChildren;
+}) {
+  const { step } = props;
+  if (step.asking === null) return null;
+  const item = step.asking;
+  return (
+    <ConfirmDialog
+      title={typeof props.title === "string" ? props.title : props.title(item)}
+      onCancel={step.cancel}
+      onConfirm={() => void step.confirm()}
+    >
+      {props.children(item)}
+    </ConfirmDialog>
   );
 }

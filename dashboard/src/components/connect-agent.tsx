@@ -28,6 +28,7 @@ import {
 } from "./connect-local-fields";
 import { ErrorMessage, Progress } from "./feedback";
 import { PolicyFields } from "./policy-fields";
+import { TitledSection } from "./titled-section";
 
 const NEW_AGENT = "new";
 
@@ -127,8 +128,7 @@ export function ConnectAgent(props: { agents: readonly Agent[]; onCreated: () =>
   };
 
   return (
-    <section class="panel" aria-labelledby="connect-agent-title">
-      <h2 id="connect-agent-title">Connect an agent over MCP</h2>
+    <TitledSection id="connect-agent" title="Connect an agent over MCP" class="panel">
       <p>
         The configuration an agent's host (a desktop assistant, an agent framework) takes to use one of cpay's
         MCP servers, with a fresh API key of the agent's own. The agent's spend policy binds it on-chain
@@ -216,6 +216,6 @@ export function ConnectAgent(props: { agents: readonly Agent[]; onCreated: () =>
           {connected.server === "local" ? " and secrets" : ""}
         </ConfigShownOnce>
       ) : null}
-    </section>
+    </TitledSection>
   );
 }

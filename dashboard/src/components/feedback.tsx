@@ -23,3 +23,27 @@ export function Progress(props: { label: string }) {
     </p>
   );
 }
+
+/** A user action's state (useAction): what it says while it runs, then how it last failed. */
+export function ActionFeedback(props: { busy: string | null; error: unknown }) {
+  return (
+    <>
+      {props.busy !== null ? <Progress label={props.busy} /> : null}
+      <ErrorMessage error={props.error} />
+    </>
+  );
+}
+
+/** A first load's state (useAsync): how it failed, or `label` until its data first arrives. */
+export function LoadFeedback(props: {
+  load: { readonly data: unknown; readonly error: unknown; readonly loading: boolean };
+  label: string;
+}) {
+  const { load } = props;
+  return (
+    <>
+      <ErrorMessage error={load.error} />
+      {load.loading && load.data === null ? <Progress label={props.label} /> : null}
+    </>
+  );
+}

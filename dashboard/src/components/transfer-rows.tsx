@@ -4,7 +4,7 @@ import { explorerTxUrl } from "../lib/explorer";
 import { formatTime } from "../lib/time";
 import { useAppState } from "../state";
 import { Amount, type AmountState } from "./amount";
-import { ColumnHeads } from "./column-heads";
+import { DataTable } from "./data-table";
 import { useOpened } from "./use-opened";
 
 function amountState(opened: ReturnType<typeof useOpened>, transfer: Transfer, locked: boolean): AmountState {
@@ -27,37 +27,34 @@ export function TransferRows(props: { transfers: readonly Transfer[]; caption: s
   );
   if (props.transfers.length === 0) return <p>No transfers yet.</p>;
   return (
-    <table>
-      <caption>{props.caption}</caption>
-      <ColumnHeads
-        names={["Created", "Direction", "Counterparty", "Status", "Amount", "Memo", "Transaction"]}
-      />
-      <tbody>
-        {props.transfers.map((transfer) => {
-          const received = transfer.direction === "received";
-          const found = opened.get(transfer.transfer_id);
-          return (
-            <tr key={transfer.transfer_id} data-transfer-id={transfer.transfer_id}>
-              <td>{formatTime(transfer.created_at)}</td>
-              <td>{received ? "received" : "sent"}</td>
-              <td>{received ? `from ${transfer.from}` : `to ${transfer.to}`}</td>
-              <td>
-                <span class={`status ${transfer.status}`}>{transfer.status}</span>
-                {transfer.approval !== null && transfer.status === "pending" ? " (awaiting approval)" : ""}
-              </td>
-              <td>
-                <Amount state={amountState(opened, transfer, unlocked === null)} />
-                {transfer.confidential ? "" : " (public)"}
-              </td>
-              <td class="memo">{found?.kind === "opened" ? (found.memo ?? "") : ""}</td>
-              <td>
-                <Signature signature={transfer.tx_signature} />
-              </td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
+    <DataTable
+      caption={props.caption}
+      columns={["Created", "Direction", "Counterparty", "Status", "Amount", "Memo", "Transaction"]}
+    >
+      {props.transfers.map((transfer) => {
+        const received = transfer.direction === "received";
+        const found = opened.get(transfer.transfer_id);
+        return (
+          <tr key={transfer.transfer_id} data-transfer-id={transfer.transfer_id}>
+            <td>{formatTime(transfer.created_at)}</td>
+            <td>{received ? "received" : "sent"}</td>
+            <td>{received ? `from ${transfer.from}` : `to ${transfer.to}`}</td>
+            <td>
+              <span class={`status ${transfer.status}`}>{transfer.status}</span>
+              {transfer.approval !== null && transfer.status === "pending" ? " (awaiting approval)" : ""}
+            </td>
+            <td>
+              <Amount state={amountState(opened, transfer, unlocked === null)} />
+              {transfer.confidential ? "" : " (public)"}
+            </td>
+            <td class="memo">{found?.kind === "opened" ? (found.memo ?? "") : ""}</td>
+            <td>
+              <Signature signature={transfer.tx_signature} />
+            </td>
+          </tr>
+        );
+      })}
+    </DataTable>
   );
 }
 

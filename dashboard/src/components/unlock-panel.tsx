@@ -7,7 +7,8 @@ import { useState } from "preact/hooks";
 import { useAppState } from "../state";
 import { unlockWithPasskey, unlockWithSecret, wrapWithPasskey } from "../unlock";
 import { ActionForm } from "./action-form";
-import { ErrorMessage, Progress } from "./feedback";
+import { ActionFeedback, ErrorMessage, Progress } from "./feedback";
+import { TitledSection } from "./titled-section";
 import { useAction } from "./use-action";
 
 export function UnlockPanel() {
@@ -22,8 +23,7 @@ export function UnlockPanel() {
     });
 
   return (
-    <section class="panel unlock" aria-labelledby="unlock-title">
-      <h2 id="unlock-title">Unlock your amounts</h2>
+    <TitledSection id="unlock" title="Unlock your amounts" class="panel unlock">
       <p>
         Amounts and memos are encrypted; only your account secret reads them, here in this browser. It is
         never sent to the service and is forgotten when you close or reload the page.
@@ -64,9 +64,8 @@ export function UnlockPanel() {
           ) : null}
         </div>
       </ActionForm>
-      {busy !== null ? <Progress label={busy} /> : null}
-      <ErrorMessage error={error} />
-    </section>
+      <ActionFeedback busy={busy} error={error} />
+    </TitledSection>
   );
 }
 
@@ -85,8 +84,7 @@ export function WrapOffer() {
     );
   }
   return (
-    <section class="panel" aria-labelledby="wrap-title">
-      <h2 id="wrap-title">Unlock with your passkey next time?</h2>
+    <TitledSection id="wrap" title="Unlock with your passkey next time?" class="panel">
       <p>
         The secret is encrypted here with a key only your passkey can produce (WebAuthn PRF); the service
         stores the encrypted copy and cannot open it.
@@ -116,6 +114,6 @@ export function WrapOffer() {
       </div>
       {state === "busy" ? <Progress label="Waiting for the passkey…" /> : null}
       <ErrorMessage error={error} />
-    </section>
+    </TitledSection>
   );
 }

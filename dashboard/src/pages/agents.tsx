@@ -10,10 +10,11 @@ import type { Agent, Hold, SpendPolicy } from "../api/types";
 import { ActionForm } from "../components/action-form";
 import { AgentBudget } from "../components/agent-budget";
 import { ConnectAgent } from "../components/connect-agent";
-import { ErrorMessage, Progress } from "../components/feedback";
+import { ActionFeedback, ErrorMessage, LoadFeedback } from "../components/feedback";
 import { Link } from "../components/link";
 import { PolicyFields } from "../components/policy-fields";
 import { TextField } from "../components/text-field";
+import { TitledSection } from "../components/titled-section";
 import { useAction } from "../components/use-action";
 import { useAsync } from "../components/use-async";
 import { checkPolicy, EMPTY_POLICY, type PolicyFormValues } from "../lib/policy-form";
@@ -28,10 +29,8 @@ export function AgentsPage() {
       <h1>Agents</h1>
       <CreateAgent onCreated={agents.reload} />
       <ConnectAgent agents={agents.data?.agents ?? []} onCreated={agents.reload} />
-      <section aria-labelledby="agents-list-title">
-        <h2 id="agents-list-title">Your agents</h2>
-        <ErrorMessage error={agents.error} />
-        {agents.loading && agents.data === null ? <Progress label="Loading agents…" /> : null}
+      <TitledSection id="agents-list" title="Your agents">
+        <LoadFeedback load={agents} label="Loading agents…" />
         {agents.data !== null && agents.data.agents.length === 0 ? <p>No agents yet.</p> : null}
         {agents.data?.agents.map((agent) => (
           <AgentCard
@@ -40,7 +39,7 @@ export function AgentsPage() {
             held={(pending.data?.pending ?? []).filter((item) => item.agent === agent.handle)}
           />
         ))}
-      </section>
+      </TitledSection>
     </>
   );
 }
@@ -74,8 +73,7 @@ function CreateAgent(props: { onCreated: () => void }) {
   };
 
   return (
-    <section class="panel" aria-labelledby="create-agent-title">
-      <h2 id="create-agent-title">Create an agent</h2>
+    <TitledSection id="create-agent" title="Create an agent" class="panel">
       <ActionForm class="stack" onSubmit={submit}>
         <TextField id="agent-name" label="Agent name" maxLength={64} value={name} onValue={setName} />
         <label for="agent-custody">Custody</label>
@@ -92,8 +90,7 @@ function CreateAgent(props: { onCreated: () => void }) {
           Create agent
         </button>
       </ActionForm>
-      {busy !== null ? <Progress label={busy} /> : null}
-      <ErrorMessage error={error} />
+      <ActionFeedback busy={busy} error={error} />
       {created !== null ? (
         <div class="notice" role="status">
           <p>Agent {created.handle} created.</p>
@@ -105,7 +102,7 @@ function CreateAgent(props: { onCreated: () => void }) {
           ) : null}
         </div>
       ) : null}
-    </section>
+    </TitledSection>
   );
 }
 
@@ -200,8 +197,7 @@ function AgentCard(props: { agent: Agent; held: Hold[] }) {
           </div>
         </ActionForm>
       ) : null}
-      {busy !== null ? <Progress label={busy} /> : null}
-      <ErrorMessage error={error} />
+      <ActionFeedback busy={busy} error={error} />
       <h4>Holds</h4>
       {props.held.length === 0 ? (
         <p>None waiting.</p>

@@ -7,11 +7,12 @@ import { useEffect, useState } from "preact/hooks";
 import { api, newIdempotencyKey } from "../api/client";
 import type { Hold } from "../api/types";
 import { Amount, type AmountState } from "../components/amount";
-import { ColumnHeads } from "../components/column-heads";
-import { ConfirmDialog } from "../components/confirm";
-import { ErrorMessage, Progress } from "../components/feedback";
+import { ConfirmStep } from "../components/confirm";
+import { DataTable } from "../components/data-table";
+import { ActionFeedback, LoadFeedback } from "../components/feedback";
 import { useAction } from "../components/use-action";
 import { useAsync } from "../components/use-async";
+import { useConfirmed } from "../components/use-confirmed";
 import { type Opened, useOpened } from "../components/use-opened";
 import { formatUsdg } from "../lib/amounts";
 import { formatTime, timeLeft } from "../lib/time";
@@ -27,6 +28,12 @@ function amountOf(item: Hold, opened: Opened | undefined, locked: boolean): Amou
   return { kind: "none", why: opened.kind === "not_yours" ? "sealed to another key" : "unreadable envelope" };
 }
 
+/** An owner's decision on a hold, asked for a confirmation first. */
+interface Decision {
+  readonly item: Hold;
+  readonly action: "approve" | "reject";
+}
+
 export function ApprovalsPage() {
   const { unlocked } = useAppState();
   const list = useAsync(() => api<{ pending: Hold[] }>("GET", "/v1/agents/transactions/pending"), []);
@@ -35,11 +42,7 @@ export function ApprovalsPage() {
     items.map((item) => ({ id: item.transaction_id, sealed: item.sealed_amount })),
     unlocked?.keys ?? null,
   );
-  const [confirming, setConfirming] = useState<{
-    item: Hold;
-    action: "approve" | "reject";
-  } | null>(null);
-  const { busy, error, run } = useAction();
+  const { busy, error, setError, run } = useAction();
   const [done, setDone] = useState<string | null>(null);
   const [, setNow] = useState(Date.now());
   useEffect(() => {
@@ -47,8 +50,7 @@ export function ApprovalsPage() {
     return () => clearInterval(timer);
   }, []);
 
-  const decide = async (item: Hold, action: "approve" | "reject") => {
-    setConfirming(null);
+  const decide = useConfirmed(async ({ item, action }: Decision) => {
     setDone(null);
     const label =
       action === "approve" ? "Approving: the transfer is being signed and submitted…" : "Rejecting…";
@@ -61,77 +63,77 @@ export function ApprovalsPage() {
       setDone(`${result.transaction_id} is ${result.status}.`);
       list.reload();
     });
-  };
+  }, setError);
 
   return (
     <>
       <h1>Approvals</h1>
-      <ErrorMessage error={list.error} />
-      {list.loading && list.data === null ? <Progress label="Loading holds…" /> : null}
+      <LoadFeedback load={list} label="Loading holds…" />
       {list.data !== null && items.length === 0 ? <p>No hold is waiting for approval.</p> : null}
       {items.length > 0 ? (
-        <table>
-          <caption>Holds awaiting your decision</caption>
-          <ColumnHeads names={["Agent", "Recipient", "Amount", "Requested", "Time left", "Decision"]} />
-          <tbody>
-            {items.map((item) => (
-              <tr key={item.transaction_id} data-transaction-id={item.transaction_id}>
-                <td>{item.agent}</td>
-                <td>{item.to}</td>
-                <td>
-                  <Amount state={amountOf(item, opened.get(item.transaction_id), unlocked === null)} />
-                </td>
-                <td>{formatTime(item.requested_at)}</td>
-                <td>{timeLeft(item.expires_at)}</td>
-                <td class="actions">
-                  <button
-                    type="button"
-                    class="primary"
-                    disabled={busy !== null}
-                    onClick={() => setConfirming({ item, action: "approve" })}
-                  >
-                    Approve
-                  </button>
-                  <button
-                    type="button"
-                    disabled={busy !== null}
-                    onClick={() => setConfirming({ item, action: "reject" })}
-                  >
-                    Reject
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          caption="Holds awaiting your decision"
+          columns={["Agent", "Recipient", "Amount", "Requested", "Time left", "Decision"]}
+        >
+          {items.map((item) => (
+            <tr key={item.transaction_id} data-transaction-id={item.transaction_id}>
+              <td>{item.agent}</td>
+              <td>{item.to}</td>
+              <td>
+                <Amount state={amountOf(item, opened.get(item.transaction_id), unlocked === null)} />
+              </td>
+              <td>{formatTime(item.requested_at)}</td>
+              <td>{timeLeft(item.expires_at)}</td>
+              <td class="actions">
+                <button
+                  type="button"
+                  class="primary"
+                  disabled={busy !== null}
+                  onClick={() => decide.ask({ item, action: "approve" })}
+                >
+                  Approve
+                </button>
+                <button
+                  type="button"
+                  disabled={busy !== null}
+                  onClick={() => decide.ask({ item, action: "reject" })}
+                >
+                  Reject
+                </button>
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       ) : null}
-      {busy !== null ? <Progress label={busy} /> : null}
-      <ErrorMessage error={error} />
+      <ActionFeedback busy={busy} error={error} />
       {done !== null ? (
         <p class="notice" role="status">
           {done}
         </p>
       ) : null}
-      {confirming !== null ? (
-        <ConfirmDialog
-          title={confirming.action === "approve" ? "Approve this transaction?" : "Reject this transaction?"}
-          onCancel={() => setConfirming(null)}
-          onConfirm={() => void decide(confirming.item, confirming.action)}
-        >
-          <p>
-            {confirming.item.agent} pays {confirming.item.to}
-            {(() => {
-              const found = opened.get(confirming.item.transaction_id);
-              return found?.kind === "opened" ? ` ${formatUsdg(found.amount)}` : "";
-            })()}.
-          </p>
-          <p>
-            {confirming.action === "approve"
-              ? "It is signed and submitted at once; the funds move."
-              : "It is discarded; no funds move."}
-          </p>
-        </ConfirmDialog>
-      ) : null}
+      <ConfirmStep
+        step={decide}
+        title={({ action }) =>
+          action === "approve" ? "Approve this transaction?" : "Reject this transaction?"
+        }
+      >
+        {({ item, action }) => (
+          <>
+            <p>
+              {item.agent} pays {item.to}
+              {(() => {
+                const found = opened.get(item.transaction_id);
+                return found?.kind === "opened" ? ` ${formatUsdg(found.amount)}` : "";
+              })()}.
+            </p>
+            <p>
+              {action === "approve"
+                ? "It is signed and submitted at once; the funds move."
+                : "It is discarded; no funds move."}
+            </p>
+          </>
+        )}
+      </ConfirmStep>
     </>
   );
 }

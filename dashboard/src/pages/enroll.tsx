@@ -9,7 +9,7 @@ import { useEffect, useState } from "preact/hooks";
 import { api } from "../api/client";
 import type { SessionView } from "../api/types";
 import { ActionForm } from "../components/action-form";
-import { ErrorMessage, Progress } from "../components/feedback";
+import { ActionFeedback } from "../components/feedback";
 import { TextField } from "../components/text-field";
 import { useAction } from "../components/use-action";
 import { type CreationOptionsJson, createPasskey } from "../crypto/webauthn";
@@ -81,8 +81,7 @@ export function EnrollPage() {
           Create passkey
         </button>
       </ActionForm>
-      {busy !== null ? <Progress label={busy} /> : null}
-      <ErrorMessage error={error} />
+      <ActionFeedback busy={busy} error={error} />
     </main>
   );
 }

@@ -9,14 +9,16 @@ import { api, newIdempotencyKey } from "../api/client";
 import type { ApiKeyView } from "../api/types";
 import { ActionForm } from "../components/action-form";
 import { Amount, type AmountState } from "../components/amount";
-import { ColumnHeads } from "../components/column-heads";
-import { ConfirmDialog } from "../components/confirm";
-import { ErrorMessage, Progress } from "../components/feedback";
+import { ConfirmStep } from "../components/confirm";
+import { DataTable } from "../components/data-table";
+import { ErrorMessage, LoadFeedback } from "../components/feedback";
 import { RevokeCell } from "../components/revoke-cell";
 import { ShownOnce } from "../components/shown-once";
 import { TextField } from "../components/text-field";
+import { TitledSection } from "../components/titled-section";
 import { useAction } from "../components/use-action";
 import { useAsync } from "../components/use-async";
+import { useConfirmed } from "../components/use-confirmed";
 import { decryptEncryptedTotal } from "../crypto/zk";
 import { base64ToBytes } from "../lib/base64";
 import { formatTime } from "../lib/time";
@@ -67,7 +69,6 @@ export function KeysPage() {
   const [name, setName] = useState("");
   const { busy, error, setError, run } = useAction();
   const [created, setCreated] = useState<string | null>(null);
-  const [revoking, setRevoking] = useState<ApiKeyView | null>(null);
 
   const create = async () => {
     setError(null);
@@ -87,16 +88,10 @@ export function KeysPage() {
     });
   };
 
-  const revoke = async (key: ApiKeyView) => {
-    setRevoking(null);
-    setError(null);
-    try {
-      await api("DELETE", `/v1/keys/${encodeURIComponent(key.id)}`);
-      list.reload();
-    } catch (failure) {
-      setError(failure);
-    }
-  };
+  const revoke = useConfirmed(async (key: ApiKeyView) => {
+    await api("DELETE", `/v1/keys/${encodeURIComponent(key.id)}`);
+    list.reload();
+  }, setError);
 
   const totalState = (key: ApiKeyView): AmountState => {
     if (unlocked === null) return { kind: "locked" };
@@ -110,8 +105,7 @@ export function KeysPage() {
   return (
     <>
       <h1>API keys</h1>
-      <section class="panel" aria-labelledby="create-key-title">
-        <h2 id="create-key-title">Create a key</h2>
+      <TitledSection id="create-key" title="Create a key" class="panel">
         <ActionForm class="stack" onSubmit={create}>
           <TextField id="key-name" label="Key name" maxLength={64} value={name} onValue={setName} />
           <button type="submit" class="primary" disabled={busy !== null}>
@@ -121,58 +115,50 @@ export function KeysPage() {
         {created !== null ? (
           <ShownOnce value={created}>Your new key (the service keeps only its hash)</ShownOnce>
         ) : null}
-      </section>
+      </TitledSection>
       <ErrorMessage error={error} />
-      <ErrorMessage error={list.error} />
-      {list.loading && list.data === null ? <Progress label="Loading keys…" /> : null}
+      <LoadFeedback load={list} label="Loading keys…" />
       {keys.length > 0 ? (
-        <table>
-          <caption>Your API keys</caption>
-          <ColumnHeads
-            names={[
-              "Name",
-              "Key",
-              "Created",
-              "Last used",
-              "Requests",
-              "Transfers",
-              "Total transferred",
-              "State",
-            ]}
-          />
-          <tbody>
-            {keys.map((key) => (
-              <tr key={key.id} data-key-id={key.id}>
-                <td>{key.name}</td>
-                <td>
-                  <code>{key.display}</code>
-                </td>
-                <td>{formatTime(key.created_at)}</td>
-                <td>{formatTime(key.last_used_at)}</td>
-                <td>{key.request_count}</td>
-                <td>{key.transfer_count}</td>
-                <td>
-                  <Amount state={totalState(key)} />
-                </td>
-                <RevokeCell revokedAt={key.revoked_at} onRevoke={() => setRevoking(key)} />
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          caption="Your API keys"
+          columns={[
+            "Name",
+            "Key",
+            "Created",
+            "Last used",
+            "Requests",
+            "Transfers",
+            "Total transferred",
+            "State",
+          ]}
+        >
+          {keys.map((key) => (
+            <tr key={key.id} data-key-id={key.id}>
+              <td>{key.name}</td>
+              <td>
+                <code>{key.display}</code>
+              </td>
+              <td>{formatTime(key.created_at)}</td>
+              <td>{formatTime(key.last_used_at)}</td>
+              <td>{key.request_count}</td>
+              <td>{key.transfer_count}</td>
+              <td>
+                <Amount state={totalState(key)} />
+              </td>
+              <RevokeCell revokedAt={key.revoked_at} onRevoke={() => revoke.ask(key)} />
+            </tr>
+          ))}
+        </DataTable>
       ) : list.data !== null ? (
         <p>No keys yet.</p>
       ) : null}
-      {revoking !== null ? (
-        <ConfirmDialog
-          title="Revoke this key?"
-          onCancel={() => setRevoking(null)}
-          onConfirm={() => void revoke(revoking)}
-        >
+      <ConfirmStep step={revoke} title="Revoke this key?">
+        {(key) => (
           <p>
-            {revoking.name} ({revoking.display}) stops working with its next request. This cannot be undone.
+            {key.name} ({key.display}) stops working with its next request. This cannot be undone.
           </p>
-        </ConfirmDialog>
-      ) : null}
+        )}
+      </ConfirmStep>
     </>
   );
 }

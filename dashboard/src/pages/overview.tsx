@@ -9,6 +9,7 @@ import type { BalanceEntry, Hold, Transfer } from "../api/types";
 import { Amount } from "../components/amount";
 import { ErrorMessage, Progress } from "../components/feedback";
 import { Link } from "../components/link";
+import { TitledSection } from "../components/titled-section";
 import { TransferRows } from "../components/transfer-rows";
 import { useAsync } from "../components/use-async";
 import { type ProvenBalance, proveBalance } from "../crypto/zk";
@@ -25,8 +26,7 @@ export function OverviewPage() {
   return (
     <>
       <h1>Overview</h1>
-      <section aria-labelledby="balances-title">
-        <h2 id="balances-title">Balances</h2>
+      <TitledSection id="balances" title="Balances">
         <ErrorMessage error={balances.error} />
         {balances.data === null ? (
           balances.loading ? (
@@ -41,18 +41,16 @@ export function OverviewPage() {
             ))}
           </ul>
         )}
-      </section>
-      <section aria-labelledby="approvals-title">
-        <h2 id="approvals-title">Pending approvals</h2>
+      </TitledSection>
+      <TitledSection id="approvals" title="Pending approvals">
         <ErrorMessage error={pending.error} />
         {pending.data === null ? null : (
           <p>
             <Link href="/approvals">{`${pending.data.pending.length} hold${pending.data.pending.length === 1 ? "" : "s"} awaiting approval`}</Link>
           </p>
         )}
-      </section>
-      <section aria-labelledby="recent-title">
-        <h2 id="recent-title">Recent transfers</h2>
+      </TitledSection>
+      <TitledSection id="recent" title="Recent transfers">
         <ErrorMessage error={recent.error} />
         {recent.data === null ? null : (
           <TransferRows transfers={recent.data.transfers} caption="The five latest transfers" />
@@ -60,7 +58,7 @@ export function OverviewPage() {
         <p>
           <Link href="/transfers">All transfers</Link>
         </p>
-      </section>
+      </TitledSection>
     </>
   );
 }

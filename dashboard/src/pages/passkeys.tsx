@@ -7,11 +7,12 @@
 import { useState } from "preact/hooks";
 import { api } from "../api/client";
 import type { Passkey } from "../api/types";
-import { ColumnHeads } from "../components/column-heads";
-import { ConfirmDialog } from "../components/confirm";
-import { ErrorMessage, Progress } from "../components/feedback";
+import { ConfirmStep } from "../components/confirm";
+import { DataTable } from "../components/data-table";
+import { ErrorMessage, LoadFeedback } from "../components/feedback";
 import { RevokeCell } from "../components/revoke-cell";
 import { useAsync } from "../components/use-async";
+import { useConfirmed } from "../components/use-confirmed";
 import { formatTime } from "../lib/time";
 import { signedOut, useAppState } from "../state";
 
@@ -19,25 +20,18 @@ export function PasskeysPage() {
   const { session } = useAppState();
   const list = useAsync(() => api<{ passkeys: Passkey[] }>("GET", "/v1/dashboard/passkeys"), []);
   const passkeys = list.data?.passkeys ?? [];
-  const [revoking, setRevoking] = useState<Passkey | null>(null);
   const [error, setError] = useState<unknown>(null);
   const current = session?.passkey.passkey_id ?? null;
 
-  const revoke = async (passkey: Passkey) => {
-    setRevoking(null);
-    setError(null);
-    try {
-      await api("DELETE", `/v1/dashboard/passkeys/${encodeURIComponent(passkey.passkey_id)}`);
-      // This session's own passkey: the service ended the session with it.
-      if (passkey.passkey_id === current) {
-        signedOut(`You revoked ${passkey.name}, the passkey of that session: you are signed out.`);
-        return;
-      }
-      list.reload();
-    } catch (failure) {
-      setError(failure);
+  const revoke = useConfirmed(async (passkey: Passkey) => {
+    await api("DELETE", `/v1/dashboard/passkeys/${encodeURIComponent(passkey.passkey_id)}`);
+    // This session's own passkey: the service ended the session with it.
+    if (passkey.passkey_id === current) {
+      signedOut(`You revoked ${passkey.name}, the passkey of that session: you are signed out.`);
+      return;
     }
-  };
+    list.reload();
+  }, setError);
 
   return (
     <>
@@ -47,44 +41,35 @@ export function PasskeysPage() {
         once. To add a passkey, ask the operator for an enrollment link.
       </p>
       <ErrorMessage error={error} />
-      <ErrorMessage error={list.error} />
-      {list.loading && list.data === null ? <Progress label="Loading passkeys…" /> : null}
+      <LoadFeedback load={list} label="Loading passkeys…" />
       {passkeys.length > 0 ? (
-        <table>
-          <caption>Your passkeys</caption>
-          <ColumnHeads names={["Name", "Created", "Last used", "State"]} />
-          <tbody>
-            {passkeys.map((passkey) => (
-              <tr key={passkey.passkey_id} data-passkey-id={passkey.passkey_id}>
-                <td>
-                  {passkey.name}
-                  {passkey.passkey_id === current ? " (this session)" : ""}
-                </td>
-                <td>{formatTime(passkey.created_at)}</td>
-                <td>{formatTime(passkey.last_used_at)}</td>
-                <RevokeCell revokedAt={passkey.revoked_at} onRevoke={() => setRevoking(passkey)} />
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable caption="Your passkeys" columns={["Name", "Created", "Last used", "State"]}>
+          {passkeys.map((passkey) => (
+            <tr key={passkey.passkey_id} data-passkey-id={passkey.passkey_id}>
+              <td>
+                {passkey.name}
+                {passkey.passkey_id === current ? " (this session)" : ""}
+              </td>
+              <td>{formatTime(passkey.created_at)}</td>
+              <td>{formatTime(passkey.last_used_at)}</td>
+              <RevokeCell revokedAt={passkey.revoked_at} onRevoke={() => revoke.ask(passkey)} />
+            </tr>
+          ))}
+        </DataTable>
       ) : list.data !== null ? (
         <p>No passkeys.</p>
       ) : null}
-      {revoking !== null ? (
-        <ConfirmDialog
-          title="Revoke this passkey?"
-          onCancel={() => setRevoking(null)}
-          onConfirm={() => void revoke(revoking)}
-        >
+      <ConfirmStep step={revoke} title="Revoke this passkey?">
+        {(passkey) => (
           <p>
-            {revoking.name} will no longer sign in, and every session it started ends now.
-            {revoking.passkey_id === current
+            {passkey.name} will no longer sign in, and every session it started ends now.
+            {passkey.passkey_id === current
               ? " It is the passkey of this session: you will be signed out."
               : ""}{" "}
             This cannot be undone.
           </p>
-        </ConfirmDialog>
-      ) : null}
+        )}
+      </ConfirmStep>
     </>
   );
 }

@@ -7,7 +7,7 @@ import { useState } from "preact/hooks";
 import { ApiCallError, api, newIdempotencyKey } from "../api/client";
 import type { Transfer } from "../api/types";
 import { ActionForm } from "../components/action-form";
-import { ErrorMessage, Progress } from "../components/feedback";
+import { ActionFeedback } from "../components/feedback";
 import { Link } from "../components/link";
 import { TextField } from "../components/text-field";
 import { useAction } from "../components/use-action";
@@ -96,8 +96,7 @@ export function SendPage() {
           {problem}
         </p>
       ) : null}
-      {busy !== null ? <Progress label={busy} /> : null}
-      <ErrorMessage error={error} />
+      <ActionFeedback busy={busy} error={error} />
       {notReady ? (
         <div class="notice" role="note">
           <p>

@@ -8,7 +8,7 @@ import { ENVIRONMENTS, type EnvironmentName } from "@cpay/sdk/environment";
 import { useState } from "preact/hooks";
 import { api } from "../api/client";
 import type { SessionView } from "../api/types";
-import { ErrorMessage, Progress } from "../components/feedback";
+import { ActionFeedback } from "../components/feedback";
 import { useAction } from "../components/use-action";
 import { getPasskey, type RequestOptionsJson } from "../crypto/webauthn";
 import { ENVIRONMENT_LABELS, rememberEnvironment, rememberedEnvironment } from "../lib/environment";
@@ -80,8 +80,7 @@ export function SignInPage() {
       <button type="button" class="primary" disabled={busy !== null} onClick={() => void signIn()}>
         Sign in with a passkey
       </button>
-      {busy !== null ? <Progress label={busy} /> : null}
-      <ErrorMessage error={error} />
+      <ActionFeedback busy={busy} error={error} />
     </main>
   );
 }

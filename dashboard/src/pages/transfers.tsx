@@ -2,19 +2,44 @@
  * /transfers: sent and received transfers, filtered by status and direction, 100 a page, each
  * amount and memo opened from its sealed details in this browser.
  */
+import { Fragment } from "preact";
 import { useState } from "preact/hooks";
 import { api } from "../api/client";
 import type { Page, Transfer } from "../api/types";
-import { ErrorMessage, Progress } from "../components/feedback";
+import { LoadFeedback } from "../components/feedback";
 import { TransferRows } from "../components/transfer-rows";
 import { useAsync } from "../components/use-async";
 
 const PAGE = 100;
 
+/** The list's filters: query parameter, label, and its choices (value, label; "" filters nothing). */
+const FILTERS = [
+  {
+    name: "status",
+    label: "Status",
+    options: [
+      ["", "Any"],
+      ["pending", "Pending"],
+      ["confirmed", "Confirmed"],
+      ["failed", "Failed"],
+    ],
+  },
+  {
+    name: "direction",
+    label: "Direction",
+    options: [
+      ["", "Sent and received"],
+      ["sent", "Sent"],
+      ["received", "Received"],
+    ],
+  },
+] as const;
+type FilterName = (typeof FILTERS)[number]["name"];
+
 export function TransfersPage() {
-  const [status, setStatus] = useState("");
-  const [direction, setDirection] = useState("");
+  const [filters, setFilters] = useState<Record<FilterName, string>>({ status: "", direction: "" });
   const [offset, setOffset] = useState(0);
+  const { status, direction } = filters;
   const list = useAsync(
     () =>
       api<Page & { transfers: Transfer[] }>("GET", "/v1/transfers", {
@@ -26,36 +51,28 @@ export function TransfersPage() {
     <>
       <h1>Transfers</h1>
       <form class="filters" onSubmit={(event) => event.preventDefault()}>
-        <label for="filter-status">Status</label>
-        <select
-          id="filter-status"
-          value={status}
-          onChange={(event) => {
-            setStatus(event.currentTarget.value);
-            setOffset(0);
-          }}
-        >
-          <option value="">Any</option>
-          <option value="pending">Pending</option>
-          <option value="confirmed">Confirmed</option>
-          <option value="failed">Failed</option>
-        </select>
-        <label for="filter-direction">Direction</label>
-        <select
-          id="filter-direction"
-          value={direction}
-          onChange={(event) => {
-            setDirection(event.currentTarget.value);
-            setOffset(0);
-          }}
-        >
-          <option value="">Sent and received</option>
-          <option value="sent">Sent</option>
-          <option value="received">Received</option>
-        </select>
+        {FILTERS.map((filter) => (
+          <Fragment key={filter.name}>
+            <label for={`filter-${filter.name}`}>{filter.label}</label>
+            <select
+              id={`filter-${filter.name}`}
+              value={filters[filter.name]}
+              onChange={(event) => {
+                setFilters({ ...filters, [filter.name]: event.currentTarget.value });
+                // A new filter starts again from the first page.
+                setOffset(0);
+              }}
+            >
+              {filter.options.map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          </Fragment>
+        ))}
       </form>
-      <ErrorMessage error={list.error} />
-      {list.loading && list.data === null ? <Progress label="Loading transfers…" /> : null}
+      <LoadFeedback load={list} label="Loading transfers…" />
       {list.data === null ? null : (
         <>
           <TransferRows

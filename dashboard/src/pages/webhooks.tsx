@@ -7,12 +7,14 @@ import { useState } from "preact/hooks";
 import { api, newIdempotencyKey } from "../api/client";
 import { type Delivery, type Page, WEBHOOK_EVENT_TYPES, type Webhook } from "../api/types";
 import { ActionForm } from "../components/action-form";
-import { ColumnHeads } from "../components/column-heads";
-import { ConfirmDialog } from "../components/confirm";
-import { ErrorMessage, Progress } from "../components/feedback";
+import { ConfirmStep } from "../components/confirm";
+import { DataTable } from "../components/data-table";
+import { ErrorMessage, LoadFeedback } from "../components/feedback";
 import { ShownOnce } from "../components/shown-once";
+import { TitledSection } from "../components/titled-section";
 import { useAction } from "../components/use-action";
 import { useAsync } from "../components/use-async";
+import { useConfirmed } from "../components/use-confirmed";
 import { formatTime } from "../lib/time";
 
 export function WebhooksPage() {
@@ -21,7 +23,6 @@ export function WebhooksPage() {
   const [events, setEvents] = useState<Set<string>>(new Set(WEBHOOK_EVENT_TYPES));
   const { busy, error, setError, run } = useAction();
   const [secret, setSecret] = useState<string | null>(null);
-  const [deleting, setDeleting] = useState<Webhook | null>(null);
 
   const create = async () => {
     setError(null);
@@ -41,22 +42,15 @@ export function WebhooksPage() {
     });
   };
 
-  const remove = async (webhook: Webhook) => {
-    setDeleting(null);
-    setError(null);
-    try {
-      await api("DELETE", `/v1/webhooks/${encodeURIComponent(webhook.webhook_id)}`);
-      list.reload();
-    } catch (failure) {
-      setError(failure);
-    }
-  };
+  const remove = useConfirmed(async (webhook: Webhook) => {
+    await api("DELETE", `/v1/webhooks/${encodeURIComponent(webhook.webhook_id)}`);
+    list.reload();
+  }, setError);
 
   return (
     <>
       <h1>Webhooks</h1>
-      <section class="panel" aria-labelledby="create-webhook-title">
-        <h2 id="create-webhook-title">Create a webhook</h2>
+      <TitledSection id="create-webhook" title="Create a webhook" class="panel">
         <ActionForm class="stack" onSubmit={create}>
           <label for="webhook-url">Webhook URL</label>
           <input
@@ -91,23 +85,16 @@ export function WebhooksPage() {
         {secret !== null ? (
           <ShownOnce value={secret}>The signing secret (verify each delivery's signature with it)</ShownOnce>
         ) : null}
-      </section>
+      </TitledSection>
       <ErrorMessage error={error} />
-      <ErrorMessage error={list.error} />
-      {list.loading && list.data === null ? <Progress label="Loading webhooks…" /> : null}
+      <LoadFeedback load={list} label="Loading webhooks…" />
       {list.data !== null && list.data.webhooks.length === 0 ? <p>No webhooks yet.</p> : null}
       {list.data?.webhooks.map((webhook) => (
-        <WebhookCard key={webhook.webhook_id} webhook={webhook} onDelete={() => setDeleting(webhook)} />
+        <WebhookCard key={webhook.webhook_id} webhook={webhook} onDelete={() => remove.ask(webhook)} />
       ))}
-      {deleting !== null ? (
-        <ConfirmDialog
-          title="Delete this webhook?"
-          onCancel={() => setDeleting(null)}
-          onConfirm={() => void remove(deleting)}
-        >
-          <p>Deliveries to {deleting.url} stop, and the queued ones are cancelled.</p>
-        </ConfirmDialog>
-      ) : null}
+      <ConfirmStep step={remove} title="Delete this webhook?">
+        {(webhook) => <p>Deliveries to {webhook.url} stop, and the queued ones are cancelled.</p>}
+      </ConfirmStep>
     </>
   );
 }
@@ -168,33 +155,30 @@ function WebhookCard(props: { webhook: Webhook; onDelete: () => void }) {
       ) : null}
       {deliveries.data !== null && deliveries.data.deliveries.length === 0 ? <p>No deliveries yet.</p> : null}
       {deliveries.data !== null && deliveries.data.deliveries.length > 0 ? (
-        <table>
-          <caption>Delivery log of {webhook.url}</caption>
-          <ColumnHeads
-            names={["Event", "Created", "State", "Last status", "Retries", "Next attempt", "Action"]}
-          />
-          <tbody>
-            {deliveries.data.deliveries.map((delivery) => (
-              <tr
-                key={delivery.delivery_id}
-                data-delivery-id={delivery.delivery_id}
-                data-state={delivery.state}
-              >
-                <td>{delivery.event}</td>
-                <td>{formatTime(delivery.created_at)}</td>
-                <td>{delivery.state}</td>
-                <td>{delivery.last_status_code ?? delivery.history.at(-1)?.error ?? "—"}</td>
-                <td>{delivery.retry_count}</td>
-                <td>{delivery.next_attempt_at === null ? "—" : formatTime(delivery.next_attempt_at)}</td>
-                <td>
-                  <button type="button" onClick={() => void replay(delivery)}>
-                    Replay
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <DataTable
+          caption={`Delivery log of ${webhook.url}`}
+          columns={["Event", "Created", "State", "Last status", "Retries", "Next attempt", "Action"]}
+        >
+          {deliveries.data.deliveries.map((delivery) => (
+            <tr
+              key={delivery.delivery_id}
+              data-delivery-id={delivery.delivery_id}
+              data-state={delivery.state}
+            >
+              <td>{delivery.event}</td>
+              <td>{formatTime(delivery.created_at)}</td>
+              <td>{delivery.state}</td>
+              <td>{delivery.last_status_code ?? delivery.history.at(-1)?.error ?? "—"}</td>
+              <td>{delivery.retry_count}</td>
+              <td>{delivery.next_attempt_at === null ? "—" : formatTime(delivery.next_attempt_at)}</td>
+              <td>
+                <button type="button" onClick={() => void replay(delivery)}>
+                  Replay
+                </button>
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       ) : null}
     </article>
   );

@@ -81,28 +81,19 @@ async function updateTransfer(
   const [transfer] = await tx.select().from(transfers).where(eq(transfers.holdId, held.id));
   if (transfer === undefined) return null;
   const signatures = JSON.stringify(withSignature(transfer.signatures, decision.signature));
-  if (decision.status === "approved") {
-    const submitted = await moveTransfer(service, tx, transfer.id, {
-      from: ["held"],
-      to: "submitted",
-      set: { txSignature: decision.signature, signatures },
-    });
-    if (submitted === undefined) return transfer;
-    // Approval is when a held transfer is submitted (spec 3.1: `transfer.initiated`), and when it
-    // counts toward its key's usage (the amount was encrypted into the row when it was requested).
-    await recordTransferEvent(service, tx, "transfer.initiated", submitted);
-    await recordTransferUsage(service, tx, {
-      apiKeyId: submitted.apiKeyId,
-      increment: submitted.usageIncrement,
-    });
-    return submitted;
-  }
-  const failed = await moveTransfer(service, tx, transfer.id, {
+  const approved = decision.status === "approved";
+  const moved = await moveTransfer(service, tx, transfer.id, {
     from: ["held"],
-    to: "failed",
-    set: { failureCode: decision.status, signatures },
+    ...(approved
+      ? { to: "submitted", set: { txSignature: decision.signature, signatures } }
+      : { to: "failed", set: { failureCode: decision.status, signatures } }),
   });
-  if (failed === undefined) return transfer;
-  await recordTransferEvent(service, tx, "transfer.failed", failed);
-  return failed;
+  if (moved === undefined) return transfer;
+  // Approval is when a held transfer is submitted (spec 3.1: `transfer.initiated`), and when it
+  // counts toward its key's usage (the amount was encrypted into the row when it was requested).
+  await recordTransferEvent(service, tx, approved ? "transfer.initiated" : "transfer.failed", moved);
+  if (approved) {
+    await recordTransferUsage(service, tx, { apiKeyId: moved.apiKeyId, increment: moved.usageIncrement });
+  }
+  return moved;
 }

@@ -7,6 +7,8 @@ import { fundedSigner, signedTransaction, transfer, useTestLocalnet } from "./te
 const net = useTestLocalnet();
 
 const call = (method: string, params?: unknown) => JSON.stringify({ jsonrpc: "2.0", id: 1, method, params });
+/** The part of an answer that says -32602 (invalid params) with `message`. */
+const invalidParams = (message: unknown) => ({ error: { code: -32602, message } });
 
 /** After every bad request, a good one must still be answered: the server keeps serving. */
 afterEach(async () => {
@@ -51,80 +53,56 @@ describe("localnet JSON-RPC: malformed requests get JSON-RPC errors and the serv
 
   it("Given params of the wrong type or count, When posted, Then -32602 naming the problem", async () => {
     const wrongType = await net.post(call("getBalance", [5]));
-    expect(wrongType.json).toMatchObject({
-      error: {
-        code: -32602,
-        message: "Invalid params: param 0 (address): invalid type: integer `5`, expected a string.",
-      },
-    });
+    expect(wrongType.json).toMatchObject(
+      invalidParams("Invalid params: param 0 (address): invalid type: integer `5`, expected a string."),
+    );
     const tooFew = await net.post(call("getBalance", []));
-    expect(tooFew.json).toMatchObject({
-      error: { code: -32602, message: "Invalid params: expected 1 to 2 parameters, got 0" },
-    });
+    expect(tooFew.json).toMatchObject(invalidParams("Invalid params: expected 1 to 2 parameters, got 0"));
     const tooMany = await net.post(call("getSlot", [{}, {}]));
-    expect(tooMany.json).toMatchObject({
-      error: { code: -32602, message: "Invalid params: expected at most 1 parameter, got 2" },
-    });
+    expect(tooMany.json).toMatchObject(invalidParams("Invalid params: expected at most 1 parameter, got 2"));
     const notAnAddress = await net.post(call("getBalance", ["not-an-address"]));
-    expect(notAnAddress.json).toMatchObject({
-      error: { code: -32602, message: expect.stringMatching(/^Invalid param: Invalid/) },
-    });
+    expect(notAnAddress.json).toMatchObject(invalidParams(expect.stringMatching(/^Invalid param: Invalid/)));
     const badCommitment = await net.post(call("getSlot", [{ commitment: "max" }]));
-    expect(badCommitment.json).toMatchObject({
-      error: {
-        code: -32602,
-        message:
-          'Invalid params: commitment: unknown variant string "max", expected one of `processed`, `confirmed`, `finalized`.',
-      },
-    });
+    expect(badCommitment.json).toMatchObject(
+      invalidParams(
+        'Invalid params: commitment: unknown variant string "max", expected one of `processed`, `confirmed`, `finalized`.',
+      ),
+    );
     const zstd = await net.post(
       call("getAccountInfo", ["11111111111111111111111111111111", { encoding: "base64+zstd" }]),
     );
-    expect(zstd.json).toMatchObject({
-      error: { code: -32602, message: expect.stringContaining("base64+zstd") },
-    });
+    expect(zstd.json).toMatchObject(invalidParams(expect.stringContaining("base64+zstd")));
   });
 
   it("Given a transaction with invalid base58 or base64 characters, When sent, Then -32602 like Solana", async () => {
     const base58 = await net.post(call("sendTransaction", ["3vQB7B6MrGQZaxCuFg4ol"]));
-    expect(base58.json).toMatchObject({
-      error: {
-        code: -32602,
-        message: "invalid base58 encoding: InvalidCharacter { character: 'l', index: 20 }",
-      },
-    });
+    expect(base58.json).toMatchObject(
+      invalidParams("invalid base58 encoding: InvalidCharacter { character: 'l', index: 20 }"),
+    );
     const base64 = await net.post(call("sendTransaction", ["AQID!!==", { encoding: "base64" }]));
-    expect(base64.json).toMatchObject({
-      error: { code: -32602, message: "invalid base64 encoding: InvalidByte(4, 33)" },
-    });
+    expect(base64.json).toMatchObject(invalidParams("invalid base64 encoding: InvalidByte(4, 33)"));
     const garbage = await net.post(call("simulateTransaction", ["AQID", { encoding: "base64" }]));
-    expect(garbage.json).toMatchObject({
-      error: {
-        code: -32602,
-        message:
-          "failed to deserialize solana_transaction::versioned::VersionedTransaction: io error: unexpected end of file",
-      },
-    });
+    expect(garbage.json).toMatchObject(
+      invalidParams(
+        "failed to deserialize solana_transaction::versioned::VersionedTransaction: io error: unexpected end of file",
+      ),
+    );
   });
 
   it("Given a transaction over 1232 bytes, When sent, Then -32602 with Solana's size message", async () => {
     const tooLarge = Buffer.alloc(1281, 1).toString("base64");
     const { json } = await net.post(call("sendTransaction", [tooLarge, { encoding: "base64" }]));
-    expect(json).toMatchObject({
-      error: {
-        code: -32602,
-        message:
-          "base64 encoded solana_transaction::versioned::VersionedTransaction too large: 1708 bytes (max: encoded/raw 1644/1232)",
-      },
-    });
+    expect(json).toMatchObject(
+      invalidParams(
+        "base64 encoded solana_transaction::versioned::VersionedTransaction too large: 1708 bytes (max: encoded/raw 1644/1232)",
+      ),
+    );
     const base58 = await net.post(call("sendTransaction", ["2".repeat(1700)]));
-    expect(base58.json).toMatchObject({
-      error: {
-        code: -32602,
-        message:
-          "base58 encoded solana_transaction::versioned::VersionedTransaction too large: 1700 bytes (max: encoded/raw 1683/1232)",
-      },
-    });
+    expect(base58.json).toMatchObject(
+      invalidParams(
+        "base58 encoded solana_transaction::versioned::VersionedTransaction too large: 1700 bytes (max: encoded/raw 1683/1232)",
+      ),
+    );
   });
 
   it("Given an HTTP body over the limit, When posted, Then 413 with a JSON-RPC error", async () => {

@@ -15,11 +15,11 @@ import {
   setTransactionMessageLifetimeUsingBlockhash,
   signTransactionMessageWithSigners,
 } from "@solana/kit";
+import { TOKEN_2022_PROGRAM_ADDRESS } from "@solana-program/token-2022";
 import { describe, expect, it } from "vitest";
 import { fundedSigner, signedTransaction, transfer, useTestLocalnet } from "./test-support";
 
 const SYSTEM_PROGRAM = "11111111111111111111111111111111";
-const TOKEN_2022 = "TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb";
 
 const net = useTestLocalnet();
 
@@ -79,7 +79,7 @@ describe("localnet JSON-RPC with @solana/kit", () => {
     expect(wallet?.data).toEqual(["", "base64"]);
 
     const { value: mintAccount } = await net.rpc.getAccountInfo(mint, { encoding: "base64" }).send();
-    expect(mintAccount?.owner).toBe(TOKEN_2022);
+    expect(mintAccount?.owner).toBe(TOKEN_2022_PROGRAM_ADDRESS);
     const mintBytes = Buffer.from(mintAccount?.data[0] ?? "", "base64");
     expect(mintBytes.length).toBe(Number(mintAccount?.space));
     expect(mintBytes[44]).toBe(6); // decimals
@@ -89,7 +89,11 @@ describe("localnet JSON-RPC with @solana/kit", () => {
     const { value: many } = await net.rpc
       .getMultipleAccounts([payer.address, missing, mint], { encoding: "base64" })
       .send();
-    expect(many.map((account) => account?.owner ?? null)).toEqual([SYSTEM_PROGRAM, null, TOKEN_2022]);
+    expect(many.map((account) => account?.owner ?? null)).toEqual([
+      SYSTEM_PROGRAM,
+      null,
+      TOKEN_2022_PROGRAM_ADDRESS,
+    ]);
 
     const { value: sliced } = await net.rpc
       .getAccountInfo(mint, { encoding: "base58", dataSlice: { offset: 44, length: 1 } })
@@ -360,7 +364,7 @@ describe("localnet JSON-RPC with @solana/kit", () => {
     const space = mint.value?.space ?? 0n;
     const mintBytes = Buffer.from(mint.value?.data[0] ?? "", "base64");
     const found = await net.rpc
-      .getProgramAccounts(address(TOKEN_2022), {
+      .getProgramAccounts(address(TOKEN_2022_PROGRAM_ADDRESS), {
         encoding: "base64",
         filters: [
           { dataSize: space },
@@ -376,7 +380,10 @@ describe("localnet JSON-RPC with @solana/kit", () => {
       .send();
     expect(found.map((entry) => entry.pubkey)).toContain(net.cluster.usdgMint);
     const none = await net.rpc
-      .getProgramAccounts(address(TOKEN_2022), { encoding: "base64", filters: [{ dataSize: 1n }] })
+      .getProgramAccounts(address(TOKEN_2022_PROGRAM_ADDRESS), {
+        encoding: "base64",
+        filters: [{ dataSize: 1n }],
+      })
       .send();
     expect(none).toEqual([]);
   });

@@ -8,17 +8,20 @@
  * or not, since the base layout is a prefix of the extended one.
  */
 import { getBase58Decoder } from "@solana/kit";
+import {
+  getMintSize,
+  getTokenSize,
+  TOKEN_2022_PROGRAM_ADDRESS,
+  TOKEN_PROGRAM_ADDRESS,
+} from "@solana-program/token-2022";
 import type { AccountRecord, ClusterPort } from "../cluster/cluster-port";
 
 const base58 = getBase58Decoder();
 
-export const TOKEN_PROGRAM_ID = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA";
-export const TOKEN_2022_PROGRAM_ID = "TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb";
-
-const ACCOUNT_LEN = 165;
-const MINT_LEN = 82;
-/** Token-2022 stores an AccountType byte right after the 165-byte base: 1 = mint, 2 = account. */
-const ACCOUNT_TYPE_OFFSET = 165;
+const ACCOUNT_LEN = getTokenSize();
+const MINT_LEN = getMintSize();
+/** Token-2022 stores an AccountType byte right after the 165-byte account base: 1 = mint, 2 = account. */
+const ACCOUNT_TYPE_OFFSET = ACCOUNT_LEN;
 
 export interface TokenAccountState {
   readonly mint: string;
@@ -40,7 +43,7 @@ export interface MintState {
 }
 
 export function isTokenProgram(owner: string): boolean {
-  return owner === TOKEN_PROGRAM_ID || owner === TOKEN_2022_PROGRAM_ID;
+  return owner === TOKEN_PROGRAM_ADDRESS || owner === TOKEN_2022_PROGRAM_ADDRESS;
 }
 
 function view(data: Uint8Array): DataView {
@@ -57,7 +60,10 @@ function optionalKey(data: Uint8Array, offset: number): string | null {
 export function readTokenAccount(account: AccountRecord): TokenAccountState | null {
   const { data } = account;
   if (!isTokenProgram(account.owner) || data.length < ACCOUNT_LEN) return null;
-  if (data.length > ACCOUNT_LEN && (account.owner === TOKEN_PROGRAM_ID || data[ACCOUNT_TYPE_OFFSET] !== 2))
+  if (
+    data.length > ACCOUNT_LEN &&
+    (account.owner === TOKEN_PROGRAM_ADDRESS || data[ACCOUNT_TYPE_OFFSET] !== 2)
+  )
     return null;
   const state = data[108];
   if (state !== 1 && state !== 2) return null;
@@ -78,7 +84,10 @@ export function readTokenAccount(account: AccountRecord): TokenAccountState | nu
 export function readMint(account: AccountRecord): MintState | null {
   const { data } = account;
   if (!isTokenProgram(account.owner) || data.length < MINT_LEN) return null;
-  if (data.length !== MINT_LEN && (account.owner === TOKEN_PROGRAM_ID || data[ACCOUNT_TYPE_OFFSET] !== 1))
+  if (
+    data.length !== MINT_LEN &&
+    (account.owner === TOKEN_PROGRAM_ADDRESS || data[ACCOUNT_TYPE_OFFSET] !== 1)
+  )
     return null;
   if (data[45] !== 1) return null;
   return {
@@ -107,7 +116,7 @@ export function parseTokenAccountJson(
   cluster: ClusterPort,
   account: AccountRecord,
 ): Record<string, unknown> | null {
-  const program = account.owner === TOKEN_PROGRAM_ID ? "spl-token" : "spl-token-2022";
+  const program = account.owner === TOKEN_PROGRAM_ADDRESS ? "spl-token" : "spl-token-2022";
   const space = account.data.length;
   if (space === ACCOUNT_LEN) {
     const token = readTokenAccount(account);

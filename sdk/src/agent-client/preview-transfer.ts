@@ -22,6 +22,7 @@ import type { ConfidentialKeyset } from "../confidential/keys";
 import { findTokenAccount } from "../confidential/token-account";
 import { getPolicyDecoder, POLICY_DISCRIMINATOR, type Policy } from "../generated";
 import { findPolicyPda } from "../program/pdas";
+import { decodeProgramAccount } from "../program/program-account";
 
 export interface TransferPreviewInput {
   readonly agent: Address;
@@ -87,12 +88,7 @@ export async function previewAgentTransfer(
  * discriminator); throws when there is none.
  */
 export function policyAccountOf(programAddress: Address, at: Address, record: AccountRecord | null): Policy {
-  if (
-    record === null ||
-    record.owner !== programAddress ||
-    !POLICY_DISCRIMINATOR.every((byte, i) => record.data[i] === byte)
-  ) {
-    throw new Error(`no Policy account at ${at}`);
-  }
-  return getPolicyDecoder().decode(record.data);
+  const policy = decodeProgramAccount(record, programAddress, POLICY_DISCRIMINATOR, getPolicyDecoder());
+  if (policy === null) throw new Error(`no Policy account at ${at}`);
+  return policy;
 }

@@ -6,16 +6,10 @@
  * sysvar). Either the account is ready or nothing landed.
  */
 import { address, type TransactionSigner } from "@solana/kit";
-import {
-  getCreateAssociatedTokenIdempotentInstruction,
-  TOKEN_2022_PROGRAM_ADDRESS,
-} from "@solana-program/token-2022";
 import type { ChainPort } from "../chain/chain-port";
-import { DEFAULT_MAXIMUM_PENDING_CREDITS, sameBytes } from "../confidential/account-setup";
-import { ConfidentialError } from "../confidential/errors";
+import { configureTokenAccountOnce, DEFAULT_MAXIMUM_PENDING_CREDITS } from "../confidential/account-setup";
 import type { ConfidentialKeyset } from "../confidential/keys";
 import { tokenAccountOf } from "../confidential/token-account";
-import { signTransaction, submit } from "../confidential/transactions";
 import { agentAccountOf, findAgentTokenAccount, resolveAgentAddress } from "./agent-account";
 import { buildAgentConfidentialConfigureInstructions } from "./instructions";
 
@@ -46,32 +40,18 @@ export async function setupAgentConfidentialAccount(
   // One read of both accounts; the agent must exist (agent_not_found) before anything else.
   const [agentRecord, tokenRecord] = await chain.getMultipleAccounts([agent, tokenAccount]);
   agentAccountOf(chain.programId, agent, agentRecord ?? null);
-  const existing = tokenAccountOf(tokenAccount, tokenRecord ?? null)?.confidential ?? null;
-  if (existing !== null) {
-    if (!sameBytes(existing.elgamalPubkey, input.keys.elgamalPubkey)) {
-      throw new ConfidentialError(
-        "account_key_mismatch",
-        `${tokenAccount} is configured with another ElGamal key`,
-      );
-    }
-    return { agent, tokenAccount, signature: null };
-  }
   const payer = input.payer ?? input.authority;
   const mint = address(input.mint);
-  const transaction = await signTransaction({
-    step: "configure_account",
-    feePayer: payer,
-    blockhash: await chain.getLatestBlockhash(),
-    instructions: [
-      getCreateAssociatedTokenIdempotentInstruction({
-        payer,
-        ata: tokenAccount,
-        owner: agent,
-        mint,
-        tokenProgram: TOKEN_2022_PROGRAM_ADDRESS,
-      }),
-      // Configure, then its proof right after it (proof_instruction_offset = 1).
-      ...buildAgentConfidentialConfigureInstructions({
+  const signature = await configureTokenAccountOnce(chain, {
+    tokenAccount,
+    existing: tokenAccountOf(tokenAccount, tokenRecord ?? null)?.confidential ?? null,
+    keys: input.keys,
+    payer,
+    owner: agent,
+    mint,
+    // Configure, then its proof right after it (proof_instruction_offset = 1).
+    configure: () =>
+      buildAgentConfidentialConfigureInstructions({
         authority: input.authority,
         agent,
         tokenAccount,
@@ -81,7 +61,6 @@ export async function setupAgentConfidentialAccount(
         maximumPendingCredits: input.maximumPendingCredits ?? DEFAULT_MAXIMUM_PENDING_CREDITS,
         programAddress: address(chain.programId),
       }),
-    ],
   });
-  return { agent, tokenAccount, signature: await submit(chain, transaction) };
+  return { agent, tokenAccount, signature };
 }

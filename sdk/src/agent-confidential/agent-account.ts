@@ -23,13 +23,12 @@ import {
   requireConfidentialState,
   tokenAccountOf,
 } from "../confidential/token-account";
-import { AGENT_DISCRIMINATOR, HANDLE_DISCRIMINATOR } from "../generated";
+import { AGENT_DISCRIMINATOR, getAgentSize, getHandleSize, HANDLE_DISCRIMINATOR } from "../generated";
 import { findAgentPda, findHandlePda } from "../program/pdas";
+import { isProgramAccount } from "../program/program-account";
 
-export const AGENT_ACCOUNT_LENGTH = 224;
 const STATUS_OFFSET = 106;
 const STATUS_ACTIVE = 1;
-const HANDLE_ACCOUNT_LENGTH = 112;
 
 export interface AgentAccount {
   readonly address: Address;
@@ -66,12 +65,7 @@ export function agentAccountOf(
   agent: Address,
   account: AccountRecord | null,
 ): AgentAccount {
-  if (
-    account === null ||
-    account.owner !== programId ||
-    account.data.length !== AGENT_ACCOUNT_LENGTH ||
-    !AGENT_DISCRIMINATOR.every((byte, i) => account.data[i] === byte)
-  ) {
+  if (!isProgramAccount(account, programId, AGENT_DISCRIMINATOR, getAgentSize())) {
     throw new ConfidentialError("agent_not_found", `no agent account at ${agent}`);
   }
   const data = account.data;
@@ -129,12 +123,7 @@ export async function resolveRecipientWallet(chain: ChainPort, recipient: string
   if (isAddress(recipient)) return recipient;
   const [handle] = await findHandlePda({ handle: recipient }, { programAddress: address(chain.programId) });
   const account = await chain.getAccount(handle);
-  if (
-    account === null ||
-    account.owner !== chain.programId ||
-    account.data.length !== HANDLE_ACCOUNT_LENGTH ||
-    !HANDLE_DISCRIMINATOR.every((byte, i) => account.data[i] === byte)
-  ) {
+  if (!isProgramAccount(account, chain.programId, HANDLE_DISCRIMINATOR, getHandleSize())) {
     throw new ConfidentialError("recipient_not_confidential_ready", `no handle ${recipient} is registered`);
   }
   return getAddressDecoder().decode(account.data, 8);

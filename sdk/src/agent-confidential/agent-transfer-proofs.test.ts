@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isConfidentialError } from "../confidential/errors";
-import { deriveConfidentialKeys, generateConfidentialSecret } from "../confidential/keys";
-import { thrownBy } from "../confidential/keys.test-support";
+import { randomKeysets, thrownBy } from "../confidential/keys.test-support";
 import {
   AeCiphertext,
   BatchedRangeProofU64Data,
@@ -12,7 +11,7 @@ import {
   buildAgentTransferProofsConcurrently,
   transferBound,
 } from "./agent-transfer-proofs";
-import { isPolicyLimitExceeded } from "./errors";
+import { isPolicyLimitExceeded, type PolicyLimit } from "./errors";
 import {
   parseValidityProofContext,
   transactionLimitCiphertext,
@@ -20,8 +19,7 @@ import {
 } from "./limit-ciphertexts";
 import type { ProverState } from "./prover-state";
 
-const agent = deriveConfidentialKeys(generateConfidentialSecret());
-const recipient = deriveConfidentialKeys(generateConfidentialSecret());
+const [agent, recipient] = randomKeysets(2);
 const BALANCE = 1_000n;
 
 /** Per transaction 100, daily 250, HITL 50; P = 20 public, 30 confidential spent today. */
@@ -47,6 +45,11 @@ function build(amount: bigint, options: { requestHold?: boolean; state?: ProverS
     prover: options.state ?? prover,
     requestHold: options.requestHold,
   });
+}
+
+/** Whether `run` throws the refusal of `limit`. */
+function breaksLimit(limit: PolicyLimit, run: () => unknown): boolean {
+  return isPolicyLimitExceeded(thrownBy(run), limit);
 }
 
 describe("agent transfer proofs", () => {
@@ -76,18 +79,8 @@ describe("agent transfer proofs", () => {
   });
 
   it("Given an amount above per_tx, Then the per-transaction limit is broken, hold or not", () => {
-    expect(
-      isPolicyLimitExceeded(
-        thrownBy(() => build(101n)),
-        "per_transaction",
-      ),
-    ).toBe(true);
-    expect(
-      isPolicyLimitExceeded(
-        thrownBy(() => build(101n, { requestHold: true })),
-        "per_transaction",
-      ),
-    ).toBe(true);
+    expect(breaksLimit("per_transaction", () => build(101n))).toBe(true);
+    expect(breaksLimit("per_transaction", () => build(101n, { requestHold: true }))).toBe(true);
   });
 
   it("Given an amount above what is left today, Then the daily limit is broken", () => {
@@ -96,12 +89,7 @@ describe("agent transfer proofs", () => {
       confidentialSpentToday: 200n,
       spendCiphertext: agent.elgamal.pubkey().encryptU64(200n).toBytes(),
     };
-    expect(
-      isPolicyLimitExceeded(
-        thrownBy(() => build(31n, { state: tight })),
-        "daily",
-      ),
-    ).toBe(true);
+    expect(breaksLimit("daily", () => build(31n, { state: tight }))).toBe(true);
   });
 
   it("Given an amount above the balance, Then it is refused before any proof work", () => {

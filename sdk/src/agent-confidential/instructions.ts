@@ -30,7 +30,13 @@ import {
   getPendingCloseExpiredInstruction,
   getPendingRejectInstruction,
 } from "../generated";
-import { assertTransferId, findHandlePda, findPendingTransactionPda, findPolicyPda } from "../program/pdas";
+import { holdApprovalAccounts } from "../program/instructions";
+import {
+  assertTransferId,
+  findOptionalHandlePda,
+  findPendingTransactionPda,
+  findPolicyPda,
+} from "../program/pdas";
 import type { Hold } from "./pending-transaction";
 
 /** The most contexts one `agent_confidential_close_contexts` closes. */
@@ -196,7 +202,7 @@ export async function buildAgentConfidentialTransferInstruction(
       source: input.source,
       mint: input.mint,
       destination: input.destination,
-      recipientHandle: await optionalHandlePda(input.recipientHandle, input),
+      recipientHandle: await findOptionalHandlePda(input.recipientHandle, input),
       ...input.contexts,
       contextRentReceiver: input.contextRentReceiver,
       pending,
@@ -218,22 +224,14 @@ export async function buildConfidentialPendingApproveInstruction(
 ) {
   const { hold } = input;
   const contexts = pinnedContexts(hold);
-  const [policy] = await findPolicyPda({ agent: hold.agent }, input);
-  return getConfidentialPendingApproveInstruction(
-    {
-      owner: input.owner,
-      agent: hold.agent,
-      policy,
-      pending: hold.address,
-      source: hold.source,
-      mint: hold.mint,
-      destination: hold.destination,
-      recipientHandle: await optionalHandlePda(hold.recipientHandle ?? undefined, input),
-      ...contexts,
-      rentReceiver: hold.rentPayer,
-    },
+  const accounts = await holdApprovalAccounts(
+    input.owner,
+    hold.address,
+    hold,
+    hold.recipientHandle ?? undefined,
     input,
   );
+  return getConfidentialPendingApproveInstruction({ ...accounts, ...contexts }, input);
 }
 
 /** `pending_reject` of a confidential hold: its pinned contexts are closed to the rent payer. */
@@ -264,11 +262,4 @@ function holdClosingAccounts(hold: Hold) {
 function pinnedContexts(hold: Hold) {
   if (hold.contexts === null) throw new RangeError(`${hold.address} is not a confidential hold`);
   return hold.contexts;
-}
-
-async function optionalHandlePda(
-  handle: string | undefined,
-  config: ProgramAddressConfig,
-): Promise<Address | undefined> {
-  return handle === undefined ? undefined : (await findHandlePda({ handle }, config))[0];
 }

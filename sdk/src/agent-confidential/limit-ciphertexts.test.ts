@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deriveConfidentialKeys, generateConfidentialSecret } from "../confidential/keys";
+import { randomKeysets } from "../confidential/keys.test-support";
 import { encryptTransferAmount, proveAmountValidity } from "../confidential/transfer-proofs";
 import { ElGamalCiphertext, GroupedElGamalCiphertext3Handles } from "../confidential/zk-sdk";
 import { isPolicyLimitExceeded } from "./errors";
@@ -11,9 +11,7 @@ import {
   VALIDITY_PROOF_CONTEXT_LENGTH,
 } from "./limit-ciphertexts";
 
-const source = deriveConfidentialKeys(generateConfidentialSecret());
-const recipient = deriveConfidentialKeys(generateConfidentialSecret());
-const auditor = deriveConfidentialKeys(generateConfidentialSecret());
+const [source, recipient, auditor] = randomKeysets(3);
 const ZERO_CIPHERTEXT = new Uint8Array(64);
 
 /** Decrypts under the source key (discrete log: keep the values small). */

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { deriveConfidentialKeys, generateConfidentialSecret } from "../confidential/keys";
+import { randomKeysets } from "../confidential/keys.test-support";
 import {
   BatchedRangeProofU64Data,
   BatchedRangeProofU128Data,
@@ -15,7 +15,7 @@ import {
   unsafeBuildLimitProofsWithForgedLimits,
 } from "./limit-proofs";
 
-const keys = deriveConfidentialKeys(generateConfidentialSecret());
+const [keys] = randomKeysets(1);
 const ZERO = new Uint8Array(64);
 const U64_MAX = (1n << 64n) - 1n;
 

@@ -1,11 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { isConfidentialError } from "../confidential/errors";
-import { deriveConfidentialKeys, generateConfidentialSecret } from "../confidential/keys";
+import { randomKeysets } from "../confidential/keys.test-support";
 import type { PolicySpendState } from "./policy-account";
 import { encryptsTotal, proverStateOf } from "./prover-state";
 
-const keys = deriveConfidentialKeys(generateConfidentialSecret());
-const stranger = deriveConfidentialKeys(generateConfidentialSecret());
+const [keys, stranger] = randomKeysets(2);
 const TODAY = 20_522n;
 
 /** A policy whose day is `dayIndex` with S = Enc(spent) under `owner`'s key and the given blob. */

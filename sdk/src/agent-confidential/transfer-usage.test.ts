@@ -9,14 +9,12 @@ import {
   encryptedTotalToBase64,
   sumEncryptedTotals,
 } from "../confidential/encrypted-total";
-import { deriveConfidentialKeys, generateConfidentialSecret } from "../confidential/keys";
+import { randomKeysets } from "../confidential/keys.test-support";
 import { encryptTransferAmount } from "../confidential/transfer-proofs";
 import { VALIDITY_PROOF_CONTEXT_LENGTH } from "./limit-ciphertexts";
 import { encryptedTotalOfTransfer, readTransferValidityContext } from "./transfer-usage";
 
-const source = deriveConfidentialKeys(generateConfidentialSecret());
-const recipient = deriveConfidentialKeys(generateConfidentialSecret());
-const auditor = deriveConfidentialKeys(generateConfidentialSecret());
+const [source, recipient, auditor] = randomKeysets(3);
 const agentPda = (await generateKeyPairSigner()).address;
 const CONTEXT_ADDRESS = (await generateKeyPairSigner()).address;
 

@@ -13,6 +13,7 @@ export {
 export * from "./chain-port";
 export * from "./chain-types";
 export { meetsCommitment } from "./commitment";
+export * from "./compute-budget";
 export { type ConfirmedTransactionOptions, confirmedTransaction } from "./confirmed-transaction";
 export * from "./deterministic-keys";
 export * from "./localnet-manifest";

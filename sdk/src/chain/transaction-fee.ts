@@ -12,11 +12,17 @@
  *
  * Tests check the result against what LiteSVM actually debits from the fee payer.
  */
+import {
+  COMPUTE_BUDGET_PROGRAM_ADDRESS,
+  DEFAULT_INSTRUCTION_COMPUTE_UNIT_LIMIT,
+  priorityFeeLamports,
+  SET_COMPUTE_UNIT_LIMIT,
+  SET_COMPUTE_UNIT_PRICE,
+} from "./compute-budget";
 import type { DecodedMessage } from "./wire-transaction";
 
 export const LAMPORTS_PER_SIGNATURE = 5000n;
 
-const COMPUTE_BUDGET_PROGRAM = "ComputeBudget111111111111111111111111111111";
 const PRECOMPILES = new Set([
   "Ed25519SigVerify111111111111111111111111111",
   "KeccakSecp256k11111111111111111111111111111",
@@ -25,7 +31,7 @@ const PRECOMPILES = new Set([
 // Builtins that are not (yet) BPF programs: they reserve 3,000 CU each by default (SIMD-0170).
 const BUILTINS = new Set([
   "11111111111111111111111111111111",
-  COMPUTE_BUDGET_PROGRAM,
+  COMPUTE_BUDGET_PROGRAM_ADDRESS,
   "Vote111111111111111111111111111111111111111",
   "BPFLoader1111111111111111111111111111111111",
   "BPFLoader2111111111111111111111111111111111",
@@ -35,8 +41,6 @@ const BUILTINS = new Set([
   ...PRECOMPILES,
 ]);
 
-const MAX_COMPUTE_UNIT_LIMIT = 1_400_000n;
-const DEFAULT_INSTRUCTION_COMPUTE_UNIT_LIMIT = 200_000n;
 const MAX_BUILTIN_ALLOCATION_COMPUTE_UNIT_LIMIT = 3_000n;
 
 /** The fee (lamports) the runtime charges `tx`'s fee payer, success or failure alike. */
@@ -51,18 +55,15 @@ export function transactionFee(tx: DecodedMessage): bigint {
     defaultLimit += BUILTINS.has(program)
       ? MAX_BUILTIN_ALLOCATION_COMPUTE_UNIT_LIMIT
       : DEFAULT_INSTRUCTION_COMPUTE_UNIT_LIMIT;
-    if (program !== COMPUTE_BUDGET_PROGRAM || ix.data.length === 0) continue;
+    if (program !== COMPUTE_BUDGET_PROGRAM_ADDRESS || ix.data.length === 0) continue;
     const view = new DataView(ix.data.buffer, ix.data.byteOffset, ix.data.byteLength);
-    // ComputeBudgetInstruction (borsh): 2 = SetComputeUnitLimit(u32), 3 = SetComputeUnitPrice(u64).
-    if (ix.data[0] === 2 && ix.data.length >= 5) computeUnitLimit = BigInt(view.getUint32(1, true));
-    if (ix.data[0] === 3 && ix.data.length >= 9) computeUnitPrice = view.getBigUint64(1, true);
+    if (ix.data[0] === SET_COMPUTE_UNIT_LIMIT && ix.data.length >= 5) {
+      computeUnitLimit = BigInt(view.getUint32(1, true));
+    }
+    if (ix.data[0] === SET_COMPUTE_UNIT_PRICE && ix.data.length >= 9)
+      computeUnitPrice = view.getBigUint64(1, true);
   }
   const baseFee = signatures * LAMPORTS_PER_SIGNATURE;
   if (tx.version === 1) return baseFee + (tx.v1PriorityFeeLamports ?? 0n);
-  const limit = min(computeUnitLimit ?? defaultLimit, MAX_COMPUTE_UNIT_LIMIT);
-  return baseFee + (computeUnitPrice * limit + 999_999n) / 1_000_000n;
-}
-
-function min(a: bigint, b: bigint): bigint {
-  return a < b ? a : b;
+  return baseFee + priorityFeeLamports(computeUnitPrice, computeUnitLimit ?? defaultLimit);
 }

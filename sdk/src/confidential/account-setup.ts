@@ -5,7 +5,7 @@
  * through the instructions sysvar, so no context account is needed and nothing can be left half
  * done: either the account is ready or the transaction did not land.
  */
-import { address, type TransactionSigner } from "@solana/kit";
+import { type Address, address, type Instruction, type TransactionSigner } from "@solana/kit";
 import {
   ExtensionType,
   getConfigureConfidentialTransferAccountInstruction,
@@ -17,7 +17,12 @@ import { getVerifyProofInstruction, ZkElGamalProofInstruction } from "@solana-pr
 import type { ChainPort } from "../chain/chain-port";
 import { ConfidentialError } from "./errors";
 import type { ConfidentialKeyset } from "./keys";
-import { findTokenAccount, readTokenAccount, type TokenAccountState } from "./token-account";
+import {
+  type ConfidentialAccountState,
+  findTokenAccount,
+  readTokenAccount,
+  type TokenAccountState,
+} from "./token-account";
 import { signTransaction, submit } from "./transactions";
 import { PubkeyValidityProofData } from "./zk-sdk";
 
@@ -48,30 +53,16 @@ export async function setupConfidentialAccount(
   input: SetupConfidentialAccountInput,
 ): Promise<{ readonly tokenAccount: string; readonly signature: string | null }> {
   const tokenAccount = await findTokenAccount(input.owner.address, input.mint);
-  const existing = (await readTokenAccount(chain, tokenAccount))?.confidential ?? null;
-  if (existing !== null) {
-    if (!sameBytes(existing.elgamalPubkey, input.keys.elgamalPubkey)) {
-      throw new ConfidentialError(
-        "account_key_mismatch",
-        `${tokenAccount} is configured with another ElGamal key`,
-      );
-    }
-    return { tokenAccount, signature: null };
-  }
   const payer = input.payer ?? input.owner;
-  const proof = new PubkeyValidityProofData(input.keys.elgamal).toBytes();
-  const transaction = await signTransaction({
-    step: "configure_account",
-    feePayer: payer,
-    blockhash: await chain.getLatestBlockhash(),
-    instructions: [
-      getCreateAssociatedTokenIdempotentInstruction({
-        payer,
-        ata: tokenAccount,
-        owner: input.owner.address,
-        mint: address(input.mint),
-        tokenProgram: TOKEN_2022_PROGRAM_ADDRESS,
-      }),
+  const mint = address(input.mint);
+  const signature = await configureTokenAccountOnce(chain, {
+    tokenAccount,
+    existing: (await readTokenAccount(chain, tokenAccount))?.confidential ?? null,
+    keys: input.keys,
+    payer,
+    owner: input.owner.address,
+    mint,
+    configure: () => [
       getReallocateInstruction({
         token: tokenAccount,
         payer,
@@ -80,7 +71,7 @@ export async function setupConfidentialAccount(
       }),
       getConfigureConfidentialTransferAccountInstruction({
         token: tokenAccount,
-        mint: address(input.mint),
+        mint,
         authority: input.owner,
         decryptableZeroBalance: input.keys.ae.encrypt(0n).toBytes(),
         maximumPendingBalanceCreditCounter: input.maximumPendingCredits ?? DEFAULT_MAXIMUM_PENDING_CREDITS,
@@ -89,11 +80,57 @@ export async function setupConfidentialAccount(
       }),
       getVerifyProofInstruction({
         discriminator: ZkElGamalProofInstruction.VerifyPubkeyValidity,
-        proofData: proof,
+        proofData: new PubkeyValidityProofData(input.keys.elgamal).toBytes(),
       }),
     ],
   });
-  return { tokenAccount, signature: await submit(chain, transaction) };
+  return { tokenAccount, signature };
+}
+
+/**
+ * One transaction that creates `tokenAccount` (the Token-2022 associated account of `owner` for
+ * `mint`) where it is missing and then runs `configure()`, unless the account is already configured
+ * (`existing`): with `keys`, nothing is sent (null); with another ElGamal key, `account_key_mismatch`
+ * (Token-2022 cannot reconfigure it). Wallet and agent accounts differ only in `configure`.
+ */
+export async function configureTokenAccountOnce(
+  chain: ChainPort,
+  input: {
+    readonly tokenAccount: Address;
+    readonly existing: ConfidentialAccountState | null;
+    readonly keys: ConfidentialKeyset;
+    readonly payer: TransactionSigner;
+    readonly owner: Address;
+    readonly mint: Address;
+    readonly configure: () => readonly Instruction[];
+  },
+): Promise<string | null> {
+  const { tokenAccount, existing, payer } = input;
+  if (existing !== null) {
+    if (!sameBytes(existing.elgamalPubkey, input.keys.elgamalPubkey)) {
+      throw new ConfidentialError(
+        "account_key_mismatch",
+        `${tokenAccount} is configured with another ElGamal key`,
+      );
+    }
+    return null;
+  }
+  const transaction = await signTransaction({
+    step: "configure_account",
+    feePayer: payer,
+    blockhash: await chain.getLatestBlockhash(),
+    instructions: [
+      getCreateAssociatedTokenIdempotentInstruction({
+        payer,
+        ata: tokenAccount,
+        owner: input.owner,
+        mint: input.mint,
+        tokenProgram: TOKEN_2022_PROGRAM_ADDRESS,
+      }),
+      ...input.configure(),
+    ],
+  });
+  return submit(chain, transaction);
 }
 
 /** Why an owner's account cannot receive confidential transfers now, or `ready`. */

@@ -6,6 +6,8 @@
 import { ConfidentialError } from "./errors";
 
 export const MAX_U64 = (1n << 64n) - 1n;
+/** A balance is a u64: the range proof of a new balance shows it below 2^64. */
+export const BALANCE_BITS = 64;
 export const TRANSFER_AMOUNT_LO_BITS = 16n;
 export const TRANSFER_AMOUNT_HI_BITS = 32n;
 export const MAX_CONFIDENTIAL_AMOUNT = (1n << (TRANSFER_AMOUNT_LO_BITS + TRANSFER_AMOUNT_HI_BITS)) - 1n;

@@ -1,11 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ciphertextFromGrouped, subtractAmount, subtractLoHi } from "./ciphertext-arithmetic";
-import { deriveConfidentialKeys, generateConfidentialSecret } from "./keys";
+import { randomKeysets } from "./keys.test-support";
 import { ElGamalCiphertext, GroupedElGamalCiphertext3Handles, PedersenOpening } from "./zk-sdk";
 
-const keys = deriveConfidentialKeys(generateConfidentialSecret());
-const other = deriveConfidentialKeys(generateConfidentialSecret());
+const [keys, other] = randomKeysets(2);
 const decrypt = (bytes: Uint8Array) => {
   const ciphertext = ElGamalCiphertext.fromBytes(bytes);
   if (ciphertext === undefined) throw new Error("bad ciphertext");

@@ -10,11 +10,11 @@ import {
   sumEncryptedTotals,
 } from "./encrypted-total";
 import { isConfidentialError } from "./errors";
-import { bigIntToLittleEndian, deriveConfidentialKeys, generateConfidentialSecret } from "./keys";
+import { bigIntToLittleEndian } from "./keys";
+import { randomKeysets } from "./keys.test-support";
 
 // Every decryption is two discrete logs (~0.3 s each), so each test decrypts at most once.
-const keys = deriveConfidentialKeys(generateConfidentialSecret());
-const stranger = deriveConfidentialKeys(generateConfidentialSecret());
+const [keys, stranger] = randomKeysets(2);
 
 const addAll = (amounts: readonly bigint[]) =>
   amounts.reduce(

@@ -5,7 +5,7 @@
  */
 import type { ViewingKeys } from "../sealed/viewing-keys";
 import { exportConfidentialSecret } from "./key-export";
-import type { ConfidentialKeyset } from "./keys";
+import { type ConfidentialKeyset, deriveConfidentialKeys, generateConfidentialSecret } from "./keys";
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString("hex");
 
@@ -32,6 +32,18 @@ function malformedSecretExports(): string[] {
   wrongVersion[0] = 2;
   return ["", "!!!!", good.slice(0, -4), `${good}AAAA`, ` ${good}`, wrongVersion.toString("base64")];
 }
+
+/** `count` keysets of fresh random secrets: a test's parties, unrelated to each other. */
+export function randomKeysets<N extends number>(count: N): Keysets<N> {
+  return Array.from({ length: count }, () =>
+    deriveConfidentialKeys(generateConfidentialSecret()),
+  ) as Keysets<N>;
+}
+
+/** A tuple of `N` keysets, so each destructured party is a keyset (not possibly undefined). */
+type Keysets<N extends number, Built extends ConfidentialKeyset[] = []> = Built["length"] extends N
+  ? Built
+  : Keysets<N, [...Built, ConfidentialKeyset]>;
 
 /** What `run` throws; undefined when it returns. */
 export function thrownBy(run: () => unknown): unknown {

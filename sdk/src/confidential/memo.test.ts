@@ -1,12 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { MAX_MEMO_BYTES as MAX_RECORD_MEMO_BYTES } from "../program/instructions";
 import { isConfidentialError } from "./errors";
-import { deriveConfidentialKeys, generateConfidentialSecret } from "./keys";
+import { deriveConfidentialKeys } from "./keys";
+import { randomKeysets } from "./keys.test-support";
 import { decryptMemo, encryptMemo, MAX_MEMO_PLAINTEXT_BYTES, MEMO_BUCKETS } from "./memo";
 
-const sender = deriveConfidentialKeys(generateConfidentialSecret());
-const recipient = deriveConfidentialKeys(generateConfidentialSecret());
-const outsider = deriveConfidentialKeys(generateConfidentialSecret());
+const [sender, recipient, outsider] = randomKeysets(3);
 const parties = { senderPubkey: sender.elgamalPubkey, recipientPubkey: recipient.elgamalPubkey };
 const text = new TextEncoder().encode("invoice 2026-114: GPU hours");
 

@@ -38,13 +38,8 @@
  * phase-3 transaction that also creates its context. Without one, nothing changes: the
  * cluster channel (proof-context-channel.ts) signs and sends exactly what this file always did.
  */
-import {
-  type Address,
-  address,
-  generateKeyPairSigner,
-  type Instruction,
-  type TransactionSigner,
-} from "@solana/kit";
+import { type Address, generateKeyPairSigner, type Instruction, type TransactionSigner } from "@solana/kit";
+import { getSetComputeUnitLimitInstruction, MAX_COMPUTE_UNIT_LIMIT } from "@solana-program/compute-budget";
 import { getCreateAccountInstruction } from "@solana-program/system";
 import {
   getVerifyProofInstruction,
@@ -52,6 +47,7 @@ import {
   type ZkElGamalProofInstruction,
 } from "@solana-program/zk-elgamal-proof";
 import type { ChainPort } from "../chain/chain-port";
+import { DEFAULT_INSTRUCTION_COMPUTE_UNIT_LIMIT } from "../chain/compute-budget";
 import { closeAt } from "./close-proof-contexts";
 import { ConfidentialError, type ConfidentialStep } from "./errors";
 import { clusterChannel, type PlannedContext, type ProofContextChannel } from "./proof-context-channel";
@@ -59,10 +55,6 @@ import { type ProofStaging, planProofStaging } from "./proof-staging";
 import { type ProofContextSubmitter, relayChannel } from "./relayed-proof-contexts";
 import { fitsPacket, type PreparedTransaction } from "./transactions";
 
-const COMPUTE_BUDGET_PROGRAM_ADDRESS = address("ComputeBudget111111111111111111111111111111");
-const SET_COMPUTE_UNIT_LIMIT = 2;
-const DEFAULT_INSTRUCTION_COMPUTE_UNITS = 200_000;
-const MAX_COMPUTE_UNIT_LIMIT = 1_400_000;
 /** A staged proof's Write is split in at most this many parts (a U128 proof needs 2 when relayed). */
 const MAX_WRITE_PARTS = 4;
 
@@ -262,11 +254,8 @@ function stagedWrites(
  * consumes 200k: the final transaction asks for room for each staged verify plus its own work.
  */
 function computeUnitLimit(stagedVerifies: number): Instruction {
-  const units = Math.min(MAX_COMPUTE_UNIT_LIMIT, (stagedVerifies + 2) * DEFAULT_INSTRUCTION_COMPUTE_UNITS);
-  const data = new Uint8Array(5);
-  data[0] = SET_COMPUTE_UNIT_LIMIT;
-  new DataView(data.buffer).setUint32(1, units, true);
-  return { programAddress: COMPUTE_BUDGET_PROGRAM_ADDRESS, data };
+  const units = (stagedVerifies + 2) * Number(DEFAULT_INSTRUCTION_COMPUTE_UNIT_LIMIT);
+  return getSetComputeUnitLimitInstruction({ units: Math.min(MAX_COMPUTE_UNIT_LIMIT, units) });
 }
 
 /** The default: the payer owns the contexts and closes them with CloseContextState. */

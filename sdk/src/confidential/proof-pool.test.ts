@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { isConfidentialError } from "./errors";
-import { deriveConfidentialKeys, generateConfidentialSecret } from "./keys";
+import { randomKeysets } from "./keys.test-support";
 import { buildTransferProofsOnPool } from "./pooled-transfer-proofs";
 import { configureProofPool, proofPoolState, proofTask, runProofTask } from "./proof-pool";
 import type { PoolTestInput } from "./proof-pool-test-task";
@@ -15,8 +15,7 @@ import {
 const TEST_TASK = proofTask<PoolTestInput, { threadId: number }>(
   new URL("./proof-pool-test-task.ts", import.meta.url),
 );
-const sender = deriveConfidentialKeys(generateConfidentialSecret());
-const recipient = deriveConfidentialKeys(generateConfidentialSecret());
+const [sender, recipient] = randomKeysets(2);
 const BALANCE = 5_000_000n;
 
 function transferInput(amount: bigint): TransferProofInput {

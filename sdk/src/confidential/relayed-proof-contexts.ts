@@ -20,6 +20,7 @@ import { ZK_ELGAMAL_PROOF_PROGRAM_ADDRESS } from "@solana-program/zk-elgamal-pro
 import type { ChainPort } from "../chain/chain-port";
 import type { AccountRecord } from "../chain/chain-types";
 import { confirmedTransaction } from "../chain/confirmed-transaction";
+import { sameBytes } from "./account-setup";
 import { ConfidentialError, type ConfidentialStep } from "./errors";
 import { type Blockhash, contextOutcomes, type ProofContextChannel } from "./proof-context-channel";
 import type { ContextAuthority } from "./proof-contexts";
@@ -145,10 +146,6 @@ async function findLandedByMessage(
 
 function messageBytes(wire: Uint8Array): Uint8Array {
   return new Uint8Array(getTransactionDecoder().decode(wire).messageBytes);
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && a.every((byte, i) => byte === b[i]);
 }
 
 function relayRefused(step: ConfidentialStep, error: unknown): ConfidentialError {

@@ -11,7 +11,13 @@
  * (pooled-transfer-proofs.ts) on a worker of the proof pool.
  */
 
-import { assertAmount, splitAmount, TRANSFER_AMOUNT_HI_BITS, TRANSFER_AMOUNT_LO_BITS } from "./amounts";
+import {
+  assertAmount,
+  BALANCE_BITS,
+  splitAmount,
+  TRANSFER_AMOUNT_HI_BITS,
+  TRANSFER_AMOUNT_LO_BITS,
+} from "./amounts";
 import { ciphertextFromGrouped, subtractLoHi } from "./ciphertext-arithmetic";
 import { ConfidentialError } from "./errors";
 import type { ConfidentialKeyset } from "./keys";
@@ -27,8 +33,8 @@ import {
   PedersenOpening,
 } from "./zk-sdk";
 
-const REMAINING_BALANCE_BITS = 64;
-const RANGE_PADDING_BITS = 16;
+/** The range proof is a U128 batch: its bit lengths sum to 128, a zero commitment taking the rest. */
+const RANGE_PADDING_BITS = 128 - BALANCE_BITS - Number(TRANSFER_AMOUNT_LO_BITS + TRANSFER_AMOUNT_HI_BITS);
 
 export interface TransferProofInput {
   readonly keys: ConfidentialKeyset;
@@ -198,7 +204,7 @@ export function proveTransfer(
     ],
     new BigUint64Array([newBalance, lo, hi, 0n]),
     Uint8Array.from([
-      REMAINING_BALANCE_BITS,
+      BALANCE_BITS,
       Number(TRANSFER_AMOUNT_LO_BITS),
       Number(TRANSFER_AMOUNT_HI_BITS),
       RANGE_PADDING_BITS,

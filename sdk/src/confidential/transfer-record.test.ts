@@ -6,7 +6,7 @@ import {
   SERVICE_TRANSFER_RECORDED_EVENT_DISCRIMINATOR,
 } from "../generated";
 import { isConfidentialError } from "./errors";
-import { deriveConfidentialKeys, generateConfidentialSecret } from "./keys";
+import { randomKeysets } from "./keys.test-support";
 import { encryptMemo, MAX_MEMO_PLAINTEXT_BYTES } from "./memo";
 import { findTransferRecords, readTransferMemo } from "./read-transfer-memo";
 import {
@@ -21,8 +21,7 @@ const A = address("8Nw3ycbiD91Z5xsgaUEQr8k7KzEkf5HQiTVWRAMkaYLf");
 const B = address("6Tq3cVBZfqLdUk1szjxGkgYMmovYBnjwXhrzQoZJHi9p");
 const id = (n: number) => Uint8Array.from({ length: 16 }, (_, i) => (i === 15 ? n : 0));
 
-const sender = deriveConfidentialKeys(generateConfidentialSecret());
-const recipient = deriveConfidentialKeys(generateConfidentialSecret());
+const [sender, recipient] = randomKeysets(2);
 const parties = { senderPubkey: sender.elgamalPubkey, recipientPubkey: recipient.elgamalPubkey };
 
 function fields(
@@ -91,7 +90,7 @@ describe("reading a record's memo from logs", () => {
     const logs = recordLogs(id(1), "hello");
     expect(readTransferMemo({ transaction: logs, keys: sender, parties }).memoText).toBe("hello");
     expect(readTransferMemo({ transaction: logs, keys: recipient, parties }).memoText).toBe("hello");
-    const outsider = deriveConfidentialKeys(generateConfidentialSecret());
+    const [outsider] = randomKeysets(1);
     expect(code(() => readTransferMemo({ transaction: logs, keys: outsider, parties }))).toBe(
       "memo_undecryptable",
     );

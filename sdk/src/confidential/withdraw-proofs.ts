@@ -9,7 +9,7 @@ import {
   CIPHERTEXT_COMMITMENT_EQUALITY_CONTEXT_ACCOUNT_SIZE,
   ZkElGamalProofInstruction,
 } from "@solana-program/zk-elgamal-proof";
-import { assertAmount, MAX_U64 } from "./amounts";
+import { assertAmount, BALANCE_BITS, MAX_U64 } from "./amounts";
 import { subtractAmount } from "./ciphertext-arithmetic";
 import { ConfidentialError } from "./errors";
 import type { ConfidentialKeyset } from "./keys";
@@ -65,7 +65,7 @@ export function buildWithdrawProofs(input: WithdrawProofInput): WithdrawProofs {
   const rangeProof = new BatchedRangeProofU64Data(
     [commitment],
     new BigUint64Array([newBalance]),
-    Uint8Array.from([64]),
+    Uint8Array.from([BALANCE_BITS]),
     [opening],
   ).toBytes();
   return {

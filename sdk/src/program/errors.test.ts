@@ -1,9 +1,9 @@
 import {
-  address,
   SOLANA_ERROR__INSTRUCTION_ERROR__CUSTOM,
   SOLANA_ERROR__JSON_RPC__SERVER_ERROR_SEND_TRANSACTION_PREFLIGHT_FAILURE,
   SolanaError,
 } from "@solana/kit";
+import { TOKEN_2022_PROGRAM_ADDRESS } from "@solana-program/token-2022";
 import { describe, expect, it } from "vitest";
 import { readIdl } from "../../scripts/idl-layout";
 import {
@@ -12,8 +12,6 @@ import {
   AGENT_POLICY_PROGRAM_ADDRESS,
 } from "../generated";
 import { getAgentPolicyErrorDetails, getAgentPolicyErrorFromTransactionError } from "./errors";
-
-const TOKEN_2022 = address("TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb");
 
 describe("program errors", () => {
   it("maps Solana's JSON transaction error to the IDL's name and message", () => {
@@ -54,7 +52,9 @@ describe("program errors", () => {
 
   it("refuses a code raised by another program's instruction when the instructions are known", () => {
     const err = { InstructionError: [1, { Custom: 6000 }] };
-    const context = { instructionProgramAddresses: [AGENT_POLICY_PROGRAM_ADDRESS, TOKEN_2022] };
+    const context = {
+      instructionProgramAddresses: [AGENT_POLICY_PROGRAM_ADDRESS, TOKEN_2022_PROGRAM_ADDRESS],
+    };
     expect(getAgentPolicyErrorFromTransactionError(err, context)).toBeNull();
     expect(
       getAgentPolicyErrorFromTransactionError({ InstructionError: [0, { Custom: 6000 }] }, context),

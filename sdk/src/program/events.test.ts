@@ -1,4 +1,5 @@
 import { address, type ReadonlyUint8Array } from "@solana/kit";
+import { TOKEN_2022_PROGRAM_ADDRESS } from "@solana-program/token-2022";
 import { describe, expect, it } from "vitest";
 import {
   AGENT_POLICY_PROGRAM_ADDRESS,
@@ -12,7 +13,6 @@ import {
 import { EventLogError, parseAgentPolicyEvents } from "./events";
 
 const PROGRAM = AGENT_POLICY_PROGRAM_ADDRESS;
-const TOKEN_2022 = "TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb";
 const COMPUTE_BUDGET = "ComputeBudget111111111111111111111111111111";
 const OTHER = "HzwqbKZw8HxMN6bF2yFZNrht3c2iXXzpKcFu7uBEDKtr";
 const A = address("8Nw3ycbiD91Z5xsgaUEQr8k7KzEkf5HQiTVWRAMkaYLf");
@@ -67,9 +67,9 @@ describe("program events from logs", () => {
       `Program ${PROGRAM} consumed 9000 of 200000 compute units`,
       `Program ${PROGRAM} success`,
       `Program ${PROGRAM} invoke [1]`,
-      `Program ${TOKEN_2022} invoke [2]`,
+      `Program ${TOKEN_2022_PROGRAM_ADDRESS} invoke [2]`,
       dataLine(held), // a callee's data line: not ours even though it decodes
-      `Program ${TOKEN_2022} success`,
+      `Program ${TOKEN_2022_PROGRAM_ADDRESS} success`,
       dataLine(held),
       `Program ${PROGRAM} success`,
     ];
@@ -109,8 +109,8 @@ describe("program events from logs", () => {
   it("ignores lines after our program failed and returned to its caller", () => {
     const logs = [
       `Program ${PROGRAM} invoke [1]`,
-      `Program ${TOKEN_2022} invoke [2]`,
-      `Program ${TOKEN_2022} failed: custom program error: 0x1`,
+      `Program ${TOKEN_2022_PROGRAM_ADDRESS} invoke [2]`,
+      `Program ${TOKEN_2022_PROGRAM_ADDRESS} failed: custom program error: 0x1`,
       `Program ${PROGRAM} failed: custom program error: 0x1`,
       dataLine(configInitialized), // no program on the stack
     ];

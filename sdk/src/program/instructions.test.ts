@@ -314,7 +314,7 @@ describe("instruction builders", () => {
   });
 
   it("builds for another program id when asked", async () => {
-    const programAddress = address("TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb");
+    const programAddress = TOKEN_2022_PROGRAM_ADDRESS;
     const instruction = await buildConfigInitializeInstruction({
       admin: ADMIN,
       registrar: PAYER.address,

@@ -26,6 +26,7 @@ import {
   findAgentPda,
   findConfigPda,
   findHandlePda,
+  findOptionalHandlePda,
   findPendingTransactionPda,
   findPolicyPda,
   findProgramDataPda,
@@ -206,7 +207,7 @@ export async function buildAgentTransferInstruction(
         tokenProgram: TOKEN_2022_PROGRAM_ADDRESS,
       })
     )[0];
-  const recipientHandle = await optionalHandlePda(input.recipientHandle, config);
+  const recipientHandle = await findOptionalHandlePda(input.recipientHandle, config);
   assertTransferId(input.transferId);
   return getAgentTransferInstruction(
     {
@@ -239,22 +240,42 @@ export async function buildPendingApproveInstruction(
   } & ProgramConfig,
 ) {
   const config = programOf(input);
-  const { hold } = input;
-  const [policy] = await findPolicyPda({ agent: hold.agent }, config);
   return getPendingApproveInstruction(
-    {
-      owner: input.owner,
-      agent: hold.agent,
-      policy,
-      pending: input.pending,
-      source: hold.source,
-      mint: hold.mint,
-      destination: hold.destination,
-      recipientHandle: await optionalHandlePda(recipientHandleOf(hold), config),
-      rentReceiver: hold.rentPayer,
-    },
+    await holdApprovalAccounts(input.owner, input.pending, input.hold, recipientHandleOf(input.hold), config),
     config,
   );
+}
+
+/**
+ * The accounts every approval of a hold names (`pending_approve`, `confidential_pending_approve`),
+ * read from the hold: its agent and policy, the transfer's source, mint, destination and recipient
+ * handle, and its rent payer, who gets the rent back.
+ */
+export async function holdApprovalAccounts(
+  owner: TransactionSigner,
+  pending: Address,
+  hold: {
+    readonly agent: Address;
+    readonly source: Address;
+    readonly mint: Address;
+    readonly destination: Address;
+    readonly rentPayer: Address;
+  },
+  recipientHandle: string | undefined,
+  config: ProgramConfig,
+) {
+  const [policy] = await findPolicyPda({ agent: hold.agent }, config);
+  return {
+    owner,
+    agent: hold.agent,
+    policy,
+    pending,
+    source: hold.source,
+    mint: hold.mint,
+    destination: hold.destination,
+    recipientHandle: await findOptionalHandlePda(recipientHandle, config),
+    rentReceiver: hold.rentPayer,
+  };
 }
 
 /** `pending_reject`: the owner discards the hold at `pending`; its rent goes back to its payer. */
@@ -362,11 +383,4 @@ export function buildReceiptCloseInstruction(
 export function recipientHandleOf(hold: PendingTransaction): string | undefined {
   if (hold.recipientHandleLen === 0) return undefined;
   return new TextDecoder().decode(hold.recipientHandle.slice(0, hold.recipientHandleLen));
-}
-
-async function optionalHandlePda(
-  handle: string | undefined,
-  config: ProgramConfig,
-): Promise<Address | undefined> {
-  return handle === undefined ? undefined : (await findHandlePda({ handle }, config))[0];
 }

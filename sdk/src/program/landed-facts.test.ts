@@ -4,6 +4,7 @@
  * refused it.
  */
 import { address, type Encoder, type ReadonlyUint8Array } from "@solana/kit";
+import { TOKEN_2022_PROGRAM_ADDRESS } from "@solana-program/token-2022";
 import { describe, expect, it } from "vitest";
 import {
   AGENT_POLICY_PROGRAM_ADDRESS,
@@ -29,7 +30,6 @@ import {
 import { landedFacts } from "./landed-facts";
 
 const PROGRAM = AGENT_POLICY_PROGRAM_ADDRESS;
-const TOKEN_2022 = address("TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb");
 const A = address("8Nw3ycbiD91Z5xsgaUEQr8k7KzEkf5HQiTVWRAMkaYLf");
 const B = address("6Tq3cVBZfqLdUk1szjxGkgYMmovYBnjwXhrzQoZJHi9p");
 const C = address("HzwqbKZw8HxMN6bF2yFZNrht3c2iXXzpKcFu7uBEDKtr");
@@ -47,7 +47,7 @@ const ours = (...lines: string[]) => [
   `Program ${PROGRAM} success`,
 ];
 
-const moved = { transferId: ID, source: B, destination: C, mint: TOKEN_2022 };
+const moved = { transferId: ID, source: B, destination: C, mint: TOKEN_2022_PROGRAM_ADDRESS };
 const hold = { agent: A, pending: B, transferId: ID };
 
 describe("landedFacts", () => {
@@ -95,7 +95,7 @@ describe("landedFacts", () => {
 
     const landed = landedFacts({ err: null, logs });
 
-    const transfer = { transferId: ID, source: B, destination: C, mint: TOKEN_2022 };
+    const transfer = { transferId: ID, source: B, destination: C, mint: TOKEN_2022_PROGRAM_ADDRESS };
     const decided = { kind: "hold_decided", instructionIndex: 1, transferId: ID, agent: A, pending: B };
     expect(landed).toEqual({
       facts: [
@@ -174,7 +174,10 @@ describe("landedFacts", () => {
       },
     });
     // The same code raised by another program's instruction is no rule of ours.
-    const otherProgram = landedFacts({ err, logs }, { instructionProgramAddresses: [PROGRAM, TOKEN_2022] });
+    const otherProgram = landedFacts(
+      { err, logs },
+      { instructionProgramAddresses: [PROGRAM, TOKEN_2022_PROGRAM_ADDRESS] },
+    );
     expect(otherProgram.refusal).toBeNull();
     expect(landedFacts({ err: { InstructionError: [0, "InvalidAccountData"] }, logs }).refusal).toBeNull();
   });

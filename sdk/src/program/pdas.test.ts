@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { type Address, address, getAddressEncoder, getProgramDerivedAddress } from "@solana/kit";
+import { TOKEN_2022_PROGRAM_ADDRESS } from "@solana-program/token-2022";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { AGENT_POLICY_PROGRAM_ADDRESS } from "../generated";
@@ -17,7 +18,7 @@ import {
 } from "./pdas";
 
 const PROGRAM = AGENT_POLICY_PROGRAM_ADDRESS;
-const OTHER_PROGRAM = address("TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb");
+const OTHER_PROGRAM = TOKEN_2022_PROGRAM_ADDRESS;
 const AGENT = address("HzwqbKZw8HxMN6bF2yFZNrht3c2iXXzpKcFu7uBEDKtr");
 
 const sha256 = (text: string) => new Uint8Array(createHash("sha256").update(text).digest());

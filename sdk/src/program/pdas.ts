@@ -66,6 +66,14 @@ export async function findHandlePda(
   return agentPolicyPda(config, ["handle", await handleHash(seeds.handle)]);
 }
 
+/** The Handle PDA of a transfer's recipient handle; undefined when it names none (an address). */
+export async function findOptionalHandlePda(
+  handle: string | undefined,
+  config: PdaConfig = {},
+): Promise<Address | undefined> {
+  return handle === undefined ? undefined : (await findHandlePda({ handle }, config))[0];
+}
+
 /**
  * The Agent PDA (the agent's `public_key`, owner of its token accounts):
  * `["agent", sha256(normalised "owner/name")]`. Throws a `HandleValidationError` unless

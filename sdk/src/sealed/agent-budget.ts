@@ -12,19 +12,17 @@
  * `daily` = max(0, daily_limit - P - S), `perTransaction` = min(per_transaction_limit, daily); the
  * service already counts an earlier day's counters as 0.
  */
-import { gcmsiv } from "@noble/ciphers/aes";
 import { ristretto255 } from "@noble/curves/ed25519";
+import { AE_CIPHERTEXT_LENGTH, openAeCiphertext } from "./ae-ciphertext";
 import { deriveAgentViewingKeys } from "./agent-keys";
 import { fromStrictBase64 } from "./base64";
 import { SealedError } from "./errors";
-import { littleEndianToBigInt } from "./little-endian";
 import { openTransferDetails } from "./transfer-details";
 import { deriveViewingKeys } from "./viewing-keys";
 
 const Point = ristretto255.Point;
+/** USDG's decimals (`@cpay/sdk` `USDG_DECIMALS`; this module imports nothing outside sealed/). */
 const USDG_DECIMALS = 6;
-const AE_NONCE_LENGTH = 12;
-const AE_CIPHERTEXT_LENGTH = 36;
 
 /** The fields of the API's `AgentBudget` this reads (`@cpay/sdk/api` `TAgentBudget` fits it). */
 export interface AgentBudgetAnswer {
@@ -100,11 +98,7 @@ function confidentialSpentOf(
     );
   let total: bigint;
   try {
-    const plain = gcmsiv(agent.aeKey, decryptable.subarray(0, AE_NONCE_LENGTH)).decrypt(
-      decryptable.subarray(AE_NONCE_LENGTH),
-    );
-    if (plain.length !== 8) throw new RangeError("not a u64");
-    total = littleEndianToBigInt(plain);
+    total = openAeCiphertext(agent.aeKey, decryptable);
   } catch (cause) {
     throw new SealedError(
       "spend_mismatch",

@@ -17,7 +17,7 @@ import {
 import type { ChainPort } from "@cpay/sdk/chain";
 import type { Address, KeyPairSigner } from "@solana/kit";
 import { getCreateAccountInstruction } from "@solana-program/system";
-import { landTransaction } from "./land-transaction";
+import { type DeployTransaction, landTransaction } from "./land-transaction";
 
 /** Creates the program `program` from `buffer` with room for `maxDataLen` bytes; returns the signature. */
 export async function deployFromBuffer(
@@ -30,7 +30,7 @@ export async function deployFromBuffer(
   },
 ): Promise<string> {
   const { payer, program } = input;
-  const signature = await landTransaction(chain, {
+  return landProgramChange(chain, {
     feePayer: payer,
     what: `deploy ${program.address}`,
     instructions: [
@@ -51,8 +51,6 @@ export async function deployFromBuffer(
       }),
     ],
   });
-  await nextSlot(chain);
-  return signature;
 }
 
 /** Replaces `program`'s bytes with `buffer`'s, signed by its upgrade authority `payer`. */
@@ -61,7 +59,7 @@ export async function upgradeFromBuffer(
   input: { readonly payer: KeyPairSigner; readonly program: Address; readonly buffer: Address },
 ): Promise<string> {
   const { payer } = input;
-  const signature = await landTransaction(chain, {
+  return landProgramChange(chain, {
     feePayer: payer,
     what: `upgrade ${input.program}`,
     instructions: [
@@ -74,6 +72,11 @@ export async function upgradeFromBuffer(
       }),
     ],
   });
+}
+
+/** Lands a change of the program's bytes, then waits for the next slot: the change runs from there. */
+async function landProgramChange(chain: ChainPort, transaction: DeployTransaction): Promise<string> {
+  const signature = await landTransaction(chain, transaction);
   await nextSlot(chain);
   return signature;
 }

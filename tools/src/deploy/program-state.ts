@@ -5,18 +5,15 @@
  */
 import { createHash } from "node:crypto";
 import {
-  BPF_LOADER_UPGRADEABLE_ADDRESS,
   findConfigPda,
   findProgramDataAddress,
   getConfigDecoder,
-  PROGRAMDATA_METADATA_SIZE,
+  programDataAddressOf,
+  programDataStateOf,
 } from "@cpay/sdk";
 import type { ChainPort } from "@cpay/sdk/chain";
-import { type Address, getAddressDecoder } from "@solana/kit";
+import type { Address } from "@solana/kit";
 import { DeployError } from "./deploy-error";
-
-const PROGRAM_TAG = 2;
-const PROGRAMDATA_TAG = 3;
 
 export interface DeployedProgram {
   readonly programData: Address;
@@ -35,20 +32,19 @@ export async function readDeployedProgram(
 ): Promise<DeployedProgram | null> {
   const program = await chain.getAccount(programId);
   if (program === null) return null;
-  if (program.owner !== BPF_LOADER_UPGRADEABLE_ADDRESS || program.data[0] !== PROGRAM_TAG) {
+  if (programDataAddressOf(program) === null) {
     throw new DeployError(`${programId} is not a program of the upgradeable loader (owner ${program.owner})`);
   }
   const programData = await findProgramDataAddress(programId);
-  const account = await chain.getAccount(programData);
-  if (account === null || account.data[0] !== PROGRAMDATA_TAG) {
+  const state = programDataStateOf(await chain.getAccount(programData));
+  if (state === null) {
     throw new DeployError(`the ProgramData account ${programData} of ${programId} is missing`);
   }
-  const data = account.data;
   return {
     programData,
-    upgradeAuthority: data[12] === 1 ? getAddressDecoder().decode(data.subarray(13, 45)) : null,
-    maxDataLen: data.length - PROGRAMDATA_METADATA_SIZE,
-    bytes: data.subarray(PROGRAMDATA_METADATA_SIZE),
+    upgradeAuthority: state.upgradeAuthority,
+    maxDataLen: state.bytes.length,
+    bytes: state.bytes,
   };
 }
 

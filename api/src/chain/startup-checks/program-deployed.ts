@@ -11,13 +11,10 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { ConfigError } from "@cpay/ledger/config";
-import { BPF_LOADER_UPGRADEABLE_ADDRESS, findProgramDataAddress, PROGRAMDATA_METADATA_SIZE } from "@cpay/sdk";
+import { findProgramDataAddress, programDataAddressOf, programDataStateOf } from "@cpay/sdk";
 import type { ChainPort } from "@cpay/sdk/chain";
-import { address, getAddressDecoder } from "@solana/kit";
+import { address } from "@solana/kit";
 import { builtProgramPath } from "../../core/config/built-program-path";
-
-/** The Program variant of the loader's account state (a u32 tag). */
-const PROGRAM_STATE_TAG = 2;
 
 export interface ProgramCheck {
   /** Names the environment and the cluster in messages, e.g. `live (https://...)`. */
@@ -32,26 +29,19 @@ export interface ProgramCheck {
 export async function checkProgramDeployed(chain: ChainPort, check: ProgramCheck): Promise<void> {
   const programData = await findProgramDataAddress(address(check.programId));
   const [program, data] = await chain.getMultipleAccounts([check.programId, programData]);
-  if (
-    program === null ||
-    program === undefined ||
-    !program.executable ||
-    program.owner !== BPF_LOADER_UPGRADEABLE_ADDRESS ||
-    program.data.length < 36 ||
-    new DataView(program.data.buffer, program.data.byteOffset).getUint32(0, true) !== PROGRAM_STATE_TAG ||
-    getAddressDecoder().decode(program.data.subarray(4, 36)) !== programData
-  ) {
+  if (program?.executable !== true || programDataAddressOf(program) !== programData) {
     throw new ConfigError(
       `${check.where}: the agent-policy program ${check.programId} is not deployed through the upgradeable loader; ` +
         "deploy target/deploy/agent_policy.so there (npm run deploy) or set the environment's PROGRAM_ID",
     );
   }
-  if (data === null || data === undefined || data.data.length <= PROGRAMDATA_METADATA_SIZE) {
+  const state = programDataStateOf(data);
+  if (state === null || state.bytes.length === 0) {
     throw new ConfigError(
       `${check.where}: the program ${check.programId} has no ProgramData account (${programData})`,
     );
   }
-  const deployed = sha256Hex(trimTrailingZeros(data.data.subarray(PROGRAMDATA_METADATA_SIZE)));
+  const deployed = sha256Hex(trimTrailingZeros(state.bytes));
   const built = sha256Hex(trimTrailingZeros(readFileSync(check.builtProgramPath ?? builtProgramPath())));
   if (deployed !== built && !check.allowedSha256s.includes(deployed)) {
     throw new ConfigError(

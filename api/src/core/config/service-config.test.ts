@@ -14,6 +14,11 @@ describe("service configuration", () => {
   afterEach(() => {
     for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   });
+  /** loadConfig refuses `env` with a ConfigError whose message names the setting `name`. */
+  const expectRefused = (env: NodeJS.ProcessEnv, name: string) => {
+    expect(() => loadConfig(env, dataDir())).toThrow(ConfigError);
+    expect(() => loadConfig(env, dataDir())).toThrow(name);
+  };
 
   it("defaults to SQLite under the data dir and a development master key made once (0600)", () => {
     const dir = dataDir();
@@ -93,10 +98,7 @@ describe("service configuration", () => {
     [{ ACCOUNT_OPENING_FEE_USDG: "0.0000001" }, "ACCOUNT_OPENING_FEE_USDG"],
     [{ ACCOUNT_OPENING_FEE_USDG: "-1" }, "ACCOUNT_OPENING_FEE_USDG"],
     [{ ACCOUNT_OPENING_FEE_USDG: "one" }, "ACCOUNT_OPENING_FEE_USDG"],
-  ])("refuses %o naming %s", (env, name) => {
-    expect(() => loadConfig(env, dataDir())).toThrow(ConfigError);
-    expect(() => loadConfig(env, dataDir())).toThrow(name);
-  });
+  ])("refuses %o naming %s", expectRefused);
 
   describe("environments", () => {
     const live = {
@@ -170,8 +172,7 @@ describe("service configuration", () => {
       "LIVE_REGISTRAR_SIGNER",
     ])("refuses a live environment without %s, naming it", (name) => {
       const env: NodeJS.ProcessEnv = { ...live, [name]: "" };
-      expect(() => loadConfig(env, dataDir())).toThrow(ConfigError);
-      expect(() => loadConfig(env, dataDir())).toThrow(name);
+      expectRefused(env, name);
     });
 
     it.each([
@@ -188,10 +189,7 @@ describe("service configuration", () => {
         { TEST_FEE_RESERVE_SIGNER: "file:/k.json", SOLANA_RPC_URL: "https://api.devnet.solana.com" },
         "SOLANA_WS_URL",
       ],
-    ])("refuses %o naming %s", (env, name) => {
-      expect(() => loadConfig(env, dataDir())).toThrow(ConfigError);
-      expect(() => loadConfig(env, dataDir())).toThrow(name);
-    });
+    ])("refuses %o naming %s", expectRefused);
 
     it("describes the test environment without a manifest when TEST_FEE_RESERVE_SIGNER is set (devnet)", () => {
       const env = {

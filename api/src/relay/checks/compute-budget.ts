@@ -1,10 +1,7 @@
 /** The Compute Budget program's relayed instructions: a unit limit, and a unit price of zero. */
+import { SET_COMPUTE_UNIT_LIMIT, SET_COMPUTE_UNIT_PRICE } from "@cpay/sdk/chain";
 import { getU64Decoder } from "@solana/kit";
 import { ALLOWED, feePayerOutside, type InstructionCheck, refuse } from "./verdict";
-
-export const COMPUTE_BUDGET_PROGRAM = "ComputeBudget111111111111111111111111111111";
-const SET_COMPUTE_UNIT_LIMIT = 2;
-const SET_COMPUTE_UNIT_PRICE = 3;
 
 /**
  * Compute Budget: a unit limit is free; a unit price is a priority fee the fee payer would pay on

@@ -6,9 +6,17 @@
  * commitment; the commitment still picks the context slot (and is what `minContextSlot` is checked
  * against), so a client's staleness guards behave as on a validator.
  */
-import { encodeAccount, readAccountEncoding, readDataSlice } from "../account-encoding";
+import type { AccountRecord, ClusterPort } from "../../cluster/cluster-port";
+import { type AccountEncoding, encodeAccount, readAccountEncoding, readDataSlice } from "../account-encoding";
 import { invalidParams } from "../json-rpc-errors";
-import { optionalBoolean, optionalConfig, positional, requireAddress, requireUsize } from "../params";
+import {
+  type Config,
+  optionalBoolean,
+  optionalConfig,
+  positional,
+  requireAddress,
+  requireUsize,
+} from "../params";
 import { compileFilters } from "../program-account-filters";
 import { type RpcMethod, resolveContextSlot, withContext } from "../rpc-context";
 import { readMint, readTokenAccount, uiTokenAmount } from "../token-layout";
@@ -16,15 +24,28 @@ import { readMint, readTokenAccount, uiTokenAmount } from "../token-layout";
 /** Agave's MAX_MULTIPLE_ACCOUNTS. */
 const MAX_MULTIPLE_ACCOUNTS = 100;
 
+/**
+ * The config of a read of whole accounts (param 1): its context slot, and how each account is
+ * encoded (`encoding`, default `defaultEncoding`, and `dataSlice`), checked in agave's order.
+ */
+function accountReadOf(cluster: ClusterPort, rawConfig: unknown, defaultEncoding: AccountEncoding) {
+  const config: Config = optionalConfig(rawConfig, "param 1 (config)");
+  const { slot } = resolveContextSlot(cluster, config);
+  const encoding = readAccountEncoding(config, defaultEncoding);
+  const slice = readDataSlice(config, encoding);
+  return {
+    config,
+    slot,
+    encode: (account: AccountRecord) => encodeAccount(cluster, account, encoding, slice),
+  };
+}
+
 const getAccountInfo: RpcMethod = (params, { cluster }) => {
   const [address, rawConfig] = positional(params, 1, 2);
   const key = requireAddress(address, "param 0 (address)");
-  const config = optionalConfig(rawConfig, "param 1 (config)");
-  const { slot } = resolveContextSlot(cluster, config);
-  const encoding = readAccountEncoding(config, "binary");
-  const slice = readDataSlice(config, encoding);
+  const { slot, encode } = accountReadOf(cluster, rawConfig, "binary");
   const account = cluster.getAccount(key);
-  return withContext(slot, account ? encodeAccount(cluster, account, encoding, slice) : null);
+  return withContext(slot, account ? encode(account) : null);
 };
 
 const getMultipleAccounts: RpcMethod = (params, { cluster }) => {
@@ -35,15 +56,12 @@ const getMultipleAccounts: RpcMethod = (params, { cluster }) => {
     throw invalidParams(`Too many inputs provided; max ${MAX_MULTIPLE_ACCOUNTS}`);
   }
   const keys = addresses.map((address, index) => requireAddress(address, `param 0 (addresses[${index}])`));
-  const config = optionalConfig(rawConfig, "param 1 (config)");
-  const { slot } = resolveContextSlot(cluster, config);
-  const encoding = readAccountEncoding(config, "base64");
-  const slice = readDataSlice(config, encoding);
+  const { slot, encode } = accountReadOf(cluster, rawConfig, "base64");
   return withContext(
     slot,
     keys.map((key) => {
       const account = cluster.getAccount(key);
-      return account ? encodeAccount(cluster, account, encoding, slice) : null;
+      return account ? encode(account) : null;
     }),
   );
 };
@@ -58,18 +76,12 @@ const getBalance: RpcMethod = (params, { cluster }) => {
 const getProgramAccounts: RpcMethod = (params, { cluster }) => {
   const [programId, rawConfig] = positional(params, 1, 2);
   const owner = requireAddress(programId, "param 0 (programId)");
-  const config = optionalConfig(rawConfig, "param 1 (config)");
-  const { slot } = resolveContextSlot(cluster, config);
-  const encoding = readAccountEncoding(config, "binary");
-  const slice = readDataSlice(config, encoding);
+  const { config, slot, encode } = accountReadOf(cluster, rawConfig, "binary");
   const matches = compileFilters(config.filters);
   const accounts = cluster
     .getProgramAccounts(owner)
     .filter(matches)
-    .map((account) => ({
-      pubkey: account.address,
-      account: encodeAccount(cluster, account, encoding, slice),
-    }));
+    .map((account) => ({ pubkey: account.address, account: encode(account) }));
   return optionalBoolean(config, "withContext") ? withContext(slot, accounts) : accounts;
 };
 

@@ -8,7 +8,15 @@
  * transaction (the retry loop of every client) answer with its signature instead of failing.
  */
 
-import type { DecodedMessage } from "@cpay/sdk/chain";
+import {
+  COMPUTE_BUDGET_PROGRAM_ADDRESS,
+  DEFAULT_INSTRUCTION_COMPUTE_UNIT_LIMIT,
+  type DecodedMessage,
+  LAMPORTS_PER_SIGNATURE,
+  priorityFeeLamports,
+  SET_COMPUTE_UNIT_LIMIT,
+  SET_COMPUTE_UNIT_PRICE,
+} from "@cpay/sdk/chain";
 import { getBase64Decoder } from "@solana/kit";
 import { type ExecutionOutcome, SubmissionRejected } from "../../cluster/cluster-port";
 import { invalidParams, RpcError, RpcErrorCode } from "../json-rpc-errors";
@@ -30,12 +38,6 @@ import { transactionErrorText } from "../transaction-error-text";
 import { type BinaryEncoding, decodeMessageParam, decodeTransactionParam } from "../transaction-param";
 
 const base64 = getBase64Decoder();
-
-/** LiteSVM's (and mainnet's) fee per signature. */
-const LAMPORTS_PER_SIGNATURE = 5_000n;
-const COMPUTE_BUDGET_PROGRAM_ID = "ComputeBudget111111111111111111111111111111";
-const DEFAULT_INSTRUCTION_COMPUTE_UNIT_LIMIT = 200_000n;
-const MAX_COMPUTE_UNIT_LIMIT = 1_400_000n;
 
 /** `config.encoding` for a transaction payload: agave accepts binary (= base58), base58, base64. */
 function readBinaryEncoding(config: Config): BinaryEncoding {
@@ -199,18 +201,18 @@ export function feeForMessage(message: DecodedMessage, blockhashValid: boolean):
   let limit: bigint | null = null;
   let otherInstructions = 0n;
   for (const ix of message.instructions) {
-    if (message.staticAccounts[ix.programIndex] !== COMPUTE_BUDGET_PROGRAM_ID) {
+    if (message.staticAccounts[ix.programIndex] !== COMPUTE_BUDGET_PROGRAM_ADDRESS) {
       otherInstructions += 1n;
       continue;
     }
     const view = new DataView(ix.data.buffer, ix.data.byteOffset, ix.data.byteLength);
-    if (ix.data[0] === 2 && ix.data.length >= 5) limit = BigInt(view.getUint32(1, true));
-    if (ix.data[0] === 3 && ix.data.length >= 9) price = view.getBigUint64(1, true);
+    if (ix.data[0] === SET_COMPUTE_UNIT_LIMIT && ix.data.length >= 5) limit = BigInt(view.getUint32(1, true));
+    if (ix.data[0] === SET_COMPUTE_UNIT_PRICE && ix.data.length >= 9) price = view.getBigUint64(1, true);
   }
   const units = limit ?? otherInstructions * DEFAULT_INSTRUCTION_COMPUTE_UNIT_LIMIT;
-  const cappedUnits = units > MAX_COMPUTE_UNIT_LIMIT ? MAX_COMPUTE_UNIT_LIMIT : units;
-  const priorityFee = (price * cappedUnits + 999_999n) / 1_000_000n;
-  return LAMPORTS_PER_SIGNATURE * BigInt(message.header.numRequiredSignatures) + priorityFee;
+  return (
+    LAMPORTS_PER_SIGNATURE * BigInt(message.header.numRequiredSignatures) + priorityFeeLamports(price, units)
+  );
 }
 
 const getFeeForMessage: RpcMethod = (params, { cluster }) => {
