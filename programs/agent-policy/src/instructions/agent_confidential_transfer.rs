@@ -236,7 +236,7 @@ pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramR
     let policy = &*accounts.policy_state;
     spend::check_asset_and_recipient(policy, &accounts.spend, &accounts.checked)?;
     let now = clock::unix_timestamp();
-    active_hours::check(policy.active_start_minute(), policy.active_end_minute(), now)?;
+    active_hours::check(policy.active_start_minute.get(), policy.active_end_minute.get(), now)?;
     let verified = verify(&accounts, args.request_hold, now)?;
     let mut context = Context {
         program_id,
@@ -328,7 +328,7 @@ fn hold_transfer(context: &mut Context) -> ProgramResult {
             agent_key,
             accounts: &accounts.hold,
             space: pending::CONFIDENTIAL_LEN,
-            approval_window_seconds: policy.approval_window_seconds(),
+            approval_window_seconds: policy.approval_window_seconds.get(),
             now,
         },
         accounts.agent_state,

@@ -225,10 +225,10 @@ pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramR
     let policy = init::<Policy>(accounts.policy);
     settings.discriminator = policy.discriminator;
     settings.agent = *accounts.agent.key();
-    settings.version = 1u32.to_le_bytes();
+    settings.version.set(1);
     settings.bump = derived.policy_bump;
-    settings.day_index = day_index(now).to_le_bytes();
-    settings.updated_at = now.to_le_bytes();
+    settings.day_index.set(day_index(now));
+    settings.updated_at.set(now);
     *policy = settings;
     init::<Handle>(accounts.agent_handle).write_new(&NewHandle {
         wallet: accounts.agent.key(),

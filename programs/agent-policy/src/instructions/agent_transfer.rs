@@ -107,7 +107,7 @@ pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramR
     spend::check_asset_and_recipient(policy, &accounts.spend, &accounts.checked)?;
 
     let now = clock::unix_timestamp();
-    active_hours::check(policy.active_start_minute(), policy.active_end_minute(), now)?;
+    active_hours::check(policy.active_start_minute.get(), policy.active_end_minute.get(), now)?;
     let today = limits::day_index(now);
     if policy.has_confidential_spend_on(today) {
         return Err(PolicyError::PublicSpendAfterConfidential);
@@ -159,7 +159,7 @@ fn hold(hold: &mut Hold) -> ProgramResult {
             agent_key,
             accounts: &accounts.hold,
             space: pending::LEN,
-            approval_window_seconds: accounts.policy_state.approval_window_seconds(),
+            approval_window_seconds: accounts.policy_state.approval_window_seconds.get(),
             now,
         },
         accounts.agent_state,

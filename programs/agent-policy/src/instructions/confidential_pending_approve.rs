@@ -126,7 +126,9 @@ impl<'a> ConfidentialPendingApproveAccounts<'a> {
 #[inline]
 fn check_not_tightened(policy: &Policy, hold: &ConfidentialHold) -> ProgramResult {
     let in_force = policy.limits();
-    if in_force.per_transaction < hold.proven_per_transaction_limit() || in_force.daily < hold.proven_daily_limit() {
+    if in_force.per_transaction < hold.proven_per_transaction_limit.get()
+        || in_force.daily < hold.proven_daily_limit.get()
+    {
         return Err(PolicyError::ConfidentialHoldPolicyTightened);
     }
     Ok(())

@@ -53,7 +53,7 @@ pub fn create(new: &NewPending, agent: &mut Agent) -> Result<CreatedPending, Pol
     if !accounts.payer.is_writable() || !accounts.pending.is_writable() {
         return Err(PolicyError::AccountNotWritable);
     }
-    let nonce = agent.next_hold_nonce();
+    let nonce = agent.next_hold_nonce.get();
     let nonce_bytes = nonce.to_le_bytes();
     let (expected, bump) = pda::find_program_address(&[PENDING_SEED, new.agent_key, &nonce_bytes], new.program_id)?;
     if !keys_eq(accounts.pending.key(), &expected) {

@@ -100,7 +100,7 @@ pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramR
     let accounts = PendingApproveAccounts::unpack(list, program_id, now)?;
     let policy = accounts.policy_state;
     spend::check_asset_and_recipient(policy, &accounts.spend, &accounts.checked)?;
-    let amount = accounts.hold.amount();
+    let amount = accounts.hold.amount.get();
     let today = limits::day_index(now);
     if policy.has_confidential_spend_on(today) {
         return Err(PolicyError::PublicSpendAfterConfidential);

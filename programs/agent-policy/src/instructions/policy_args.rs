@@ -60,52 +60,68 @@ fn read_patterns(reader: &mut Reader, policy: &mut Policy) -> Result<(), PolicyE
     Ok(())
 }
 
+/// How each setting comes: always (`PolicyArgs`) or behind an `Option` tag (`PolicyUpdateArgs`).
+#[derive(Clone, Copy)]
+enum Presence {
+    Always,
+    Optional,
+}
+
+impl Presence {
+    /// Whether the next setting is there (reading its tag when it has one).
+    #[inline(always)]
+    fn next(self, reader: &mut Reader) -> Result<bool, PolicyError> {
+        match self {
+            Presence::Always => Ok(true),
+            Presence::Optional => reader.option(),
+        }
+    }
+
+    /// The next integer setting, when present, into `field` (Borsh integers and the policy's
+    /// fields are both little-endian).
+    #[inline(always)]
+    fn read_into<const N: usize>(self, reader: &mut Reader, field: &mut [u8; N]) -> Result<(), PolicyError> {
+        if self.next(reader)? {
+            *field = *reader.array()?;
+        }
+        Ok(())
+    }
+}
+
+/// The settings in their Borsh order, each read as `presence` says. Inlined into both callers, so
+/// `presence` is a constant there.
+#[inline(always)]
+fn read_settings(reader: &mut Reader, policy: &mut Policy, presence: Presence) -> Result<(), PolicyError> {
+    presence.read_into(reader, &mut policy.per_transaction_limit.0)?;
+    presence.read_into(reader, &mut policy.daily_limit.0)?;
+    presence.read_into(reader, &mut policy.hitl_threshold.0)?;
+    presence.read_into(reader, &mut policy.active_start_minute.0)?;
+    presence.read_into(reader, &mut policy.active_end_minute.0)?;
+    presence.read_into(reader, &mut policy.approval_window_seconds.0)?;
+    if presence.next(reader)? {
+        read_mints(reader, policy)?;
+    }
+    if presence.next(reader)? {
+        read_patterns(reader, policy)?;
+    }
+    Ok(())
+}
+
 /// Reads a full `PolicyArgs` into `policy`'s settings fields.
 pub fn read_policy_args(reader: &mut Reader, policy: &mut Policy) -> Result<(), PolicyError> {
-    policy.per_transaction_limit = *reader.array()?;
-    policy.daily_limit = *reader.array()?;
-    policy.hitl_threshold = *reader.array()?;
-    policy.active_start_minute = *reader.array()?;
-    policy.active_end_minute = *reader.array()?;
-    policy.approval_window_seconds = *reader.array()?;
-    read_mints(reader, policy)?;
-    read_patterns(reader, policy)
+    read_settings(reader, policy, Presence::Always)
 }
 
 /// Reads a `PolicyUpdateArgs` into `policy`: present fields replace the stored ones, absent keep them.
 pub fn read_policy_update_args(reader: &mut Reader, policy: &mut Policy) -> Result<(), PolicyError> {
-    if reader.option()? {
-        policy.per_transaction_limit = *reader.array()?;
-    }
-    if reader.option()? {
-        policy.daily_limit = *reader.array()?;
-    }
-    if reader.option()? {
-        policy.hitl_threshold = *reader.array()?;
-    }
-    if reader.option()? {
-        policy.active_start_minute = *reader.array()?;
-    }
-    if reader.option()? {
-        policy.active_end_minute = *reader.array()?;
-    }
-    if reader.option()? {
-        policy.approval_window_seconds = *reader.array()?;
-    }
-    if reader.option()? {
-        read_mints(reader, policy)?;
-    }
-    if reader.option()? {
-        read_patterns(reader, policy)?;
-    }
-    Ok(())
+    read_settings(reader, policy, Presence::Optional)
 }
 
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
     use crate::rules::recipients::{KIND_NAME, KIND_SUFFIX};
-    use crate::state::policy;
+    use crate::state::test_support::{blank, view};
 
     /// Borsh `PolicyArgs` as a client sends it.
     pub(crate) fn encode_policy_args(
@@ -137,14 +153,6 @@ pub(crate) mod tests {
         out
     }
 
-    fn blank() -> Box<[u8; policy::LEN]> {
-        Box::new([0u8; policy::LEN])
-    }
-
-    fn view(data: &mut [u8; policy::LEN]) -> &mut Policy {
-        unsafe { &mut *(data.as_mut_ptr() as *mut Policy) }
-    }
-
     #[test]
     fn reads_policy_args_into_the_documented_offsets() {
         // Given a full PolicyArgs
@@ -159,17 +167,17 @@ pub(crate) mod tests {
                 (KIND_ADDRESS, &[9; 32]),
             ],
         );
-        let mut data = blank();
+        let mut data = blank::<Policy>();
         // When it is read
         let mut reader = Reader::new(&args);
-        read_policy_args(&mut reader, view(&mut data)).unwrap();
+        read_policy_args(&mut reader, view::<Policy>(&mut data)).unwrap();
         // Then the reader is at the end and every field is in place
         assert_eq!(reader.finish(), Ok(()));
         assert_eq!(&data[44..48], &[0x28, 0x05, 0x68, 0x01]);
         assert_eq!(&data[48..56], &100u64.to_le_bytes());
         assert_eq!(&data[72..76], &3600u32.to_le_bytes());
         assert_eq!((data[76], data[77]), (1, 3));
-        let policy = view(&mut data);
+        let policy = view::<Policy>(&mut data);
         assert_eq!(policy.validate(), Ok(()));
         assert_eq!(policy.recipient_patterns()[1].value(), b"pay.acme");
         assert_eq!(policy.recipient_patterns()[2].value(), &[9; 32]);
@@ -178,15 +186,15 @@ pub(crate) mod tests {
     #[test]
     fn counts_above_the_maximum_are_refused_before_reading_items() {
         let five_mints = encode_policy_args((1, 1, 1), (0, 0), 60, &[[1; 32]; 5], &[]);
-        let mut data = blank();
+        let mut data = blank::<Policy>();
         assert_eq!(
-            read_policy_args(&mut Reader::new(&five_mints), view(&mut data)),
+            read_policy_args(&mut Reader::new(&five_mints), view::<Policy>(&mut data)),
             Err(PolicyError::TooManyMints)
         );
         let patterns = [(KIND_NAME, &b"a"[..]); 17];
         let seventeen = encode_policy_args((1, 1, 1), (0, 0), 60, &[], &patterns);
         assert_eq!(
-            read_policy_args(&mut Reader::new(&seventeen), view(&mut data)),
+            read_policy_args(&mut Reader::new(&seventeen), view::<Policy>(&mut data)),
             Err(PolicyError::TooManyRecipientPatterns)
         );
     }
@@ -194,10 +202,10 @@ pub(crate) mod tests {
     #[test]
     fn truncated_or_unknown_pattern_data_is_invalid_instruction_data() {
         let args = encode_policy_args((1, 1, 1), (0, 0), 60, &[[1; 32]], &[(KIND_NAME, b"acme")]);
-        let mut data = blank();
+        let mut data = blank::<Policy>();
         for cut in 0..args.len() {
             assert_eq!(
-                read_policy_args(&mut Reader::new(&args[..cut]), view(&mut data)),
+                read_policy_args(&mut Reader::new(&args[..cut]), view::<Policy>(&mut data)),
                 Err(PolicyError::InvalidInstructionData),
                 "cut at {cut}"
             );
@@ -206,7 +214,7 @@ pub(crate) mod tests {
         let tag_at = unknown.len() - 4 - 4 - 1;
         unknown[tag_at] = 3;
         assert_eq!(
-            read_policy_args(&mut Reader::new(&unknown), view(&mut data)),
+            read_policy_args(&mut Reader::new(&unknown), view::<Policy>(&mut data)),
             Err(PolicyError::InvalidInstructionData)
         );
     }
@@ -215,9 +223,9 @@ pub(crate) mod tests {
     fn a_pattern_longer_than_its_slot_is_an_invalid_pattern() {
         let long = [b'a'; 65];
         let args = encode_policy_args((1, 1, 1), (0, 0), 60, &[], &[(KIND_NAME, &long)]);
-        let mut data = blank();
+        let mut data = blank::<Policy>();
         assert_eq!(
-            read_policy_args(&mut Reader::new(&args), view(&mut data)),
+            read_policy_args(&mut Reader::new(&args), view::<Policy>(&mut data)),
             Err(PolicyError::InvalidRecipientPattern)
         );
     }
@@ -232,36 +240,39 @@ pub(crate) mod tests {
             &[[4; 32], [5; 32]],
             &[(KIND_NAME, b"acme")],
         );
-        let mut data = blank();
-        read_policy_args(&mut Reader::new(&args), view(&mut data)).unwrap();
+        let mut data = blank::<Policy>();
+        read_policy_args(&mut Reader::new(&args), view::<Policy>(&mut data)).unwrap();
         // When an update sets the daily limit and clears the mints, nothing else
         let mut update = vec![0, 1];
         update.extend_from_slice(&999u64.to_le_bytes());
         update.extend_from_slice(&[0, 0, 0, 0, 1, 0, 0, 0, 0, 0]);
         let mut reader = Reader::new(&update);
-        read_policy_update_args(&mut reader, view(&mut data)).unwrap();
+        read_policy_update_args(&mut reader, view::<Policy>(&mut data)).unwrap();
         assert_eq!(reader.finish(), Ok(()));
         // Then only those changed
-        let policy = view(&mut data);
+        let policy = view::<Policy>(&mut data);
         let limits = policy.limits();
         assert_eq!(
             (limits.per_transaction, limits.daily, limits.hitl_threshold),
             (100, 999, 50)
         );
-        assert_eq!((policy.active_start_minute(), policy.active_end_minute()), (540, 1020));
+        assert_eq!(
+            (policy.active_start_minute.get(), policy.active_end_minute.get()),
+            (540, 1020)
+        );
         assert_eq!(policy.allowed_mints().len(), 0);
         assert!(data[104..232].iter().all(|b| *b == 0));
-        assert_eq!(view(&mut data).recipient_patterns()[0].value(), b"acme");
+        assert_eq!(view::<Policy>(&mut data).recipient_patterns()[0].value(), b"acme");
     }
 
     #[test]
     fn an_empty_update_reads_eight_none_tags() {
-        let mut data = blank();
+        let mut data = blank::<Policy>();
         let mut reader = Reader::new(&[0; 8]);
-        assert_eq!(read_policy_update_args(&mut reader, view(&mut data)), Ok(()));
+        assert_eq!(read_policy_update_args(&mut reader, view::<Policy>(&mut data)), Ok(()));
         assert_eq!(reader.finish(), Ok(()));
         assert_eq!(
-            read_policy_update_args(&mut Reader::new(&[0; 7]), view(&mut data)),
+            read_policy_update_args(&mut Reader::new(&[0; 7]), view::<Policy>(&mut data)),
             Err(PolicyError::InvalidInstructionData)
         );
     }

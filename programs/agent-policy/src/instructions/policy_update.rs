@@ -63,10 +63,14 @@ pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramR
     read_policy_update_args(&mut reader, policy)?;
     reader.finish()?;
     policy.validate()?;
-    let version = policy.version().checked_add(1).ok_or(PolicyError::ArithmeticOverflow)?;
+    let version = policy
+        .version
+        .get()
+        .checked_add(1)
+        .ok_or(PolicyError::ArithmeticOverflow)?;
     let now = clock::unix_timestamp();
-    policy.version = version.to_le_bytes();
-    policy.updated_at = now.to_le_bytes();
+    policy.version.set(version);
+    policy.updated_at.set(now);
     event::policy_updated(accounts.agent.key(), accounts.policy.key(), version, now);
     Ok(())
 }

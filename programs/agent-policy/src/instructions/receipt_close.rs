@@ -63,7 +63,7 @@ impl<'a> ReceiptCloseAccounts<'a> {
             return Err(PolicyError::WrongRentReceiver);
         }
         // A slot before the recording (never on a real cluster) counts as too recent.
-        match now_slot.checked_sub(receipt_state.recorded_slot()) {
+        match now_slot.checked_sub(receipt_state.recorded_slot.get()) {
             Some(age) if age >= MIN_AGE_SLOTS => {}
             _ => return Err(PolicyError::ReceiptTooRecent),
         }

@@ -19,9 +19,8 @@
 //!    192   32 confidential_hold the open confidential PendingTransaction, zero if none
 //! ```
 
-use core::mem::offset_of;
-
-use super::{prefix, AccountType};
+use super::layout::{account, I64, U32, U64};
+use super::prefix;
 use crate::discriminator::account::AGENT;
 use crate::error::PolicyError;
 use crate::runtime::{is_zero_key, Pubkey};
@@ -30,43 +29,22 @@ pub const AGENT_SEED: &[u8] = b"agent";
 pub const LEN: usize = 224;
 pub const STATUS_ACTIVE: u8 = 1;
 
-#[repr(C)]
-pub struct Agent {
-    pub discriminator: [u8; 8],
-    pub owner: Pubkey,
-    pub agent_signer: Pubkey,
-    pub handle_hash: [u8; 32],
-    pub bump: u8,
-    pub policy_bump: u8,
-    pub status: u8,
-    pub handle_len: u8,
-    pub handle: [u8; 64],
-    pub next_hold_nonce: [u8; 8],
-    pub open_holds: [u8; 4],
-    pub created_at: [u8; 8],
-    pub confidential_hold: Pubkey,
+account! {
+    pub struct Agent (LEN, AGENT) {
+        8 owner: Pubkey,
+        40 agent_signer: Pubkey,
+        72 handle_hash: [u8; 32],
+        104 bump: u8,
+        105 policy_bump: u8,
+        106 status: u8,
+        107 handle_len: u8,
+        108 handle: [u8; 64],
+        172 next_hold_nonce: U64,
+        180 open_holds: U32,
+        184 created_at: I64,
+        192 confidential_hold: Pubkey,
+    }
 }
-
-unsafe impl AccountType for Agent {
-    const DISCRIMINATOR: [u8; 8] = AGENT;
-}
-
-const _: () = {
-    assert!(core::mem::size_of::<Agent>() == LEN);
-    assert!(core::mem::align_of::<Agent>() == 1);
-    assert!(offset_of!(Agent, owner) == 8);
-    assert!(offset_of!(Agent, agent_signer) == 40);
-    assert!(offset_of!(Agent, handle_hash) == 72);
-    assert!(offset_of!(Agent, bump) == 104);
-    assert!(offset_of!(Agent, policy_bump) == 105);
-    assert!(offset_of!(Agent, status) == 106);
-    assert!(offset_of!(Agent, handle_len) == 107);
-    assert!(offset_of!(Agent, handle) == 108);
-    assert!(offset_of!(Agent, next_hold_nonce) == 172);
-    assert!(offset_of!(Agent, open_holds) == 180);
-    assert!(offset_of!(Agent, created_at) == 184);
-    assert!(offset_of!(Agent, confidential_hold) == 192);
-};
 
 /// What `agent_create` stores besides the discriminator.
 pub struct NewAgent<'a> {
@@ -90,21 +68,6 @@ impl Agent {
         self.status == STATUS_ACTIVE
     }
 
-    #[inline]
-    pub fn next_hold_nonce(&self) -> u64 {
-        u64::from_le_bytes(self.next_hold_nonce)
-    }
-
-    #[inline]
-    pub fn open_holds(&self) -> u32 {
-        u32::from_le_bytes(self.open_holds)
-    }
-
-    #[inline]
-    pub fn created_at(&self) -> i64 {
-        i64::from_le_bytes(self.created_at)
-    }
-
     /// Whether a confidential hold is open: the agent's confidential balance must not change, and
     /// no other outgoing transfer may run, until it is closed.
     #[inline]
@@ -124,24 +87,26 @@ impl Agent {
 
     /// Takes the next hold nonce and counts one more open hold.
     pub fn open_hold(&mut self) -> Result<u64, PolicyError> {
-        let nonce = self.next_hold_nonce();
+        let nonce = self.next_hold_nonce.get();
         let next = nonce.checked_add(1).ok_or(PolicyError::ArithmeticOverflow)?;
         let open = self
-            .open_holds()
+            .open_holds
+            .get()
             .checked_add(1)
             .ok_or(PolicyError::ArithmeticOverflow)?;
-        self.next_hold_nonce = next.to_le_bytes();
-        self.open_holds = open.to_le_bytes();
+        self.next_hold_nonce.set(next);
+        self.open_holds.set(open);
         Ok(nonce)
     }
 
     /// Counts one hold fewer (approved, rejected or closed after expiry).
     pub fn close_hold(&mut self) -> Result<(), PolicyError> {
         let open = self
-            .open_holds()
+            .open_holds
+            .get()
             .checked_sub(1)
             .ok_or(PolicyError::ArithmeticOverflow)?;
-        self.open_holds = open.to_le_bytes();
+        self.open_holds.set(open);
         Ok(())
     }
 
@@ -155,28 +120,19 @@ impl Agent {
         self.status = STATUS_ACTIVE;
         self.handle_len = new.handle.len() as u8;
         self.handle[..new.handle.len()].copy_from_slice(new.handle);
-        self.created_at = new.created_at.to_le_bytes();
+        self.created_at.set(new.created_at);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn blank() -> Box<[u8; LEN]> {
-        let mut data = Box::new([0u8; LEN]);
-        data[..8].copy_from_slice(&AGENT);
-        data
-    }
-
-    fn view(data: &mut [u8; LEN]) -> &mut Agent {
-        unsafe { &mut *(data.as_mut_ptr() as *mut Agent) }
-    }
+    use crate::state::test_support::{blank, view};
 
     #[test]
     fn writes_every_field_at_its_documented_offset() {
-        let mut data = blank();
-        view(&mut data).write_new(&NewAgent {
+        let mut data = blank::<Agent>();
+        view::<Agent>(&mut data).write_new(&NewAgent {
             owner: &[1; 32],
             agent_signer: &[2; 32],
             handle_hash: &[3; 32],
@@ -193,35 +149,35 @@ mod tests {
         assert_eq!(&data[172..184], &[0; 12]);
         assert_eq!(&data[184..192], &(-2i64).to_le_bytes());
         assert!(data[192..].iter().all(|b| *b == 0));
-        assert_eq!(view(&mut data).handle(), b"acme/bot");
+        assert_eq!(view::<Agent>(&mut data).handle(), b"acme/bot");
     }
 
     #[test]
     fn hold_counters_are_checked() {
-        let mut data = blank();
-        let agent = view(&mut data);
+        let mut data = blank::<Agent>();
+        let agent = view::<Agent>(&mut data);
         assert_eq!(agent.open_hold(), Ok(0));
         assert_eq!(agent.open_hold(), Ok(1));
-        assert_eq!((agent.next_hold_nonce(), agent.open_holds()), (2, 2));
+        assert_eq!((agent.next_hold_nonce.get(), agent.open_holds.get()), (2, 2));
         assert_eq!(&data[172..180], &2u64.to_le_bytes());
         assert_eq!(&data[180..184], &2u32.to_le_bytes());
-        let agent = view(&mut data);
+        let agent = view::<Agent>(&mut data);
         assert_eq!(agent.close_hold(), Ok(()));
         assert_eq!(agent.close_hold(), Ok(()));
         assert_eq!(agent.close_hold(), Err(PolicyError::ArithmeticOverflow));
-        agent.next_hold_nonce = u64::MAX.to_le_bytes();
+        agent.next_hold_nonce.set(u64::MAX);
         assert_eq!(agent.open_hold(), Err(PolicyError::ArithmeticOverflow));
     }
 
     #[test]
     fn confidential_hold_is_stored_at_192_and_zero_means_none() {
-        let mut data = blank();
-        assert!(!view(&mut data).has_confidential_hold());
-        view(&mut data).set_confidential_hold(&[9; 32]);
-        assert!(view(&mut data).has_confidential_hold());
+        let mut data = blank::<Agent>();
+        assert!(!view::<Agent>(&mut data).has_confidential_hold());
+        view::<Agent>(&mut data).set_confidential_hold(&[9; 32]);
+        assert!(view::<Agent>(&mut data).has_confidential_hold());
         assert_eq!(&data[192..224], &[9; 32]);
-        view(&mut data).clear_confidential_hold();
-        assert!(!view(&mut data).has_confidential_hold());
+        view::<Agent>(&mut data).clear_confidential_hold();
+        assert!(!view::<Agent>(&mut data).has_confidential_hold());
         assert!(data[192..].iter().all(|b| *b == 0));
     }
 }

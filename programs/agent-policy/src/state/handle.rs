@@ -14,9 +14,8 @@
 //!    107    5 reserved       zero
 //! ```
 
-use core::mem::offset_of;
-
-use super::{prefix, AccountType};
+use super::layout::account;
+use super::prefix;
 use crate::discriminator::account::HANDLE;
 use crate::runtime::Pubkey;
 
@@ -27,31 +26,16 @@ pub const KIND_PERSONAL: u8 = 0;
 pub const KIND_BUSINESS: u8 = 1;
 pub const KIND_AGENT: u8 = 2;
 
-#[repr(C)]
-pub struct Handle {
-    pub discriminator: [u8; 8],
-    pub wallet: Pubkey,
-    pub kind: u8,
-    pub bump: u8,
-    pub handle_len: u8,
-    pub handle: [u8; 64],
-    pub reserved: [u8; 5],
+account! {
+    pub struct Handle (LEN, HANDLE) {
+        8 wallet: Pubkey,
+        40 kind: u8,
+        41 bump: u8,
+        42 handle_len: u8,
+        43 handle: [u8; 64],
+        107 reserved: [u8; 5],
+    }
 }
-
-unsafe impl AccountType for Handle {
-    const DISCRIMINATOR: [u8; 8] = HANDLE;
-}
-
-const _: () = {
-    assert!(core::mem::size_of::<Handle>() == LEN);
-    assert!(core::mem::align_of::<Handle>() == 1);
-    assert!(offset_of!(Handle, wallet) == 8);
-    assert!(offset_of!(Handle, kind) == 40);
-    assert!(offset_of!(Handle, bump) == 41);
-    assert!(offset_of!(Handle, handle_len) == 42);
-    assert!(offset_of!(Handle, handle) == 43);
-    assert!(offset_of!(Handle, reserved) == 107);
-};
 
 /// What `handle_register` and `agent_create` store besides the discriminator.
 pub struct NewHandle<'a> {
@@ -82,12 +66,12 @@ impl Handle {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::state::test_support::{blank, view};
 
     #[test]
     fn writes_every_field_at_its_documented_offset() {
-        let mut data = [0u8; LEN];
-        data[..8].copy_from_slice(&HANDLE);
-        let handle = unsafe { &mut *(data.as_mut_ptr() as *mut Handle) };
+        let mut data = blank::<Handle>();
+        let handle = view::<Handle>(&mut data);
         handle.write_new(&NewHandle {
             wallet: &[3; 32],
             kind: KIND_BUSINESS,

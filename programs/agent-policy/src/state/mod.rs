@@ -8,6 +8,7 @@
 pub mod agent;
 pub mod config;
 pub mod handle;
+pub mod layout;
 pub mod pending;
 pub mod policy;
 pub mod receipt;
@@ -95,7 +96,8 @@ pub(crate) fn prefix(bytes: &[u8], len: u8) -> &[u8] {
 
 #[cfg(test)]
 pub(crate) mod test_support {
-    //! Host-side accounts laid out exactly as the loader serializes them.
+    //! Host-side accounts laid out exactly as the loader serializes them, and account bytes.
+    use super::AccountType;
     use crate::runtime::account::AccountView;
     use crate::runtime::input::test_support::{serialize, Entry, TestAccount};
     use crate::runtime::Pubkey;
@@ -126,41 +128,48 @@ pub(crate) mod test_support {
             unsafe { AccountView::new(self.buffer.as_mut_ptr().add(8)) }
         }
     }
+
+    /// A fresh `T`'s bytes: `T::LEN` zeroes but for its discriminator.
+    pub fn blank<T: AccountType>() -> Vec<u8> {
+        let mut data = vec![0u8; T::LEN];
+        data[..8].copy_from_slice(&T::DISCRIMINATOR);
+        data
+    }
+
+    /// `data` viewed as `T`, as `state::load` would after its checks.
+    pub fn view<T: AccountType>(data: &mut [u8]) -> &mut T {
+        assert!(data.len() >= T::LEN);
+        unsafe { &mut *(data.as_mut_ptr() as *mut T) }
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::test_support::HostAccount;
+    use super::test_support::{blank, HostAccount};
     use super::*;
     use crate::state::agent::Agent;
 
     const PROGRAM: Pubkey = [7; 32];
 
-    fn agent_bytes() -> Vec<u8> {
-        let mut data = vec![0u8; Agent::LEN];
-        data[..8].copy_from_slice(&Agent::DISCRIMINATOR);
-        data
-    }
-
     #[test]
     fn loads_an_account_of_this_program_with_the_right_discriminator() {
-        let mut account = HostAccount::new([1; 32], PROGRAM, agent_bytes(), false);
+        let mut account = HostAccount::new([1; 32], PROGRAM, blank::<Agent>(), false);
         assert!(load::<Agent>(&account.view(), &PROGRAM).is_ok());
     }
 
     #[test]
     fn refuses_another_owner_a_short_account_or_another_type() {
-        let mut foreign = HostAccount::new([1; 32], [8; 32], agent_bytes(), true);
+        let mut foreign = HostAccount::new([1; 32], [8; 32], blank::<Agent>(), true);
         assert_eq!(
             load::<Agent>(&foreign.view(), &PROGRAM).err(),
             Some(PolicyError::WrongAccountOwner)
         );
-        let mut short = HostAccount::new([1; 32], PROGRAM, agent_bytes()[..Agent::LEN - 1].to_vec(), true);
+        let mut short = HostAccount::new([1; 32], PROGRAM, blank::<Agent>()[..Agent::LEN - 1].to_vec(), true);
         assert_eq!(
             load::<Agent>(&short.view(), &PROGRAM).err(),
             Some(PolicyError::WrongAccountData)
         );
-        let mut other_type = agent_bytes();
+        let mut other_type = blank::<Agent>();
         other_type[..8].copy_from_slice(&crate::discriminator::account::POLICY);
         let mut other = HostAccount::new([1; 32], PROGRAM, other_type, true);
         assert_eq!(
@@ -176,12 +185,12 @@ mod tests {
 
     #[test]
     fn load_mut_needs_a_writable_account() {
-        let mut read_only = HostAccount::new([1; 32], PROGRAM, agent_bytes(), false);
+        let mut read_only = HostAccount::new([1; 32], PROGRAM, blank::<Agent>(), false);
         assert_eq!(
             load_mut::<Agent>(&read_only.view(), &PROGRAM).err(),
             Some(PolicyError::AccountNotWritable)
         );
-        let mut writable = HostAccount::new([1; 32], PROGRAM, agent_bytes(), true);
+        let mut writable = HostAccount::new([1; 32], PROGRAM, blank::<Agent>(), true);
         assert!(load_mut::<Agent>(&writable.view(), &PROGRAM).is_ok());
     }
 

@@ -41,7 +41,8 @@
 
 use core::mem::offset_of;
 
-use super::{check_account, prefix, AccountType};
+use super::layout::{account, layout, I64, U64};
+use super::{check_account, prefix};
 use crate::discriminator::account::PENDING_TRANSACTION;
 use crate::error::PolicyError;
 use crate::runtime::account::AccountView;
@@ -53,102 +54,49 @@ pub const LEN: usize = 416;
 pub const CONFIDENTIAL_LEN: usize = 544;
 pub const CONFIDENTIAL_OFFSET: usize = 288;
 
-#[repr(C)]
-pub struct PendingTransaction {
-    pub discriminator: [u8; 8],
-    pub agent: Pubkey,
-    pub nonce: [u8; 8],
-    pub source: Pubkey,
-    pub destination: Pubkey,
-    pub mint: Pubkey,
-    pub amount: [u8; 8],
-    pub requested_at: [u8; 8],
-    pub expires_at: [u8; 8],
-    pub rent_payer: Pubkey,
-    pub recipient_handle_len: u8,
-    pub bump: u8,
-    pub confidential: u8,
-    pub reserved0: [u8; 5],
-    pub recipient_handle: [u8; 64],
-    pub transfer_id: [u8; 16],
-    pub reserved: [u8; 128],
+account! {
+    pub struct PendingTransaction (LEN, PENDING_TRANSACTION) {
+        8 agent: Pubkey,
+        40 nonce: U64,
+        48 source: Pubkey,
+        80 destination: Pubkey,
+        112 mint: Pubkey,
+        144 amount: U64,
+        152 requested_at: I64,
+        160 expires_at: I64,
+        168 rent_payer: Pubkey,
+        200 recipient_handle_len: u8,
+        201 bump: u8,
+        202 confidential: u8,
+        203 reserved0: [u8; 5],
+        208 recipient_handle: [u8; 64],
+        272 transfer_id: [u8; 16],
+        288 reserved: [u8; 128],
+    }
 }
 
-unsafe impl AccountType for PendingTransaction {
-    const DISCRIMINATOR: [u8; 8] = PENDING_TRANSACTION;
+layout! {
+    /// The confidential part of a hold (bytes 288..544 of a 544-byte `PendingTransaction`).
+    pub struct ConfidentialHold (CONFIDENTIAL_LEN - CONFIDENTIAL_OFFSET) at 288 {
+        288 equality_proof: Pubkey,
+        320 ciphertext_validity_proof: Pubkey,
+        352 range_proof: Pubkey,
+        384 new_source_decryptable_available_balance: [u8; 36],
+        420 spend_decryptable_same_day: [u8; 36],
+        456 spend_decryptable_next_day: [u8; 36],
+        492 proven_per_transaction_limit: U64,
+        500 proven_daily_limit: U64,
+        508 hold_day: I64,
+        516 reserved: [u8; 28],
+    }
 }
-
-const _: () = {
-    assert!(core::mem::size_of::<PendingTransaction>() == LEN);
-    assert!(core::mem::align_of::<PendingTransaction>() == 1);
-    assert!(offset_of!(PendingTransaction, agent) == 8);
-    assert!(offset_of!(PendingTransaction, nonce) == 40);
-    assert!(offset_of!(PendingTransaction, source) == 48);
-    assert!(offset_of!(PendingTransaction, destination) == 80);
-    assert!(offset_of!(PendingTransaction, mint) == 112);
-    assert!(offset_of!(PendingTransaction, amount) == 144);
-    assert!(offset_of!(PendingTransaction, requested_at) == 152);
-    assert!(offset_of!(PendingTransaction, expires_at) == 160);
-    assert!(offset_of!(PendingTransaction, rent_payer) == 168);
-    assert!(offset_of!(PendingTransaction, recipient_handle_len) == 200);
-    assert!(offset_of!(PendingTransaction, bump) == 201);
-    assert!(offset_of!(PendingTransaction, confidential) == 202);
-    assert!(offset_of!(PendingTransaction, recipient_handle) == 208);
-    assert!(offset_of!(PendingTransaction, transfer_id) == 272);
-    assert!(offset_of!(PendingTransaction, reserved) == 288);
-};
-
-/// The confidential part of a hold (bytes 288..544 of a 544-byte `PendingTransaction`).
-#[repr(C)]
-pub struct ConfidentialHold {
-    pub equality_proof: Pubkey,
-    pub ciphertext_validity_proof: Pubkey,
-    pub range_proof: Pubkey,
-    pub new_source_decryptable_available_balance: [u8; 36],
-    pub spend_decryptable_same_day: [u8; 36],
-    pub spend_decryptable_next_day: [u8; 36],
-    pub proven_per_transaction_limit: [u8; 8],
-    pub proven_daily_limit: [u8; 8],
-    pub hold_day: [u8; 8],
-    pub reserved: [u8; 28],
-}
-
-const _: () = {
-    assert!(CONFIDENTIAL_OFFSET + core::mem::size_of::<ConfidentialHold>() == CONFIDENTIAL_LEN);
-    assert!(core::mem::align_of::<ConfidentialHold>() == 1);
-    assert!(CONFIDENTIAL_OFFSET + offset_of!(ConfidentialHold, equality_proof) == 288);
-    assert!(CONFIDENTIAL_OFFSET + offset_of!(ConfidentialHold, ciphertext_validity_proof) == 320);
-    assert!(CONFIDENTIAL_OFFSET + offset_of!(ConfidentialHold, range_proof) == 352);
-    assert!(CONFIDENTIAL_OFFSET + offset_of!(ConfidentialHold, new_source_decryptable_available_balance) == 384);
-    assert!(CONFIDENTIAL_OFFSET + offset_of!(ConfidentialHold, spend_decryptable_same_day) == 420);
-    assert!(CONFIDENTIAL_OFFSET + offset_of!(ConfidentialHold, spend_decryptable_next_day) == 456);
-    assert!(CONFIDENTIAL_OFFSET + offset_of!(ConfidentialHold, proven_per_transaction_limit) == 492);
-    assert!(CONFIDENTIAL_OFFSET + offset_of!(ConfidentialHold, proven_daily_limit) == 500);
-    assert!(CONFIDENTIAL_OFFSET + offset_of!(ConfidentialHold, hold_day) == 508);
-    assert!(CONFIDENTIAL_OFFSET + offset_of!(ConfidentialHold, reserved) == 516);
-};
 
 impl ConfidentialHold {
-    #[inline]
-    pub fn proven_per_transaction_limit(&self) -> u64 {
-        u64::from_le_bytes(self.proven_per_transaction_limit)
-    }
-
-    #[inline]
-    pub fn proven_daily_limit(&self) -> u64 {
-        u64::from_le_bytes(self.proven_daily_limit)
-    }
-
-    #[inline]
-    pub fn hold_day(&self) -> i64 {
-        i64::from_le_bytes(self.hold_day)
-    }
-
     /// The prover-state blob for an approval on `today`: `AE(total + a)` on the hold's day (or a
     /// clock stepped back before it), `AE(a)` on a later day (today's total restarted at 0).
     #[inline]
     pub fn spend_decryptable_on(&self, today: i64) -> &[u8; 36] {
-        if today > self.hold_day() {
+        if today > self.hold_day.get() {
             &self.spend_decryptable_next_day
         } else {
             &self.spend_decryptable_same_day
@@ -195,9 +143,9 @@ impl ConfidentialHold {
         self.new_source_decryptable_available_balance = *hold.new_source_decryptable_available_balance;
         self.spend_decryptable_same_day = *hold.spend_decryptable_same_day;
         self.spend_decryptable_next_day = *hold.spend_decryptable_next_day;
-        self.proven_per_transaction_limit = hold.proven_per_transaction_limit.to_le_bytes();
-        self.proven_daily_limit = hold.proven_daily_limit.to_le_bytes();
-        self.hold_day = hold.hold_day.to_le_bytes();
+        self.proven_per_transaction_limit.set(hold.proven_per_transaction_limit);
+        self.proven_daily_limit.set(hold.proven_daily_limit);
+        self.hold_day.set(hold.hold_day);
     }
 }
 
@@ -219,21 +167,6 @@ pub struct NewHold<'a> {
 
 impl PendingTransaction {
     #[inline]
-    pub fn amount(&self) -> u64 {
-        u64::from_le_bytes(self.amount)
-    }
-
-    #[inline]
-    pub fn nonce(&self) -> u64 {
-        u64::from_le_bytes(self.nonce)
-    }
-
-    #[inline]
-    pub fn expires_at(&self) -> i64 {
-        i64::from_le_bytes(self.expires_at)
-    }
-
-    #[inline]
     pub fn is_confidential(&self) -> bool {
         self.confidential != 0
     }
@@ -246,19 +179,19 @@ impl PendingTransaction {
     /// Approve and reject are possible strictly before `expires_at`; closing by anyone at or after.
     #[inline]
     pub fn is_expired(&self, now: i64) -> bool {
-        now >= self.expires_at()
+        now >= self.expires_at.get()
     }
 
     /// Fills a just-created pending account (`state::init` wrote the discriminator).
     pub fn write_new(&mut self, hold: &NewHold) {
         self.agent = *hold.agent;
-        self.nonce = hold.nonce.to_le_bytes();
+        self.nonce.set(hold.nonce);
         self.source = *hold.source;
         self.destination = *hold.destination;
         self.mint = *hold.mint;
-        self.amount = hold.amount.to_le_bytes();
-        self.requested_at = hold.requested_at.to_le_bytes();
-        self.expires_at = hold.expires_at.to_le_bytes();
+        self.amount.set(hold.amount);
+        self.requested_at.set(hold.requested_at);
+        self.expires_at.set(hold.expires_at);
         self.rent_payer = *hold.rent_payer;
         let handle_len = hold.recipient_handle.len().min(64);
         self.recipient_handle_len = handle_len as u8;
@@ -272,12 +205,12 @@ impl PendingTransaction {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::state::test_support::{blank, view};
 
     #[test]
     fn writes_every_field_at_its_documented_offset() {
-        let mut data = Box::new([0u8; LEN]);
-        data[..8].copy_from_slice(&PENDING_TRANSACTION);
-        let pending = unsafe { &mut *(data.as_mut_ptr() as *mut PendingTransaction) };
+        let mut data = blank::<PendingTransaction>();
+        let pending = view::<PendingTransaction>(&mut data);
         pending.write_new(&NewHold {
             agent: &[1; 32],
             nonce: 5,

@@ -33,9 +33,7 @@
 //! zero for today's rules, a day before it (a clock that stepped back) keeps both. The public path
 //! zeroes the confidential fields when it writes a later day, so a stale `S` is never today's.
 
-use core::mem::offset_of;
-
-use super::AccountType;
+use super::layout::{account, I64, U16, U32, U64};
 use crate::discriminator::account::POLICY;
 use crate::error::PolicyError;
 use crate::rules::limits::{DailySpend, Limits};
@@ -46,60 +44,31 @@ use crate::runtime::{is_zero_key, keys_eq, Pubkey};
 pub const POLICY_SEED: &[u8] = b"policy";
 pub const LEN: usize = 1544;
 
-#[repr(C)]
-pub struct Policy {
-    pub discriminator: [u8; 8],
-    pub agent: Pubkey,
-    pub version: [u8; 4],
-    pub active_start_minute: [u8; 2],
-    pub active_end_minute: [u8; 2],
-    pub per_transaction_limit: [u8; 8],
-    pub daily_limit: [u8; 8],
-    pub hitl_threshold: [u8; 8],
-    pub approval_window_seconds: [u8; 4],
-    pub mint_count: u8,
-    pub pattern_count: u8,
-    pub bump: u8,
-    pub reserved0: u8,
-    pub day_index: [u8; 8],
-    pub spent_today: [u8; 8],
-    pub updated_at: [u8; 8],
-    pub allowed_mints: [Pubkey; MAX_MINTS],
-    pub recipient_patterns: [RecipientPattern; MAX_RECIPIENT_PATTERNS],
-    pub spend_ciphertext: [u8; 64],
-    pub spend_pubkey: Pubkey,
-    pub spend_decryptable: [u8; 36],
-    pub reserved: [u8; 124],
+account! {
+    pub struct Policy (LEN, POLICY) {
+        8 agent: Pubkey,
+        40 version: U32,
+        44 active_start_minute: U16,
+        46 active_end_minute: U16,
+        48 per_transaction_limit: U64,
+        56 daily_limit: U64,
+        64 hitl_threshold: U64,
+        72 approval_window_seconds: U32,
+        76 mint_count: u8,
+        77 pattern_count: u8,
+        78 bump: u8,
+        79 reserved0: u8,
+        80 day_index: I64,
+        88 spent_today: U64,
+        96 updated_at: I64,
+        104 allowed_mints: [Pubkey; MAX_MINTS],
+        232 recipient_patterns: [RecipientPattern; MAX_RECIPIENT_PATTERNS],
+        1288 spend_ciphertext: [u8; 64],
+        1352 spend_pubkey: Pubkey,
+        1384 spend_decryptable: [u8; 36],
+        1420 reserved: [u8; 124],
+    }
 }
-
-unsafe impl AccountType for Policy {
-    const DISCRIMINATOR: [u8; 8] = POLICY;
-}
-
-const _: () = {
-    assert!(core::mem::size_of::<Policy>() == LEN);
-    assert!(core::mem::align_of::<Policy>() == 1);
-    assert!(offset_of!(Policy, agent) == 8);
-    assert!(offset_of!(Policy, version) == 40);
-    assert!(offset_of!(Policy, active_start_minute) == 44);
-    assert!(offset_of!(Policy, active_end_minute) == 46);
-    assert!(offset_of!(Policy, per_transaction_limit) == 48);
-    assert!(offset_of!(Policy, daily_limit) == 56);
-    assert!(offset_of!(Policy, hitl_threshold) == 64);
-    assert!(offset_of!(Policy, approval_window_seconds) == 72);
-    assert!(offset_of!(Policy, mint_count) == 76);
-    assert!(offset_of!(Policy, pattern_count) == 77);
-    assert!(offset_of!(Policy, bump) == 78);
-    assert!(offset_of!(Policy, day_index) == 80);
-    assert!(offset_of!(Policy, spent_today) == 88);
-    assert!(offset_of!(Policy, updated_at) == 96);
-    assert!(offset_of!(Policy, allowed_mints) == 104);
-    assert!(offset_of!(Policy, recipient_patterns) == 232);
-    assert!(offset_of!(Policy, spend_ciphertext) == 1288);
-    assert!(offset_of!(Policy, spend_pubkey) == 1352);
-    assert!(offset_of!(Policy, spend_decryptable) == 1384);
-    assert!(offset_of!(Policy, reserved) == 1420);
-};
 
 /// What an executed confidential spend stores (`Policy::set_confidential_spend`).
 pub struct ConfidentialSpend<'a> {
@@ -113,44 +82,19 @@ pub struct ConfidentialSpend<'a> {
 
 impl Policy {
     #[inline]
-    pub fn version(&self) -> u32 {
-        u32::from_le_bytes(self.version)
-    }
-
-    #[inline]
-    pub fn active_start_minute(&self) -> u16 {
-        u16::from_le_bytes(self.active_start_minute)
-    }
-
-    #[inline]
-    pub fn active_end_minute(&self) -> u16 {
-        u16::from_le_bytes(self.active_end_minute)
-    }
-
-    #[inline]
-    pub fn approval_window_seconds(&self) -> u32 {
-        u32::from_le_bytes(self.approval_window_seconds)
-    }
-
-    #[inline]
-    pub fn updated_at(&self) -> i64 {
-        i64::from_le_bytes(self.updated_at)
-    }
-
-    #[inline]
     pub fn limits(&self) -> Limits {
         Limits {
-            per_transaction: u64::from_le_bytes(self.per_transaction_limit),
-            daily: u64::from_le_bytes(self.daily_limit),
-            hitl_threshold: u64::from_le_bytes(self.hitl_threshold),
+            per_transaction: self.per_transaction_limit.get(),
+            daily: self.daily_limit.get(),
+            hitl_threshold: self.hitl_threshold.get(),
         }
     }
 
     #[inline]
     pub fn daily_spend(&self) -> DailySpend {
         DailySpend {
-            day_index: i64::from_le_bytes(self.day_index),
-            spent: u64::from_le_bytes(self.spent_today),
+            day_index: self.day_index.get(),
+            spent: self.spent_today.get(),
         }
     }
 
@@ -159,11 +103,11 @@ impl Policy {
     /// so on the same day there is nothing to clear).
     #[inline]
     pub fn set_daily_spend(&mut self, spend: DailySpend) {
-        if spend.day_index != i64::from_le_bytes(self.day_index) {
+        if spend.day_index != self.day_index.get() {
             self.clear_confidential_spend();
         }
-        self.day_index = spend.day_index.to_le_bytes();
-        self.spent_today = spend.spent.to_le_bytes();
+        self.day_index.set(spend.day_index);
+        self.spent_today.set(spend.spent);
     }
 
     #[cold]
@@ -183,7 +127,7 @@ impl Policy {
     /// its first 32 bytes are.
     #[inline(always)]
     pub fn has_confidential_spend_on(&self, today: i64) -> bool {
-        today <= i64::from_le_bytes(self.day_index) && !is_zero_key(self.spend_commitment())
+        today <= self.day_index.get() && !is_zero_key(self.spend_commitment())
     }
 
     #[inline(always)]
@@ -206,10 +150,9 @@ impl Policy {
     /// Records an executed confidential spend: `S'`, its key and the prover's blob, counted on
     /// `max(day_index, today)` like the public path (a new day also restarts `spent_today`).
     pub fn set_confidential_spend(&mut self, spend: &ConfidentialSpend) {
-        let stored_day = i64::from_le_bytes(self.day_index);
-        if spend.today > stored_day {
-            self.day_index = spend.today.to_le_bytes();
-            self.spent_today = [0; 8];
+        if spend.today > self.day_index.get() {
+            self.day_index.set(spend.today);
+            self.spent_today.set(0);
         }
         self.spend_ciphertext = *spend.ciphertext;
         self.spend_pubkey = *spend.pubkey;
@@ -248,9 +191,9 @@ impl Policy {
             return Err(PolicyError::TooManyRecipientPatterns);
         }
         policy_validation::validate(&Settings {
-            active_start_minute: self.active_start_minute(),
-            active_end_minute: self.active_end_minute(),
-            approval_window_seconds: self.approval_window_seconds(),
+            active_start_minute: self.active_start_minute.get(),
+            active_end_minute: self.active_end_minute.get(),
+            approval_window_seconds: self.approval_window_seconds.get(),
             allowed_mints: self.allowed_mints(),
             recipient_patterns: self.recipient_patterns(),
         })
@@ -272,20 +215,11 @@ impl Policy {
 mod tests {
     use super::*;
     use crate::rules::recipients::{KIND_ADDRESS, KIND_SUFFIX};
-
-    fn blank() -> Box<[u8; LEN]> {
-        let mut data = Box::new([0u8; LEN]);
-        data[..8].copy_from_slice(&POLICY);
-        data
-    }
-
-    fn view(data: &mut [u8; LEN]) -> &mut Policy {
-        unsafe { &mut *(data.as_mut_ptr() as *mut Policy) }
-    }
+    use crate::state::test_support::{blank, view};
 
     #[test]
     fn fields_read_from_their_documented_offsets() {
-        let mut data = blank();
+        let mut data = blank::<Policy>();
         data[40..44].copy_from_slice(&7u32.to_le_bytes());
         data[44..46].copy_from_slice(&1320u16.to_le_bytes());
         data[46..48].copy_from_slice(&360u16.to_le_bytes());
@@ -304,15 +238,18 @@ mod tests {
         data[232 + 66] = KIND_ADDRESS;
         data[232 + 67] = 32;
         data[232 + 68..232 + 100].copy_from_slice(&[5; 32]);
-        let policy = view(&mut data);
-        assert_eq!(policy.version(), 7);
-        assert_eq!((policy.active_start_minute(), policy.active_end_minute()), (1320, 360));
+        let policy = view::<Policy>(&mut data);
+        assert_eq!(policy.version.get(), 7);
+        assert_eq!(
+            (policy.active_start_minute.get(), policy.active_end_minute.get()),
+            (1320, 360)
+        );
         let limits = policy.limits();
         assert_eq!(
             (limits.per_transaction, limits.daily, limits.hitl_threshold),
             (100, 250, 50)
         );
-        assert_eq!(policy.approval_window_seconds(), 3600);
+        assert_eq!(policy.approval_window_seconds.get(), 3600);
         assert_eq!(
             policy.daily_spend(),
             DailySpend {
@@ -330,27 +267,33 @@ mod tests {
 
     #[test]
     fn an_empty_mint_list_allows_no_mint() {
-        let mut data = blank();
-        assert_eq!(view(&mut data).check_mint(&[4; 32]), Err(PolicyError::MintNotAllowed));
+        let mut data = blank::<Policy>();
+        assert_eq!(
+            view::<Policy>(&mut data).check_mint(&[4; 32]),
+            Err(PolicyError::MintNotAllowed)
+        );
     }
 
     #[test]
     fn corrupt_counts_are_refused_by_validation_and_clamped_by_readers() {
-        let mut data = blank();
+        let mut data = blank::<Policy>();
         data[72..76].copy_from_slice(&60u32.to_le_bytes());
         data[76] = 5;
-        assert_eq!(view(&mut data).validate(), Err(PolicyError::TooManyMints));
-        assert_eq!(view(&mut data).allowed_mints().len(), 4);
+        assert_eq!(view::<Policy>(&mut data).validate(), Err(PolicyError::TooManyMints));
+        assert_eq!(view::<Policy>(&mut data).allowed_mints().len(), 4);
         data[76] = 0;
         data[77] = 17;
-        assert_eq!(view(&mut data).validate(), Err(PolicyError::TooManyRecipientPatterns));
-        assert_eq!(view(&mut data).recipient_patterns().len(), 16);
+        assert_eq!(
+            view::<Policy>(&mut data).validate(),
+            Err(PolicyError::TooManyRecipientPatterns)
+        );
+        assert_eq!(view::<Policy>(&mut data).recipient_patterns().len(), 16);
     }
 
     #[test]
     fn set_daily_spend_writes_day_and_total() {
-        let mut data = blank();
-        view(&mut data).set_daily_spend(DailySpend {
+        let mut data = blank::<Policy>();
+        view::<Policy>(&mut data).set_daily_spend(DailySpend {
             day_index: 19_723,
             spent: 42,
         });
@@ -358,13 +301,13 @@ mod tests {
         assert_eq!(&data[88..96], &42u64.to_le_bytes());
     }
 
-    fn with_confidential_spend(day: i64) -> Box<[u8; LEN]> {
-        let mut data = blank();
-        view(&mut data).set_daily_spend(DailySpend {
+    fn with_confidential_spend(day: i64) -> Vec<u8> {
+        let mut data = blank::<Policy>();
+        view::<Policy>(&mut data).set_daily_spend(DailySpend {
             day_index: day,
             spent: 7,
         });
-        view(&mut data).set_confidential_spend(&ConfidentialSpend {
+        view::<Policy>(&mut data).set_confidential_spend(&ConfidentialSpend {
             today: day,
             ciphertext: &[3; 64],
             pubkey: &[4; 32],
@@ -390,7 +333,7 @@ mod tests {
     #[test]
     fn confidential_spend_counts_on_its_day_and_on_a_clock_stepped_back_only() {
         let mut data = with_confidential_spend(100);
-        let policy = view(&mut data);
+        let policy = view::<Policy>(&mut data);
         assert!(policy.has_confidential_spend_on(100));
         assert!(
             policy.has_confidential_spend_on(99),
@@ -410,14 +353,14 @@ mod tests {
     #[test]
     fn a_confidential_spend_on_a_new_day_restarts_the_public_total_and_never_moves_the_day_back() {
         let mut data = with_confidential_spend(100);
-        view(&mut data).set_confidential_spend(&ConfidentialSpend {
+        view::<Policy>(&mut data).set_confidential_spend(&ConfidentialSpend {
             today: 101,
             ciphertext: &[8; 64],
             pubkey: &[9; 32],
             decryptable: &[1; 36],
         });
         assert_eq!(
-            view(&mut data).daily_spend(),
+            view::<Policy>(&mut data).daily_spend(),
             DailySpend {
                 day_index: 101,
                 spent: 0
@@ -425,18 +368,18 @@ mod tests {
         );
         assert_eq!(&data[1288..1352], &[8; 64]);
         // A clock stepped back to day 99: stored on day 101, public total kept
-        view(&mut data).set_daily_spend(DailySpend {
+        view::<Policy>(&mut data).set_daily_spend(DailySpend {
             day_index: 101,
             spent: 5,
         });
-        view(&mut data).set_confidential_spend(&ConfidentialSpend {
+        view::<Policy>(&mut data).set_confidential_spend(&ConfidentialSpend {
             today: 99,
             ciphertext: &[2; 64],
             pubkey: &[9; 32],
             decryptable: &[1; 36],
         });
         assert_eq!(
-            view(&mut data).daily_spend(),
+            view::<Policy>(&mut data).daily_spend(),
             DailySpend {
                 day_index: 101,
                 spent: 5
@@ -448,23 +391,23 @@ mod tests {
     fn the_public_path_writing_a_later_day_zeroes_the_stale_confidential_spend() {
         let mut data = with_confidential_spend(100);
         // Same day (never happens with S set, the public path refuses; nothing is cleared)
-        view(&mut data).set_daily_spend(DailySpend {
+        view::<Policy>(&mut data).set_daily_spend(DailySpend {
             day_index: 100,
             spent: 9,
         });
         assert_eq!(&data[1288..1352], &[3; 64]);
-        view(&mut data).set_daily_spend(DailySpend {
+        view::<Policy>(&mut data).set_daily_spend(DailySpend {
             day_index: 101,
             spent: 1,
         });
         assert!(data[1288..1420].iter().all(|b| *b == 0));
-        assert!(!view(&mut data).has_confidential_spend_on(100));
+        assert!(!view::<Policy>(&mut data).has_confidential_spend_on(100));
     }
 
     #[test]
     fn replacing_mints_zeroes_the_unused_slots() {
-        let mut data = blank();
-        let policy = view(&mut data);
+        let mut data = blank::<Policy>();
+        let policy = view::<Policy>(&mut data);
         policy.set_allowed_mints(&[[1; 32], [2; 32], [3; 32]]).unwrap();
         policy.set_allowed_mints(&[[9; 32]]).unwrap();
         assert_eq!(data[76], 1);

@@ -19,42 +19,24 @@
 //! A 72-byte receipt (recorded before `rent_payer` existed) fails the length check and cannot be
 //! closed: nothing on it says who paid. None exists outside test clusters.
 
-use core::mem::offset_of;
-
-use super::AccountType;
+use super::layout::{account, I64, U64};
 use crate::discriminator::account::RECEIPT;
 use crate::runtime::Pubkey;
 
 pub const RECEIPT_SEED: &[u8] = b"receipt";
 pub const LEN: usize = 112;
 
-#[repr(C)]
-pub struct Receipt {
-    pub discriminator: [u8; 8],
-    pub transfer_id: [u8; 16],
-    pub sender: Pubkey,
-    pub recorded_at: [u8; 8],
-    pub bump: u8,
-    pub reserved: [u8; 7],
-    pub rent_payer: Pubkey,
-    pub recorded_slot: [u8; 8],
+account! {
+    pub struct Receipt (LEN, RECEIPT) {
+        8 transfer_id: [u8; 16],
+        24 sender: Pubkey,
+        56 recorded_at: I64,
+        64 bump: u8,
+        65 reserved: [u8; 7],
+        72 rent_payer: Pubkey,
+        104 recorded_slot: U64,
+    }
 }
-
-unsafe impl AccountType for Receipt {
-    const DISCRIMINATOR: [u8; 8] = RECEIPT;
-}
-
-const _: () = {
-    assert!(core::mem::size_of::<Receipt>() == LEN);
-    assert!(core::mem::align_of::<Receipt>() == 1);
-    assert!(offset_of!(Receipt, transfer_id) == 8);
-    assert!(offset_of!(Receipt, sender) == 24);
-    assert!(offset_of!(Receipt, recorded_at) == 56);
-    assert!(offset_of!(Receipt, bump) == 64);
-    assert!(offset_of!(Receipt, reserved) == 65);
-    assert!(offset_of!(Receipt, rent_payer) == 72);
-    assert!(offset_of!(Receipt, recorded_slot) == 104);
-};
 
 /// What `transfer_record` writes into a just-created receipt.
 pub struct NewReceipt<'a> {
@@ -71,26 +53,22 @@ impl Receipt {
     pub fn write_new(&mut self, new: &NewReceipt) {
         self.transfer_id = *new.transfer_id;
         self.sender = *new.sender;
-        self.recorded_at = new.recorded_at.to_le_bytes();
+        self.recorded_at.set(new.recorded_at);
         self.bump = new.bump;
         self.rent_payer = *new.rent_payer;
-        self.recorded_slot = new.recorded_slot.to_le_bytes();
-    }
-
-    pub fn recorded_slot(&self) -> u64 {
-        u64::from_le_bytes(self.recorded_slot)
+        self.recorded_slot.set(new.recorded_slot);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::state::test_support::{blank, view};
 
     #[test]
     fn writes_every_field_at_its_documented_offset() {
-        let mut data = [0u8; LEN];
-        data[..8].copy_from_slice(&RECEIPT);
-        let receipt = unsafe { &mut *(data.as_mut_ptr() as *mut Receipt) };
+        let mut data = blank::<Receipt>();
+        let receipt = view::<Receipt>(&mut data);
         receipt.write_new(&NewReceipt {
             transfer_id: &[1; 16],
             sender: &[2; 32],
@@ -99,7 +77,7 @@ mod tests {
             recorded_slot: 987_654_321,
             bump: 254,
         });
-        assert_eq!(receipt.recorded_slot(), 987_654_321);
+        assert_eq!(receipt.recorded_slot.get(), 987_654_321);
         assert_eq!(&data[8..24], &[1; 16]);
         assert_eq!(&data[24..56], &[2; 32]);
         assert_eq!(&data[56..64], &1_700_000_000i64.to_le_bytes());
