@@ -11,6 +11,43 @@ use crate::error::PolicyError;
 
 pub type ReadResult<T> = Result<T, PolicyError>;
 
+/// An instruction's arguments: `read` runs on the data after the 8-byte discriminator (the
+/// processor checked there are 8), and nothing may be left after it (`Reader::finish`).
+#[inline(always)]
+pub fn read_args<'a, T>(data: &'a [u8], read: impl FnOnce(&mut Reader<'a>) -> ReadResult<T>) -> ReadResult<T> {
+    let mut reader = Reader::new(&data[8..]);
+    let args = read(&mut reader)?;
+    reader.finish()?;
+    Ok(args)
+}
+
+/// The data of an instruction without arguments: its discriminator and nothing else.
+#[inline(always)]
+pub fn no_args(data: &[u8]) -> ReadResult<()> {
+    if data.len() != 8 {
+        return Err(PolicyError::InvalidInstructionData);
+    }
+    Ok(())
+}
+
+/// The integers Borsh writes little-endian, read by [`Reader::int`].
+pub trait Int: Sized {
+    fn read(reader: &mut Reader) -> ReadResult<Self>;
+}
+
+macro_rules! int {
+    ($($int:ty),*) => {$(
+        impl Int for $int {
+            #[inline(always)]
+            fn read(reader: &mut Reader) -> ReadResult<Self> {
+                Ok(<$int>::from_le_bytes(*reader.array()?))
+            }
+        }
+    )*};
+}
+
+int!(u16, u32, u64, i64);
+
 pub struct Reader<'a> {
     rest: &'a [u8],
 }
@@ -47,28 +84,10 @@ impl<'a> Reader<'a> {
         Ok(self.array::<1>()?[0])
     }
 
-    /// A little-endian `u16`.
+    /// A little-endian integer (`u16`, `u32`, `u64`, `i64`).
     #[inline]
-    pub fn u16(&mut self) -> ReadResult<u16> {
-        Ok(u16::from_le_bytes(*self.array()?))
-    }
-
-    /// A little-endian `u32`.
-    #[inline]
-    pub fn u32(&mut self) -> ReadResult<u32> {
-        Ok(u32::from_le_bytes(*self.array()?))
-    }
-
-    /// A little-endian `u64`.
-    #[inline]
-    pub fn u64(&mut self) -> ReadResult<u64> {
-        Ok(u64::from_le_bytes(*self.array()?))
-    }
-
-    /// A little-endian `i64`.
-    #[inline]
-    pub fn i64(&mut self) -> ReadResult<i64> {
-        Ok(i64::from_le_bytes(*self.array()?))
+    pub fn int<T: Int>(&mut self) -> ReadResult<T> {
+        T::read(self)
     }
 
     /// `0` -> false, `1` -> true, anything else is malformed (Borsh is canonical).
@@ -90,7 +109,7 @@ impl<'a> Reader<'a> {
     /// `bytes` / `Vec<u8>`: a `u32` length, then that many bytes.
     #[inline]
     pub fn bytes(&mut self) -> ReadResult<&'a [u8]> {
-        let len = self.u32()? as usize;
+        let len = self.int::<u32>()? as usize;
         self.take(len)
     }
 
@@ -103,7 +122,7 @@ impl<'a> Reader<'a> {
     /// The item count of a `Vec<T>`; the caller reads the items (and bounds the count first).
     #[inline]
     pub fn vec_len(&mut self) -> ReadResult<usize> {
-        Ok(self.u32()? as usize)
+        Ok(self.int::<u32>()? as usize)
     }
 
     /// The tag of an `Option<T>`: true when a value follows.
@@ -162,10 +181,10 @@ mod tests {
         let mut r = Reader::new(&data);
         // Then every value is what was written, and nothing is left
         assert_eq!(r.u8(), Ok(0xAB));
-        assert_eq!(r.u16(), Ok(0x1234));
-        assert_eq!(r.u32(), Ok(0xDEADBEEF));
-        assert_eq!(r.u64(), Ok(u64::MAX));
-        assert_eq!(r.i64(), Ok(-5));
+        assert_eq!(r.int::<u16>(), Ok(0x1234));
+        assert_eq!(r.int::<u32>(), Ok(0xDEADBEEF));
+        assert_eq!(r.int::<u64>(), Ok(u64::MAX));
+        assert_eq!(r.int::<i64>(), Ok(-5));
         assert_eq!(r.bool(), Ok(true));
         assert_eq!(r.pubkey(), Ok(&[9; 32]));
         assert_eq!(r.string(), Ok(&b"abc"[..]));
@@ -180,10 +199,10 @@ mod tests {
     #[test]
     fn every_read_on_truncated_input_is_invalid_instruction_data() {
         assert_eq!(Reader::new(&[]).u8().map(drop), BAD);
-        assert_eq!(Reader::new(&[1]).u16().map(drop), BAD);
-        assert_eq!(Reader::new(&[1, 2, 3]).u32().map(drop), BAD);
-        assert_eq!(Reader::new(&[0; 7]).u64().map(drop), BAD);
-        assert_eq!(Reader::new(&[0; 7]).i64().map(drop), BAD);
+        assert_eq!(Reader::new(&[1]).int::<u16>().map(drop), BAD);
+        assert_eq!(Reader::new(&[1, 2, 3]).int::<u32>().map(drop), BAD);
+        assert_eq!(Reader::new(&[0; 7]).int::<u64>().map(drop), BAD);
+        assert_eq!(Reader::new(&[0; 7]).int::<i64>().map(drop), BAD);
         assert_eq!(Reader::new(&[0; 31]).pubkey().map(drop), BAD);
         assert_eq!(Reader::new(&[0; 15]).array::<16>().map(drop), BAD);
         // A length prefix promising more than is there
@@ -198,7 +217,7 @@ mod tests {
     #[test]
     fn a_failed_read_consumes_nothing() {
         let mut r = Reader::new(&[1, 2, 3]);
-        assert_eq!(r.u32().map(drop), BAD);
+        assert_eq!(r.int::<u32>().map(drop), BAD);
         assert_eq!(r.remaining(), 3);
         assert_eq!(r.take(3), Ok(&[1u8, 2, 3][..]));
     }
@@ -220,7 +239,7 @@ mod tests {
     #[test]
     fn reads_exactly_to_the_end() {
         let mut r = Reader::new(&[5, 0, 0, 0, 0, 0, 0, 0]);
-        assert_eq!(r.u64(), Ok(5));
+        assert_eq!(r.int::<u64>(), Ok(5));
         assert_eq!(r.finish(), Ok(()));
     }
 }

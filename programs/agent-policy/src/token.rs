@@ -9,7 +9,7 @@
 
 use crate::error::PolicyError;
 use crate::runtime::account::AccountView;
-use crate::runtime::cpi::{invoke_signed, Call, CpiAccount, Signer};
+use crate::runtime::cpi::{invoke_signed_by, CpiAccount, Signer};
 use crate::runtime::{keys_eq, Pubkey, TOKEN_2022_PROGRAM_ID};
 
 pub const ACCOUNT_LEN: usize = 165;
@@ -86,44 +86,31 @@ pub fn mint_decimals(account: &AccountView) -> Result<u8, PolicyError> {
     parse_mint(account.data())
 }
 
-/// `TransferChecked { amount, decimals }` from `source` to `destination`, authorised by
-/// `authority` (a PDA of this program signing through `signer`).
-pub struct TransferChecked<'a> {
-    pub token_program: &'a AccountView,
-    pub source: &'a AccountView,
-    pub mint: &'a AccountView,
-    pub destination: &'a AccountView,
-    pub authority: &'a AccountView,
-    pub amount: u64,
-    pub decimals: u8,
-    pub signer: &'a Signer,
-}
-
-/// Invokes Token-2022 `TransferChecked` (tag 12; accounts source w, mint, destination w,
-/// authority s). The token program re-checks balances, mints, decimals and the authority itself.
+/// Invokes Token-2022 `TransferChecked { amount, decimals }` (tag 12) on accounts `[source (w),
+/// mint, destination (w), authority (s)]`, the authority a PDA of this program signing through
+/// `signer`. The token program re-checks balances, mints, decimals and the authority itself.
 ///
-/// The callee is always the Token-2022 id (a constant, never `token_program`'s key); the only
-/// caller, `spend::execute`, runs after `spend::check_accounts` proved `token_program` is
-/// Token-2022 (`WrongProgram` otherwise), so that check is not repeated on the hot path.
+/// The callee is always the Token-2022 id (a constant, never an account's key); the only caller,
+/// `spend::execute`, runs after `spend::check_accounts` proved the instruction's `token_program`
+/// is Token-2022 (`WrongProgram` otherwise).
 #[inline]
-pub fn transfer_checked(transfer: &TransferChecked) -> Result<(), PolicyError> {
-    debug_assert!(keys_eq(transfer.token_program.key(), &TOKEN_2022_PROGRAM_ID));
+pub fn transfer_checked(
+    [source, mint, destination, authority]: [&AccountView; 4],
+    amount: u64,
+    decimals: u8,
+    signer: &Signer,
+) -> Result<(), PolicyError> {
     let mut data = [0u8; 10];
     data[0] = TRANSFER_CHECKED;
-    data[1..9].copy_from_slice(&transfer.amount.to_le_bytes());
-    data[9] = transfer.decimals;
+    data[1..9].copy_from_slice(&amount.to_le_bytes());
+    data[9] = decimals;
     let accounts = [
-        CpiAccount::writable(transfer.source),
-        CpiAccount::readonly(transfer.mint),
-        CpiAccount::writable(transfer.destination),
-        CpiAccount::signing(transfer.authority),
+        CpiAccount::writable(source),
+        CpiAccount::readonly(mint),
+        CpiAccount::writable(destination),
+        CpiAccount::signing(authority),
     ];
-    invoke_signed(&Call {
-        program_id: &TOKEN_2022_PROGRAM_ID,
-        accounts: &accounts,
-        data: &data,
-        signers: core::slice::from_ref(transfer.signer),
-    })
+    invoke_signed_by(&TOKEN_2022_PROGRAM_ID, &accounts, &data, signer)
 }
 
 #[cfg(test)]

@@ -21,7 +21,7 @@
 
 use crate::error::PolicyError;
 use crate::runtime::account::AccountView;
-use crate::runtime::cpi::{invoke_signed, Call, CallData, CpiAccount, Signer};
+use crate::runtime::cpi::{invoke_signed_by, CallData, CpiAccount, Signer};
 use crate::runtime::TOKEN_2022_PROGRAM_ID;
 
 /// A 36-byte AE ciphertext of a balance (`DecryptableBalance`).
@@ -46,176 +46,160 @@ const FROM_CONTEXT_ACCOUNT: u8 = 0;
 /// One Token-2022 call signed by `signer`.
 #[inline(always)]
 fn invoke(accounts: &[CpiAccount], data: &[u8], signer: &Signer) -> Result<(), PolicyError> {
-    invoke_signed(&Call {
-        program_id: &TOKEN_2022_PROGRAM_ID,
-        accounts,
-        data,
-        signers: core::slice::from_ref(signer),
-    })
+    invoke_signed_by(&TOKEN_2022_PROGRAM_ID, accounts, data, signer)
 }
 
-/// `Reallocate([ConfidentialTransferAccount])`: grows `token` for the extension, `payer` paying
-/// the rent (a no-op when the extension is there already).
-pub struct Reallocate<'a> {
-    pub token: &'a AccountView,
-    pub payer: &'a AccountView,
-    pub system_program: &'a AccountView,
-    pub owner: &'a AccountView,
-    pub signer: &'a Signer,
-}
-
+/// `Reallocate([ConfidentialTransferAccount])` on accounts `[token, payer, system_program,
+/// owner]`: grows `token` for the extension, `payer` paying the rent (a no-op when the extension
+/// is there already).
 #[inline(never)]
-pub fn reallocate(call: &Reallocate) -> Result<(), PolicyError> {
+pub fn reallocate(
+    [token, payer, system_program, owner]: [&AccountView; 4],
+    signer: &Signer,
+) -> Result<(), PolicyError> {
     let data = CallData::<3>::new()
         .put(&[REALLOCATE])
         .put(&CONFIDENTIAL_TRANSFER_ACCOUNT.to_le_bytes());
     let accounts = [
-        CpiAccount::writable(call.token),
-        CpiAccount::writable_signing(call.payer),
-        CpiAccount::readonly(call.system_program),
-        CpiAccount::signing(call.owner),
+        CpiAccount::writable(token),
+        CpiAccount::writable_signing(payer),
+        CpiAccount::readonly(system_program),
+        CpiAccount::signing(owner),
     ];
-    invoke(&accounts, data.bytes(), call.signer)
+    invoke(&accounts, data.bytes(), signer)
 }
 
-/// `ConfigureAccount`: turns on confidential transfers for `token`, the `PubkeyValidity` proof of
-/// its ElGamal key being the next top-level instruction.
-pub struct ConfigureAccount<'a> {
-    pub token: &'a AccountView,
-    pub mint: &'a AccountView,
-    pub instructions_sysvar: &'a AccountView,
-    pub owner: &'a AccountView,
-    pub decryptable_zero_balance: &'a DecryptableBalance,
-    pub maximum_pending_balance_credit_counter: u64,
-    pub signer: &'a Signer,
-}
-
+/// `ConfigureAccount` on accounts `[token, mint, instructions_sysvar, owner]`: turns on
+/// confidential transfers for `token`, the `PubkeyValidity` proof of its ElGamal key being the
+/// next top-level instruction.
 #[inline(never)]
-pub fn configure_account(call: &ConfigureAccount) -> Result<(), PolicyError> {
+pub fn configure_account(
+    [token, mint, instructions_sysvar, owner]: [&AccountView; 4],
+    decryptable_zero_balance: &DecryptableBalance,
+    maximum_pending_balance_credit_counter: u64,
+    signer: &Signer,
+) -> Result<(), PolicyError> {
     let data = CallData::<47>::new()
         .put(&[CONFIDENTIAL_TRANSFER_EXTENSION, CONFIGURE_ACCOUNT])
-        .put(call.decryptable_zero_balance)
-        .put(&call.maximum_pending_balance_credit_counter.to_le_bytes())
+        .put(decryptable_zero_balance)
+        .put(&maximum_pending_balance_credit_counter.to_le_bytes())
         .put(&[NEXT_INSTRUCTION]);
     let accounts = [
-        CpiAccount::writable(call.token),
-        CpiAccount::readonly(call.mint),
-        CpiAccount::readonly(call.instructions_sysvar),
-        CpiAccount::signing(call.owner),
+        CpiAccount::writable(token),
+        CpiAccount::readonly(mint),
+        CpiAccount::readonly(instructions_sysvar),
+        CpiAccount::signing(owner),
     ];
-    invoke(&accounts, data.bytes(), call.signer)
+    invoke(&accounts, data.bytes(), signer)
 }
 
-/// `Deposit`: `amount` of `token`'s public balance into its pending confidential balance.
-pub struct Deposit<'a> {
-    pub token: &'a AccountView,
-    pub mint: &'a AccountView,
-    pub owner: &'a AccountView,
-    pub amount: u64,
-    pub decimals: u8,
-    pub signer: &'a Signer,
-}
-
+/// `Deposit` on accounts `[token, mint, owner]`: `amount` of `token`'s public balance into its
+/// pending confidential balance.
 #[inline(never)]
-pub fn deposit(call: &Deposit) -> Result<(), PolicyError> {
+pub fn deposit(
+    [token, mint, owner]: [&AccountView; 3],
+    amount: u64,
+    decimals: u8,
+    signer: &Signer,
+) -> Result<(), PolicyError> {
     let data = CallData::<11>::new()
         .put(&[CONFIDENTIAL_TRANSFER_EXTENSION, DEPOSIT])
-        .put(&call.amount.to_le_bytes())
-        .put(&[call.decimals]);
+        .put(&amount.to_le_bytes())
+        .put(&[decimals]);
     let accounts = [
-        CpiAccount::writable(call.token),
-        CpiAccount::readonly(call.mint),
-        CpiAccount::signing(call.owner),
+        CpiAccount::writable(token),
+        CpiAccount::readonly(mint),
+        CpiAccount::signing(owner),
     ];
-    invoke(&accounts, data.bytes(), call.signer)
+    invoke(&accounts, data.bytes(), signer)
 }
 
-/// `ApplyPendingBalance`: moves `token`'s pending balance into its available balance.
-pub struct ApplyPendingBalance<'a> {
-    pub token: &'a AccountView,
-    pub owner: &'a AccountView,
-    pub expected_pending_balance_credit_counter: u64,
-    pub new_decryptable_available_balance: &'a DecryptableBalance,
-    pub signer: &'a Signer,
-}
-
+/// `ApplyPendingBalance` on accounts `[token, owner]`: moves `token`'s pending balance into its
+/// available balance.
 #[inline(never)]
-pub fn apply_pending_balance(call: &ApplyPendingBalance) -> Result<(), PolicyError> {
+pub fn apply_pending_balance(
+    [token, owner]: [&AccountView; 2],
+    expected_pending_balance_credit_counter: u64,
+    new_decryptable_available_balance: &DecryptableBalance,
+    signer: &Signer,
+) -> Result<(), PolicyError> {
     let data = CallData::<46>::new()
         .put(&[CONFIDENTIAL_TRANSFER_EXTENSION, APPLY_PENDING_BALANCE])
-        .put(&call.expected_pending_balance_credit_counter.to_le_bytes())
-        .put(call.new_decryptable_available_balance);
-    let accounts = [CpiAccount::writable(call.token), CpiAccount::signing(call.owner)];
-    invoke(&accounts, data.bytes(), call.signer)
+        .put(&expected_pending_balance_credit_counter.to_le_bytes())
+        .put(new_decryptable_available_balance);
+    invoke(
+        &[CpiAccount::writable(token), CpiAccount::signing(owner)],
+        data.bytes(),
+        signer,
+    )
 }
 
-/// `Withdraw`: `amount` of `token`'s available confidential balance back to its public balance,
-/// proved by an equality and a U64 range context.
-pub struct Withdraw<'a> {
-    pub token: &'a AccountView,
-    pub mint: &'a AccountView,
-    pub equality_proof: &'a AccountView,
-    pub range_proof: &'a AccountView,
-    pub owner: &'a AccountView,
+/// What `Withdraw` moves: `amount` (of a mint with `decimals`), and the account's new available
+/// balance as its owner can decrypt it.
+pub struct Withdrawal<'a> {
     pub amount: u64,
     pub decimals: u8,
     pub new_decryptable_available_balance: &'a DecryptableBalance,
-    pub signer: &'a Signer,
 }
 
+/// `Withdraw` on accounts `[token, mint, equality_proof, range_proof, owner]`: `amount` of
+/// `token`'s available confidential balance back to its public balance, proved by an equality and
+/// a U64 range context.
 #[inline(never)]
-pub fn withdraw(call: &Withdraw) -> Result<(), PolicyError> {
+pub fn withdraw(
+    [token, mint, equality_proof, range_proof, owner]: [&AccountView; 5],
+    withdrawal: &Withdrawal,
+    signer: &Signer,
+) -> Result<(), PolicyError> {
     let data = CallData::<49>::new()
         .put(&[CONFIDENTIAL_TRANSFER_EXTENSION, WITHDRAW])
-        .put(&call.amount.to_le_bytes())
-        .put(&[call.decimals])
-        .put(call.new_decryptable_available_balance)
+        .put(&withdrawal.amount.to_le_bytes())
+        .put(&[withdrawal.decimals])
+        .put(withdrawal.new_decryptable_available_balance)
         .put(&[FROM_CONTEXT_ACCOUNT; 2]);
     let accounts = [
-        CpiAccount::writable(call.token),
-        CpiAccount::readonly(call.mint),
-        CpiAccount::readonly(call.equality_proof),
-        CpiAccount::readonly(call.range_proof),
-        CpiAccount::signing(call.owner),
+        CpiAccount::writable(token),
+        CpiAccount::readonly(mint),
+        CpiAccount::readonly(equality_proof),
+        CpiAccount::readonly(range_proof),
+        CpiAccount::signing(owner),
     ];
-    invoke(&accounts, data.bytes(), call.signer)
+    invoke(&accounts, data.bytes(), signer)
 }
 
-/// Confidential `Transfer` (no fee) from `source` to `destination`, proved by the equality,
-/// ciphertext-validity and range contexts; the auditor ciphertexts must be the validity
-/// context's (handle 2), see `zk_context::ValidityContext::auditor_ciphertext_lo`.
-pub struct Transfer<'a> {
-    pub source: &'a AccountView,
-    pub mint: &'a AccountView,
-    pub destination: &'a AccountView,
-    pub equality_proof: &'a AccountView,
-    pub ciphertext_validity_proof: &'a AccountView,
-    pub range_proof: &'a AccountView,
-    pub authority: &'a AccountView,
+/// The ciphertexts a confidential `Transfer` carries: the source's new available balance (AE)
+/// and the amount's halves under the auditor key, which must be the validity context's (handle
+/// 2), see `zk_context::ValidityContext::auditor_ciphertext_lo`.
+pub struct TransferCiphertexts<'a> {
     pub new_source_decryptable_available_balance: &'a DecryptableBalance,
     pub auditor_ciphertext_lo: &'a ElGamalCiphertext,
     pub auditor_ciphertext_hi: &'a ElGamalCiphertext,
-    pub signer: &'a Signer,
 }
 
+/// Confidential `Transfer` (no fee) on accounts `[source, mint, destination, equality_proof,
+/// ciphertext_validity_proof, range_proof, authority]`, proved by the three contexts.
 #[inline(never)]
-pub fn transfer(call: &Transfer) -> Result<(), PolicyError> {
+pub fn transfer(
+    [source, mint, destination, equality_proof, ciphertext_validity_proof, range_proof, authority]: [&AccountView; 7],
+    ciphertexts: &TransferCiphertexts,
+    signer: &Signer,
+) -> Result<(), PolicyError> {
     let data = CallData::<169>::new()
         .put(&[CONFIDENTIAL_TRANSFER_EXTENSION, TRANSFER])
-        .put(call.new_source_decryptable_available_balance)
-        .put(call.auditor_ciphertext_lo)
-        .put(call.auditor_ciphertext_hi)
+        .put(ciphertexts.new_source_decryptable_available_balance)
+        .put(ciphertexts.auditor_ciphertext_lo)
+        .put(ciphertexts.auditor_ciphertext_hi)
         .put(&[FROM_CONTEXT_ACCOUNT; 3]);
     let accounts = [
-        CpiAccount::writable(call.source),
-        CpiAccount::readonly(call.mint),
-        CpiAccount::writable(call.destination),
-        CpiAccount::readonly(call.equality_proof),
-        CpiAccount::readonly(call.ciphertext_validity_proof),
-        CpiAccount::readonly(call.range_proof),
-        CpiAccount::signing(call.authority),
+        CpiAccount::writable(source),
+        CpiAccount::readonly(mint),
+        CpiAccount::writable(destination),
+        CpiAccount::readonly(equality_proof),
+        CpiAccount::readonly(ciphertext_validity_proof),
+        CpiAccount::readonly(range_proof),
+        CpiAccount::signing(authority),
     ];
-    invoke(&accounts, data.bytes(), call.signer)
+    invoke(&accounts, data.bytes(), signer)
 }
 
 #[cfg(test)]
@@ -269,13 +253,7 @@ mod tests {
     #[test]
     fn reallocate_asks_for_the_confidential_transfer_account_extension() {
         let cpi = recorded(3, |views, owner, signer| {
-            reallocate(&Reallocate {
-                token: &views[0],
-                payer: &views[1],
-                system_program: &views[2],
-                owner,
-                signer,
-            })
+            reallocate([&views[0], &views[1], &views[2], owner], signer)
         });
         assert_eq!(cpi.data, vec![29, 5, 0]);
         assert_eq!(cpi.accounts, then_the_agent(&[W, WS, R]));
@@ -284,15 +262,7 @@ mod tests {
     #[test]
     fn configure_account_reads_its_proof_from_the_next_instruction() {
         let cpi = recorded(3, |views, owner, signer| {
-            configure_account(&ConfigureAccount {
-                token: &views[0],
-                mint: &views[1],
-                instructions_sysvar: &views[2],
-                owner,
-                decryptable_zero_balance: &[0x5A; 36],
-                maximum_pending_balance_credit_counter: 65_536,
-                signer,
-            })
+            configure_account([&views[0], &views[1], &views[2], owner], &[0x5A; 36], 65_536, signer)
         });
         let expected = [&[27, 2][..], &[0x5A; 36], &65_536u64.to_le_bytes(), &[1]].concat();
         assert_eq!(cpi.data, expected);
@@ -302,14 +272,7 @@ mod tests {
     #[test]
     fn deposit_carries_amount_and_decimals() {
         let cpi = recorded(2, |views, owner, signer| {
-            deposit(&Deposit {
-                token: &views[0],
-                mint: &views[1],
-                owner,
-                amount: 1_234_567,
-                decimals: 6,
-                signer,
-            })
+            deposit([&views[0], &views[1], owner], 1_234_567, 6, signer)
         });
         assert_eq!(cpi.data, [&[27, 5][..], &1_234_567u64.to_le_bytes(), &[6]].concat());
         assert_eq!(cpi.accounts, then_the_agent(&[W, R]));
@@ -318,13 +281,7 @@ mod tests {
     #[test]
     fn apply_pending_balance_carries_the_counter_and_the_new_decryptable_balance() {
         let cpi = recorded(1, |views, owner, signer| {
-            apply_pending_balance(&ApplyPendingBalance {
-                token: &views[0],
-                owner,
-                expected_pending_balance_credit_counter: 3,
-                new_decryptable_available_balance: &[0x6B; 36],
-                signer,
-            })
+            apply_pending_balance([&views[0], owner], 3, &[0x6B; 36], signer)
         });
         assert_eq!(cpi.data, [&[27, 8][..], &3u64.to_le_bytes(), &[0x6B; 36]].concat());
         assert_eq!(cpi.accounts, then_the_agent(&[W]));
@@ -333,17 +290,12 @@ mod tests {
     #[test]
     fn withdraw_reads_both_proofs_from_context_accounts() {
         let cpi = recorded(4, |views, owner, signer| {
-            withdraw(&Withdraw {
-                token: &views[0],
-                mint: &views[1],
-                equality_proof: &views[2],
-                range_proof: &views[3],
-                owner,
+            let withdrawal = Withdrawal {
                 amount: 42,
                 decimals: 9,
                 new_decryptable_available_balance: &[0x7C; 36],
-                signer,
-            })
+            };
+            withdraw([&views[0], &views[1], &views[2], &views[3], owner], &withdrawal, signer)
         });
         let expected = [&[27, 6][..], &42u64.to_le_bytes(), &[9], &[0x7C; 36], &[0, 0]].concat();
         assert_eq!(cpi.data, expected);
@@ -353,19 +305,17 @@ mod tests {
     #[test]
     fn transfer_carries_the_auditor_ciphertexts_and_three_context_accounts() {
         let cpi = recorded(6, |views, authority, signer| {
-            transfer(&Transfer {
-                source: &views[0],
-                mint: &views[1],
-                destination: &views[2],
-                equality_proof: &views[3],
-                ciphertext_validity_proof: &views[4],
-                range_proof: &views[5],
-                authority,
+            let ciphertexts = TransferCiphertexts {
                 new_source_decryptable_available_balance: &[0x11; 36],
                 auditor_ciphertext_lo: &[0x22; 64],
                 auditor_ciphertext_hi: &[0x33; 64],
+            };
+            let [source, mint, destination, equality, validity, range] = [0, 1, 2, 3, 4, 5].map(|i| &views[i]);
+            transfer(
+                [source, mint, destination, equality, validity, range, authority],
+                &ciphertexts,
                 signer,
-            })
+            )
         });
         let expected = [&[27, 7][..], &[0x11; 36], &[0x22; 64], &[0x33; 64], &[0, 0, 0]].concat();
         assert_eq!(cpi.data, expected);

@@ -24,7 +24,7 @@
 
 use crate::error::PolicyError;
 use crate::runtime::account::AccountView;
-use crate::runtime::cpi::{invoke_signed, Call, CpiAccount, Signer};
+use crate::runtime::cpi::{invoke_signed_by, CpiAccount, Signer};
 use crate::runtime::{keys_eq, Pubkey, ZK_ELGAMAL_PROOF_PROGRAM_ID};
 
 /// `context_state_authority` and `proof_type`.
@@ -220,32 +220,19 @@ pub fn check_type(account: &AccountView, len: usize, kind: u8) -> Result<(), Pol
     Ok(())
 }
 
-/// `CloseContextState` of `context`: its lamports go to `destination`, authorised by `authority`
-/// (the agent PDA, signing through `signer`).
-pub struct CloseContext<'a> {
-    pub context: &'a AccountView,
-    pub destination: &'a AccountView,
-    pub authority: &'a AccountView,
-    pub signer: &'a Signer,
-}
-
-/// Invokes the ZK program's `CloseContextState` (data `[0]`; accounts context w, destination w,
-/// authority s). The ZK program re-checks the authority and refuses `destination == context`.
-/// The caller passes the ZK program among its instruction's accounts (the runtime needs the
-/// callee there) and checks its id.
+/// Invokes the ZK program's `CloseContextState` (data `[0]`) on accounts `[context (w),
+/// destination (w), authority (s)]`: the context's lamports go to `destination`, authorised by
+/// `authority` (the agent PDA, signing through `signer`). The ZK program re-checks the authority
+/// and refuses `destination == context`. The caller passes the ZK program among its instruction's
+/// accounts (the runtime needs the callee there) and checks its id.
 #[inline(never)]
-pub fn close_context(close: &CloseContext) -> Result<(), PolicyError> {
+pub fn close_context([context, destination, authority]: [&AccountView; 3], signer: &Signer) -> Result<(), PolicyError> {
     let accounts = [
-        CpiAccount::writable(close.context),
-        CpiAccount::writable(close.destination),
-        CpiAccount::signing(close.authority),
+        CpiAccount::writable(context),
+        CpiAccount::writable(destination),
+        CpiAccount::signing(authority),
     ];
-    invoke_signed(&Call {
-        program_id: &ZK_ELGAMAL_PROOF_PROGRAM_ID,
-        accounts: &accounts,
-        data: &[CLOSE_CONTEXT_STATE],
-        signers: core::slice::from_ref(close.signer),
-    })
+    invoke_signed_by(&ZK_ELGAMAL_PROOF_PROGRAM_ID, &accounts, &[CLOSE_CONTEXT_STATE], signer)
 }
 
 #[cfg(test)]
@@ -462,12 +449,10 @@ mod tests {
         let bump = [254];
         let seeds = [Seed::new(b"agent"), Seed::new(&[12; 32]), Seed::new(&bump)];
         record::reset(None);
-        let result = close_context(&CloseContext {
-            context: &context.view(),
-            destination: &destination.view(),
-            authority: &authority.view(),
-            signer: &Signer::new(&seeds),
-        });
+        let result = close_context(
+            [&context.view(), &destination.view(), &authority.view()],
+            &Signer::new(&seeds),
+        );
         assert_eq!(result, Ok(()));
         let [cpi] = &record::invocations()[..] else {
             panic!("expected one CPI")

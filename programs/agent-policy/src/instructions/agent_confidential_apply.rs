@@ -15,68 +15,35 @@
 //!
 //! Checks: see `confidential_account` (`ConfidentialHoldOpen` included). Emits nothing.
 
-use crate::borsh::Reader;
-use crate::error::{PolicyError, ProgramResult};
-use crate::instructions::{agent_checks, agent_signer, confidential_account};
-use crate::runtime::account::AccountView;
+use crate::borsh::{read_args, Reader};
+use crate::error::ProgramResult;
+use crate::instructions::confidential_account::{AgentTokenAccount, WhileHolding};
 use crate::runtime::cpi::Signer;
 use crate::runtime::input::AccountList;
 use crate::runtime::Pubkey;
-use crate::state::agent::Agent;
-use crate::token_confidential::{self, ApplyPendingBalance, DecryptableBalance};
+use crate::token_confidential;
 
 pub const DATA_LEN: usize = 52;
 
-/// The accounts of one apply, checked.
-struct AgentConfidentialApplyAccounts<'a> {
-    agent: &'a AccountView,
-    token_account: &'a AccountView,
-    agent_state: &'a Agent,
-}
-
-impl<'a> AgentConfidentialApplyAccounts<'a> {
-    /// In order: `NotEnoughAccounts`; the agent and its authority (`confidential_account::authorize`);
-    /// no open confidential hold; the agent's token account.
-    fn unpack(list: &'a AccountList, program_id: &Pubkey) -> Result<Self, PolicyError> {
-        let [authority, agent, token_account, token_program] = list.first::<4>()?;
-        let agent_state = confidential_account::authorize(authority, agent, program_id)?;
-        agent_checks::refuse_open_hold(agent_state)?;
-        confidential_account::agent_token_account(agent, token_account, token_program)?;
-        Ok(Self {
-            agent,
-            token_account,
-            agent_state,
-        })
-    }
-}
-
-struct Args<'a> {
-    expected_pending_balance_credit_counter: u64,
-    new_decryptable_available_balance: &'a DecryptableBalance,
-}
-
-fn parse(data: &[u8]) -> Result<Args<'_>, PolicyError> {
-    let mut reader = Reader::new(&data[8..]);
-    let args = Args {
-        expected_pending_balance_credit_counter: reader.u64()?,
-        new_decryptable_available_balance: reader.array()?,
-    };
-    reader.finish()?;
-    Ok(args)
-}
-
-/// Applies the agent account's pending balance (see the module doc).
+/// Applies the agent account's pending balance (see the module doc). Checks, in order: the data,
+/// `NotEnoughAccounts`, the agent, its authority, no open confidential hold and its token account
+/// (`AgentTokenAccount::unpack`).
 pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramResult {
-    let args = parse(data)?;
-    let accounts = AgentConfidentialApplyAccounts::unpack(list, program_id)?;
-    let seeds = agent_signer::seeds(accounts.agent_state);
-    token_confidential::apply_pending_balance(&ApplyPendingBalance {
-        token: accounts.token_account,
-        owner: accounts.agent,
-        expected_pending_balance_credit_counter: args.expected_pending_balance_credit_counter,
-        new_decryptable_available_balance: args.new_decryptable_available_balance,
-        signer: &Signer::new(&seeds),
-    })
+    let (expected_pending_balance_credit_counter, new_decryptable_available_balance) =
+        read_args(data, |reader: &mut Reader| Ok((reader.int()?, reader.array()?)))?;
+    let [authority, agent, token_account, token_program] = list.first::<4>()?;
+    let account = AgentTokenAccount::unpack(
+        [authority, agent, token_account, token_program],
+        program_id,
+        WhileHolding::Refused,
+    )?;
+    let seeds = account.signer_seeds();
+    token_confidential::apply_pending_balance(
+        [token_account, agent],
+        expected_pending_balance_credit_counter,
+        new_decryptable_available_balance,
+        &Signer::new(&seeds),
+    )
 }
 
 #[cfg(test)]

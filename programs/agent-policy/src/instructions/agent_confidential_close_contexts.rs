@@ -18,16 +18,16 @@
 //! `InvalidInstructionData`; a context read-only -> `AccountNotWritable`, otherwise not as above
 //! -> `WrongProofContext`. Every context is checked before the first is closed. Emits nothing.
 
+use crate::borsh::no_args;
 use crate::error::{PolicyError, ProgramResult};
-use crate::instructions::{agent_checks, agent_signer, confidential_account};
+use crate::instructions::{agent_checks, agent_signer, confidential_account, confidential_spend};
 use crate::runtime::account::AccountView;
 use crate::runtime::cpi::Signer;
 use crate::runtime::input::AccountList;
-use crate::runtime::{keys_eq, Pubkey, ZK_ELGAMAL_PROOF_PROGRAM_ID};
+use crate::runtime::Pubkey;
 use crate::state::agent::Agent;
-use crate::zk_context::{self, CloseContext};
+use crate::zk_context;
 
-pub const DATA_LEN: usize = 8;
 /// Accounts before the contexts.
 const FIXED_ACCOUNTS: usize = 4;
 pub const MAX_CONTEXTS: usize = 6;
@@ -60,9 +60,7 @@ impl<'a> AgentConfidentialCloseContextsAccounts<'a> {
         if !rent_receiver.is_writable() {
             return Err(PolicyError::AccountNotWritable);
         }
-        if !keys_eq(zk_program.key(), &ZK_ELGAMAL_PROOF_PROGRAM_ID) {
-            return Err(PolicyError::WrongProgram);
-        }
+        confidential_spend::check_zk_program(zk_program)?;
         for context in contexts {
             zk_context::check_closable(context, agent.key())?;
         }
@@ -77,21 +75,11 @@ impl<'a> AgentConfidentialCloseContextsAccounts<'a> {
 
 /// Closes the agent's leftover proof contexts (see the module doc).
 pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramResult {
-    if data.len() != DATA_LEN {
-        return Err(PolicyError::InvalidInstructionData);
-    }
+    no_args(data)?;
     let accounts = AgentConfidentialCloseContextsAccounts::unpack(list, program_id)?;
     let seeds = agent_signer::seeds(accounts.agent_state);
     let signer = Signer::new(&seeds);
-    for context in accounts.contexts {
-        zk_context::close_context(&CloseContext {
-            context,
-            destination: accounts.rent_receiver,
-            authority: accounts.agent,
-            signer: &signer,
-        })?;
-    }
-    Ok(())
+    confidential_spend::close_all(accounts.contexts, [accounts.rent_receiver, accounts.agent], &signer)
 }
 
 #[cfg(test)]
@@ -101,6 +89,7 @@ pub(crate) mod tests {
     use crate::instructions::confidential_account::test_support::*;
     use crate::instructions::test_fixtures::*;
     use crate::runtime::input::test_support::TestAccount;
+    use crate::runtime::ZK_ELGAMAL_PROOF_PROGRAM_ID;
 
     /// A writable context of the ZK program, its authority the agent PDA.
     fn context(key: u8, len: usize, kind: u8) -> TestAccount {

@@ -22,99 +22,51 @@
 //! `payer` signs (`MissingSigner`) and is writable (`AccountNotWritable`); `instructions_sysvar`
 //! and `system_program` are what they claim (`WrongProgram`). Emits nothing.
 
-use crate::borsh::Reader;
+use crate::borsh::{read_args, Reader};
 use crate::error::{PolicyError, ProgramResult};
-use crate::instructions::{agent_signer, confidential_account};
-use crate::runtime::account::AccountView;
+use crate::instructions::confidential_account::{AgentTokenAccount, WhileHolding};
 use crate::runtime::cpi::Signer;
 use crate::runtime::input::AccountList;
 use crate::runtime::{keys_eq, Pubkey, INSTRUCTIONS_SYSVAR_ID, SYSTEM_PROGRAM_ID};
-use crate::state::agent::Agent;
-use crate::token_confidential::{self, ConfigureAccount, DecryptableBalance, Reallocate};
+use crate::token_confidential;
 
 pub const DATA_LEN: usize = 52;
 
-/// The accounts of one configuration, checked.
-struct AgentConfidentialConfigureAccounts<'a> {
-    agent: &'a AccountView,
-    token_account: &'a AccountView,
-    mint: &'a AccountView,
-    payer: &'a AccountView,
-    instructions_sysvar: &'a AccountView,
-    system_program: &'a AccountView,
-    agent_state: &'a Agent,
-}
-
-impl<'a> AgentConfidentialConfigureAccounts<'a> {
-    /// In order: `NotEnoughAccounts`; the agent and its authority (`confidential_account::authorize`);
-    /// the agent's token account; its mint; `payer` signs (`MissingSigner`) and is writable
-    /// (`AccountNotWritable`); the instructions sysvar and the System program (`WrongProgram`).
-    fn unpack(list: &'a AccountList, program_id: &Pubkey) -> Result<Self, PolicyError> {
-        let [authority, agent, token_account, mint, payer, instructions_sysvar, token_program, system_program] =
-            list.first::<8>()?;
-        let agent_state = confidential_account::authorize(authority, agent, program_id)?;
-        let token = confidential_account::agent_token_account(agent, token_account, token_program)?;
-        confidential_account::mint_of(&token, mint)?;
-        if !payer.is_signer() {
-            return Err(PolicyError::MissingSigner);
-        }
-        if !payer.is_writable() {
-            return Err(PolicyError::AccountNotWritable);
-        }
-        if !keys_eq(instructions_sysvar.key(), &INSTRUCTIONS_SYSVAR_ID)
-            || !keys_eq(system_program.key(), &SYSTEM_PROGRAM_ID)
-        {
-            return Err(PolicyError::WrongProgram);
-        }
-        Ok(Self {
-            agent,
-            token_account,
-            mint,
-            payer,
-            instructions_sysvar,
-            system_program,
-            agent_state,
-        })
-    }
-}
-
-struct Args<'a> {
-    decryptable_zero_balance: &'a DecryptableBalance,
-    maximum_pending_balance_credit_counter: u64,
-}
-
-fn parse(data: &[u8]) -> Result<Args<'_>, PolicyError> {
-    let mut reader = Reader::new(&data[8..]);
-    let args = Args {
-        decryptable_zero_balance: reader.array()?,
-        maximum_pending_balance_credit_counter: reader.u64()?,
-    };
-    reader.finish()?;
-    Ok(args)
-}
-
-/// Configures the agent's token account for confidential transfers (see the module doc).
+/// Configures the agent's token account for confidential transfers (see the module doc). Checks,
+/// in order: the data, `NotEnoughAccounts`, the agent, its authority and its token account
+/// (`AgentTokenAccount::unpack`), the mint, `payer` signs (`MissingSigner`) and is writable
+/// (`AccountNotWritable`), the instructions sysvar and the System program (`WrongProgram`).
 pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramResult {
-    let args = parse(data)?;
-    let accounts = AgentConfidentialConfigureAccounts::unpack(list, program_id)?;
-    let seeds = agent_signer::seeds(accounts.agent_state);
+    let (decryptable_zero_balance, maximum_pending_balance_credit_counter) =
+        read_args(data, |reader: &mut Reader| Ok((reader.array()?, reader.int()?)))?;
+    let [authority, agent, token_account, mint, payer, instructions_sysvar, token_program, system_program] =
+        list.first::<8>()?;
+    let account = AgentTokenAccount::unpack(
+        [authority, agent, token_account, token_program],
+        program_id,
+        WhileHolding::Allowed,
+    )?;
+    account.mint_decimals(mint)?;
+    if !payer.is_signer() {
+        return Err(PolicyError::MissingSigner);
+    }
+    if !payer.is_writable() {
+        return Err(PolicyError::AccountNotWritable);
+    }
+    if !keys_eq(instructions_sysvar.key(), &INSTRUCTIONS_SYSVAR_ID)
+        || !keys_eq(system_program.key(), &SYSTEM_PROGRAM_ID)
+    {
+        return Err(PolicyError::WrongProgram);
+    }
+    let seeds = account.signer_seeds();
     let signer = Signer::new(&seeds);
-    token_confidential::reallocate(&Reallocate {
-        token: accounts.token_account,
-        payer: accounts.payer,
-        system_program: accounts.system_program,
-        owner: accounts.agent,
-        signer: &signer,
-    })?;
-    token_confidential::configure_account(&ConfigureAccount {
-        token: accounts.token_account,
-        mint: accounts.mint,
-        instructions_sysvar: accounts.instructions_sysvar,
-        owner: accounts.agent,
-        decryptable_zero_balance: args.decryptable_zero_balance,
-        maximum_pending_balance_credit_counter: args.maximum_pending_balance_credit_counter,
-        signer: &signer,
-    })
+    token_confidential::reallocate([token_account, payer, system_program, agent], &signer)?;
+    token_confidential::configure_account(
+        [token_account, mint, instructions_sysvar, agent],
+        decryptable_zero_balance,
+        maximum_pending_balance_credit_counter,
+        &signer,
+    )
 }
 
 #[cfg(test)]

@@ -15,65 +15,30 @@
 //! Checks: see `confidential_account` (no hold check: a deposit only adds to the pending balance,
 //! which the held proofs do not depend on). Emits nothing.
 
-use crate::borsh::Reader;
-use crate::error::{PolicyError, ProgramResult};
-use crate::instructions::{agent_signer, confidential_account};
-use crate::runtime::account::AccountView;
+use crate::borsh::{read_args, Reader};
+use crate::error::ProgramResult;
+use crate::instructions::confidential_account::{AgentTokenAccount, WhileHolding};
 use crate::runtime::cpi::Signer;
 use crate::runtime::input::AccountList;
 use crate::runtime::Pubkey;
-use crate::state::agent::Agent;
-use crate::token_confidential::{self, Deposit};
+use crate::token_confidential;
 
 pub const DATA_LEN: usize = 16;
 
-/// The accounts of one deposit, checked.
-struct AgentConfidentialDepositAccounts<'a> {
-    agent: &'a AccountView,
-    token_account: &'a AccountView,
-    mint: &'a AccountView,
-    agent_state: &'a Agent,
-    decimals: u8,
-}
-
-impl<'a> AgentConfidentialDepositAccounts<'a> {
-    /// In order: `NotEnoughAccounts`; the agent and its authority (`confidential_account::authorize`);
-    /// the agent's token account; its mint.
-    fn unpack(list: &'a AccountList, program_id: &Pubkey) -> Result<Self, PolicyError> {
-        let [authority, agent, token_account, mint, token_program] = list.first::<5>()?;
-        let agent_state = confidential_account::authorize(authority, agent, program_id)?;
-        let token = confidential_account::agent_token_account(agent, token_account, token_program)?;
-        let decimals = confidential_account::mint_of(&token, mint)?;
-        Ok(Self {
-            agent,
-            token_account,
-            mint,
-            agent_state,
-            decimals,
-        })
-    }
-}
-
-fn parse(data: &[u8]) -> Result<u64, PolicyError> {
-    let mut reader = Reader::new(&data[8..]);
-    let amount = reader.u64()?;
-    reader.finish()?;
-    Ok(amount)
-}
-
-/// Deposits into the agent's pending confidential balance (see the module doc).
+/// Deposits into the agent's pending confidential balance (see the module doc). Checks, in
+/// order: the data, `NotEnoughAccounts`, the agent, its authority and its token account
+/// (`AgentTokenAccount::unpack`), the mint.
 pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramResult {
-    let amount = parse(data)?;
-    let accounts = AgentConfidentialDepositAccounts::unpack(list, program_id)?;
-    let seeds = agent_signer::seeds(accounts.agent_state);
-    token_confidential::deposit(&Deposit {
-        token: accounts.token_account,
-        mint: accounts.mint,
-        owner: accounts.agent,
-        amount,
-        decimals: accounts.decimals,
-        signer: &Signer::new(&seeds),
-    })
+    let amount = read_args(data, Reader::int)?;
+    let [authority, agent, token_account, mint, token_program] = list.first::<5>()?;
+    let account = AgentTokenAccount::unpack(
+        [authority, agent, token_account, token_program],
+        program_id,
+        WhileHolding::Allowed,
+    )?;
+    let decimals = account.mint_decimals(mint)?;
+    let seeds = account.signer_seeds();
+    token_confidential::deposit([token_account, mint, agent], amount, decimals, &Signer::new(&seeds))
 }
 
 #[cfg(test)]

@@ -53,10 +53,10 @@
 //! spend the daily proof counted), sets `agent.confidential_hold`, closes the three limit contexts
 //! to `context_rent_receiver`, emits `TransactionHeld`.
 
-use crate::borsh::Reader;
+use crate::borsh::read_args;
 use crate::error::{PolicyError, ProgramResult};
 use crate::event;
-use crate::instructions::confidential_spend::{self, AgentSeeds, CloseAll, Execute, TokenContexts};
+use crate::instructions::confidential_spend::{self, AgentSeeds, TokenContexts};
 use crate::instructions::hold::{self, HoldAccounts, NewPending};
 use crate::instructions::spend::{self, CheckedSpend, SpendAccounts, Spender};
 use crate::rules::confidential_limits::{self, Ciphertext, LimitCheck, LimitProofs, LIMIT_RANGE_TYPES};
@@ -151,16 +151,15 @@ struct Args<'a> {
 }
 
 fn parse(data: &[u8]) -> Result<Args<'_>, PolicyError> {
-    let mut reader = Reader::new(&data[8..]);
-    let args = Args {
-        transfer_id: reader.array()?,
-        new_source_decryptable_available_balance: reader.array()?,
-        spend_decryptable: reader.array()?,
-        spend_decryptable_next_day: reader.array()?,
-        request_hold: reader.bool()?,
-    };
-    reader.finish()?;
-    Ok(args)
+    read_args(data, |reader| {
+        Ok(Args {
+            transfer_id: reader.array()?,
+            new_source_decryptable_available_balance: reader.array()?,
+            spend_decryptable: reader.array()?,
+            spend_decryptable_next_day: reader.array()?,
+            request_hold: reader.bool()?,
+        })
+    })
 }
 
 /// The limit contexts, read and checked; none may be one of the Token contexts (a hold would
@@ -272,13 +271,13 @@ fn execute_transfer(context: &mut Context) -> ProgramResult {
     let seeds = AgentSeeds::of(accounts.agent_state);
     let seeds = seeds.seeds();
     let signer = Signer::new(&seeds);
-    confidential_spend::execute(&Execute {
-        spend: &accounts.spend,
-        contexts: &accounts.token_contexts,
-        validity: &verified.validity,
-        new_source_decryptable_available_balance: args.new_source_decryptable_available_balance,
-        signer: &signer,
-    })?;
+    confidential_spend::execute(
+        &accounts.spend,
+        &accounts.token_contexts,
+        &verified.validity,
+        args.new_source_decryptable_available_balance,
+        &signer,
+    )?;
     accounts.policy_state.set_confidential_spend(&ConfidentialSpend {
         today: verified.today,
         ciphertext: &verified.total,
@@ -302,12 +301,7 @@ fn close_contexts(
     contexts: &[AccountView],
     signer: &Signer,
 ) -> ProgramResult {
-    confidential_spend::close_all(&CloseAll {
-        contexts,
-        destination: accounts.context_rent_receiver,
-        authority: accounts.spend.agent,
-        signer,
-    })
+    confidential_spend::close_all(contexts, [accounts.context_rent_receiver, accounts.spend.agent], signer)
 }
 
 /// Creates the 544-byte confidential hold, pins the Token contexts, closes the limit ones.

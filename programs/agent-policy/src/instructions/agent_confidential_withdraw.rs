@@ -21,95 +21,54 @@
 //! Token-2022 verifies their statements against the account's own balance (a replayed context
 //! proves a balance that no longer exists), and whoever created them closes them. Emits nothing.
 
-use crate::borsh::Reader;
-use crate::error::{PolicyError, ProgramResult};
-use crate::instructions::{agent_checks, agent_signer, confidential_account};
-use crate::runtime::account::AccountView;
+use crate::borsh::{read_args, Reader};
+use crate::error::ProgramResult;
+use crate::instructions::confidential_account::{AgentTokenAccount, WhileHolding};
 use crate::runtime::cpi::Signer;
 use crate::runtime::input::AccountList;
 use crate::runtime::Pubkey;
-use crate::state::agent::Agent;
-use crate::token_confidential::{self, DecryptableBalance, Withdraw};
+use crate::token_confidential::{self, Withdrawal};
 use crate::zk_context::{self, proof_type};
 
 pub const DATA_LEN: usize = 52;
 
-/// The accounts of one withdrawal, checked.
-struct AgentConfidentialWithdrawAccounts<'a> {
-    agent: &'a AccountView,
-    token_account: &'a AccountView,
-    mint: &'a AccountView,
-    equality_proof: &'a AccountView,
-    range_proof: &'a AccountView,
-    agent_state: &'a Agent,
-    decimals: u8,
-}
-
-impl<'a> AgentConfidentialWithdrawAccounts<'a> {
-    /// In order: `NotEnoughAccounts`; the agent and its authority (`confidential_account::authorize`);
-    /// no open confidential hold; the agent's token account; its mint; the two contexts' owner,
-    /// size and proof type.
-    fn unpack(list: &'a AccountList, program_id: &Pubkey) -> Result<Self, PolicyError> {
-        let [authority, agent, token_account, mint, equality_proof, range_proof, token_program] = list.first::<7>()?;
-        let agent_state = confidential_account::authorize(authority, agent, program_id)?;
-        agent_checks::refuse_open_hold(agent_state)?;
-        let token = confidential_account::agent_token_account(agent, token_account, token_program)?;
-        let decimals = confidential_account::mint_of(&token, mint)?;
-        zk_context::check_type(
-            equality_proof,
-            zk_context::EQUALITY_LEN,
-            proof_type::CIPHERTEXT_COMMITMENT_EQUALITY,
-        )?;
-        zk_context::check_type(range_proof, zk_context::RANGE_LEN, proof_type::BATCHED_RANGE_PROOF_U64)?;
-        Ok(Self {
-            agent,
-            token_account,
-            mint,
-            equality_proof,
-            range_proof,
-            agent_state,
-            decimals,
-        })
-    }
-}
-
-struct Args<'a> {
-    amount: u64,
-    new_decryptable_available_balance: &'a DecryptableBalance,
-}
-
-fn parse(data: &[u8]) -> Result<Args<'_>, PolicyError> {
-    let mut reader = Reader::new(&data[8..]);
-    let args = Args {
-        amount: reader.u64()?,
-        new_decryptable_available_balance: reader.array()?,
-    };
-    reader.finish()?;
-    Ok(args)
-}
-
-/// Withdraws from the agent account's confidential balance to its public one (see the module doc).
+/// Withdraws from the agent account's confidential balance to its public one (see the module
+/// doc). Checks, in order: the data, `NotEnoughAccounts`, the agent, its authority, no open
+/// confidential hold and its token account (`AgentTokenAccount::unpack`), the mint, then the two
+/// contexts' owner, size and proof type.
 pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramResult {
-    let args = parse(data)?;
-    let accounts = AgentConfidentialWithdrawAccounts::unpack(list, program_id)?;
-    let seeds = agent_signer::seeds(accounts.agent_state);
-    token_confidential::withdraw(&Withdraw {
-        token: accounts.token_account,
-        mint: accounts.mint,
-        equality_proof: accounts.equality_proof,
-        range_proof: accounts.range_proof,
-        owner: accounts.agent,
-        amount: args.amount,
-        decimals: accounts.decimals,
-        new_decryptable_available_balance: args.new_decryptable_available_balance,
-        signer: &Signer::new(&seeds),
-    })
+    let (amount, new_decryptable_available_balance) =
+        read_args(data, |reader: &mut Reader| Ok((reader.int()?, reader.array()?)))?;
+    let [authority, agent, token_account, mint, equality_proof, range_proof, token_program] = list.first::<7>()?;
+    let account = AgentTokenAccount::unpack(
+        [authority, agent, token_account, token_program],
+        program_id,
+        WhileHolding::Refused,
+    )?;
+    let decimals = account.mint_decimals(mint)?;
+    zk_context::check_type(
+        equality_proof,
+        zk_context::EQUALITY_LEN,
+        proof_type::CIPHERTEXT_COMMITMENT_EQUALITY,
+    )?;
+    zk_context::check_type(range_proof, zk_context::RANGE_LEN, proof_type::BATCHED_RANGE_PROOF_U64)?;
+    let seeds = account.signer_seeds();
+    token_confidential::withdraw(
+        [token_account, mint, equality_proof, range_proof, agent],
+        &Withdrawal {
+            amount,
+            decimals,
+            new_decryptable_available_balance,
+        },
+        &Signer::new(&seeds),
+    )
 }
 
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
     use crate::discriminator::instruction;
+    use crate::error::PolicyError;
     use crate::instructions::confidential_account::test_support::*;
     use crate::instructions::test_fixtures::*;
     use crate::runtime::input::test_support::TestAccount;

@@ -30,10 +30,9 @@ use crate::instructions::policy_args::read_policy_args;
 use crate::rules::handle::{join_agent_handle, MAX_AGENT_HANDLE_LEN};
 use crate::rules::limits::day_index;
 use crate::runtime::account::AccountView;
-use crate::runtime::cpi::{Seed, Signer};
 use crate::runtime::input::AccountList;
-use crate::runtime::system::{create_pda_account, CreatePda};
-use crate::runtime::{clock, hash, keys_eq, pda, rent, Pubkey, SYSTEM_PROGRAM_ID};
+use crate::runtime::system::create_program_account;
+use crate::runtime::{clock, hash, keys_eq, pda, Pubkey, SYSTEM_PROGRAM_ID};
 use crate::state::agent::{self, Agent, NewAgent, AGENT_SEED};
 use crate::state::handle::{self, Handle, NewHandle, HANDLE_SEED, KIND_AGENT};
 use crate::state::policy::{self, Policy, POLICY_SEED};
@@ -128,26 +127,6 @@ impl<'a> AgentCreateAccounts<'a> {
     }
 }
 
-/// One PDA of this program to create: `space` bytes, signed by `seeds`.
-struct NewPda<'a> {
-    account: &'a AccountView,
-    space: usize,
-    seeds: &'a [Seed],
-}
-
-#[inline(never)]
-fn create(accounts: &AgentCreateAccounts, new: &NewPda, program_id: &Pubkey) -> ProgramResult {
-    create_pda_account(&CreatePda {
-        payer: *accounts.payer,
-        new_account: *new.account,
-        system_program: *accounts.system_program,
-        lamports: rent::minimum_balance(new.space as u64)?,
-        space: new.space as u64,
-        owner: program_id,
-        signer: &Signer::new(new.seeds),
-    })
-}
-
 /// Creates the agent, its policy and its handle (see the module doc for data, accounts and checks).
 pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramResult {
     // Arguments first, the policy into a scratch copy: validated before anything is created.
@@ -167,51 +146,13 @@ pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramR
     let handle = &derived.handle[..derived.handle_len];
     let now = clock::unix_timestamp();
 
-    let agent_bump = [derived.agent_bump];
-    let agent_seeds = [
-        Seed::new(AGENT_SEED),
-        Seed::new(&derived.handle_hash),
-        Seed::new(&agent_bump),
-    ];
-    create(
-        &accounts,
-        &NewPda {
-            account: accounts.agent,
-            space: agent::LEN,
-            seeds: &agent_seeds,
-        },
-        program_id,
-    )?;
-    let policy_bump = [derived.policy_bump];
-    let policy_seeds = [
-        Seed::new(POLICY_SEED),
-        Seed::new(accounts.agent.key()),
-        Seed::new(&policy_bump),
-    ];
-    create(
-        &accounts,
-        &NewPda {
-            account: accounts.policy,
-            space: policy::LEN,
-            seeds: &policy_seeds,
-        },
-        program_id,
-    )?;
-    let handle_bump = [derived.handle_bump];
-    let handle_seeds = [
-        Seed::new(HANDLE_SEED),
-        Seed::new(&derived.handle_hash),
-        Seed::new(&handle_bump),
-    ];
-    create(
-        &accounts,
-        &NewPda {
-            account: accounts.agent_handle,
-            space: handle::LEN,
-            seeds: &handle_seeds,
-        },
-        program_id,
-    )?;
+    let funding = |account| [accounts.payer, account, accounts.system_program];
+    let agent_seeds: [&[u8]; 3] = [AGENT_SEED, &derived.handle_hash, &[derived.agent_bump]];
+    create_program_account(funding(accounts.agent), &agent_seeds, agent::LEN, program_id)?;
+    let policy_seeds: [&[u8]; 3] = [POLICY_SEED, accounts.agent.key(), &[derived.policy_bump]];
+    create_program_account(funding(accounts.policy), &policy_seeds, policy::LEN, program_id)?;
+    let handle_seeds: [&[u8]; 3] = [HANDLE_SEED, &derived.handle_hash, &[derived.handle_bump]];
+    create_program_account(funding(accounts.agent_handle), &handle_seeds, handle::LEN, program_id)?;
 
     init::<Agent>(accounts.agent).write_new(&NewAgent {
         owner: accounts.owner.key(),

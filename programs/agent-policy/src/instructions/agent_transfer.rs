@@ -29,7 +29,7 @@
 //! no PDA and hashes nothing: links between accounts are checked on stored keys, and the agent PDA
 //! signs with its stored seeds.
 
-use crate::borsh::Reader;
+use crate::borsh::read_args;
 use crate::error::{PolicyError, ProgramResult};
 use crate::event;
 use crate::instructions::hold::{self, HoldAccounts, NewPending};
@@ -90,13 +90,12 @@ struct Args<'a> {
 
 #[inline(always)]
 fn parse(data: &[u8]) -> Result<Args<'_>, PolicyError> {
-    let mut reader = Reader::new(&data[8..]);
-    let args = Args {
-        amount: reader.u64()?,
-        transfer_id: reader.array()?,
-    };
-    reader.finish()?;
-    Ok(args)
+    read_args(data, |reader| {
+        Ok(Args {
+            amount: reader.int()?,
+            transfer_id: reader.array()?,
+        })
+    })
 }
 
 /// Runs one agent spend: refuse, execute or hold (see the module doc for data, accounts and checks).

@@ -15,8 +15,9 @@
 //!   (`WrongTokenAccount`).
 
 use crate::error::PolicyError;
-use crate::instructions::agent_checks;
+use crate::instructions::{agent_checks, agent_signer};
 use crate::runtime::account::AccountView;
+use crate::runtime::cpi::Seed;
 use crate::runtime::{keys_eq, Pubkey, TOKEN_2022_PROGRAM_ID};
 use crate::state::agent::Agent;
 use crate::state::load;
@@ -35,34 +36,65 @@ pub fn authorize<'a>(
     Ok(loaded)
 }
 
-/// The agent's Token-2022 account, after the token-program and token-account checks.
-#[inline]
-pub fn agent_token_account<'a>(
-    agent: &AccountView,
-    token_account: &'a AccountView,
-    token_program: &AccountView,
-) -> Result<TokenAccount<'a>, PolicyError> {
-    if !keys_eq(token_program.key(), &TOKEN_2022_PROGRAM_ID) {
-        return Err(PolicyError::WrongProgram);
-    }
-    if !token_account.is_writable() {
-        return Err(PolicyError::AccountNotWritable);
-    }
-    let parsed = token::token_account(token_account)?;
-    if !keys_eq(parsed.owner(), agent.key()) {
-        return Err(PolicyError::WrongTokenAccount);
-    }
-    Ok(parsed)
+/// Whether an open confidential hold refuses the instruction: it does where the balance the
+/// held proofs were made against could change.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum WhileHolding {
+    Allowed,
+    Refused,
 }
 
-/// The decimals of `mint`, which must be `token`'s mint.
-#[inline]
-pub fn mint_of(token: &TokenAccount, mint: &AccountView) -> Result<u8, PolicyError> {
-    let decimals = token::mint_decimals(mint)?;
-    if !keys_eq(token.mint(), mint.key()) {
-        return Err(PolicyError::WrongTokenAccount);
+/// What `agent_confidential_configure`, `_deposit`, `_apply` and `_withdraw` check first: the
+/// agent (kept for its seeds) and the agent's Token-2022 account (kept for its mint).
+pub struct AgentTokenAccount<'a> {
+    pub agent_state: &'a Agent,
+    token: TokenAccount<'a>,
+}
+
+impl<'a> AgentTokenAccount<'a> {
+    /// In order: the agent and its authority ([`authorize`]); no open confidential hold where
+    /// `holding` refuses one; `token_program` is Token-2022 (`WrongProgram`); `token_account`
+    /// writable (`AccountNotWritable`), an initialized, unfrozen Token-2022 account owned by the
+    /// agent PDA (`WrongTokenAccount`).
+    #[inline]
+    pub fn unpack(
+        [authority, agent, token_account, token_program]: [&'a AccountView; 4],
+        program_id: &Pubkey,
+        holding: WhileHolding,
+    ) -> Result<Self, PolicyError> {
+        let agent_state = authorize(authority, agent, program_id)?;
+        if holding == WhileHolding::Refused {
+            agent_checks::refuse_open_hold(agent_state)?;
+        }
+        if !keys_eq(token_program.key(), &TOKEN_2022_PROGRAM_ID) {
+            return Err(PolicyError::WrongProgram);
+        }
+        if !token_account.is_writable() {
+            return Err(PolicyError::AccountNotWritable);
+        }
+        let token = token::token_account(token_account)?;
+        if !keys_eq(token.owner(), agent.key()) {
+            return Err(PolicyError::WrongTokenAccount);
+        }
+        Ok(Self { agent_state, token })
     }
-    Ok(decimals)
+
+    /// The decimals of `mint`, which must be an initialized Token-2022 mint and the token
+    /// account's (`WrongTokenAccount`).
+    #[inline]
+    pub fn mint_decimals(&self, mint: &AccountView) -> Result<u8, PolicyError> {
+        let decimals = token::mint_decimals(mint)?;
+        if !keys_eq(self.token.mint(), mint.key()) {
+            return Err(PolicyError::WrongTokenAccount);
+        }
+        Ok(decimals)
+    }
+
+    /// The agent PDA's seeds, to sign the Token-2022 call (see `agent_signer`).
+    #[inline]
+    pub fn signer_seeds(&self) -> [Seed; 3] {
+        agent_signer::seeds(self.agent_state)
+    }
 }
 
 #[cfg(test)]

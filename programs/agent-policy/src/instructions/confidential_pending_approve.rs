@@ -37,8 +37,9 @@
 //! `agent.confidential_hold` cleared, `open_holds - 1`. Emits
 //! `ConfidentialTransferExecuted { from_hold: true }` and `TransactionApproved`.
 
+use crate::borsh::no_args;
 use crate::error::{PolicyError, ProgramResult};
-use crate::instructions::confidential_spend::{self, AgentSeeds, CloseAll, Execute, TokenContexts};
+use crate::instructions::confidential_spend::{self, AgentSeeds, TokenContexts};
 use crate::instructions::hold_close::{self, ApprovalAccounts, Approved, Approving, HoldPath};
 use crate::instructions::spend::{self, CheckedSpend, SpendAccounts};
 use crate::rules::{confidential_limits, limits};
@@ -49,8 +50,6 @@ use crate::runtime::{clock, Pubkey};
 use crate::state::agent::Agent;
 use crate::state::pending::{self, ConfidentialHold};
 use crate::state::policy::{ConfidentialSpend, Policy};
-
-pub const DATA_LEN: usize = 8;
 
 /// The accounts of one confidential approval, checked up to the policy rules. The Token
 /// contexts' contents are read (and checked) only after the rules, when the transfer executes.
@@ -136,9 +135,7 @@ fn check_not_tightened(policy: &Policy, hold: &ConfidentialHold) -> ProgramResul
 
 /// Approves and executes one confidential hold (see the module doc for data, accounts and checks).
 pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramResult {
-    if data.len() != DATA_LEN {
-        return Err(PolicyError::InvalidInstructionData);
-    }
+    no_args(data)?;
     let now = clock::unix_timestamp();
     let mut accounts = ConfidentialPendingApproveAccounts::unpack(list, program_id, now)?;
     spend::check_asset_and_recipient(accounts.policy_state, &accounts.spend, &accounts.checked)?;
@@ -159,25 +156,24 @@ fn execute_hold(accounts: &mut ConfidentialPendingApproveAccounts, today: i64) -
     let seeds = seeds.seeds();
     let signer = Signer::new(&seeds);
     let hold = accounts.hold;
-    confidential_spend::execute(&Execute {
-        spend: &accounts.spend,
-        contexts: &accounts.token_contexts,
-        validity: &validity,
-        new_source_decryptable_available_balance: &hold.new_source_decryptable_available_balance,
-        signer: &signer,
-    })?;
+    confidential_spend::execute(
+        &accounts.spend,
+        &accounts.token_contexts,
+        &validity,
+        &hold.new_source_decryptable_available_balance,
+        &signer,
+    )?;
     accounts.policy_state.set_confidential_spend(&ConfidentialSpend {
         today,
         ciphertext: &total,
         pubkey: validity.source_pubkey,
         decryptable: hold.spend_decryptable_on(today),
     });
-    confidential_spend::close_all(&CloseAll {
-        contexts: &accounts.token_contexts.all(),
-        destination: accounts.rent_receiver,
-        authority: accounts.spend.agent,
-        signer: &signer,
-    })?;
+    confidential_spend::close_all(
+        &accounts.token_contexts.all(),
+        [accounts.rent_receiver, accounts.spend.agent],
+        &signer,
+    )?;
     // Last: closing zeroes the hold (its blobs, read above).
     hold_close::close_approved(
         &Approved {

@@ -19,8 +19,8 @@ use crate::runtime::{keys_eq, Pubkey, ZK_ELGAMAL_PROOF_PROGRAM_ID};
 use crate::state::agent::{Agent, AGENT_SEED};
 use crate::state::pending::ConfidentialHold;
 use crate::state::policy::Policy;
-use crate::token_confidential::{self, DecryptableBalance, Transfer};
-use crate::zk_context::{self, proof_type, CloseContext, ValidityContext};
+use crate::token_confidential::{self, DecryptableBalance, TransferCiphertexts};
+use crate::zk_context::{self, proof_type, ValidityContext};
 
 /// The three contexts Token-2022's confidential `Transfer` reads.
 pub struct TokenContexts<'a> {
@@ -91,25 +91,17 @@ impl AgentSeeds {
     }
 }
 
-/// Contexts to close, their rent's receiver, and the agent PDA that signs.
-pub struct CloseAll<'a> {
-    pub contexts: &'a [AccountView],
-    pub destination: &'a AccountView,
-    pub authority: &'a AccountView,
-    pub signer: &'a Signer,
-}
-
-/// `CloseContextState` of each context (the ZK program checks the authority and refuses a
-/// destination equal to the context; closing one account twice fails the instruction).
+/// `CloseContextState` of each of `contexts`, their rent to `destination`, authorised by
+/// `authority` (the agent PDA, signing through `signer`). The ZK program checks the authority and
+/// refuses a destination equal to the context; closing one account twice fails the instruction.
 #[inline(never)]
-pub fn close_all(close: &CloseAll) -> ProgramResult {
-    for context in close.contexts {
-        zk_context::close_context(&CloseContext {
-            context,
-            destination: close.destination,
-            authority: close.authority,
-            signer: close.signer,
-        })?;
+pub fn close_all(
+    contexts: &[AccountView],
+    [destination, authority]: [&AccountView; 2],
+    signer: &Signer,
+) -> ProgramResult {
+    for context in contexts {
+        zk_context::close_context([context, destination, authority], signer)?;
     }
     Ok(())
 }
@@ -134,33 +126,33 @@ pub fn spend_today<'a>(
     }
 }
 
-/// What the confidential `Transfer` CPI needs.
-pub struct Execute<'a> {
-    pub spend: &'a SpendAccounts<'a>,
-    pub contexts: &'a TokenContexts<'a>,
-    pub validity: &'a ValidityContext<'a>,
-    pub new_source_decryptable_available_balance: &'a DecryptableBalance,
-    pub signer: &'a Signer,
-}
-
-/// Token-2022's confidential `Transfer` from the agent's source, signed by the agent PDA, with the
-/// auditor ciphertexts of the validity context.
+/// Token-2022's confidential `Transfer` from the agent's source through `contexts`, signed by the
+/// agent PDA, with the auditor ciphertexts of the `validity` context.
 #[inline(never)]
-pub fn execute(execute: &Execute) -> ProgramResult {
-    let spend = execute.spend;
-    token_confidential::transfer(&Transfer {
-        source: spend.source,
-        mint: spend.mint,
-        destination: spend.destination,
-        equality_proof: execute.contexts.equality,
-        ciphertext_validity_proof: execute.contexts.validity,
-        range_proof: execute.contexts.range,
-        authority: spend.agent,
-        new_source_decryptable_available_balance: execute.new_source_decryptable_available_balance,
-        auditor_ciphertext_lo: &execute.validity.auditor_ciphertext_lo(),
-        auditor_ciphertext_hi: &execute.validity.auditor_ciphertext_hi(),
-        signer: execute.signer,
-    })
+pub fn execute(
+    spend: &SpendAccounts,
+    contexts: &TokenContexts,
+    validity: &ValidityContext,
+    new_source_decryptable_available_balance: &DecryptableBalance,
+    signer: &Signer,
+) -> ProgramResult {
+    token_confidential::transfer(
+        [
+            spend.source,
+            spend.mint,
+            spend.destination,
+            contexts.equality,
+            contexts.validity,
+            contexts.range,
+            spend.agent,
+        ],
+        &TransferCiphertexts {
+            new_source_decryptable_available_balance,
+            auditor_ciphertext_lo: &validity.auditor_ciphertext_lo(),
+            auditor_ciphertext_hi: &validity.auditor_ciphertext_hi(),
+        },
+        signer,
+    )
 }
 
 /// A confidential hold being rejected or closed after expiry (see `hold_close::ClosingHold`).
@@ -206,12 +198,11 @@ pub fn release(release: &mut Release) -> ProgramResult {
     let signer = Signer::new(&seeds);
     for context in &all {
         if keys_eq(context.owner(), &ZK_ELGAMAL_PROOF_PROGRAM_ID) {
-            close_all(&CloseAll {
-                contexts: core::slice::from_ref(context),
-                destination: release.rent_receiver,
-                authority: release.agent,
-                signer: &signer,
-            })?;
+            close_all(
+                core::slice::from_ref(context),
+                [release.rent_receiver, release.agent],
+                &signer,
+            )?;
         }
     }
     if keys_eq(&release.agent_state.confidential_hold, release.pending.key()) {

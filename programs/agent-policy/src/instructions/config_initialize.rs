@@ -14,12 +14,11 @@
 use crate::error::{PolicyError, ProgramResult};
 use crate::event;
 use crate::runtime::account::AccountView;
-use crate::runtime::cpi::{Seed, Signer};
 use crate::runtime::input::AccountList;
-use crate::runtime::system::{create_pda_account, CreatePda};
-use crate::runtime::{keys_eq, pda, rent, Pubkey, BPF_LOADER_UPGRADEABLE_ID, SYSTEM_PROGRAM_ID};
+use crate::runtime::system::create_program_account;
+use crate::runtime::{keys_eq, pda, Pubkey, BPF_LOADER_UPGRADEABLE_ID, SYSTEM_PROGRAM_ID};
 use crate::state::config::{self, CONFIG_SEED};
-use crate::state::is_uninitialized;
+use crate::state::find_free_pda;
 
 pub const DATA_LEN: usize = 40;
 
@@ -48,14 +47,7 @@ impl<'a> ConfigInitializeAccounts<'a> {
         if !keys_eq(system_program.key(), &SYSTEM_PROGRAM_ID) {
             return Err(PolicyError::WrongProgram);
         }
-        let (expected_config, bump) = pda::find_program_address(&[CONFIG_SEED], program_id)?;
-        if !keys_eq(config.key(), &expected_config) {
-            return Err(PolicyError::WrongPda);
-        }
-        // Lamports alone (someone pre-funding the address) do not make it initialized.
-        if !is_uninitialized(config) {
-            return Err(PolicyError::AccountAlreadyInitialized);
-        }
+        let bump = find_free_pda(config, &[CONFIG_SEED], program_id)?;
         if !keys_eq(program_data.owner(), &BPF_LOADER_UPGRADEABLE_ID) {
             return Err(PolicyError::WrongAccountOwner);
         }
@@ -95,19 +87,12 @@ pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramR
     registrar.copy_from_slice(&data[8..40]);
     let accounts = ConfigInitializeAccounts::unpack(list, program_id)?;
     let bump = accounts.bump;
-
-    let lamports = rent::minimum_balance(config::LEN as u64)?;
-    let bump_seed = [bump];
-    let seeds = [Seed::new(CONFIG_SEED), Seed::new(&bump_seed)];
-    create_pda_account(&CreatePda {
-        payer: *accounts.admin,
-        new_account: *accounts.config,
-        system_program: *accounts.system_program,
-        lamports,
-        space: config::LEN as u64,
-        owner: program_id,
-        signer: &Signer::new(&seeds),
-    })?;
+    create_program_account(
+        [accounts.admin, accounts.config, accounts.system_program],
+        &[CONFIG_SEED, &[bump]],
+        config::LEN,
+        program_id,
+    )?;
     config::write_new(accounts.config.data_mut(), accounts.admin.key(), &registrar, bump);
     event::config_initialized(accounts.admin.key(), &registrar);
     Ok(())

@@ -18,19 +18,18 @@
 //!
 //! Emits `HandleRegistered { handle, wallet, kind }`.
 
-use crate::borsh::Reader;
+use crate::borsh::read_args;
 use crate::discriminator::account::CONFIG;
 use crate::error::{PolicyError, ProgramResult};
 use crate::event;
 use crate::rules::handle::is_account_handle;
 use crate::runtime::account::AccountView;
-use crate::runtime::cpi::{Seed, Signer};
 use crate::runtime::input::AccountList;
-use crate::runtime::system::{create_pda_account, CreatePda};
-use crate::runtime::{hash, keys_eq, pda, rent, Pubkey, SYSTEM_PROGRAM_ID};
+use crate::runtime::system::create_program_account;
+use crate::runtime::{hash, keys_eq, Pubkey, SYSTEM_PROGRAM_ID};
 use crate::state::config::{self, ConfigView};
 use crate::state::handle::{self, Handle, NewHandle, HANDLE_SEED, KIND_BUSINESS, KIND_PERSONAL};
-use crate::state::{check_account, init, is_uninitialized};
+use crate::state::{check_account, find_free_pda, init};
 
 struct Args<'a> {
     handle: &'a [u8],
@@ -39,14 +38,13 @@ struct Args<'a> {
 }
 
 fn parse(data: &[u8]) -> Result<Args<'_>, PolicyError> {
-    let mut reader = Reader::new(&data[8..]);
-    let args = Args {
-        handle: reader.string()?,
-        kind: reader.u8()?,
-        wallet: reader.pubkey()?,
-    };
-    reader.finish()?;
-    Ok(args)
+    read_args(data, |reader| {
+        Ok(Args {
+            handle: reader.string()?,
+            kind: reader.u8()?,
+            wallet: reader.pubkey()?,
+        })
+    })
 }
 
 /// The accounts of one registration, checked: the handle PDA is free.
@@ -88,13 +86,7 @@ impl<'a> HandleRegisterAccounts<'a> {
             return Err(PolicyError::WrongProgram);
         }
         let handle_hash = hash::sha256(&[args.handle]);
-        let (expected, bump) = pda::find_program_address(&[HANDLE_SEED, &handle_hash], program_id)?;
-        if !keys_eq(handle.key(), &expected) {
-            return Err(PolicyError::WrongPda);
-        }
-        if !is_uninitialized(handle) {
-            return Err(PolicyError::AccountAlreadyInitialized);
-        }
+        let bump = find_free_pda(handle, &[HANDLE_SEED, &handle_hash], program_id)?;
         Ok(Self {
             payer,
             handle,
@@ -110,22 +102,12 @@ pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramR
     let args = parse(data)?;
     let accounts = HandleRegisterAccounts::unpack(list, program_id, &args)?;
     let bump = accounts.bump;
-
-    let bump_seed = [bump];
-    let seeds = [
-        Seed::new(HANDLE_SEED),
-        Seed::new(&accounts.handle_hash),
-        Seed::new(&bump_seed),
-    ];
-    create_pda_account(&CreatePda {
-        payer: *accounts.payer,
-        new_account: *accounts.handle,
-        system_program: *accounts.system_program,
-        lamports: rent::minimum_balance(handle::LEN as u64)?,
-        space: handle::LEN as u64,
-        owner: program_id,
-        signer: &Signer::new(&seeds),
-    })?;
+    create_program_account(
+        [accounts.payer, accounts.handle, accounts.system_program],
+        &[HANDLE_SEED, &accounts.handle_hash, &[bump]],
+        handle::LEN,
+        program_id,
+    )?;
     init::<Handle>(accounts.handle).write_new(&NewHandle {
         wallet: args.wallet,
         kind: args.kind,

@@ -10,11 +10,10 @@
 
 use crate::error::PolicyError;
 use crate::runtime::account::AccountView;
-use crate::runtime::cpi::{Seed, Signer};
-use crate::runtime::system::{create_pda_account, CreatePda};
-use crate::runtime::{keys_eq, pda, rent, Pubkey};
+use crate::runtime::system::create_program_account;
+use crate::runtime::Pubkey;
 use crate::state::agent::Agent;
-use crate::state::is_uninitialized;
+use crate::state::find_free_pda;
 use crate::state::pending::PENDING_SEED;
 
 /// The accounts a hold is created with.
@@ -55,34 +54,21 @@ pub fn create(new: &NewPending, agent: &mut Agent) -> Result<CreatedPending, Pol
     }
     let nonce = agent.next_hold_nonce.get();
     let nonce_bytes = nonce.to_le_bytes();
-    let (expected, bump) = pda::find_program_address(&[PENDING_SEED, new.agent_key, &nonce_bytes], new.program_id)?;
-    if !keys_eq(accounts.pending.key(), &expected) {
-        return Err(PolicyError::WrongPda);
-    }
-    if !is_uninitialized(accounts.pending) {
-        return Err(PolicyError::AccountAlreadyInitialized);
-    }
+    let bump = find_free_pda(
+        accounts.pending,
+        &[PENDING_SEED, new.agent_key, &nonce_bytes],
+        new.program_id,
+    )?;
     let expires_at = new
         .now
         .checked_add(new.approval_window_seconds as i64)
         .ok_or(PolicyError::ArithmeticOverflow)?;
-
-    let bump_seed = [bump];
-    let seeds = [
-        Seed::new(PENDING_SEED),
-        Seed::new(new.agent_key),
-        Seed::new(&nonce_bytes),
-        Seed::new(&bump_seed),
-    ];
-    create_pda_account(&CreatePda {
-        payer: *accounts.payer,
-        new_account: *accounts.pending,
-        system_program: *accounts.system_program,
-        lamports: rent::minimum_balance(new.space as u64)?,
-        space: new.space as u64,
-        owner: new.program_id,
-        signer: &Signer::new(&seeds),
-    })?;
+    create_program_account(
+        [accounts.payer, accounts.pending, accounts.system_program],
+        &[PENDING_SEED, new.agent_key, &nonce_bytes, &[bump]],
+        new.space,
+        new.program_id,
+    )?;
     agent.open_hold()?;
     Ok(CreatedPending {
         nonce,

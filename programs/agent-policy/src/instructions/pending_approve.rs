@@ -26,6 +26,7 @@
 //!
 //! Emits `TransferExecuted { from_hold: true }` and `TransactionApproved`.
 
+use crate::borsh::no_args;
 use crate::error::{PolicyError, ProgramResult};
 use crate::instructions::agent_checks;
 use crate::instructions::hold_close::{self, ApprovalAccounts, Approved, Approving, HoldPath};
@@ -37,8 +38,6 @@ use crate::runtime::{clock, Pubkey};
 use crate::state::agent::Agent;
 use crate::state::pending::PendingTransaction;
 use crate::state::policy::Policy;
-
-pub const DATA_LEN: usize = 8;
 
 /// The accounts of one approval, checked up to the policy rules.
 struct PendingApproveAccounts<'a> {
@@ -93,9 +92,7 @@ impl<'a> PendingApproveAccounts<'a> {
 
 /// Approves and executes one hold (see the module doc for data, accounts and checks).
 pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramResult {
-    if data.len() != DATA_LEN {
-        return Err(PolicyError::InvalidInstructionData);
-    }
+    no_args(data)?;
     let now = clock::unix_timestamp();
     let accounts = PendingApproveAccounts::unpack(list, program_id, now)?;
     let policy = accounts.policy_state;

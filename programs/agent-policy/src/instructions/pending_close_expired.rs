@@ -22,13 +22,13 @@
 //!
 //! Emits `TransactionExpired`.
 
+use crate::borsh::no_args;
 use crate::error::{PolicyError, ProgramResult};
 use crate::event;
 use crate::instructions::hold_close::ClosingHold;
 use crate::runtime::input::AccountList;
 use crate::runtime::{clock, Pubkey};
 
-pub const DATA_LEN: usize = 8;
 /// A confidential hold's four accounts follow these.
 const OWN_ACCOUNTS: usize = 3;
 
@@ -54,9 +54,7 @@ impl<'a> PendingCloseExpiredAccounts<'a> {
 
 /// Closes one expired hold (see the module doc for data, accounts and checks).
 pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramResult {
-    if data.len() != DATA_LEN {
-        return Err(PolicyError::InvalidInstructionData);
-    }
+    no_args(data)?;
     let closing = PendingCloseExpiredAccounts::unpack(list, program_id, clock::unix_timestamp())?.closing;
     let (agent, pending) = (closing.agent, closing.pending);
     let transfer_id = closing.release(program_id, list.rest(OWN_ACCOUNTS))?;

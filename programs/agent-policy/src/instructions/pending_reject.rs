@@ -25,6 +25,7 @@
 //!
 //! Emits `TransactionRejected`.
 
+use crate::borsh::no_args;
 use crate::error::{PolicyError, ProgramResult};
 use crate::event;
 use crate::instructions::agent_checks;
@@ -32,7 +33,6 @@ use crate::instructions::hold_close::ClosingHold;
 use crate::runtime::input::AccountList;
 use crate::runtime::{clock, Pubkey};
 
-pub const DATA_LEN: usize = 8;
 /// A confidential hold's four accounts follow these.
 const OWN_ACCOUNTS: usize = 4;
 
@@ -59,9 +59,7 @@ impl<'a> PendingRejectAccounts<'a> {
 
 /// Rejects one hold (see the module doc for data, accounts and checks).
 pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramResult {
-    if data.len() != DATA_LEN {
-        return Err(PolicyError::InvalidInstructionData);
-    }
+    no_args(data)?;
     let closing = PendingRejectAccounts::unpack(list, program_id, clock::unix_timestamp())?.closing;
     let (agent, pending) = (closing.agent, closing.pending);
     let transfer_id = closing.release(program_id, list.rest(OWN_ACCOUNTS))?;

@@ -18,14 +18,13 @@
 //! from before `rent_payer` existed), `MissingSigner`, `WrongRentReceiver`, `ReceiptTooRecent`
 //! (fewer than `MIN_AGE_SLOTS` slots since `recorded_slot`), `WrongPda`.
 
+use crate::borsh::no_args;
 use crate::error::{PolicyError, ProgramResult};
 use crate::runtime::account::AccountView;
 use crate::runtime::input::AccountList;
 use crate::runtime::{clock, keys_eq, pda, Pubkey};
 use crate::state::load_mut;
 use crate::state::receipt::{Receipt, RECEIPT_SEED};
-
-pub const DATA_LEN: usize = 8;
 
 /// Slots a receipt must have existed before it can be closed. Two things must hold by then:
 /// - the recording is final: a block is rooted once 32 more confirmed blocks vote on top of it
@@ -85,9 +84,7 @@ impl<'a> ReceiptCloseAccounts<'a> {
 
 /// Closes one receipt to its rent payer (see the module doc for data, accounts and checks).
 pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramResult {
-    if data.len() != DATA_LEN {
-        return Err(PolicyError::InvalidInstructionData);
-    }
+    no_args(data)?;
     let accounts = ReceiptCloseAccounts::unpack(list, program_id, clock::slot())?;
     accounts.receipt.close_to(accounts.rent_receiver)
 }

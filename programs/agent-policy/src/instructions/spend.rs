@@ -22,7 +22,7 @@ use crate::state::agent::Agent;
 use crate::state::handle::Handle;
 use crate::state::policy::Policy;
 use crate::state::{load, load_mut};
-use crate::token::{self, TransferChecked};
+use crate::token;
 
 /// The accounts of one spend, in no particular instruction's order (borrowed from the
 /// instruction's account list, so what the checks prove borrows from it too).
@@ -156,16 +156,12 @@ pub fn check_asset_and_recipient(
 #[inline]
 pub fn execute(accounts: &SpendAccounts, agent: &Agent, amount: u64, decimals: u8) -> Result<(), PolicyError> {
     let seeds = agent_signer::seeds(agent);
-    token::transfer_checked(&TransferChecked {
-        token_program: accounts.token_program,
-        source: accounts.source,
-        mint: accounts.mint,
-        destination: accounts.destination,
-        authority: accounts.agent,
+    token::transfer_checked(
+        [accounts.source, accounts.mint, accounts.destination, accounts.agent],
         amount,
         decimals,
-        signer: &Signer::new(&seeds),
-    })
+        &Signer::new(&seeds),
+    )
 }
 
 /// The `TransferExecuted` (or `ConfidentialTransferExecuted`) fields of this spend.

@@ -25,16 +25,15 @@
 //! Emits `ServiceTransferRecorded { transfer_id, sender, source, destination, mint, confidential,
 //! memo }`.
 
-use crate::borsh::Reader;
+use crate::borsh::read_args;
 use crate::error::{PolicyError, ProgramResult};
 use crate::event;
 use crate::runtime::account::AccountView;
-use crate::runtime::cpi::{Seed, Signer};
 use crate::runtime::input::AccountList;
-use crate::runtime::system::{create_pda_account, CreatePda};
-use crate::runtime::{clock, keys_eq, pda, rent, Pubkey, SYSTEM_PROGRAM_ID};
+use crate::runtime::system::create_program_account;
+use crate::runtime::{clock, keys_eq, Pubkey, SYSTEM_PROGRAM_ID};
 use crate::state::receipt::{self, NewReceipt, Receipt, RECEIPT_SEED};
-use crate::state::{init, is_uninitialized};
+use crate::state::{find_free_pda, init};
 use crate::token;
 
 pub const MAX_MEMO_LEN: usize = 256;
@@ -46,13 +45,13 @@ struct Args<'a> {
 }
 
 fn parse(data: &[u8]) -> Result<Args<'_>, PolicyError> {
-    let mut reader = Reader::new(&data[8..]);
-    let args = Args {
-        transfer_id: reader.array()?,
-        confidential: reader.bool()?,
-        memo: reader.bytes()?,
-    };
-    reader.finish()?;
+    let args = read_args(data, |reader| {
+        Ok(Args {
+            transfer_id: reader.array()?,
+            confidential: reader.bool()?,
+            memo: reader.bytes()?,
+        })
+    })?;
     if args.memo.len() > MAX_MEMO_LEN {
         return Err(PolicyError::MemoTooLong);
     }
@@ -92,13 +91,7 @@ impl<'a> TransferRecordAccounts<'a> {
         if !keys_eq(system_program.key(), &SYSTEM_PROGRAM_ID) {
             return Err(PolicyError::WrongProgram);
         }
-        let (expected, bump) = pda::find_program_address(&[RECEIPT_SEED, sender.key(), args.transfer_id], program_id)?;
-        if !keys_eq(receipt.key(), &expected) {
-            return Err(PolicyError::WrongPda);
-        }
-        if !is_uninitialized(receipt) {
-            return Err(PolicyError::AccountAlreadyInitialized);
-        }
+        let bump = find_free_pda(receipt, &[RECEIPT_SEED, sender.key(), args.transfer_id], program_id)?;
         Ok(Self {
             sender,
             receipt,
@@ -117,23 +110,12 @@ pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramR
     let args = parse(data)?;
     let accounts = TransferRecordAccounts::unpack(list, program_id, &args)?;
     let bump = accounts.bump;
-
-    let bump_seed = [bump];
-    let seeds = [
-        Seed::new(RECEIPT_SEED),
-        Seed::new(accounts.sender.key()),
-        Seed::new(args.transfer_id),
-        Seed::new(&bump_seed),
-    ];
-    create_pda_account(&CreatePda {
-        payer: *accounts.payer,
-        new_account: *accounts.receipt,
-        system_program: *accounts.system_program,
-        lamports: rent::minimum_balance(receipt::LEN as u64)?,
-        space: receipt::LEN as u64,
-        owner: program_id,
-        signer: &Signer::new(&seeds),
-    })?;
+    create_program_account(
+        [accounts.payer, accounts.receipt, accounts.system_program],
+        &[RECEIPT_SEED, accounts.sender.key(), args.transfer_id, &[bump]],
+        receipt::LEN,
+        program_id,
+    )?;
     let (recorded_slot, recorded_at) = clock::slot_and_unix_timestamp();
     init::<Receipt>(accounts.receipt).write_new(&NewReceipt {
         transfer_id: args.transfer_id,

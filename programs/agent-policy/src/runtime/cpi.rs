@@ -47,6 +47,12 @@ pub struct Seed {
 }
 
 impl Seed {
+    /// No seed: a placeholder in a fixed-size array, never handed to the runtime.
+    pub const EMPTY: Self = Self {
+        addr: core::ptr::null(),
+        len: 0,
+    };
+
     pub fn new(bytes: &[u8]) -> Self {
         Self {
             addr: bytes.as_ptr(),
@@ -160,6 +166,23 @@ pub struct Call<'a> {
     pub accounts: &'a [CpiAccount],
     pub data: &'a [u8],
     pub signers: &'a [Signer],
+}
+
+/// Invokes `program_id` with one PDA of this program signing through `signer` (the agent's, in
+/// every such call the program makes).
+#[inline(always)]
+pub fn invoke_signed_by(
+    program_id: &Pubkey,
+    accounts: &[CpiAccount],
+    data: &[u8],
+    signer: &Signer,
+) -> Result<(), PolicyError> {
+    invoke_signed(&Call {
+        program_id,
+        accounts,
+        data,
+        signers: core::slice::from_ref(signer),
+    })
 }
 
 /// Invokes `call`. A failure of the callee aborts the whole transaction (runtime semantics), so an

@@ -4,8 +4,8 @@
 //! instead — the same outcome, signed by the PDA's seeds.
 
 use super::account::AccountView;
-use super::cpi::{invoke_signed, Call, CpiAccount, Signer};
-use super::{keys_eq, Pubkey, SYSTEM_PROGRAM_ID};
+use super::cpi::{invoke_signed, Call, CpiAccount, Seed, Signer};
+use super::{keys_eq, rent, Pubkey, SYSTEM_PROGRAM_ID};
 use crate::error::PolicyError;
 
 const CREATE_ACCOUNT: u32 = 0;
@@ -23,6 +23,36 @@ pub struct CreatePda<'a> {
     pub space: u64,
     pub owner: &'a Pubkey,
     pub signer: &'a Signer,
+}
+
+/// The most seeds (bump included) of a PDA this program creates.
+const MAX_SIGNER_SEEDS: usize = 4;
+
+/// Creates `account`, the PDA of `seeds` (its bump last) under `program_id`: `space` zeroed bytes
+/// owned by `program_id`, rent-exempt, `payer` paying through `system_program` (see
+/// [`create_pda_account`]). The caller has checked the address and that it is free.
+pub fn create_program_account(
+    [payer, account, system_program]: [&AccountView; 3],
+    seeds: &[&[u8]],
+    space: usize,
+    program_id: &Pubkey,
+) -> Result<(), PolicyError> {
+    if seeds.len() > MAX_SIGNER_SEEDS {
+        return Err(PolicyError::WrongPda);
+    }
+    let mut signer_seeds = [Seed::EMPTY; MAX_SIGNER_SEEDS];
+    for (slot, seed) in signer_seeds.iter_mut().zip(seeds) {
+        *slot = Seed::new(seed);
+    }
+    create_pda_account(&CreatePda {
+        payer: *payer,
+        new_account: *account,
+        system_program: *system_program,
+        lamports: rent::minimum_balance(space as u64)?,
+        space: space as u64,
+        owner: program_id,
+        signer: &Signer::new(&signer_seeds[..seeds.len()]),
+    })
 }
 
 /// Creates the account `create` describes, whether or not its address was pre-funded.

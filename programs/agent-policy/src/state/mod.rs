@@ -87,6 +87,19 @@ pub fn is_uninitialized(account: &AccountView) -> bool {
     keys_eq(account.owner(), &crate::runtime::SYSTEM_PROGRAM_ID) && account.data_len() == 0
 }
 
+/// The bump of `account`, which must be the canonical PDA of `seeds` under `program_id`
+/// (`WrongPda`) and not created yet (`AccountAlreadyInitialized`, see [`is_uninitialized`]).
+pub fn find_free_pda(account: &AccountView, seeds: &[&[u8]], program_id: &Pubkey) -> Result<u8, PolicyError> {
+    let (expected, bump) = crate::runtime::pda::find_program_address(seeds, program_id)?;
+    if !keys_eq(account.key(), &expected) {
+        return Err(PolicyError::WrongPda);
+    }
+    if !is_uninitialized(account) {
+        return Err(PolicyError::AccountAlreadyInitialized);
+    }
+    Ok(bump)
+}
+
 /// `(value, slot)` -> the value, clamped to the slot: stored lengths are trusted only up to their
 /// array's size, so a corrupt length can never index out of bounds.
 #[inline]
