@@ -23,6 +23,10 @@ function runWithFakes(fakes: Record<string, string>) {
 const dpkgMissing = (missing: string) =>
   `pkg="\${@: -1}"; if [[ "$pkg" == "${missing}" ]]; then echo -n "unknown ok not-installed"; exit 1; fi; echo -n "install ok installed"`;
 
+/** Runs as root with `missing` not installed and `aptGet` as apt-get. */
+const asRootWithout = (missing: string, aptGet: string) =>
+  runWithFakes({ "dpkg-query": dpkgMissing(missing), "apt-get": aptGet, id: "echo 0" });
+
 describe("scripts/install-system-deps.sh", () => {
   it("given every package installed (this machine), then it does nothing, checks the toolchain and exits 0", () => {
     const result = spawnSync("bash", [SCRIPT], { encoding: "utf8" });
@@ -33,11 +37,10 @@ describe("scripts/install-system-deps.sh", () => {
   });
 
   it("given a missing package and apt failing (dpkg lock), then it retries once and exits 1 naming the step", () => {
-    const result = runWithFakes({
-      "dpkg-query": dpkgMissing("rust-web-llvm"),
-      "apt-get": 'echo "E: Could not get lock /var/lib/dpkg/lock-frontend" >&2; exit 100',
-      id: "echo 0",
-    });
+    const result = asRootWithout(
+      "rust-web-llvm",
+      'echo "E: Could not get lock /var/lib/dpkg/lock-frontend" >&2; exit 100',
+    );
     expect(result.status).toBe(1);
     expect(result.stdout).toContain("missing: rust-web-llvm; running apt-get update");
     expect(result.stdout).toContain("retrying once");
@@ -45,11 +48,7 @@ describe("scripts/install-system-deps.sh", () => {
   });
 
   it("given apt succeeding but the package still absent, then it exits 1 saying so", () => {
-    const result = runWithFakes({
-      "dpkg-query": dpkgMissing("cargo-web"),
-      "apt-get": "exit 0",
-      id: "echo 0",
-    });
+    const result = asRootWithout("cargo-web", "exit 0");
     expect(result.status).toBe(1);
     expect(result.stderr).toContain("cargo-web is still not installed after apt-get install");
   });

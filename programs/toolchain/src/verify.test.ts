@@ -78,17 +78,7 @@ describe("verifyBuild", () => {
       message: expect.stringMatching(/^non-reproducible build: same toolchain/),
     });
 
-    const cli = runCli([
-      "verify",
-      "--crate",
-      HELLO_CRATE,
-      "--so",
-      paths.so,
-      "--record",
-      paths.record,
-      "--fresh-out",
-      paths.freshOut,
-    ]);
+    const cli = runVerifyCli(paths);
     expect(cli.status).toBe(1);
     expect(cli.stderr).toContain("non-reproducible build");
   });
@@ -106,22 +96,27 @@ describe("verifyBuild", () => {
     const paths = withRecord((r) => {
       r.toolchain.rustc = "1.95.0";
     });
-    const cli = runCli([
-      "verify",
-      "--crate",
-      HELLO_CRATE,
-      "--so",
-      paths.so,
-      "--record",
-      paths.record,
-      "--fresh-out",
-      paths.freshOut,
-    ]);
+    const cli = runVerifyCli(paths);
     expect(cli.status).toBe(0);
     expect(cli.stderr).toMatch(/toolchain drift[\s\S]*rustc 1\.95\.0 .* -> /);
     expect(cli.stdout.trim().split("\n").at(-1)).toBe(paths.freshOut);
   });
 });
+
+/** `cpay-sbf verify` on the hello crate with these committed and fresh paths. */
+function runVerifyCli(paths: { so: string; record: string; freshOut: string }) {
+  return runCli([
+    "verify",
+    "--crate",
+    HELLO_CRATE,
+    "--so",
+    paths.so,
+    "--record",
+    paths.record,
+    "--fresh-out",
+    paths.freshOut,
+  ]);
+}
 
 function runCli(args: string[]) {
   const tsx = join(REPO_ROOT, "node_modules", ".bin", "tsx");

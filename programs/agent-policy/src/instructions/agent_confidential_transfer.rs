@@ -382,7 +382,6 @@ mod tests {
     use crate::instructions::test_fixtures::*;
     use crate::rules::limits::day_index;
     use crate::rules::recipients::KIND_NAME;
-    use crate::runtime::input::test_support::TestAccount;
     use crate::runtime::TOKEN_2022_PROGRAM_ID;
 
     const CURVE: &str = "syscall sol_curve_group_op is only available on-chain";
@@ -398,55 +397,34 @@ mod tests {
         data
     }
 
-    struct Fixture {
-        accounts: Vec<TestAccount>,
-    }
-
-    impl Fixture {
-        fn new() -> Self {
-            let [equality, validity, range] = token_contexts();
-            let [limit_tx, limit_day, limit_range] = limit_contexts();
-            Self {
-                accounts: vec![
-                    signer(wallet(SIGNER)),
-                    writable(account(AGENT, PROGRAM, agent_data())),
-                    writable(account(POLICY, PROGRAM, policy_data())),
-                    writable(token(SOURCE, token_account_data(MINT, AGENT, 0))),
-                    token(MINT, mint_data(6)),
-                    writable(token(DESTINATION, token_account_data(MINT, DESTINATION_OWNER, 0))),
-                    program_account(PROGRAM),
-                    equality,
-                    validity,
-                    range,
-                    limit_tx,
-                    limit_day,
-                    limit_range,
-                    writable(wallet(CONTEXT_RECEIVER)),
-                    writable(wallet(PENDING)),
-                    signer(writable(wallet(PAYER))),
-                    program_account(TOKEN_2022_PROGRAM_ID),
-                    zk_program(),
-                    program_account(SYSTEM),
-                ],
-            }
-        }
-
-        fn with(mut self, index: usize, change: impl FnOnce(&mut TestAccount)) -> Self {
-            change(&mut self.accounts[index]);
-            self
-        }
-
-        fn policy(self, change: impl FnOnce(&mut Vec<u8>)) -> Self {
-            self.with(2, |policy| change(&mut policy.data))
-        }
-
-        fn run(self) -> Run {
-            run(self.accounts, &data(0), NOON)
-        }
-
-        fn run_hold(self) -> Run {
-            run(self.accounts, &data(1), NOON)
-        }
+    /// A valid confidential transfer, held when `request_hold` is 1 (19 accounts).
+    fn transfer(request_hold: u8) -> Call {
+        let [equality, validity, range] = token_contexts();
+        let [limit_tx, limit_day, limit_range] = limit_contexts();
+        Call::new(
+            &data(request_hold),
+            vec![
+                signer(wallet(SIGNER)),
+                writable(account(AGENT, PROGRAM, agent_data())),
+                writable(account(POLICY, PROGRAM, policy_data())),
+                writable(token(SOURCE, token_account_data(MINT, AGENT, 0))),
+                token(MINT, mint_data(6)),
+                writable(token(DESTINATION, token_account_data(MINT, DESTINATION_OWNER, 0))),
+                program_account(PROGRAM),
+                equality,
+                validity,
+                range,
+                limit_tx,
+                limit_day,
+                limit_range,
+                writable(wallet(CONTEXT_RECEIVER)),
+                writable(wallet(PENDING)),
+                signer(writable(wallet(PAYER))),
+                program_account(TOKEN_2022_PROGRAM_ID),
+                zk_program(),
+                program_account(SYSTEM),
+            ],
+        )
     }
 
     /// A confidential spend stored today under `key`.
@@ -460,19 +438,19 @@ mod tests {
     #[test]
     #[should_panic(expected = "syscall sol_curve_group_op is only available on-chain")]
     fn a_transfer_that_passes_every_check_reaches_the_limit_math() {
-        let _ = Fixture::new().run();
+        let _ = transfer(0).run();
     }
 
     #[test]
     #[should_panic(expected = "syscall sol_curve_group_op is only available on-chain")]
     fn a_hold_request_that_passes_every_check_reaches_the_limit_math() {
-        let _ = Fixture::new().run_hold();
+        let _ = transfer(1).run();
     }
 
     #[test]
     #[should_panic(expected = "syscall sol_curve_group_op is only available on-chain")]
     fn a_u128_limit_range_proof_is_accepted() {
-        let _ = Fixture::new()
+        let _ = transfer(0)
             .with(12, |r| *r = range(LIMIT_RANGE, 7, &[Z_TX, Z_DAY]))
             .run();
     }
@@ -480,8 +458,8 @@ mod tests {
     #[test]
     #[should_panic(expected = "syscall sol_curve_group_op is only available on-chain")]
     fn a_spend_under_another_key_on_an_earlier_day_is_stale_and_ignored() {
-        let _ = Fixture::new()
-            .policy(|p| {
+        let _ = transfer(0)
+            .with_data_of(2, |p| {
                 spent_today_under([0x99; 32])(p);
                 p[80..88].copy_from_slice(&(day_index(NOON) - 1).to_le_bytes());
             })
@@ -490,132 +468,115 @@ mod tests {
 
     #[test]
     fn malformed_instructions_are_refused_before_anything_is_read() {
-        let mut short = Fixture::new();
+        let mut short = transfer(0);
         short.accounts.truncate(18);
-        refused(&short.run(), PolicyError::NotEnoughAccounts);
-        let mut trailing = data(0);
-        trailing.push(0);
-        refused(
-            &run(Fixture::new().accounts, &trailing, NOON),
-            PolicyError::InvalidInstructionData,
-        );
-        refused(
-            &run(Fixture::new().accounts, &data(0)[..DATA_LEN - 1], NOON),
-            PolicyError::InvalidInstructionData,
-        );
-        refused(
-            &run(Fixture::new().accounts, &data(2), NOON),
-            PolicyError::InvalidInstructionData,
-        );
+        short.refused(PolicyError::NotEnoughAccounts);
+        let mut trailing = transfer(0);
+        trailing.data.push(0);
+        trailing.refused(PolicyError::InvalidInstructionData);
+        let mut truncated = transfer(0);
+        truncated.data.truncate(DATA_LEN - 1);
+        truncated.refused(PolicyError::InvalidInstructionData);
+        // request_hold neither 0 nor 1
+        transfer(2).refused(PolicyError::InvalidInstructionData);
     }
 
     #[test]
     fn only_the_active_agents_signer_spends_and_never_with_a_confidential_hold_open() {
-        refused(
-            &Fixture::new().with(0, |a| a.key = OWNER).run(),
-            PolicyError::NotAgentSigner,
+        refuses_each(
+            || transfer(0),
+            &[
+                (0, |a| a.key = OWNER, PolicyError::NotAgentSigner),
+                (0, |a| a.is_signer = false, PolicyError::MissingSigner),
+                (1, |a| a.data[106] = 0, PolicyError::AgentNotActive),
+                (2, |p| p.data[8..40].copy_from_slice(&[0x31; 32]), PolicyError::WrongPda),
+                (1, |a| a.is_writable = false, PolicyError::AccountNotWritable),
+                (2, |a| a.owner = [0x99; 32], PolicyError::WrongAccountOwner),
+            ],
         );
-        refused(
-            &Fixture::new().with(0, |a| a.is_signer = false).run(),
-            PolicyError::MissingSigner,
-        );
-        refused(
-            &Fixture::new().with(1, |a| a.data[106] = 0).run(),
-            PolicyError::AgentNotActive,
-        );
-        refused(
-            &Fixture::new().policy(|p| p[8..40].copy_from_slice(&[0x31; 32])).run(),
-            PolicyError::WrongPda,
-        );
-        refused(
-            &Fixture::new()
-                .with(1, |a| a.data[192..224].copy_from_slice(&[0x51; 32]))
-                .run_hold(),
-            PolicyError::ConfidentialHoldOpen,
-        );
-        refused(
-            &Fixture::new().with(1, |a| a.is_writable = false).run(),
-            PolicyError::AccountNotWritable,
-        );
-        refused(
-            &Fixture::new().with(2, |a| a.owner = [0x99; 32]).run(),
-            PolicyError::WrongAccountOwner,
+        refuses_each(
+            || transfer(1),
+            &[(
+                1,
+                |a| a.data[192..224].copy_from_slice(&[0x51; 32]),
+                PolicyError::ConfidentialHoldOpen,
+            )],
         );
     }
 
     #[test]
     fn the_token_side_and_the_rules_of_agent_transfer_apply() {
-        refused(
-            &Fixture::new().with(16, |p| p.key = [0x66; 32]).run(),
-            PolicyError::WrongProgram,
+        refuses_each(
+            || transfer(0),
+            &[
+                (16, |p| p.key = [0x66; 32], PolicyError::WrongProgram),
+                (
+                    3,
+                    |s| s.data[32..64].copy_from_slice(&OWNER),
+                    PolicyError::WrongTokenAccount,
+                ),
+                (2, |p| p.data[76] = 0, PolicyError::MintNotAllowed),
+                (
+                    2,
+                    |p| p.data = with_patterns(p.data.clone(), &[(KIND_NAME, b"bob")]),
+                    PolicyError::RecipientNotAllowed,
+                ),
+                // 09:00-10:00 UTC, NOON outside
+                (
+                    2,
+                    |p| {
+                        p.data[44..46].copy_from_slice(&540u16.to_le_bytes());
+                        p.data[46..48].copy_from_slice(&600u16.to_le_bytes());
+                    },
+                    PolicyError::OutsideActiveHours,
+                ),
+            ],
         );
-        refused(
-            &Fixture::new().with(3, |s| s.data[32..64].copy_from_slice(&OWNER)).run(),
-            PolicyError::WrongTokenAccount,
-        );
-        refused(&Fixture::new().policy(|p| p[76] = 0).run(), PolicyError::MintNotAllowed);
-        refused(
-            &Fixture::new()
-                .policy(|p| *p = with_patterns(p.clone(), &[(KIND_NAME, b"bob")]))
-                .run(),
-            PolicyError::RecipientNotAllowed,
-        );
-        let office = |policy: &mut Vec<u8>| {
-            policy[44..46].copy_from_slice(&540u16.to_le_bytes());
-            policy[46..48].copy_from_slice(&600u16.to_le_bytes());
-        };
-        refused(&Fixture::new().policy(office).run(), PolicyError::OutsideActiveHours);
     }
 
     #[test]
     fn the_zk_program_and_the_context_rent_receiver_are_checked() {
-        refused(
-            &Fixture::new().with(17, |z| z.key = [0x66; 32]).run(),
-            PolicyError::WrongProgram,
-        );
-        refused(
-            &Fixture::new().with(13, |r| r.is_writable = false).run(),
-            PolicyError::AccountNotWritable,
+        refuses_each(
+            || transfer(0),
+            &[
+                (17, |z| z.key = [0x66; 32], PolicyError::WrongProgram),
+                (13, |r| r.is_writable = false, PolicyError::AccountNotWritable),
+            ],
         );
     }
 
     #[test]
     fn every_context_must_be_a_verified_one_of_the_agent_of_its_type() {
         for index in 7..=12 {
-            refused(
-                &Fixture::new().with(index, |c| c.owner = [0x99; 32]).run(),
-                PolicyError::WrongProofContext,
-            );
-            refused(
-                &Fixture::new()
-                    .with(index, |c| c.data[..32].copy_from_slice(&SIGNER))
-                    .run(),
-                PolicyError::WrongProofContext,
-            );
-            refused(
-                &Fixture::new().with(index, |c| c.data[32] = 1).run(),
-                PolicyError::WrongProofContext,
-            );
-            refused(
-                &Fixture::new().with(index, |c| c.data.push(0)).run(),
-                PolicyError::WrongProofContext,
-            );
-            refused(
-                &Fixture::new().with(index, |c| c.is_writable = false).run(),
-                PolicyError::AccountNotWritable,
-            );
+            let refusals: [Refusal; 5] = [
+                (index, |c| c.owner = [0x99; 32], PolicyError::WrongProofContext),
+                (
+                    index,
+                    |c| c.data[..32].copy_from_slice(&SIGNER),
+                    PolicyError::WrongProofContext,
+                ),
+                (index, |c| c.data[32] = 1, PolicyError::WrongProofContext),
+                (index, |c| c.data.push(0), PolicyError::WrongProofContext),
+                (index, |c| c.is_writable = false, PolicyError::AccountNotWritable),
+            ];
+            refuses_each(|| transfer(0), &refusals);
         }
-        // Token-2022's Transfer takes a U128 range proof only
-        refused(
-            &Fixture::new().with(9, |r| *r = range(RANGE, 6, &[[0x58; 32]])).run(),
-            PolicyError::WrongProofContext,
-        );
-        // U256 (same size) is no limit range proof
-        refused(
-            &Fixture::new()
-                .with(12, |r| *r = range(LIMIT_RANGE, 8, &[Z_TX, Z_DAY]))
-                .run(),
-            PolicyError::WrongProofContext,
+        refuses_each(
+            || transfer(0),
+            &[
+                // Token-2022's Transfer takes a U128 range proof only
+                (
+                    9,
+                    |r| *r = range(RANGE, 6, &[[0x58; 32]]),
+                    PolicyError::WrongProofContext,
+                ),
+                // U256 (same size) is no limit range proof
+                (
+                    12,
+                    |r| *r = range(LIMIT_RANGE, 8, &[Z_TX, Z_DAY]),
+                    PolicyError::WrongProofContext,
+                ),
+            ],
         );
     }
 
@@ -624,7 +585,7 @@ mod tests {
         // The Token equality context passed again as the per-transaction limit proof
         let token_equality = equality(EQUALITY, SOURCE_ELGAMAL, Z_TX);
         refused(
-            &Fixture::new()
+            &transfer(0)
                 .with(7, |e| *e = equality(EQUALITY, SOURCE_ELGAMAL, Z_TX))
                 .with(10, |l| *l = token_equality)
                 .run(),
@@ -635,25 +596,25 @@ mod tests {
     #[test]
     fn the_limit_proofs_must_be_about_the_transfer_key_and_each_others_commitments() {
         refused(
-            &Fixture::new()
+            &transfer(0)
                 .with(10, |e| *e = equality(LIMIT_TX, [0x77; 32], Z_TX))
                 .run(),
             PolicyError::LimitProofMismatch,
         );
         refused(
-            &Fixture::new()
+            &transfer(0)
                 .with(11, |e| *e = equality(LIMIT_DAY, [0x77; 32], Z_DAY))
                 .run(),
             PolicyError::LimitProofMismatch,
         );
         refused(
-            &Fixture::new()
+            &transfer(0)
                 .with(12, |r| *r = range(LIMIT_RANGE, 6, &[Z_DAY, Z_TX]))
                 .run(),
             PolicyError::LimitProofMismatch,
         );
         refused(
-            &Fixture::new().with(12, |r| *r = range(LIMIT_RANGE, 6, &[Z_TX])).run(),
+            &transfer(0).with(12, |r| *r = range(LIMIT_RANGE, 6, &[Z_TX])).run(),
             PolicyError::LimitProofMismatch,
         );
     }
@@ -661,11 +622,11 @@ mod tests {
     #[test]
     fn todays_confidential_spend_binds_the_source_key() {
         refused(
-            &Fixture::new().policy(spent_today_under([0x99; 32])).run(),
+            &transfer(0).with_data_of(2, spent_today_under([0x99; 32])).run(),
             PolicyError::ConfidentialKeyMismatch,
         );
         refused(
-            &Fixture::new().policy(spent_today_under([0x99; 32])).run_hold(),
+            &transfer(1).with_data_of(2, spent_today_under([0x99; 32])).run(),
             PolicyError::ConfidentialKeyMismatch,
         );
     }
@@ -673,21 +634,21 @@ mod tests {
     #[test]
     #[should_panic(expected = "syscall sol_curve_group_op is only available on-chain")]
     fn todays_confidential_spend_under_the_same_key_goes_on_to_the_math() {
-        let _ = Fixture::new().policy(spent_today_under(SOURCE_ELGAMAL)).run();
+        let _ = transfer(0).with_data_of(2, spent_today_under(SOURCE_ELGAMAL)).run();
     }
 
     #[test]
     fn a_daily_limit_below_todays_public_spend_refuses() {
         refused(
-            &Fixture::new()
-                .policy(|p| p[88..96].copy_from_slice(&251u64.to_le_bytes()))
+            &transfer(0)
+                .with_data_of(2, |p| p[88..96].copy_from_slice(&251u64.to_le_bytes()))
                 .run(),
             PolicyError::DailyLimitExceeded,
         );
         // Reaching the limit exactly leaves 0: the math decides (any amount above 0 fails there)
         let panic = std::panic::catch_unwind(|| {
-            Fixture::new()
-                .policy(|p| p[88..96].copy_from_slice(&250u64.to_le_bytes()))
+            transfer(0)
+                .with_data_of(2, |p| p[88..96].copy_from_slice(&250u64.to_le_bytes()))
                 .run()
                 .result
         })

@@ -204,57 +204,35 @@ mod tests {
         data
     }
 
-    /// The 11 accounts of a valid transfer from the agent to DESTINATION_OWNER's account.
-    struct Fixture {
-        accounts: Vec<TestAccount>,
+    /// A valid transfer of `amount` from the agent to DESTINATION_OWNER's account (11 accounts).
+    fn transfer(amount: u64) -> Call {
+        Call::new(
+            &data(amount),
+            vec![
+                signer(wallet(SIGNER)),
+                writable(account(AGENT, PROGRAM, agent_data())),
+                writable(account(POLICY, PROGRAM, policy_data())),
+                writable(token(SOURCE, token_account_data(MINT, AGENT, 1_000))),
+                token(MINT, mint_data(6)),
+                writable(token(DESTINATION, token_account_data(MINT, DESTINATION_OWNER, 0))),
+                program_account(PROGRAM),
+                writable(wallet(PENDING)),
+                signer(writable(wallet(PAYER))),
+                program_account(TOKEN_2022_PROGRAM_ID),
+                program_account(SYSTEM),
+            ],
+        )
     }
 
-    impl Fixture {
-        fn new() -> Self {
-            Self {
-                accounts: vec![
-                    signer(wallet(SIGNER)),
-                    writable(account(AGENT, PROGRAM, agent_data())),
-                    writable(account(POLICY, PROGRAM, policy_data())),
-                    writable(token(SOURCE, token_account_data(MINT, AGENT, 1_000))),
-                    token(MINT, mint_data(6)),
-                    writable(token(DESTINATION, token_account_data(MINT, DESTINATION_OWNER, 0))),
-                    program_account(PROGRAM),
-                    writable(wallet(PENDING)),
-                    signer(writable(wallet(PAYER))),
-                    program_account(TOKEN_2022_PROGRAM_ID),
-                    program_account(SYSTEM),
-                ],
-            }
-        }
-
-        fn with(mut self, index: usize, change: impl FnOnce(&mut TestAccount)) -> Self {
-            change(&mut self.accounts[index]);
-            self
-        }
-
-        fn policy(self, change: impl FnOnce(&mut Vec<u8>)) -> Self {
-            self.with(2, |policy| change(&mut policy.data))
-        }
-
-        fn handle(self, handle: &[u8], wallet: Pubkey) -> Self {
-            let data = handle_data(handle, wallet, 0);
-            self.with(6, |slot| *slot = account(HANDLE, PROGRAM, data))
-        }
-
-        fn run(self, amount: u64) -> Run {
-            run(self.accounts, &data(amount), NOON)
-        }
-
-        fn run_at(self, amount: u64, now: i64) -> Run {
-            run(self.accounts, &data(amount), now)
-        }
+    /// The recipient slot holding a `Handle` of `handle` whose wallet is `wallet`.
+    fn recipient(handle: &[u8], wallet: Pubkey) -> impl FnOnce(&mut TestAccount) + '_ {
+        move |slot| *slot = account(HANDLE, PROGRAM, handle_data(handle, wallet, 0))
     }
 
     #[test]
     fn an_amount_at_the_hitl_threshold_executes_a_transfer_checked_signed_by_the_agent() {
         // When the agent signer sends exactly the HITL threshold
-        let run = Fixture::new().run(50);
+        let run = transfer(50).run();
         // Then one TransferChecked CPI moves it, signed with the agent's stored seeds
         assert_eq!(run.result, Ok(()));
         let [cpi] = &run.invocations[..] else {
@@ -292,10 +270,10 @@ mod tests {
     #[test]
     fn per_transaction_limit_boundaries() {
         let over_hitl = |policy: &mut Vec<u8>| policy[64..72].copy_from_slice(&1_000u64.to_le_bytes());
-        assert_eq!(Fixture::new().policy(over_hitl).run(99).result, Ok(()));
-        assert_eq!(Fixture::new().policy(over_hitl).run(100).result, Ok(()));
+        assert_eq!(transfer(99).with_data_of(2, over_hitl).run().result, Ok(()));
+        assert_eq!(transfer(100).with_data_of(2, over_hitl).run().result, Ok(()));
         refused(
-            &Fixture::new().policy(over_hitl).run(101),
+            &transfer(101).with_data_of(2, over_hitl).run(),
             PolicyError::PerTransactionLimitExceeded,
         );
     }
@@ -303,10 +281,10 @@ mod tests {
     #[test]
     fn daily_limit_boundaries_on_the_same_day() {
         let spent_200 = |policy: &mut Vec<u8>| policy[88..96].copy_from_slice(&200u64.to_le_bytes());
-        assert_eq!(u64_at(Fixture::new().policy(spent_200).run(49).data(2), 88), 249);
-        assert_eq!(u64_at(Fixture::new().policy(spent_200).run(50).data(2), 88), 250);
+        assert_eq!(u64_at(transfer(49).with_data_of(2, spent_200).run().data(2), 88), 249);
+        assert_eq!(u64_at(transfer(50).with_data_of(2, spent_200).run().data(2), 88), 250);
         refused(
-            &Fixture::new().policy(spent_200).run(51),
+            &transfer(51).with_data_of(2, spent_200).run(),
             PolicyError::DailyLimitExceeded,
         );
     }
@@ -321,10 +299,10 @@ mod tests {
         let midnight = day_index(NOON) * 86_400;
         // Then at 23:59:59 nothing more passes, and at 00:00:00 the full limit is available again
         refused(
-            &Fixture::new().policy(yesterday).run_at(1, midnight - 1),
+            &transfer(1).with_data_of(2, yesterday).at(midnight - 1).run(),
             PolicyError::DailyLimitExceeded,
         );
-        let run = Fixture::new().policy(yesterday).run_at(50, midnight);
+        let run = transfer(50).with_data_of(2, yesterday).at(midnight).run();
         assert_eq!(run.result, Ok(()));
         assert_eq!(
             (i64_at(run.data(2), 80), u64_at(run.data(2), 88)),
@@ -337,7 +315,7 @@ mod tests {
     fn an_amount_above_the_hitl_threshold_goes_to_the_hold_path() {
         // The hold path derives the pending PDA, a syscall the host does not have: reaching it
         // proves the decision (the LiteSVM suite covers the creation itself).
-        let _ = Fixture::new().run(51);
+        let _ = transfer(51).run();
     }
 
     #[test]
@@ -349,128 +327,104 @@ mod tests {
         };
         let day_start = day_index(NOON) * 86_400;
         refused(
-            &Fixture::new().policy(office).run_at(1, day_start + 9 * 3600 - 1),
+            &transfer(1).with_data_of(2, office).at(day_start + 9 * 3600 - 1).run(),
             PolicyError::OutsideActiveHours,
         );
         assert_eq!(
-            Fixture::new().policy(office).run_at(1, day_start + 9 * 3600).result,
+            transfer(1)
+                .with_data_of(2, office)
+                .at(day_start + 9 * 3600)
+                .run()
+                .result,
             Ok(())
         );
         assert_eq!(
-            Fixture::new()
-                .policy(office)
-                .run_at(1, day_start + 17 * 3600 - 1)
+            transfer(1)
+                .with_data_of(2, office)
+                .at(day_start + 17 * 3600 - 1)
+                .run()
                 .result,
             Ok(())
         );
         refused(
-            &Fixture::new().policy(office).run_at(1, day_start + 17 * 3600),
+            &transfer(1).with_data_of(2, office).at(day_start + 17 * 3600).run(),
             PolicyError::OutsideActiveHours,
         );
     }
 
     #[test]
     fn only_the_agent_signer_may_spend_and_must_sign() {
-        refused(
-            &Fixture::new().with(0, |a| a.key = OWNER).run(1),
-            PolicyError::NotAgentSigner,
-        );
-        refused(
-            &Fixture::new().with(0, |a| a.is_signer = false).run(1),
-            PolicyError::MissingSigner,
+        refuses_each(
+            || transfer(1),
+            &[
+                (0, |a| a.key = OWNER, PolicyError::NotAgentSigner),
+                (0, |a| a.is_signer = false, PolicyError::MissingSigner),
+            ],
         );
     }
 
     #[test]
     fn the_agent_and_policy_must_be_this_programs_and_linked() {
-        refused(
-            &Fixture::new().with(1, |a| a.owner = [0x99; 32]).run(1),
-            PolicyError::WrongAccountOwner,
-        );
-        refused(
-            &Fixture::new().with(1, |a| a.is_writable = false).run(1),
-            PolicyError::AccountNotWritable,
-        );
-        refused(
-            &Fixture::new()
-                .with(1, |a| {
-                    a.data[..8].copy_from_slice(&crate::discriminator::account::POLICY)
-                })
-                .run(1),
-            PolicyError::WrongAccountData,
-        );
-        refused(
-            &Fixture::new().with(1, |a| a.data[106] = 0).run(1),
-            PolicyError::AgentNotActive,
-        );
-        refused(
-            &Fixture::new().policy(|p| p[8..40].copy_from_slice(&[0x31; 32])).run(1),
-            PolicyError::WrongPda,
-        );
-        // The agent's account passed as its policy
-        let agent = agent_data();
-        refused(
-            &Fixture::new().with(2, |p| p.data = agent).run(1),
-            PolicyError::WrongAccountData,
+        use crate::discriminator::account::POLICY as POLICY_DISCRIMINATOR;
+        refuses_each(
+            || transfer(1),
+            &[
+                (1, |a| a.owner = [0x99; 32], PolicyError::WrongAccountOwner),
+                (1, |a| a.is_writable = false, PolicyError::AccountNotWritable),
+                (
+                    1,
+                    |a| a.data[..8].copy_from_slice(&POLICY_DISCRIMINATOR),
+                    PolicyError::WrongAccountData,
+                ),
+                (1, |a| a.data[106] = 0, PolicyError::AgentNotActive),
+                (2, |p| p.data[8..40].copy_from_slice(&[0x31; 32]), PolicyError::WrongPda),
+                // The agent's account passed as its policy
+                (2, |p| p.data = agent_data(), PolicyError::WrongAccountData),
+            ],
         );
     }
 
     #[test]
     fn the_token_side_must_be_token_2022_accounts_of_the_mint_owned_by_the_agent() {
-        refused(
-            &Fixture::new().with(9, |p| p.key = [0x66; 32]).run(1),
-            PolicyError::WrongProgram,
-        );
-        refused(
-            &Fixture::new()
-                .with(3, |s| s.data[32..64].copy_from_slice(&OWNER))
-                .run(1),
-            PolicyError::WrongTokenAccount,
-        );
-        refused(
-            &Fixture::new().with(3, |s| s.owner = [0x99; 32]).run(1),
-            PolicyError::WrongTokenAccount,
-        );
-        refused(
-            &Fixture::new()
-                .with(3, |s| s.data[..32].copy_from_slice(&[0x13; 32]))
-                .run(1),
-            PolicyError::WrongTokenAccount,
-        );
-        refused(
-            &Fixture::new().with(3, |s| s.is_writable = false).run(1),
-            PolicyError::AccountNotWritable,
-        );
-        refused(
-            &Fixture::new().with(5, |d| d.data[108] = 2).run(1),
-            PolicyError::WrongTokenAccount,
-        ); // frozen
-        refused(
-            &Fixture::new()
-                .with(5, |d| d.data[..32].copy_from_slice(&[0x13; 32]))
-                .run(1),
-            PolicyError::WrongTokenAccount,
-        );
-        refused(
-            &Fixture::new().with(4, |m| m.owner = [0x99; 32]).run(1),
-            PolicyError::WrongTokenAccount,
-        );
-        refused(
-            &Fixture::new().with(4, |m| m.data[45] = 0).run(1),
-            PolicyError::WrongTokenAccount,
+        refuses_each(
+            || transfer(1),
+            &[
+                (9, |p| p.key = [0x66; 32], PolicyError::WrongProgram),
+                (
+                    3,
+                    |s| s.data[32..64].copy_from_slice(&OWNER),
+                    PolicyError::WrongTokenAccount,
+                ),
+                (3, |s| s.owner = [0x99; 32], PolicyError::WrongTokenAccount),
+                (
+                    3,
+                    |s| s.data[..32].copy_from_slice(&[0x13; 32]),
+                    PolicyError::WrongTokenAccount,
+                ),
+                (3, |s| s.is_writable = false, PolicyError::AccountNotWritable),
+                // frozen
+                (5, |d| d.data[108] = 2, PolicyError::WrongTokenAccount),
+                (
+                    5,
+                    |d| d.data[..32].copy_from_slice(&[0x13; 32]),
+                    PolicyError::WrongTokenAccount,
+                ),
+                (4, |m| m.owner = [0x99; 32], PolicyError::WrongTokenAccount),
+                (4, |m| m.data[45] = 0, PolicyError::WrongTokenAccount),
+            ],
         );
     }
 
     #[test]
     fn the_mint_must_be_allowed() {
         refused(
-            &Fixture::new().policy(|p| p[76] = 0).run(1),
+            &transfer(1).with_data_of(2, |p| p[76] = 0).run(),
             PolicyError::MintNotAllowed,
         );
         refused(
-            &Fixture::new()
-                .policy(|p| p[104..136].copy_from_slice(&[0x13; 32]))
-                .run(1),
+            &transfer(1)
+                .with_data_of(2, |p| p[104..136].copy_from_slice(&[0x13; 32]))
+                .run(),
             PolicyError::MintNotAllowed,
         );
     }
@@ -479,77 +433,80 @@ mod tests {
     fn a_suffix_pattern_needs_a_handle_of_the_destination_owner_under_it() {
         let star_acme = |p: &mut Vec<u8>| *p = with_patterns(p.clone(), &[(KIND_SUFFIX, b"acme")]);
         assert_eq!(
-            Fixture::new()
-                .policy(star_acme)
-                .handle(b"pay.acme", DESTINATION_OWNER)
-                .run(1)
+            transfer(1)
+                .with_data_of(2, star_acme)
+                .with(6, recipient(b"pay.acme", DESTINATION_OWNER))
+                .run()
                 .result,
             Ok(())
         );
         assert_eq!(
-            Fixture::new()
-                .policy(star_acme)
-                .handle(b"x.pay.acme", DESTINATION_OWNER)
-                .run(1)
+            transfer(1)
+                .with_data_of(2, star_acme)
+                .with(6, recipient(b"x.pay.acme", DESTINATION_OWNER))
+                .run()
                 .result,
             Ok(())
         );
         refused(
-            &Fixture::new()
-                .policy(star_acme)
-                .handle(b"acme", DESTINATION_OWNER)
-                .run(1),
+            &transfer(1)
+                .with_data_of(2, star_acme)
+                .with(6, recipient(b"acme", DESTINATION_OWNER))
+                .run(),
             PolicyError::RecipientNotAllowed,
         );
         refused(
-            &Fixture::new()
-                .policy(star_acme)
-                .handle(b"xacme", DESTINATION_OWNER)
-                .run(1),
+            &transfer(1)
+                .with_data_of(2, star_acme)
+                .with(6, recipient(b"xacme", DESTINATION_OWNER))
+                .run(),
             PolicyError::RecipientNotAllowed,
         );
         refused(
-            &Fixture::new().policy(star_acme).run(1),
+            &transfer(1).with_data_of(2, star_acme).run(),
             PolicyError::RecipientNotAllowed,
         );
         // A handle that is not the destination owner's proves nothing
         refused(
-            &Fixture::new().policy(star_acme).handle(b"pay.acme", OWNER).run(1),
+            &transfer(1)
+                .with_data_of(2, star_acme)
+                .with(6, recipient(b"pay.acme", OWNER))
+                .run(),
             PolicyError::WrongTokenAccount,
         );
         // A look-alike handle account of another program
-        let forged = Fixture::new()
-            .policy(star_acme)
-            .handle(b"pay.acme", DESTINATION_OWNER)
+        let forged = transfer(1)
+            .with_data_of(2, star_acme)
+            .with(6, recipient(b"pay.acme", DESTINATION_OWNER))
             .with(6, |h| h.owner = [0x99; 32]);
-        refused(&forged.run(1), PolicyError::WrongAccountOwner);
+        refused(&forged.run(), PolicyError::WrongAccountOwner);
     }
 
     #[test]
     fn name_and_address_patterns() {
         let name_bob = |p: &mut Vec<u8>| *p = with_patterns(p.clone(), &[(KIND_NAME, b"bob")]);
         assert_eq!(
-            Fixture::new()
-                .policy(name_bob)
-                .handle(b"bob", DESTINATION_OWNER)
-                .run(1)
+            transfer(1)
+                .with_data_of(2, name_bob)
+                .with(6, recipient(b"bob", DESTINATION_OWNER))
+                .run()
                 .result,
             Ok(())
         );
         refused(
-            &Fixture::new()
-                .policy(name_bob)
-                .handle(b"pay.bob", DESTINATION_OWNER)
-                .run(1),
+            &transfer(1)
+                .with_data_of(2, name_bob)
+                .with(6, recipient(b"pay.bob", DESTINATION_OWNER))
+                .run(),
             PolicyError::RecipientNotAllowed,
         );
         let owner_address = |p: &mut Vec<u8>| *p = with_patterns(p.clone(), &[(KIND_ADDRESS, &DESTINATION_OWNER)]);
-        assert_eq!(Fixture::new().policy(owner_address).run(1).result, Ok(()));
+        assert_eq!(transfer(1).with_data_of(2, owner_address).run().result, Ok(()));
         let account_address = |p: &mut Vec<u8>| *p = with_patterns(p.clone(), &[(KIND_ADDRESS, &DESTINATION)]);
-        assert_eq!(Fixture::new().policy(account_address).run(1).result, Ok(()));
+        assert_eq!(transfer(1).with_data_of(2, account_address).run().result, Ok(()));
         let other_address = |p: &mut Vec<u8>| *p = with_patterns(p.clone(), &[(KIND_ADDRESS, &[0x13; 32])]);
         refused(
-            &Fixture::new().policy(other_address).run(1),
+            &transfer(1).with_data_of(2, other_address).run(),
             PolicyError::RecipientNotAllowed,
         );
     }
@@ -557,14 +514,14 @@ mod tests {
     #[test]
     fn an_open_confidential_hold_refuses_every_public_spend() {
         refused(
-            &Fixture::new()
+            &transfer(1)
                 .with(1, |a| a.data[192..224].copy_from_slice(&[0x51; 32]))
-                .run(1),
+                .run(),
             PolicyError::ConfidentialHoldOpen,
         );
         // Even one that would be held
         refused(
-            &Fixture::new().with(1, |a| a.data[223] = 1).run(51),
+            &transfer(51).with(1, |a| a.data[223] = 1).run(),
             PolicyError::ConfidentialHoldOpen,
         );
     }
@@ -574,29 +531,30 @@ mod tests {
         // Given a confidential spend S counted on NOON's day
         let spent_confidentially = |policy: &mut Vec<u8>| policy[1288..1352].copy_from_slice(&[0x33; 64]);
         refused(
-            &Fixture::new().policy(spent_confidentially).run(1),
+            &transfer(1).with_data_of(2, spent_confidentially).run(),
             PolicyError::PublicSpendAfterConfidential,
         );
         refused(
-            &Fixture::new().policy(spent_confidentially).run(51),
+            &transfer(51).with_data_of(2, spent_confidentially).run(),
             PolicyError::PublicSpendAfterConfidential,
         );
         // A clock stepped back keeps the day's S
         let midnight = day_index(NOON) * 86_400;
         refused(
-            &Fixture::new().policy(spent_confidentially).run_at(1, midnight - 1),
+            &transfer(1).with_data_of(2, spent_confidentially).at(midnight - 1).run(),
             PolicyError::PublicSpendAfterConfidential,
         );
         // The identity pair (all zero) is no spend
-        assert_eq!(Fixture::new().run(1).result, Ok(()));
+        assert_eq!(transfer(1).run().result, Ok(()));
         // On the next day the stale S is ignored, and the public write of the new day clears it
-        let run = Fixture::new()
-            .policy(|p| {
+        let run = transfer(1)
+            .with_data_of(2, |p| {
                 spent_confidentially(p);
                 p[1352..1384].copy_from_slice(&[0x34; 32]);
                 p[1384..1420].copy_from_slice(&[0x35; 36]);
             })
-            .run_at(1, midnight + 86_400);
+            .at(midnight + 86_400)
+            .run();
         assert_eq!(run.result, Ok(()));
         assert_eq!(i64_at(run.data(2), 80), day_index(NOON) + 1);
         assert!(run.data(2)[1288..1420].iter().all(|b| *b == 0));
@@ -604,18 +562,14 @@ mod tests {
 
     #[test]
     fn malformed_instructions_are_refused_before_anything_is_read() {
-        let mut short = Fixture::new();
+        let mut short = transfer(1);
         short.accounts.truncate(10);
-        refused(&short.run(1), PolicyError::NotEnoughAccounts);
-        let mut trailing = data(1);
-        trailing.push(0);
-        refused(
-            &run(Fixture::new().accounts, &trailing, NOON),
-            PolicyError::InvalidInstructionData,
-        );
-        refused(
-            &run(Fixture::new().accounts, &data(1)[..31], NOON),
-            PolicyError::InvalidInstructionData,
-        );
+        short.refused(PolicyError::NotEnoughAccounts);
+        let mut trailing = transfer(1);
+        trailing.data.push(0);
+        trailing.refused(PolicyError::InvalidInstructionData);
+        let mut truncated = transfer(1);
+        truncated.data.pop();
+        truncated.refused(PolicyError::InvalidInstructionData);
     }
 }

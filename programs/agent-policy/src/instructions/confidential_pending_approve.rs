@@ -195,177 +195,174 @@ mod tests {
     use crate::discriminator::instruction;
     use crate::instructions::confidential_spend::test_support::*;
     use crate::instructions::test_fixtures::*;
-    use crate::runtime::input::test_support::TestAccount;
     use crate::runtime::TOKEN_2022_PROGRAM_ID;
 
-    /// The 14 accounts approving the confidential hold at PENDING.
-    fn accounts() -> Vec<TestAccount> {
+    /// The owner approving the confidential hold at PENDING (14 accounts).
+    fn approval() -> Call {
         let [equality, validity, range] = token_contexts();
-        vec![
-            signer(wallet(OWNER)),
-            writable(account(AGENT, PROGRAM, agent_holding())),
-            writable(account(POLICY, PROGRAM, policy_data())),
-            writable(account(PENDING, PROGRAM, confidential_pending_data())),
-            writable(token(SOURCE, token_account_data(MINT, AGENT, 0))),
-            token(MINT, mint_data(6)),
-            writable(token(DESTINATION, token_account_data(MINT, DESTINATION_OWNER, 0))),
-            program_account(PROGRAM),
-            equality,
-            validity,
-            range,
-            writable(wallet(PAYER)),
-            program_account(TOKEN_2022_PROGRAM_ID),
-            zk_program(),
-        ]
-    }
-
-    fn with(index: usize, change: impl FnOnce(&mut TestAccount)) -> Vec<TestAccount> {
-        changed(accounts(), index, change)
-    }
-
-    fn approve(accounts: Vec<TestAccount>, now: i64) -> Run {
-        run(accounts, &instruction::CONFIDENTIAL_PENDING_APPROVE, now)
+        Call::new(
+            &instruction::CONFIDENTIAL_PENDING_APPROVE,
+            vec![
+                signer(wallet(OWNER)),
+                writable(account(AGENT, PROGRAM, agent_holding())),
+                writable(account(POLICY, PROGRAM, policy_data())),
+                writable(account(PENDING, PROGRAM, confidential_pending_data())),
+                writable(token(SOURCE, token_account_data(MINT, AGENT, 0))),
+                token(MINT, mint_data(6)),
+                writable(token(DESTINATION, token_account_data(MINT, DESTINATION_OWNER, 0))),
+                program_account(PROGRAM),
+                equality,
+                validity,
+                range,
+                writable(wallet(PAYER)),
+                program_account(TOKEN_2022_PROGRAM_ID),
+                zk_program(),
+            ],
+        )
     }
 
     #[test]
     #[should_panic(expected = "syscall sol_curve_group_op is only available on-chain")]
     fn an_approval_that_passes_every_check_recomputes_the_amount_ciphertext() {
-        let _ = approve(accounts(), NOON + 60);
+        let _ = approval().at(NOON + 60).run();
     }
 
     #[test]
     #[should_panic(expected = "syscall sol_curve_group_op is only available on-chain")]
     fn a_looser_policy_than_the_proven_one_is_fine() {
-        let _ = approve(
-            with(2, |p| {
-                p.data[48..56].copy_from_slice(&1_000u64.to_le_bytes());
-                p.data[56..64].copy_from_slice(&10_000u64.to_le_bytes());
-            }),
-            NOON,
-        );
+        let _ = approval()
+            .with_data_of(2, |p| {
+                p[48..56].copy_from_slice(&1_000u64.to_le_bytes());
+                p[56..64].copy_from_slice(&10_000u64.to_le_bytes());
+            })
+            .run();
     }
 
     #[test]
     fn only_the_owner_approves() {
-        refused(&approve(with(0, |o| o.key = SIGNER), NOON), PolicyError::NotAgentOwner);
-        refused(
-            &approve(with(0, |o| o.is_signer = false), NOON),
-            PolicyError::MissingSigner,
+        refuses_each(
+            approval,
+            &[
+                (0, |o| o.key = SIGNER, PolicyError::NotAgentOwner),
+                (0, |o| o.is_signer = false, PolicyError::MissingSigner),
+                (2, |p| p.data[8..40].copy_from_slice(&[0x31; 32]), PolicyError::WrongPda),
+            ],
         );
-        refused(
-            &approve(with(2, |p| p.data[8..40].copy_from_slice(&[0x31; 32])), NOON),
-            PolicyError::WrongPda,
-        );
-        let mut extra = instruction::CONFIDENTIAL_PENDING_APPROVE.to_vec();
-        extra.push(0);
-        refused(&run(accounts(), &extra, NOON), PolicyError::InvalidInstructionData);
-        let mut short = accounts();
-        short.truncate(13);
-        refused(&approve(short, NOON), PolicyError::NotEnoughAccounts);
+        let mut extra = approval();
+        extra.data.push(0);
+        extra.refused(PolicyError::InvalidInstructionData);
+        let mut short = approval();
+        short.accounts.truncate(13);
+        short.refused(PolicyError::NotEnoughAccounts);
     }
 
     #[test]
     fn the_hold_must_be_the_agents_open_confidential_hold_with_its_accounts() {
-        // A public hold
-        refused(
-            &approve(with(3, |p| p.data = pending_data(80)), NOON),
-            PolicyError::WrongPendingTransaction,
+        refuses_each(
+            approval,
+            &[
+                // A public hold
+                (3, |p| p.data = pending_data(80), PolicyError::WrongPendingTransaction),
+                // Flagged confidential but only 416 bytes
+                (
+                    3,
+                    |p| {
+                        p.data = pending_data(0);
+                        p.data[202] = 1;
+                    },
+                    PolicyError::WrongAccountData,
+                ),
+                // Not the agent's open confidential hold
+                (
+                    1,
+                    |a| a.data[192..224].copy_from_slice(&[0x31; 32]),
+                    PolicyError::WrongPendingTransaction,
+                ),
+                (
+                    3,
+                    |p| p.data[8..40].copy_from_slice(&[0x31; 32]),
+                    PolicyError::WrongPendingTransaction,
+                ),
+                (6, |d| d.key = [0x31; 32], PolicyError::WrongPendingTransaction),
+                // Contexts other than the pinned ones
+                (8, |c| c.key = [0x31; 32], PolicyError::WrongPendingTransaction),
+                (9, |c| c.key = [0x31; 32], PolicyError::WrongPendingTransaction),
+                (10, |c| c.key = [0x31; 32], PolicyError::WrongPendingTransaction),
+            ],
         );
-        // Flagged confidential but only 416 bytes
-        let mut short_hold = pending_data(0);
-        short_hold[202] = 1;
-        refused(
-            &approve(with(3, |p| p.data = short_hold), NOON),
-            PolicyError::WrongAccountData,
-        );
-        // Not the agent's open confidential hold
-        refused(
-            &approve(with(1, |a| a.data[192..224].copy_from_slice(&[0x31; 32])), NOON),
-            PolicyError::WrongPendingTransaction,
-        );
-        refused(
-            &approve(with(3, |p| p.data[8..40].copy_from_slice(&[0x31; 32])), NOON),
-            PolicyError::WrongPendingTransaction,
-        );
-        refused(
-            &approve(with(6, |d| d.key = [0x31; 32]), NOON),
-            PolicyError::WrongPendingTransaction,
-        );
-        // Contexts other than the pinned ones
-        for index in 8..=10 {
-            refused(
-                &approve(with(index, |c| c.key = [0x31; 32]), NOON),
-                PolicyError::WrongPendingTransaction,
-            );
-        }
     }
 
     #[test]
     fn rent_expiry_and_programs() {
-        refused(
-            &approve(with(11, |r| r.key = OWNER), NOON),
-            PolicyError::WrongRentReceiver,
+        refuses_each(
+            approval,
+            &[
+                (11, |r| r.key = OWNER, PolicyError::WrongRentReceiver),
+                (11, |r| r.is_writable = false, PolicyError::AccountNotWritable),
+                (1, |a| a.data[106] = 0, PolicyError::AgentNotActive),
+                (13, |z| z.key = [0x66; 32], PolicyError::WrongProgram),
+                (12, |t| t.key = [0x66; 32], PolicyError::WrongProgram),
+            ],
         );
-        refused(
-            &approve(with(11, |r| r.is_writable = false), NOON),
-            PolicyError::AccountNotWritable,
-        );
-        refused(&approve(accounts(), NOON + 3600), PolicyError::TransactionExpired);
-        refused(
-            &approve(with(1, |a| a.data[106] = 0), NOON),
-            PolicyError::AgentNotActive,
-        );
-        refused(
-            &approve(with(13, |z| z.key = [0x66; 32]), NOON),
-            PolicyError::WrongProgram,
-        );
-        refused(
-            &approve(with(12, |t| t.key = [0x66; 32]), NOON),
-            PolicyError::WrongProgram,
-        );
+        approval().at(NOON + 3600).refused(PolicyError::TransactionExpired);
     }
 
     #[test]
     fn asset_and_recipient_are_rechecked() {
-        refused(&approve(with(2, |p| p.data[76] = 0), NOON), PolicyError::MintNotAllowed);
-        let name_bob = |p: &mut TestAccount| {
-            p.data = with_patterns(p.data.clone(), &[(crate::rules::recipients::KIND_NAME, b"bob")])
-        };
-        refused(&approve(with(2, name_bob), NOON), PolicyError::RecipientNotAllowed);
+        refuses_each(
+            approval,
+            &[
+                (2, |p| p.data[76] = 0, PolicyError::MintNotAllowed),
+                (
+                    2,
+                    |p| p.data = with_patterns(p.data.clone(), &[(crate::rules::recipients::KIND_NAME, b"bob")]),
+                    PolicyError::RecipientNotAllowed,
+                ),
+            ],
+        );
     }
 
     #[test]
     fn a_policy_tightened_since_the_hold_refuses() {
-        refused(
-            &approve(with(2, |p| p.data[48..56].copy_from_slice(&99u64.to_le_bytes())), NOON),
-            PolicyError::ConfidentialHoldPolicyTightened,
-        );
-        refused(
-            &approve(with(2, |p| p.data[56..64].copy_from_slice(&249u64.to_le_bytes())), NOON),
-            PolicyError::ConfidentialHoldPolicyTightened,
+        refuses_each(
+            approval,
+            &[
+                (
+                    2,
+                    |p| p.data[48..56].copy_from_slice(&99u64.to_le_bytes()),
+                    PolicyError::ConfidentialHoldPolicyTightened,
+                ),
+                (
+                    2,
+                    |p| p.data[56..64].copy_from_slice(&249u64.to_le_bytes()),
+                    PolicyError::ConfidentialHoldPolicyTightened,
+                ),
+            ],
         );
     }
 
     #[test]
     fn the_pinned_contexts_are_read_as_the_agents() {
         for index in 8..=10 {
-            refused(
-                &approve(with(index, |c| c.data[..32].copy_from_slice(&SIGNER)), NOON),
-                PolicyError::WrongProofContext,
-            );
-            refused(
-                &approve(with(index, |c| c.owner = [0x99; 32]), NOON),
-                PolicyError::WrongProofContext,
-            );
+            let refusals: [Refusal; 2] = [
+                (
+                    index,
+                    |c| c.data[..32].copy_from_slice(&SIGNER),
+                    PolicyError::WrongProofContext,
+                ),
+                (index, |c| c.owner = [0x99; 32], PolicyError::WrongProofContext),
+            ];
+            refuses_each(approval, &refusals);
         }
     }
 
     #[test]
     fn todays_confidential_spend_must_be_under_the_source_key() {
-        let other_key = |p: &mut TestAccount| {
-            p.data[1288..1352].copy_from_slice(&[0x66; 64]);
-            p.data[1352..1384].copy_from_slice(&[0x99; 32]);
-        };
-        refused(&approve(with(2, other_key), NOON), PolicyError::ConfidentialKeyMismatch);
+        approval()
+            .with_data_of(2, |p| {
+                p[1288..1352].copy_from_slice(&[0x66; 64]);
+                p[1352..1384].copy_from_slice(&[0x99; 32]);
+            })
+            .refused(PolicyError::ConfidentialKeyMismatch);
     }
 }

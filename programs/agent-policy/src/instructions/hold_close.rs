@@ -7,13 +7,15 @@
 //! lamport there, zeroes and truncates the data, assigns the account to the System program and
 //! counts one open hold fewer on the agent.
 
+use crate::borsh::no_args;
 use crate::error::{PolicyError, ProgramResult};
 use crate::event;
 use crate::instructions::agent_checks;
 use crate::instructions::confidential_spend::{self, Release};
 use crate::instructions::spend::{self, SpendAccounts};
 use crate::runtime::account::AccountView;
-use crate::runtime::{keys_eq, Pubkey};
+use crate::runtime::input::AccountList;
+use crate::runtime::{clock, keys_eq, Pubkey};
 use crate::state::agent::Agent;
 use crate::state::load_mut;
 use crate::state::pending::PendingTransaction;
@@ -132,6 +134,54 @@ pub fn close_approved(approved: &Approved, agent: &mut Agent) -> ProgramResult {
         event::transfer_executed(&executed);
     }
     event::transaction_approved(executed.agent, approved.pending.key(), &transfer_id);
+    Ok(())
+}
+
+/// How a hold ends without moving anything: rejected by the agent's owner before `expires_at`
+/// (`pending_reject`), or closed by anyone from it (`pending_close_expired`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Ending {
+    Rejected,
+    Expired,
+}
+
+/// `pending_reject` and `pending_close_expired`, whose accounts are `[owner, agent, pending,
+/// rent_receiver]` (rejected) or `[agent, pending, rent_receiver]` (expired), a confidential
+/// hold's four after them. In order: the data (the discriminator only); `NotEnoughAccounts`;
+/// agent and pending writable, this program's, of their type; the owner signed (rejected); the
+/// hold is this agent's and closes to its rent payer ([`ClosingHold::check_links`]); at the clock's
+/// `now`, `TransactionExpired` from `expires_at` (rejected: `pending_close_expired` closes it
+/// then) or `TransactionNotExpired` before it (expired). Then [`ClosingHold::release`] and
+/// `TransactionRejected` or `TransactionExpired`. Always inlined: `ending` is a constant there.
+#[inline(always)]
+pub fn end(program_id: &Pubkey, list: &AccountList, data: &[u8], ending: Ending) -> ProgramResult {
+    no_args(data)?;
+    let (owner, [agent, pending, rent_receiver], own_accounts) = match ending {
+        Ending::Rejected => {
+            let [owner, agent, pending, rent_receiver] = list.first::<4>()?;
+            (Some(owner), [agent, pending, rent_receiver], 4)
+        }
+        Ending::Expired => {
+            let [agent, pending, rent_receiver] = list.first::<3>()?;
+            (None, [agent, pending, rent_receiver], 3)
+        }
+    };
+    let closing = ClosingHold::load(agent, pending, rent_receiver, program_id)?;
+    if let Some(owner) = owner {
+        agent_checks::owner_signs(owner, closing.agent_state)?;
+    }
+    closing.check_links()?;
+    let expired = closing.hold.is_expired(clock::unix_timestamp());
+    match ending {
+        Ending::Rejected if expired => return Err(PolicyError::TransactionExpired),
+        Ending::Expired if !expired => return Err(PolicyError::TransactionNotExpired),
+        _ => {}
+    }
+    let transfer_id = closing.release(program_id, list.rest(own_accounts))?;
+    match ending {
+        Ending::Rejected => event::transaction_rejected(agent.key(), pending.key(), &transfer_id),
+        Ending::Expired => event::transaction_expired(agent.key(), pending.key(), &transfer_id),
+    }
     Ok(())
 }
 

@@ -22,72 +22,39 @@
 //!
 //! Emits `TransactionExpired`.
 
-use crate::borsh::no_args;
-use crate::error::{PolicyError, ProgramResult};
-use crate::event;
-use crate::instructions::hold_close::ClosingHold;
+use crate::error::ProgramResult;
+use crate::instructions::hold_close::{self, Ending};
 use crate::runtime::input::AccountList;
-use crate::runtime::{clock, Pubkey};
+use crate::runtime::Pubkey;
 
-/// A confidential hold's four accounts follow these.
-const OWN_ACCOUNTS: usize = 3;
-
-/// The accounts of one close after expiry, checked.
-struct PendingCloseExpiredAccounts<'a> {
-    closing: ClosingHold<'a>,
-}
-
-impl<'a> PendingCloseExpiredAccounts<'a> {
-    /// In order: `NotEnoughAccounts`; agent and pending writable, this program's, of their type;
-    /// the hold is this agent's and closes to its rent payer; expired at `now`
-    /// (`TransactionNotExpired`). Nobody needs to sign.
-    fn unpack(list: &'a AccountList, program_id: &Pubkey, now: i64) -> Result<Self, PolicyError> {
-        let [agent, pending, rent_receiver] = list.first::<OWN_ACCOUNTS>()?;
-        let closing = ClosingHold::load(agent, pending, rent_receiver, program_id)?;
-        closing.check_links()?;
-        if !closing.hold.is_expired(now) {
-            return Err(PolicyError::TransactionNotExpired);
-        }
-        Ok(Self { closing })
-    }
-}
-
-/// Closes one expired hold (see the module doc for data, accounts and checks).
+/// Closes one expired hold (see the module doc for data and accounts, and `hold_close::end` for the checks).
 pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramResult {
-    no_args(data)?;
-    let closing = PendingCloseExpiredAccounts::unpack(list, program_id, clock::unix_timestamp())?.closing;
-    let (agent, pending) = (closing.agent, closing.pending);
-    let transfer_id = closing.release(program_id, list.rest(OWN_ACCOUNTS))?;
-    event::transaction_expired(agent.key(), pending.key(), &transfer_id);
-    Ok(())
+    hold_close::end(program_id, list, data, Ending::Expired)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::discriminator::{event as event_disc, instruction};
+    use crate::error::PolicyError;
     use crate::instructions::test_fixtures::*;
-    use crate::runtime::input::test_support::TestAccount;
 
-    fn accounts() -> Vec<TestAccount> {
-        vec![
-            writable(account(AGENT, PROGRAM, agent_with_one_hold())),
-            writable(account(PENDING, PROGRAM, pending_data(80))),
-            writable(wallet(PAYER)),
-        ]
-    }
-
-    fn close(accounts: Vec<TestAccount>, now: i64) -> Run {
-        run(accounts, &instruction::PENDING_CLOSE_EXPIRED, now)
+    /// Anyone closing the hold of 80 at PENDING, one open hold, at its `expires_at`.
+    fn closing() -> Call {
+        Call::new(
+            &instruction::PENDING_CLOSE_EXPIRED,
+            vec![
+                writable(account(AGENT, PROGRAM, agent_with_one_hold())),
+                writable(account(PENDING, PROGRAM, pending_data(80))),
+                writable(wallet(PAYER)),
+            ],
+        )
+        .at(NOON + 3600)
     }
 
     #[test]
     fn anyone_closes_a_hold_from_expires_at_with_the_rent_to_its_payer() {
-        assert_eq!(
-            close(accounts(), NOON + 3599).result,
-            Err(PolicyError::TransactionNotExpired)
-        );
-        let run = close(accounts(), NOON + 3600);
+        closing().at(NOON + 3599).refused(PolicyError::TransactionNotExpired);
+        let run = closing().run();
         assert_eq!(run.result, Ok(()));
         assert_eq!(
             (run.views[1].lamports(), run.views[1].data_len(), *run.views[1].owner()),
@@ -101,48 +68,46 @@ mod tests {
 
     #[test]
     fn the_rent_goes_only_to_the_payer_and_the_hold_must_be_the_agents() {
-        let mut elsewhere = accounts();
-        elsewhere[2].key = OWNER;
-        assert_eq!(
-            close(elsewhere, NOON + 3600).result,
-            Err(PolicyError::WrongRentReceiver)
+        refuses_each(
+            closing,
+            &[
+                (2, |r| r.key = OWNER, PolicyError::WrongRentReceiver),
+                (
+                    1,
+                    |p| p.data[8..40].copy_from_slice(&[0x31; 32]),
+                    PolicyError::WrongPendingTransaction,
+                ),
+                // A closed (System-owned, empty) account cannot be closed again
+                (1, |p| *p = writable(wallet(PENDING)), PolicyError::WrongAccountOwner),
+            ],
         );
-        let mut other_agent = accounts();
-        other_agent[1].data[8..40].copy_from_slice(&[0x31; 32]);
-        assert_eq!(
-            close(other_agent, NOON + 3600).result,
-            Err(PolicyError::WrongPendingTransaction)
-        );
-        // A closed (System-owned, empty) account cannot be closed again
-        let mut closed = accounts();
-        closed[1] = writable(wallet(PENDING));
-        assert_eq!(close(closed, NOON + 3600).result, Err(PolicyError::WrongAccountOwner));
     }
 
     mod confidential {
         use super::*;
         use crate::instructions::confidential_spend::test_support::*;
 
-        fn accounts() -> Vec<TestAccount> {
+        fn closing() -> Call {
             let [equality, validity, range] = token_contexts();
-            vec![
-                writable(account(AGENT, PROGRAM, agent_holding())),
-                writable(account(PENDING, PROGRAM, confidential_pending_data())),
-                writable(wallet(PAYER)),
-                equality,
-                validity,
-                range,
-                zk_program(),
-            ]
+            Call::new(
+                &instruction::PENDING_CLOSE_EXPIRED,
+                vec![
+                    writable(account(AGENT, PROGRAM, agent_holding())),
+                    writable(account(PENDING, PROGRAM, confidential_pending_data())),
+                    writable(wallet(PAYER)),
+                    equality,
+                    validity,
+                    range,
+                    zk_program(),
+                ],
+            )
+            .at(NOON + 3600)
         }
 
         #[test]
         fn anyone_closes_an_expired_confidential_hold_and_its_contexts() {
-            assert_eq!(
-                close(accounts(), NOON + 3599).result,
-                Err(PolicyError::TransactionNotExpired)
-            );
-            let run = close(accounts(), NOON + 3600);
+            closing().at(NOON + 3599).refused(PolicyError::TransactionNotExpired);
+            let run = closing().run();
             assert_eq!(run.result, Ok(()));
             let contexts: Vec<_> = run
                 .invocations
@@ -157,14 +122,12 @@ mod tests {
 
         #[test]
         fn the_trailing_accounts_are_required_and_pinned() {
-            let mut short = accounts();
-            short.truncate(3);
-            assert_eq!(close(short, NOON + 3600).result, Err(PolicyError::NotEnoughAccounts));
-            let mut other = accounts();
-            other[5].key = [0x31; 32];
-            assert_eq!(
-                close(other, NOON + 3600).result,
-                Err(PolicyError::WrongPendingTransaction)
+            let mut short = closing();
+            short.accounts.truncate(3);
+            short.refused(PolicyError::NotEnoughAccounts);
+            refuses_each(
+                closing,
+                &[(5, |c| c.key = [0x31; 32], PolicyError::WrongPendingTransaction)],
             );
         }
     }

@@ -25,71 +25,38 @@
 //!
 //! Emits `TransactionRejected`.
 
-use crate::borsh::no_args;
-use crate::error::{PolicyError, ProgramResult};
-use crate::event;
-use crate::instructions::agent_checks;
-use crate::instructions::hold_close::ClosingHold;
+use crate::error::ProgramResult;
+use crate::instructions::hold_close::{self, Ending};
 use crate::runtime::input::AccountList;
-use crate::runtime::{clock, Pubkey};
+use crate::runtime::Pubkey;
 
-/// A confidential hold's four accounts follow these.
-const OWN_ACCOUNTS: usize = 4;
-
-/// The accounts of one rejection, checked.
-struct PendingRejectAccounts<'a> {
-    closing: ClosingHold<'a>,
-}
-
-impl<'a> PendingRejectAccounts<'a> {
-    /// In order: `NotEnoughAccounts`; agent and pending writable, this program's, of their type;
-    /// the owner signed; the hold is this agent's and closes to its rent payer; not expired at
-    /// `now` (`TransactionExpired`: `pending_close_expired` closes it then).
-    fn unpack(list: &'a AccountList, program_id: &Pubkey, now: i64) -> Result<Self, PolicyError> {
-        let [owner, agent, pending, rent_receiver] = list.first::<OWN_ACCOUNTS>()?;
-        let closing = ClosingHold::load(agent, pending, rent_receiver, program_id)?;
-        agent_checks::owner_signs(owner, closing.agent_state)?;
-        closing.check_links()?;
-        if closing.hold.is_expired(now) {
-            return Err(PolicyError::TransactionExpired);
-        }
-        Ok(Self { closing })
-    }
-}
-
-/// Rejects one hold (see the module doc for data, accounts and checks).
+/// Rejects one hold (see the module doc for data and accounts, and `hold_close::end` for the checks).
 pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramResult {
-    no_args(data)?;
-    let closing = PendingRejectAccounts::unpack(list, program_id, clock::unix_timestamp())?.closing;
-    let (agent, pending) = (closing.agent, closing.pending);
-    let transfer_id = closing.release(program_id, list.rest(OWN_ACCOUNTS))?;
-    event::transaction_rejected(agent.key(), pending.key(), &transfer_id);
-    Ok(())
+    hold_close::end(program_id, list, data, Ending::Rejected)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::discriminator::{event as event_disc, instruction};
+    use crate::error::PolicyError;
     use crate::instructions::test_fixtures::*;
-    use crate::runtime::input::test_support::TestAccount;
 
-    fn accounts() -> Vec<TestAccount> {
-        vec![
-            signer(wallet(OWNER)),
-            writable(account(AGENT, PROGRAM, agent_with_one_hold())),
-            writable(account(PENDING, PROGRAM, pending_data(80))),
-            writable(wallet(PAYER)),
-        ]
-    }
-
-    fn reject(accounts: Vec<TestAccount>, now: i64) -> Run {
-        run(accounts, &instruction::PENDING_REJECT, now)
+    /// The owner rejecting the hold of 80 at PENDING, one open hold.
+    fn rejection() -> Call {
+        Call::new(
+            &instruction::PENDING_REJECT,
+            vec![
+                signer(wallet(OWNER)),
+                writable(account(AGENT, PROGRAM, agent_with_one_hold())),
+                writable(account(PENDING, PROGRAM, pending_data(80))),
+                writable(wallet(PAYER)),
+            ],
+        )
     }
 
     #[test]
     fn the_owner_rejects_nothing_moves_and_the_rent_goes_back() {
-        let run = reject(accounts(), NOON + 3599);
+        let run = rejection().at(NOON + 3599).run();
         assert_eq!(run.result, Ok(()));
         assert!(run.invocations.is_empty());
         assert_eq!(
@@ -104,21 +71,14 @@ mod tests {
 
     #[test]
     fn rejecting_fails_from_expires_at_and_for_anyone_but_the_owner() {
-        assert_eq!(
-            reject(accounts(), NOON + 3600).result,
-            Err(PolicyError::TransactionExpired)
-        );
-        let mut by_signer = accounts();
-        by_signer[0].key = SIGNER;
-        assert_eq!(reject(by_signer, NOON).result, Err(PolicyError::NotAgentOwner));
-        let mut to_owner = accounts();
-        to_owner[3].key = OWNER;
-        assert_eq!(reject(to_owner, NOON).result, Err(PolicyError::WrongRentReceiver));
-        let mut read_only_agent = accounts();
-        read_only_agent[1].is_writable = false;
-        assert_eq!(
-            reject(read_only_agent, NOON).result,
-            Err(PolicyError::AccountNotWritable)
+        rejection().at(NOON + 3600).refused(PolicyError::TransactionExpired);
+        refuses_each(
+            rejection,
+            &[
+                (0, |o| o.key = SIGNER, PolicyError::NotAgentOwner),
+                (3, |r| r.key = OWNER, PolicyError::WrongRentReceiver),
+                (1, |a| a.is_writable = false, PolicyError::AccountNotWritable),
+            ],
         );
     }
 
@@ -128,27 +88,26 @@ mod tests {
         use crate::runtime::ZK_ELGAMAL_PROOF_PROGRAM_ID;
 
         /// Rejecting the confidential hold at PENDING: the four accounts and the trailing ones.
-        fn accounts() -> Vec<TestAccount> {
+        fn rejection() -> Call {
             let [equality, validity, range] = token_contexts();
-            vec![
-                signer(wallet(OWNER)),
-                writable(account(AGENT, PROGRAM, agent_holding())),
-                writable(account(PENDING, PROGRAM, confidential_pending_data())),
-                writable(wallet(PAYER)),
-                equality,
-                validity,
-                range,
-                zk_program(),
-            ]
-        }
-
-        fn with(index: usize, change: impl FnOnce(&mut TestAccount)) -> Vec<TestAccount> {
-            changed(accounts(), index, change)
+            Call::new(
+                &instruction::PENDING_REJECT,
+                vec![
+                    signer(wallet(OWNER)),
+                    writable(account(AGENT, PROGRAM, agent_holding())),
+                    writable(account(PENDING, PROGRAM, confidential_pending_data())),
+                    writable(wallet(PAYER)),
+                    equality,
+                    validity,
+                    range,
+                    zk_program(),
+                ],
+            )
         }
 
         #[test]
         fn rejecting_closes_the_pinned_contexts_to_the_payer_and_frees_the_agent() {
-            let run = reject(accounts(), NOON + 60);
+            let run = rejection().at(NOON + 60).run();
             assert_eq!(run.result, Ok(()));
             let closed: Vec<_> = run
                 .invocations
@@ -182,49 +141,47 @@ mod tests {
 
         #[test]
         fn a_context_already_gone_is_skipped() {
-            let run = reject(with(5, |v| *v = writable(wallet(VALIDITY))), NOON);
+            let run = rejection().with(5, |v| *v = writable(wallet(VALIDITY))).run();
             assert_eq!(run.result, Ok(()));
             assert_eq!(run.invocations.len(), 2);
         }
 
         #[test]
         fn the_trailing_accounts_are_required_pinned_and_writable() {
-            let mut short = accounts();
-            short.truncate(7);
-            assert_eq!(reject(short, NOON).result, Err(PolicyError::NotEnoughAccounts));
+            let mut short = rejection();
+            short.accounts.truncate(7);
+            short.refused(PolicyError::NotEnoughAccounts);
             for index in 4..=6 {
-                assert_eq!(
-                    reject(with(index, |c| c.key = [0x31; 32]), NOON).result,
-                    Err(PolicyError::WrongPendingTransaction)
-                );
-                assert_eq!(
-                    reject(with(index, |c| c.is_writable = false), NOON).result,
-                    Err(PolicyError::AccountNotWritable)
-                );
+                let refusals: [Refusal; 2] = [
+                    (index, |c| c.key = [0x31; 32], PolicyError::WrongPendingTransaction),
+                    (index, |c| c.is_writable = false, PolicyError::AccountNotWritable),
+                ];
+                refuses_each(rejection, &refusals);
             }
-            assert_eq!(
-                reject(with(7, |z| z.key = [0x66; 32]), NOON).result,
-                Err(PolicyError::WrongProgram)
+            refuses_each(
+                rejection,
+                &[
+                    (7, |z| z.key = [0x66; 32], PolicyError::WrongProgram),
+                    (
+                        2,
+                        |p| {
+                            p.data = pending_data(0);
+                            p.data[202] = 1;
+                        },
+                        PolicyError::WrongAccountData,
+                    ),
+                ],
             );
-            let mut short_hold = pending_data(0);
-            short_hold[202] = 1;
-            assert_eq!(
-                reject(with(2, |p| p.data = short_hold), NOON).result,
-                Err(PolicyError::WrongAccountData)
-            );
-            assert_eq!(
-                reject(accounts(), NOON + 3600).result,
-                Err(PolicyError::TransactionExpired)
-            );
+            rejection().at(NOON + 3600).refused(PolicyError::TransactionExpired);
         }
 
         #[test]
         fn a_public_hold_ignores_whatever_trails() {
-            let mut public = accounts();
-            public[2] = writable(account(PENDING, PROGRAM, pending_data(80)));
-            public[4].key = [0x31; 32];
-            public[7] = wallet(OWNER);
-            let run = reject(public, NOON);
+            let run = rejection()
+                .with(2, |p| *p = writable(account(PENDING, PROGRAM, pending_data(80))))
+                .with(4, |c| c.key = [0x31; 32])
+                .with(7, |z| *z = wallet(OWNER))
+                .run();
             assert_eq!(run.result, Ok(()));
             assert!(run.invocations.is_empty());
         }

@@ -168,6 +168,63 @@ pub fn changed(
     accounts
 }
 
+/// One instruction call under test: its accounts, its data and the clock, changed step by step
+/// from a valid call, then run.
+pub struct Call {
+    pub accounts: Vec<TestAccount>,
+    pub data: Vec<u8>,
+    pub now: i64,
+}
+
+impl Call {
+    /// The call at NOON.
+    pub fn new(data: &[u8], accounts: Vec<TestAccount>) -> Self {
+        Self {
+            accounts,
+            data: data.to_vec(),
+            now: NOON,
+        }
+    }
+
+    /// With `change` made to the account at `index`.
+    pub fn with(mut self, index: usize, change: impl FnOnce(&mut TestAccount)) -> Self {
+        change(&mut self.accounts[index]);
+        self
+    }
+
+    /// With `change` made to the data of the account at `index`.
+    pub fn with_data_of(self, index: usize, change: impl FnOnce(&mut Vec<u8>)) -> Self {
+        self.with(index, |account| change(&mut account.data))
+    }
+
+    /// Run at `now`.
+    pub fn at(mut self, now: i64) -> Self {
+        self.now = now;
+        self
+    }
+
+    pub fn run(self) -> Run {
+        run(self.accounts, &self.data, self.now)
+    }
+
+    /// Refused with `error`, having invoked and emitted nothing (see [`refused`]).
+    pub fn refused(self, error: PolicyError) {
+        refused(&self.run(), error);
+    }
+}
+
+/// One account change and the error it must cause.
+pub type Refusal = (usize, fn(&mut TestAccount), PolicyError);
+
+/// Each of `refusals`, made to a fresh `call()`, is refused with its error (see [`refused`]).
+pub fn refuses_each(call: impl Fn() -> Call, refusals: &[Refusal]) {
+    for (index, change, error) in refusals {
+        let run = call().with(*index, change).run();
+        assert_eq!(run.result, Err(*error), "account {index}");
+        refused(&run, *error);
+    }
+}
+
 /// The outcome of one instruction: its result, the views of its accounts (into the serialized
 /// buffer, as the program left them), and what it recorded.
 pub struct Run {

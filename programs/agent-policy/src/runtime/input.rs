@@ -143,6 +143,7 @@ pub(crate) mod test_support {
     //! Builds serialized inputs on the host, byte for byte as the loader lays them out.
     use super::*;
 
+    #[derive(Clone)]
     pub struct TestAccount {
         pub key: Pubkey,
         pub owner: Pubkey,

@@ -87,6 +87,25 @@ export function functions(module: IrModule): IrFunction[] {
   return module.chunks.filter((c): c is IrFunction => c.kind === "function");
 }
 
+/**
+ * Expands instructions in place: each line of a function body for which `expand` returns lines
+ * is replaced by them (indented as it was), every other line stays. Returns how many lines were
+ * expanded.
+ */
+export function expandLines(module: IrModule, expand: (line: string) => string[] | undefined): number {
+  let expanded = 0;
+  for (const chunk of functions(module)) {
+    chunk.body = chunk.body.flatMap((line) => {
+      const lines = expand(line);
+      if (lines === undefined) return [line];
+      expanded++;
+      const indent = line.match(/^\s*/)?.[0] ?? "";
+      return lines.map((l) => `${indent}${l}`);
+    });
+  }
+  return expanded;
+}
+
 /** True when the module defines or declares a function or global with this name. */
 export function hasSymbol(module: IrModule, name: string): boolean {
   const ref = globalRef(name);

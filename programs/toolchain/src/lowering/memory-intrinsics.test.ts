@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BPF_MODULE_HEADER, runLlc } from "../testing/llvm";
-import { FreshNames, parseIrModule, printIrModule } from "./ir-module";
+import { BPF_MODULE_HEADER, lowered, runLlc } from "../testing/llvm";
 import { INLINE_MEM_OP_MAX_BYTES, lowerMemoryIntrinsics } from "./memory-intrinsics";
 
 const fixture = (body: string) => `${BPF_MODULE_HEADER}
@@ -15,9 +14,7 @@ declare void @llvm.memset.p0.i64(ptr, i8, i64, i1)
 `;
 
 function lower(ir: string) {
-  const module = parseIrModule(ir);
-  const result = lowerMemoryIntrinsics(module, new FreshNames());
-  return { ...result, ir: printIrModule(module) };
+  return lowered(ir, lowerMemoryIntrinsics);
 }
 
 describe("lowerMemoryIntrinsics", () => {

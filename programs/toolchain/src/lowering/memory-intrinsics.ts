@@ -1,4 +1,11 @@
-import { ensureDeclaration, type FreshNames, type IrModule, parseArgument, parseCall } from "./ir-module";
+import {
+  ensureDeclaration,
+  expandLines,
+  type FreshNames,
+  type IrModule,
+  parseArgument,
+  parseCall,
+} from "./ir-module";
 
 /**
  * Constant-length copies/fills up to this many bytes stay `llvm.mem*` intrinsics, which llc
@@ -34,53 +41,43 @@ export function lowerMemoryIntrinsics(
   names: FreshNames,
   inlineMaxBytes = INLINE_MEM_OP_MAX_BYTES,
 ): { rewritten: number; keptInline: number } {
-  let rewritten = 0;
   let keptInline = 0;
   const used = new Set<keyof typeof DECLARATIONS>();
-  for (const chunk of module.chunks) {
-    if (chunk.kind !== "function") continue;
-    const body: string[] = [];
-    for (const line of chunk.body) {
-      const call = line.includes("@llvm.mem") ? parseCall(line, INTRINSIC) : undefined;
-      if (!call) {
-        body.push(line);
-        continue;
-      }
-      const [, op, lengthBits] = call.callee.match(INTRINSIC) as RegExpMatchArray;
-      const [dst, srcOrValue, length] = call.args.map(parseArgument);
-      if (!dst || !srcOrValue || !length) throw new Error(`malformed ${call.callee} call: ${line}`);
-      if (/^\d+$/.test(length.value) && Number(length.value) <= inlineMaxBytes) {
-        keptInline++;
-        body.push(line);
-        continue;
-      }
-      rewritten++;
-      const pad = call.indent;
-      let len = length.value;
-      if (lengthBits === "32") {
-        const wide = names.local("len");
-        body.push(`${pad}${wide} = zext i32 ${len} to i64`);
-        len = wide;
-      }
-      if (op === "memset") {
-        const byte = names.local("byte");
-        body.push(`${pad}${byte} = zext i8 ${srcOrValue.value} to i64`);
-        body.push(`${pad}call void @sol_memset_(ptr ${dst.value}, i64 ${byte}, i64 ${len})`);
-        used.add("sol_memset_");
-      } else if (op === "memmove") {
-        body.push(`${pad}call void @sol_memmove_(ptr ${dst.value}, ptr ${srcOrValue.value}, i64 ${len})`);
-        used.add("sol_memmove_");
-      } else {
-        const same = names.local("same");
-        const safeLen = names.local("len");
-        body.push(`${pad}${same} = icmp eq ptr ${dst.value}, ${srcOrValue.value}`);
-        body.push(`${pad}${safeLen} = select i1 ${same}, i64 0, i64 ${len}`);
-        body.push(`${pad}call void @sol_memcpy_(ptr ${dst.value}, ptr ${srcOrValue.value}, i64 ${safeLen})`);
-        used.add("sol_memcpy_");
-      }
+  const rewritten = expandLines(module, (line) => {
+    const call = line.includes("@llvm.mem") ? parseCall(line, INTRINSIC) : undefined;
+    if (!call) return undefined;
+    const [, op, lengthBits] = call.callee.match(INTRINSIC) as RegExpMatchArray;
+    const [dst, srcOrValue, length] = call.args.map(parseArgument);
+    if (!dst || !srcOrValue || !length) throw new Error(`malformed ${call.callee} call: ${line}`);
+    if (/^\d+$/.test(length.value) && Number(length.value) <= inlineMaxBytes) {
+      keptInline++;
+      return undefined;
     }
-    chunk.body = body;
-  }
+    const lines: string[] = [];
+    let len = length.value;
+    if (lengthBits === "32") {
+      const wide = names.local("len");
+      lines.push(`${wide} = zext i32 ${len} to i64`);
+      len = wide;
+    }
+    if (op === "memset") {
+      const byte = names.local("byte");
+      lines.push(`${byte} = zext i8 ${srcOrValue.value} to i64`);
+      lines.push(`call void @sol_memset_(ptr ${dst.value}, i64 ${byte}, i64 ${len})`);
+      used.add("sol_memset_");
+    } else if (op === "memmove") {
+      lines.push(`call void @sol_memmove_(ptr ${dst.value}, ptr ${srcOrValue.value}, i64 ${len})`);
+      used.add("sol_memmove_");
+    } else {
+      const same = names.local("same");
+      const safeLen = names.local("len");
+      lines.push(`${same} = icmp eq ptr ${dst.value}, ${srcOrValue.value}`);
+      lines.push(`${safeLen} = select i1 ${same}, i64 0, i64 ${len}`);
+      lines.push(`call void @sol_memcpy_(ptr ${dst.value}, ptr ${srcOrValue.value}, i64 ${safeLen})`);
+      used.add("sol_memcpy_");
+    }
+    return lines;
+  });
   for (const name of [...used].sort()) ensureDeclaration(module, name, DECLARATIONS[name]);
   return { rewritten, keptInline };
 }

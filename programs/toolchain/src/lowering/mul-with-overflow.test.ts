@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BPF_MODULE_HEADER, runLlc } from "../testing/llvm";
-import { FreshNames, parseIrModule, printIrModule } from "./ir-module";
+import { BPF_MODULE_HEADER, lowered, runLlc } from "../testing/llvm";
 import { lowerMulWithOverflow } from "./mul-with-overflow";
 
 const fixture = `${BPF_MODULE_HEADER}
@@ -20,10 +19,8 @@ declare { i64, i1 } @llvm.smul.with.overflow.i64(i64, i64)
 describe("lowerMulWithOverflow", () => {
   it("given u64/i64 checked multiplications, when lowered, then they become inline mul + udiv checks that llc accepts", () => {
     expect(runLlc(fixture).stderr).toContain("__multi3");
-    const module = parseIrModule(fixture);
 
-    const { rewritten } = lowerMulWithOverflow(module, new FreshNames());
-    const ir = printIrModule(module);
+    const { rewritten, ir } = lowered(fixture, lowerMulWithOverflow);
 
     expect(rewritten).toBe(2);
     expect(ir).not.toMatch(/call \{ i64, i1 \} @llvm\.[su]mul\.with\.overflow/);

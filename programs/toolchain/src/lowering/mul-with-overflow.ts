@@ -1,4 +1,5 @@
-import { type FreshNames, type IrModule, parseArgument, parseCall } from "./ir-module";
+import { expandLines, type FreshNames, type IrModule, parseArgument, parseCall } from "./ir-module";
+import { signedMagnitudes } from "./signed-magnitudes";
 
 const INTRINSIC = /^llvm\.([us])mul\.with\.overflow\.i64$/;
 const SIGN_BIT = "-9223372036854775808";
@@ -19,27 +20,14 @@ const SIGNED_MAX = "9223372036854775807";
  * exceeds 2^63 - 1 (2^63 when the signs differ, since -2^63 is representable).
  */
 export function lowerMulWithOverflow(module: IrModule, names: FreshNames): { rewritten: number } {
-  let rewritten = 0;
-  for (const chunk of module.chunks) {
-    if (chunk.kind !== "function") continue;
-    const body: string[] = [];
-    for (const line of chunk.body) {
-      const call = line.includes("mul.with.overflow.i64") ? parseCall(line, INTRINSIC) : undefined;
-      if (!call) {
-        body.push(line);
-        continue;
-      }
-      const [a, b] = call.args.map((arg) => parseArgument(arg).value);
-      if (!a || !b || !call.result) throw new Error(`malformed ${call.callee} call: ${line}`);
-      const signed = call.callee.startsWith("llvm.smul");
-      const lines = signed
-        ? signedExpansion(a, b, call.result, names)
-        : unsignedExpansion(a, b, call.result, names);
-      body.push(...lines.map((l) => `${call.indent}${l}`));
-      rewritten++;
-    }
-    chunk.body = body;
-  }
+  const rewritten = expandLines(module, (line) => {
+    const call = line.includes("mul.with.overflow.i64") ? parseCall(line, INTRINSIC) : undefined;
+    if (!call) return undefined;
+    const [a, b] = call.args.map((arg) => parseArgument(arg).value);
+    if (!a || !b || !call.result) throw new Error(`malformed ${call.callee} call: ${line}`);
+    const signed = call.callee.startsWith("llvm.smul");
+    return signed ? signedExpansion(a, b, call.result, names) : unsignedExpansion(a, b, call.result, names);
+  });
   return { rewritten };
 }
 
@@ -78,29 +66,19 @@ function unsignedExpansion(a: string, b: string, result: string, names: FreshNam
 }
 
 function signedExpansion(a: string, b: string, result: string, names: FreshNames): string[] {
-  const aNeg = names.local("smul.an");
-  const aFlip = names.local("smul.af");
-  const aMag = names.local("smul.am");
-  const bNeg = names.local("smul.bn");
-  const bFlip = names.local("smul.bf");
-  const bMag = names.local("smul.bm");
+  const operands = signedMagnitudes("i64", a, b, "smul", names);
   const magnitude = names.local("smul.m");
-  const overflow = unsignedOverflowBit(aMag, bMag, magnitude, names);
+  const overflow = unsignedOverflowBit(operands.aMagnitude, operands.bMagnitude, magnitude, names);
   const negative = names.local("smul.neg");
   const limit = names.local("smul.lim");
   const tooBig = names.local("smul.big");
   const bit = names.local("smul.ov");
   const product = names.local("smul.p");
   return [
-    `${aNeg} = icmp slt i64 ${a}, 0`,
-    `${aFlip} = sub i64 0, ${a}`,
-    `${aMag} = select i1 ${aNeg}, i64 ${aFlip}, i64 ${a}`,
-    `${bNeg} = icmp slt i64 ${b}, 0`,
-    `${bFlip} = sub i64 0, ${b}`,
-    `${bMag} = select i1 ${bNeg}, i64 ${bFlip}, i64 ${b}`,
-    `${magnitude} = mul i64 ${aMag}, ${bMag}`,
+    ...operands.lines,
+    `${magnitude} = mul i64 ${operands.aMagnitude}, ${operands.bMagnitude}`,
     ...overflow.lines,
-    `${negative} = xor i1 ${aNeg}, ${bNeg}`,
+    `${negative} = xor i1 ${operands.aNegative}, ${operands.bNegative}`,
     `${limit} = select i1 ${negative}, i64 ${SIGN_BIT}, i64 ${SIGNED_MAX}`,
     `${tooBig} = icmp ugt i64 ${magnitude}, ${limit}`,
     `${bit} = or i1 ${overflow.bit}, ${tooBig}`,

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BPF_MODULE_HEADER, runLlc } from "../testing/llvm";
-import { FreshNames, parseIrModule, printIrModule } from "./ir-module";
+import { BPF_MODULE_HEADER, lowered, runLlc } from "../testing/llvm";
 import { lowerSignedDivision } from "./signed-division";
 
 const fixture = `${BPF_MODULE_HEADER}
@@ -25,10 +24,8 @@ define i64 @entrypoint(i64 %a, i64 %b, i32 %c, i32 %d, i8 %e) {
 describe("lowerSignedDivision", () => {
   it("given sdiv/srem on i64, i32 and i8, when lowered, then only unsigned division remains and llc accepts it", () => {
     expect(runLlc(fixture).stderr).toContain("unsupported signed division");
-    const module = parseIrModule(fixture);
 
-    const { rewritten } = lowerSignedDivision(module, new FreshNames());
-    const ir = printIrModule(module);
+    const { rewritten, ir } = lowered(fixture, lowerSignedDivision);
 
     expect(rewritten).toBe(5);
     expect(ir).not.toMatch(/= s(div|rem) /);
@@ -46,10 +43,8 @@ describe("lowerSignedDivision", () => {
   });
 
   it("given i128 signed division, when lowered, then it is left for the refusal pass", () => {
-    const module = parseIrModule(
-      `${BPF_MODULE_HEADER}define i128 @f(i128 %a, i128 %b) {\n  %1 = sdiv i128 %a, %b\n  ret i128 %1\n}\n`,
-    );
+    const i128 = `${BPF_MODULE_HEADER}define i128 @f(i128 %a, i128 %b) {\n  %1 = sdiv i128 %a, %b\n  ret i128 %1\n}\n`;
 
-    expect(lowerSignedDivision(module, new FreshNames()).rewritten).toBe(0);
+    expect(lowered(i128, lowerSignedDivision).rewritten).toBe(0);
   });
 });

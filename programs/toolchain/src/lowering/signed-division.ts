@@ -1,4 +1,5 @@
-import type { FreshNames, IrModule } from "./ir-module";
+import { expandLines, type FreshNames, type IrModule } from "./ir-module";
+import { signedMagnitudes } from "./signed-magnitudes";
 
 const SIGNED_DIVISION =
   /^(\s*)(%[-a-zA-Z$._0-9]+|%"[^"]*") = (sdiv|srem)(?: exact)? (i8|i16|i32|i64) ([^,]+), ([^,!]+?)(,\s*!.*)?$/;
@@ -15,32 +16,20 @@ const SIGNED_DIVISION =
  * fold away at llc -O3. i128 is refused elsewhere.
  */
 export function lowerSignedDivision(module: IrModule, names: FreshNames): { rewritten: number } {
-  let rewritten = 0;
-  for (const chunk of module.chunks) {
-    if (chunk.kind !== "function") continue;
-    const body: string[] = [];
-    for (const line of chunk.body) {
-      const match = line.includes(" = s") ? line.match(SIGNED_DIVISION) : null;
-      if (!match) {
-        body.push(line);
-        continue;
-      }
-      const [, pad, result, op, type, a, b] = match as unknown as [
-        string,
-        string,
-        string,
-        string,
-        string,
-        string,
-        string,
-      ];
-      body.push(
-        ...expand(op as "sdiv" | "srem", type, a.trim(), b.trim(), result, names).map((l) => `${pad}${l}`),
-      );
-      rewritten++;
-    }
-    chunk.body = body;
-  }
+  const rewritten = expandLines(module, (line) => {
+    const match = line.includes(" = s") ? line.match(SIGNED_DIVISION) : null;
+    if (!match) return undefined;
+    const [, , result, op, type, a, b] = match as unknown as [
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+    ];
+    return expand(op as "sdiv" | "srem", type, a.trim(), b.trim(), result, names);
+  });
   return { rewritten };
 }
 
@@ -52,22 +41,15 @@ function expand(
   result: string,
   names: FreshNames,
 ): string[] {
-  const aNeg = names.local("div.an");
-  const aFlip = names.local("div.af");
-  const aMag = names.local("div.am");
-  const bNeg = names.local("div.bn");
-  const bFlip = names.local("div.bf");
-  const bMag = names.local("div.bm");
+  const {
+    lines,
+    aNegative: aNeg,
+    aMagnitude: aMag,
+    bNegative: bNeg,
+    bMagnitude: bMag,
+  } = signedMagnitudes(type, a, b, "div", names);
   const unsigned = names.local("div.u");
   const flipped = names.local("div.uf");
-  const lines = [
-    `${aNeg} = icmp slt ${type} ${a}, 0`,
-    `${aFlip} = sub ${type} 0, ${a}`,
-    `${aMag} = select i1 ${aNeg}, ${type} ${aFlip}, ${type} ${a}`,
-    `${bNeg} = icmp slt ${type} ${b}, 0`,
-    `${bFlip} = sub ${type} 0, ${b}`,
-    `${bMag} = select i1 ${bNeg}, ${type} ${bFlip}, ${type} ${b}`,
-  ];
   if (op === "sdiv") {
     const negative = names.local("div.neg");
     lines.push(

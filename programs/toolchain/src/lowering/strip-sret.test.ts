@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BPF_MODULE_HEADER, runLlc } from "../testing/llvm";
-import { parseIrModule, printIrModule } from "./ir-module";
+import { BPF_MODULE_HEADER, lowered, runLlc } from "../testing/llvm";
 import { removeSret, stripSret } from "./strip-sret";
 
 const fixture = `${BPF_MODULE_HEADER}
@@ -27,10 +26,7 @@ declare void @external(ptr sret([16 x i8]))
 describe("stripSret", () => {
   it("given sret on a definition, direct and indirect call sites and a declaration, when stripped, then none is left and llc accepts the module", () => {
     expect(runLlc(fixture).stderr).toContain("aggregate returns are not supported");
-    const module = parseIrModule(fixture);
-
-    const { rewritten } = stripSret(module);
-    const ir = printIrModule(module);
+    const { rewritten, ir } = lowered(fixture, stripSret);
 
     expect(rewritten).toBe(5);
     expect(ir).not.toContain("sret");

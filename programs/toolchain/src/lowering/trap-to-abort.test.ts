@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { readElfObject } from "../link/read-elf-object";
-import { BPF_MODULE_HEADER, runLlc } from "../testing/llvm";
+import { BPF_MODULE_HEADER, lowered, runLlc } from "../testing/llvm";
 import { parseIrModule, printIrModule } from "./ir-module";
 import { trapToAbort } from "./trap-to-abort";
 
@@ -24,10 +24,7 @@ ${extra}`;
 
 describe("trapToAbort", () => {
   it("given llvm.trap and llvm.ubsantrap, when lowered, then both call the abort syscall and the object references `abort`", () => {
-    const module = parseIrModule(fixture());
-
-    const { rewritten } = trapToAbort(module);
-    const ir = printIrModule(module);
+    const { rewritten, ir } = lowered(fixture(), trapToAbort);
 
     expect(rewritten).toBe(2);
     expect(ir).toContain("  call void @abort() #0");

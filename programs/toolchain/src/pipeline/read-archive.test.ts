@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { concat } from "../testing/bytes";
 import { readArchive } from "./read-archive";
 
 const encoder = new TextEncoder();
@@ -13,14 +14,7 @@ function member(name: string, data: Uint8Array): Uint8Array {
 }
 
 function archive(...members: Uint8Array[]): Uint8Array {
-  const parts = [encoder.encode("!<arch>\n"), ...members];
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
+  return concat(encoder.encode("!<arch>\n"), ...members);
 }
 
 describe("readArchive", () => {

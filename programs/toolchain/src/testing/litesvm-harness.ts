@@ -17,6 +17,7 @@ import {
   signTransactionMessageWithSigners,
 } from "@solana/kit";
 import { FailedTransactionMetadata, LiteSVM } from "litesvm";
+import { concat } from "./bytes";
 
 /**
  * Test-only helpers to run linked programs in LiteSVM. `addProgram` skips the loader's ELF
@@ -194,15 +195,5 @@ function u32(value: number): Uint8Array {
 function u64(value: bigint): Uint8Array {
   const out = new Uint8Array(8);
   new DataView(out.buffer).setBigUint64(0, value, true);
-  return out;
-}
-
-function concat(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
   return out;
 }

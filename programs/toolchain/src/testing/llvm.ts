@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { FreshNames, type IrModule, parseIrModule, printIrModule } from "../lowering/ir-module";
 import { LLC_FLAGS } from "../pipeline/compile-object";
 import { detectToolchain, type Toolchain } from "../toolchain";
 
@@ -13,6 +14,19 @@ let toolchain: Toolchain | undefined;
 export function testToolchain(): Toolchain {
   toolchain ??= detectToolchain();
   return toolchain;
+}
+
+/**
+ * `ir` parsed, run through one lowering pass (which rewrites the module in place) and printed
+ * back: what the pass returned, and the IR it left.
+ */
+export function lowered<T extends object>(
+  ir: string,
+  pass: (module: IrModule, names: FreshNames) => T,
+): T & { ir: string } {
+  const module = parseIrModule(ir);
+  const result = pass(module, new FreshNames());
+  return { ...result, ir: printIrModule(module) };
 }
 
 /** The module header rustc emits for bpfel-unknown-none; prepend it to hand-written fixtures. */
