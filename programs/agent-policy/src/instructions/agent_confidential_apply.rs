@@ -57,20 +57,17 @@ pub(crate) mod tests {
     /// The data of a valid apply (the table of shared refusals in `confidential_account` starts
     /// from it and from [`accounts`]).
     pub(crate) fn data() -> Vec<u8> {
-        let mut data = instruction::AGENT_CONFIDENTIAL_APPLY.to_vec();
-        data.extend_from_slice(&3u64.to_le_bytes());
-        data.extend_from_slice(&[0x6B; 36]);
-        data
+        [
+            &instruction::AGENT_CONFIDENTIAL_APPLY[..],
+            &3u64.to_le_bytes(),
+            &[0x6B; 36],
+        ]
+        .concat()
     }
 
     /// The accounts of a valid apply.
     pub(crate) fn accounts() -> Vec<TestAccount> {
-        vec![
-            signer(wallet(SIGNER)),
-            account(AGENT, PROGRAM, agent_data()),
-            agent_token(),
-            program_account(TOKEN_2022_PROGRAM_ID),
-        ]
+        agent_token_call([program_account(TOKEN_2022_PROGRAM_ID)])
     }
 
     #[test]
@@ -79,7 +76,7 @@ pub(crate) mod tests {
             let [cpi] = &cpis[..] else { panic!("expected one CPI") };
             assert_eq!(cpi.program_id, TOKEN_2022_PROGRAM_ID);
             assert_eq!(cpi.data, [&[27, 8][..], &3u64.to_le_bytes(), &[0x6B; 36]].concat());
-            assert_eq!(cpi.accounts, vec![(SOURCE, true, false), (AGENT, false, true)]);
+            assert_eq!(cpi.accounts, then_the_agent(&[(SOURCE, W)]));
         }
     }
 }

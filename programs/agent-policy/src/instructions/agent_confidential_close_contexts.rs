@@ -84,8 +84,8 @@ pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramR
 
 #[cfg(test)]
 pub(crate) mod tests {
-    use super::*;
     use crate::discriminator::instruction;
+    use crate::error::PolicyError;
     use crate::instructions::confidential_account::test_support::*;
     use crate::instructions::test_fixtures::*;
     use crate::runtime::input::test_support::TestAccount;
@@ -115,12 +115,9 @@ pub(crate) mod tests {
         accounts
     }
 
-    fn with(index: usize, change: impl FnOnce(&mut TestAccount)) -> Vec<TestAccount> {
-        changed(accounts(3), index, change)
-    }
-
-    fn close(accounts: Vec<TestAccount>) -> Run {
-        run(accounts, &instruction::AGENT_CONFIDENTIAL_CLOSE_CONTEXTS, NOON)
+    /// Closing `contexts` contexts.
+    fn closing(contexts: usize) -> Call {
+        Call::new(&instruction::AGENT_CONFIDENTIAL_CLOSE_CONTEXTS, accounts(contexts))
     }
 
     #[test]
@@ -131,14 +128,7 @@ pub(crate) mod tests {
                 for (i, cpi) in cpis.iter().enumerate() {
                     assert_eq!(cpi.program_id, ZK_ELGAMAL_PROOF_PROGRAM_ID);
                     assert_eq!(cpi.data, vec![0]);
-                    assert_eq!(
-                        cpi.accounts,
-                        vec![
-                            ([0x40 + i as u8; 32], true, false),
-                            (PAYER, true, false),
-                            (AGENT, false, true)
-                        ]
-                    );
+                    assert_eq!(cpi.accounts, then_the_agent(&[([0x40 + i as u8; 32], W), (PAYER, W)]));
                 }
             }
         }
@@ -146,39 +136,40 @@ pub(crate) mod tests {
 
     #[test]
     fn one_to_six_contexts() {
-        refused(&close(accounts(0)), PolicyError::NotEnoughAccounts);
-        let mut seven = accounts(6);
-        seven.push(context(0x50, 161, 3));
-        refused(&close(seven), PolicyError::InvalidInstructionData);
+        closing(0).refused(PolicyError::NotEnoughAccounts);
+        let mut seven = closing(6);
+        seven.accounts.push(context(0x50, 161, 3));
+        seven.refused(PolicyError::InvalidInstructionData);
     }
 
     #[test]
     fn the_receiver_and_the_zk_program_are_checked() {
-        refused(
-            &close(with(2, |r| r.is_writable = false)),
-            PolicyError::AccountNotWritable,
+        refuses_each(
+            || closing(3),
+            &[
+                (2, |r| r.is_writable = false, PolicyError::AccountNotWritable),
+                (3, |p| p.key = [0x66; 32], PolicyError::WrongProgram),
+            ],
         );
-        refused(&close(with(3, |p| p.key = [0x66; 32])), PolicyError::WrongProgram);
     }
 
     #[test]
     fn every_context_must_be_the_agents_before_any_is_closed() {
-        // The last of three is bad: nothing is closed
-        refused(&close(with(6, |c| c.data[0] ^= 1)), PolicyError::WrongProofContext);
-        refused(
-            &close(with(6, |c| c.owner = [0x99; 32])),
-            PolicyError::WrongProofContext,
-        );
-        refused(&close(with(6, |c| c.data.truncate(32))), PolicyError::WrongProofContext);
-        refused(
-            &close(with(4, |c| c.is_writable = false)),
-            PolicyError::AccountNotWritable,
-        );
-        // The agent itself is not a context
-        let agent = account(AGENT, PROGRAM, agent_data());
-        refused(
-            &close(with(5, |c| *c = writable(agent))),
-            PolicyError::WrongProofContext,
+        refuses_each(
+            || closing(3),
+            &[
+                // The last of three is bad: nothing is closed
+                (6, |c| c.data[0] ^= 1, PolicyError::WrongProofContext),
+                (6, |c| c.owner = [0x99; 32], PolicyError::WrongProofContext),
+                (6, |c| c.data.truncate(32), PolicyError::WrongProofContext),
+                (4, |c| c.is_writable = false, PolicyError::AccountNotWritable),
+                // The agent itself is not a context
+                (
+                    5,
+                    |c| *c = writable(account(AGENT, PROGRAM, agent_data())),
+                    PolicyError::WrongProofContext,
+                ),
+            ],
         );
     }
 }

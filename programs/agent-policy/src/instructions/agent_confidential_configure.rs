@@ -71,42 +71,33 @@ pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramR
 
 #[cfg(test)]
 pub(crate) mod tests {
-    use super::*;
     use crate::discriminator::instruction;
+    use crate::error::PolicyError;
     use crate::instructions::confidential_account::test_support::*;
     use crate::instructions::test_fixtures::*;
     use crate::runtime::input::test_support::TestAccount;
-    use crate::runtime::TOKEN_2022_PROGRAM_ID;
+    use crate::runtime::{INSTRUCTIONS_SYSVAR_ID, TOKEN_2022_PROGRAM_ID};
 
-    /// The data of a valid configuration (the table of shared refusals in `confidential_account` starts
-    /// from it and from [`accounts`]).
+    /// The data of a valid configuration (the table of shared refusals in `confidential_account`
+    /// starts from it and from [`accounts`]).
     pub(crate) fn data() -> Vec<u8> {
-        let mut data = instruction::AGENT_CONFIDENTIAL_CONFIGURE.to_vec();
-        data.extend_from_slice(&[0x5A; 36]);
-        data.extend_from_slice(&65_536u64.to_le_bytes());
-        data
+        [
+            &instruction::AGENT_CONFIDENTIAL_CONFIGURE[..],
+            &[0x5A; 36],
+            &65_536u64.to_le_bytes(),
+        ]
+        .concat()
     }
 
     /// The accounts of a valid configuration.
     pub(crate) fn accounts() -> Vec<TestAccount> {
-        vec![
-            signer(wallet(SIGNER)),
-            account(AGENT, PROGRAM, agent_data()),
-            agent_token(),
+        agent_token_call([
             token(MINT, mint_data(6)),
             signer(writable(wallet(PAYER))),
             program_account(INSTRUCTIONS_SYSVAR_ID),
             program_account(TOKEN_2022_PROGRAM_ID),
             program_account(SYSTEM),
-        ]
-    }
-
-    fn with(index: usize, change: impl FnOnce(&mut TestAccount)) -> Vec<TestAccount> {
-        changed(accounts(), index, change)
-    }
-
-    fn configure(accounts: Vec<TestAccount>) -> Run {
-        run(accounts, &data(), NOON)
+        ])
     }
 
     #[test]
@@ -121,12 +112,7 @@ pub(crate) mod tests {
             assert_eq!(reallocate.data, vec![29, 5, 0]);
             assert_eq!(
                 reallocate.accounts,
-                vec![
-                    (SOURCE, true, false),
-                    (PAYER, true, true),
-                    (SYSTEM, false, false),
-                    (AGENT, false, true)
-                ]
+                then_the_agent(&[(SOURCE, W), (PAYER, WS), (SYSTEM, R)])
             );
             // And configures it, the proof in the next instruction
             let expected = [&[27, 2][..], &[0x5A; 36], &65_536u64.to_le_bytes(), &[1]].concat();
@@ -134,24 +120,21 @@ pub(crate) mod tests {
             assert_eq!(configure.data, expected);
             assert_eq!(
                 configure.accounts,
-                vec![
-                    (SOURCE, true, false),
-                    (MINT, false, false),
-                    (INSTRUCTIONS_SYSVAR_ID, false, false),
-                    (AGENT, false, true)
-                ]
+                then_the_agent(&[(SOURCE, W), (MINT, R), (INSTRUCTIONS_SYSVAR_ID, R)])
             );
         }
     }
 
     #[test]
     fn the_payer_signs_and_the_fixed_addresses_are_checked() {
-        refused(&configure(with(4, |p| p.is_signer = false)), PolicyError::MissingSigner);
-        refused(
-            &configure(with(4, |p| p.is_writable = false)),
-            PolicyError::AccountNotWritable,
+        refuses_each(
+            || Call::new(&data(), accounts()),
+            &[
+                (4, |p| p.is_signer = false, PolicyError::MissingSigner),
+                (4, |p| p.is_writable = false, PolicyError::AccountNotWritable),
+                (5, |s| s.key = [0x66; 32], PolicyError::WrongProgram),
+                (7, |s| s.key = [0x66; 32], PolicyError::WrongProgram),
+            ],
         );
-        refused(&configure(with(5, |s| s.key = [0x66; 32])), PolicyError::WrongProgram);
-        refused(&configure(with(7, |s| s.key = [0x66; 32])), PolicyError::WrongProgram);
     }
 }

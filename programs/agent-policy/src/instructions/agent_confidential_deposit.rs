@@ -52,20 +52,12 @@ pub(crate) mod tests {
     /// The data of a valid deposit (the table of shared refusals in `confidential_account` starts
     /// from it and from [`accounts`]).
     pub(crate) fn data(amount: u64) -> Vec<u8> {
-        let mut data = instruction::AGENT_CONFIDENTIAL_DEPOSIT.to_vec();
-        data.extend_from_slice(&amount.to_le_bytes());
-        data
+        [&instruction::AGENT_CONFIDENTIAL_DEPOSIT[..], &amount.to_le_bytes()].concat()
     }
 
     /// The accounts of a valid deposit.
     pub(crate) fn accounts() -> Vec<TestAccount> {
-        vec![
-            signer(wallet(SIGNER)),
-            account(AGENT, PROGRAM, agent_data()),
-            agent_token(),
-            token(MINT, mint_data(6)),
-            program_account(TOKEN_2022_PROGRAM_ID),
-        ]
+        agent_token_call([token(MINT, mint_data(6)), program_account(TOKEN_2022_PROGRAM_ID)])
     }
 
     #[test]
@@ -74,10 +66,7 @@ pub(crate) mod tests {
             let [cpi] = &cpis[..] else { panic!("expected one CPI") };
             assert_eq!(cpi.program_id, TOKEN_2022_PROGRAM_ID);
             assert_eq!(cpi.data, [&[27, 5][..], &700u64.to_le_bytes(), &[6]].concat());
-            assert_eq!(
-                cpi.accounts,
-                vec![(SOURCE, true, false), (MINT, false, false), (AGENT, false, true)]
-            );
+            assert_eq!(cpi.accounts, then_the_agent(&[(SOURCE, W), (MINT, R)]));
         }
     }
 }

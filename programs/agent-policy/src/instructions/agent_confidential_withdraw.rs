@@ -66,24 +66,25 @@ pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramR
 
 #[cfg(test)]
 pub(crate) mod tests {
-    use super::*;
     use crate::discriminator::instruction;
     use crate::error::PolicyError;
     use crate::instructions::confidential_account::test_support::*;
     use crate::instructions::test_fixtures::*;
     use crate::runtime::input::test_support::TestAccount;
-    use crate::runtime::{TOKEN_2022_PROGRAM_ID, ZK_ELGAMAL_PROOF_PROGRAM_ID};
+    use crate::runtime::{Pubkey, TOKEN_2022_PROGRAM_ID, ZK_ELGAMAL_PROOF_PROGRAM_ID};
 
     const EQUALITY: Pubkey = [0x21; 32];
     const RANGE: Pubkey = [0x23; 32];
 
-    /// The data of a valid withdrawal (the table of shared refusals in `confidential_account` starts
-    /// from it and from [`accounts`]).
+    /// The data of a valid withdrawal (the table of shared refusals in `confidential_account`
+    /// starts from it and from [`accounts`]).
     pub(crate) fn data(amount: u64) -> Vec<u8> {
-        let mut data = instruction::AGENT_CONFIDENTIAL_WITHDRAW.to_vec();
-        data.extend_from_slice(&amount.to_le_bytes());
-        data.extend_from_slice(&[0x7C; 36]);
-        data
+        [
+            &instruction::AGENT_CONFIDENTIAL_WITHDRAW[..],
+            &amount.to_le_bytes(),
+            &[0x7C; 36],
+        ]
+        .concat()
     }
 
     /// A context of the ZK program of `len` bytes and `kind`, its authority someone else's.
@@ -96,23 +97,16 @@ pub(crate) mod tests {
 
     /// The accounts of a valid withdrawal.
     pub(crate) fn accounts() -> Vec<TestAccount> {
-        vec![
-            signer(wallet(SIGNER)),
-            account(AGENT, PROGRAM, agent_data()),
-            agent_token(),
+        agent_token_call([
             token(MINT, mint_data(6)),
             context(EQUALITY, 161, 3),
             context(RANGE, 297, 6),
             program_account(TOKEN_2022_PROGRAM_ID),
-        ]
+        ])
     }
 
-    fn with(index: usize, change: impl FnOnce(&mut TestAccount)) -> Vec<TestAccount> {
-        changed(accounts(), index, change)
-    }
-
-    fn withdraw(accounts: Vec<TestAccount>) -> Run {
-        run(accounts, &data(42), NOON)
+    fn withdrawal() -> Call {
+        Call::new(&data(42), accounts())
     }
 
     #[test]
@@ -126,39 +120,34 @@ pub(crate) mod tests {
             assert_eq!(cpi.data, expected);
             assert_eq!(
                 cpi.accounts,
-                vec![
-                    (SOURCE, true, false),
-                    (MINT, false, false),
-                    (EQUALITY, false, false),
-                    (RANGE, false, false),
-                    (AGENT, false, true)
-                ]
+                then_the_agent(&[(SOURCE, W), (MINT, R), (EQUALITY, R), (RANGE, R)])
             );
         }
     }
 
     #[test]
     fn the_contexts_must_be_an_equality_and_a_u64_range_context() {
-        refused(
-            &withdraw(with(4, |c| c.owner = [0x99; 32])),
-            PolicyError::WrongProofContext,
-        );
-        refused(&withdraw(with(4, |c| c.data[32] = 6)), PolicyError::WrongProofContext);
-        refused(&withdraw(with(4, |c| c.data.push(0))), PolicyError::WrongProofContext);
-        refused(&withdraw(with(5, |c| c.data[32] = 7)), PolicyError::WrongProofContext); // U128
-        refused(
-            &withdraw(with(5, |c| {
-                c.data.pop();
-            })),
-            PolicyError::WrongProofContext,
-        );
-        refused(
-            &withdraw(with(5, |c| c.owner = [0x99; 32])),
-            PolicyError::WrongProofContext,
+        refuses_each(
+            withdrawal,
+            &[
+                (4, |c| c.owner = [0x99; 32], PolicyError::WrongProofContext),
+                (4, |c| c.data[32] = 6, PolicyError::WrongProofContext),
+                (4, |c| c.data.push(0), PolicyError::WrongProofContext),
+                // U128
+                (5, |c| c.data[32] = 7, PolicyError::WrongProofContext),
+                (
+                    5,
+                    |c| {
+                        c.data.pop();
+                    },
+                    PolicyError::WrongProofContext,
+                ),
+                (5, |c| c.owner = [0x99; 32], PolicyError::WrongProofContext),
+            ],
         );
         // The two swapped
-        let mut swapped = accounts();
-        swapped.swap(4, 5);
-        refused(&withdraw(swapped), PolicyError::WrongProofContext);
+        let mut swapped = withdrawal();
+        swapped.accounts.swap(4, 5);
+        swapped.refused(PolicyError::WrongProofContext);
     }
 }

@@ -116,6 +116,18 @@ pub(crate) mod test_support {
         writable(token(SOURCE, token_account_data(MINT, AGENT, 1_000)))
     }
 
+    /// The agent signer (the authority), the agent and its token account of MINT, then `rest`:
+    /// how the calls of the agent's token-account instructions start.
+    pub fn agent_token_call(rest: impl IntoIterator<Item = TestAccount>) -> Vec<TestAccount> {
+        let mut accounts = vec![
+            signer(wallet(SIGNER)),
+            account(AGENT, PROGRAM, agent_data()),
+            agent_token(),
+        ];
+        accounts.extend(rest);
+        accounts
+    }
+
     /// Runs the call `accounts` and `data` make once signed by the agent signer and once by the
     /// owner (either may drive the agent's confidential balance): each run succeeds, emits
     /// nothing and signs every CPI with the agent's seeds. Returns each run's CPIs.

@@ -149,41 +149,23 @@ mod tests {
 
     #[test]
     fn only_the_registrar_registers_well_formed_account_handles() {
-        assert_eq!(
-            run(accounts(PAYER), &data(b"acme", 1), NOON).result,
-            Err(PolicyError::NotRegistrar)
-        );
-        assert_eq!(
-            run(accounts(REGISTRAR), &data(b"acme", 2), NOON).result,
-            Err(PolicyError::HandleKindNotAllowed)
-        );
-        assert_eq!(
-            run(accounts(REGISTRAR), &data(b"acme", 3), NOON).result,
-            Err(PolicyError::HandleKindNotAllowed)
-        );
-        assert_eq!(
-            run(accounts(REGISTRAR), &data(b"Acme", 0), NOON).result,
-            Err(PolicyError::InvalidHandle)
-        );
-        assert_eq!(
-            run(accounts(REGISTRAR), &data(b"acme/bot", 0), NOON).result,
-            Err(PolicyError::InvalidHandle)
-        );
-        assert_eq!(
-            run(accounts(REGISTRAR), &data(&[b'a'; 33], 0), NOON).result,
-            Err(PolicyError::InvalidHandle)
-        );
-        let mut forged_config = accounts(REGISTRAR);
-        forged_config[0].owner = [0x99; 32];
-        assert_eq!(
-            run(forged_config, &data(b"acme", 0), NOON).result,
-            Err(PolicyError::WrongAccountOwner)
-        );
+        Call::new(&data(b"acme", 1), accounts(PAYER)).refused(PolicyError::NotRegistrar);
         let mut truncated = data(b"acme", 0);
         truncated.pop();
-        assert_eq!(
-            run(accounts(REGISTRAR), &truncated, NOON).result,
-            Err(PolicyError::InvalidInstructionData)
+        let refusals = [
+            (data(b"acme", 2), PolicyError::HandleKindNotAllowed),
+            (data(b"acme", 3), PolicyError::HandleKindNotAllowed),
+            (data(b"Acme", 0), PolicyError::InvalidHandle),
+            (data(b"acme/bot", 0), PolicyError::InvalidHandle),
+            (data(&[b'a'; 33], 0), PolicyError::InvalidHandle),
+            (truncated, PolicyError::InvalidInstructionData),
+        ];
+        for (data, error) in refusals {
+            Call::new(&data, accounts(REGISTRAR)).refused(error);
+        }
+        refuses_each(
+            || Call::new(&data(b"acme", 0), accounts(REGISTRAR)),
+            &[(0, |config| config.owner = [0x99; 32], PolicyError::WrongAccountOwner)],
         );
     }
 }

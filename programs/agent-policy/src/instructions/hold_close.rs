@@ -156,20 +156,18 @@ pub enum Ending {
 #[inline(always)]
 pub fn end(program_id: &Pubkey, list: &AccountList, data: &[u8], ending: Ending) -> ProgramResult {
     no_args(data)?;
-    let (owner, [agent, pending, rent_receiver], own_accounts) = match ending {
+    let (closing, own_accounts) = match ending {
         Ending::Rejected => {
             let [owner, agent, pending, rent_receiver] = list.first::<4>()?;
-            (Some(owner), [agent, pending, rent_receiver], 4)
+            let closing = ClosingHold::load(agent, pending, rent_receiver, program_id)?;
+            agent_checks::owner_signs(owner, closing.agent_state)?;
+            (closing, 4)
         }
         Ending::Expired => {
             let [agent, pending, rent_receiver] = list.first::<3>()?;
-            (None, [agent, pending, rent_receiver], 3)
+            (ClosingHold::load(agent, pending, rent_receiver, program_id)?, 3)
         }
     };
-    let closing = ClosingHold::load(agent, pending, rent_receiver, program_id)?;
-    if let Some(owner) = owner {
-        agent_checks::owner_signs(owner, closing.agent_state)?;
-    }
     closing.check_links()?;
     let expired = closing.hold.is_expired(clock::unix_timestamp());
     match ending {
@@ -177,6 +175,7 @@ pub fn end(program_id: &Pubkey, list: &AccountList, data: &[u8], ending: Ending)
         Ending::Expired if !expired => return Err(PolicyError::TransactionNotExpired),
         _ => {}
     }
+    let (agent, pending) = (closing.agent, closing.pending);
     let transfer_id = closing.release(program_id, list.rest(own_accounts))?;
     match ending {
         Ending::Rejected => event::transaction_rejected(agent.key(), pending.key(), &transfer_id),
@@ -243,5 +242,231 @@ impl<'a> ClosingHold<'a> {
         self.agent_state.close_hold()?;
         self.pending.close_to(self.rent_receiver)?;
         Ok(transfer_id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! `pending_reject` and `pending_close_expired`, through the program's dispatch.
+    use super::Ending;
+    use crate::discriminator::{event as event_disc, instruction};
+    use crate::error::PolicyError;
+    use crate::instructions::confidential_spend::test_support::*;
+    use crate::instructions::test_fixtures::*;
+
+    /// The hold at PENDING (one open hold: of 80, or the agent's confidential one) ended as
+    /// `ending`: by the owner at NOON, or by anyone at its `expires_at`; a confidential hold's four
+    /// accounts follow the instruction's own.
+    fn ending(ending: Ending, confidential: bool) -> Call {
+        let (data, now, mut accounts) = match ending {
+            Ending::Rejected => (instruction::PENDING_REJECT, NOON, vec![signer(wallet(OWNER))]),
+            Ending::Expired => (instruction::PENDING_CLOSE_EXPIRED, NOON + 3600, vec![]),
+        };
+        let (agent, pending) = match confidential {
+            false => (agent_with_one_hold(), pending_data(80)),
+            true => (agent_holding(), confidential_pending_data()),
+        };
+        accounts.extend([
+            writable(account(AGENT, PROGRAM, agent)),
+            writable(account(PENDING, PROGRAM, pending)),
+            writable(wallet(PAYER)),
+        ]);
+        if confidential {
+            accounts.extend(token_contexts());
+            accounts.push(zk_program());
+        }
+        Call::new(&data, accounts).at(now)
+    }
+
+    mod rejected {
+        use super::*;
+
+        #[test]
+        fn the_owner_rejects_nothing_moves_and_the_rent_goes_back() {
+            let run = ending(Ending::Rejected, false).at(NOON + 3599).run();
+            assert_eq!(run.result, Ok(()));
+            assert!(run.invocations.is_empty());
+            assert_eq!(
+                (run.views[2].lamports(), run.views[2].data_len(), *run.views[2].owner()),
+                (0, 0, SYSTEM)
+            );
+            assert_eq!(run.views[3].lamports(), 2_000_000);
+            assert_eq!(u32::from_le_bytes(run.data(1)[180..184].try_into().unwrap()), 0);
+            assert_eq!(run.events.len(), 1);
+            assert_eq!(run.events[0][..8], event_disc::TRANSACTION_REJECTED);
+        }
+
+        #[test]
+        fn rejecting_fails_from_expires_at_and_for_anyone_but_the_owner() {
+            ending(Ending::Rejected, false)
+                .at(NOON + 3600)
+                .refused(PolicyError::TransactionExpired);
+            refuses_each(
+                || ending(Ending::Rejected, false),
+                &[
+                    (0, |o| o.key = SIGNER, PolicyError::NotAgentOwner),
+                    (3, |r| r.key = OWNER, PolicyError::WrongRentReceiver),
+                    (1, |a| a.is_writable = false, PolicyError::AccountNotWritable),
+                ],
+            );
+        }
+
+        mod confidential {
+            use super::*;
+            use crate::runtime::ZK_ELGAMAL_PROOF_PROGRAM_ID;
+
+            #[test]
+            fn rejecting_closes_the_pinned_contexts_to_the_payer_and_frees_the_agent() {
+                let run = ending(Ending::Rejected, true).at(NOON + 60).run();
+                assert_eq!(run.result, Ok(()));
+                let closed: Vec<_> = run
+                    .invocations
+                    .iter()
+                    .map(|cpi| (cpi.program_id, cpi.data.clone(), cpi.accounts.clone()))
+                    .collect();
+                let expected: Vec<_> = [EQUALITY, VALIDITY, RANGE]
+                    .into_iter()
+                    .map(|context| {
+                        (
+                            ZK_ELGAMAL_PROOF_PROGRAM_ID,
+                            vec![0],
+                            then_the_agent(&[(context, W), (PAYER, W)]),
+                        )
+                    })
+                    .collect();
+                assert_eq!(closed, expected);
+                assert_eq!(
+                    run.invocations[0].signer_seeds,
+                    vec![vec![b"agent".to_vec(), HANDLE_HASH.to_vec(), vec![AGENT_BUMP]]]
+                );
+                assert!(
+                    run.data(1)[192..224].iter().all(|b| *b == 0),
+                    "confidential_hold cleared"
+                );
+                assert_eq!(u32::from_le_bytes(run.data(1)[180..184].try_into().unwrap()), 0);
+                assert_eq!((run.views[2].data_len(), *run.views[2].owner()), (0, SYSTEM));
+                assert_eq!(run.events.len(), 1);
+                assert_eq!(run.events[0][..8], event_disc::TRANSACTION_REJECTED);
+            }
+
+            #[test]
+            fn a_context_already_gone_is_skipped() {
+                let run = ending(Ending::Rejected, true)
+                    .with(5, |v| *v = writable(wallet(VALIDITY)))
+                    .run();
+                assert_eq!(run.result, Ok(()));
+                assert_eq!(run.invocations.len(), 2);
+            }
+
+            #[test]
+            fn the_trailing_accounts_are_required_pinned_and_writable() {
+                let mut short = ending(Ending::Rejected, true);
+                short.accounts.truncate(7);
+                short.refused(PolicyError::NotEnoughAccounts);
+                for index in 4..=6 {
+                    let refusals: [Refusal; 2] = [
+                        (index, |c| c.key = [0x31; 32], PolicyError::WrongPendingTransaction),
+                        (index, |c| c.is_writable = false, PolicyError::AccountNotWritable),
+                    ];
+                    refuses_each(|| ending(Ending::Rejected, true), &refusals);
+                }
+                refuses_each(
+                    || ending(Ending::Rejected, true),
+                    &[
+                        (7, |z| z.key = [0x66; 32], PolicyError::WrongProgram),
+                        (
+                            2,
+                            |p| {
+                                p.data = pending_data(0);
+                                p.data[202] = 1;
+                            },
+                            PolicyError::WrongAccountData,
+                        ),
+                    ],
+                );
+                ending(Ending::Rejected, true)
+                    .at(NOON + 3600)
+                    .refused(PolicyError::TransactionExpired);
+            }
+
+            #[test]
+            fn a_public_hold_ignores_whatever_trails() {
+                let run = ending(Ending::Rejected, true)
+                    .with(2, |p| *p = writable(account(PENDING, PROGRAM, pending_data(80))))
+                    .with(4, |c| c.key = [0x31; 32])
+                    .with(7, |z| *z = wallet(OWNER))
+                    .run();
+                assert_eq!(run.result, Ok(()));
+                assert!(run.invocations.is_empty());
+            }
+        }
+    }
+
+    mod expired {
+        use super::*;
+
+        #[test]
+        fn anyone_closes_a_hold_from_expires_at_with_the_rent_to_its_payer() {
+            ending(Ending::Expired, false)
+                .at(NOON + 3599)
+                .refused(PolicyError::TransactionNotExpired);
+            let run = ending(Ending::Expired, false).run();
+            assert_eq!(run.result, Ok(()));
+            assert_eq!(
+                (run.views[1].lamports(), run.views[1].data_len(), *run.views[1].owner()),
+                (0, 0, SYSTEM)
+            );
+            assert!(run.data(1).is_empty());
+            assert_eq!(run.views[2].lamports(), 2_000_000);
+            assert_eq!(u32::from_le_bytes(run.data(0)[180..184].try_into().unwrap()), 0);
+            assert_eq!(run.events[0][..8], event_disc::TRANSACTION_EXPIRED);
+        }
+
+        #[test]
+        fn the_rent_goes_only_to_the_payer_and_the_hold_must_be_the_agents() {
+            refuses_each(
+                || ending(Ending::Expired, false),
+                &[
+                    (2, |r| r.key = OWNER, PolicyError::WrongRentReceiver),
+                    (
+                        1,
+                        |p| p.data[8..40].copy_from_slice(&[0x31; 32]),
+                        PolicyError::WrongPendingTransaction,
+                    ),
+                    // A closed (System-owned, empty) account cannot be closed again
+                    (1, |p| *p = writable(wallet(PENDING)), PolicyError::WrongAccountOwner),
+                ],
+            );
+        }
+
+        #[test]
+        fn anyone_closes_an_expired_confidential_hold_and_its_contexts() {
+            let confidential = || ending(Ending::Expired, true);
+            confidential()
+                .at(NOON + 3599)
+                .refused(PolicyError::TransactionNotExpired);
+            let run = confidential().run();
+            assert_eq!(run.result, Ok(()));
+            let contexts: Vec<_> = run
+                .invocations
+                .iter()
+                .map(|cpi| (cpi.accounts[0].0, cpi.accounts[1].0))
+                .collect();
+            assert_eq!(contexts, vec![(EQUALITY, PAYER), (VALIDITY, PAYER), (RANGE, PAYER)]);
+            assert!(run.data(0)[192..224].iter().all(|b| *b == 0));
+            assert_eq!(u32::from_le_bytes(run.data(0)[180..184].try_into().unwrap()), 0);
+            assert_eq!(run.events[0][..8], event_disc::TRANSACTION_EXPIRED);
+        }
+
+        #[test]
+        fn the_trailing_accounts_are_required_and_pinned() {
+            let mut short = ending(Ending::Expired, true);
+            short.accounts.truncate(3);
+            short.refused(PolicyError::NotEnoughAccounts);
+            refuses_each(
+                || ending(Ending::Expired, true),
+                &[(5, |c| c.key = [0x31; 32], PolicyError::WrongPendingTransaction)],
+            );
+        }
     }
 }

@@ -123,36 +123,38 @@ mod tests {
     use super::*;
     use crate::discriminator::{event as event_disc, instruction};
     use crate::instructions::test_fixtures::*;
-    use crate::runtime::input::test_support::TestAccount;
     use crate::runtime::TOKEN_2022_PROGRAM_ID;
 
-    /// The 10 accounts approving a hold of 80 (above the HITL threshold of 50) with one open hold.
-    fn accounts() -> Vec<TestAccount> {
-        vec![
-            signer(wallet(OWNER)),
-            writable(account(AGENT, PROGRAM, agent_with_one_hold())),
-            writable(account(POLICY, PROGRAM, policy_data())),
-            writable(account(PENDING, PROGRAM, pending_data(80))),
-            writable(token(SOURCE, token_account_data(MINT, AGENT, 1_000))),
-            token(MINT, mint_data(6)),
-            writable(token(DESTINATION, token_account_data(MINT, DESTINATION_OWNER, 0))),
-            program_account(PROGRAM),
-            writable(wallet(PAYER)),
-            program_account(TOKEN_2022_PROGRAM_ID),
-        ]
+    /// The owner approving the hold of 80 (above the HITL threshold of 50) at PENDING, one open
+    /// hold (10 accounts).
+    fn approval() -> Call {
+        Call::new(
+            &instruction::PENDING_APPROVE,
+            vec![
+                signer(wallet(OWNER)),
+                writable(account(AGENT, PROGRAM, agent_with_one_hold())),
+                writable(account(POLICY, PROGRAM, policy_data())),
+                writable(account(PENDING, PROGRAM, pending_data(80))),
+                writable(token(SOURCE, token_account_data(MINT, AGENT, 1_000))),
+                token(MINT, mint_data(6)),
+                writable(token(DESTINATION, token_account_data(MINT, DESTINATION_OWNER, 0))),
+                program_account(PROGRAM),
+                writable(wallet(PAYER)),
+                program_account(TOKEN_2022_PROGRAM_ID),
+            ],
+        )
     }
 
-    fn approve(accounts: Vec<TestAccount>, now: i64) -> Run {
-        run(accounts, &instruction::PENDING_APPROVE, now)
-    }
-
-    fn with(index: usize, change: impl FnOnce(&mut TestAccount)) -> Vec<TestAccount> {
-        changed(accounts(), index, change)
+    /// The approval on the day after the hold's, the hold's window long enough to reach it.
+    fn next_day(approval: Call) -> Call {
+        approval
+            .with_data_of(3, |p| p[160..168].copy_from_slice(&(NOON + 86_400 * 2).to_le_bytes()))
+            .at(NOON + 86_400)
     }
 
     #[test]
     fn the_owner_approves_a_hold_it_executes_and_the_hold_is_closed_to_its_payer() {
-        let run = approve(accounts(), NOON + 60);
+        let run = approval().at(NOON + 60).run();
         assert_eq!(run.result, Ok(()));
         // The held amount moved, from the held accounts
         let [cpi] = &run.invocations[..] else {
@@ -184,102 +186,99 @@ mod tests {
 
     #[test]
     fn approval_is_possible_strictly_before_expires_at() {
-        assert_eq!(approve(accounts(), NOON + 3599).result, Ok(()));
-        assert_eq!(
-            approve(accounts(), NOON + 3600).result,
-            Err(PolicyError::TransactionExpired)
-        );
+        assert_eq!(approval().at(NOON + 3599).run().result, Ok(()));
+        approval().at(NOON + 3600).refused(PolicyError::TransactionExpired);
     }
 
     #[test]
     fn the_agent_signer_or_a_stranger_cannot_approve() {
-        assert_eq!(
-            approve(with(0, |o| o.key = SIGNER), NOON).result,
-            Err(PolicyError::NotAgentOwner)
-        );
-        assert_eq!(
-            approve(with(0, |o| o.key = PAYER), NOON).result,
-            Err(PolicyError::NotAgentOwner)
-        );
-        assert_eq!(
-            approve(with(0, |o| o.is_signer = false), NOON).result,
-            Err(PolicyError::MissingSigner)
+        refuses_each(
+            approval,
+            &[
+                (0, |o| o.key = SIGNER, PolicyError::NotAgentOwner),
+                (0, |o| o.key = PAYER, PolicyError::NotAgentOwner),
+                (0, |o| o.is_signer = false, PolicyError::MissingSigner),
+            ],
         );
     }
 
     #[test]
     fn the_accounts_must_be_the_held_ones() {
-        let other_agent = |p: &mut TestAccount| p.data[8..40].copy_from_slice(&[0x31; 32]);
-        assert_eq!(
-            approve(with(3, other_agent), NOON).result,
-            Err(PolicyError::WrongPendingTransaction)
-        );
-        let other_destination = |p: &mut TestAccount| p.data[80..112].copy_from_slice(&[0x31; 32]);
-        assert_eq!(
-            approve(with(3, other_destination), NOON).result,
-            Err(PolicyError::WrongPendingTransaction)
-        );
-        let other_mint = |p: &mut TestAccount| p.data[112..144].copy_from_slice(&[0x31; 32]);
-        assert_eq!(
-            approve(with(3, other_mint), NOON).result,
-            Err(PolicyError::WrongPendingTransaction)
-        );
-        let confidential = |p: &mut TestAccount| p.data[202] = 1;
-        assert_eq!(
-            approve(with(3, confidential), NOON).result,
-            Err(PolicyError::WrongPendingTransaction)
-        );
-        assert_eq!(
-            approve(with(8, |r| r.key = OWNER), NOON).result,
-            Err(PolicyError::WrongRentReceiver)
-        );
-        assert_eq!(
-            approve(with(8, |r| r.is_writable = false), NOON).result,
-            Err(PolicyError::AccountNotWritable)
+        refuses_each(
+            approval,
+            &[
+                // Another agent's, another destination, another mint
+                (
+                    3,
+                    |p| p.data[8..40].copy_from_slice(&[0x31; 32]),
+                    PolicyError::WrongPendingTransaction,
+                ),
+                (
+                    3,
+                    |p| p.data[80..112].copy_from_slice(&[0x31; 32]),
+                    PolicyError::WrongPendingTransaction,
+                ),
+                (
+                    3,
+                    |p| p.data[112..144].copy_from_slice(&[0x31; 32]),
+                    PolicyError::WrongPendingTransaction,
+                ),
+                // A confidential hold
+                (3, |p| p.data[202] = 1, PolicyError::WrongPendingTransaction),
+                (8, |r| r.key = OWNER, PolicyError::WrongRentReceiver),
+                (8, |r| r.is_writable = false, PolicyError::AccountNotWritable),
+            ],
         );
     }
 
     #[test]
     fn limits_are_rechecked_against_the_policy_in_force_on_the_day_of_approval() {
-        // A per-transaction limit lowered below the held amount
-        let lowered = |p: &mut TestAccount| p.data[48..56].copy_from_slice(&79u64.to_le_bytes());
-        assert_eq!(
-            approve(with(2, lowered), NOON).result,
-            Err(PolicyError::PerTransactionLimitExceeded)
-        );
         // 171 spent today: 80 more is over 250
-        let spent = |p: &mut TestAccount| p.data[88..96].copy_from_slice(&171u64.to_le_bytes());
-        assert_eq!(
-            approve(with(2, spent), NOON).result,
-            Err(PolicyError::DailyLimitExceeded)
+        let spent = |p: &mut Vec<u8>| p[88..96].copy_from_slice(&171u64.to_le_bytes());
+        refuses_each(
+            approval,
+            &[
+                // A per-transaction limit lowered below the held amount
+                (
+                    2,
+                    |p| p.data[48..56].copy_from_slice(&79u64.to_le_bytes()),
+                    PolicyError::PerTransactionLimitExceeded,
+                ),
+                (
+                    2,
+                    |p| p.data[88..96].copy_from_slice(&171u64.to_le_bytes()),
+                    PolicyError::DailyLimitExceeded,
+                ),
+                // A mint removed from the policy since the hold
+                (2, |p| p.data[76] = 0, PolicyError::MintNotAllowed),
+            ],
         );
         // The same, approved the next day (within the window's reach of a longer window)
-        let mut next_day = with(2, spent);
-        next_day[3].data[160..168].copy_from_slice(&(NOON + 86_400 * 2).to_le_bytes());
-        let run = approve(next_day, NOON + 86_400);
+        let run = next_day(approval().with_data_of(2, spent)).run();
         assert_eq!(run.result, Ok(()));
         assert_eq!(u64_at(run.data(2), 88), 80);
-        // A mint removed from the policy since the hold
-        assert_eq!(
-            approve(with(2, |p| p.data[76] = 0), NOON).result,
-            Err(PolicyError::MintNotAllowed)
-        );
     }
 
     #[test]
     fn an_open_confidential_hold_or_a_confidential_spend_today_refuses_the_approval() {
-        assert_eq!(
-            approve(with(1, |a| a.data[192..224].copy_from_slice(&[0x51; 32])), NOON).result,
-            Err(PolicyError::ConfidentialHoldOpen)
+        let spent_confidentially = |p: &mut Vec<u8>| p[1288..1352].copy_from_slice(&[0x33; 64]);
+        refuses_each(
+            approval,
+            &[
+                (
+                    1,
+                    |a| a.data[192..224].copy_from_slice(&[0x51; 32]),
+                    PolicyError::ConfidentialHoldOpen,
+                ),
+                (
+                    2,
+                    |p| p.data[1288..1352].copy_from_slice(&[0x33; 64]),
+                    PolicyError::PublicSpendAfterConfidential,
+                ),
+            ],
         );
-        let spent_confidentially = |p: &mut TestAccount| p.data[1288..1352].copy_from_slice(&[0x33; 64]);
-        let run = approve(with(2, spent_confidentially), NOON);
-        assert_eq!(run.result, Err(PolicyError::PublicSpendAfterConfidential));
-        assert!(run.invocations.is_empty());
         // The next day (a longer window) the stale S is ignored and cleared by the public write
-        let mut next_day = with(2, spent_confidentially);
-        next_day[3].data[160..168].copy_from_slice(&(NOON + 86_400 * 2).to_le_bytes());
-        let run = approve(next_day, NOON + 86_400);
+        let run = next_day(approval().with_data_of(2, spent_confidentially)).run();
         assert_eq!(run.result, Ok(()));
         assert!(run.data(2)[1288..1352].iter().all(|b| *b == 0));
     }

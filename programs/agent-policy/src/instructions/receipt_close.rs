@@ -94,7 +94,6 @@ mod tests {
     use super::*;
     use crate::discriminator::{account as account_disc, instruction};
     use crate::instructions::test_fixtures::*;
-    use crate::runtime::input::test_support::TestAccount;
     use crate::state::receipt::LEN;
 
     const RECEIPT: Pubkey = [0x52; 32];
@@ -111,80 +110,68 @@ mod tests {
         data
     }
 
-    fn accounts() -> Vec<TestAccount> {
-        vec![
-            writable(account(RECEIPT, PROGRAM, receipt_data())),
-            signer(writable(wallet(PAYER))),
-        ]
-    }
-
-    fn close(accounts: Vec<TestAccount>, slot: u64) -> ProgramResult {
-        run_at_slot(accounts, &instruction::RECEIPT_CLOSE, NOON, slot).result
-    }
-
     const OLD_ENOUGH: u64 = RECORDED_SLOT + MIN_AGE_SLOTS;
+
+    /// The rent payer closing the receipt at the first slot it is old enough.
+    fn closing() -> Call {
+        Call::new(
+            &instruction::RECEIPT_CLOSE,
+            vec![
+                writable(account(RECEIPT, PROGRAM, receipt_data())),
+                signer(writable(wallet(PAYER))),
+            ],
+        )
+        .at_slot(OLD_ENOUGH)
+    }
 
     #[test]
     fn refuses_a_receipt_younger_than_the_minimum_age() {
-        assert_eq!(close(accounts(), OLD_ENOUGH - 1), Err(PolicyError::ReceiptTooRecent));
-        assert_eq!(close(accounts(), RECORDED_SLOT), Err(PolicyError::ReceiptTooRecent));
-        assert_eq!(close(accounts(), RECORDED_SLOT - 1), Err(PolicyError::ReceiptTooRecent));
+        for slot in [OLD_ENOUGH - 1, RECORDED_SLOT, RECORDED_SLOT - 1] {
+            closing().at_slot(slot).refused(PolicyError::ReceiptTooRecent);
+        }
     }
 
     #[test]
     #[should_panic(expected = "sol_create_program_address")]
     fn an_old_enough_receipt_reaches_the_pda_check() {
-        let _ = close(accounts(), OLD_ENOUGH);
+        let _ = closing().run();
     }
 
     #[test]
     fn only_the_signing_rent_payer_takes_the_rent() {
-        let mut elsewhere = accounts();
-        elsewhere[1].key = OWNER;
-        assert_eq!(close(elsewhere, OLD_ENOUGH), Err(PolicyError::WrongRentReceiver));
-        let mut unsigned = accounts();
-        unsigned[1].is_signer = false;
-        assert_eq!(close(unsigned, OLD_ENOUGH), Err(PolicyError::MissingSigner));
-        let mut read_only = accounts();
-        read_only[1].is_writable = false;
-        assert_eq!(close(read_only, OLD_ENOUGH), Err(PolicyError::AccountNotWritable));
+        refuses_each(
+            closing,
+            &[
+                (1, |r| r.key = OWNER, PolicyError::WrongRentReceiver),
+                (1, |r| r.is_signer = false, PolicyError::MissingSigner),
+                (1, |r| r.is_writable = false, PolicyError::AccountNotWritable),
+            ],
+        );
     }
 
     #[test]
     fn refuses_anything_but_a_writable_receipt_of_this_program() {
-        let mut foreign = accounts();
-        foreign[0].owner = [0x99; 32];
-        assert_eq!(close(foreign, OLD_ENOUGH), Err(PolicyError::WrongAccountOwner));
-        let mut closed = accounts();
-        closed[0] = writable(wallet(RECEIPT));
-        assert_eq!(close(closed, OLD_ENOUGH), Err(PolicyError::WrongAccountOwner));
-        let mut other_type = accounts();
-        other_type[0].data = pending_data(80);
-        assert_eq!(close(other_type, OLD_ENOUGH), Err(PolicyError::WrongAccountData));
-        let mut legacy = accounts();
-        legacy[0].data.truncate(72);
-        assert_eq!(close(legacy, OLD_ENOUGH), Err(PolicyError::WrongAccountData));
-        let mut read_only = accounts();
-        read_only[0].is_writable = false;
-        assert_eq!(close(read_only, OLD_ENOUGH), Err(PolicyError::AccountNotWritable));
+        refuses_each(
+            closing,
+            &[
+                (0, |r| r.owner = [0x99; 32], PolicyError::WrongAccountOwner),
+                // Closed already
+                (0, |r| *r = writable(wallet(RECEIPT)), PolicyError::WrongAccountOwner),
+                (0, |r| r.data = pending_data(80), PolicyError::WrongAccountData),
+                // The 72-byte layout from before `rent_payer`
+                (0, |r| r.data.truncate(72), PolicyError::WrongAccountData),
+                (0, |r| r.is_writable = false, PolicyError::AccountNotWritable),
+            ],
+        );
     }
 
     #[test]
     fn takes_exactly_the_discriminator() {
-        let mut data = instruction::RECEIPT_CLOSE.to_vec();
-        data.push(0);
-        assert_eq!(
-            run(accounts(), &data, NOON).result,
-            Err(PolicyError::InvalidInstructionData)
-        );
-        assert_eq!(
-            run(
-                accounts().into_iter().take(1).collect(),
-                &instruction::RECEIPT_CLOSE,
-                NOON
-            )
-            .result,
-            Err(PolicyError::NotEnoughAccounts)
-        );
+        let mut trailing = closing();
+        trailing.data.push(0);
+        trailing.refused(PolicyError::InvalidInstructionData);
+        let mut short = closing();
+        short.accounts.truncate(1);
+        short.refused(PolicyError::NotEnoughAccounts);
     }
 }

@@ -174,15 +174,17 @@ pub struct Call {
     pub accounts: Vec<TestAccount>,
     pub data: Vec<u8>,
     pub now: i64,
+    pub slot: u64,
 }
 
 impl Call {
-    /// The call at NOON.
+    /// The call at NOON, slot 0.
     pub fn new(data: &[u8], accounts: Vec<TestAccount>) -> Self {
         Self {
             accounts,
             data: data.to_vec(),
             now: NOON,
+            slot: 0,
         }
     }
 
@@ -203,8 +205,14 @@ impl Call {
         self
     }
 
+    /// Run with the Clock's slot at `slot`.
+    pub fn at_slot(mut self, slot: u64) -> Self {
+        self.slot = slot;
+        self
+    }
+
     pub fn run(self) -> Run {
-        run(self.accounts, &self.data, self.now)
+        run_at_slot(self.accounts, &self.data, self.now, self.slot)
     }
 
     /// Refused with `error`, having invoked and emitted nothing (see [`refused`]).
@@ -223,6 +231,22 @@ pub fn refuses_each(call: impl Fn() -> Call, refusals: &[Refusal]) {
         assert_eq!(run.result, Err(*error), "account {index}");
         refused(&run, *error);
     }
+}
+
+/// (writable, signer) of an account a CPI passes.
+pub const W: (bool, bool) = (true, false);
+pub const R: (bool, bool) = (false, false);
+pub const WS: (bool, bool) = (true, true);
+
+/// A CPI's accounts as recorded: `accounts` with their (writable, signer) flags, then the agent
+/// PDA signing (every CPI the agent's instructions make ends with it).
+pub fn then_the_agent(accounts: &[(Pubkey, (bool, bool))]) -> Vec<(Pubkey, bool, bool)> {
+    let mut recorded: Vec<_> = accounts
+        .iter()
+        .map(|(key, (writable, signer))| (*key, *writable, *signer))
+        .collect();
+    recorded.push((AGENT, false, true));
+    recorded
 }
 
 /// The outcome of one instruction: its result, the views of its accounts (into the serialized

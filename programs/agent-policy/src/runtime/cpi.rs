@@ -236,9 +236,5 @@ pub fn invoke_signed(call: &Call) -> Result<(), PolicyError> {
             signers.len() as u64,
         )
     };
-    if status == 0 {
-        Ok(())
-    } else {
-        Err(PolicyError::WrongProgram)
-    }
+    syscalls::check(status, PolicyError::WrongProgram)
 }

@@ -45,11 +45,8 @@ fn group_op(op: u64, left: &[u8; 32], right: &Point) -> Result<Point, PolicyErro
             result.as_mut_ptr(),
         )
     };
-    if status == 0 {
-        Ok(result)
-    } else {
-        Err(PolicyError::InvalidCurvePoint)
-    }
+    syscalls::check(status, PolicyError::InvalidCurvePoint)?;
+    Ok(result)
 }
 
 /// `a + b`.

@@ -44,11 +44,8 @@ pub fn find_program_address(seeds: &[&[u8]], program_id: &Pubkey) -> Result<(Pub
             &mut bump,
         )
     };
-    if status == 0 {
-        Ok((address, bump))
-    } else {
-        Err(PolicyError::WrongPda)
-    }
+    syscalls::check(status, PolicyError::WrongPda)?;
+    Ok((address, bump))
 }
 
 /// The PDA of `seeds` (the bump included as the last seed) under `program_id`.
@@ -63,9 +60,6 @@ pub fn create_program_address(seeds: &[&[u8]], program_id: &Pubkey) -> Result<Pu
             address.as_mut_ptr(),
         )
     };
-    if status == 0 {
-        Ok(address)
-    } else {
-        Err(PolicyError::WrongPda)
-    }
+    syscalls::check(status, PolicyError::WrongPda)?;
+    Ok(address)
 }

@@ -2,6 +2,18 @@
 //! relocation per name); on the host they do not exist, and the pure logic tested there never calls
 //! them — the host versions abort loudly if a test ever does.
 
+use crate::error::PolicyError;
+
+/// A syscall's returned status as a result: 0 is success, anything else is `error`.
+#[inline(always)]
+pub fn check(status: u64, error: PolicyError) -> Result<(), PolicyError> {
+    if status == 0 {
+        Ok(())
+    } else {
+        Err(error)
+    }
+}
+
 #[cfg(target_arch = "bpf")]
 extern "C" {
     pub fn sol_log_(message: *const u8, len: u64);

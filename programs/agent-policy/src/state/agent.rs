@@ -89,23 +89,20 @@ impl Agent {
     pub fn open_hold(&mut self) -> Result<u64, PolicyError> {
         let nonce = self.next_hold_nonce.get();
         let next = nonce.checked_add(1).ok_or(PolicyError::ArithmeticOverflow)?;
-        let open = self
-            .open_holds
-            .get()
-            .checked_add(1)
-            .ok_or(PolicyError::ArithmeticOverflow)?;
+        self.count_open_holds(|open| open.checked_add(1))?;
         self.next_hold_nonce.set(next);
-        self.open_holds.set(open);
         Ok(nonce)
     }
 
     /// Counts one hold fewer (approved, rejected or closed after expiry).
     pub fn close_hold(&mut self) -> Result<(), PolicyError> {
-        let open = self
-            .open_holds
-            .get()
-            .checked_sub(1)
-            .ok_or(PolicyError::ArithmeticOverflow)?;
+        self.count_open_holds(|open| open.checked_sub(1))
+    }
+
+    /// `open_holds` moved by `step`, whose `None` (an overflow) is `ArithmeticOverflow`.
+    #[inline]
+    fn count_open_holds(&mut self, step: impl FnOnce(u32) -> Option<u32>) -> Result<(), PolicyError> {
+        let open = step(self.open_holds.get()).ok_or(PolicyError::ArithmeticOverflow)?;
         self.open_holds.set(open);
         Ok(())
     }
