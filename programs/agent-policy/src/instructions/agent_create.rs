@@ -23,7 +23,7 @@
 //!
 //! Emits `AgentCreated { agent, owner, agent_signer, policy, handle }`.
 
-use crate::borsh::Reader;
+use crate::borsh::read_args;
 use crate::error::{PolicyError, ProgramResult};
 use crate::event;
 use crate::instructions::policy_args::read_policy_args;
@@ -130,15 +130,16 @@ impl<'a> AgentCreateAccounts<'a> {
 /// Creates the agent, its policy and its handle (see the module doc for data, accounts and checks).
 pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramResult {
     // Arguments first, the policy into a scratch copy: validated before anything is created.
-    let mut reader = Reader::new(&data[8..]);
-    let args = Args {
-        name: reader.string()?,
-        agent_signer: reader.pubkey()?,
-    };
     // All-zero bytes are a valid `Policy` (byte arrays only).
     let mut settings: Policy = unsafe { core::mem::zeroed() };
-    read_policy_args(&mut reader, &mut settings)?;
-    reader.finish()?;
+    let args = read_args(data, |reader| {
+        let args = Args {
+            name: reader.string()?,
+            agent_signer: reader.pubkey()?,
+        };
+        read_policy_args(reader, &mut settings)?;
+        Ok(args)
+    })?;
 
     settings.validate()?;
     let accounts = AgentCreateAccounts::unpack(list, program_id, &args)?;

@@ -135,7 +135,7 @@ pub(crate) mod test_support {
         [SIGNER, OWNER]
             .into_iter()
             .map(|authority| {
-                let run = run(changed(accounts(), 0, |a| a.key = authority), data, NOON);
+                let run = Call::new(data, accounts()).with(0, |a| a.key = authority).run();
                 assert_eq!(run.result, Ok(()));
                 assert!(run.events.is_empty());
                 for cpi in &run.invocations {

@@ -1,7 +1,10 @@
 //! One file per instruction, named `<resource>_<verb>`; each documents its data layout and accounts,
 //! unpacks its accounts into a named struct whose `unpack` checks every account before use, then
 //! acts. `agent_checks`, `agent_signer`, `policy_args`, `spend`, `hold`, `hold_close`,
-//! `confidential_account` and `confidential_spend` are shared parts.
+//! `confidential_account` and `confidential_spend` are shared parts: the four agent-token-account
+//! instructions unpack the same `confidential_account::AgentTokenAccount`, and `pending_reject` and
+//! `pending_close_expired` are both `hold_close::end` (tested there). Instruction tests start from
+//! a valid `test_fixtures::Call` and change it account by account (`refuses_each`).
 
 pub mod agent_checks;
 pub mod agent_confidential_apply;

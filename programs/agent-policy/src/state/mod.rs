@@ -1,9 +1,10 @@
 //! On-chain account layouts: zero-copy, byte-array fields, a fixed `LEN`, and a checked loader that
 //! verifies owner, length and discriminator before any field is read.
 //!
-//! Each type is a `#[repr(C)]` struct of byte arrays (alignment 1, every byte pattern valid), so a
-//! checked `&[u8]` of at least `LEN` bytes can be viewed as the struct in place — no copies, and
-//! every field offset is asserted at compile time against the documented layout.
+//! Each type is a `#[repr(C)]` struct of byte arrays and little-endian integers (alignment 1,
+//! every byte pattern valid), so a checked `&[u8]` of at least `LEN` bytes can be viewed as the
+//! struct in place — no copies. Each is declared once with `layout::account!`, field by field at
+//! its documented offset, and every offset is asserted at compile time.
 
 pub mod agent;
 pub mod config;

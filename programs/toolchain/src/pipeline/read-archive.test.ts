@@ -1,5 +1,5 @@
+import { mergeBytes } from "@solana/kit";
 import { describe, expect, it } from "vitest";
-import { concat } from "../testing/bytes";
 import { readArchive } from "./read-archive";
 
 const encoder = new TextEncoder();
@@ -14,7 +14,7 @@ function member(name: string, data: Uint8Array): Uint8Array {
 }
 
 function archive(...members: Uint8Array[]): Uint8Array {
-  return concat(encoder.encode("!<arch>\n"), ...members);
+  return mergeBytes([encoder.encode("!<arch>\n"), ...members]);
 }
 
 describe("readArchive", () => {

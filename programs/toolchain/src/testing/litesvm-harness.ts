@@ -12,12 +12,12 @@ import {
   type Instruction,
   type KeyPairSigner,
   lamports,
+  mergeBytes,
   pipe,
   setTransactionMessageFeePayerSigner,
   signTransactionMessageWithSigners,
 } from "@solana/kit";
 import { FailedTransactionMetadata, LiteSVM } from "litesvm";
-import { concat } from "./bytes";
 
 /**
  * Test-only helpers to run linked programs in LiteSVM. `addProgram` skips the loader's ELF
@@ -127,7 +127,7 @@ export async function deployVerified(harness: Harness, so: Uint8Array): Promise<
           { address: buffer.address, role: AccountRole.WRITABLE },
           { address: payer.address, role: AccountRole.READONLY_SIGNER, signer: payer },
         ],
-        data: concat(u32(1), u32(offset), u64(BigInt(chunk.length)), chunk),
+        data: mergeBytes([u32(1), u32(offset), u64(BigInt(chunk.length)), chunk]),
       },
     ]);
     if (!result.ok) fail(`Write@${offset}`, result);
@@ -156,7 +156,7 @@ export async function deployVerified(harness: Harness, so: Uint8Array): Promise<
         { address: SYSTEM_PROGRAM, role: AccountRole.READONLY },
         { address: payer.address, role: AccountRole.READONLY_SIGNER, signer: payer },
       ],
-      data: concat(u32(2), u64(BigInt(so.length))),
+      data: mergeBytes([u32(2), u64(BigInt(so.length))]),
     },
   ]);
   if (!result.ok) fail("DeployWithMaxDataLen", result);
@@ -177,12 +177,12 @@ function createAccount(
       { address: payer.address, role: AccountRole.WRITABLE_SIGNER, signer: payer },
       { address: account.address, role: AccountRole.WRITABLE_SIGNER, signer: account },
     ],
-    data: concat(
+    data: mergeBytes([
       u32(0),
       u64(rent),
       u64(BigInt(space)),
       getAddressEncoder().encode(UPGRADEABLE_LOADER) as Uint8Array,
-    ),
+    ]),
   };
 }
 
