@@ -2,7 +2,7 @@
  * The Express 5 application: request id -> the `X-Cpay-Environment` header's check
  * (environment-header.ts) -> the `/v1` body, read only when sent as `application/json` (64 KiB,
  * UTF-8; anything else is 415: json-body.ts) -> the `/v1` routes from the shared route table ->
- * the OpenAPI document -> the MCP door at `/mcp` (mcp/mount-mcp.ts: the same routes' work as MCP
+ * the OpenAPI document -> the x402 facilitator at `/v1/x402` (handlers/x402.ts) -> the MCP door at `/mcp` (mcp/mount-mcp.ts: the same routes' work as MCP
  * tools) -> the dashboard web app (its files, and its pages to a request that asks
  * for HTML, never under `/v<n>`: serve-dashboard.ts) -> the JSON 404 -> the one error handler.
  * Access logs carry method, route, status, duration and ids, never bodies or headers with secrets.
@@ -14,6 +14,7 @@ import type { ServiceContext } from "../core/service-context";
 import { createAuthFailureLimiter } from "./auth-failure-limit";
 import { checkEnvironmentHeader } from "./environment-header";
 import { createErrorHandler, sendError } from "./error-handler";
+import { mountX402 } from "./handlers/x402";
 import { jsonBody } from "./json-body";
 import { mountMcp } from "./mcp/mount-mcp";
 import { type Handlers, mountRoutes } from "./mount-routes";
@@ -63,6 +64,7 @@ export function createApp(service: ServiceContext, options: AppOptions): Express
     checkResponses: options.checkResponses ?? false,
   };
   mountRoutes(app, serving);
+  mountX402(app, serving);
   mountMcp(app, serving);
   app.use(serveDashboard(options.dashboardDir));
   app.use((_request: Request, response: Response) => {

@@ -182,7 +182,7 @@ function countSuccess(service: ServiceContext, caller: Caller, status: number): 
 }
 
 /** The account whose reserve budget a caller spends: an agent's owner, else the caller's own. */
-function reserveAccountOf(caller: Caller): string {
+export function reserveAccountOf(caller: Caller): string {
   return caller.account.type === "agent"
     ? (caller.account.ownerAccountId ?? caller.account.id)
     : caller.account.id;

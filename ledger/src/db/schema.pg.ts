@@ -34,5 +34,6 @@ export const {
   passkeys,
   sessions,
   webauthnChallenges,
+  x402Settlements,
   serviceMeta,
 } = pgTables;

@@ -38,5 +38,6 @@ export const {
   passkeys,
   sessions,
   webauthnChallenges,
+  x402Settlements,
   serviceMeta,
 } = sqliteTables;

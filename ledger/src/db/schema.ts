@@ -517,6 +517,40 @@ export function defineTables(c: ColumnKit) {
       ],
     ),
 
+    /**
+     * x402 payments the facilitator settles for the service's accounts (api/src/x402): one row per
+     * payment transaction, keyed by the SHA-256 of its message bytes (hex), so the same payment
+     * presented again, to any API process, finds its row and is refused. Written BEFORE the reserve
+     * signs (`sending`; the signature it will land under follows once signed): of two requests
+     * presenting one payment at once, one sends it. `settled` once it landed and moved the payment
+     * (`transfer_id`: the received transfer's row of a wallet's payment, or the agent's own
+     * transfer); `failed` when it landed without paying. A payment that cannot land any more leaves
+     * no row.
+     */
+    x402Settlements: c.table(
+      "x402_settlements",
+      {
+        messageHash: c.text("message_hash").primaryKey(),
+        /** The account paid (`payTo`), whose key settled it and whose reserve budget paid the fee. */
+        accountId: c.text("account_id").notNull(),
+        network: c.text("network").notNull(),
+        /** The transaction's signature (the fee reserve's), once the reserve signed it. */
+        signature: c.text("signature"),
+        /** Who paid: the token authority (a wallet, or an agent's PDA). */
+        payer: c.text("payer").notNull(),
+        /** Which accepted shape it had (api/src/x402/payment-shapes.ts). */
+        shape: c.text("shape").notNull(),
+        status: c.text("status").notNull(),
+        transferId: c.text("transfer_id"),
+        createdAt: c.text("created_at").notNull(),
+        settledAt: c.text("settled_at"),
+      },
+      (t) => [
+        c.uniqueIndex("x402_settlements_signature").on(t.signature),
+        c.index("x402_settlements_account_created").on(t.accountId, t.createdAt),
+      ],
+    ),
+
     /** Service facts: schema owner, the cluster instance the rows belong to. */
     serviceMeta: c.table("service_meta", {
       key: c.text("key").primaryKey(),

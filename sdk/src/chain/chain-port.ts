@@ -16,6 +16,7 @@ import type {
   AccountRecord,
   Commitment,
   ExecutionOutcome,
+  InnerInstructionGroup,
   SignatureInfo,
   SignatureStatus,
   TransactionRecord,
@@ -27,6 +28,12 @@ export interface LatestBlockhash {
   readonly blockhash: string;
   /** The last block height at which a transaction signed with it can land. */
   readonly lastValidBlockHeight: bigint;
+}
+
+/** A simulation's CPIs, when asked for (`innerInstructions`). */
+export interface SimulatedCalls {
+  readonly innerInstructions?: readonly InnerInstructionGroup[];
+  readonly accountKeys?: readonly string[];
 }
 
 /** A landed transaction as a log subscription reports it (`logsSubscribe` on the program). */
@@ -66,10 +73,19 @@ export interface ChainPort {
    * blockhash, duplicate, bad signature, or, with `preflight`, a failing simulation: nothing lands).
    */
   sendTransaction(wire: Uint8Array, options?: { readonly preflight?: boolean }): Promise<string>;
+  /**
+   * Runs `wire` against the newest state without landing it. With `innerInstructions` the answer
+   * also carries the CPIs it made, as indexes into `accountKeys` (static keys, then any others the
+   * instructions named), as a landed transaction's meta does.
+   */
   simulateTransaction(
     wire: Uint8Array,
-    options?: { readonly sigVerify?: boolean; readonly replaceRecentBlockhash?: boolean },
-  ): Promise<ExecutionOutcome & { readonly replacementBlockhash: string | null }>;
+    options?: {
+      readonly sigVerify?: boolean;
+      readonly replaceRecentBlockhash?: boolean;
+      readonly innerInstructions?: boolean;
+    },
+  ): Promise<ExecutionOutcome & SimulatedCalls & { readonly replacementBlockhash: string | null }>;
   /** Test clusters only: lamports from the faucet; returns the transfer's signature. */
   requestAirdrop(address: string, lamports: bigint): Promise<string>;
 

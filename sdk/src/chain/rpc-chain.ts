@@ -49,6 +49,7 @@ import {
 import { DEFAULT_RETRY_BUDGET_MS, MIN_CONTEXT_SLOT_NOT_REACHED, withRetry } from "./rpc-retry";
 import { followSubscription } from "./rpc-subscription";
 import { createChainTransport } from "./rpc-transport";
+import { simulatedCallsOf } from "./simulated-calls";
 
 export interface RpcChainOptions {
   /** HTTP JSON-RPC endpoint. */
@@ -332,9 +333,12 @@ export async function connectRpcChain(options: RpcChainOptions): Promise<ChainPo
             encoding: "base64",
             commitment: "processed",
             ...(sigVerify ? { sigVerify: true } : { replaceRecentBlockhash }),
+            ...(simulateOptions.innerInstructions === true ? { innerInstructions: true } : {}),
           })
           .send();
-        return simulationOf(value, "simulateTransaction.value");
+        const outcome = simulationOf(value, "simulateTransaction.value");
+        if (simulateOptions.innerInstructions !== true) return outcome;
+        return { ...outcome, ...simulatedCallsOf(value, wire, "simulateTransaction.value") };
       } catch (error) {
         throw submissionRejectionOf(error);
       }

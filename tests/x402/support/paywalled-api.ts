@@ -3,6 +3,7 @@
  * `@x402/svm`'s exact server scheme, and a facilitator reached over HTTP (`HTTPFacilitatorClient`).
  * Each route's price is an amount of the cluster's USDG to `payTo`, with the memo it asks for; the
  * handler counts what it served, so a suite can tell a resource served once from one served twice.
+ * The facilitator is the official one, or cpay's (`/v1/x402`, the merchant's API key its bearer).
  */
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -19,6 +20,8 @@ export interface PricedRoute {
   readonly amount: bigint;
   readonly payTo: string;
   readonly memo?: string;
+  /** The route's network, when not the API's. */
+  readonly network?: `solana:${string}`;
 }
 
 export interface PaywalledApi {
@@ -30,20 +33,29 @@ export interface PaywalledApi {
 
 export async function startPaywalledApi(input: {
   readonly facilitatorUrl: string;
+  /** The merchant's API key, sent as the bearer to a facilitator that wants one (cpay's). */
+  readonly facilitatorKey?: string;
   readonly network: `solana:${string}`;
   readonly usdgMint: string;
   readonly routes: readonly PricedRoute[];
 }): Promise<PaywalledApi> {
+  const key = input.facilitatorKey;
   const resourceServer = new x402ResourceServer(
-    new HTTPFacilitatorClient({ url: input.facilitatorUrl }),
-  ).register(input.network, new ExactSvmScheme());
+    new HTTPFacilitatorClient({
+      url: input.facilitatorUrl,
+      ...(key === undefined ? {} : { createAuthHeaders: async () => bearerFor(key) }),
+    }),
+  );
+  for (const network of new Set([input.network, ...input.routes.flatMap((route) => route.network ?? [])])) {
+    resourceServer.register(network, new ExactSvmScheme());
+  }
   const routes = Object.fromEntries(
     input.routes.map((route) => [
       `GET ${route.path}`,
       {
         accepts: {
           scheme: "exact",
-          network: input.network,
+          network: route.network ?? input.network,
           payTo: route.payTo,
           price: {
             amount: route.amount.toString(),
@@ -71,4 +83,10 @@ export async function startPaywalledApi(input: {
     served,
     close: () => closeServer(server),
   };
+}
+
+/** The merchant's key as the bearer of every facilitator call (`createAuthHeaders`' per-path form). */
+function bearerFor(key: string) {
+  const headers = { Authorization: `Bearer ${key}` };
+  return { verify: headers, settle: headers, supported: headers };
 }

@@ -51,6 +51,7 @@
  * | `LIVE_PROGRAM_SHA256S` | unset | as `TEST_PROGRAM_SHA256S`, for the live program |
  * | `RESERVE_MIN_LAMPORTS` | 100000000 | each environment's fee reserve must hold at least this at start (0.1 SOL) |
  * | `RESERVE_WARN_LAMPORTS` | 1000000000 | while running, below this the reserve is low: a log warning and `cpay_fee_reserve_low 1` on the admin listener's `/metrics` (1 SOL, or `RESERVE_MIN_LAMPORTS` when that is higher and this is unset; never below it) |
+ * | `X402_TEST_NETWORK_ALIASES` | unset | comma-separated x402 network ids (CAIP-2) the test environment's facilitator answers for besides its cluster's own, e.g. devnet's for a localnet standing in for it (x402-settings.ts) |
  * | `MAINNET_RPC_URL` | must be unset | not a setting: refused with a pointer to `LIVE_RPC_URL` |
  *
  * A signer setting is `file:/path/keypair.json` (Solana CLI format; refused when its group or others
@@ -73,6 +74,7 @@ import {
 } from "./environment-settings";
 import { type TrustProxy, trustProxyFromEnv } from "./trust-proxy";
 import { type WebhookLimits, webhookLimitsFromEnv } from "./webhook-limits";
+import { x402TestNetworkAliasesFromEnv } from "./x402-settings";
 
 // Handed on for `@cpay/api/config`'s users; the API's own modules import them from the ledger, which
 // shares them with the indexer.
@@ -131,6 +133,8 @@ export interface ServiceConfig {
   };
   /** Whether the live environment is configured (else svc_live_ keys get 403 live_mode_unavailable). */
   readonly liveModeAvailable: boolean;
+  /** x402 network ids the test environment's facilitator answers for besides its own (x402-settings.ts). */
+  readonly x402TestNetworkAliases: readonly `solana:${string}`[];
 }
 
 /**
@@ -190,6 +194,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, dataDir = resol
     webhooksAllowLocal: env.WEBHOOKS_ALLOW_LOCAL === "1",
     webhooks: webhookLimitsFromEnv(env),
     dashboard: dashboardSettingsFromEnv(env),
+    x402TestNetworkAliases: x402TestNetworkAliasesFromEnv(env),
     relayDailyFeeCapLamports: integerFromEnv(
       env,
       "RELAY_DAILY_FEE_CAP_LAMPORTS",
