@@ -12,6 +12,7 @@
  * with the reason `@x402/svm`'s facilitator gives, and nothing moves or is charged.
  */
 
+import { randomBytes } from "node:crypto";
 import { address, generateKeyPairSigner, type KeyPairSigner } from "@solana/kit";
 import { x402Client, x402HTTPClient } from "@x402/core/client";
 import { decodePaymentResponseHeader } from "@x402/core/http";
@@ -27,10 +28,17 @@ import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../suppor
 import { lamportsOf, landedTransaction } from "../support/chain-reads";
 import { eventually } from "../support/eventually";
 import { startWebhookEndpoint, type WebhookEndpoint } from "../support/webhook-endpoint";
+import { type FreshApi, restartApi } from "./support/fresh-api";
 import { computeBudget, keypairPayment, memo, transferChecked } from "./support/keypair-payment";
 import { type PaywalledApi, startPaywalledApi } from "./support/paywalled-api";
 
 const PRICE = 1_250_000n;
+/** The world's settings, which the fresh API instance of the last case is started with too. */
+const ENV = {
+  SERVICE_MASTER_KEY: randomBytes(32).toString("hex"),
+  WEBHOOKS_ALLOW_LOCAL: "1",
+  X402_TEST_NETWORK_ALIASES: SOLANA_DEVNET_CAIP2,
+};
 const MEMO = "order 42";
 
 interface Delivery {
@@ -47,6 +55,7 @@ let wallet: KeyPairSigner;
 let paywalled: PaywalledApi;
 let receiver: WebhookEndpoint;
 let facilitator: HTTPFacilitatorClient;
+let fresh: FreshApi | undefined;
 const delivered: Delivery[] = [];
 /** Every PAYMENT-SIGNATURE header the wallet sent. */
 const paymentHeaders: string[] = [];
@@ -75,10 +84,11 @@ async function requirementOf(path: string): Promise<PaymentRequirements> {
   return required.accepts[0] as PaymentRequirements;
 }
 
-/** The merchant's reserve spend today, landed and reserved (lamports). */
+/** The merchant's reserve spend today, landed and reserved (lamports), read by the API running. */
 async function merchantReserveSpend(): Promise<number> {
-  const { reserveUsage } = world.service.context.db.tables;
-  const rows = await world.service.context.db.read((db) =>
+  const { db: database } = fresh?.context ?? world.service.context;
+  const { reserveUsage } = database.tables;
+  const rows = await database.read((db) =>
     db
       .select()
       .from(reserveUsage)
@@ -121,10 +131,7 @@ beforeAll(async () => {
       delivered.push(JSON.parse(body) as Delivery);
     },
   });
-  world = await startApiWorld({
-    chain: "rpc",
-    env: { WEBHOOKS_ALLOW_LOCAL: "1", X402_TEST_NETWORK_ALIASES: SOLANA_DEVNET_CAIP2 },
-  });
+  world = await startApiWorld({ chain: "rpc", env: ENV });
   [merchant, stranger] = await Promise.all([
     world.account("merchant", { type: "business" }),
     world.account("stranger", { type: "business" }),
@@ -154,6 +161,7 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
+  await fresh?.close();
   await paywalled?.close();
   await world?.close();
   await receiver?.close();
@@ -385,5 +393,41 @@ describe("a wallet paying a cpay merchant through cpay's facilitator", () => {
       requirements,
       "invalid_exact_svm_payload_transaction_instructions_compute_price_instruction_too_high",
     );
+  });
+
+  it("Given the paid request's PAYMENT-SIGNATURE, When it is presented to a fresh API instance (restarted on the same database), Then it is refused as a duplicate settlement, through the merchant's API too", async () => {
+    const header = paymentHeaders[0] as string;
+    const payment = JSON.parse(Buffer.from(header, "base64").toString()) as PaymentPayload;
+    const before = await ledger();
+    fresh = await restartApi(world, ENV);
+    const freshFacilitator = new HTTPFacilitatorClient({
+      url: `${fresh.url}/v1/x402`,
+      createAuthHeaders: async () => {
+        const headers = { Authorization: `Bearer ${merchant.key.value}` };
+        return { verify: headers, settle: headers, supported: headers };
+      },
+    });
+    const freshPaywalled = await startPaywalledApi({
+      facilitatorUrl: `${fresh.url}/v1/x402`,
+      facilitatorKey: merchant.key.value,
+      network: SOLANA_DEVNET_CAIP2,
+      usdgMint: world.chain.usdgMint,
+      routes: [{ path: "/report", amount: PRICE, payTo: merchant.account.publicKey, memo: MEMO }],
+    });
+    try {
+      const verdict = await freshFacilitator.verify(payment, payment.accepted);
+      const settlement = await freshFacilitator.settle(payment, payment.accepted);
+      const replayed = await fetch(`${freshPaywalled.url}/report`, {
+        headers: { "PAYMENT-SIGNATURE": header },
+      });
+
+      expect(verdict).toMatchObject({ isValid: false, invalidReason: "duplicate_settlement" });
+      expect(settlement).toMatchObject({ success: false, errorReason: "duplicate_settlement" });
+      expect(replayed.status).toBe(402);
+      expect(freshPaywalled.served.get("/report")).toBeUndefined();
+      expect(await ledger()).toEqual(before);
+    } finally {
+      await freshPaywalled.close();
+    }
   });
 });

@@ -14,6 +14,10 @@ import type { SimulatedCalls } from "./chain-port";
 import type { InnerInstructionGroup } from "./chain-types";
 import { objectAt, text, UnexpectedRpcAnswer, u64 } from "./rpc-normalize";
 
+const TOKEN_PROGRAMS: ReadonlySet<string> = new Set([
+  "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA",
+  "TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb",
+]);
 const TRANSFER = 3;
 const TRANSFER_CHECKED = 12;
 
@@ -50,7 +54,8 @@ export function simulatedCallsOf(value: unknown, wire: Uint8Array, field: string
 }
 
 function instructionOf(ix: Json, indexOf: (address: string) => number): Instruction {
-  const programIdIndex = indexOf(text(ix.programId, "programId"));
+  const programId = text(ix.programId, "programId");
+  const programIdIndex = indexOf(programId);
   const stackHeight = ix.stackHeight === null || ix.stackHeight === undefined ? 2 : Number(ix.stackHeight);
   if (ix.parsed === undefined) {
     if (!Array.isArray(ix.accounts)) throw new UnexpectedRpcAnswer("accounts", "is not an array");
@@ -61,7 +66,7 @@ function instructionOf(ix: Json, indexOf: (address: string) => number): Instruct
       stackHeight,
     };
   }
-  const transfer = tokenTransferOf(ix.parsed);
+  const transfer = TOKEN_PROGRAMS.has(programId) ? tokenTransferOf(ix.parsed) : null;
   if (transfer === null) return { programIdIndex, accounts: [], data: new Uint8Array(), stackHeight };
   return { programIdIndex, accounts: transfer.accounts.map(indexOf), data: transfer.data, stackHeight };
 }
@@ -81,7 +86,7 @@ function tokenTransferOf(parsed: unknown): { accounts: string[]; data: Uint8Arra
   if (type === "transfer") {
     const data = new Uint8Array(9);
     data[0] = TRANSFER;
-    new DataView(data.buffer).setBigUint64(1, u64(fields.amount, "info.amount"), true);
+    new DataView(data.buffer).setBigUint64(1, baseUnits(fields.amount, "info.amount"), true);
     return {
       accounts: [
         text(fields.source, "info.source"),
@@ -95,7 +100,7 @@ function tokenTransferOf(parsed: unknown): { accounts: string[]; data: Uint8Arra
   const tokenAmount = objectAt(fields.tokenAmount, "info.tokenAmount");
   const data = new Uint8Array(10);
   data[0] = TRANSFER_CHECKED;
-  new DataView(data.buffer).setBigUint64(1, u64(tokenAmount.amount, "info.tokenAmount.amount"), true);
+  new DataView(data.buffer).setBigUint64(1, baseUnits(tokenAmount.amount, "info.tokenAmount.amount"), true);
   data[9] = Number(u64(tokenAmount.decimals, "info.tokenAmount.decimals"));
   return {
     accounts: [
@@ -107,4 +112,10 @@ function tokenTransferOf(parsed: unknown): { accounts: string[]; data: Uint8Arra
     ],
     data,
   };
+}
+
+/** A token amount as parsed instructions give it: a decimal string of base units (or a number). */
+function baseUnits(value: unknown, field: string): bigint {
+  if (typeof value === "string" && /^\d{1,20}$/.test(value)) return BigInt(value);
+  return u64(value, field);
 }
