@@ -58,12 +58,10 @@ export function inProcessChain(cluster: EmbeddedCluster): ChainPort {
     sendTransaction: (wire, options) => later(() => cluster.sendTransaction(wire, options)),
     simulateTransaction: (wire, options) =>
       later(() => {
-        // The port answers what RPC's simulateTransaction answers by default: no inner instructions.
-        const {
-          innerInstructions: _inner,
-          accountKeys: _keys,
-          ...outcome
-        } = cluster.simulateTransaction(wire, options);
+        const simulated = cluster.simulateTransaction(wire, options);
+        // The port answers what RPC's simulateTransaction answers: inner instructions only when asked.
+        if (options?.innerInstructions === true) return simulated;
+        const { innerInstructions: _inner, accountKeys: _keys, ...outcome } = simulated;
         return outcome;
       }),
     requestAirdrop: (address, lamports) => later(() => cluster.requestAirdrop(address, lamports)),
