@@ -9,6 +9,7 @@
  * refused as a duplicate settlement.
  */
 import { idFromBytes } from "@cpay/ledger/ids";
+import type { TWebhookEventOf } from "@cpay/sdk/api";
 import type { ChainPort } from "@cpay/sdk/chain";
 import {
   type AgentX402Scheme,
@@ -17,8 +18,6 @@ import {
   type SignedX402Payment,
 } from "@cpay/sdk/x402";
 import { decodePaymentResponseHeader } from "@x402/core/http";
-import { HTTPFacilitatorClient } from "@x402/core/server";
-import type { PaymentPayload } from "@x402/core/types";
 import { wrapFetchWithPayment } from "@x402/fetch";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -27,17 +26,16 @@ import type { ApiWorld } from "../support/api-world";
 import { lamportsOf, landedTransaction } from "../support/chain-reads";
 import { eventually } from "../support/eventually";
 import { startWebhookEndpoint, type WebhookEndpoint } from "../support/webhook-endpoint";
+import { cpayFacilitator } from "./support/cpay-facilitator";
+import { paymentOf, recordingPayments } from "./support/payment-headers";
 import { type PaywalledApi, startPaywalledApi } from "./support/paywalled-api";
 import { startX402World, type X402World } from "./support/x402-world";
 
 const PRICE = 3_000_000n;
 const MEMO = "agent invoice 9";
 
-interface Delivery {
-  readonly event: string;
-  readonly transfer_id: string;
-  readonly direction?: string;
-}
+/** A transfer event as the merchant's (or owner's) webhook receives it. */
+type Delivery = TWebhookEventOf<"transfer.confirmed">;
 
 let x: X402World;
 let world: ApiWorld;
@@ -47,14 +45,8 @@ let paywalled: PaywalledApi;
 let receiver: WebhookEndpoint;
 const delivered: { readonly path: string; readonly delivery: Delivery }[] = [];
 const signed: SignedX402Payment[] = [];
-const paymentHeaders: string[] = [];
-
-const recordingFetch: typeof fetch = async (input, init) => {
-  const request = new Request(input, init);
-  const header = request.headers.get("PAYMENT-SIGNATURE");
-  if (header !== null) paymentHeaders.push(header);
-  return fetch(request);
-};
+/** Every PAYMENT-SIGNATURE header the payer sent. */
+const payments = recordingPayments();
 
 async function balances() {
   return {
@@ -110,7 +102,7 @@ describe("a cpay agent paying a cpay merchant through cpay's facilitator", () =>
     const before = await balances();
 
     const response = await wrapFetchWithPayment(
-      recordingFetch,
+      payments.fetch,
       createAgentX402Client(scheme, agentChain),
     )(`${paywalled.url}/report`);
 
@@ -169,15 +161,9 @@ describe("a cpay agent paying a cpay merchant through cpay's facilitator", () =>
   });
 
   it("Given the agent's paid PAYMENT-SIGNATURE, When it is replayed to the API and presented to settle again, Then it is refused as a duplicate settlement and nothing moves", async () => {
-    const header = paymentHeaders[0] as string;
-    const payment = JSON.parse(Buffer.from(header, "base64").toString()) as PaymentPayload;
-    const facilitator = new HTTPFacilitatorClient({
-      url: `${world.url}/v1/x402`,
-      createAuthHeaders: async () => {
-        const headers = { Authorization: `Bearer ${x.merchant.key.value}` };
-        return { verify: headers, settle: headers, supported: headers };
-      },
-    });
+    const header = payments.headers[0] as string;
+    const payment = paymentOf(header);
+    const facilitator = cpayFacilitator(world.url, x.merchant.key.value);
     const before = await balances();
 
     const replayed = await fetch(`${paywalled.url}/report`, { headers: { "PAYMENT-SIGNATURE": header } });

@@ -8,13 +8,14 @@
 
 import { solanaNetworkOf } from "@cpay/sdk/x402";
 import { generateKeyPairSigner, type KeyPairSigner } from "@solana/kit";
-import { HTTPFacilitatorClient } from "@x402/core/server";
+import type { HTTPFacilitatorClient } from "@x402/core/server";
 import type { PaymentRequirements } from "@x402/core/types";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { publicUsdg } from "../api/support/held-transfer";
 import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
 import { lamportsOf } from "../support/chain-reads";
+import { cpayFacilitator } from "./support/cpay-facilitator";
 import { keypairPayment, memo } from "./support/keypair-payment";
 
 const PAYMENTS = 20;
@@ -34,13 +35,7 @@ beforeAll(async () => {
   merchant = await world.account("merchant", { type: "business" });
   wallet = await generateKeyPairSigner();
   await world.faucet.mintUsdgToOwner(wallet.address, usdg(10));
-  facilitator = new HTTPFacilitatorClient({
-    url: `${world.url}/v1/x402`,
-    createAuthHeaders: async () => {
-      const headers = { Authorization: `Bearer ${merchant.key.value}` };
-      return { verify: headers, settle: headers, supported: headers };
-    },
-  });
+  facilitator = cpayFacilitator(world.url, merchant.key.value);
 }, 300_000);
 
 afterAll(async () => {

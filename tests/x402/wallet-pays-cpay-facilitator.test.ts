@@ -13,23 +13,32 @@
  */
 
 import { randomBytes } from "node:crypto";
-import { address, generateKeyPairSigner, type KeyPairSigner } from "@solana/kit";
+import type { TWebhookEventOf } from "@cpay/sdk/api";
+import { address, generateKeyPairSigner, type Instruction, type KeyPairSigner } from "@solana/kit";
 import { x402Client, x402HTTPClient } from "@x402/core/client";
 import { decodePaymentResponseHeader } from "@x402/core/http";
-import { HTTPFacilitatorClient } from "@x402/core/server";
+import type { HTTPFacilitatorClient } from "@x402/core/server";
 import type { PaymentPayload, PaymentRequirements } from "@x402/core/types";
 import { wrapFetchWithPayment } from "@x402/fetch";
 import { SOLANA_DEVNET_CAIP2 } from "@x402/svm";
 import { ExactSvmScheme } from "@x402/svm/exact/client";
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { publicUsdg } from "../api/support/held-transfer";
 import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
 import { lamportsOf, landedTransaction } from "../support/chain-reads";
 import { eventually } from "../support/eventually";
 import { startWebhookEndpoint, type WebhookEndpoint } from "../support/webhook-endpoint";
+import { cpayFacilitator } from "./support/cpay-facilitator";
 import { type FreshApi, restartApi } from "./support/fresh-api";
-import { computeBudget, keypairPayment, memo, transferChecked } from "./support/keypair-payment";
+import {
+  computeBudget,
+  keypairPayment,
+  memo,
+  type StandardPayment,
+  transferChecked,
+} from "./support/keypair-payment";
+import { paymentOf, recordingPayments } from "./support/payment-headers";
 import { type PaywalledApi, startPaywalledApi } from "./support/paywalled-api";
 
 const PRICE = 1_250_000n;
@@ -41,12 +50,8 @@ const ENV = {
 };
 const MEMO = "order 42";
 
-interface Delivery {
-  readonly event: string;
-  readonly transfer_id: string;
-  readonly direction?: string;
-  readonly tx_signature?: string;
-}
+/** A transfer event as the merchant's (or owner's) webhook receives it. */
+type Delivery = TWebhookEventOf<"transfer.confirmed">;
 
 let world: ApiWorld;
 let merchant: WorldAccount;
@@ -57,15 +62,8 @@ let receiver: WebhookEndpoint;
 let facilitator: HTTPFacilitatorClient;
 let fresh: FreshApi | undefined;
 const delivered: Delivery[] = [];
-/** Every PAYMENT-SIGNATURE header the wallet sent. */
-const paymentHeaders: string[] = [];
-
-const recordingFetch: typeof fetch = async (input, init) => {
-  const request = new Request(input, init);
-  const header = request.headers.get("PAYMENT-SIGNATURE");
-  if (header !== null) paymentHeaders.push(header);
-  return fetch(request);
-};
+/** Every PAYMENT-SIGNATURE header the payer sent. */
+const payments = recordingPayments();
 
 function walletClient(): x402Client {
   return new x402Client()
@@ -89,10 +87,7 @@ async function merchantReserveSpend(): Promise<number> {
   const { db: database } = fresh?.context ?? world.service.context;
   const { reserveUsage } = database.tables;
   const rows = await database.read((db) =>
-    db
-      .select()
-      .from(reserveUsage)
-      .where(and(eq(reserveUsage.accountId, merchant.account.id))),
+    db.select().from(reserveUsage).where(eq(reserveUsage.accountId, merchant.account.id)),
   );
   return rows.reduce((sum, row) => sum + row.lamports + row.reservedLamports, 0);
 }
@@ -125,6 +120,105 @@ async function expectRefused(payment: PaymentPayload, requirements: PaymentRequi
   return verdict;
 }
 
+/** A bad payment: what is wrong, how it is built from the standard one, and the refusal. */
+interface BadPayment {
+  readonly given: string;
+  /** The route whose requirement it pays (default /report). */
+  readonly path?: string;
+  readonly change?: (
+    standard: StandardPayment,
+    pay: (overrides: Partial<Parameters<typeof transferChecked>[0]>) => Promise<Instruction>,
+  ) => Promise<Instruction[]> | Instruction[];
+  /** Runs once the payment is signed, before it is presented. */
+  readonly afterSigning?: () => Promise<unknown>;
+  readonly reason: string;
+  /** What the refusal's message names (read once the world exists). */
+  readonly says: readonly (() => string)[];
+}
+
+const BAD_PAYMENTS: readonly BadPayment[] = [
+  {
+    given: "a payment of less than the price",
+    change: async ([limit, price, , note], pay) => [limit, price, await pay({ amount: PRICE - 1n }), note],
+    reason: "invalid_exact_svm_payload_amount_mismatch",
+    says: [() => `${PRICE - 1n}`],
+  },
+  {
+    given: "a payment in another mint than the requirement's",
+    change: async ([limit, price, , note], pay) => [
+      limit,
+      price,
+      await pay({ mint: "So11111111111111111111111111111111111111112" }),
+      note,
+    ],
+    reason: "invalid_exact_svm_payload_mint_mismatch",
+    says: [() => "So11111111111111111111111111111111111111112"],
+  },
+  {
+    given: "a payment to another account than the requirement's payTo",
+    change: async ([limit, price, , note], pay) => [
+      limit,
+      price,
+      await pay({ to: stranger.account.publicKey }),
+      note,
+    ],
+    reason: "invalid_exact_svm_payload_recipient_mismatch",
+    says: [() => merchant.account.publicKey],
+  },
+  {
+    given: "a requirement paying another account than the key's",
+    path: "/elsewhere",
+    reason: "cpay_pay_to_not_this_account",
+    says: [() => merchant.account.publicKey, () => stranger.account.publicKey],
+  },
+  {
+    given: "the fee payer named in an instruction (a memo's signer)",
+    change: ([limit, price, transfer]) => [
+      limit,
+      price,
+      transfer,
+      memo(MEMO, [address(world.service.context.feePayer.address)]),
+    ],
+    reason: "invalid_exact_svm_smart_wallet_fee_payer_not_isolated",
+    says: [() => world.service.context.feePayer.address],
+  },
+  {
+    given: "the fee payer as the transfer's authority",
+    change: async ([limit, price, , note], pay) => [
+      limit,
+      price,
+      await pay({ from: address(world.service.context.feePayer.address) }),
+      note,
+    ],
+    reason: "invalid_exact_svm_payload_transaction_fee_payer_transferring_funds",
+    says: [() => "fee payer"],
+  },
+  {
+    given: "two transfers in one payment",
+    change: ([limit, price, transfer, note]) => [limit, price, transfer, transfer, note],
+    reason: "invalid_exact_svm_payload_unknown_fourth_instruction",
+    says: [() => "second transfer"],
+  },
+  {
+    given: "a payment signed on a blockhash that has since expired",
+    afterSigning: () => world.testClock.advanceSlots(200),
+    reason: "invalid_exact_svm_transaction_simulation_failed",
+    says: [() => "BlockhashNotFound"],
+  },
+  {
+    given: "a compute limit past the cap",
+    change: ([, , transfer, note]) => [...computeBudget(400_001), transfer, note],
+    reason: "invalid_exact_svm_payload_transaction_instructions_compute_limit_instruction_too_high",
+    says: [() => "400000"],
+  },
+  {
+    given: "a priority fee past the cap",
+    change: ([, , transfer, note]) => [...computeBudget(20_000, 5_000_001n), transfer, note],
+    reason: "invalid_exact_svm_payload_transaction_instructions_compute_price_instruction_too_high",
+    says: [() => "5000000"],
+  },
+];
+
 beforeAll(async () => {
   receiver = await startWebhookEndpoint({
     onDelivery: ({ body }) => {
@@ -141,13 +235,7 @@ beforeAll(async () => {
   });
   wallet = await generateKeyPairSigner();
   await world.faucet.mintUsdgToOwner(wallet.address, usdg(50));
-  facilitator = new HTTPFacilitatorClient({
-    url: `${world.url}/v1/x402`,
-    createAuthHeaders: async () => {
-      const headers = { Authorization: `Bearer ${merchant.key.value}` };
-      return { verify: headers, settle: headers, supported: headers };
-    },
-  });
+  facilitator = cpayFacilitator(world.url, merchant.key.value);
   paywalled = await startPaywalledApi({
     facilitatorUrl: `${world.url}/v1/x402`,
     facilitatorKey: merchant.key.value,
@@ -172,7 +260,7 @@ describe("a wallet paying a cpay merchant through cpay's facilitator", () => {
     const supported = await facilitator.getSupported();
     const before = await ledger();
 
-    const response = await wrapFetchWithPayment(recordingFetch, walletClient())(`${paywalled.url}/report`);
+    const response = await wrapFetchWithPayment(payments.fetch, walletClient())(`${paywalled.url}/report`);
 
     expect(supported.kinds.map((kind) => kind.network)).toContain(SOLANA_DEVNET_CAIP2);
     expect(supported.kinds[0]?.extra?.feePayer).toBe(world.service.context.feePayer.address);
@@ -217,8 +305,8 @@ describe("a wallet paying a cpay merchant through cpay's facilitator", () => {
   });
 
   it("Given the paid request's PAYMENT-SIGNATURE, When it is replayed to the API and presented to verify and settle again, Then it is refused as a duplicate settlement and the resource is not served again", async () => {
-    const header = paymentHeaders[0] as string;
-    const payment = JSON.parse(Buffer.from(header, "base64").toString()) as PaymentPayload;
+    const header = payments.headers[0] as string;
+    const payment = paymentOf(header);
     const before = await ledger();
 
     const replayed = await fetch(`${paywalled.url}/report`, { headers: { "PAYMENT-SIGNATURE": header } });
@@ -232,181 +320,39 @@ describe("a wallet paying a cpay merchant through cpay's facilitator", () => {
     expect(await ledger()).toEqual(before);
   });
 
-  it("Given a payment of less than the price, When presented, Then it is refused (amount mismatch) and nothing moves", async () => {
-    const requirements = await requirementOf("/report");
-    const payment = await keypairPayment({
-      chain: world.chain,
-      payer: wallet,
-      requirements,
-      change: async ([limit, price, , note]) => [
-        limit,
-        price,
-        await transferChecked({
+  it.each(BAD_PAYMENTS)(
+    "Given $given, When presented to verify and settle, Then both refuse it ($reason) and nothing moves or is charged",
+    async (bad) => {
+      const requirements = await requirementOf(bad.path ?? "/report");
+      const pay = (overrides: Partial<Parameters<typeof transferChecked>[0]>) =>
+        transferChecked({
           from: wallet,
           to: requirements.payTo,
           mint: requirements.asset,
-          amount: PRICE - 1n,
-        }),
-        note,
-      ],
-    });
-
-    const verdict = await expectRefused(payment, requirements, "invalid_exact_svm_payload_amount_mismatch");
-
-    expect(verdict.invalidMessage).toContain(`${PRICE - 1n}`);
-  });
-
-  it("Given a payment in another mint than the requirement's, When presented, Then it is refused (mint mismatch) and nothing moves", async () => {
-    const requirements = await requirementOf("/report");
-    const otherMint = (await generateKeyPairSigner()).address;
-    const payment = await keypairPayment({
-      chain: world.chain,
-      payer: wallet,
-      requirements,
-      change: async ([limit, price, , note]) => [
-        limit,
-        price,
-        await transferChecked({ from: wallet, to: requirements.payTo, mint: otherMint, amount: PRICE }),
-        note,
-      ],
-    });
-
-    await expectRefused(payment, requirements, "invalid_exact_svm_payload_mint_mismatch");
-  });
-
-  it("Given a payment to another account than the requirement's payTo, and a requirement paying another account than the key's, When presented, Then both are refused and nothing moves", async () => {
-    const requirements = await requirementOf("/report");
-    const elsewhere = await requirementOf("/elsewhere");
-    const misdirected = await keypairPayment({
-      chain: world.chain,
-      payer: wallet,
-      requirements,
-      change: async ([limit, price, , note]) => [
-        limit,
-        price,
-        await transferChecked({
-          from: wallet,
-          to: stranger.account.publicKey,
-          mint: requirements.asset,
           amount: PRICE,
-        }),
-        note,
-      ],
-    });
-    const toStranger = await keypairPayment({ chain: world.chain, payer: wallet, requirements: elsewhere });
+          ...overrides,
+        });
+      const payment = await keypairPayment({
+        chain: world.chain,
+        payer: wallet,
+        requirements,
+        ...(bad.change === undefined ? {} : { change: (standard) => bad.change?.(standard, pay) ?? [] }),
+      });
+      await bad.afterSigning?.();
 
-    await expectRefused(misdirected, requirements, "invalid_exact_svm_payload_recipient_mismatch");
-    const refused = await expectRefused(toStranger, elsewhere, "cpay_pay_to_not_this_account");
+      const verdict = await expectRefused(payment, requirements, bad.reason);
 
-    expect(refused.invalidMessage).toContain(merchant.account.publicKey);
-    expect(paywalled.served.get("/elsewhere")).toBeUndefined();
-  });
-
-  it("Given the fee payer inside an instruction (a memo's signer, or the transfer's authority), When presented, Then each is refused and nothing moves", async () => {
-    const requirements = await requirementOf("/report");
-    const feePayer = address(world.service.context.feePayer.address);
-    const inMemo = await keypairPayment({
-      chain: world.chain,
-      payer: wallet,
-      requirements,
-      change: ([limit, price, transfer]) => [limit, price, transfer, memo(MEMO, [feePayer])],
-    });
-    const asAuthority = await keypairPayment({
-      chain: world.chain,
-      payer: wallet,
-      requirements,
-      change: async ([limit, price, , note]) => [
-        limit,
-        price,
-        await transferChecked({
-          from: feePayer,
-          to: requirements.payTo,
-          mint: requirements.asset,
-          amount: PRICE,
-        }),
-        note,
-      ],
-    });
-
-    await expectRefused(inMemo, requirements, "invalid_exact_svm_smart_wallet_fee_payer_not_isolated");
-    await expectRefused(
-      asAuthority,
-      requirements,
-      "invalid_exact_svm_payload_transaction_fee_payer_transferring_funds",
-    );
-  });
-
-  it("Given two transfers in one payment, When presented, Then it is refused (one transfer per payment) and nothing moves", async () => {
-    const requirements = await requirementOf("/report");
-    const payment = await keypairPayment({
-      chain: world.chain,
-      payer: wallet,
-      requirements,
-      change: ([limit, price, transfer, note]) => [limit, price, transfer, transfer, note],
-    });
-
-    const verdict = await expectRefused(
-      payment,
-      requirements,
-      "invalid_exact_svm_payload_unknown_fourth_instruction",
-    );
-
-    expect(verdict.invalidMessage).toContain("second transfer");
-  });
-
-  it("Given a payment signed on a blockhash that has expired, When presented, Then it is refused (the cluster no longer knows its blockhash) and nothing moves", async () => {
-    const requirements = await requirementOf("/report");
-    const payment = await keypairPayment({ chain: world.chain, payer: wallet, requirements });
-    await world.testClock.advanceSlots(200);
-
-    const verdict = await expectRefused(
-      payment,
-      requirements,
-      "invalid_exact_svm_transaction_simulation_failed",
-    );
-
-    expect(verdict.invalidMessage).toContain("BlockhashNotFound");
-  });
-
-  it("Given compute budgets past the caps, When presented, Then each is refused naming its cap", async () => {
-    const requirements = await requirementOf("/report");
-    const tooManyUnits = await keypairPayment({
-      chain: world.chain,
-      payer: wallet,
-      requirements,
-      change: ([, , transfer, note]) => [...computeBudget(400_001), transfer, note],
-    });
-    const tooDear = await keypairPayment({
-      chain: world.chain,
-      payer: wallet,
-      requirements,
-      change: ([, , transfer, note]) => [...computeBudget(20_000, 5_000_001n), transfer, note],
-    });
-
-    await expectRefused(
-      tooManyUnits,
-      requirements,
-      "invalid_exact_svm_payload_transaction_instructions_compute_limit_instruction_too_high",
-    );
-    await expectRefused(
-      tooDear,
-      requirements,
-      "invalid_exact_svm_payload_transaction_instructions_compute_price_instruction_too_high",
-    );
-  });
+      for (const words of bad.says) expect(verdict.invalidMessage).toContain(words());
+      expect(paywalled.served.get(bad.path ?? "/report")).toBe(bad.path === undefined ? 1 : undefined);
+    },
+  );
 
   it("Given the paid request's PAYMENT-SIGNATURE, When it is presented to a fresh API instance (restarted on the same database), Then it is refused as a duplicate settlement, through the merchant's API too", async () => {
-    const header = paymentHeaders[0] as string;
-    const payment = JSON.parse(Buffer.from(header, "base64").toString()) as PaymentPayload;
+    const header = payments.headers[0] as string;
+    const payment = paymentOf(header);
     const before = await ledger();
     fresh = await restartApi(world, ENV);
-    const freshFacilitator = new HTTPFacilitatorClient({
-      url: `${fresh.url}/v1/x402`,
-      createAuthHeaders: async () => {
-        const headers = { Authorization: `Bearer ${merchant.key.value}` };
-        return { verify: headers, settle: headers, supported: headers };
-      },
-    });
+    const freshFacilitator = cpayFacilitator(fresh.url, merchant.key.value);
     const freshPaywalled = await startPaywalledApi({
       facilitatorUrl: `${fresh.url}/v1/x402`,
       facilitatorKey: merchant.key.value,

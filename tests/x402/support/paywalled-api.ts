@@ -11,6 +11,7 @@ import { HTTPFacilitatorClient } from "@x402/core/server";
 import { paymentMiddleware, x402ResourceServer } from "@x402/express";
 import { ExactSvmScheme } from "@x402/svm/exact/server";
 import express from "express";
+import { merchantBearer } from "./cpay-facilitator";
 import { closeServer, listen } from "./official-facilitator";
 
 export interface PricedRoute {
@@ -43,7 +44,7 @@ export async function startPaywalledApi(input: {
   const resourceServer = new x402ResourceServer(
     new HTTPFacilitatorClient({
       url: input.facilitatorUrl,
-      ...(key === undefined ? {} : { createAuthHeaders: async () => bearerFor(key) }),
+      ...(key === undefined ? {} : { createAuthHeaders: async () => merchantBearer(key) }),
     }),
   );
   for (const network of new Set([input.network, ...input.routes.flatMap((route) => route.network ?? [])])) {
@@ -83,10 +84,4 @@ export async function startPaywalledApi(input: {
     served,
     close: () => closeServer(server),
   };
-}
-
-/** The merchant's key as the bearer of every facilitator call (`createAuthHeaders`' per-path form). */
-function bearerFor(key: string) {
-  const headers = { Authorization: `Bearer ${key}` };
-  return { verify: headers, settle: headers, supported: headers };
 }
