@@ -29,7 +29,8 @@ import { X402_REASONS, X402Refusal } from "./x402-refusal";
 
 /** What verifying needs: the cluster, the fee reserve's address, the networks settled on. */
 export interface VerifyContext {
-  readonly chain: ChainPort;
+  /** Only cpay's program id and a simulation are read. */
+  readonly chain: Pick<ChainPort, "programId" | "simulateTransaction">;
   readonly feePayer: string;
   readonly networks: readonly string[];
   /** Throws X402Refusal when the payment was settled before (checked before anything runs). */
@@ -102,7 +103,7 @@ export async function verifyPayment(
 }
 
 async function simulate(
-  chain: ChainPort,
+  chain: VerifyContext["chain"],
   transaction: PaymentTransaction,
   shape: PaymentShape,
   payer: string,
