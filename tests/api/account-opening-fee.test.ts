@@ -23,8 +23,9 @@ import {
   getTokenDecoder,
   TOKEN_2022_PROGRAM_ADDRESS,
 } from "@solana-program/token-2022";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiWorld, refusalOf, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
+import { beforeAll, describe, expect, it } from "vitest";
+import { apiSuite } from "../support/api-suite";
+import { refusalOf, usdg } from "../support/api-world";
 import { lamportsOf, signerState } from "../support/chain-reads";
 import { publicUsdgOn } from "../support/usdg-balances";
 import { createTestAgent, type WorldAgent } from "./support/agents";
@@ -39,62 +40,48 @@ import {
 const FEE = usdg(1);
 
 describe("the account-opening fee", () => {
-  let world: ApiWorld;
-  let alice: WorldAccount;
-  let bob: WorldAccount;
-  let olga: WorldAccount;
+  const given = apiSuite({ accounts: ["alice", "bob", "olga"], funds: { alice: { public: usdg(20) } } });
 
-  beforeAll(async () => {
-    world = await startApiWorld();
-    [alice, bob, olga] = await Promise.all([
-      world.account("alice"),
-      world.account("bob"),
-      world.account("olga"),
-    ]);
-    await world.fund(alice.account, { public: usdg(20) });
-  });
-
-  afterAll(async () => {
-    await world?.close();
-  });
-
-  const usdgOf = (owner: string) => publicUsdgOn(world.chain, owner);
-  const feeAccountBalance = () => usdgOf(world.service.context.feePayer.address);
-  const reserveState = () => signerState(world.chain, world.service.context.feePayer.address);
+  const usdgOf = (owner: string) => publicUsdgOn(given.world.chain, owner);
+  const feeAccountBalance = () => usdgOf(given.world.service.context.feePayer.address);
+  const reserveState = () => signerState(given.world.chain, given.world.service.context.feePayer.address);
   const transferCount = async () => {
-    const { db } = world.service.context;
+    const { db } = given.world.service.context;
     return (await db.read((q) => q.select().from(db.tables.transfers))).length;
   };
 
   describe("an account's own public transfer", () => {
     it("Given a fresh address, When alice pays it publicly, Then she pays the amount plus the fee, the fee lands in the service's fee account and the answer states it", async () => {
       const stranger = (await generateKeyPairSigner()).address;
-      const [aliceBefore, feesBefore] = [await usdgOf(alice.account.publicKey), await feeAccountBalance()];
+      const [aliceBefore, feesBefore] = [
+        await usdgOf(given.alice.account.publicKey),
+        await feeAccountBalance(),
+      ];
 
-      const created = await alice.client.call("createTransfer", {
+      const created = await given.alice.client.call("createTransfer", {
         body: { to: stranger, amount: "2", confidential: false },
       });
 
       expect(created.fees).toEqual({ account_opening: "1" });
       expect(await usdgOf(stranger)).toBe(usdg(2));
-      expect(await usdgOf(alice.account.publicKey)).toBe(aliceBefore - usdg(2) - FEE);
+      expect(await usdgOf(given.alice.account.publicKey)).toBe(aliceBefore - usdg(2) - FEE);
       expect((await feeAccountBalance()) - feesBefore).toBe(FEE);
 
       // When she pays the same address again: its account exists, nothing is opened, no fee
-      const again = await alice.client.call("createTransfer", {
+      const again = await given.alice.client.call("createTransfer", {
         body: { to: stranger, amount: "1", confidential: false },
       });
       expect(again.fees).toEqual({ account_opening: "0" });
-      expect(await usdgOf(alice.account.publicKey)).toBe(aliceBefore - usdg(3) - FEE);
+      expect(await usdgOf(given.alice.account.publicKey)).toBe(aliceBefore - usdg(3) - FEE);
       expect((await feeAccountBalance()) - feesBefore).toBe(FEE);
     });
 
     it("Given the request that charged a fee died before answering, When its Idempotency-Key is retried, Then the answer rebuilt from the chain states the fee its transaction charged", async () => {
       const stranger = (await generateKeyPairSigner()).address;
-      const charged = await alice.client.call("createTransfer", {
+      const charged = await given.alice.client.call("createTransfer", {
         body: { to: stranger, amount: "1", confidential: false },
       });
-      const free = await alice.client.call("createTransfer", {
+      const free = await given.alice.client.call("createTransfer", {
         body: { to: "@bob", amount: "1", confidential: false },
       });
 
@@ -103,8 +90,8 @@ describe("the account-opening fee", () => {
         const key = `died-${transfer.transfer_id}`;
         await abandonedClaim(key, transfer.transfer_id);
         const answer = await runIdempotently(
-          world.service.context,
-          { accountId: alice.account.id, key, fingerprint: key },
+          given.world.service.context,
+          { accountId: given.alice.account.id, key, fingerprint: key },
           () => {
             throw new Error("a recovered transfer is never sent again");
           },
@@ -122,24 +109,24 @@ describe("the account-opening fee", () => {
     });
 
     it("Given the service's own account, by handle or by address, When alice pays it publicly, Then no fee is charged", async () => {
-      const aliceBefore = await usdgOf(alice.account.publicKey);
-      const byHandle = await alice.client.call("createTransfer", {
+      const aliceBefore = await usdgOf(given.alice.account.publicKey);
+      const byHandle = await given.alice.client.call("createTransfer", {
         body: { to: "@bob", amount: "1", confidential: false },
       });
-      const byAddress = await alice.client.call("createTransfer", {
-        body: { to: bob.account.publicKey, amount: "1", confidential: false },
+      const byAddress = await given.alice.client.call("createTransfer", {
+        body: { to: given.bob.account.publicKey, amount: "1", confidential: false },
       });
       expect([byHandle.fees, byAddress.fees]).toEqual([{ account_opening: "0" }, { account_opening: "0" }]);
-      expect(await usdgOf(alice.account.publicKey)).toBe(aliceBefore - usdg(2));
+      expect(await usdgOf(given.alice.account.publicKey)).toBe(aliceBefore - usdg(2));
     });
 
     it("Given a balance that covers the amount but not the fee, When she pays a fresh address, Then 402 names the fee and nothing is written, signed or opened", async () => {
       const stranger = (await generateKeyPairSigner()).address;
-      const balance = await usdgOf(alice.account.publicKey);
+      const balance = await usdgOf(given.alice.account.publicKey);
       const [rows, reserve] = [await transferCount(), await reserveState()];
 
       const refused = await refusalOf(
-        alice.client.call("createTransfer", {
+        given.alice.client.call("createTransfer", {
           body: { to: stranger, amount: (Number(balance) / 1e6).toFixed(6), confidential: false },
         }),
       );
@@ -148,8 +135,10 @@ describe("the account-opening fee", () => {
       expect(refused.message).toContain("1 USDG account-opening fee");
       expect(await transferCount()).toBe(rows);
       expect(await reserveState()).toEqual(reserve);
-      expect(await world.chain.getAccount(await findTokenAccount(stranger, world.chain.usdgMint))).toBeNull();
-      expect(await usdgOf(alice.account.publicKey)).toBe(balance);
+      expect(
+        await given.world.chain.getAccount(await findTokenAccount(stranger, given.world.chain.usdgMint)),
+      ).toBeNull();
+      expect(await usdgOf(given.alice.account.publicKey)).toBe(balance);
     });
   });
 
@@ -158,10 +147,10 @@ describe("the account-opening fee", () => {
     let broke: WorldAgent;
 
     beforeAll(async () => {
-      bot = await createTestAgent(world, alice, "bot");
-      broke = await createTestAgent(world, olga, "broke");
+      bot = await createTestAgent(given.world, given.alice, "bot");
+      broke = await createTestAgent(given.world, given.olga, "broke");
       for (const agent of [bot, broke]) {
-        await fundTestAccount(world.service.context, world.faucet, agent.row, {
+        await fundTestAccount(given.world.service.context, given.world.faucet, agent.row, {
           confidential: 0n,
           public: usdg(10),
         });
@@ -170,10 +159,10 @@ describe("the account-opening fee", () => {
 
     it("Given a fresh address, When the agent pays it, Then the agent pays the amount and its owner the fee, in one transaction, and the answer states it", async () => {
       const stranger = (await generateKeyPairSigner()).address;
-      const agentClient = world.clientFor(bot.key.value);
+      const agentClient = given.world.clientFor(bot.key.value);
       const [agentBefore, ownerBefore, feesBefore] = [
         await usdgOf(bot.row.publicKey),
-        await usdgOf(alice.account.publicKey),
+        await usdgOf(given.alice.account.publicKey),
         await feeAccountBalance(),
       ];
 
@@ -184,9 +173,9 @@ describe("the account-opening fee", () => {
       expect(created.fees).toEqual({ account_opening: "1" });
       expect(await usdgOf(stranger)).toBe(usdg(3));
       expect(await usdgOf(bot.row.publicKey)).toBe(agentBefore - usdg(3));
-      expect(await usdgOf(alice.account.publicKey)).toBe(ownerBefore - FEE);
+      expect(await usdgOf(given.alice.account.publicKey)).toBe(ownerBefore - FEE);
       expect((await feeAccountBalance()) - feesBefore).toBe(FEE);
-      const row = await world.transferRow(created.transfer_id);
+      const row = await given.world.transferRow(created.transfer_id);
       expect(JSON.parse(row.signatures)).toEqual([created.tx_signature]);
     });
 
@@ -195,7 +184,7 @@ describe("the account-opening fee", () => {
       const [rows, reserve] = [await transferCount(), await reserveState()];
 
       const refused = await refusalOf(
-        world.clientFor(broke.key.value).call("createTransfer", {
+        given.world.clientFor(broke.key.value).call("createTransfer", {
           body: { to: stranger, amount: "1", confidential: false },
         }),
       );
@@ -205,7 +194,9 @@ describe("the account-opening fee", () => {
       expect(refused.message).toContain("1 USDG account-opening fee");
       expect(await transferCount()).toBe(rows);
       expect(await reserveState()).toEqual(reserve);
-      expect(await world.chain.getAccount(await findTokenAccount(stranger, world.chain.usdgMint))).toBeNull();
+      expect(
+        await given.world.chain.getAccount(await findTokenAccount(stranger, given.world.chain.usdgMint)),
+      ).toBeNull();
       expect(await usdgOf(broke.row.publicKey)).toBe(usdg(10));
     });
   });
@@ -214,20 +205,27 @@ describe("the account-opening fee", () => {
     let solo: SelfCustodyAgent;
 
     beforeAll(async () => {
-      solo = await createSelfCustodyAgent(world, alice, "solo");
-      await world.faucet.mintUsdgToOwner(solo.pda, usdg(10));
+      solo = await createSelfCustodyAgent(given.world, given.alice, "solo");
+      await given.world.faucet.mintUsdgToOwner(solo.pda, usdg(10));
     });
 
     const relay = (transactions: string[]) =>
-      world.clientFor(solo.key.value).call("relayTransactions", { body: { transactions } });
+      given.world.clientFor(solo.key.value).call("relayTransactions", { body: { transactions } });
     const instructionsTo = (recipient: Address) =>
-      publicTransferInstructions(world, { agent: solo.pda, signer: solo.signer, recipient, amount: usdg(1) });
+      publicTransferInstructions(given.world, {
+        agent: solo.pda,
+        signer: solo.signer,
+        recipient,
+        amount: usdg(1),
+      });
 
     it("Given a transaction in which the reserve opens an external address's account, When relayed, Then it is refused naming the rule and how to proceed, with nothing signed or written", async () => {
       const stranger = (await generateKeyPairSigner()).address;
       const [rows, reserve] = [await transferCount(), await reserveState()];
 
-      const refused = await refusalOf(relay([await agentSigned(world, await instructionsTo(stranger))]));
+      const refused = await refusalOf(
+        relay([await agentSigned(given.world, await instructionsTo(stranger))]),
+      );
 
       expect(refused).toMatchObject({
         status: 422,
@@ -247,24 +245,24 @@ describe("the account-opening fee", () => {
       expect(transferRent?.programAddress).toBe("ATokenGPvbdGVxr1b2hvZbsiqW5xWH25efTNsLJA8knL");
       const selfPaid = getCreateAssociatedTokenIdempotentInstruction({
         payer: solo.signer,
-        ata: await findTokenAccount(stranger, world.chain.usdgMint),
+        ata: await findTokenAccount(stranger, given.world.chain.usdgMint),
         owner: stranger,
-        mint: address(world.chain.usdgMint),
+        mint: address(given.world.chain.usdgMint),
         tokenProgram: TOKEN_2022_PROGRAM_ADDRESS,
       });
 
-      const answer = await relay([await agentSigned(world, [selfPaid, ...rest])]);
+      const answer = await relay([await agentSigned(given.world, [selfPaid, ...rest])]);
       expect(answer.transfer?.fees).toEqual({ account_opening: "0" });
       expect(await usdgOf(stranger)).toBe(usdg(1));
 
-      const client = selfCustodyClient(world, solo);
+      const client = selfCustodyClient(given.world, solo);
       await client.transfer({ recipient: stranger, amount: usdg(1), confidential: false });
       expect(await usdgOf(stranger)).toBe(usdg(2));
     });
 
     it("Given the SDK's agent client and an external address with no account, When it transfers, Then the relay's refusal says how to proceed", async () => {
       const stranger = (await generateKeyPairSigner()).address;
-      const client = selfCustodyClient(world, solo);
+      const client = selfCustodyClient(given.world, solo);
       const refused = await refusalOf(
         client.transfer({ recipient: stranger, amount: 1n, confidential: false }),
       );
@@ -275,11 +273,11 @@ describe("the account-opening fee", () => {
 
   /** An Idempotency-Key claim bound to `transferId` whose holder died (its lease ran out). */
   async function abandonedClaim(key: string, transferId: string): Promise<void> {
-    const { db } = world.service.context;
+    const { db } = given.world.service.context;
     const past = new Date(Date.now() - 60_000).toISOString();
     await db.transaction(async (tx) => {
       await tx.insert(db.tables.idempotencyKeys).values({
-        accountId: alice.account.id,
+        accountId: given.alice.account.id,
         key,
         requestHash: key,
         state: "in_progress",
@@ -293,21 +291,21 @@ describe("the account-opening fee", () => {
 
   /** Lamports for a signer that pays rent itself, from the test cluster's faucet. */
   async function fundSol(signer: KeyPairSigner, lamports: bigint): Promise<void> {
-    const target = (await lamportsOf(world.chain, signer.address)) + lamports;
-    await world.chain.requestAirdrop(signer.address, lamports);
-    for (let read = 0; (await lamportsOf(world.chain, signer.address)) < target; read++) {
+    const target = (await lamportsOf(given.world.chain, signer.address)) + lamports;
+    await given.world.chain.requestAirdrop(signer.address, lamports);
+    for (let read = 0; (await lamportsOf(given.world.chain, signer.address)) < target; read++) {
       if (read > 1_000) throw new Error("the airdrop never landed");
-      await world.slots(1);
+      await given.world.slots(1);
     }
   }
 
   it("Given the fees collected, Then they sit in a token account of the reserve's own (only the service can move them)", async () => {
-    const account = await world.chain.getAccount(
-      await findTokenAccount(world.service.context.feePayer.address, world.chain.usdgMint),
+    const account = await given.world.chain.getAccount(
+      await findTokenAccount(given.world.service.context.feePayer.address, given.world.chain.usdgMint),
     );
     expect(account).not.toBeNull();
     const decoded = getTokenDecoder().decode(account?.data ?? new Uint8Array());
-    expect(decoded.owner).toBe(world.service.context.feePayer.address);
+    expect(decoded.owner).toBe(given.world.service.context.feePayer.address);
     expect(decoded.amount).toBeGreaterThanOrEqual(2n * FEE);
   });
 });

@@ -16,8 +16,9 @@ import {
   findTokenAccount,
   importConfidentialSecret,
 } from "@cpay/sdk/confidential";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiWorld, refusalOf, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
+import { describe, expect, it } from "vitest";
+import { apiSuite } from "../support/api-suite";
+import { type ApiWorld, refusalOf, usdg } from "../support/api-world";
 import { confidentialStateOn } from "../support/confidential-state";
 import { createTestAgent } from "./support/agents";
 import { creditFromOutside } from "./support/outside-credit";
@@ -99,26 +100,23 @@ function confidentialEntry(answer: RawAnswer) {
 }
 
 describe("GET /v1/accounts/me/balances with a decryption proof", () => {
-  let world: ApiWorld;
-  let alice: WorldAccount;
-  let aliceUsdg: string;
-  beforeAll(async () => {
-    world = await startApiWorld();
-    alice = await world.account("alice");
-    aliceUsdg = await findTokenAccount(alice.account.publicKey, world.chain.usdgMint);
-    await world.fund(alice.account, { confidential: 12_345_678n, public: usdg(3) });
-  });
-  afterAll(async () => {
-    await world?.close();
+  const given = apiSuite({
+    accounts: ["alice"],
+    funds: { alice: { confidential: 12_345_678n, public: usdg(3) } },
+    setUp: async ({ world, alice }) => ({
+      aliceUsdg: await findTokenAccount(alice.account.publicKey, world.chain.usdgMint),
+    }),
   });
 
   it("returns the exact amount a client-made proof shows, and a stale proof is refused", async () => {
     // Given alice's proof of her available balance, made from the secret she was handed
-    const secret = importConfidentialSecret(alice.confidentialSecret);
-    const { proof, amount } = await proveBalance(world, secret, aliceUsdg);
+    const secret = importConfidentialSecret(given.alice.confidentialSecret);
+    const { proof, amount } = await proveBalance(given.world, secret, given.aliceUsdg);
     expect(amount).toBe(12_345_678n);
     // When she sends it in the GET body
-    const answer = await getBalances(world, alice.key.value, { body: { decryption_proof: proof } });
+    const answer = await getBalances(given.world, given.alice.key.value, {
+      body: { decryption_proof: proof },
+    });
     // Then the confidential entry carries the amount, the others still only say yes or no
     expect(answer.status).toBe(200);
     expect(answer.json.balances).toEqual([
@@ -128,34 +126,38 @@ describe("GET /v1/accounts/me/balances with a decryption proof", () => {
     ]);
 
     // And the typed client (which sends the proof in the GET body too) gets the same
-    const typed = await alice.client.call("getBalances", { body: { decryption_proof: proof } });
+    const typed = await given.alice.client.call("getBalances", { body: { decryption_proof: proof } });
     expect(typed.balances[0]).toEqual({ asset: "USDG", confidential: true, amount: "12.345678" });
 
     // And after one more credit, the old proof no longer matches the balance
-    await world.fund(alice.account, { confidential: usdg(1) });
-    const stale = await getBalances(world, alice.key.value, { body: { decryption_proof: proof } });
+    await given.world.fund(given.alice.account, { confidential: usdg(1) });
+    const stale = await getBalances(given.world, given.alice.key.value, {
+      body: { decryption_proof: proof },
+    });
     expect(stale.status).toBe(422);
     expect(stale.json.error).toMatchObject({ code: "decryption_proof_invalid", param: "decryption_proof" });
     expect(stale.json.error?.message).not.toMatch(/12\.34|12345678/);
     // While a fresh proof shows the new total
-    const fresh = await proveBalance(world, secret, aliceUsdg);
-    const renewed = await getBalances(world, alice.key.value, { body: { decryption_proof: fresh.proof } });
+    const fresh = await proveBalance(given.world, secret, given.aliceUsdg);
+    const renewed = await getBalances(given.world, given.alice.key.value, {
+      body: { decryption_proof: fresh.proof },
+    });
     expect(confidentialEntry(renewed)).toEqual({ asset: "USDG", confidential: true, amount: "13.345678" });
   });
 
   it("Given the proof in a POST body (what a browser can send), Then the same amount comes back, and an Idempotency-Key stores no answer", async () => {
     const { proof, amount } = await proveBalance(
-      world,
-      importConfidentialSecret(alice.confidentialSecret),
-      aliceUsdg,
+      given.world,
+      importConfidentialSecret(given.alice.confidentialSecret),
+      given.aliceUsdg,
     );
-    const before = await world.service.context.db.read((q) =>
-      q.select().from(world.service.context.db.tables.idempotencyKeys),
+    const before = await given.world.service.context.db.read((q) =>
+      q.select().from(given.world.service.context.db.tables.idempotencyKeys),
     );
-    const answer = await fetch(new URL("/v1/accounts/me/balances", world.url), {
+    const answer = await fetch(new URL("/v1/accounts/me/balances", given.world.url), {
       method: "POST",
       headers: {
-        authorization: `Bearer ${alice.key.value}`,
+        authorization: `Bearer ${given.alice.key.value}`,
         "content-type": "application/json",
         "idempotency-key": "balance-read-1",
       },
@@ -166,15 +168,15 @@ describe("GET /v1/accounts/me/balances with a decryption proof", () => {
     expect(amount).toBe(13_345_678n);
     expect(json.balances?.[0]).toEqual({ asset: "USDG", confidential: true, amount: "13.345678" });
     // A read answer carrying an amount is never stored for replays
-    const after = await world.service.context.db.read((q) =>
-      q.select().from(world.service.context.db.tables.idempotencyKeys),
+    const after = await given.world.service.context.db.read((q) =>
+      q.select().from(given.world.service.context.db.tables.idempotencyKeys),
     );
     expect(after.length).toBe(before.length);
     expect(answer.headers.get("idempotent-replayed")).toBeNull();
     // Without a proof the POST is refused naming the field (the GET serves that read)
-    const missing = await fetch(new URL("/v1/accounts/me/balances", world.url), {
+    const missing = await fetch(new URL("/v1/accounts/me/balances", given.world.url), {
       method: "POST",
-      headers: { authorization: `Bearer ${alice.key.value}`, "content-type": "application/json" },
+      headers: { authorization: `Bearer ${given.alice.key.value}`, "content-type": "application/json" },
       body: "{}",
     });
     expect(missing.status).toBe(400);
@@ -183,22 +185,22 @@ describe("GET /v1/accounts/me/balances with a decryption proof", () => {
 
   it("Given a valid proof in the X-Decryption-Proof header, alone or beside the same body, Then it is refused with 400 naming the body field, and no amount is answered", async () => {
     const { proof } = await proveBalance(
-      world,
-      importConfidentialSecret(alice.confidentialSecret),
-      aliceUsdg,
+      given.world,
+      importConfidentialSecret(given.alice.confidentialSecret),
+      given.aliceUsdg,
     );
     for (const request of [
       { proofHeader: proof },
       { body: { decryption_proof: proof }, proofHeader: proof },
     ]) {
-      const answer = await getBalances(world, alice.key.value, request);
+      const answer = await getBalances(given.world, given.alice.key.value, request);
       expect(answer.status).toBe(400);
       expect(answer.json.error).toMatchObject({ code: "invalid_request", param: "x-decryption-proof" });
       expect(answer.json.error?.message).toContain("decryption_proof");
       expect(answer.json.balances).toBeUndefined();
     }
     const typed = await refusalOf(
-      alice.client.call("getBalances", { headers: { "x-decryption-proof": proof } }),
+      given.alice.client.call("getBalances", { headers: { "x-decryption-proof": proof } }),
     );
     expect({ status: typed.status, code: typed.code, param: typed.param }).toEqual({
       status: 400,
@@ -209,16 +211,17 @@ describe("GET /v1/accounts/me/balances with a decryption proof", () => {
 
   it("refuses proofs that do not verify with 422, never a 500", async () => {
     const { proof } = await proveBalance(
-      world,
-      importConfidentialSecret(alice.confidentialSecret),
-      aliceUsdg,
+      given.world,
+      importConfidentialSecret(given.alice.confidentialSecret),
+      given.aliceUsdg,
     );
     const bytes = Buffer.from(proof, "base64");
     // Another account's keys: bob proves his own balance and sends it with alice's key
-    const bob = await world.account("bob");
-    await world.fund(bob.account, { confidential: usdg(2) });
-    const bobUsdg = await findTokenAccount(bob.account.publicKey, world.chain.usdgMint);
-    const bobs = (await proveBalance(world, importConfidentialSecret(bob.confidentialSecret), bobUsdg)).proof;
+    const bob = await given.world.account("bob");
+    await given.world.fund(bob.account, { confidential: usdg(2) });
+    const bobUsdg = await findTokenAccount(bob.account.publicKey, given.world.chain.usdgMint);
+    const bobs = (await proveBalance(given.world, importConfidentialSecret(bob.confidentialSecret), bobUsdg))
+      .proof;
     // A different amount claimed over the same proof bytes
     const otherAmount = Buffer.from(bytes);
     otherAmount[1] = (otherAmount[1] ?? 0) ^ 1;
@@ -236,7 +239,9 @@ describe("GET /v1/accounts/me/balances with a decryption proof", () => {
       "extra bytes": `${proof}AAAA`,
     };
     for (const [what, candidate] of Object.entries(invalid)) {
-      const answer = await getBalances(world, alice.key.value, { body: { decryption_proof: candidate } });
+      const answer = await getBalances(given.world, given.alice.key.value, {
+        body: { decryption_proof: candidate },
+      });
       expect({ what, status: answer.status, code: answer.json.error?.code }).toEqual({
         what,
         status: 422,
@@ -249,23 +254,23 @@ describe("GET /v1/accounts/me/balances with a decryption proof", () => {
       { decryption_proof: 42 },
       { decryption_proof: "A".repeat(1025) },
     ]) {
-      const answer = await getBalances(world, alice.key.value, { body });
+      const answer = await getBalances(given.world, given.alice.key.value, { body });
       expect(answer.status).toBe(400);
       expect(answer.json.error).toMatchObject({ code: "invalid_request", param: "decryption_proof" });
     }
-    const unknownField = await getBalances(world, alice.key.value, { body: { proof } });
+    const unknownField = await getBalances(given.world, given.alice.key.value, { body: { proof } });
     expect(unknownField.status).toBe(400);
-    const emptyHeader = await getBalances(world, alice.key.value, { proofHeader: " " });
+    const emptyHeader = await getBalances(given.world, given.alice.key.value, { proofHeader: " " });
     expect(emptyHeader.json.error).toMatchObject({ code: "invalid_request", param: "x-decryption-proof" });
   });
 
   it("works for an agent's key with a proof from the agent's keys (derived from its owner's secret)", async () => {
     // Given an agent of alice, funded confidentially
-    const { agent, row, key } = await createTestAgent(world, alice, "proof-bot");
-    await world.fund(row, { confidential: 2_500_000n });
+    const { agent, row, key } = await createTestAgent(given.world, given.alice, "proof-bot");
+    await given.world.fund(row, { confidential: 2_500_000n });
     const agentKey = key.value;
     // Without a proof: confidential yes; its PDA holds only rent, which is no SOL balance
-    const plain = await getBalances(world, agentKey);
+    const plain = await getBalances(given.world, agentKey);
     expect(plain.json.balances?.[0]?.encrypted?.available_balance).toMatch(/^[A-Za-z0-9+/]{86}==$/);
     expect(withoutCiphertexts(plain.json.balances)).toEqual([
       { asset: "USDG", confidential: true, has_balance: true },
@@ -274,56 +279,60 @@ describe("GET /v1/accounts/me/balances with a decryption proof", () => {
     ]);
     // When alice's integration proves the agent's balance with the agent's keys
     const agentSecret = deriveAgentConfidentialSecret(
-      importConfidentialSecret(alice.confidentialSecret),
+      importConfidentialSecret(given.alice.confidentialSecret),
       "alice/proof-bot",
     );
-    const agentUsdg = await findTokenAccount(agent.public_key, world.chain.usdgMint);
-    const { proof } = await proveBalance(world, agentSecret, agentUsdg);
+    const agentUsdg = await findTokenAccount(agent.public_key, given.world.chain.usdgMint);
+    const { proof } = await proveBalance(given.world, agentSecret, agentUsdg);
     // Then the agent's key reads the exact amount
-    const proven = await getBalances(world, agentKey, { body: { decryption_proof: proof } });
+    const proven = await getBalances(given.world, agentKey, { body: { decryption_proof: proof } });
     expect(proven.status).toBe(200);
     expect(confidentialEntry(proven)).toEqual({ asset: "USDG", confidential: true, amount: "2.5" });
     // And the owner's own proof means nothing for the agent's balance
     const ownerProof = (
-      await proveBalance(world, importConfidentialSecret(alice.confidentialSecret), aliceUsdg)
+      await proveBalance(
+        given.world,
+        importConfidentialSecret(given.alice.confidentialSecret),
+        given.aliceUsdg,
+      )
     ).proof;
-    const mixed = await getBalances(world, agentKey, { body: { decryption_proof: ownerProof } });
+    const mixed = await getBalances(given.world, agentKey, { body: { decryption_proof: ownerProof } });
     expect(mixed.status).toBe(422);
   });
 
   it("answers an agent with an open confidential hold: the credit stays pending and still counts", async () => {
     // Given an agent of alice holding 80 USDG, whose 60 USDG transfer (above its 50 USDG threshold)
     // waits for alice's approval: the program refuses to apply credits while that hold is open
-    await world.account("shop");
-    const { agent, row, key } = await createTestAgent(world, alice, "held-bot");
-    await world.fund(row, { confidential: usdg(80) });
-    const agentClient = world.clientFor(key.value);
+    await given.world.account("shop");
+    const { agent, row, key } = await createTestAgent(given.world, given.alice, "held-bot");
+    await given.world.fund(row, { confidential: usdg(80) });
+    const agentClient = given.world.clientFor(key.value);
     const held = await agentClient.call("createTransfer", { body: { to: "@shop", amount: "60" } });
     expect(held.approval).not.toBeNull();
     // And an outside wallet pays the agent 1 USDG (it lands in its pending balance)
-    await creditFromOutside(world, agent.public_key, usdg(1));
-    const agentUsdg = await findTokenAccount(agent.public_key, world.chain.usdgMint);
-    expect((await confidentialStateOn(world.chain, agentUsdg))?.pendingBalanceCreditCounter).toBe(1n);
+    await creditFromOutside(given.world, agent.public_key, usdg(1));
+    const agentUsdg = await findTokenAccount(agent.public_key, given.world.chain.usdgMint);
+    expect((await confidentialStateOn(given.world.chain, agentUsdg))?.pendingBalanceCreditCounter).toBe(1n);
     // When the agent reads its balances
-    const plain = await getBalances(world, key.value);
+    const plain = await getBalances(given.world, key.value);
     // Then the read succeeds, the credit counts, and it is still pending
     expect(plain.status).toBe(200);
     expect(withoutCiphertexts([confidentialEntry(plain)])).toEqual([
       { asset: "USDG", confidential: true, has_balance: true },
     ]);
-    expect((await confidentialStateOn(world.chain, agentUsdg))?.pendingBalanceCreditCounter).toBe(1n);
+    expect((await confidentialStateOn(given.world.chain, agentUsdg))?.pendingBalanceCreditCounter).toBe(1n);
     // And a proof of the available balance (the hold's funds have not left it yet) still verifies
     const agentSecret = deriveAgentConfidentialSecret(
-      importConfidentialSecret(alice.confidentialSecret),
+      importConfidentialSecret(given.alice.confidentialSecret),
       "alice/held-bot",
     );
-    const { proof } = await proveBalance(world, agentSecret, agentUsdg);
-    const proven = await getBalances(world, key.value, { body: { decryption_proof: proof } });
+    const { proof } = await proveBalance(given.world, agentSecret, agentUsdg);
+    const proven = await getBalances(given.world, key.value, { body: { decryption_proof: proof } });
     expect(confidentialEntry(proven)).toEqual({ asset: "USDG", confidential: true, amount: "80" });
   });
 
   it("never writes a proven amount or a proof to the log", () => {
-    const log = world.logs.join("\n");
+    const log = given.world.logs.join("\n");
     expect(log).not.toMatch(/12\.345678|13\.345678|12345678|13345678/);
     expect(log).not.toMatch(/"decryption_proof":"[A-Za-z0-9+/]/);
     expect(log).not.toContain("x-decryption-proof");

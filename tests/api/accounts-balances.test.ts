@@ -6,8 +6,9 @@
  */
 import type { TBalances } from "@cpay/sdk/api";
 import { findTokenAccount, zk } from "@cpay/sdk/confidential";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
+import { describe, expect, it } from "vitest";
+import { apiSuite } from "../support/api-suite";
+import { usdg } from "../support/api-world";
 import { confidentialStateOn } from "../support/confidential-state";
 import { keysFromSecret } from "../support/holder-keys";
 import { creditFromOutside } from "./support/outside-credit";
@@ -25,20 +26,10 @@ function flags(balances: TBalances): Record<string, boolean | undefined> {
 }
 
 describe("GET /v1/accounts/me/balances without a proof", () => {
-  let world: ApiWorld;
-  let alice: WorldAccount;
-  let bob: WorldAccount;
-  beforeAll(async () => {
-    world = await startApiWorld();
-    alice = await world.account("alice");
-    bob = await world.account("bob");
-  });
-  afterAll(async () => {
-    await world?.close();
-  });
+  const given = apiSuite({ accounts: ["alice", "bob"] });
 
   it("says nothing is held before any funding, in a fixed order of entries", async () => {
-    const balances = await alice.client.call("getBalances");
+    const balances = await given.alice.client.call("getBalances");
     // The confidential entry carries the token account's on-chain ciphertexts (64 and 36 bytes)
     const encrypted = balances.balances[0]?.encrypted;
     expect(Buffer.from(encrypted?.available_balance ?? "", "base64")).toHaveLength(64);
@@ -54,27 +45,27 @@ describe("GET /v1/accounts/me/balances without a proof", () => {
 
   it("reports each funded kind separately, never an amount", async () => {
     // Given alice holds USDG confidentially only
-    await world.fund(alice.account, { confidential: ODD_AMOUNT });
+    await given.world.fund(given.alice.account, { confidential: ODD_AMOUNT });
     // Then only the confidential entry is non-zero
-    const funded = await alice.client.call("getBalances");
+    const funded = await given.alice.client.call("getBalances");
     expect(flags(funded)).toEqual({
       "USDG confidential": true,
       USDG: false,
       SOL: false,
     });
     // And its holder (never the response) turns the entry's AE ciphertext into the exact amount
-    const ae = keysFromSecret(alice.confidentialSecret).ae;
+    const ae = keysFromSecret(given.alice.confidentialSecret).ae;
     const ciphertext = funded.balances[0]?.encrypted?.decryptable_available_balance ?? "";
     expect(zk.AeCiphertext.fromBytes(Buffer.from(ciphertext, "base64"))?.decrypt(ae)).toBe(ODD_AMOUNT);
     // And given bob holds public USDG only
-    await world.fund(bob.account, { public: usdg(2) });
-    expect(flags(await bob.client.call("getBalances"))).toEqual({
+    await given.world.fund(given.bob.account, { public: usdg(2) });
+    expect(flags(await given.bob.client.call("getBalances"))).toEqual({
       "USDG confidential": false,
       USDG: true,
       SOL: false,
     });
     // The service pays every fee: neither wallet ever holds SOL.
-    const response = await world.fetch("/v1/accounts/me/balances", { key: alice.key.value });
+    const response = await given.world.fetch("/v1/accounts/me/balances", { key: given.alice.key.value });
     const text = await response.text();
     expect(text).not.toContain("amount");
     expect(text).not.toMatch(/7\.65|7654321/);
@@ -82,21 +73,21 @@ describe("GET /v1/accounts/me/balances without a proof", () => {
 
   it("counts an incoming credit that is still pending, and applies it into the available balance", async () => {
     // Given an outside wallet sends carol a confidential transfer (it lands in her pending balance)
-    const carol = await world.account("carol");
-    await creditFromOutside(world, carol.account.publicKey, usdg(3));
-    const carolUsdg = await findTokenAccount(carol.account.publicKey, world.chain.usdgMint);
-    expect((await confidentialStateOn(world.chain, carolUsdg))?.pendingBalanceCreditCounter).toBe(1n);
+    const carol = await given.world.account("carol");
+    await creditFromOutside(given.world, carol.account.publicKey, usdg(3));
+    const carolUsdg = await findTokenAccount(carol.account.publicKey, given.world.chain.usdgMint);
+    expect((await confidentialStateOn(given.world.chain, carolUsdg))?.pendingBalanceCreditCounter).toBe(1n);
     // When carol reads her balances
     const balances = await carol.client.call("getBalances");
     // Then the credit counts, and it was applied: nothing is pending any more
     expect(flags(balances)["USDG confidential"]).toBe(true);
-    expect((await confidentialStateOn(world.chain, carolUsdg))?.pendingBalanceCreditCounter).toBe(0n);
+    expect((await confidentialStateOn(given.world.chain, carolUsdg))?.pendingBalanceCreditCounter).toBe(0n);
   });
 
   it("says nothing is held once everything was spent", async () => {
     // Given dave holds 4 USDG confidentially and 1 publicly
-    const dave = await world.account("dave");
-    await world.fund(dave.account, { confidential: usdg(4), public: usdg(1) });
+    const dave = await given.world.account("dave");
+    await given.world.fund(dave.account, { confidential: usdg(4), public: usdg(1) });
     expect(flags(await dave.client.call("getBalances"))).toEqual({
       "USDG confidential": true,
       USDG: true,
@@ -125,14 +116,14 @@ describe("GET /v1/accounts/me/balances without a proof", () => {
       SOL: false,
     });
     // And bob, who received both, holds both kinds
-    expect(flags(await bob.client.call("getBalances"))).toMatchObject({
+    expect(flags(await given.bob.client.call("getBalances"))).toMatchObject({
       "USDG confidential": true,
       USDG: true,
     });
   });
 
   it("never writes an amount to the log", () => {
-    const log = world.logs.join("\n");
+    const log = given.world.logs.join("\n");
     expect(log).not.toContain(String(ODD_AMOUNT));
     expect(log).not.toContain("7.654321");
   });

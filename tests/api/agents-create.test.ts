@@ -15,26 +15,17 @@ import {
 import { SubmissionRejected } from "@cpay/sdk/chain";
 import { findTokenAccount } from "@cpay/sdk/confidential";
 import { address } from "@solana/kit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiWorld, refusalOf, startApiWorld, type WorldAccount } from "../support/api-world";
+import { describe, expect, it } from "vitest";
+import { apiSuite } from "../support/api-suite";
+import { type ApiWorld, refusalOf } from "../support/api-world";
 import { confidentialStateOn } from "../support/confidential-state";
 import { accountRow, createTestAgent, rowCounts, TEST_POLICY } from "./support/agents";
 
 describe("agent accounts", () => {
-  let world: ApiWorld;
-  let alice: WorldAccount;
-  let carol: WorldAccount;
-  beforeAll(async () => {
-    world = await startApiWorld();
-    alice = await world.account("alice");
-    carol = await world.account("carol");
-  });
-  afterAll(async () => {
-    await world?.close();
-  });
+  const given = apiSuite({ accounts: ["alice", "carol"] });
 
   it("Given an owner, When it creates an agent, Then the agent is its handle's PDA with the requested policy on-chain and a confidential USDG account", async () => {
-    const created = await alice.client.call("createAgent", {
+    const created = await given.alice.client.call("createAgent", {
       body: {
         name: "Payroll-Bot",
         spend_policy: {
@@ -50,12 +41,12 @@ describe("agent accounts", () => {
     expect(created.spend_policy_id).toMatch(/^policy_/);
 
     const [policyAddress] = await findPolicyPda({ agent: address(created.public_key) });
-    const record = await world.chain.getAccount(policyAddress);
+    const record = await given.world.chain.getAccount(policyAddress);
     expect(record).not.toBeNull();
     const onChain = decodeSpendPolicy(
       policyParamsFromAccount(getPolicyDecoder().decode(record?.data ?? new Uint8Array())),
       {
-        assets: world.service.context.assets,
+        assets: given.world.service.context.assets,
       },
     );
     expect(onChain).toEqual({
@@ -68,25 +59,29 @@ describe("agent accounts", () => {
       approval_window_seconds: 86_400,
     });
 
-    const tokenAccount = await findTokenAccount(created.public_key, world.chain.usdgMint);
-    expect(await confidentialStateOn(world.chain, tokenAccount)).not.toBeNull();
-    const row = await accountRow(world, created.account_id);
-    expect(row).toMatchObject({ type: "agent", ownerAccountId: alice.account.id, kycStatus: "verified" });
+    const tokenAccount = await findTokenAccount(created.public_key, given.world.chain.usdgMint);
+    expect(await confidentialStateOn(given.world.chain, tokenAccount)).not.toBeNull();
+    const row = await accountRow(given.world, created.account_id);
+    expect(row).toMatchObject({
+      type: "agent",
+      ownerAccountId: given.alice.account.id,
+      kycStatus: "verified",
+    });
   });
 
   it("Given an agent name, When it is created twice (in any letter case), Then the second is 409 agent_exists", async () => {
-    await createTestAgent(world, alice, "twice");
-    const before = await rowCounts(world);
+    await createTestAgent(given.world, given.alice, "twice");
+    const before = await rowCounts(given.world);
     const again = await refusalOf(
-      alice.client.call("createAgent", { body: { name: "TWICE", spend_policy: TEST_POLICY } }),
+      given.alice.client.call("createAgent", { body: { name: "TWICE", spend_policy: TEST_POLICY } }),
     );
     expect([again.status, again.code, again.param]).toEqual([409, "agent_exists", "name"]);
-    expect(await rowCounts(world)).toEqual(before);
+    expect(await rowCounts(given.world)).toEqual(before);
   });
 
   it("Given the same name under two owners, When both create it, Then each gets its own agent", async () => {
-    const mine = await createTestAgent(world, alice, "shared-name");
-    const theirs = await createTestAgent(world, carol, "shared-name");
+    const mine = await createTestAgent(given.world, given.alice, "shared-name");
+    const theirs = await createTestAgent(given.world, given.carol, "shared-name");
     expect(mine.agent.handle).toBe("@alice/shared-name");
     expect(theirs.agent.handle).toBe("@carol/shared-name");
     expect(mine.agent.public_key).not.toBe(theirs.agent.public_key);
@@ -127,9 +122,9 @@ describe("agent accounts", () => {
   it.each(badPolicies)(
     "Given %s, When an agent is created, Then 400 invalid_policy names the field and nothing is written",
     async (_, change, param) => {
-      const before = await rowCounts(world);
-      const response = await world.fetch("/v1/accounts/me/agents", {
-        key: alice.key.value,
+      const before = await rowCounts(given.world);
+      const response = await given.world.fetch("/v1/accounts/me/agents", {
+        key: given.alice.key.value,
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ name: "bad-policy", spend_policy: { ...TEST_POLICY, ...change } }),
@@ -139,13 +134,13 @@ describe("agent accounts", () => {
       expect(body.error.code).toBe("invalid_policy");
       expect(body.error.param).toBe(param);
       expect(body.error.message).toContain(param.replace(/^spend_policy\./, "").split(/[[.]/)[0]);
-      expect(await rowCounts(world)).toEqual(before);
+      expect(await rowCounts(given.world)).toEqual(before);
     },
   );
 
   it("Given an unknown policy field, When an agent is created, Then 400 invalid_policy names it", async () => {
     const failure = await refusalOf(
-      alice.client.call("createAgent", {
+      given.alice.client.call("createAgent", {
         body: { name: "extra", spend_policy: { ...TEST_POLICY, max_per_hour: 5 } as typeof TEST_POLICY },
       }),
     );
@@ -161,28 +156,28 @@ describe("agent accounts", () => {
   ])(
     "Given %s, When an agent is created, Then 400 invalid_request names `name` and nothing is written",
     async (_, name) => {
-      const before = await rowCounts(world);
+      const before = await rowCounts(given.world);
       const failure = await refusalOf(
-        alice.client.call("createAgent", { body: { name, spend_policy: TEST_POLICY } }),
+        given.alice.client.call("createAgent", { body: { name, spend_policy: TEST_POLICY } }),
       );
       expect([failure.status, failure.code, failure.param]).toEqual([400, "invalid_request", "name"]);
-      expect(await rowCounts(world)).toEqual(before);
+      expect(await rowCounts(given.world)).toEqual(before);
     },
   );
 
   it("Given an owner with agents, When it lists them, Then it sees its own in creation order and nobody else's", async () => {
-    const dave = await world.account("dave");
-    const first = await createTestAgent(world, dave, "first");
-    const second = await createTestAgent(world, dave, "second");
+    const dave = await given.world.account("dave");
+    const first = await createTestAgent(given.world, dave, "first");
+    const second = await createTestAgent(given.world, dave, "second");
     const listed = await dave.client.call("listAgents");
     expect(listed.agents).toEqual([first.agent, second.agent]);
-    const erin = await world.account("erin");
+    const erin = await given.world.account("erin");
     expect((await erin.client.call("listAgents")).agents).toEqual([]);
   });
 
   it("Given an agent's own key, When it calls the agent endpoints, Then each is 403 agent_key_not_allowed", async () => {
-    const { agent, key } = await createTestAgent(world, alice, "keyed");
-    const agentClient = world.clientFor(key.value);
+    const { agent, key } = await createTestAgent(given.world, given.alice, "keyed");
+    const agentClient = given.world.clientFor(key.value);
     const calls = [
       () => agentClient.call("createAgent", { body: { name: "child", spend_policy: TEST_POLICY } }),
       () => agentClient.call("listAgents"),
@@ -201,63 +196,63 @@ describe("agent accounts", () => {
 
   it("Given an Idempotency-Key, When the same creation is sent twice, Then one agent exists and the answer is replayed", async () => {
     const request = {
-      key: alice.key.value,
+      key: given.alice.key.value,
       method: "POST",
       headers: { "content-type": "application/json", "idempotency-key": "agent-once" },
       body: JSON.stringify({ name: "once", spend_policy: TEST_POLICY }),
     };
-    const first = await world.fetch("/v1/accounts/me/agents", request);
-    const second = await world.fetch("/v1/accounts/me/agents", request);
+    const first = await given.world.fetch("/v1/accounts/me/agents", request);
+    const second = await given.world.fetch("/v1/accounts/me/agents", request);
     expect([first.status, second.status]).toEqual([201, 201]);
     expect(second.headers.get("idempotent-replayed")).toBe("true");
     expect(await second.json()).toEqual(await first.json());
-    const handles = (await alice.client.call("listAgents")).agents.map((agent) => agent.handle);
+    const handles = (await given.alice.client.call("listAgents")).agents.map((agent) => agent.handle);
     expect(handles.filter((handle) => handle === "@alice/once")).toHaveLength(1);
   });
 
   it("Given the cluster refuses agent_create, When an agent is created, Then 503 chain_unavailable and no row is left", async () => {
-    const before = await rowCounts(world);
-    const restore = failSubmissions(world, [1]);
+    const before = await rowCounts(given.world);
+    const restore = failSubmissions(given.world, [1]);
     const failure = await refusalOf(
-      alice.client.call("createAgent", { body: { name: "unlucky", spend_policy: TEST_POLICY } }),
+      given.alice.client.call("createAgent", { body: { name: "unlucky", spend_policy: TEST_POLICY } }),
     ).finally(restore);
     expect([failure.status, failure.code]).toEqual([503, "chain_unavailable"]);
-    expect(await rowCounts(world)).toEqual(before);
+    expect(await rowCounts(given.world)).toEqual(before);
     // Nothing is burnt: the name can be created once the cluster answers again.
-    expect((await createTestAgent(world, alice, "unlucky")).agent.handle).toBe("@alice/unlucky");
+    expect((await createTestAgent(given.world, given.alice, "unlucky")).agent.handle).toBe("@alice/unlucky");
   });
 
   it("Given the confidential setup fails after agent_create landed, When the same request is retried, Then the agent is finished", async () => {
     const body = { name: "half-made", spend_policy: TEST_POLICY };
-    const restore = failSubmissions(world, [2]);
-    const failure = await refusalOf(alice.client.call("createAgent", { body })).finally(restore);
+    const restore = failSubmissions(given.world, [2]);
+    const failure = await refusalOf(given.alice.client.call("createAgent", { body })).finally(restore);
     expect([failure.status, failure.code]).toEqual([503, "chain_unavailable"]);
     // A different policy does not finish someone's half-made agent.
     const other = await refusalOf(
-      alice.client.call("createAgent", {
+      given.alice.client.call("createAgent", {
         body: { ...body, spend_policy: { ...TEST_POLICY, hitl_threshold_usdg: 1 } },
       }),
     );
     expect(other.code).toBe("agent_exists");
-    const finished = await alice.client.call("createAgent", { body });
+    const finished = await given.alice.client.call("createAgent", { body });
     expect(finished.handle).toBe("@alice/half-made");
-    const tokenAccount = await findTokenAccount(finished.public_key, world.chain.usdgMint);
-    expect(await confidentialStateOn(world.chain, tokenAccount)).not.toBeNull();
-    const again = await refusalOf(alice.client.call("createAgent", { body }));
+    const tokenAccount = await findTokenAccount(finished.public_key, given.world.chain.usdgMint);
+    expect(await confidentialStateOn(given.world.chain, tokenAccount)).not.toBeNull();
+    const again = await refusalOf(given.alice.client.call("createAgent", { body }));
     expect(again.code).toBe("agent_exists");
   });
 
   it("Given the confidential setup fails under an Idempotency-Key, When retried with the same key, Then the agent is finished, not the 503 replayed", async () => {
     const body = { name: "half-keyed", spend_policy: TEST_POLICY, custody: "self" as const };
-    const call = () => alice.client.call("createAgent", { body, idempotencyKey: "agent-half-keyed" });
-    const restore = failSubmissions(world, [2]);
+    const call = () => given.alice.client.call("createAgent", { body, idempotencyKey: "agent-half-keyed" });
+    const restore = failSubmissions(given.world, [2]);
     const failure = await refusalOf(call()).finally(restore);
     expect([failure.status, failure.code]).toEqual([503, "chain_unavailable"]);
     const finished = await call();
     expect(finished.handle).toBe("@alice/half-keyed");
     expect(finished.signer_secret).toEqual(expect.any(String));
-    const tokenAccount = await findTokenAccount(finished.public_key, world.chain.usdgMint);
-    expect(await confidentialStateOn(world.chain, tokenAccount)).not.toBeNull();
+    const tokenAccount = await findTokenAccount(finished.public_key, given.world.chain.usdgMint);
+    expect(await confidentialStateOn(given.world.chain, tokenAccount)).not.toBeNull();
     // From now on the key replays the finished agent, without its secret.
     const replay = await call();
     expect(replay).toMatchObject({ account_id: finished.account_id, signer_secret: null });

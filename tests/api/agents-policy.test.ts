@@ -8,32 +8,24 @@ import { walletSignerOf } from "@cpay/api/vault";
 import { signTransactionToWire } from "@cpay/localnet/cluster";
 import { buildPolicyUpdateInstruction } from "@cpay/sdk";
 import { address } from "@solana/kit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiWorld, refusalOf, startApiWorld, type WorldAccount } from "../support/api-world";
-import { createTestAgent, eventsOf, TEST_POLICY, type WorldAgent } from "./support/agents";
+import { describe, expect, it } from "vitest";
+import { apiSuite } from "../support/api-suite";
+import { refusalOf, type WorldAccount } from "../support/api-world";
+import { createTestAgent, eventsOf, TEST_POLICY } from "./support/agents";
 
 describe("spend policies", () => {
-  let world: ApiWorld;
-  let alice: WorldAccount;
-  let mallory: WorldAccount;
-  let bot: WorldAgent;
-  beforeAll(async () => {
-    world = await startApiWorld();
-    alice = await world.account("alice");
-    mallory = await world.account("mallory");
-    bot = await createTestAgent(world, alice, "bot");
-  });
-  afterAll(async () => {
-    await world?.close();
+  const given = apiSuite({
+    accounts: ["alice", "mallory"],
+    setUp: async ({ world, alice }) => ({ bot: await createTestAgent(world, alice, "bot") }),
   });
 
-  const getPolicy = (who: WorldAccount, accountId = bot.agent.account_id) =>
+  const getPolicy = (who: WorldAccount, accountId = given.bot.agent.account_id) =>
     who.client.call("getSpendPolicy", { params: { account_id: accountId } });
 
   it("Given a new agent, When its owner reads the policy, Then it is the requested one with limits as numbers", async () => {
-    const policy = await getPolicy(alice);
+    const policy = await getPolicy(given.alice);
     expect(policy).toEqual({
-      policy_id: bot.agent.spend_policy_id,
+      policy_id: given.bot.agent.spend_policy_id,
       daily_limit_usdg: 250,
       per_transaction_limit_usdg: 100,
       allowed_recipients: [],
@@ -44,15 +36,15 @@ describe("spend policies", () => {
       updated_at: expect.any(String),
     });
     // The program stamps the change with the cluster's clock.
-    const clusterSeconds = Number((await world.testClock.clock()).unixTimestamp);
+    const clusterSeconds = Number((await given.world.testClock.clock()).unixTimestamp);
     expect(Math.abs(Date.parse(policy.updated_at) / 1000 - clusterSeconds)).toBeLessThan(60);
   });
 
   it("Given a partial update, When the owner PATCHes it, Then only those fields change on-chain and the answer is the new policy", async () => {
-    const before = await getPolicy(alice);
-    await world.testClock.warpTime(120);
-    const updated = await alice.client.call("updateSpendPolicy", {
-      params: { account_id: bot.agent.account_id },
+    const before = await getPolicy(given.alice);
+    await given.world.testClock.warpTime(120);
+    const updated = await given.alice.client.call("updateSpendPolicy", {
+      params: { account_id: given.bot.agent.account_id },
       body: { per_transaction_limit_usdg: 75.5, hitl_threshold_usdg: "20", allowed_recipients: ["*.acme"] },
     });
     expect(updated).toEqual({
@@ -63,26 +55,26 @@ describe("spend policies", () => {
       updated_at: updated.updated_at,
     });
     expect(Date.parse(updated.updated_at)).toBeGreaterThan(Date.parse(before.updated_at));
-    expect(await getPolicy(alice)).toEqual(updated);
+    expect(await getPolicy(given.alice)).toEqual(updated);
   });
 
   it("Given a policy update, When it lands, Then exactly one agent.policy.updated event names the agent, without limits", async () => {
-    const before = await eventsOf(world, "agent.policy.updated", bot.agent.spend_policy_id);
-    await alice.client.call("updateSpendPolicy", {
-      params: { account_id: bot.agent.account_id },
+    const before = await eventsOf(given.world, "agent.policy.updated", given.bot.agent.spend_policy_id);
+    await given.alice.client.call("updateSpendPolicy", {
+      params: { account_id: given.bot.agent.account_id },
       body: { active_hours: "22:00-06:00" },
     });
-    const after = await eventsOf(world, "agent.policy.updated", bot.agent.spend_policy_id);
+    const after = await eventsOf(given.world, "agent.policy.updated", given.bot.agent.spend_policy_id);
     expect(after).toHaveLength(before.length + 1);
     const event = after.find(
       (candidate) => !before.some((old) => old.payload.event_id === candidate.payload.event_id),
     );
-    expect(event?.accountId).toBe(alice.account.id);
+    expect(event?.accountId).toBe(given.alice.account.id);
     expect(event?.payload).toMatchObject({
       event: "agent.policy.updated",
       account: "@alice/bot",
-      policy_id: bot.agent.spend_policy_id,
-      agent_account_id: bot.agent.account_id,
+      policy_id: given.bot.agent.spend_policy_id,
+      agent_account_id: given.bot.agent.account_id,
       tx_signature: expect.stringMatching(/^[1-9A-HJ-NP-Za-km-z]{64,88}$/),
     });
     const text = JSON.stringify(event?.payload);
@@ -91,21 +83,21 @@ describe("spend policies", () => {
   });
 
   it("Given the policy was changed on-chain without the API, When the owner reads it, Then the chain's value is shown", async () => {
-    const owner = await walletSignerOf(world.service.context, alice.account.id);
+    const owner = await walletSignerOf(given.world.service.context, given.alice.account.id);
     const instruction = await buildPolicyUpdateInstruction({
       owner,
-      agent: address(bot.agent.public_key),
+      agent: address(given.bot.agent.public_key),
       update: { daily_limit_usdg: "400" },
-      assets: world.service.context.assets,
+      assets: given.world.service.context.assets,
     });
     const { wire, signature } = await signTransactionToWire({
-      feePayer: world.service.context.feePayer,
+      feePayer: given.world.service.context.feePayer,
       instructions: [instruction],
-      ...(await world.chain.getLatestBlockhash()),
+      ...(await given.world.chain.getLatestBlockhash()),
     });
-    await world.chain.sendTransaction(wire, { preflight: true });
-    expect((await world.chain.getSignatureStatus(signature))?.err).toBeNull();
-    expect((await getPolicy(alice)).daily_limit_usdg).toBe(400);
+    await given.world.chain.sendTransaction(wire, { preflight: true });
+    expect((await given.world.chain.getSignatureStatus(signature))?.err).toBeNull();
+    expect((await getPolicy(given.alice)).daily_limit_usdg).toBe(400);
   });
 
   it.each([
@@ -119,9 +111,9 @@ describe("spend policies", () => {
   ])(
     "Given %s, When the owner PATCHes, Then 400 invalid_policy names it and nothing changes",
     async (_, body, param) => {
-      const before = await getPolicy(alice);
-      const response = await world.fetch(`/v1/agents/${bot.agent.account_id}/spend-policy`, {
-        key: alice.key.value,
+      const before = await getPolicy(given.alice);
+      const response = await given.world.fetch(`/v1/agents/${given.bot.agent.account_id}/spend-policy`, {
+        key: given.alice.key.value,
         method: "PATCH",
         headers: { "content-type": "application/json" },
         body: JSON.stringify(body),
@@ -132,14 +124,14 @@ describe("spend policies", () => {
         "invalid_policy",
         param,
       ]);
-      expect(await getPolicy(alice)).toEqual(before);
+      expect(await getPolicy(given.alice)).toEqual(before);
     },
   );
 
   it("Given an unknown field, When the owner PATCHes, Then 400 invalid_policy names it", async () => {
     const failure = await refusalOf(
-      alice.client.call("updateSpendPolicy", {
-        params: { account_id: bot.agent.account_id },
+      given.alice.client.call("updateSpendPolicy", {
+        params: { account_id: given.bot.agent.account_id },
         body: { monthly_limit_usdg: 5 } as never,
       }),
     );
@@ -151,27 +143,27 @@ describe("spend policies", () => {
   });
 
   it("Given another owner's key, When it reads or changes the policy, Then 403 not_agent_owner and nothing changes", async () => {
-    const before = await getPolicy(alice);
-    const read = await refusalOf(getPolicy(mallory));
+    const before = await getPolicy(given.alice);
+    const read = await refusalOf(getPolicy(given.mallory));
     expect([read.status, read.code]).toEqual([403, "not_agent_owner"]);
     const write = await refusalOf(
-      mallory.client.call("updateSpendPolicy", {
-        params: { account_id: bot.agent.account_id },
+      given.mallory.client.call("updateSpendPolicy", {
+        params: { account_id: given.bot.agent.account_id },
         body: { daily_limit_usdg: 1_000_000 },
       }),
     );
     expect([write.status, write.code]).toEqual([403, "not_agent_owner"]);
-    expect(await getPolicy(alice)).toEqual(before);
+    expect(await getPolicy(given.alice)).toEqual(before);
   });
 
   it("Given an id that is no agent, When the policy is read, Then 404 agent_not_found", async () => {
-    const unknown = await refusalOf(getPolicy(alice, `acct_${"a".repeat(26)}`));
+    const unknown = await refusalOf(getPolicy(given.alice, `acct_${"a".repeat(26)}`));
     expect([unknown.status, unknown.code]).toEqual([404, "agent_not_found"]);
-    const personal = await refusalOf(getPolicy(alice, alice.account.id));
+    const personal = await refusalOf(getPolicy(given.alice, given.alice.account.id));
     expect([personal.status, personal.code]).toEqual([404, "agent_not_found"]);
     const patch = await refusalOf(
-      alice.client.call("updateSpendPolicy", {
-        params: { account_id: mallory.account.id },
+      given.alice.client.call("updateSpendPolicy", {
+        params: { account_id: given.mallory.account.id },
         body: { daily_limit_usdg: 1 },
       }),
     );
@@ -179,7 +171,9 @@ describe("spend policies", () => {
   });
 
   it("Given a malformed agent id, When the policy is read, Then 404 agent_not_found names the path parameter, like any unknown id", async () => {
-    const response = await world.fetch("/v1/agents/not-an-id/spend-policy", { key: alice.key.value });
+    const response = await given.world.fetch("/v1/agents/not-an-id/spend-policy", {
+      key: given.alice.key.value,
+    });
     const answer = (await response.json()) as { error: { code: string; param: string } };
     expect([response.status, answer.error.code, answer.error.param]).toEqual([
       404,
@@ -189,7 +183,7 @@ describe("spend policies", () => {
   });
 
   it("Given a new policy from creation, When it is a valid edge (zero limits, every asset slot), Then it is accepted as given", async () => {
-    const strict = await createTestAgent(world, alice, "strict", {
+    const strict = await createTestAgent(given.world, given.alice, "strict", {
       ...TEST_POLICY,
       per_transaction_limit_usdg: 0,
       daily_limit_usdg: 0,
@@ -197,7 +191,7 @@ describe("spend policies", () => {
       active_hours: "09:30-17:45",
       approval_window_seconds: 1,
     });
-    expect(await getPolicy(alice, strict.agent.account_id)).toMatchObject({
+    expect(await getPolicy(given.alice, strict.agent.account_id)).toMatchObject({
       per_transaction_limit_usdg: 0,
       daily_limit_usdg: 0,
       hitl_threshold_usdg: 0,

@@ -10,31 +10,25 @@ import { ApiRequestError } from "@cpay/sdk/api";
 import { generateKeyPairSigner } from "@solana/kit";
 import { getTransferSolInstruction } from "@solana-program/system";
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
+import { beforeAll, describe, expect, it } from "vitest";
+import { apiSuite } from "../support/api-suite";
+import { usdg } from "../support/api-world";
 import { eventually } from "../support/eventually";
 
 describe("transfer refusals and reads", () => {
-  let world: ApiWorld;
-  let alice: WorldAccount;
-  let bob: WorldAccount;
-  beforeAll(async () => {
-    world = await startApiWorld();
-    [alice, bob] = await Promise.all([world.account("alice"), world.account("bob")]);
-    await world.fund(alice.account, { confidential: usdg(20), public: usdg(20) });
-  });
-  afterAll(async () => {
-    await world?.close();
+  const given = apiSuite({
+    accounts: ["alice", "bob"],
+    funds: { alice: { confidential: usdg(20), public: usdg(20) } },
   });
 
   async function count(table: "transfers" | "events" | "holds"): Promise<number> {
-    const { db } = world.service.context;
+    const { db } = given.world.service.context;
     const [row] = await db.read((q) => q.select({ n: sql<number>`count(*)` }).from(db.tables[table]));
     return Number(row?.n);
   }
 
   async function post(key: string, body: unknown) {
-    const response = await world.fetch("/v1/transfers", {
+    const response = await given.world.fetch("/v1/transfers", {
       method: "POST",
       key,
       headers: { "content-type": "application/json" },
@@ -96,7 +90,7 @@ describe("transfer refusals and reads", () => {
       // Given the rows before
       const before = [await count("transfers"), await count("events")];
       // When alice posts the request
-      const answer = await post(alice.key.value, body);
+      const answer = await post(given.alice.key.value, body);
       // Then it is refused with the code and the field, in the error envelope
       expect(answer.status, answer.text).toBe(status);
       expect(answer.error).toMatchObject({ code, param, request_id: expect.stringMatching(/^req_/) });
@@ -110,7 +104,7 @@ describe("transfer refusals and reads", () => {
   );
 
   it("accepts the asset in any case", async () => {
-    const created = await alice.client.call("createTransfer", {
+    const created = await given.alice.client.call("createTransfer", {
       body: { to: "@bob", amount: "0.5", asset: "usdg", confidential: false },
     });
     expect(created.status).toMatch(/^(pending|confirmed)$/);
@@ -118,8 +112,8 @@ describe("transfer refusals and reads", () => {
 
   it("refuses an unverified account with kyc_required", async () => {
     // Given an account whose identity is not verified, holding funds
-    const dave = await world.account("dave", { kyc: "pending" });
-    await world.fund(dave.account, { public: usdg(5) });
+    const dave = await given.world.account("dave", { kyc: "pending" });
+    await given.world.fund(dave.account, { public: usdg(5) });
     // When it sends
     const answer = await post(dave.key.value, { to: "@bob", amount: "1", confidential: false });
     // Then it is refused
@@ -132,14 +126,14 @@ describe("transfer refusals and reads", () => {
     const stranger = (await generateKeyPairSigner()).address;
     const before = await count("transfers");
     // When alice sends to it confidentially (the default)
-    const refused = await post(alice.key.value, { to: stranger, amount: "2" });
+    const refused = await post(given.alice.key.value, { to: stranger, amount: "2" });
     // Then the spec's 422 says how to proceed, and nothing was written
     expect(refused.status).toBe(422);
     expect(refused.error).toMatchObject({ code: "recipient_not_confidential_ready", param: "to" });
     expect(refused.error?.message).toContain("confidential: false");
     expect(await count("transfers")).toBe(before);
     // When she retries as the message says
-    const retried = await post(alice.key.value, { to: stranger, amount: "2", confidential: false });
+    const retried = await post(given.alice.key.value, { to: stranger, amount: "2", confidential: false });
     // Then it proceeds as a standard SPL transfer
     expect(retried.status, retried.text).toBe(201);
     expect(JSON.parse(retried.text)).toMatchObject({ confidential: false, to: stranger });
@@ -147,8 +141,8 @@ describe("transfer refusals and reads", () => {
 
   it("answers 503 chain_unavailable when the cluster refuses the transfer, records it failed, and a retry goes through", async () => {
     // Given a fee reserve that cannot pay (drained), and the counts before
-    const { chain } = world;
-    const reserve = world.service.context.feePayer;
+    const { chain } = given.world;
+    const reserve = given.world.service.context.feePayer;
     const lamports = (await chain.getAccount(reserve.address))?.lamports ?? 0n;
     const sink = (await generateKeyPairSigner()).address;
     const { wire } = await signTransactionToWire({
@@ -163,8 +157,8 @@ describe("transfer refusals and reads", () => {
     try {
       // When alice sends, publicly and confidentially
       const answers = [
-        await post(alice.key.value, { to: "@bob", amount: "1", confidential: false }),
-        await post(alice.key.value, { to: "@bob", amount: "1" }),
+        await post(given.alice.key.value, { to: "@bob", amount: "1", confidential: false }),
+        await post(given.alice.key.value, { to: "@bob", amount: "1" }),
       ];
       // Then both say nothing moved and she may retry
       for (const answer of answers) {
@@ -173,9 +167,11 @@ describe("transfer refusals and reads", () => {
       }
       // ... both attempts are kept as failed transfers, announced with transfer.failed
       expect(await count("transfers")).toBe(transfers + 2);
-      const failed = await alice.client.call("listTransfers", { query: { status: "failed", limit: 2 } });
+      const failed = await given.alice.client.call("listTransfers", {
+        query: { status: "failed", limit: 2 },
+      });
       expect(failed.transfers).toHaveLength(2);
-      const { db } = world.service.context;
+      const { db } = given.world.service.context;
       for (const transfer of failed.transfers) {
         expect(transfer.tx_signature).toBeNull();
         const events = await db.read((q) =>
@@ -187,7 +183,7 @@ describe("transfer refusals and reads", () => {
       await chain.requestAirdrop(reserve.address, lamports);
     }
     // When the reserve is funded again, the retry goes through
-    const retried = await post(alice.key.value, { to: "@bob", amount: "1" });
+    const retried = await post(given.alice.key.value, { to: "@bob", amount: "1" });
     expect(retried.status, retried.text).toBe(201);
   });
 
@@ -196,7 +192,7 @@ describe("transfer refusals and reads", () => {
     beforeAll(async () => {
       // Five small public transfers from alice, one at a time so their creation times are ordered.
       for (let i = 0; i < 5; i++) {
-        const transfer = await alice.client.call("createTransfer", {
+        const transfer = await given.alice.client.call("createTransfer", {
           body: { to: "@bob", amount: `0.0${i + 1}`, confidential: false },
         });
         created.push(transfer.transfer_id);
@@ -205,8 +201,8 @@ describe("transfer refusals and reads", () => {
 
     it("lists newest first, pages with limit and offset, and says whether more remain", async () => {
       // When alice lists two at a time
-      const first = await alice.client.call("listTransfers", { query: { limit: 2 } });
-      const second = await alice.client.call("listTransfers", { query: { limit: 2, offset: 2 } });
+      const first = await given.alice.client.call("listTransfers", { query: { limit: 2 } });
+      const second = await given.alice.client.call("listTransfers", { query: { limit: 2, offset: 2 } });
       // Then the pages are consecutive slices of the newest-first order
       const { total } = first;
       expect(total).toBeGreaterThanOrEqual(5);
@@ -217,27 +213,29 @@ describe("transfer refusals and reads", () => {
         expect(transfer).toMatchObject({ from: "@alice", to: "@bob", confidential: false, approval: null });
       }
       // ... the last page says there is no more
-      const last = await alice.client.call("listTransfers", { query: { limit: 100, offset: total - 1 } });
+      const last = await given.alice.client.call("listTransfers", {
+        query: { limit: 100, offset: total - 1 },
+      });
       expect(last).toMatchObject({ has_more: false, total });
       expect(last.transfers).toHaveLength(1);
       // ... the default page is 20
-      expect((await alice.client.call("listTransfers")).limit).toBe(20);
+      expect((await given.alice.client.call("listTransfers")).limit).toBe(20);
     });
 
     it("filters by status and by a creation-time window", async () => {
       // Given the five transfers settled
-      await world.slots(3);
+      await given.world.slots(3);
       await eventually(
-        () => alice.client.call("listTransfers", { query: { status: "pending" } }),
+        () => given.alice.client.call("listTransfers", { query: { status: "pending" } }),
         (pending) => pending.total === 0,
       );
-      const all = await alice.client.call("listTransfers", { query: { limit: 100 } });
+      const all = await given.alice.client.call("listTransfers", { query: { limit: 100 } });
       const byId = new Map(all.transfers.map((t) => [t.transfer_id, t]));
       const oldest = byId.get(created[0] as string);
       const newest = byId.get(created[4] as string);
       if (oldest === undefined || newest === undefined) throw new Error("missing transfers");
       // When filtered by status
-      const confirmed = await alice.client.call("listTransfers", {
+      const confirmed = await given.alice.client.call("listTransfers", {
         query: { status: "confirmed", limit: 100 },
       });
       // Then only confirmed ones, each with its confirmation time
@@ -245,11 +243,13 @@ describe("transfer refusals and reads", () => {
       expect(confirmed.transfers.every((t) => t.status === "confirmed" && t.confirmed_at !== null)).toBe(
         true,
       );
-      const failed = await alice.client.call("listTransfers", { query: { status: "failed", limit: 100 } });
+      const failed = await given.alice.client.call("listTransfers", {
+        query: { status: "failed", limit: 100 },
+      });
       expect(failed.total).toBe(all.transfers.filter((t) => t.status === "failed").length);
       expect(failed.transfers.every((t) => t.status === "failed" && t.confirmed_at === null)).toBe(true);
       // When filtered by [oldest.created_at, newest.created_at): from is inclusive, to exclusive
-      const window = await alice.client.call("listTransfers", {
+      const window = await given.alice.client.call("listTransfers", {
         query: { from: oldest.created_at, to: newest.created_at, limit: 100 },
       });
       const ids = window.transfers.map((t) => t.transfer_id);
@@ -258,7 +258,7 @@ describe("transfer refusals and reads", () => {
       expect(ids).not.toContain(created[4]);
       // ... and a timestamp without milliseconds compares as a time, not as text
       const wholeSecond = `${newest.created_at.slice(0, 19)}Z`;
-      const untilWholeSecond = await alice.client.call("listTransfers", {
+      const untilWholeSecond = await given.alice.client.call("listTransfers", {
         query: { to: wholeSecond, limit: 100 },
       });
       expect(
@@ -275,7 +275,7 @@ describe("transfer refusals and reads", () => {
       ["from=2026-02-01T00:00:00.000Z&to=2026-01-01T00:00:00.000Z", "from"],
       ["sort=asc", "sort"],
     ])("refuses the query %s naming %s", async (search, param) => {
-      const response = await world.fetch(`/v1/transfers?${search}`, { key: alice.key.value });
+      const response = await given.world.fetch(`/v1/transfers?${search}`, { key: given.alice.key.value });
       expect(response.status).toBe(400);
       expect(((await response.json()) as { error: { param: string } }).error.param).toBe(param);
     });
@@ -283,8 +283,8 @@ describe("transfer refusals and reads", () => {
     it("shows a transfer only to its sender and, once confirmed, its recipient", async () => {
       // Given a transfer of alice's to bob, and carol, who is neither
       const id = created[0] as string;
-      const carol = await world.account("carol");
-      const own = await alice.client.call("getTransfer", { params: { transfer_id: id } });
+      const carol = await given.world.account("carol");
+      const own = await given.alice.client.call("getTransfer", { params: { transfer_id: id } });
       expect(own).toMatchObject({ transfer_id: id, from: "@alice", direction: "sent" });
       // When carol asks for it, or lists
       const refused = await carol.client
@@ -301,11 +301,14 @@ describe("transfer refusals and reads", () => {
       expect(carols.transfers.map((t) => t.transfer_id)).not.toContain(id);
       // ... while bob, its recipient, sees it as received once it is confirmed
       await expect
-        .poll(async () => (await alice.client.call("getTransfer", { params: { transfer_id: id } })).status, {
-          timeout: 20_000,
-        })
+        .poll(
+          async () => (await given.alice.client.call("getTransfer", { params: { transfer_id: id } })).status,
+          {
+            timeout: 20_000,
+          },
+        )
         .toBe("confirmed");
-      expect(await bob.client.call("getTransfer", { params: { transfer_id: id } })).toMatchObject({
+      expect(await given.bob.client.call("getTransfer", { params: { transfer_id: id } })).toMatchObject({
         transfer_id: id,
         from: "@alice",
         direction: "received",

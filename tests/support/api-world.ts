@@ -113,24 +113,25 @@ export async function refusalOf(promise: Promise<unknown>): Promise<ApiRequestEr
 export const UNITS_PER_USDG = 1_000_000n;
 export const usdg = (whole: number | bigint): bigint => BigInt(whole) * UNITS_PER_USDG;
 
-export async function startApiWorld(
-  options: {
-    slotMs?: number;
-    env?: Record<string, string>;
-    clock?: () => number;
-    /** false: no indexer beside the service (the suite runs its own); nothing confirms without one. */
-    indexer?: boolean;
-    /** How the chain's USDG mint treats confidential accounts (default: auto-approve, no auditor). */
-    usdgMint?: TestChainOptions["usdgMint"];
-    /** Also start the admin listener (`service.admin`; give ADMIN_PORT and ADMIN_TOKEN in `env`). */
-    admin?: boolean;
-    /**
-     * Where the chain runs, whatever CPAY_TEST_CHAIN says: `rpc` for a suite whose other processes
-     * (an agent's own, started by the suite) must reach it over JSON-RPC. Default: CPAY_TEST_CHAIN.
-     */
-    chain?: TestChainMode;
-  } = {},
-): Promise<ApiWorld> {
+/** How a world starts (every field optional: 50 ms slots, the indexer beside, CPAY_TEST_CHAIN's chain). */
+export interface ApiWorldOptions {
+  slotMs?: number;
+  env?: Record<string, string>;
+  clock?: () => number;
+  /** false: no indexer beside the service (the suite runs its own); nothing confirms without one. */
+  indexer?: boolean;
+  /** How the chain's USDG mint treats confidential accounts (default: auto-approve, no auditor). */
+  usdgMint?: TestChainOptions["usdgMint"];
+  /** Also start the admin listener (`service.admin`; give ADMIN_PORT and ADMIN_TOKEN in `env`). */
+  admin?: boolean;
+  /**
+   * Where the chain runs, whatever CPAY_TEST_CHAIN says: `rpc` for a suite whose other processes
+   * (an agent's own, started by the suite) must reach it over JSON-RPC. Default: CPAY_TEST_CHAIN.
+   */
+  chain?: TestChainMode;
+}
+
+export async function startApiWorld(options: ApiWorldOptions = {}): Promise<ApiWorld> {
   const mode: TestChainMode = options.chain ?? testChainMode();
   const chainSide = await startTestChain(mode, options.slotMs ?? 50, { usdgMint: options.usdgMint });
   const connection = await chainSide.connect().catch(async (error: unknown) => {
@@ -289,7 +290,7 @@ export async function startApiWorld(
  */
 export async function startAlicePaysBob(
   funds: { readonly confidential?: bigint; readonly public?: bigint },
-  options: Parameters<typeof startApiWorld>[0] = {},
+  options: ApiWorldOptions = {},
 ): Promise<{ readonly world: ApiWorld; readonly alice: WorldAccount; readonly bob: WorldAccount }> {
   const world = await startApiWorld(options);
   try {

@@ -6,7 +6,7 @@
 import { type AccountRow, type IssuedKey, issueApiKey } from "@cpay/api";
 import type { TAgent, TCreateAgentRequest } from "@cpay/sdk/api";
 import { eq } from "drizzle-orm";
-import type { ApiWorld, WorldAccount } from "../../support/api-world";
+import { type ApiWorld, usdg, type WorldAccount } from "../../support/api-world";
 
 /** Per transaction 100, daily 250, HITL 50 USDG; USDG only; any recipient; all day; 24 h window. */
 export const TEST_POLICY = {
@@ -53,6 +53,22 @@ export async function createTestAgent(
     environment: "test",
   });
   return { agent, row, key };
+}
+
+/**
+ * The two agents of `owner` the approval suites hold transfers for: `public-bot` with 300 public
+ * USDG and `secret-bot` with 300 confidential USDG, both under `spendPolicy`.
+ */
+export async function createHoldingBots(
+  world: ApiWorld,
+  owner: WorldAccount,
+  spendPolicy: TCreateAgentRequest["spend_policy"] = TEST_POLICY,
+): Promise<{ readonly publicBot: WorldAgent; readonly confidentialBot: WorldAgent }> {
+  const publicBot = await createTestAgent(world, owner, "public-bot", spendPolicy);
+  const confidentialBot = await createTestAgent(world, owner, "secret-bot", spendPolicy);
+  await world.fund(publicBot.row, { public: usdg(300) });
+  await world.fund(confidentialBot.row, { confidential: usdg(300) });
+  return { publicBot, confidentialBot };
 }
 
 /** The `accounts` row of `id`, if any. */

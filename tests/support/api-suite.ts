@@ -1,0 +1,73 @@
+/**
+ * The start most `/v1` suites share, in one line: an API world with its accounts (each funded as
+ * asked, then whatever `setUp` adds) made before the suite's first test and closed after its last
+ * (shared-set-up.ts). `given.world` is the world, `given.alice` the account made for "alice".
+ */
+import { type ApiWorld, type ApiWorldOptions, startApiWorld, type WorldAccount } from "./api-world";
+import { perSuite } from "./shared-set-up";
+
+/** An account to make: its handle, or the handle with a type or KYC status other than the default. */
+export type SuiteAccount = string | ({ readonly handle: string } & Parameters<ApiWorld["account"]>[1]);
+
+type Funds = { readonly confidential?: bigint; readonly public?: bigint };
+
+export type ApiSuite<Name extends string> = { readonly world: ApiWorld } & {
+  readonly [K in Name]: WorldAccount;
+};
+
+export interface ApiSuiteOptions<Name extends string, Extra extends object> {
+  readonly world?: ApiWorldOptions;
+  /** The accounts, by handle (`["alice", "bob"]`), or by the name the suite reads them as. */
+  readonly accounts?: readonly Name[] | { readonly [K in Name]: SuiteAccount };
+  /** USDG base units minted to an account after all are made. */
+  readonly funds?: { readonly [K in Name]?: Funds };
+  /** More the tests share (agents, receivers), made last and read as `given.<key>`. */
+  readonly setUp?: (given: ApiSuite<Name>) => Promise<Extra>;
+}
+
+export function apiSuite<const Name extends string = never, Extra extends object = object>(
+  options: ApiSuiteOptions<Name, Extra> = {},
+): ApiSuite<Name> & Extra {
+  return perSuite(
+    async () => {
+      const world = await startApiWorld(options.world);
+      try {
+        const accounts = await makeAccounts(world, options.accounts ?? []);
+        const funds: { readonly [name: string]: Funds | undefined } = options.funds ?? {};
+        for (const [name, amounts] of Object.entries(funds)) {
+          const account = accounts.get(name);
+          if (account === undefined) throw new Error(`no account ${name} to fund`);
+          if (amounts !== undefined) await world.fund(account.account, amounts);
+        }
+        const given = { world, ...Object.fromEntries(accounts) } as ApiSuite<Name>;
+        return { ...given, ...(await options.setUp?.(given)) } as ApiSuite<Name> & Extra;
+      } catch (error) {
+        // A world whose accounts could not be made is closed again.
+        await world.close();
+        throw error;
+      }
+    },
+    (given) => given.world.close(),
+  );
+}
+
+/** The accounts by the names the suite reads them as, made together (each its own wallet and handle). */
+async function makeAccounts(
+  world: ApiWorld,
+  accounts: readonly string[] | { readonly [name: string]: SuiteAccount },
+): Promise<Map<string, WorldAccount>> {
+  const entries: [string, SuiteAccount][] = Array.isArray(accounts)
+    ? accounts.map((handle) => [handle, handle])
+    : Object.entries(accounts);
+  return new Map(
+    await Promise.all(
+      entries.map(
+        async ([name, spec]) =>
+          [
+            name,
+            typeof spec === "string" ? await world.account(spec) : await world.account(spec.handle, spec),
+          ] as const,
+      ),
+    ),
+  );
+}
