@@ -9,8 +9,8 @@
  * slow the machine is.
  */
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiWorld, startApiWorld, type WorldAccount } from "../support/api-world";
+import { describe, expect, it } from "vitest";
+import { apiSuite } from "../support/api-suite";
 
 /** The documented default of AUTH_FAILURE_LIMIT_PER_MINUTE (the suites' worlds raise it; this one sets it back). */
 const DEFAULT_LIMIT = 60;
@@ -23,31 +23,23 @@ async function codeOf(response: Response): Promise<string | undefined> {
 }
 
 describe("failed authentications per client address", () => {
-  let world: ApiWorld;
-  let alice: WorldAccount;
   let now = Date.parse("2030-01-01T00:00:00Z");
-  beforeAll(async () => {
-    world = await startApiWorld({
-      clock: () => now,
-      env: { AUTH_FAILURE_LIMIT_PER_MINUTE: String(DEFAULT_LIMIT) },
-    });
-    alice = await world.account("alice");
-  });
-  afterAll(async () => {
-    await world?.close();
+  const given = apiSuite({
+    world: { clock: () => now, env: { AUTH_FAILURE_LIMIT_PER_MINUTE: String(DEFAULT_LIMIT) } },
+    accounts: ["alice"],
   });
 
   it("Given 60 failed authentications from one address, Then its next failing request is 429 with Retry-After, yet a valid key from the same address still gets 200", async () => {
     // Given the default limit's worth of made-up keys, each a 401
     for (let i = 0; i < DEFAULT_LIMIT; i++) {
-      const response = await world.fetch("/v1/accounts/me", { key: bogusKey() });
+      const response = await given.world.fetch("/v1/accounts/me", { key: bogusKey() });
       expect(response.status, `failure ${i + 1}`).toBe(401);
       expect(await codeOf(response)).toBe("unauthorized");
     }
 
     // Then failing credentials (a made-up key, a malformed one, none) are 429 with Retry-After
     for (const init of [{ key: bogusKey() }, { key: "svc_test_short" }, {}]) {
-      const refused = await world.fetch("/v1/accounts/me", init);
+      const refused = await given.world.fetch("/v1/accounts/me", init);
       expect(refused.status).toBe(429);
       expect(Number(refused.headers.get("retry-after"))).toBe(60);
       expect(await codeOf(refused)).toBe("rate_limited");
@@ -55,13 +47,13 @@ describe("failed authentications per client address", () => {
 
     // ... and a valid key from the same address is served
     for (let i = 0; i < 3; i++) {
-      const me = await world.fetch("/v1/accounts/me", { key: alice.key.value });
+      const me = await given.world.fetch("/v1/accounts/me", { key: given.alice.key.value });
       expect(me.status).toBe(200);
     }
     // (a POST reaches its validation: the body names no recipient)
-    const posted = await world.fetch("/v1/transfers", {
+    const posted = await given.world.fetch("/v1/transfers", {
       method: "POST",
-      key: alice.key.value,
+      key: given.alice.key.value,
       headers: { "content-type": "application/json" },
       body: "{}",
     });
@@ -70,20 +62,20 @@ describe("failed authentications per client address", () => {
 
     // Until its minute ends: then failures are 401 again
     now += 59_000;
-    expect((await world.fetch("/v1/accounts/me", { key: bogusKey() })).status).toBe(429);
+    expect((await given.world.fetch("/v1/accounts/me", { key: bogusKey() })).status).toBe(429);
     now += 1_000;
-    expect((await world.fetch("/v1/accounts/me", { key: bogusKey() })).status).toBe(401);
+    expect((await given.world.fetch("/v1/accounts/me", { key: bogusKey() })).status).toBe(401);
   });
 
   it("ignores X-Forwarded-For while TRUST_PROXY is unset: a client cannot pick its own address", async () => {
     now += 120_000;
     for (let i = 0; i < DEFAULT_LIMIT; i++) {
       const forwarded = { "x-forwarded-for": `198.51.100.${i + 1}` };
-      expect((await world.fetch("/v1/accounts/me", { key: bogusKey(), headers: forwarded })).status).toBe(
-        401,
-      );
+      expect(
+        (await given.world.fetch("/v1/accounts/me", { key: bogusKey(), headers: forwarded })).status,
+      ).toBe(401);
     }
-    const refused = await world.fetch("/v1/accounts/me", {
+    const refused = await given.world.fetch("/v1/accounts/me", {
       key: bogusKey(),
       headers: { "x-forwarded-for": "198.51.100.200" },
     });
@@ -93,38 +85,39 @@ describe("failed authentications per client address", () => {
 
 describe("failed authentications per client address behind a trusted proxy (TRUST_PROXY)", () => {
   const LIMIT = 3;
-  let world: ApiWorld;
-  let alice: WorldAccount;
   const now = Date.parse("2030-01-01T00:00:00Z");
-  beforeAll(async () => {
-    world = await startApiWorld({
+  const given = apiSuite({
+    world: {
       clock: () => now,
       // The suite's requests come from 127.0.0.1: the proxy in front, as far as the service can tell.
       env: { TRUST_PROXY: "loopback", AUTH_FAILURE_LIMIT_PER_MINUTE: String(LIMIT) },
-    });
-    alice = await world.account("alice");
-  });
-  afterAll(async () => {
-    await world?.close();
+    },
+    accounts: ["alice"],
   });
 
   it("counts each client the proxy names in X-Forwarded-For on its own, and serves a valid key from a limited one", async () => {
     const from = (client: string) => ({ "x-forwarded-for": client });
     for (let i = 0; i < LIMIT; i++) {
-      const response = await world.fetch("/v1/accounts/me", {
+      const response = await given.world.fetch("/v1/accounts/me", {
         key: bogusKey(),
         headers: from("203.0.113.7"),
       });
       expect(response.status).toBe(401);
     }
-    const limited = await world.fetch("/v1/accounts/me", { key: bogusKey(), headers: from("203.0.113.7") });
+    const limited = await given.world.fetch("/v1/accounts/me", {
+      key: bogusKey(),
+      headers: from("203.0.113.7"),
+    });
     expect(limited.status).toBe(429);
     // Another client behind the same proxy keeps its own budget.
-    const other = await world.fetch("/v1/accounts/me", { key: bogusKey(), headers: from("203.0.113.8") });
+    const other = await given.world.fetch("/v1/accounts/me", {
+      key: bogusKey(),
+      headers: from("203.0.113.8"),
+    });
     expect(other.status).toBe(401);
     // The limited client's valid key is served.
-    const valid = await world.fetch("/v1/accounts/me", {
-      key: alice.key.value,
+    const valid = await given.world.fetch("/v1/accounts/me", {
+      key: given.alice.key.value,
       headers: from("203.0.113.7"),
     });
     expect(valid.status).toBe(200);

@@ -10,8 +10,9 @@
 import { issueApiKey, revokeApiKey } from "@cpay/api";
 import { API_ROUTES, type ApiRouteId, type RouteContract } from "@cpay/sdk/api";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
+import { describe, expect, it } from "vitest";
+import { apiSuite } from "../support/api-suite";
+import { usdg } from "../support/api-world";
 
 /** Every route that takes a credential (the dashboard's public sign-in steps take none). */
 const ROUTE_IDS = (Object.keys(API_ROUTES) as ApiRouteId[]).filter(
@@ -19,69 +20,57 @@ const ROUTE_IDS = (Object.keys(API_ROUTES) as ApiRouteId[]).filter(
 );
 
 describe("the authorisation matrix", () => {
-  let world: ApiWorld;
-  let owner: WorldAccount;
-  let stranger: WorldAccount;
-  let agentKey: string;
-  let revokedKey: string;
-  let liveKey: string;
   /** Real resource ids of `owner`, by path parameter name. */
   const ids: Record<string, string> = {};
-
-  beforeAll(async () => {
-    world = await startApiWorld({ env: { WEBHOOKS_ALLOW_LOCAL: "1" } });
-    owner = await world.account("owner");
-    stranger = await world.account("stranger");
-    await world.account("payee");
-    await world.fund(owner.account, { confidential: usdg(100), public: usdg(100) });
-    const agent = await owner.client.call("createAgent", {
-      body: {
-        name: "bot",
-        spend_policy: {
-          daily_limit_usdg: 100,
-          per_transaction_limit_usdg: 50,
-          hitl_threshold_usdg: 5,
-          assets: ["USDG"],
+  const given = apiSuite({
+    world: { env: { WEBHOOKS_ALLOW_LOCAL: "1" } },
+    accounts: ["owner", "stranger", "payee"],
+    funds: { owner: { confidential: usdg(100), public: usdg(100) } },
+    setUp: async ({ world, owner }) => {
+      const agent = await owner.client.call("createAgent", {
+        body: {
+          name: "bot",
+          spend_policy: {
+            daily_limit_usdg: 100,
+            per_transaction_limit_usdg: 50,
+            hitl_threshold_usdg: 5,
+            assets: ["USDG"],
+          },
         },
-      },
-    });
-    ids.account_id = agent.account_id;
-    agentKey = await world.keyFor(agent.account_id);
-    await world.fund(await world.accountRow(agent.account_id), { public: usdg(20) });
-    const transfer = await owner.client.call("createTransfer", {
-      body: { to: "@payee", amount: "1", confidential: false },
-    });
-    ids.transfer_id = transfer.transfer_id;
-    const held = await world.clientFor(agentKey).call("createTransfer", {
-      body: { to: "@payee", amount: "10", confidential: false },
-    });
-    ids.transaction_id = held.approval?.transaction_id as string;
-    const webhook = await owner.client.call("createWebhook", {
-      body: { url: "http://127.0.0.1:9/hooks", events: ["transfer.initiated"] },
-    });
-    ids.webhook_id = webhook.webhook_id;
-    const { db } = world.service.context;
-    const [event] = await db.read((q) =>
-      q.select().from(db.tables.events).where(eq(db.tables.events.accountId, owner.account.id)),
-    );
-    ids.event_id = event?.id as string;
-    const revoked = await issueApiKey(world.service.context, {
-      accountId: owner.account.id,
-      name: "old",
-      environment: "test",
-    });
-    await revokeApiKey(world.service.context, revoked.id);
-    revokedKey = revoked.value;
-    liveKey = (
-      await issueApiKey(world.service.context, {
+      });
+      ids.account_id = agent.account_id;
+      const agentKey = await world.keyFor(agent.account_id);
+      await world.fund(await world.accountRow(agent.account_id), { public: usdg(20) });
+      const transfer = await owner.client.call("createTransfer", {
+        body: { to: "@payee", amount: "1", confidential: false },
+      });
+      ids.transfer_id = transfer.transfer_id;
+      const held = await world.clientFor(agentKey).call("createTransfer", {
+        body: { to: "@payee", amount: "10", confidential: false },
+      });
+      ids.transaction_id = held.approval?.transaction_id as string;
+      const webhook = await owner.client.call("createWebhook", {
+        body: { url: "http://127.0.0.1:9/hooks", events: ["transfer.initiated"] },
+      });
+      ids.webhook_id = webhook.webhook_id;
+      const { db } = world.service.context;
+      const [event] = await db.read((q) =>
+        q.select().from(db.tables.events).where(eq(db.tables.events.accountId, owner.account.id)),
+      );
+      ids.event_id = event?.id as string;
+      const revoked = await issueApiKey(world.service.context, {
+        accountId: owner.account.id,
+        name: "old",
+        environment: "test",
+      });
+      await revokeApiKey(world.service.context, revoked.id);
+      const live = await issueApiKey(world.service.context, {
         accountId: owner.account.id,
         name: "live",
         environment: "live",
-      })
-    ).value;
-  });
-  afterAll(async () => {
-    await world?.close();
+      });
+      return { agentKey, revokedKey: revoked.value, liveKey: live.value };
+    },
   });
 
   function pathOf(route: RouteContract): string {
@@ -93,7 +82,7 @@ describe("the authorisation matrix", () => {
     const headers: Record<string, string> = {};
     if (authorization !== null) headers.authorization = authorization;
     if (route.method !== "get") headers["content-type"] = "application/json";
-    const response = await world.fetch(pathOf(route), {
+    const response = await given.world.fetch(pathOf(route), {
       method: route.method.toUpperCase(),
       headers,
       ...(route.method === "get" ? {} : { body: "{}" }),
@@ -121,7 +110,7 @@ describe("the authorisation matrix", () => {
   ];
   for (const [what, header] of unauthorized) {
     it.each(ROUTE_IDS)(`refuses ${what} on %s with 401 unauthorized`, async (routeId) => {
-      const answer = await call(routeId, header({ revoked: revokedKey }));
+      const answer = await call(routeId, header({ revoked: given.revokedKey }));
       expect(answer.status).toBe(401);
       expect(answer.body.error?.code).toBe("unauthorized");
       expect(answer.body.error?.request_id).toBe(answer.requestId);
@@ -129,14 +118,14 @@ describe("the authorisation matrix", () => {
   }
 
   it.each(ROUTE_IDS)("refuses a live key on %s while mainnet-beta is not configured", async (routeId) => {
-    const answer = await call(routeId, `Bearer ${liveKey}`);
+    const answer = await call(routeId, `Bearer ${given.liveKey}`);
     expect(answer.status).toBe(403);
     expect(answer.body.error?.code).toBe("live_mode_unavailable");
   });
 
   const ownerOnly = ROUTE_IDS.filter((id) => (API_ROUTES[id] as RouteContract).audience === "owner");
   it.each(ownerOnly)("refuses an agent's key on the owner-only route %s with 403", async (routeId) => {
-    const answer = await call(routeId, `Bearer ${agentKey}`);
+    const answer = await call(routeId, `Bearer ${given.agentKey}`);
     expect(answer.status).toBe(403);
     expect(answer.body.error?.code).toBe("agent_key_not_allowed");
   });
@@ -145,7 +134,7 @@ describe("the authorisation matrix", () => {
   it.each(sessionOnly)(
     "refuses owner and agent keys on the session route %s with 403 session_required",
     async (routeId) => {
-      for (const key of [owner.key.value, agentKey]) {
+      for (const key of [given.owner.key.value, given.agentKey]) {
         const answer = await call(routeId, `Bearer ${key}`);
         expect(answer.status).toBe(403);
         expect(answer.body.error?.code).toBe("session_required");
@@ -154,7 +143,7 @@ describe("the authorisation matrix", () => {
   );
 
   it("shows another account's resources to no one else", async () => {
-    const other = `Bearer ${stranger.key.value}`;
+    const other = `Bearer ${given.stranger.key.value}`;
     expect((await call("getTransfer", other)).body.error?.code).toBe("transfer_not_found");
     expect((await call("getSpendPolicy", other)).body.error?.code).toBe("not_agent_owner");
     expect((await call("updateSpendPolicy", other)).status).toBe(403);
@@ -165,17 +154,17 @@ describe("the authorisation matrix", () => {
     for (const route of ["deleteWebhook", "rotateWebhookSecret", "replayEvent", "listDeliveries"] as const) {
       expect((await call(route, other)).body.error?.code).toBe("webhook_not_found");
     }
-    expect((await stranger.client.call("listWebhooks")).webhooks).toEqual([]);
-    expect((await stranger.client.call("listTransfers")).transfers).toEqual([]);
-    expect((await stranger.client.call("listAgents")).agents).toEqual([]);
-    expect((await stranger.client.call("listPendingApprovals")).pending).toEqual([]);
+    expect((await given.stranger.client.call("listWebhooks")).webhooks).toEqual([]);
+    expect((await given.stranger.client.call("listTransfers")).transfers).toEqual([]);
+    expect((await given.stranger.client.call("listAgents")).agents).toEqual([]);
+    expect((await given.stranger.client.call("listPendingApprovals")).pending).toEqual([]);
     // ... while the owner still sees them, unchanged.
     expect(
-      (await owner.client.call("getTransfer", { params: { transfer_id: ids.transfer_id as string } }))
+      (await given.owner.client.call("getTransfer", { params: { transfer_id: ids.transfer_id as string } }))
         .transfer_id,
     ).toBe(ids.transfer_id);
-    expect((await owner.client.call("listPendingApprovals")).pending.map((p) => p.transaction_id)).toEqual([
-      ids.transaction_id,
-    ]);
+    expect(
+      (await given.owner.client.call("listPendingApprovals")).pending.map((p) => p.transaction_id),
+    ).toEqual([ids.transaction_id]);
   });
 });

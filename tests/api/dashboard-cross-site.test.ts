@@ -12,8 +12,9 @@
 import { request as httpRequest } from "node:http";
 import { issueEnrollmentLink } from "@cpay/api";
 import { API_ROUTES, type ApiRouteId, type RouteContract } from "@cpay/sdk/api";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiWorld, startApiWorld, type WorldAccount } from "../support/api-world";
+import { beforeAll, describe, expect, it } from "vitest";
+import { apiSuite } from "../support/api-suite";
+import type { WorldAccount } from "../support/api-world";
 import {
   type BrowserAnswer,
   cookieAttributes,
@@ -36,16 +37,14 @@ const CROSS_SITE: readonly [string, Readonly<Record<string, string | null>>][] =
 ];
 
 describe("the dashboard against cross-site requests", () => {
-  let world: ApiWorld;
-  let alice: WorldAccount;
-  let mallory: WorldAccount;
+  const given = apiSuite({ world: { env: { DASHBOARD_ORIGIN: ORIGIN } }, accounts: ["alice", "mallory"] });
   let alicePasskey: SoftAuthenticator;
   let malloryPasskey: SoftAuthenticator;
 
   /** A browser on the dashboard's own pages. */
-  const honestBrowser = () => createDashboardBrowser({ apiUrl: world.url, origin: ORIGIN });
+  const honestBrowser = () => createDashboardBrowser({ apiUrl: given.world.url, origin: ORIGIN });
   /** A browser on a page of another site, posting to the API (it holds none of the service's cookies). */
-  const victimOnEvilPage = () => createDashboardBrowser({ apiUrl: world.url, origin: EVIL });
+  const victimOnEvilPage = () => createDashboardBrowser({ apiUrl: given.world.url, origin: EVIL });
 
   const tokenOf = (link: string) => /#token=(enr_test_[A-Za-z0-9_-]{43})$/.exec(link)?.[1] as string;
 
@@ -55,7 +54,7 @@ describe("the dashboard against cross-site requests", () => {
     account: WorldAccount,
     passkey: SoftAuthenticator,
   ) {
-    const token = tokenOf((await issueEnrollmentLink(world.service.context, account.account)).link);
+    const token = tokenOf((await issueEnrollmentLink(given.world.service.context, account.account)).link);
     const begun = await browser.call("/v1/dashboard/enrollment/options", { body: { token } });
     expect(begun.status, JSON.stringify(begun.body)).toBe(200);
     return { token, begun, body: { token, credential: passkey.register(begun.body.options) } };
@@ -83,7 +82,7 @@ describe("the dashboard against cross-site requests", () => {
 
   /** Every dashboard row, and the API keys without their usage (written up to a second late). */
   async function rows() {
-    const { db } = world.service.context;
+    const { db } = given.world.service.context;
     const { sessions, webauthnChallenges, passkeys, enrollmentTokens, apiKeys } = db.tables;
     return {
       sessions: await db.read((q) => q.select().from(sessions)),
@@ -101,23 +100,17 @@ describe("the dashboard against cross-site requests", () => {
   }
 
   beforeAll(async () => {
-    world = await startApiWorld({ env: { DASHBOARD_ORIGIN: ORIGIN } });
-    alice = await world.account("alice");
-    mallory = await world.account("mallory");
     alicePasskey = createSoftAuthenticator({ origin: ORIGIN });
     malloryPasskey = createSoftAuthenticator({ origin: ORIGIN });
     for (const [account, passkey] of [
-      [alice, alicePasskey],
-      [mallory, malloryPasskey],
+      [given.alice, alicePasskey],
+      [given.mallory, malloryPasskey],
     ] as const) {
       const browser = honestBrowser();
       const { body } = await enrollmentSteps(browser, account, passkey);
       const enrolled = await browser.call("/v1/dashboard/enrollment", { body });
       expect(enrolled.status, JSON.stringify(enrolled.body)).toBe(201);
     }
-  });
-  afterAll(async () => {
-    await world?.close();
   });
 
   it("Given the attacker's own good assertion, When a page of another site posts it as text/plain (the review's request), Then no cookie is set and nothing changes", async () => {
@@ -138,7 +131,11 @@ describe("the dashboard against cross-site requests", () => {
 
   it("Given the attacker's own good registration, When a page of another site posts it as text/plain to the enrollment step, Then no cookie is set and nothing changes", async () => {
     const attacker = honestBrowser();
-    const { body } = await enrollmentSteps(attacker, mallory, createSoftAuthenticator({ origin: ORIGIN }));
+    const { body } = await enrollmentSteps(
+      attacker,
+      given.mallory,
+      createSoftAuthenticator({ origin: ORIGIN }),
+    );
     const before = await rows();
 
     const answer = await victimOnEvilPage().call("/v1/dashboard/enrollment", {
@@ -154,7 +151,11 @@ describe("the dashboard against cross-site requests", () => {
   it("refuses every sign-in and enrollment step as JSON from another site with 403 cross_site_request, setting no cookie and changing nothing", async () => {
     const attacker = honestBrowser();
     const signIn = await signInSteps(attacker, malloryPasskey);
-    const enrollment = await enrollmentSteps(attacker, mallory, createSoftAuthenticator({ origin: ORIGIN }));
+    const enrollment = await enrollmentSteps(
+      attacker,
+      given.mallory,
+      createSoftAuthenticator({ origin: ORIGIN }),
+    );
     const steps = [
       ["/v1/dashboard/sign-in/options", {}],
       ["/v1/dashboard/sign-in", signIn.body],
@@ -199,7 +200,7 @@ describe("the dashboard against cross-site requests", () => {
     const attacker = honestBrowser();
     const { begun, body } = await enrollmentSteps(
       attacker,
-      mallory,
+      given.mallory,
       createSoftAuthenticator({ origin: ORIGIN }),
     );
     expect(cookieAttributes(begun.setCookies, "cpay_challenge")).toContain("httponly");
@@ -244,8 +245,8 @@ describe("the dashboard against cross-site requests", () => {
     }
     expect(await rows()).toEqual(before);
     // An API key is no browser's credential: it is judged alone, whatever Origin comes with it.
-    const keyed = await world.fetch("/v1/accounts/me", {
-      key: alice.key.value,
+    const keyed = await given.world.fetch("/v1/accounts/me", {
+      key: given.alice.key.value,
       headers: { origin: EVIL, "sec-fetch-site": "cross-site" },
     });
     expect(keyed.status).toBe(200);
@@ -261,13 +262,13 @@ describe("the dashboard against cross-site requests", () => {
     headers: Record<string, string>,
   ): Promise<{ status: number; text: string }> {
     const route: RouteContract = API_ROUTES[id];
-    const url = new URL(route.path.replace(/:([a-z_]+)/g, "unknown"), world.url);
+    const url = new URL(route.path.replace(/:([a-z_]+)/g, "unknown"), given.world.url);
     return new Promise((resolve, reject) => {
       const outgoing = httpRequest(
         url,
         {
           method: route.method.toUpperCase(),
-          headers: { ...headers, authorization: `Bearer ${alice.key.value}`, "content-length": "2" },
+          headers: { ...headers, authorization: `Bearer ${given.alice.key.value}`, "content-length": "2" },
         },
         (incoming) => {
           const chunks: Buffer[] = [];
@@ -347,7 +348,7 @@ describe("the dashboard against cross-site requests", () => {
 
   it("answers GET /v2/transfers with the JSON 404 and a Request-Id, page or not; an app route asked for as a page is the app", async () => {
     for (const accept of [undefined, "*/*", "text/html"]) {
-      const response = await world.fetch(
+      const response = await given.world.fetch(
         "/v2/transfers",
         accept === undefined ? {} : { headers: { accept } },
       );
@@ -359,7 +360,7 @@ describe("the dashboard against cross-site requests", () => {
         request_id: response.headers.get("request-id"),
       });
     }
-    const page = await world.fetch("/transfers", { headers: { accept: "text/html" } });
+    const page = await given.world.fetch("/transfers", { headers: { accept: "text/html" } });
     expect(page.status).toBe(200);
     expect(page.headers.get("content-type")).toMatch(/^text\/html/);
   });

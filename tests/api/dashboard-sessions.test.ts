@@ -15,8 +15,9 @@ import { issueEnrollmentLink } from "@cpay/api";
 import { newId } from "@cpay/ledger/ids";
 import type { TSessionView } from "@cpay/sdk/api";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
+import { describe, expect, it } from "vitest";
+import { apiSuite } from "../support/api-suite";
+import { usdg } from "../support/api-world";
 import { createSoftAuthenticator, type SoftAuthenticator } from "../support/soft-authenticator";
 import { SMALL_POLICY } from "./support/agents";
 
@@ -39,13 +40,6 @@ interface Answer {
 }
 
 describe("dashboard sign-in and sessions", () => {
-  let world: ApiWorld;
-  let alice: WorldAccount;
-  let bob: WorldAccount;
-  let agentKey: string;
-  let agentHandle: string;
-  let laptop: SoftAuthenticator;
-  let phone: SoftAuthenticator;
   /** Added to the real time of the service's clock: the suite moves it forward, never back. */
   let offsetMs = 0;
   /** Set: the service's clock stands still there (the failed-sign-in test's minute). */
@@ -53,9 +47,8 @@ describe("dashboard sign-in and sessions", () => {
   const advance = (minutes: number) => {
     offsetMs += minutes * 60_000;
   };
-
-  beforeAll(async () => {
-    world = await startApiWorld({
+  const given = apiSuite({
+    world: {
       env: {
         DASHBOARD_ORIGIN: ORIGIN,
         SESSION_IDLE_MINUTES: String(IDLE_MINUTES),
@@ -65,20 +58,20 @@ describe("dashboard sign-in and sessions", () => {
       },
       clock: () => frozenAt ?? Date.now() + offsetMs,
       admin: true,
-    });
-    alice = await world.account("alice");
-    bob = await world.account("bob");
-    await world.fund(alice.account, { public: usdg(5) });
-    const agent = await alice.client.call("createAgent", {
-      body: { name: "bot", spend_policy: SMALL_POLICY },
-    });
-    agentHandle = agent.handle;
-    agentKey = await world.keyFor(agent.account_id);
-    laptop = createSoftAuthenticator({ origin: ORIGIN });
-    phone = createSoftAuthenticator({ origin: ORIGIN });
-  });
-  afterAll(async () => {
-    await world?.close();
+    },
+    accounts: ["alice", "bob"],
+    funds: { alice: { public: usdg(5) } },
+    setUp: async ({ world, alice }) => {
+      const agent = await alice.client.call("createAgent", {
+        body: { name: "bot", spend_policy: SMALL_POLICY },
+      });
+      return {
+        agentHandle: agent.handle,
+        agentKey: await world.keyFor(agent.account_id),
+        laptop: createSoftAuthenticator({ origin: ORIGIN }),
+        phone: createSoftAuthenticator({ origin: ORIGIN }),
+      };
+    },
   });
 
   /** The challenge binding the suite's browser holds (set by the options steps, sent back as a browser does). */
@@ -106,7 +99,7 @@ describe("dashboard sign-in and sessions", () => {
     const csrf = init.csrf === undefined ? init.session?.csrf : init.csrf;
     if (csrf !== undefined && csrf !== null) headers["x-csrf-token"] = csrf;
     if (init.body !== undefined) headers["content-type"] = "application/json";
-    const response = await world.fetch(path, {
+    const response = await given.world.fetch(path, {
       method: init.method ?? "GET",
       headers,
       ...(init.key === undefined ? {} : { key: init.key }),
@@ -157,24 +150,24 @@ describe("dashboard sign-in and sessions", () => {
     sessionOf((await signInAnswer(authenticator)).answer);
 
   const sessionRows = async () => {
-    const { db } = world.service.context;
+    const { db } = given.world.service.context;
     return db.read((q) => q.select().from(db.tables.sessions));
   };
   const enrollmentRows = async () => {
-    const { db } = world.service.context;
+    const { db } = given.world.service.context;
     return db.read((q) => q.select().from(db.tables.enrollmentTokens));
   };
   const challengeRows = async () => {
-    const { db } = world.service.context;
+    const { db } = given.world.service.context;
     return db.read((q) => q.select().from(db.tables.webauthnChallenges));
   };
   const passkeyRows = async () => {
-    const { db } = world.service.context;
+    const { db } = given.world.service.context;
     return db.read((q) => q.select().from(db.tables.passkeys));
   };
 
   it("refuses an expired enrollment link", async () => {
-    const { link } = await issueEnrollmentLink(world.service.context, bob.account);
+    const { link } = await issueEnrollmentLink(given.world.service.context, given.bob.account);
     advance(24 * 60 + 1);
     const answer = await call("/v1/dashboard/enrollment/options", {
       method: "POST",
@@ -186,7 +179,7 @@ describe("dashboard sign-in and sessions", () => {
 
   let first: Session;
   it("enrols a passkey through a one-time link, sets an HttpOnly SameSite=Strict cookie and stores only hashes", async () => {
-    const { link } = await issueEnrollmentLink(world.service.context, alice.account);
+    const { link } = await issueEnrollmentLink(given.world.service.context, given.alice.account);
     expect(link.startsWith(`${ORIGIN}/enroll#token=enr_test_`)).toBe(true);
     const token = tokenOf(link);
     const begun = await call("/v1/dashboard/enrollment/options", { method: "POST", body: { token } });
@@ -203,13 +196,16 @@ describe("dashboard sign-in and sessions", () => {
     // A registration from another origin is refused and spends nothing.
     const forged = await call("/v1/dashboard/enrollment", {
       method: "POST",
-      body: { token, credential: laptop.register(begun.body.options, { origin: "https://evil.example" }) },
+      body: {
+        token,
+        credential: given.laptop.register(begun.body.options, { origin: "https://evil.example" }),
+      },
     });
     expect(forged.status).toBe(401);
     expect(forged.body.error?.code).toBe("passkey_verification_failed");
     const answer = await call("/v1/dashboard/enrollment", {
       method: "POST",
-      body: { token, credential: laptop.register(begun.body.options), passkey_name: "laptop" },
+      body: { token, credential: given.laptop.register(begun.body.options), passkey_name: "laptop" },
     });
     first = sessionOf(answer);
     const setCookie = answer.response.headers.getSetCookie()[0] as string;
@@ -219,7 +215,7 @@ describe("dashboard sign-in and sessions", () => {
     expect(setCookie).not.toMatch(/Secure/); // an http origin
     expect(first.view).toMatchObject({
       environment: "test",
-      account: { account_id: alice.account.id, handle: "@alice", type: "personal" },
+      account: { account_id: given.alice.account.id, handle: "@alice", type: "personal" },
       passkey: { name: "laptop" },
       wrapped_secret: null,
     });
@@ -241,7 +237,7 @@ describe("dashboard sign-in and sessions", () => {
     };
     expect(options).toMatchObject({ rpId: "localhost", userVerification: "required" });
     expect(options.allowCredentials ?? []).toEqual([]);
-    const session = await signIn(laptop);
+    const session = await signIn(given.laptop);
     const view = await call("/v1/dashboard/session", { session, csrf: null });
     expect(view.status).toBe(200);
     expect(view.body).toMatchObject({ account: { handle: "@alice" }, csrf_token: session.csrf });
@@ -279,13 +275,13 @@ describe("dashboard sign-in and sessions", () => {
   });
 
   it("keeps /v1/keys for sessions: an owner's or an agent's API key gets 403 session_required", async () => {
-    for (const key of [alice.key.value, agentKey]) {
+    for (const key of [given.alice.key.value, given.agentKey]) {
       const answer = await call("/v1/keys", { key });
       expect(answer.status).toBe(403);
       expect(answer.body.error?.code).toBe("session_required");
     }
     // An Authorization header is judged alone, even beside a live session cookie.
-    const both = await call("/v1/keys", { key: alice.key.value, session: first });
+    const both = await call("/v1/keys", { key: given.alice.key.value, session: first });
     expect(both.body.error?.code).toBe("session_required");
     const badKey = await call("/v1/keys", { key: `svc_test_${"A".repeat(43)}`, session: first });
     expect(badKey.status).toBe(401);
@@ -301,7 +297,7 @@ describe("dashboard sign-in and sessions", () => {
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const transferId = created.body.transfer_id as string;
-    expect((await world.transferRow(transferId)).apiKeyId).toBeNull();
+    expect((await given.world.transferRow(transferId)).apiKeyId).toBeNull();
     const list = await call("/v1/transfers", { session: first });
     expect((list.body.transfers as { transfer_id: string }[]).map((t) => t.transfer_id)).toContain(
       transferId,
@@ -323,9 +319,9 @@ describe("dashboard sign-in and sessions", () => {
     });
     expect(JSON.stringify(listed.body)).not.toContain(apiKey);
     // Another account's key is not there to revoke.
-    const foreign = await call(`/v1/keys/${bob.key.id}`, { method: "DELETE", session: first });
+    const foreign = await call(`/v1/keys/${given.bob.key.id}`, { method: "DELETE", session: first });
     expect(foreign.body.error?.code).toBe("key_not_found");
-    expect((await call("/v1/accounts/me", { key: bob.key.value })).status).toBe(200);
+    expect((await call("/v1/accounts/me", { key: given.bob.key.value })).status).toBe(200);
     const revoked = await call(`/v1/keys/${keyId}`, { method: "DELETE", session: first });
     expect(revoked.status).toBe(200);
     expect(revoked.body.revoked_at).toEqual(expect.any(String));
@@ -339,7 +335,7 @@ describe("dashboard sign-in and sessions", () => {
       account_id: string;
       handle: string;
     }[];
-    const bot = agents.find((agent) => agent.handle === agentHandle) as { account_id: string };
+    const bot = agents.find((agent) => agent.handle === given.agentHandle) as { account_id: string };
     const created = await call("/v1/keys", {
       method: "POST",
       body: { name: "mcp host", account_id: bot.account_id },
@@ -349,12 +345,12 @@ describe("dashboard sign-in and sessions", () => {
     const apiKey = created.body.api_key as string;
     expect(apiKey).toMatch(/^svc_test_[A-Za-z0-9_-]{43}$/);
     const me = await call("/v1/accounts/me", { key: apiKey });
-    expect(me.body.handle).toBe(agentHandle);
+    expect(me.body.handle).toBe(given.agentHandle);
     // It is the agent's, not among the account's own keys.
     const own = (await call("/v1/keys", { session: first })).body.keys as { id: string }[];
     expect(own.map((key) => key.id)).not.toContain((created.body.key as { id: string }).id);
 
-    const bobsAgent = await bob.client.call("createAgent", {
+    const bobsAgent = await given.bob.client.call("createAgent", {
       body: {
         name: "helper",
         spend_policy: {
@@ -365,13 +361,13 @@ describe("dashboard sign-in and sessions", () => {
         },
       },
     });
-    const keysBefore = await world.service.context.db.read((db) =>
-      db.select().from(world.service.context.db.tables.apiKeys),
+    const keysBefore = await given.world.service.context.db.read((db) =>
+      db.select().from(given.world.service.context.db.tables.apiKeys),
     );
     for (const [accountId, status, code] of [
       [bobsAgent.account_id, 403, "not_agent_owner"],
-      [alice.account.id, 404, "agent_not_found"],
-      [bob.account.id, 404, "agent_not_found"],
+      [given.alice.account.id, 404, "agent_not_found"],
+      [given.bob.account.id, 404, "agent_not_found"],
     ] as const) {
       const refused = await call("/v1/keys", {
         method: "POST",
@@ -388,8 +384,8 @@ describe("dashboard sign-in and sessions", () => {
     });
     expect(malformed.status).toBe(400);
     expect((malformed.body.error as { param?: string } | undefined)?.param).toBe("account_id");
-    const keysAfter = await world.service.context.db.read((db) =>
-      db.select().from(world.service.context.db.tables.apiKeys),
+    const keysAfter = await given.world.service.context.db.read((db) =>
+      db.select().from(given.world.service.context.db.tables.apiKeys),
     );
     expect(keysAfter).toEqual(keysBefore);
   });
@@ -403,8 +399,8 @@ describe("dashboard sign-in and sessions", () => {
     const keyId = (created.body.key as { id: string }).id;
     // A crash after the key's row and before the answer is stored leaves a claim that says which key
     // it made, so the retry can discard that unseen key instead of leaving a second one beside it.
-    const { idempotencyKeys } = world.service.context.db.tables;
-    const [claim] = await world.service.context.db.read((db) =>
+    const { idempotencyKeys } = given.world.service.context.db.tables;
+    const [claim] = await given.world.service.context.db.read((db) =>
       db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, idempotencyKey)),
     );
     expect(claim?.resourceId).toBe(keyId);
@@ -424,8 +420,8 @@ describe("dashboard sign-in and sessions", () => {
 
   let phoneSession: Session;
   it("stores a wrapped secret per passkey and returns it only to that passkey's sessions", async () => {
-    const { link } = await issueEnrollmentLink(world.service.context, alice.account);
-    phoneSession = await enrol(phone, tokenOf(link), "phone");
+    const { link } = await issueEnrollmentLink(given.world.service.context, given.alice.account);
+    phoneSession = await enrol(given.phone, tokenOf(link), "phone");
     const blob = randomBytes(100).toString("base64");
     const put = await call(`/v1/dashboard/passkeys/${first.view.passkey.passkey_id}/wrapped-secret`, {
       method: "PUT",
@@ -435,7 +431,7 @@ describe("dashboard sign-in and sessions", () => {
     expect(put.status).toBe(200);
     expect(put.body.wrapped_secret).toBe(blob);
     // Every session of the laptop's passkey reads it; the phone's sessions never do.
-    const laptopAgain = await signIn(laptop);
+    const laptopAgain = await signIn(given.laptop);
     expect(laptopAgain.view.wrapped_secret).toBe(blob);
     expect((await call("/v1/dashboard/session", { session: first })).body.wrapped_secret).toBe(blob);
     expect((await call("/v1/dashboard/session", { session: phoneSession })).body.wrapped_secret).toBeNull();
@@ -459,8 +455,8 @@ describe("dashboard sign-in and sessions", () => {
   });
 
   it("ends a session left idle, and keeps one in use alive", async () => {
-    const used = await signIn(laptop);
-    const idle = await signIn(laptop);
+    const used = await signIn(given.laptop);
+    const idle = await signIn(given.laptop);
     advance(IDLE_MINUTES - 2);
     expect((await call("/v1/dashboard/session", { session: used })).status).toBe(200);
     advance(3);
@@ -473,9 +469,9 @@ describe("dashboard sign-in and sessions", () => {
   });
 
   it("signs out one session, then every session of the account", async () => {
-    const one = await signIn(laptop);
-    const two = await signIn(laptop);
-    const three = await signIn(phone);
+    const one = await signIn(given.laptop);
+    const two = await signIn(given.laptop);
+    const three = await signIn(given.phone);
     const out = await call("/v1/dashboard/session", { method: "DELETE", session: one });
     expect(out.status).toBe(200);
     expect(out.body).toEqual({ signed_out: true });
@@ -491,15 +487,15 @@ describe("dashboard sign-in and sessions", () => {
 
   it("refuses a wrong origin, challenge or RP ID, no user verification and an unknown passkey with one answer, the detail only in the log, changing nothing", async () => {
     const counterOf = async () =>
-      (await passkeyRows()).find((row) => row.credentialId === phone.credentialId)?.counter;
+      (await passkeyRows()).find((row) => row.credentialId === given.phone.credentialId)?.counter;
     const before = await counterOf();
-    const logsBefore = world.logs.length;
+    const logsBefore = given.world.logs.length;
     const stranger = createSoftAuthenticator({ origin: ORIGIN });
     const attempts: [SoftAuthenticator, Record<string, unknown>][] = [
-      [phone, { origin: "https://evil.example" }],
-      [phone, { challenge: randomBytes(32).toString("base64url") }],
-      [phone, { flags: 0x01 }],
-      [phone, { rpId: "evil.example" }],
+      [given.phone, { origin: "https://evil.example" }],
+      [given.phone, { challenge: randomBytes(32).toString("base64url") }],
+      [given.phone, { flags: 0x01 }],
+      [given.phone, { rpId: "evil.example" }],
       [stranger, {}],
     ];
     const answers: unknown[] = [];
@@ -525,12 +521,12 @@ describe("dashboard sign-in and sessions", () => {
     ]) {
       expect(message).not.toContain(detail);
     }
-    const logged = world.logs.slice(logsBefore).join("\n");
+    const logged = given.world.logs.slice(logsBefore).join("\n");
     expect(logged).toContain("sign-in or enrollment refused");
     expect(logged).toContain("evil.example");
     expect(await counterOf()).toBe(before);
     // A good assertion, then the same one again: its challenge is spent.
-    const good = await signInAnswer(phone);
+    const good = await signInAnswer(given.phone);
     sessionOf(good.answer);
     const replayed = await call("/v1/dashboard/sign-in", {
       method: "POST",
@@ -556,9 +552,9 @@ describe("dashboard sign-in and sessions", () => {
   });
 
   it("revoking a passkey ends its sessions and it can no longer sign in", async () => {
-    const onLaptop = await signIn(laptop);
+    const onLaptop = await signIn(given.laptop);
     expect(onLaptop.view.wrapped_secret).toEqual(expect.any(String));
-    const onPhone = await signIn(phone);
+    const onPhone = await signIn(given.phone);
     const revoked = await call(`/v1/dashboard/passkeys/${onLaptop.view.passkey.passkey_id}`, {
       method: "DELETE",
       session: onPhone,
@@ -572,16 +568,16 @@ describe("dashboard sign-in and sessions", () => {
     expect((await call("/v1/dashboard/session", { session: onLaptop })).body.error?.code).toBe(
       "session_expired",
     );
-    expect((await signInAnswer(laptop)).answer.body.error?.code).toBe("passkey_not_recognized");
+    expect((await signInAnswer(given.laptop)).answer.body.error?.code).toBe("passkey_not_recognized");
     expect((await call("/v1/dashboard/session", { session: onPhone })).status).toBe(200);
     const listed = await call("/v1/dashboard/passkeys", { session: onPhone });
     expect((listed.body.passkeys as { name: string }[]).map((p) => p.name)).toEqual(["phone"]);
   });
 
   it("refuses X-Cpay-Environment: live without a live environment (403), a bad value (400) and a live link, changing nothing", async () => {
-    const { link } = await issueEnrollmentLink(world.service.context, bob.account);
+    const { link } = await issueEnrollmentLink(given.world.service.context, given.bob.account);
     const token = tokenOf(link);
-    const session = await signIn(phone);
+    const session = await signIn(given.phone);
     const challengesBefore = await challengeRows();
     const enrollmentsBefore = await enrollmentRows();
     const sessionsBefore = await sessionRows();
@@ -628,12 +624,12 @@ describe("dashboard sign-in and sessions", () => {
   it("honours an enrollment link of the old form (no environment in its token) in the test environment", async () => {
     // Links issued before tokens named their environment stay valid for their 24 h.
     const token = `enr_${randomBytes(32).toString("base64url")}`;
-    const { db } = world.service.context;
+    const { db } = given.world.service.context;
     const now = Date.now() + offsetMs;
     await db.transaction((tx) =>
       tx.insert(db.tables.enrollmentTokens).values({
         id: newId("enr"),
-        accountId: bob.account.id,
+        accountId: given.bob.account.id,
         tokenHash: createHash("sha256").update(token, "utf8").digest("hex"),
         createdAt: new Date(now).toISOString(),
         expiresAt: new Date(now + 3_600_000).toISOString(),
@@ -647,8 +643,8 @@ describe("dashboard sign-in and sessions", () => {
   it("prints a new enrollment link from the admin CLI (earlier links stop working); agents get none", {
     timeout: 180_000,
   }, async () => {
-    const earlier = await issueEnrollmentLink(world.service.context, bob.account);
-    const adminUrl = world.service.admin?.url as string;
+    const earlier = await issueEnrollmentLink(given.world.service.context, given.bob.account);
+    const adminUrl = given.world.service.admin?.url as string;
     const run = (args: string[]) =>
       new Promise<{ code: number; stdout: string; stderr: string }>((done) => {
         execFile(
@@ -665,7 +661,7 @@ describe("dashboard sign-in and sessions", () => {
       });
     const [issued, agent] = await Promise.all([
       run(["accounts", "enroll-link", "@bob"]),
-      run(["accounts", "enroll-link", agentHandle]),
+      run(["accounts", "enroll-link", given.agentHandle]),
     ]);
     expect(issued.code, issued.stderr).toBe(0);
     const link = /(http:\/\/localhost:5173\/enroll#token=enr_test_[A-Za-z0-9_-]{43})\n/.exec(
@@ -713,7 +709,7 @@ describe("dashboard sign-in and sessions", () => {
     const madeUp = { cookie: `sess_test_${"A".repeat(43)}`, csrf: "", view: first.view };
     expect((await call("/v1/dashboard/session", { session: madeUp })).status).toBe(429);
     // ... while the options step is served, a good passkey signs in and its session is served.
-    const session = await signIn(phone);
+    const session = await signIn(given.phone);
     expect((await call("/v1/dashboard/session", { session })).status).toBe(200);
     expect((await call("/v1/keys", { method: "POST", body: { name: "after" }, session })).status).toBe(201);
   });

@@ -7,8 +7,9 @@
 import { API_ROUTES, type RouteContract } from "@cpay/sdk/api";
 import { sql } from "drizzle-orm";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiWorld, startAlicePaysBob, usdg, type WorldAccount } from "../support/api-world";
+import { describe, expect, it } from "vitest";
+import { apiSuite } from "../support/api-suite";
+import { usdg } from "../support/api-world";
 
 const ROUTE_IDS = Object.keys(API_ROUTES) as (keyof typeof API_ROUTES)[];
 const GUARDED_TABLES = ["accounts", "vaultSecrets", "transfers", "holds", "events"] as const;
@@ -82,18 +83,14 @@ const query = fc.dictionary(
 );
 
 describe("fuzzed requests to every route", () => {
-  let world: ApiWorld;
-  let alice: WorldAccount;
-  beforeAll(async () => {
-    // Funded, so the near-valid transfers the fuzzer makes also reach the chain and succeed.
-    ({ world, alice } = await startAlicePaysBob({ confidential: usdg(5), public: usdg(5) }));
-  });
-  afterAll(async () => {
-    await world?.close();
+  // Funded, so the near-valid transfers the fuzzer makes also reach the chain and succeed.
+  const given = apiSuite({
+    accounts: ["alice", "bob"],
+    funds: { alice: { confidential: usdg(5), public: usdg(5) } },
   });
 
   async function rowCounts(): Promise<Record<string, number>> {
-    const { db } = world.service.context;
+    const { db } = given.world.service.context;
     const counts: Record<string, number> = {};
     for (const name of GUARDED_TABLES) {
       const table = db.tables[name];
@@ -129,7 +126,7 @@ describe("fuzzed requests to every route", () => {
           const path = route.path.replace(/:([a-z_]+)/g, () => encodeURIComponent(segment as string));
           const search = new URLSearchParams(params).toString();
           const requestHeaders: Record<string, string> = {};
-          if (headers.auth === "valid") requestHeaders.authorization = `Bearer ${alice.key.value}`;
+          if (headers.auth === "valid") requestHeaders.authorization = `Bearer ${given.alice.key.value}`;
           else if (headers.auth !== "none") requestHeaders.authorization = headers.auth;
           if (headers.idempotencyKey !== undefined)
             requestHeaders["idempotency-key"] = headers.idempotencyKey;
@@ -137,7 +134,7 @@ describe("fuzzed requests to every route", () => {
           const before = await rowCounts();
           let response: Response;
           try {
-            response = await world.fetch(`${path}${search === "" ? "" : `?${search}`}`, {
+            response = await given.world.fetch(`${path}${search === "" ? "" : `?${search}`}`, {
               method: route.method.toUpperCase(),
               headers: requestHeaders,
               ...(body === undefined || (route.method === "get" && !headers.rawBody)
@@ -165,7 +162,7 @@ describe("fuzzed requests to every route", () => {
   });
 
   it("given well-formed requests with adversarial values, succeeds or refuses cleanly, never 5xx", async () => {
-    const agent = await alice.client.call("createAgent", {
+    const agent = await given.alice.client.call("createAgent", {
       body: {
         name: "fuzzed",
         spend_policy: {
@@ -176,7 +173,7 @@ describe("fuzzed requests to every route", () => {
         },
       },
     });
-    const bob = await world.accountRow((await world.account("bobby")).account.id);
+    const bob = await given.world.accountRow((await given.world.account("bobby")).account.id);
     // Mostly valid values, so requests get past validation to the chain; some of everything else.
     const mostly = <T>(valid: fc.Arbitrary<T>, other: fc.Arbitrary<T>) =>
       fc.oneof({ weight: 4, arbitrary: valid }, { weight: 1, arbitrary: other });
@@ -241,9 +238,9 @@ describe("fuzzed requests to every route", () => {
             : route === "createAgent"
               ? "/v1/accounts/me/agents"
               : `/v1/agents/${agent.account_id}/spend-policy`;
-        const response = await world.fetch(path, {
+        const response = await given.world.fetch(path, {
           method: route === "updateSpendPolicy" ? "PATCH" : "POST",
-          key: alice.key.value,
+          key: given.alice.key.value,
           headers: { "content-type": "application/json" },
           body: JSON.stringify(body),
         });

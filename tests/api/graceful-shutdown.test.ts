@@ -4,39 +4,33 @@
  * jobs and closes the database — nothing half-written, nothing lost.
  */
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiWorld, startAlicePaysBob, usdg, type WorldAccount } from "../support/api-world";
+import { describe, expect, it } from "vitest";
+import { apiSuite } from "../support/api-suite";
+import { usdg } from "../support/api-world";
 import { eventually } from "../support/eventually";
 
 describe("graceful shutdown", () => {
-  let world: ApiWorld;
-  let alice: WorldAccount;
-  beforeAll(async () => {
-    ({ world, alice } = await startAlicePaysBob({ confidential: usdg(10) }));
-  });
-  afterAll(async () => {
-    await world?.close();
-  });
+  const given = apiSuite({ accounts: ["alice", "bob"], funds: { alice: { confidential: usdg(10) } } });
 
   it("finishes the transfer in flight, then refuses new connections", async () => {
-    const inFlight = alice.client.call("createTransfer", { body: { to: "@bob", amount: "1" } });
+    const inFlight = given.alice.client.call("createTransfer", { body: { to: "@bob", amount: "1" } });
     // Wait until the request has reached the use case (its row is written before the chain work).
     // (A condition, not a number of tries: after 200 rounds of 5 ms the old loop went on anyway,
     // closing the service before the request had reached it on a busy machine.)
-    const { transfers } = world.service.context.db.tables;
+    const { transfers } = given.world.service.context.db.tables;
     await eventually(
       () =>
-        world.service.context.db.read((db) =>
-          db.select().from(transfers).where(eq(transfers.accountId, alice.account.id)),
+        given.world.service.context.db.read((db) =>
+          db.select().from(transfers).where(eq(transfers.accountId, given.alice.account.id)),
         ),
       (rows) => rows.length > 0,
       30_000,
       5,
     );
-    const closing = world.service.close();
+    const closing = given.world.service.close();
     const transfer = await inFlight;
     expect(transfer.status).toMatch(/^(pending|confirmed)$/);
     await closing;
-    await expect(fetch(`${world.url}/v1/openapi.json`)).rejects.toThrow();
+    await expect(fetch(`${given.world.url}/v1/openapi.json`)).rejects.toThrow();
   });
 });

@@ -4,17 +4,13 @@
  * and an amount the account cannot cover is `402 insufficient_balance`, also when it is above
  * what one confidential transfer can carry.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiWorld, refusalOf, startAlicePaysBob, usdg, type WorldAccount } from "../support/api-world";
+import { describe, expect, it } from "vitest";
+import { apiSuite } from "../support/api-suite";
+import { refusalOf, usdg } from "../support/api-world";
 
-let world: ApiWorld;
-let alice: WorldAccount;
-
-beforeAll(async () => {
-  ({ world, alice } = await startAlicePaysBob({ confidential: usdg(10), public: usdg(10) }));
-});
-afterAll(async () => {
-  await world?.close();
+const given = apiSuite({
+  accounts: ["alice", "bob"],
+  funds: { alice: { confidential: usdg(10), public: usdg(10) } },
 });
 
 const WELL_FORMED_BODY = "a".repeat(26);
@@ -37,13 +33,17 @@ describe("ids of the wrong shape", () => {
   it.each(WRONG_SHAPES)(
     "Given the transfer id %s, When it is read, Then 404 transfer_not_found",
     async (id) => {
-      const answer = await world.fetch(`/v1/transfers/${encodeURIComponent(id)}`, { key: alice.key.value });
+      const answer = await given.world.fetch(`/v1/transfers/${encodeURIComponent(id)}`, {
+        key: given.alice.key.value,
+      });
       expect(await errorOf(answer)).toEqual({ status: 404, code: "transfer_not_found" });
     },
   );
 
   it("Given a well-formed unknown transfer id, When it is read, Then the same 404 transfer_not_found", async () => {
-    const answer = await world.fetch(`/v1/transfers/tr_${WELL_FORMED_BODY}`, { key: alice.key.value });
+    const answer = await given.world.fetch(`/v1/transfers/tr_${WELL_FORMED_BODY}`, {
+      key: given.alice.key.value,
+    });
     expect(await errorOf(answer)).toEqual({ status: 404, code: "transfer_not_found" });
   });
 
@@ -56,9 +56,9 @@ describe("ids of the wrong shape", () => {
     ["GET", "/v1/webhooks/wh_x/deliveries", "webhook_not_found"],
     ["POST", `/v1/webhooks/wh_${WELL_FORMED_BODY}/replay/evt_x`, "event_not_found"],
   ])("Given %s %s, When it is called, Then 404 %s", async (method, path, code) => {
-    const answer = await world.fetch(path, {
+    const answer = await given.world.fetch(path, {
       method,
-      key: alice.key.value,
+      key: given.alice.key.value,
       ...(method === "PATCH" ? { headers: { "content-type": "application/json" }, body: "{}" } : {}),
     });
     expect(await errorOf(answer)).toEqual({ status: 404, code });
@@ -69,14 +69,16 @@ describe("amounts the account cannot cover", () => {
   it("Given 10 USDG, When it sends confidentially more than one confidential transfer carries, Then 402 insufficient_balance", async () => {
     // 300,000,000 USDG = 3 * 10^14 base units, above 2^48 - 1.
     const refused = await refusalOf(
-      alice.client.call("createTransfer", { body: { to: "@bob", amount: "300000000", confidential: true } }),
+      given.alice.client.call("createTransfer", {
+        body: { to: "@bob", amount: "300000000", confidential: true },
+      }),
     );
     expect([refused.status, refused.code]).toEqual([402, "insufficient_balance"]);
   });
 
   it("Given 10 USDG, When it sends more than u64 holds, Then still 400 invalid_request (not an amount at all)", async () => {
     const refused = await refusalOf(
-      alice.client.call("createTransfer", {
+      given.alice.client.call("createTransfer", {
         body: { to: "@bob", amount: "99999999999999999999999", confidential: false },
       }),
     );

@@ -7,30 +7,25 @@
  */
 import { createHash } from "node:crypto";
 import { openSecret } from "@cpay/api/vault-crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiWorld, startAlicePaysBob, usdg, type WorldAccount } from "../support/api-world";
+import { describe, expect, it } from "vitest";
+import { apiSuite } from "../support/api-suite";
+import { usdg } from "../support/api-world";
 import { TEST_POLICY } from "./support/agents";
 import { postWithIdempotencyKey } from "./support/idempotent-post";
 
 describe("secrets under Idempotency-Key", () => {
-  let world: ApiWorld;
-  let alice: WorldAccount;
-  beforeAll(async () => {
-    ({ world, alice } = await startAlicePaysBob(
-      { confidential: usdg(10) },
-      { env: { WEBHOOKS_ALLOW_LOCAL: "1" } },
-    ));
-  });
-  afterAll(async () => {
-    await world?.close();
+  const given = apiSuite({
+    world: { env: { WEBHOOKS_ALLOW_LOCAL: "1" } },
+    accounts: ["alice", "bob"],
+    funds: { alice: { confidential: usdg(10) } },
   });
 
   const post = (path: string, key: string, body: unknown) =>
-    postWithIdempotencyKey(world, { apiKey: alice.key.value, path, key, body });
+    postWithIdempotencyKey(given.world, { apiKey: given.alice.key.value, path, key, body });
 
   /** Every row of every table, with each stored idempotency answer opened under the master key. */
   async function everythingStored(): Promise<string> {
-    const { db, config } = world.service.context;
+    const { db, config } = given.world.service.context;
     let dump = "";
     for (const [name, table] of Object.entries(db.tables)) {
       const rows = await db.read((q) => q.select().from(table));
@@ -107,7 +102,7 @@ describe("secrets under Idempotency-Key", () => {
     const body = { to: "@bob", amount: "0.000317" };
     const sent = await post("/v1/transfers", "pay-small", body);
     expect(sent.status).toBe(201);
-    const { db } = world.service.context;
+    const { db } = given.world.service.context;
     const rows = await db.read((q) => q.select().from(db.tables.idempotencyKeys));
     const stored = rows.find((row) => row.key === "pay-small")?.requestHash;
     expect(stored).toBeDefined();

@@ -7,28 +7,22 @@
  */
 import { findTokenAccount } from "@cpay/sdk/confidential";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiWorld, startAlicePaysBob, usdg, type WorldAccount } from "../support/api-world";
+import { describe, expect, it } from "vitest";
+import { apiSuite } from "../support/api-suite";
+import { usdg } from "../support/api-world";
 import { confidentialStateOn } from "../support/confidential-state";
 import { postWithIdempotencyKey } from "./support/idempotent-post";
 
 describe("idempotent transfers", () => {
-  let world: ApiWorld;
-  let alice: WorldAccount;
-  let bob: WorldAccount;
-  beforeAll(async () => {
-    ({ world, alice, bob } = await startAlicePaysBob({ confidential: usdg(100) }));
-  });
-  afterAll(async () => {
-    await world?.close();
-  });
+  const given = apiSuite({ accounts: ["alice", "bob"], funds: { alice: { confidential: usdg(100) } } });
 
   const post = (key: string, body: unknown, path = "/v1/transfers") =>
-    postWithIdempotencyKey(world, { apiKey: alice.key.value, path, key, body });
+    postWithIdempotencyKey(given.world, { apiKey: given.alice.key.value, path, key, body });
 
   it("given 20 concurrent duplicates, makes one transfer and answers all 20 with it", async () => {
-    const bobAccount = await findTokenAccount(bob.account.publicKey, world.chain.usdgMint);
-    const creditsBefore = (await confidentialStateOn(world.chain, bobAccount))?.pendingBalanceCreditCounter;
+    const bobAccount = await findTokenAccount(given.bob.account.publicKey, given.world.chain.usdgMint);
+    const creditsBefore = (await confidentialStateOn(given.world.chain, bobAccount))
+      ?.pendingBalanceCreditCounter;
     const body = { to: "@bob", amount: "2.5" };
     const answers = await Promise.all(Array.from({ length: 20 }, () => post("pay-bob-once", body)));
     expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(201));
@@ -36,13 +30,13 @@ describe("idempotent transfers", () => {
     expect(ids.size).toBe(1);
     expect(answers.filter((answer) => answer.replayed === "true")).toHaveLength(19);
 
-    const { transfers } = world.service.context.db.tables;
-    const rows = await world.service.context.db.read((db) =>
-      db.select().from(transfers).where(eq(transfers.accountId, alice.account.id)),
+    const { transfers } = given.world.service.context.db.tables;
+    const rows = await given.world.service.context.db.read((db) =>
+      db.select().from(transfers).where(eq(transfers.accountId, given.alice.account.id)),
     );
     expect(rows).toHaveLength(1);
     // One credit reached bob's confidential account: the funds moved once.
-    expect((await confidentialStateOn(world.chain, bobAccount))?.pendingBalanceCreditCounter).toBe(
+    expect((await confidentialStateOn(given.world.chain, bobAccount))?.pendingBalanceCreditCounter).toBe(
       (creditsBefore ?? 0n) + 1n,
     );
 

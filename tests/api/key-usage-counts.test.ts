@@ -8,22 +8,14 @@ import { randomBytes } from "node:crypto";
 import { issueApiKey } from "@cpay/api";
 import { flushUsage } from "@cpay/api/usage-stamps";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiWorld, startApiWorld, type WorldAccount } from "../support/api-world";
+import { describe, expect, it } from "vitest";
+import { apiSuite } from "../support/api-suite";
 
 describe("API key usage", () => {
-  let world: ApiWorld;
-  let alice: WorldAccount;
-  beforeAll(async () => {
-    world = await startApiWorld({ env: { WEBHOOKS_ALLOW_LOCAL: "1" } });
-    alice = await world.account("alice");
-  });
-  afterAll(async () => {
-    await world?.close();
-  });
+  const given = apiSuite({ world: { env: { WEBHOOKS_ALLOW_LOCAL: "1" } }, accounts: ["alice"] });
 
   async function usageOf(keyId: string) {
-    const { db } = world.service.context;
+    const { db } = given.world.service.context;
     await flushUsage(db);
     const [row] = await db.read((q) =>
       q.select().from(db.tables.apiKeys).where(eq(db.tables.apiKeys.id, keyId)),
@@ -32,13 +24,13 @@ describe("API key usage", () => {
   }
 
   it("Given a new key, When it makes 4 requests that succeed and 8 that are refused, Then its request count is 4", async () => {
-    const { id: keyId, value: key } = await issueApiKey(world.service.context, {
-      accountId: alice.account.id,
+    const { id: keyId, value: key } = await issueApiKey(given.world.service.context, {
+      accountId: given.alice.account.id,
       name: "counted",
       environment: "test",
     });
     expect(await usageOf(keyId)).toEqual({ requestCount: 0, lastUsedAt: null });
-    const send = (path: string, init: RequestInit = {}) => world.fetch(path, { ...init, key });
+    const send = (path: string, init: RequestInit = {}) => given.world.fetch(path, { ...init, key });
     const json = { "content-type": "application/json" };
     const idempotencyKey = randomBytes(8).toString("hex");
     const webhook = {

@@ -14,8 +14,9 @@ import {
   openTransferDetails,
   remainingBudgetOf,
 } from "@cpay/sdk/sealed";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
+import { beforeAll, describe, expect, it } from "vitest";
+import { apiSuite } from "../support/api-suite";
+import { usdg } from "../support/api-world";
 import { eventually } from "../support/eventually";
 import { plaintextNeedles } from "../support/plaintext-needles";
 
@@ -24,8 +25,7 @@ const AGENT_AMOUNT = "3.141593";
 const MEMO = "canary memo: invoice 90417 for the blue widgets";
 
 describe("the plaintext canary over responses, database and logs", () => {
-  let world: ApiWorld;
-  let alice: WorldAccount;
+  const given = apiSuite({ accounts: ["alice", "bob"], funds: { alice: { confidential: usdg(50) } } });
   const responses: string[] = [];
   let dump = "";
   let ownerTransfer: TTransferDetail;
@@ -33,10 +33,7 @@ describe("the plaintext canary over responses, database and logs", () => {
   let budget: TAgentBudget;
 
   beforeAll(async () => {
-    world = await startApiWorld();
-    alice = await world.account("alice");
-    const bob = await world.account("bob");
-    await world.fund(alice.account, { confidential: usdg(50) });
+    const { world, alice, bob } = given;
     const record = <T>(value: T): T => {
       responses.push(JSON.stringify(value));
       return value;
@@ -83,9 +80,6 @@ describe("the plaintext canary over responses, database and logs", () => {
       dump += `${name}\n${JSON.stringify(rows)}\n`;
     }
   });
-  afterAll(async () => {
-    await world?.close();
-  });
 
   it("finds what is there (positive control: a public policy limit and a handle)", () => {
     expect(responses.join("\n")).toContain("@bob");
@@ -97,7 +91,7 @@ describe("the plaintext canary over responses, database and logs", () => {
     expect(received.sealed_details).toBe(ownerTransfer.sealed_details);
     const opened = openTransferDetails({
       sealed: ownerTransfer.sealed_details ?? "",
-      viewer: deriveViewingKeys(importAccountSecret(alice.confidentialSecret)),
+      viewer: deriveViewingKeys(importAccountSecret(given.alice.confidentialSecret)),
       boundTo: ownerTransfer.transfer_id,
     });
     expect(opened).toEqual({ amount: 7_654_321n, memo: MEMO, direction: "sent" });
@@ -106,12 +100,12 @@ describe("the plaintext canary over responses, database and logs", () => {
 
   it("searched a budget answer that holds the agent's spend (positive control: the owner reads it)", () => {
     expect(budget.confidential_spent).not.toBeNull();
-    expect(remainingBudgetOf({ budget, ownerSecret: importAccountSecret(alice.confidentialSecret) })).toEqual(
-      {
-        daily: usdg(20) - 3_141_593n,
-        perTransaction: usdg(10),
-      },
-    );
+    expect(
+      remainingBudgetOf({ budget, ownerSecret: importAccountSecret(given.alice.confidentialSecret) }),
+    ).toEqual({
+      daily: usdg(20) - 3_141_593n,
+      perTransaction: usdg(10),
+    });
   });
 
   it.each([
@@ -125,7 +119,7 @@ describe("the plaintext canary over responses, database and logs", () => {
     for (const form of forms) {
       expect(responses.join("\n"), `response contains ${form}`).not.toContain(form);
       expect(dump, `database contains ${form}`).not.toContain(form);
-      expect(world.logs.join("\n"), `logs contain ${form}`).not.toContain(form);
+      expect(given.world.logs.join("\n"), `logs contain ${form}`).not.toContain(form);
     }
   });
 });

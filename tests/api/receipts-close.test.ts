@@ -9,8 +9,9 @@ import { FINALITY_DEPTH } from "@cpay/localnet/cluster";
 import { findReceiptPda, getReceiptDecoder, RECEIPT_MIN_AGE_SLOTS } from "@cpay/sdk";
 import { address } from "@solana/kit";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
+import { describe, expect, it } from "vitest";
+import { apiSuite } from "../support/api-suite";
+import { usdg } from "../support/api-world";
 import { landedTransaction } from "../support/chain-reads";
 import { eventually } from "./support/held-transfer";
 
@@ -18,23 +19,17 @@ import { eventually } from "./support/held-transfer";
 const ONE_PASS_MS = 6_000;
 
 describe("closing the receipts of settled transfers", () => {
-  let world: ApiWorld;
-  let alice: WorldAccount;
-  beforeAll(async () => {
-    world = await startApiWorld();
-    [alice] = await Promise.all([world.account("alice"), world.account("bob")]);
-    await world.fund(alice.account, { confidential: usdg(10), public: usdg(10) });
-  });
-  afterAll(async () => {
-    await world?.close();
+  const given = apiSuite({
+    accounts: ["alice", "bob"],
+    funds: { alice: { confidential: usdg(10), public: usdg(10) } },
   });
 
   async function confirmedTransfer(confidential: boolean): Promise<string> {
-    const created = await alice.client.call("createTransfer", {
+    const created = await given.alice.client.call("createTransfer", {
       body: { to: "@bob", amount: "1", confidential },
     });
     await eventually(
-      () => world.transferRow(created.transfer_id),
+      () => given.world.transferRow(created.transfer_id),
       (row) => row.status === "confirmed",
     );
     return created.transfer_id;
@@ -42,8 +37,8 @@ describe("closing the receipts of settled transfers", () => {
 
   async function receiptOf(transferId: string) {
     const [receipt] = await findReceiptPda(
-      { sender: address(alice.account.publicKey), transferId: bytesOfId(transferId) },
-      { programAddress: address(world.chain.programId) },
+      { sender: address(given.alice.account.publicKey), transferId: bytesOfId(transferId) },
+      { programAddress: address(given.world.chain.programId) },
     );
     return receipt;
   }
@@ -53,13 +48,13 @@ describe("closing the receipts of settled transfers", () => {
    * over every day, and the rent advanced for her and not back yet.
    */
   async function aliceCharged(): Promise<{ lost: bigint; advanced: bigint }> {
-    const { db } = world.service.context;
+    const { db } = given.world.service.context;
     const { reserveUsage, reserveAdvances } = db.tables;
     const days = await db.read((tx) =>
-      tx.select().from(reserveUsage).where(eq(reserveUsage.accountId, alice.account.id)),
+      tx.select().from(reserveUsage).where(eq(reserveUsage.accountId, given.alice.account.id)),
     );
     const [advances] = await db.read((tx) =>
-      tx.select().from(reserveAdvances).where(eq(reserveAdvances.accountId, alice.account.id)),
+      tx.select().from(reserveAdvances).where(eq(reserveAdvances.accountId, given.alice.account.id)),
     );
     return {
       lost: days.reduce((sum, row) => sum + BigInt(row.lamports), 0n),
@@ -68,7 +63,7 @@ describe("closing the receipts of settled transfers", () => {
   }
 
   async function closures() {
-    const { db } = world.service.context;
+    const { db } = given.world.service.context;
     const { receiptClosures } = db.tables;
     return db.read((tx) => tx.select().from(receiptClosures));
   }
@@ -77,10 +72,10 @@ describe("closing the receipts of settled transfers", () => {
     // Given a public and a confidential transfer, settled, whose receipts the reserve paid
     const ids = [await confirmedTransfer(false), await confirmedTransfer(true)];
     const receipts = await Promise.all(ids.map(receiptOf));
-    const reserve = world.service.context.feePayer.address;
+    const reserve = given.world.service.context.feePayer.address;
     const rents = await Promise.all(
       receipts.map(async (receipt) => {
-        const account = await world.chain.getAccount(receipt);
+        const account = await given.world.chain.getAccount(receipt);
         if (account === null) throw new Error(`no receipt ${receipt}`);
         expect(getReceiptDecoder().decode(account.data).rentPayer).toBe(reserve);
         return BigInt(account.lamports);
@@ -91,20 +86,20 @@ describe("closing the receipts of settled transfers", () => {
     // When a pass of the job runs while they are young
     await new Promise((resolve) => setTimeout(resolve, ONE_PASS_MS));
     // Then nothing is closed or recorded
-    for (const receipt of receipts) expect(await world.chain.getAccount(receipt)).not.toBeNull();
+    for (const receipt of receipts) expect(await given.world.chain.getAccount(receipt)).not.toBeNull();
     expect(await closures()).toEqual([]);
 
     // When the cluster moves past the minimum age at finalized commitment
-    const reserveBefore = BigInt((await world.chain.getAccount(reserve))?.lamports ?? 0n);
-    await world.reserveSettled();
+    const reserveBefore = BigInt((await given.world.chain.getAccount(reserve))?.lamports ?? 0n);
+    await given.world.reserveSettled();
     const chargedBefore = await aliceCharged();
     // The receipts' rent is advanced for alice, not lost: only the fees are.
     expect(chargedBefore.advanced).toBe((rents[0] ?? 0n) + (rents[1] ?? 0n));
-    await world.testClock.advanceSlots(Number(RECEIPT_MIN_AGE_SLOTS + FINALITY_DEPTH) + 2);
+    await given.world.testClock.advanceSlots(Number(RECEIPT_MIN_AGE_SLOTS + FINALITY_DEPTH) + 2);
     const rows = await eventually(closures, (found) => found.length === 2, 20_000);
 
     // Then both receipts are closed in one transaction and the reserve has their rent back, lamport-exact
-    for (const receipt of receipts) expect(await world.chain.getAccount(receipt)).toBeNull();
+    for (const receipt of receipts) expect(await given.world.chain.getAccount(receipt)).toBeNull();
     expect(
       rows
         .map(({ transferId, outcome, rentReturned, receiptAddress }) => ({
@@ -125,9 +120,9 @@ describe("closing the receipts of settled transfers", () => {
         .sort((a, b) => a.transferId.localeCompare(b.transferId)),
     );
     const [signature] = new Set(rows.map((row) => row.signature));
-    const closing = await landedTransaction(world.chain, signature as string);
+    const closing = await landedTransaction(given.world.chain, signature as string);
     if (closing === null) throw new Error("the closing transaction is not in the history");
-    const reserveAfter = BigInt((await world.chain.getAccount(reserve))?.lamports ?? 0n);
+    const reserveAfter = BigInt((await given.world.chain.getAccount(reserve))?.lamports ?? 0n);
     expect(reserveAfter - reserveBefore).toBe((rents[0] ?? 0n) + (rents[1] ?? 0n) - closing.fee);
     // ... and nothing is advanced for alice any more, what she lost unchanged (the fee of closing is
     // the service's own)
@@ -137,8 +132,8 @@ describe("closing the receipts of settled transfers", () => {
     // And a later pass changes nothing
     await new Promise((resolve) => setTimeout(resolve, ONE_PASS_MS));
     expect(await closures()).toHaveLength(2);
-    const { transfers } = world.service.context.db.tables;
-    const [first] = await world.service.context.db.read((db) =>
+    const { transfers } = given.world.service.context.db.tables;
+    const [first] = await given.world.service.context.db.read((db) =>
       db
         .select()
         .from(transfers)

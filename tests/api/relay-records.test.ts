@@ -12,66 +12,59 @@ import { readAgentAccount } from "@cpay/sdk/agent-confidential";
 import { findTokenAccount } from "@cpay/sdk/confidential";
 import { address, createNoopSigner, type Instruction } from "@solana/kit";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiWorld, refusalOf, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
+import { describe, expect, it } from "vitest";
+import { apiSuite } from "../support/api-suite";
+import { refusalOf, usdg } from "../support/api-world";
 import { signerState } from "../support/chain-reads";
-import { agentSigned, createSelfCustodyAgent, type SelfCustodyAgent } from "./support/self-custody";
+import { agentSigned, createSelfCustodyAgent } from "./support/self-custody";
 
-let api: ApiWorld;
-let alice: WorldAccount;
-let bob: WorldAccount;
-let solo: SelfCustodyAgent;
-
-beforeAll(async () => {
-  api = await startApiWorld();
-  alice = await api.account("alice");
-  bob = await api.account("bob");
-  solo = await createSelfCustodyAgent(api, alice, "solo");
-  await api.faucet.mintUsdgToOwner(solo.pda, usdg(240));
-  // bob's token account exists: no transaction below needs to create it.
-  await api.fund(bob.account, { public: usdg(1) });
+const given = apiSuite({
+  accounts: ["alice", "bob"],
+  setUp: async ({ world, alice, bob }) => {
+    const solo = await createSelfCustodyAgent(world, alice, "solo");
+    await world.faucet.mintUsdgToOwner(solo.pda, usdg(240));
+    // bob's token account exists: no transaction below needs to create it.
+    await world.fund(bob.account, { public: usdg(1) });
+    return { solo };
+  },
 });
 
-afterAll(async () => {
-  await api?.close();
-});
-
-const relay = () => api.clientFor(solo.key.value);
-const feePayer = () => createNoopSigner(api.service.context.feePayer.address);
-const mint = () => address(api.chain.usdgMint);
+const relay = () => given.world.clientFor(given.solo.key.value);
+const feePayer = () => createNoopSigner(given.world.service.context.feePayer.address);
+const mint = () => address(given.world.chain.usdgMint);
 const newId = () => new Uint8Array(randomBytes(16));
 
 /** solo's `agent_transfer` of `amount` to bob under `transferId` (its hold nonce read now). */
 async function agentTransfer(transferId: Uint8Array, amount: bigint): Promise<Instruction> {
   const [source, destination] = await Promise.all([
-    findTokenAccount(solo.pda, mint()),
-    findTokenAccount(bob.account.publicKey, mint()),
+    findTokenAccount(given.solo.pda, mint()),
+    findTokenAccount(given.bob.account.publicKey, mint()),
   ]);
   return buildAgentTransferInstruction({
-    agentSigner: solo.signer,
-    agent: solo.pda,
-    nextHoldNonce: (await readAgentAccount(api.chain, solo.pda)).nextHoldNonce,
+    agentSigner: given.solo.signer,
+    agent: given.solo.pda,
+    nextHoldNonce: (await readAgentAccount(given.world.chain, given.solo.pda)).nextHoldNonce,
     mint: mint(),
     source,
     destination,
     amount,
     transferId,
     payer: feePayer(),
-    programAddress: address(api.chain.programId),
+    programAddress: address(given.world.chain.programId),
   });
 }
 
 /** solo's `transfer_record` of `transferId`, to `recipient`'s token account (bob's by default). */
 async function transferRecord(
   transferId: Uint8Array,
-  recipient = bob.account.publicKey,
+  recipient = given.bob.account.publicKey,
 ): Promise<Instruction> {
   const [source, destination] = await Promise.all([
-    findTokenAccount(solo.pda, mint()),
+    findTokenAccount(given.solo.pda, mint()),
     findTokenAccount(recipient, mint()),
   ]);
   return buildTransferRecordInstruction({
-    sender: solo.signer,
+    sender: given.solo.signer,
     payer: feePayer(),
     transferId,
     confidential: false,
@@ -79,36 +72,38 @@ async function transferRecord(
     source,
     destination,
     mint: mint(),
-    programAddress: address(api.chain.programId),
+    programAddress: address(given.world.chain.programId),
   });
 }
 
-const rowOf = (transferId: Uint8Array) => api.transferRow(idFromBytes("tr", transferId));
+const rowOf = (transferId: Uint8Array) => given.world.transferRow(idFromBytes("tr", transferId));
 
 async function keyUsageCount(): Promise<number> {
-  const { db } = api.service.context;
+  const { db } = given.world.service.context;
   const [key] = await db.read((q) =>
-    q.select().from(db.tables.apiKeys).where(eq(db.tables.apiKeys.id, solo.key.id)),
+    q.select().from(db.tables.apiKeys).where(eq(db.tables.apiKeys.id, given.solo.key.id)),
   );
   return key?.transferCount ?? 0;
 }
 
 /** What solo's relay fees have reserved so far (`relay_fee_usage`). */
 async function feesReserved(): Promise<number> {
-  const { db } = api.service.context;
+  const { db } = given.world.service.context;
   const rows = await db.read((q) => q.select().from(db.tables.relayFeeUsage));
-  return rows.find((row) => row.agentAccountId === solo.created.account_id)?.lamports ?? 0;
+  return rows.find((row) => row.agentAccountId === given.solo.created.account_id)?.lamports ?? 0;
 }
 
 /** A transaction the program refuses: above the per-transaction limit (100 USDG). */
-const failing = async () => agentSigned(api, [await agentTransfer(newId(), usdg(150))]);
+const failing = async () => agentSigned(given.world, [await agentTransfer(newId(), usdg(150))]);
 
 describe("outcomes recorded as each transaction lands", () => {
   it("Given a held transfer then a failing transaction, When relayed, Then the refusal names the second and the first is held for the owner", async () => {
     const x = newId();
     const refused = await refusalOf(
       relay().call("relayTransactions", {
-        body: { transactions: [await agentSigned(api, [await agentTransfer(x, usdg(60))]), await failing()] },
+        body: {
+          transactions: [await agentSigned(given.world, [await agentTransfer(x, usdg(60))]), await failing()],
+        },
       }),
     );
     expect(refused.status).toBe(422);
@@ -116,7 +111,7 @@ describe("outcomes recorded as each transaction lands", () => {
 
     const row = await rowOf(x);
     expect(row.phase).toBe("held");
-    const pending = await alice.client.call("listPendingApprovals", {});
+    const pending = await given.alice.client.call("listPendingApprovals", {});
     expect(pending.pending.map((held) => held.transaction_id)).toContain(row.holdId);
   });
 
@@ -125,7 +120,9 @@ describe("outcomes recorded as each transaction lands", () => {
     const countBefore = await keyUsageCount();
     await refusalOf(
       relay().call("relayTransactions", {
-        body: { transactions: [await agentSigned(api, [await agentTransfer(x, usdg(1))]), await failing()] },
+        body: {
+          transactions: [await agentSigned(given.world, [await agentTransfer(x, usdg(1))]), await failing()],
+        },
       }),
     );
     const row = await rowOf(x);
@@ -140,8 +137,8 @@ describe("outcomes recorded as each transaction lands", () => {
       relay().call("relayTransactions", {
         body: {
           transactions: [
-            await agentSigned(api, [await agentTransfer(first, usdg(150))]),
-            await agentSigned(api, [await agentTransfer(second, usdg(1))]),
+            await agentSigned(given.world, [await agentTransfer(first, usdg(150))]),
+            await agentSigned(given.world, [await agentTransfer(second, usdg(1))]),
           ],
         },
       }),
@@ -158,8 +155,8 @@ describe("every agent transfer of a request", () => {
     const answer = await relay().call("relayTransactions", {
       body: {
         transactions: [
-          await agentSigned(api, [await agentTransfer(first, usdg(1))]),
-          await agentSigned(api, [await agentTransfer(second, usdg(2))]),
+          await agentSigned(given.world, [await agentTransfer(first, usdg(1))]),
+          await agentSigned(given.world, [await agentTransfer(second, usdg(2))]),
         ],
       },
     });
@@ -170,7 +167,7 @@ describe("every agent transfer of a request", () => {
       [second, answer.signatures[1]],
     ] as const) {
       const row = await rowOf(id);
-      expect(row.apiKeyId).toBe(solo.key.id);
+      expect(row.apiKeyId).toBe(given.solo.key.id);
       expect(row.txSignature).toBe(signature);
       expect(row.usageIncrement).not.toBeNull();
     }
@@ -179,21 +176,21 @@ describe("every agent transfer of a request", () => {
 
   it("Given two transfers with one transfer id, When relayed, Then it is refused with nothing signed, reserved or written", async () => {
     const x = newId();
-    const signedBefore = await signerState(api.chain, feePayer().address);
+    const signedBefore = await signerState(given.world.chain, feePayer().address);
     const reservedBefore = await feesReserved();
     const refused = await refusalOf(
       relay().call("relayTransactions", {
         body: {
           transactions: [
-            await agentSigned(api, [await agentTransfer(x, usdg(1))]),
-            await agentSigned(api, [await agentTransfer(x, usdg(1))]),
+            await agentSigned(given.world, [await agentTransfer(x, usdg(1))]),
+            await agentSigned(given.world, [await agentTransfer(x, usdg(1))]),
           ],
         },
       }),
     );
     expect(refused.code).toBe("relay_transaction_refused");
     expect(refused.param).toBe("transactions[1]");
-    expect(await signerState(api.chain, feePayer().address)).toEqual(signedBefore);
+    expect(await signerState(given.world.chain, feePayer().address)).toEqual(signedBefore);
     expect(await feesReserved()).toBe(reservedBefore);
     await expect(rowOf(x)).rejects.toThrow(/no transfer/);
   });
@@ -210,23 +207,23 @@ describe("a relayed transfer_record", () => {
       "beside a transfer of its id to another destination",
       async () => {
         const x = newId();
-        return [await transferRecord(x, alice.account.publicKey), await agentTransfer(x, usdg(1))];
+        return [await transferRecord(x, given.alice.account.publicKey), await agentTransfer(x, usdg(1))];
       },
     ],
   ];
   for (const [what, build] of cases) {
     it(`Given a transfer_record ${what}, When relayed, Then 422 relay_transaction_refused and nothing is signed`, async () => {
-      const signedBefore = await signerState(api.chain, feePayer().address);
+      const signedBefore = await signerState(given.world.chain, feePayer().address);
       const refused = await refusalOf(
         relay().call("relayTransactions", {
-          body: { transactions: [await agentSigned(api, await build())] },
+          body: { transactions: [await agentSigned(given.world, await build())] },
         }),
       );
       expect(refused.status).toBe(422);
       expect(refused.code).toBe("relay_transaction_refused");
       expect(refused.param).toBe("transactions[0]");
       expect(refused.message).toContain("transfer_record");
-      expect(await signerState(api.chain, feePayer().address)).toEqual(signedBefore);
+      expect(await signerState(given.world.chain, feePayer().address)).toEqual(signedBefore);
     });
   }
 
@@ -234,7 +231,9 @@ describe("a relayed transfer_record", () => {
     const x = newId();
     const answer = await relay().call("relayTransactions", {
       body: {
-        transactions: [await agentSigned(api, [await agentTransfer(x, usdg(1)), await transferRecord(x)])],
+        transactions: [
+          await agentSigned(given.world, [await agentTransfer(x, usdg(1)), await transferRecord(x)]),
+        ],
       },
     });
     expect(answer.transfer?.transfer_id).toBe(idFromBytes("tr", x));

@@ -16,10 +16,11 @@ import { FINALITY_DEPTH } from "@cpay/localnet/cluster";
 import { getPendingTransactionSize, getReceiptSize, RECEIPT_MIN_AGE_SLOTS } from "@cpay/sdk";
 import { ApiRequestError } from "@cpay/sdk/api";
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
+import { describe, expect, it } from "vitest";
+import { apiSuite } from "../support/api-suite";
+import { type ApiWorld, usdg } from "../support/api-world";
 import { lamportsOf, landedTransaction, signerState } from "../support/chain-reads";
-import { createTestAgent, type WorldAgent } from "./support/agents";
+import { createTestAgent } from "./support/agents";
 import { eventually, holdAgentTransfer } from "./support/held-transfer";
 
 /** The default daily budget (1 SOL) scaled by 1/50. */
@@ -75,55 +76,48 @@ async function feesOf(world: ApiWorld, transferIds: readonly string[]): Promise<
 }
 
 describe("an account sending far more transfers than its budget could hold receipts for", () => {
-  let world: ApiWorld;
-  let sender: WorldAccount;
-
-  beforeAll(async () => {
+  const given = apiSuite({
     // 200 ms slots: the first receipt is closable 1,032 slots (206 s) after its transfer, well after
     // the last of the 40 is settled however busy the machine is.
-    world = await startApiWorld({
+    world: {
       slotMs: 200,
       env: {
         RESERVE_DAILY_BUDGET_LAMPORTS: String(BUDGET),
         RESERVE_ADVANCE_CAP_LAMPORTS: String(ADVANCE_CAP),
       },
-    });
-    [sender] = await Promise.all([world.account("payroll", { type: "business" }), world.account("bob")]);
-    await world.fund(sender.account, { confidential: usdg(1), public: usdg(1) });
-  });
-
-  afterAll(async () => {
-    await world?.close();
+    },
+    accounts: { sender: { handle: "payroll", type: "business" }, bob: "bob" },
+    funds: { sender: { confidential: usdg(1), public: usdg(1) } },
   });
 
   it("Given 40 transfers one after another (2,000 scaled by 1/50), Then none is refused; the budget counts only the fees, the receipts are advances, and once the receipt job has closed them the reserve is out exactly the fees", async () => {
-    const reserve = world.service.context.feePayer.address;
+    const reserve = given.world.service.context.feePayer.address;
     // (Opening and funding the account was the operator's spend: nothing is counted to it yet.)
-    await world.reserveSettled();
-    const before = await lamportsOf(world.chain, reserve);
+    await given.world.reserveSettled();
+    const before = await lamportsOf(given.world.chain, reserve);
 
     // When the account sends 40 transfers, every tenth confidential, each to a recipient with an account
     const outcomes: string[] = [];
     const ids: string[] = [];
     for (let index = 0; index < TRANSFERS; index++) {
-      const request = sender.client.call("createTransfer", {
+      const request = given.sender.client.call("createTransfer", {
         body: { to: "@bob", amount: "0.01", confidential: index % 10 === 9 },
       });
       request.then((created) => ids.push(created.transfer_id)).catch(() => undefined);
       outcomes.push(await outcomeOf(request));
-      await world.reserveSettled();
+      await given.world.reserveSettled();
     }
 
     // Then every one was accepted
     expect(outcomes.filter((outcome) => outcome !== "201")).toEqual([]);
-    await world.reserveSettled();
-    const receiptRent = await world.chain.minimumBalanceForRentExemption(getReceiptSize());
-    const fees = await feesOf(world, ids);
-    const paid = before - (await lamportsOf(world.chain, reserve));
+    await given.world.reserveSettled();
+    const receiptRent = await given.world.chain.minimumBalanceForRentExemption(getReceiptSize());
+    const fees = await feesOf(given.world, ids);
+    const paid = before - (await lamportsOf(given.world.chain, reserve));
     // ... the reserve paid their fees and advanced their receipts' rent, nothing else
     expect(paid).toBe(fees + BigInt(TRANSFERS) * receiptRent);
     // ... and its charges count the fees as lost and the receipts as advanced, nothing held
-    expect(await chargesOf(world, sender.account.id)).toEqual({
+    expect(await chargesOf(given.world, given.sender.account.id)).toEqual({
       lost: fees,
       lossReserved: 0n,
       advanced: BigInt(TRANSFERS) * receiptRent,
@@ -134,13 +128,13 @@ describe("an account sending far more transfers than its budget could hold recei
     await Promise.all(
       ids.map((id) =>
         eventually(
-          () => world.transferRow(id),
+          () => given.world.transferRow(id),
           (row) => row.phase === "settled",
         ),
       ),
     );
-    await world.testClock.advanceSlots(Number(RECEIPT_MIN_AGE_SLOTS + FINALITY_DEPTH) + 2);
-    const { db } = world.service.context;
+    await given.world.testClock.advanceSlots(Number(RECEIPT_MIN_AGE_SLOTS + FINALITY_DEPTH) + 2);
+    const { db } = given.world.service.context;
     const closures = await eventually(
       () => db.read((q) => q.select().from(db.tables.receiptClosures)),
       (rows) =>
@@ -149,96 +143,88 @@ describe("an account sending far more transfers than its budget could hold recei
     );
     // Then the advances are back to nothing, and what the reserve is out is the fees its charges count
     const advancedNow = await eventually(
-      () => chargesOf(world, sender.account.id),
+      () => chargesOf(given.world, given.sender.account.id),
       (charges) => charges.advanced === 0n,
     );
     expect(advancedNow).toEqual({ lost: fees, lossReserved: 0n, advanced: 0n, advanceReserved: 0n });
     let closingFees = 0n;
     for (const signature of new Set(closures.map((row) => row.signature as string))) {
-      closingFees += (await landedTransaction(world.chain, signature)).fee;
+      closingFees += (await landedTransaction(given.world.chain, signature)).fee;
     }
-    expect(before - (await lamportsOf(world.chain, reserve))).toBe(fees + closingFees);
+    expect(before - (await lamportsOf(given.world.chain, reserve))).toBe(fees + closingFees);
   }, 240_000);
 });
 
 describe("an account whose advanced rent does not come back", () => {
-  let world: ApiWorld;
-  let sender: WorldAccount;
   /** Room for three receipts' rent (and their in-flight share), not four. */
   const cap = 3n * 1_670_400n + 1_000_000n;
-
-  beforeAll(async () => {
+  const given = apiSuite({
     // Mainnet's 400 ms slots: a receipt is 1,000 slots (400 s) from coming back, whatever the machine's speed.
-    world = await startApiWorld({ slotMs: 400, env: { RESERVE_ADVANCE_CAP_LAMPORTS: String(cap) } });
-    [sender] = await Promise.all([world.account("hoarder"), world.account("bob")]);
-    await world.fund(sender.account, { public: usdg(1) });
-  });
-
-  afterAll(async () => {
-    await world?.close();
+    world: { slotMs: 400, env: { RESERVE_ADVANCE_CAP_LAMPORTS: String(cap) } },
+    accounts: { sender: "hoarder", bob: "bob" },
+    funds: { sender: { public: usdg(1) } },
   });
 
   it("Given receipts not yet returned, When their rent reaches the advance cap, Then the next transfer is refused (429 reserve_budget_exhausted) with nothing signed or written", async () => {
-    const reserve = world.service.context.feePayer.address;
-    const { db } = world.service.context;
+    const reserve = given.world.service.context.feePayer.address;
+    const { db } = given.world.service.context;
     const transferCount = async () => (await db.read((q) => q.select().from(db.tables.transfers))).length;
     const outcomes: string[] = [];
     for (let index = 0; index < 4; index++) {
-      await world.reserveSettled();
-      const signedBefore = await signerState(world.chain, reserve);
+      await given.world.reserveSettled();
+      const signedBefore = await signerState(given.world.chain, reserve);
       const rowsBefore = await transferCount();
       const outcome = await outcomeOf(
-        sender.client.call("createTransfer", { body: { to: "@bob", amount: "0.01", confidential: false } }),
+        given.sender.client.call("createTransfer", {
+          body: { to: "@bob", amount: "0.01", confidential: false },
+        }),
       );
       outcomes.push(outcome.split(":")[0] as string);
       if (outcome !== "201") {
         expect(outcome).toContain("advance");
-        expect(await signerState(world.chain, reserve)).toEqual(signedBefore);
+        expect(await signerState(given.world.chain, reserve)).toEqual(signedBefore);
         expect(await transferCount()).toBe(rowsBefore);
       }
     }
     expect(outcomes).toEqual(["201", "201", "201", "429 reserve_budget_exhausted"]);
-    await world.reserveSettled();
-    const charges = await chargesOf(world, sender.account.id);
-    expect(charges.advanced).toBe(3n * (await world.chain.minimumBalanceForRentExemption(getReceiptSize())));
+    await given.world.reserveSettled();
+    const charges = await chargesOf(given.world, given.sender.account.id);
+    expect(charges.advanced).toBe(
+      3n * (await given.world.chain.minimumBalanceForRentExemption(getReceiptSize())),
+    );
     expect(charges.advanceReserved).toBe(0n);
   });
 });
 
 describe("an agent's transfer held for its owner", () => {
-  let world: ApiWorld;
-  let owner: WorldAccount;
-  let agent: WorldAgent;
-
-  beforeAll(async () => {
+  const given = apiSuite({
     // 200 ms slots: the receipt stays out (206 s) for the whole test however busy the machine is.
-    world = await startApiWorld({ slotMs: 200 });
-    [owner] = await Promise.all([world.account("carol"), world.account("bob")]);
-    agent = await createTestAgent(world, owner, "payer");
-    await world.fund(agent.row, { public: usdg(100) });
-  });
-
-  afterAll(async () => {
-    await world?.close();
+    world: { slotMs: 200 },
+    accounts: { owner: "carol", bob: "bob" },
+    setUp: async ({ world, owner }) => {
+      const agent = await createTestAgent(world, owner, "payer");
+      await world.fund(agent.row, { public: usdg(100) });
+      return { agent };
+    },
   });
 
   it("Given a transfer above the HITL threshold, When held, Then its hold's rent and its receipt's are advanced for the owner; When approved, Then the hold's comes back off the advances and only fees were lost", async () => {
-    const reserve = world.service.context.feePayer.address;
+    const reserve = given.world.service.context.feePayer.address;
     const [holdRent, receiptRent] = await Promise.all([
-      world.chain.minimumBalanceForRentExemption(getPendingTransactionSize()),
-      world.chain.minimumBalanceForRentExemption(getReceiptSize()),
+      given.world.chain.minimumBalanceForRentExemption(getPendingTransactionSize()),
+      given.world.chain.minimumBalanceForRentExemption(getReceiptSize()),
     ]);
-    await world.reserveSettled();
+    await given.world.reserveSettled();
     const start = {
-      charges: await chargesOf(world, owner.account.id),
-      reserve: await lamportsOf(world.chain, reserve),
+      charges: await chargesOf(given.world, given.owner.account.id),
+      reserve: await lamportsOf(given.world.chain, reserve),
     };
     /** What changed since `start`: the reserve's lamports paid out, and the owner's charges. */
     const since = async () => {
-      await world.reserveSettled();
-      const charges = await chargesOf(world, owner.account.id);
+      await given.world.reserveSettled();
+      const charges = await chargesOf(given.world, given.owner.account.id);
       return {
-        paid: start.reserve - (await lamportsOf(world.chain, reserve)),
+        paid: start.reserve - (await lamportsOf(given.world.chain, reserve)),
         lost: charges.lost - start.charges.lost,
         advanced: charges.advanced - start.charges.advanced,
         held: charges.lossReserved + charges.advanceReserved,
@@ -246,7 +232,11 @@ describe("an agent's transfer held for its owner", () => {
     };
 
     // When the agent's transfer of 60 USDG (HITL 50) is held
-    const held = await holdAgentTransfer(world, agent, { to: "@bob", amount: "60", confidential: false });
+    const held = await holdAgentTransfer(given.world, given.agent, {
+      to: "@bob",
+      amount: "60",
+      confidential: false,
+    });
     const afterHold = await since();
     // Then the hold and the receipt are advanced, the rest the reserve paid (the fee) is lost
     expect(afterHold.advanced).toBe(holdRent + receiptRent);
@@ -256,15 +246,15 @@ describe("an agent's transfer held for its owner", () => {
       advanced: holdRent + receiptRent,
       held: 0n,
     });
-    expect(afterHold.lost).toBe(await feesOf(world, [held.transferId]));
+    expect(afterHold.lost).toBe(await feesOf(given.world, [held.transferId]));
 
     // When the owner approves it
-    await owner.client.call("approveTransaction", { params: { transaction_id: held.transactionId } });
+    await given.owner.client.call("approveTransaction", { params: { transaction_id: held.transactionId } });
     const afterApproval = await since();
     // Then the hold's rent is back and off the advances; the approval lost its fee
     expect(afterApproval.advanced).toBe(receiptRent);
     expect(afterApproval.paid).toBe(afterApproval.lost + receiptRent);
-    expect(afterApproval.lost).toBe(await feesOf(world, [held.transferId]));
+    expect(afterApproval.lost).toBe(await feesOf(given.world, [held.transferId]));
     expect(afterApproval.lost).toBeGreaterThan(afterHold.lost);
   });
 });

@@ -10,8 +10,9 @@ import { getReceiptSize } from "@cpay/sdk";
 import { generateKeyPairSigner } from "@solana/kit";
 import { getTransferSolInstruction } from "@solana-program/system";
 import { and, eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
+import { describe, expect, it } from "vitest";
+import { apiSuite } from "../support/api-suite";
+import { usdg } from "../support/api-world";
 import { landedTransaction } from "../support/chain-reads";
 
 const SENT_LAMPORTS = 1_000_000n;
@@ -19,31 +20,24 @@ const SENT_LAMPORTS = 1_000_000n;
 const RESERVED = 2_000_000n;
 
 describe("the fee reserve's spends, settled in the background", () => {
-  let world: ApiWorld;
-  let owner: WorldAccount;
-  beforeAll(async () => {
-    world = await startApiWorld();
-    owner = await world.account("carol");
-    await world.account("dave");
-    await world.fund(owner.account, { public: usdg(1) });
-  });
-  afterAll(async () => {
-    await world?.close();
+  const given = apiSuite({
+    accounts: { owner: "carol", dave: "dave" },
+    funds: { owner: { public: usdg(1) } },
   });
 
   const { day, charges } = {
     day: () => new Date().toISOString().slice(0, 10),
     charges: async () => {
-      const { db } = world.service.context;
+      const { db } = given.world.service.context;
       const { reserveUsage, reserveAdvances } = db.tables;
       const [row] = await db.read((q) =>
         q
           .select()
           .from(reserveUsage)
-          .where(and(eq(reserveUsage.accountId, owner.account.id), eq(reserveUsage.day, day()))),
+          .where(and(eq(reserveUsage.accountId, given.owner.account.id), eq(reserveUsage.day, day()))),
       );
       const [advances] = await db.read((q) =>
-        q.select().from(reserveAdvances).where(eq(reserveAdvances.accountId, owner.account.id)),
+        q.select().from(reserveAdvances).where(eq(reserveAdvances.accountId, given.owner.account.id)),
       );
       return {
         lamports: BigInt(row?.lamports ?? 0),
@@ -55,17 +49,17 @@ describe("the fee reserve's spends, settled in the background", () => {
   };
 
   it("Given a transfer answered, When its transaction is readable, Then what it cost replaces its reservation: its receipt's rent advanced, the rest lost", async () => {
-    const feePayer = world.service.context.feePayer.address;
-    const before = (await world.chain.getAccount(feePayer))?.lamports ?? 0n;
-    await world.reserveSettled();
+    const feePayer = given.world.service.context.feePayer.address;
+    const before = (await given.world.chain.getAccount(feePayer))?.lamports ?? 0n;
+    await given.world.reserveSettled();
     const charged = await charges();
-    const transfer = await owner.client.call("createTransfer", {
+    const transfer = await given.owner.client.call("createTransfer", {
       body: { to: "@dave", amount: "0.5", confidential: false },
     });
     expect(transfer.transfer_id).toMatch(/^tr_/);
-    await world.reserveSettled();
-    const paid = before - ((await world.chain.getAccount(feePayer))?.lamports ?? 0n);
-    const receiptRent = await world.chain.minimumBalanceForRentExemption(getReceiptSize());
+    await given.world.reserveSettled();
+    const paid = before - ((await given.world.chain.getAccount(feePayer))?.lamports ?? 0n);
+    const receiptRent = await given.world.chain.minimumBalanceForRentExemption(getReceiptSize());
     expect(paid).toBeGreaterThan(receiptRent);
     expect(await charges()).toEqual({
       lamports: charged.lamports + paid - receiptRent,
@@ -76,9 +70,9 @@ describe("the fee reserve's spends, settled in the background", () => {
   });
 
   it("Given a spend whose process died before settling it, When the sweep runs, Then it is settled once, to what its transaction cost", async () => {
-    const { context } = world.service;
+    const { context } = given.world.service;
     const { db } = context;
-    await world.reserveSettled();
+    await given.world.reserveSettled();
     const start = await charges();
     // What the dead process did: reserved its maximum, signed and sent with the reserve, recorded
     // the spend; then it died (no queue of any live process holds it).
@@ -92,14 +86,19 @@ describe("the fee reserve's spends, settled in the background", () => {
     await db.transaction(async (tx) => {
       await tx
         .insert(reserveUsage)
-        .values({ accountId: owner.account.id, day: day(), lamports: 0, reservedLamports: Number(RESERVED) })
+        .values({
+          accountId: given.owner.account.id,
+          day: day(),
+          lamports: 0,
+          reservedLamports: Number(RESERVED),
+        })
         .onConflictDoUpdate({
           target: [reserveUsage.accountId, reserveUsage.day],
           set: { reservedLamports: sql`${reserveUsage.reservedLamports} + ${Number(RESERVED)}` },
         });
       await tx.insert(reserveReconciliations).values({
         signature,
-        accountId: owner.account.id,
+        accountId: given.owner.account.id,
         reservations: JSON.stringify([{ day: day(), lamports: RESERVED.toString() }]),
         signatures: JSON.stringify([signature]),
         createdAt: new Date(Date.now() - 60_000).toISOString(),
@@ -107,9 +106,9 @@ describe("the fee reserve's spends, settled in the background", () => {
     });
     expect(await charges()).toEqual({ ...start, reserved: start.reserved + RESERVED });
 
-    await world.reserveSettled(40_000);
+    await given.world.reserveSettled(40_000);
 
-    const landed = await landedTransaction(world.chain, signature);
+    const landed = await landedTransaction(given.world.chain, signature);
     expect(await charges()).toEqual({ ...start, lamports: start.lamports + landed.fee + SENT_LAMPORTS });
   }, 60_000);
 });

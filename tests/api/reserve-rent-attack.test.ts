@@ -13,10 +13,11 @@
  */
 
 import { findTokenAccount } from "@cpay/sdk/confidential";
-import { type Address, address, generateKeyPairSigner, type KeyPairSigner } from "@solana/kit";
+import { type Address, address, generateKeyPairSigner } from "@solana/kit";
 import { getBurnCheckedInstruction, getCloseAccountInstruction } from "@solana-program/token-2022";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
+import { describe, expect, it } from "vitest";
+import { apiSuite } from "../support/api-suite";
+import { usdg } from "../support/api-world";
 import { lamportsOf } from "../support/chain-reads";
 import { sendAs } from "../support/send-as";
 import { publicUsdgOn } from "../support/usdg-balances";
@@ -33,57 +34,52 @@ const USDG_DECIMALS = 6;
 const ABOVE_ANY_SOL_PRICE = 400;
 
 describe("the rent attack on the fee reserve", () => {
-  let world: ApiWorld;
-  let sender: WorldAccount;
-  let attacker: KeyPairSigner;
-
-  beforeAll(async () => {
-    world = await startApiWorld({ env: { ACCOUNT_OPENING_FEE_USDG: FEE_USDG } });
-    sender = await world.account("mallory");
-    await world.fund(sender.account, { public: usdg(20) });
-    attacker = await generateKeyPairSigner();
-    await world.chain.requestAirdrop(attacker.address, ATTACKER_SOL);
-    for (let read = 0; (await lamportsOf(world.chain, attacker.address)) < ATTACKER_SOL; read++) {
-      if (read > 1_000) throw new Error("the attacker's airdrop never landed");
-      await world.slots(1);
-    }
+  const given = apiSuite({
+    world: { env: { ACCOUNT_OPENING_FEE_USDG: FEE_USDG } },
+    accounts: { sender: "mallory" },
+    funds: { sender: { public: usdg(20) } },
+    setUp: async ({ world }) => {
+      const attacker = await generateKeyPairSigner();
+      await world.chain.requestAirdrop(attacker.address, ATTACKER_SOL);
+      for (let read = 0; (await lamportsOf(world.chain, attacker.address)) < ATTACKER_SOL; read++) {
+        if (read > 1_000) throw new Error("the attacker's airdrop never landed");
+        await world.slots(1);
+      }
+      return { attacker };
+    },
   });
 
-  afterAll(async () => {
-    await world?.close();
-  });
-
-  const usdgOf = (owner: string) => publicUsdgOn(world.chain, owner);
+  const usdgOf = (owner: string) => publicUsdgOn(given.world.chain, owner);
 
   it("Given public dust sent to N fresh addresses whose accounts are then burned and closed, When the attacker counts its gain, Then the sender paid the account-opening fee for each into the service's fee account and the attack pays only above any price SOL has had", async () => {
-    const reserve = world.service.context.feePayer.address;
-    const mint = address(world.chain.usdgMint);
+    const reserve = given.world.service.context.feePayer.address;
+    const mint = address(given.world.chain.usdgMint);
     const recipients = await Promise.all(Array.from({ length: RECIPIENTS }, () => generateKeyPairSigner()));
-    const reserveBefore = await lamportsOf(world.chain, reserve);
-    const senderUsdgBefore = await usdgOf(sender.account.publicKey);
+    const reserveBefore = await lamportsOf(given.world.chain, reserve);
+    const senderUsdgBefore = await usdgOf(given.sender.account.publicKey);
     const feeAccountUsdgBefore = await usdgOf(reserve);
-    const attackerBefore = await lamportsOf(world.chain, attacker.address);
+    const attackerBefore = await lamportsOf(given.world.chain, given.attacker.address);
 
     // When: the dust goes out, one public transfer per fresh address
     const answers = [];
     for (const recipient of recipients) {
       answers.push(
-        await sender.client.call("createTransfer", {
+        await given.sender.client.call("createTransfer", {
           body: { to: recipient.address, amount: "0.000001", confidential: false },
         }),
       );
     }
-    const reservePaid = reserveBefore - (await lamportsOf(world.chain, reserve));
+    const reservePaid = reserveBefore - (await lamportsOf(given.world.chain, reserve));
     const accounts: Address[] = await Promise.all(
       recipients.map((recipient) => findTokenAccount(recipient.address, mint)),
     );
     let accountRent = 0n;
-    for (const account of accounts) accountRent += await lamportsOf(world.chain, account);
+    for (const account of accounts) accountRent += await lamportsOf(given.world.chain, account);
 
     // ... and each recipient burns the dust and closes its account to the attacker's wallet
     for (const [index, recipient] of recipients.entries()) {
       const account = accounts[index] as Address;
-      await sendAs(world.chain, attacker, [
+      await sendAs(given.world.chain, given.attacker, [
         getBurnCheckedInstruction({
           account,
           mint,
@@ -91,11 +87,11 @@ describe("the rent attack on the fee reserve", () => {
           amount: DUST,
           decimals: USDG_DECIMALS,
         }),
-        getCloseAccountInstruction({ account, destination: attacker.address, owner: recipient }),
+        getCloseAccountInstruction({ account, destination: given.attacker.address, owner: recipient }),
       ]);
     }
-    const attackerGain = (await lamportsOf(world.chain, attacker.address)) - attackerBefore;
-    const senderPaidUsdg = senderUsdgBefore - (await usdgOf(sender.account.publicKey));
+    const attackerGain = (await lamportsOf(given.world.chain, given.attacker.address)) - attackerBefore;
+    const senderPaidUsdg = senderUsdgBefore - (await usdgOf(given.sender.account.publicKey));
     const feesCollected = (await usdgOf(reserve)) - feeAccountUsdgBefore;
     const usdgPaidForOpenings = senderPaidUsdg - DUST * BigInt(RECIPIENTS);
     // USDG per SOL at which the attacker's USDG buys exactly the SOL it took home.

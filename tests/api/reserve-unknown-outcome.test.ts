@@ -8,43 +8,35 @@
 import { reservePayer, withReserveSpend } from "@cpay/api";
 import { signTransactionToWire } from "@cpay/sdk/chain";
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiWorld, startApiWorld, type WorldAccount } from "../support/api-world";
+import { describe, expect, it } from "vitest";
+import { apiSuite } from "../support/api-suite";
 import { landedTransaction } from "../support/chain-reads";
 
 /** What the send's caller saw: no answer, so it cannot know whether the transaction reached a node. */
 class SendOutcomeUnknown extends Error {}
 
 describe("a fee reserve spend whose send's outcome is unknown", () => {
-  let world: ApiWorld;
-  let owner: WorldAccount;
-  beforeAll(async () => {
-    world = await startApiWorld();
-    owner = await world.account("erin");
-  });
-  afterAll(async () => {
-    await world?.close();
-  });
+  const given = apiSuite({ accounts: { owner: "erin" } });
 
   const charges = async () => {
-    const { db } = world.service.context;
+    const { db } = given.world.service.context;
     const { reserveUsage } = db.tables;
     const day = new Date().toISOString().slice(0, 10);
     const [row] = await db.read((q) =>
       q
         .select()
         .from(reserveUsage)
-        .where(and(eq(reserveUsage.accountId, owner.account.id), eq(reserveUsage.day, day))),
+        .where(and(eq(reserveUsage.accountId, given.owner.account.id), eq(reserveUsage.day, day))),
     );
     return { lamports: BigInt(row?.lamports ?? 0), reserved: BigInt(row?.reservedLamports ?? 0) };
   };
 
   /** Signs a fee-only transaction with the metered reserve for `owner`, then "loses" the send. */
   const signAndLoseTheSend = async () => {
-    const { context } = world.service;
+    const { context } = given.world.service;
     let signed: { signature: string; wire: Uint8Array; blockhash: string } | null = null;
     await expect(
-      withReserveSpend(context, owner.account.id, async () => {
+      withReserveSpend(context, given.owner.account.id, async () => {
         const { blockhash, lastValidBlockHeight } = await context.chain.getLatestBlockhash();
         const { signature, wire } = await signTransactionToWire({
           feePayer: reservePayer(context),
@@ -64,36 +56,36 @@ describe("a fee reserve spend whose send's outcome is unknown", () => {
   const reconcilerPasses = () => new Promise((resolve) => setTimeout(resolve, 1_000));
 
   it("Given a lost send, When the reconciler passes while its blockhash is valid, Then the reservation stays held; When it lands later, Then its cost is charged", async () => {
-    await world.reserveSettled();
+    await given.world.reserveSettled();
     const start = await charges();
     const lost = await signAndLoseTheSend();
     const held = (await charges()).reserved - start.reserved;
     expect(held).toBeGreaterThan(0n);
 
     await reconcilerPasses();
-    expect(await world.chain.isBlockhashValid(lost.blockhash)).toBe(true);
+    expect(await given.world.chain.isBlockhashValid(lost.blockhash)).toBe(true);
     expect(await charges()).toEqual({ lamports: start.lamports, reserved: start.reserved + held });
 
     // The bytes did reach a node: the transaction lands after all.
-    await world.chain.sendTransaction(lost.wire);
-    const landed = await landedTransaction(world.chain, lost.signature);
-    await world.reserveSettled();
+    await given.world.chain.sendTransaction(lost.wire);
+    const landed = await landedTransaction(given.world.chain, lost.signature);
+    await given.world.reserveSettled();
     expect(await charges()).toEqual({ lamports: start.lamports + landed.fee, reserved: start.reserved });
   }, 60_000);
 
   it("Given a lost send that never lands, When its blockhash expires, Then it cost nothing and the reservation is released", async () => {
-    await world.reserveSettled();
+    await given.world.reserveSettled();
     const start = await charges();
     const lost = await signAndLoseTheSend();
     const held = (await charges()).reserved - start.reserved;
     await reconcilerPasses();
     expect(await charges()).toEqual({ lamports: start.lamports, reserved: start.reserved + held });
 
-    while (await world.chain.isBlockhashValid(lost.blockhash)) {
+    while (await given.world.chain.isBlockhashValid(lost.blockhash)) {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
-    await world.reserveSettled();
+    await given.world.reserveSettled();
     expect(await charges()).toEqual({ lamports: start.lamports, reserved: start.reserved });
-    expect(await world.chain.getSignatureStatus(lost.signature)).toBeNull();
+    expect(await given.world.chain.getSignatureStatus(lost.signature)).toBeNull();
   }, 120_000);
 });

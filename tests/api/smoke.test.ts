@@ -1,20 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiWorld, startApiWorld } from "../support/api-world";
+import { describe, expect, it } from "vitest";
+import { apiSuite } from "../support/api-suite";
 
 describe("the /v1 service", () => {
-  let world: ApiWorld;
-  beforeAll(async () => {
-    world = await startApiWorld();
-  });
-  afterAll(async () => {
-    await world?.close();
-  });
+  const given = apiSuite();
 
   it("serves the authenticated account and its OpenAPI document", async () => {
-    const alice = await world.account("alice");
+    const alice = await given.world.account("alice");
     const me = await alice.client.call("getMe");
     expect(me.handle).toBe("@alice");
-    const response = await world.fetch("/v1/openapi.json");
+    const response = await given.world.fetch("/v1/openapi.json");
     expect(response.status).toBe(200);
     const doc = (await response.json()) as { openapi: string };
     expect(doc.openapi).toBe("3.1.0");

@@ -9,11 +9,11 @@
  * One agent, `@alice/bot`: per transaction 100, daily 250, HITL 50 USDG. The steps share its state
  * (public spends must come before its first confidential spend of the day), so they run in order.
  */
-import { fundTestAccount, type IssuedKey, issueApiKey, type TransferRow } from "@cpay/api";
+import { issueApiKey } from "@cpay/api";
 import { findPolicyPda } from "@cpay/sdk";
 import { readRemainingToday } from "@cpay/sdk/agent-client";
 import { readProverState, SECONDS_PER_DAY } from "@cpay/sdk/agent-confidential";
-import { type ApiClient, ApiRequestError, type CallInput, type TTransferDetail } from "@cpay/sdk/api";
+import { ApiRequestError, type CallInput, type TTransferDetail } from "@cpay/sdk/api";
 import {
   availableBalance,
   decryptElGamal,
@@ -32,8 +32,9 @@ import {
 } from "@cpay/sdk/sealed";
 import { address } from "@solana/kit";
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiWorld, refusalOf, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
+import { describe, expect, it } from "vitest";
+import { apiSuite } from "../support/api-suite";
+import { refusalOf, usdg } from "../support/api-world";
 import { landedTransaction } from "../support/chain-reads";
 import { confidentialStateOn } from "../support/confidential-state";
 import { eventually } from "../support/eventually";
@@ -42,75 +43,47 @@ import { confidentialUsdgOn, publicUsdgOn } from "../support/usdg-balances";
 import { TEST_POLICY } from "./support/agents";
 
 describe("an agent spending with its own key", () => {
-  let world: ApiWorld;
-  let alice: WorldAccount;
-  let bob: WorldAccount;
-  let agentId: string;
-  let agentKey: IssuedKey;
-  let agent: ApiClient;
-  beforeAll(async () => {
-    world = await startApiWorld();
-    [alice, bob] = await Promise.all([world.account("alice"), world.account("bob")]);
-    const created = await alice.client.call("createAgent", {
-      body: { name: "bot", spend_policy: TEST_POLICY },
-    });
-    agentId = created.account_id;
-    const row = await accountRowOf(agentId);
-    await fundTestAccount(world.service.context, world.faucet, row, {
-      confidential: usdg(300),
-      public: usdg(300),
-    });
-    agentKey = await issueApiKey(world.service.context, {
-      accountId: agentId,
-      name: "bot key",
-      environment: "test",
-    });
-    agent = world.clientFor(agentKey.value);
+  const given = apiSuite({
+    accounts: ["alice", "bob"],
+    setUp: async ({ world, alice }) => {
+      const created = await alice.client.call("createAgent", {
+        body: { name: "bot", spend_policy: TEST_POLICY },
+      });
+      await world.fund(await world.accountRow(created.account_id), {
+        confidential: usdg(300),
+        public: usdg(300),
+      });
+      const agentKey = await issueApiKey(world.service.context, {
+        accountId: created.account_id,
+        name: "bot key",
+        environment: "test",
+      });
+      return { agentId: created.account_id, agentKey, agent: world.clientFor(agentKey.value) };
+    },
   });
-  afterAll(async () => {
-    await world?.close();
-  });
-
-  async function accountRowOf(id: string) {
-    const { db } = world.service.context;
-    const [row] = await db.read((q) =>
-      q.select().from(db.tables.accounts).where(eq(db.tables.accounts.id, id)),
-    );
-    if (row === undefined) throw new Error(`no account ${id}`);
-    return row;
-  }
-
-  async function transferRow(id: string): Promise<TransferRow> {
-    const { db } = world.service.context;
-    const [row] = await db.read((q) =>
-      q.select().from(db.tables.transfers).where(eq(db.tables.transfers.id, id)),
-    );
-    if (row === undefined) throw new Error(`no transfer ${id}`);
-    return row;
-  }
 
   async function count(table: "transfers" | "events" | "holds"): Promise<number> {
-    const { db } = world.service.context;
+    const { db } = given.world.service.context;
     const [row] = await db.read((q) => q.select({ n: sql<number>`count(*)` }).from(db.tables[table]));
     return Number(row?.n);
   }
 
-  const bobKeys = () => keysFromSecret(bob.confidentialSecret);
+  const bobKeys = () => keysFromSecret(given.bob.confidentialSecret);
   /** The agent's keys as its owner derives them from her own secret (nothing else is needed). */
-  const agentKeys = () => agentKeysFromOwnerSecret(alice.confidentialSecret, "alice/bot");
-  const bobPublic = () => publicUsdgOn(world.chain, bob.account.publicKey);
+  const agentKeys = () => agentKeysFromOwnerSecret(given.alice.confidentialSecret, "alice/bot");
+  const bobPublic = () => publicUsdgOn(given.world.chain, given.bob.account.publicKey);
   const bobPending = async () =>
-    (await confidentialUsdgOn(world.chain, bob.account.publicKey, bobKeys())).pending;
+    (await confidentialUsdgOn(given.world.chain, given.bob.account.publicKey, bobKeys())).pending;
 
   function settled(id: string): Promise<TTransferDetail> {
     return eventually(
-      () => agent.call("getTransfer", { params: { transfer_id: id } }),
+      () => given.agent.call("getTransfer", { params: { transfer_id: id } }),
       (transfer) => transfer.status !== "pending",
     );
   }
 
   async function refusal(input: CallInput<"createTransfer">): Promise<ApiRequestError> {
-    const error = await agent.call("createTransfer", input).catch((caught: unknown) => caught);
+    const error = await given.agent.call("createTransfer", input).catch((caught: unknown) => caught);
     if (!(error instanceof ApiRequestError))
       throw new Error(`expected a refusal, got ${JSON.stringify(error)}`);
     return error;
@@ -120,7 +93,7 @@ describe("an agent spending with its own key", () => {
     // Given bob's public balance
     const before = await bobPublic();
     // When the agent sends 10 USDG publicly to @bob with a memo
-    const created = await agent.call("createTransfer", {
+    const created = await given.agent.call("createTransfer", {
       body: { to: "@bob", amount: "10", confidential: false, memo: "order 55" },
     });
     // Then it executes and settles, and exactly 10 USDG reached bob
@@ -128,14 +101,14 @@ describe("an agent spending with its own key", () => {
     expect(await settled(created.transfer_id)).toMatchObject({ status: "confirmed", from: "@alice/bot" });
     expect(await bobPublic()).toBe(before + usdg(10));
     // ... and the same transaction carries the record whose memo bob and the owner decrypt
-    const transaction = await landedTransaction(world.chain, created.tx_signature);
+    const transaction = await landedTransaction(given.world.chain, created.tx_signature);
     if (transaction === null) throw new Error("no transaction");
-    expect((await readTransferMemo({ transaction, keys: bobKeys(), chain: world.chain })).memoText).toBe(
-      "order 55",
-    );
-    expect((await readTransferMemo({ transaction, keys: agentKeys(), chain: world.chain })).memoText).toBe(
-      "order 55",
-    );
+    expect(
+      (await readTransferMemo({ transaction, keys: bobKeys(), chain: given.world.chain })).memoText,
+    ).toBe("order 55");
+    expect(
+      (await readTransferMemo({ transaction, keys: agentKeys(), chain: given.world.chain })).memoText,
+    ).toBe("order 55");
   });
 
   it("is refused by its policy above its per-transaction limit (public), before anything is written", async () => {
@@ -162,7 +135,7 @@ describe("an agent spending with its own key", () => {
     const before = await bobPublic();
     const held = await count("holds");
     // When the agent sends 60 USDG, above its 50 USDG threshold
-    const created = await agent.call("createTransfer", {
+    const created = await given.agent.call("createTransfer", {
       body: { to: "@bob", amount: "60", confidential: false },
     });
     // Then the answer is pending with the approval the owner must give, and nothing moved
@@ -171,7 +144,7 @@ describe("an agent spending with its own key", () => {
     expect(Date.parse(created.approval?.expires_at ?? "")).toBeGreaterThan(Date.now() + 23 * 3600 * 1000);
     expect(await bobPublic()).toBe(before);
     // ... the held transaction is recorded for the owner, at the on-chain hold
-    const { db } = world.service.context;
+    const { db } = given.world.service.context;
     const [transaction] = await db.read((q) =>
       q
         .select()
@@ -180,16 +153,16 @@ describe("an agent spending with its own key", () => {
     );
     expect(await count("holds")).toBe(held + 1);
     expect(transaction).toMatchObject({
-      agentAccountId: agentId,
-      ownerAccountId: alice.account.id,
+      agentAccountId: given.agentId,
+      ownerAccountId: given.alice.account.id,
       transferId: created.transfer_id,
       status: "pending_approval",
       to: "@bob",
       confidential: false,
       expiresAt: created.approval?.expires_at,
     });
-    expect(await world.chain.getAccount(transaction?.holdAddress as string)).not.toBeNull();
-    expect(await transferRow(created.transfer_id)).toMatchObject({
+    expect(await given.world.chain.getAccount(transaction?.holdAddress as string)).not.toBeNull();
+    expect(await given.world.transferRow(created.transfer_id)).toMatchObject({
       phase: "held",
       holdId: transaction?.id,
       txSignature: created.tx_signature,
@@ -204,7 +177,7 @@ describe("an agent spending with its own key", () => {
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({
       type: "agent.transaction.pending_approval",
-      accountId: alice.account.id,
+      accountId: given.alice.account.id,
     });
     expect(JSON.parse(events[0]?.payload as string)).toEqual({
       event: "agent.transaction.pending_approval",
@@ -220,8 +193,10 @@ describe("an agent spending with its own key", () => {
       timestamp: expect.any(String),
     });
     // ... and the transfer shows its approval when read back, still pending
-    await world.slots(3);
-    expect(await agent.call("getTransfer", { params: { transfer_id: created.transfer_id } })).toMatchObject({
+    await given.world.slots(3);
+    expect(
+      await given.agent.call("getTransfer", { params: { transfer_id: created.transfer_id } }),
+    ).toMatchObject({
       status: "pending",
       approval: created.approval,
     });
@@ -238,7 +213,7 @@ describe("an agent spending with its own key", () => {
     // Given bob's pending confidential balance
     const before = await bobPending();
     // When the agent sends 20 USDG confidentially
-    const created = await agent.call("createTransfer", { body: { to: "@bob", amount: "20" } });
+    const created = await given.agent.call("createTransfer", { body: { to: "@bob", amount: "20" } });
     // Then it executes and settles, and exactly 20 USDG reached bob's pending balance
     expect(created).toMatchObject({ confidential: true, approval: null });
     expect((await settled(created.transfer_id)).status).toBe("confirmed");
@@ -246,28 +221,33 @@ describe("an agent spending with its own key", () => {
     // ... and its final transaction has no room for a record with the API's longest memo (why a memo is
     // refused above): the record adds its receipt (32 bytes), the instruction (40 bytes) and an
     // envelope of 33 bytes + the memo (up to 200) to a packet limited to 1,232 bytes.
-    const final = await landedTransaction(world.chain, created.tx_signature);
+    const final = await landedTransaction(given.world.chain, created.tx_signature);
     expect(final).not.toBeNull();
     expect((final?.wire.length ?? 0) + 32 + 40 + 33 + 200).toBeGreaterThan(1232);
   });
 
   it("receives from its owner by handle, and applies that credit before its next confidential spend", async () => {
     // Given the agent's confidential balances, read with the keys its owner derives
-    const agentToken = await findTokenAccount((await accountRowOf(agentId)).publicKey, world.chain.usdgMint);
+    const agentToken = await findTokenAccount(
+      (await given.world.accountRow(given.agentId)).publicKey,
+      given.world.chain.usdgMint,
+    );
     const state = async () => {
-      const current = await confidentialStateOn(world.chain, agentToken);
+      const current = await confidentialStateOn(given.world.chain, agentToken);
       if (current === null) throw new Error("the agent has no confidential account");
       return current;
     };
     const availableBefore = availableBalance(await state(), agentKeys());
     // When its owner sends it 5 USDG confidentially by its handle
-    await world.fund(alice.account, { confidential: usdg(10) });
-    const funding = await alice.client.call("createTransfer", { body: { to: "@alice/bot", amount: "5" } });
+    await given.world.fund(given.alice.account, { confidential: usdg(10) });
+    const funding = await given.alice.client.call("createTransfer", {
+      body: { to: "@alice/bot", amount: "5" },
+    });
     // Then the credit waits in the agent's pending balance
     expect(funding).toMatchObject({ to: "@alice/bot", confidential: true });
     expect(decryptPendingBalance(await state(), agentKeys())).toBe(usdg(5));
     // When the agent spends 1 USDG confidentially
-    await agent.call("createTransfer", { body: { to: "@bob", amount: "1" } });
+    await given.agent.call("createTransfer", { body: { to: "@bob", amount: "1" } });
     // Then the credit was applied first, and the spend came out of the whole balance
     expect((await state()).pendingBalanceCreditCounter).toBe(0n);
     expect(availableBalance(await state(), agentKeys())).toBe(availableBefore + usdg(5) - usdg(1));
@@ -291,12 +271,12 @@ describe("an agent spending with its own key", () => {
   it("is held above the HITL threshold (confidential), and other spends wait for that hold", async () => {
     // When the agent sends 70 USDG confidentially
     const before = await bobPending();
-    const created = await agent.call("createTransfer", { body: { to: "@bob", amount: "70" } });
+    const created = await given.agent.call("createTransfer", { body: { to: "@bob", amount: "70" } });
     // Then it is held for the owner, nothing moved
     expect(created).toMatchObject({ status: "pending", confidential: true });
     expect(created.approval?.transaction_id).toMatch(/^tx_/);
     expect(await bobPending()).toBe(before);
-    expect((await transferRow(created.transfer_id)).phase).toBe("held");
+    expect((await given.world.transferRow(created.transfer_id)).phase).toBe("held");
     // When it sends anything else confidentially while the hold is open
     const waiting = await refusal({ body: { to: "@bob", amount: "1" } });
     // Then the policy path says why
@@ -305,9 +285,9 @@ describe("an agent spending with its own key", () => {
 
   it("counts only the transfers that moved funds on the agent's key, in a total the owner decrypts", async () => {
     // Given the agent key's usage row
-    const { db } = world.service.context;
+    const { db } = given.world.service.context;
     const [key] = await db.read((q) =>
-      q.select().from(db.tables.apiKeys).where(eq(db.tables.apiKeys.id, agentKey.id)),
+      q.select().from(db.tables.apiKeys).where(eq(db.tables.apiKeys.id, given.agentKey.id)),
     );
     // Then three transfers moved funds (10 public, 20 and 1 confidential); holds and refusals do not count
     expect(key?.transferCount).toBe(3);
@@ -318,9 +298,9 @@ describe("an agent spending with its own key", () => {
 
   it("keeps an agent's transfers out of its owner's view", async () => {
     // Given one of the agent's transfers
-    const [first] = (await agent.call("listTransfers")).transfers;
+    const [first] = (await given.agent.call("listTransfers")).transfers;
     // When its owner reads it with her own key
-    const error = await alice.client
+    const error = await given.alice.client
       .call("getTransfer", { params: { transfer_id: first?.transfer_id as string } })
       .catch((caught: unknown) => caught);
     // Then it is not hers: 404, as for any other account's transfer
@@ -329,26 +309,26 @@ describe("an agent spending with its own key", () => {
 
   it("shows its owner, and no one else, what is left today; a new day starts from the full limits", async () => {
     // Given the agent's Policy as the chain holds it, read by the SDK with the keys its owner derives
-    const row = await accountRowOf(agentId);
+    const row = await given.world.accountRow(given.agentId);
     const [policy] = await findPolicyPda(
       { agent: address(row.publicKey) },
-      { programAddress: address(world.chain.programId) },
+      { programAddress: address(given.world.chain.programId) },
     );
-    const chainState = await readProverState(world.chain, { policy, keys: agentKeys() });
+    const chainState = await readProverState(given.world.chain, { policy, keys: agentKeys() });
     expect(chainState.publicSpentToday).toBe(usdg(10));
     expect(chainState.confidentialSpentToday).toBe(usdg(21));
     // When its owner asks for its budget
-    const budget = await alice.client.call("getAgentBudget", { params: { account_id: agentId } });
+    const budget = await given.alice.client.call("getAgentBudget", { params: { account_id: given.agentId } });
     // Then the day is the cluster's, and the answer holds no amount in plaintext
-    const { unixTimestamp } = await world.testClock.clock();
+    const { unixTimestamp } = await given.world.testClock.clock();
     expect(budget.day).toBe(new Date(Number(unixTimestamp) * 1000).toISOString().slice(0, 10));
-    expect(budget).toMatchObject({ account_id: agentId, handle: "@alice/bot", daily_limit_usdg: 250 });
+    expect(budget).toMatchObject({ account_id: given.agentId, handle: "@alice/bot", daily_limit_usdg: 250 });
     // ... the sealed public spend opens, with her secret, to exactly the chain's spent_today
-    const ownerSecret = importAccountSecret(alice.confidentialSecret);
+    const ownerSecret = importAccountSecret(given.alice.confidentialSecret);
     const opened = openTransferDetails({
       sealed: budget.public_spent_sealed,
       viewer: deriveViewingKeys(ownerSecret),
-      boundTo: agentBudgetBinding(agentId, budget.day),
+      boundTo: agentBudgetBinding(given.agentId, budget.day),
     });
     expect(opened.amount).toBe(chainState.publicSpentToday);
     // ... the confidential part decrypts, with the agent's keys, to exactly the confidential spend
@@ -357,18 +337,24 @@ describe("an agent spending with its own key", () => {
     const ciphertext = new Uint8Array(Buffer.from(spent?.ciphertext ?? "", "base64"));
     expect(decryptElGamal(ciphertext, agentKeys())).toBe(chainState.confidentialSpentToday);
     // ... and the browser's reading is the SDK's: 250 - 10 - 21 left, 100 at most in one transfer
-    const remaining = await readRemainingToday(world.chain, { policy, keys: agentKeys() });
+    const remaining = await readRemainingToday(given.world.chain, { policy, keys: agentKeys() });
     expect(remaining).toEqual({ daily: usdg(219), perTransaction: usdg(100) });
     expect(remainingBudgetOf({ budget, ownerSecret })).toEqual(remaining);
     // When another account or the agent itself asks
-    const stranger = await refusalOf(bob.client.call("getAgentBudget", { params: { account_id: agentId } }));
-    const itself = await refusalOf(agent.call("getAgentBudget", { params: { account_id: agentId } }));
+    const stranger = await refusalOf(
+      given.bob.client.call("getAgentBudget", { params: { account_id: given.agentId } }),
+    );
+    const itself = await refusalOf(
+      given.agent.call("getAgentBudget", { params: { account_id: given.agentId } }),
+    );
     // Then each is refused as on the agent's spend policy
     expect(stranger).toMatchObject({ status: 403, code: "not_agent_owner" });
     expect(itself).toMatchObject({ status: 403, code: "agent_key_not_allowed" });
     // When the cluster's clock passes UTC midnight (before the open hold's window ends)
-    await world.testClock.warpTime(Number(SECONDS_PER_DAY - (unixTimestamp % SECONDS_PER_DAY)) + 1);
-    const nextDay = await alice.client.call("getAgentBudget", { params: { account_id: agentId } });
+    await given.world.testClock.warpTime(Number(SECONDS_PER_DAY - (unixTimestamp % SECONDS_PER_DAY)) + 1);
+    const nextDay = await given.alice.client.call("getAgentBudget", {
+      params: { account_id: given.agentId },
+    });
     // Then yesterday's counters count 0: the sealed spend opens to 0, no confidential spend today
     expect(nextDay.day).not.toBe(budget.day);
     expect(nextDay.confidential_spent).toBeNull();

@@ -31,8 +31,9 @@ import {
 import { type Address, address } from "@solana/kit";
 import { getTokenDecoder } from "@solana-program/token-2022";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
+import { beforeAll, describe, expect, it } from "vitest";
+import { apiSuite } from "../support/api-suite";
+import { usdg } from "../support/api-world";
 import { confidentialStateOn } from "../support/confidential-state";
 import { startIndexerBeside } from "../support/indexer-beside";
 import { jobPassRan } from "../support/job-passes";
@@ -46,17 +47,11 @@ function freshTransferId(): { id: string; bytes: Uint8Array } {
 const FIVE_MINUTES_AGO = () => new Date(Date.now() - 5 * 60_000).toISOString();
 
 describe("crash recovery of transfers left submitting", () => {
-  let world: ApiWorld;
-  let alice: WorldAccount;
-  let bob: WorldAccount;
-  beforeAll(async () => {
+  const given = apiSuite({
     // No indexer beside: it would record the dead process's transaction before its row is planted.
-    world = await startApiWorld({ indexer: false });
-    [alice, bob] = await Promise.all([world.account("alice"), world.account("bob")]);
-    await world.fund(alice.account, { confidential: usdg(50), public: usdg(5) });
-  });
-  afterAll(async () => {
-    await world?.close();
+    world: { indexer: false },
+    accounts: ["alice", "bob"],
+    funds: { alice: { confidential: usdg(50), public: usdg(5) } },
   });
 
   /** Writes the row a dead process left: `submitting`, no signature. */
@@ -71,7 +66,7 @@ describe("crash recovery of transfers left submitting", () => {
       usageIncrement?: string;
     },
   ): Promise<void> {
-    const { db } = world.service.context;
+    const { db } = given.world.service.context;
     const row: TransferRow = {
       id: input.id,
       accountId: holder.account.id,
@@ -104,7 +99,7 @@ describe("crash recovery of transfers left submitting", () => {
   async function whenLeft(id: string, phase: "submitting" | "submitted"): Promise<TransferRow> {
     const deadline = Date.now() + 30_000;
     for (;;) {
-      const current = await world.transferRow(id);
+      const current = await given.world.transferRow(id);
       if (current.phase !== phase) return current;
       if (Date.now() > deadline) throw new Error(`${id} did not leave ${phase} within 30 s`);
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -113,7 +108,10 @@ describe("crash recovery of transfers left submitting", () => {
 
   /** An indexer started now (from its checkpoint) until the row is confirmed or failed. */
   async function confirmedByIndexer(id: string): Promise<TransferRow> {
-    const beside = await startIndexerBeside({ service: world.service, openChain: world.openChain });
+    const beside = await startIndexerBeside({
+      service: given.world.service,
+      openChain: given.world.openChain,
+    });
     try {
       return await whenLeft(id, "submitted");
     } finally {
@@ -123,13 +121,13 @@ describe("crash recovery of transfers left submitting", () => {
 
   /** The transfer's `transfer.confirmed` events addressed to bob (`direction: received`). */
   async function receivedByBob(id: string): Promise<number> {
-    const { db } = world.service.context;
+    const { db } = given.world.service.context;
     const events = await db.read((q) =>
       q.select().from(db.tables.events).where(eq(db.tables.events.resourceId, id)),
     );
     return events.filter(
       (event) =>
-        event.accountId === bob.account.id &&
+        event.accountId === given.bob.account.id &&
         event.type === "transfer.confirmed" &&
         (JSON.parse(event.payload) as { direction?: string }).direction === "received",
     ).length;
@@ -137,47 +135,53 @@ describe("crash recovery of transfers left submitting", () => {
 
   /** The types of the events about `id`, except those addressed to bob (the recipient's). */
   async function eventTypes(id: string): Promise<string[]> {
-    const { db } = world.service.context;
+    const { db } = given.world.service.context;
     const events = await db.read((q) =>
       q.select().from(db.tables.events).where(eq(db.tables.events.resourceId, id)),
     );
     return events
-      .filter((event) => event.accountId !== bob.account.id)
+      .filter((event) => event.accountId !== given.bob.account.id)
       .map((event) => event.type)
       .sort();
   }
 
   async function bobPending(): Promise<bigint> {
     const state = await confidentialStateOn(
-      world.chain,
-      await findTokenAccount(bob.account.publicKey, world.chain.usdgMint),
+      given.world.chain,
+      await findTokenAccount(given.bob.account.publicKey, given.world.chain.usdgMint),
     );
     if (state === null) throw new Error("bob has no confidential account");
     return decryptPendingBalance(
       state,
-      deriveConfidentialKeys(importConfidentialSecret(bob.confidentialSecret)),
+      deriveConfidentialKeys(importConfidentialSecret(given.bob.confidentialSecret)),
     );
   }
 
   it("confirms a transfer whose funds moved before the crash, once, with the signature that moved them", async () => {
     // Given a process that wrote the row, sent the transfer (with its record) and died before noting it
     const { id, bytes } = freshTransferId();
-    const service = world.service.context;
+    const service = given.world.service.context;
     const before = await bobPending();
     // (The chain part first: the background job runs every second and must never see the row
     // before what the dead process sent has landed.)
-    const sent = await transferConfidential(world.chain, {
-      owner: await walletSignerOf(service, alice.account.id),
-      keys: await confidentialKeysOf(service, alice.account),
-      mint: world.chain.usdgMint,
-      recipient: bob.account.publicKey,
+    const sent = await transferConfidential(given.world.chain, {
+      owner: await walletSignerOf(service, given.alice.account.id),
+      keys: await confidentialKeysOf(service, given.alice.account),
+      mint: given.world.chain.usdgMint,
+      recipient: given.bob.account.publicKey,
       amount: usdg(7),
       payer: service.feePayer,
       record: { transferId: bytes },
     });
     await leaveSubmitting(
-      { account: alice.account, keyId: alice.key.id },
-      { id, to: "@bob", recipient: bob.account.publicKey, confidential: true, createdAt: FIVE_MINUTES_AGO() },
+      { account: given.alice.account, keyId: given.alice.key.id },
+      {
+        id,
+        to: "@bob",
+        recipient: given.bob.account.publicKey,
+        confidential: true,
+        createdAt: FIVE_MINUTES_AGO(),
+      },
     );
     // When the background job runs
     const submitted = await whenLeft(id, "submitting");
@@ -194,11 +198,11 @@ describe("crash recovery of transfers left submitting", () => {
     expect(await receivedByBob(id)).toBe(1);
     // ... the funds moved exactly once, and the id cannot move them again
     expect(await bobPending()).toBe(before + usdg(7));
-    const again = await transferConfidential(world.chain, {
-      owner: await walletSignerOf(service, alice.account.id),
-      keys: await confidentialKeysOf(service, alice.account),
-      mint: world.chain.usdgMint,
-      recipient: bob.account.publicKey,
+    const again = await transferConfidential(given.world.chain, {
+      owner: await walletSignerOf(service, given.alice.account.id),
+      keys: await confidentialKeysOf(service, given.alice.account),
+      mint: given.world.chain.usdgMint,
+      recipient: given.bob.account.publicKey,
       amount: usdg(7),
       payer: service.feePayer,
       record: { transferId: bytes },
@@ -206,7 +210,7 @@ describe("crash recovery of transfers left submitting", () => {
     expect(isConfidentialError(again, "transfer_already_recorded")).toBe(true);
     expect(await bobPending()).toBe(before + usdg(7));
     // ... and the API shows it like any other transfer of alice's
-    expect(await alice.client.call("getTransfer", { params: { transfer_id: id } })).toMatchObject({
+    expect(await given.alice.client.call("getTransfer", { params: { transfer_id: id } })).toMatchObject({
       status: "confirmed",
       tx_signature: settled.txSignature,
     });
@@ -217,8 +221,14 @@ describe("crash recovery of transfers left submitting", () => {
     const { id } = freshTransferId();
     const before = await bobPending();
     await leaveSubmitting(
-      { account: alice.account, keyId: alice.key.id },
-      { id, to: "@bob", recipient: bob.account.publicKey, confidential: true, createdAt: FIVE_MINUTES_AGO() },
+      { account: given.alice.account, keyId: given.alice.key.id },
+      {
+        id,
+        to: "@bob",
+        recipient: given.bob.account.publicKey,
+        confidential: true,
+        createdAt: FIVE_MINUTES_AGO(),
+      },
     );
     // When the background job runs
     const settled = await whenLeft(id, "submitting");
@@ -226,7 +236,7 @@ describe("crash recovery of transfers left submitting", () => {
     expect(settled).toMatchObject({ status: "failed", failureCode: "not_landed", txSignature: null });
     expect(await eventTypes(id)).toEqual(["transfer.failed"]);
     expect(await bobPending()).toBe(before);
-    expect(await alice.client.call("getTransfer", { params: { transfer_id: id } })).toMatchObject({
+    expect(await given.alice.client.call("getTransfer", { params: { transfer_id: id } })).toMatchObject({
       status: "failed",
       tx_signature: null,
       confirmed_at: null,
@@ -242,7 +252,7 @@ describe("crash recovery of transfers left submitting", () => {
     let bobPublic: () => Promise<bigint>;
     beforeAll(async () => {
       // An agent of alice's (HITL 5 USDG) with public funds and its own key
-      const agent = await alice.client.call("createAgent", {
+      const agent = await given.alice.client.call("createAgent", {
         body: {
           name: "crashbot",
           spend_policy: {
@@ -253,21 +263,21 @@ describe("crash recovery of transfers left submitting", () => {
           },
         },
       });
-      const service = world.service.context;
+      const service = given.world.service.context;
       const { db } = service;
       const [found] = await db.read((q) =>
         q.select().from(db.tables.accounts).where(eq(db.tables.accounts.id, agent.account_id)),
       );
       if (found === undefined) throw new Error("no agent row");
       agentRow = found;
-      await fundTestAccount(service, world.faucet, agentRow, { confidential: 0n, public: usdg(20) });
+      await fundTestAccount(service, given.world.faucet, agentRow, { confidential: 0n, public: usdg(20) });
       keyId = (await issueApiKey(service, { accountId: agent.account_id, name: "k", environment: "test" }))
         .id;
       agentAddress = address(agent.public_key);
-      const mint = address(world.chain.usdgMint);
-      const destination = await findTokenAccount(bob.account.publicKey, mint);
+      const mint = address(given.world.chain.usdgMint);
+      const destination = await findTokenAccount(given.bob.account.publicKey, mint);
       bobPublic = async () =>
-        getTokenDecoder().decode((await world.chain.getAccount(destination))?.data ?? new Uint8Array())
+        getTokenDecoder().decode((await given.world.chain.getAccount(destination))?.data ?? new Uint8Array())
           .amount;
       sendAsDeadProcess = async (transferId, amount) => {
         const { wire } = await signTransactionToWire({
@@ -276,19 +286,19 @@ describe("crash recovery of transfers left submitting", () => {
             await buildAgentTransferInstruction({
               agentSigner: await agentSignerOf(service, agent.account_id),
               agent: agentAddress,
-              nextHoldNonce: (await readAgentAccount(world.chain, agentAddress)).nextHoldNonce,
+              nextHoldNonce: (await readAgentAccount(given.world.chain, agentAddress)).nextHoldNonce,
               mint,
               destination,
               amount,
               transferId,
               payer: service.feePayer,
               recipientHandle: "bob",
-              programAddress: address(world.chain.programId),
+              programAddress: address(given.world.chain.programId),
             }),
           ],
-          blockhash: (await world.chain.getLatestBlockhash()).blockhash,
+          blockhash: (await given.world.chain.getLatestBlockhash()).blockhash,
         });
-        return await world.chain.sendTransaction(wire, { preflight: true });
+        return await given.world.chain.sendTransaction(wire, { preflight: true });
       };
     });
 
@@ -305,7 +315,7 @@ describe("crash recovery of transfers left submitting", () => {
         {
           id,
           to: "@bob",
-          recipient: bob.account.publicKey,
+          recipient: given.bob.account.publicKey,
           confidential: false,
           createdAt: FIVE_MINUTES_AGO(),
           usageIncrement,
@@ -317,7 +327,7 @@ describe("crash recovery of transfers left submitting", () => {
     it("is found by its id in the program's events and confirmed", async () => {
       // Given a dead process that wrote the row (with the amount's encrypted usage increment, as the
       // service writes it) and sent the agent's transfer of 4 USDG to @bob
-      const agentKeys = await confidentialKeysOf(world.service.context, agentRow);
+      const agentKeys = await confidentialKeysOf(given.world.service.context, agentRow);
       const bobBefore = await bobPublic();
       const { id, signature } = await diedAfterSending(
         usdg(4),
@@ -334,7 +344,7 @@ describe("crash recovery of transfers left submitting", () => {
       expect(await receivedByBob(id)).toBe(1);
       expect(await bobPublic()).toBe(bobBefore + usdg(4));
       // ... and the agent key counted it, its encrypted total now holding the 4 USDG
-      const { db } = world.service.context;
+      const { db } = given.world.service.context;
       const [usage] = await db.read((q) =>
         q.select().from(db.tables.apiKeys).where(eq(db.tables.apiKeys.id, keyId)),
       );
@@ -352,7 +362,7 @@ describe("crash recovery of transfers left submitting", () => {
       const recovered = await whenLeft(id, "submitting");
       // Then the transfer waits for the owner, as if the request had finished
       expect(recovered).toMatchObject({ phase: "held", status: "pending", txSignature: signature });
-      const { db } = world.service.context;
+      const { db } = given.world.service.context;
       const [held] = await db.read((q) =>
         q
           .select()
@@ -362,10 +372,10 @@ describe("crash recovery of transfers left submitting", () => {
       expect(held).toMatchObject({
         transferId: id,
         agentAccountId: agentRow.id,
-        ownerAccountId: alice.account.id,
+        ownerAccountId: given.alice.account.id,
         status: "pending_approval",
       });
-      expect(await world.chain.getAccount(held?.holdAddress as string)).not.toBeNull();
+      expect(await given.world.chain.getAccount(held?.holdAddress as string)).not.toBeNull();
       expect(await eventTypes(held?.id as string)).toEqual(["agent.transaction.pending_approval"]);
       expect(await bobPublic()).toBe(bobBefore);
     });
@@ -375,19 +385,19 @@ describe("crash recovery of transfers left submitting", () => {
     // Given a row written just now
     const { id } = freshTransferId();
     await leaveSubmitting(
-      { account: alice.account, keyId: alice.key.id },
+      { account: given.alice.account, keyId: given.alice.key.id },
       {
         id,
         to: "@bob",
-        recipient: bob.account.publicKey,
+        recipient: given.bob.account.publicKey,
         confidential: true,
         createdAt: new Date().toISOString(),
       },
     );
     // When a whole pass of the job has run since (not a time it is assumed to take)
-    await jobPassRan(world.service.context.db, "recover-submissions");
+    await jobPassRan(given.world.service.context.db, "recover-submissions");
     // Then it is untouched
-    expect(await world.transferRow(id)).toMatchObject({ phase: "submitting", status: "pending" });
+    expect(await given.world.transferRow(id)).toMatchObject({ phase: "submitting", status: "pending" });
     expect(await eventTypes(id)).toEqual([]);
   });
 });

@@ -9,8 +9,10 @@ import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { recordEvent } from "@cpay/ledger";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiWorld, refusalOf, startApiWorld, type WorldAccount } from "../support/api-world";
+import { beforeAll, describe, expect, it } from "vitest";
+import { apiSuite } from "../support/api-suite";
+import { refusalOf, type WorldAccount } from "../support/api-world";
+import { perSuite } from "../support/shared-set-up";
 
 const DEADLINE_MS = 2_500;
 /** More of A's deliveries than the worker has slots (32 before per-account shares existed). */
@@ -18,11 +20,6 @@ const A_SUBSCRIPTIONS = 4;
 const A_EVENTS = 12;
 
 describe("a receiver that trickles its answer", () => {
-  let world: ApiWorld;
-  let a: WorldAccount;
-  let b: WorldAccount;
-  let trickler: Server;
-  let prompt: Server;
   const trickling = new Set<ServerResponse>();
   /** B's deliveries, each with the trickler's answers still open when it arrived. */
   const promptArrivals: { eventId: string; hanging: ReadonlySet<ServerResponse> }[] = [];
@@ -33,8 +30,8 @@ describe("a receiver that trickles its answer", () => {
     return `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
   };
   const fire = (account: WorldAccount) =>
-    world.service.context.db.transaction((tx) =>
-      recordEvent(world.service.context, tx, {
+    given.world.service.context.db.transaction((tx) =>
+      recordEvent(given.world.service.context, tx, {
         type: "agent.policy.updated",
         accountId: account.account.id,
         resourceId: `policy_${facts}`,
@@ -48,54 +45,57 @@ describe("a receiver that trickles its answer", () => {
       }),
     );
 
-  beforeAll(async () => {
-    trickler = createServer((request, response) => {
-      request.resume();
-      trickling.add(response);
-      response.writeHead(200, { "content-type": "text/plain" });
-      const timer = setInterval(() => response.write("."), 300);
-      response.on("close", () => {
-        clearInterval(timer);
-        trickling.delete(response);
-      });
-    });
-    prompt = createServer((request, response) => {
-      request.resume();
-      request.on("end", () => {
-        promptArrivals.push({
-          eventId: String(request.headers["x-service-event-id"]),
-          hanging: new Set(trickling),
+  // The receivers start before the world and stop after it (after-hooks run in reverse order).
+  const servers = perSuite(
+    async () => {
+      const trickler = createServer((request, response) => {
+        request.resume();
+        trickling.add(response);
+        response.writeHead(200, { "content-type": "text/plain" });
+        const timer = setInterval(() => response.write("."), 300);
+        response.on("close", () => {
+          clearInterval(timer);
+          trickling.delete(response);
         });
-        response.end();
       });
-    });
-    world = await startApiWorld({
-      env: { WEBHOOKS_ALLOW_LOCAL: "1", WEBHOOK_ATTEMPT_DEADLINE_MS: String(DEADLINE_MS) },
-    });
-    a = await world.account("trickler");
-    b = await world.account("victim");
-    const tricklerUrl = await serve(trickler);
+      const prompt = createServer((request, response) => {
+        request.resume();
+        request.on("end", () => {
+          promptArrivals.push({
+            eventId: String(request.headers["x-service-event-id"]),
+            hanging: new Set(trickling),
+          });
+          response.end();
+        });
+      });
+      return { trickler, prompt, tricklerUrl: await serve(trickler), promptUrl: await serve(prompt) };
+    },
+    async ({ trickler, prompt }) => {
+      for (const response of trickling) response.destroy();
+      await Promise.all([trickler, prompt].map((server) => new Promise((done) => server.close(done))));
+    },
+  );
+  const given = apiSuite({
+    world: { env: { WEBHOOKS_ALLOW_LOCAL: "1", WEBHOOK_ATTEMPT_DEADLINE_MS: String(DEADLINE_MS) } },
+    accounts: { a: "trickler", b: "victim" },
+  });
+  beforeAll(async () => {
     for (let i = 0; i < A_SUBSCRIPTIONS; i++) {
-      await a.client.call("createWebhook", {
-        body: { url: `${tricklerUrl}/${i}`, events: ["agent.policy.updated"] },
+      await given.a.client.call("createWebhook", {
+        body: { url: `${servers.tricklerUrl}/${i}`, events: ["agent.policy.updated"] },
       });
     }
-    await b.client.call("createWebhook", {
-      body: { url: await serve(prompt), events: ["agent.policy.updated"] },
+    await given.b.client.call("createWebhook", {
+      body: { url: servers.promptUrl, events: ["agent.policy.updated"] },
     });
-  });
-  afterAll(async () => {
-    await world?.close();
-    for (const response of trickling) response.destroy();
-    await Promise.all([trickler, prompt].map((server) => new Promise((done) => server?.close(done))));
   });
 
   it("given A's deliveries hanging on it, B's delivery is still delivered promptly", async () => {
-    for (let i = 0; i < A_EVENTS; i++) await fire(a);
+    for (let i = 0; i < A_EVENTS; i++) await fire(given.a);
     // Until A's attempts hold the slots they can get.
     await until("A's attempts to hang", () => trickling.size >= A_SUBSCRIPTIONS);
     const hangingWhenFired = [...trickling];
-    const eventId = await fire(b);
+    const eventId = await fire(given.b);
     await until("B's delivery", () => promptArrivals.some((p) => p.eventId === eventId));
     // B's delivery arrived while every attempt of A's that hung when B fired still hung: it waited
     // for none of them to reach its deadline (a lower bound on promptness that holds on a busy
@@ -107,13 +107,17 @@ describe("a receiver that trickles its answer", () => {
   });
 
   it("an attempt against the trickler ends at the deadline with a recorded failure", async () => {
-    const [hook] = (await a.client.call("listWebhooks")).webhooks;
+    const [hook] = (await given.a.client.call("listWebhooks")).webhooks;
     const started = Date.now();
-    let log = await a.client.call("listDeliveries", { params: { webhook_id: hook?.webhook_id as string } });
+    let log = await given.a.client.call("listDeliveries", {
+      params: { webhook_id: hook?.webhook_id as string },
+    });
     // A safety net, not a schedule: the attempt ends at its deadline, a busy machine notes it later.
     while (Date.now() - started < DEADLINE_MS + 30_000 && !log.deliveries.some((d) => d.attempts > 0)) {
       await sleep(100);
-      log = await a.client.call("listDeliveries", { params: { webhook_id: hook?.webhook_id as string } });
+      log = await given.a.client.call("listDeliveries", {
+        params: { webhook_id: hook?.webhook_id as string },
+      });
     }
     const attempted = log.deliveries.find((d) => d.attempts > 0);
     expect(attempted, "no attempt of A's ended").toBeDefined();
@@ -122,7 +126,7 @@ describe("a receiver that trickles its answer", () => {
   });
 
   it("refuses a subscription beyond the account's cap with a code naming the rule", async () => {
-    const c = await world.account("collector");
+    const c = await given.world.account("collector");
     for (let i = 0; i < 10; i++) {
       await c.client.call("createWebhook", {
         body: { url: `http://127.0.0.1:9/c/${i}`, events: ["transfer.initiated"] },
@@ -144,16 +148,16 @@ describe("a receiver that trickles its answer", () => {
   });
 
   it("records an event without writing its deliveries in the same transaction", async () => {
-    const { webhookDeliveries } = world.service.context.db.tables;
-    const inside = await world.service.context.db.transaction(async (tx) => {
-      const id = await recordEvent(world.service.context, tx, {
+    const { webhookDeliveries } = given.world.service.context.db.tables;
+    const inside = await given.world.service.context.db.transaction(async (tx) => {
+      const id = await recordEvent(given.world.service.context, tx, {
         type: "agent.policy.updated",
-        accountId: b.account.id,
+        accountId: given.b.account.id,
         resourceId: "policy_outbox",
         factKey: `stall-test:${facts++}`,
         payload: {
           account: "@victim",
-          agent_account_id: b.account.id,
+          agent_account_id: given.b.account.id,
           policy_id: "policy_outbox",
           tx_signature: "stall-test-outbox",
         },

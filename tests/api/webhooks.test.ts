@@ -5,63 +5,47 @@
  * driven by a controllable clock, not by waiting.
  */
 import { verifyWebhook } from "@cpay/sdk/webhooks";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiWorld, refusalOf, startAlicePaysBob, usdg, type WorldAccount } from "../support/api-world";
-import {
-  startWebhookEndpoint,
-  type WebhookDelivery,
-  type WebhookEndpoint,
-} from "../support/webhook-endpoint";
+import { describe, expect, it } from "vitest";
+import { apiSuite } from "../support/api-suite";
+import { refusalOf, usdg } from "../support/api-world";
+import { eventually } from "../support/eventually";
+import { perSuite } from "../support/shared-set-up";
+import { startWebhookEndpoint, type WebhookDelivery } from "../support/webhook-endpoint";
 
 describe("signed webhooks", () => {
-  let world: ApiWorld;
-  let alice: WorldAccount;
-  let receiver: WebhookEndpoint;
-  let receiverUrl: string;
   const received: WebhookDelivery[] = [];
   /** Status codes the receiver answers with per path, in order; 200 once they run out. */
   const scripts = new Map<string, number[]>();
+  // Started before the world and stopped after it (after-hooks run in reverse order).
+  const endpoint = perSuite(
+    async () => ({
+      receiver: await startWebhookEndpoint({
+        onDelivery: (delivery) => {
+          received.push(delivery);
+        },
+        statusOf: (delivery) => scripts.get(delivery.path)?.shift() ?? 200,
+      }),
+    }),
+    ({ receiver }) => receiver.close(),
+  );
   /** Each test has its own receiver path (and subscription), so their deliveries never mix. */
   const at = (path: string) => ({
-    url: `${receiverUrl}/${path}`,
+    url: `${endpoint.receiver.url}/hooks/${path}`,
     got: () => received.filter((r) => r.path === `/hooks/${path}`),
   });
   let offsetMs = 0;
-
-  beforeAll(async () => {
-    receiver = await startWebhookEndpoint({
-      onDelivery: (delivery) => {
-        received.push(delivery);
-      },
-      statusOf: (delivery) => scripts.get(delivery.path)?.shift() ?? 200,
-    });
-    receiverUrl = `${receiver.url}/hooks`;
-    ({ world, alice } = await startAlicePaysBob(
-      { public: usdg(20) },
-      { env: { WEBHOOKS_ALLOW_LOCAL: "1" }, clock: () => Date.now() + offsetMs },
-    ));
-  });
-  afterAll(async () => {
-    await world?.close();
-    await receiver?.close();
+  const given = apiSuite({
+    world: { env: { WEBHOOKS_ALLOW_LOCAL: "1" }, clock: () => Date.now() + offsetMs },
+    accounts: ["alice", "bob"],
+    funds: { alice: { public: usdg(20) } },
   });
 
-  /** Polls until `done(read())`; the deadline is a safety net for a busy machine, not a schedule. */
-  async function until<T>(read: () => Promise<T> | T, done: (value: T) => boolean): Promise<T> {
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      const value = await read();
-      if (done(value)) return value;
-      if (Date.now() > deadline) throw new Error("timed out waiting (30 s)");
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  }
   /** Polls a subscription's delivery log, moving the clock `stepMs` per poll, until its first delivery is `state`. */
   const deliveriesAsClockMoves = (webhookId: string, stepMs: number, state: string) =>
-    until(
+    eventually(
       async () => {
         offsetMs += stepMs;
-        return alice.client.call("listDeliveries", { params: { webhook_id: webhookId } });
+        return given.alice.client.call("listDeliveries", { params: { webhook_id: webhookId } });
       },
       (value) => value.deliveries[0]?.state === state,
     );
@@ -69,11 +53,11 @@ describe("signed webhooks", () => {
 
   it("shows the secret once, delivers each event of a transfer once, signed and verifiable", async () => {
     const hook = at("signed");
-    const created = await alice.client.call("createWebhook", {
+    const created = await given.alice.client.call("createWebhook", {
       body: { url: hook.url, events: ["transfer.initiated", "transfer.confirmed"] },
     });
     expect(created.secret).toMatch(/^whsec_/);
-    const listed = await alice.client.call("listWebhooks");
+    const listed = await given.alice.client.call("listWebhooks");
     expect(listed.webhooks).toContainEqual({
       webhook_id: created.webhook_id,
       url: hook.url,
@@ -82,18 +66,18 @@ describe("signed webhooks", () => {
     });
     expect(JSON.stringify(listed)).not.toContain(created.secret);
 
-    const transfer = await alice.client.call("createTransfer", {
+    const transfer = await given.alice.client.call("createTransfer", {
       body: { to: "@bob", amount: "1", confidential: false },
     });
     // Once the service says both were delivered at the first attempt (a second send of either would
     // show as another attempt or another delivery), a few slots after the indexer confirmed it
-    await until(
+    await eventually(
       () => hook.got().filter((r) => eventOf(r) === "transfer.confirmed").length,
       (n) => n >= 1,
     );
-    await world.slots(4);
-    const log = await until(
-      () => alice.client.call("listDeliveries", { params: { webhook_id: created.webhook_id } }),
+    await given.world.slots(4);
+    const log = await eventually(
+      () => given.alice.client.call("listDeliveries", { params: { webhook_id: created.webhook_id } }),
       (value) => value.deliveries.length >= 2 && value.deliveries.every((d) => d.state === "delivered"),
     );
     expect(log.deliveries.map((delivery) => delivery.attempts)).toEqual([1, 1]);
@@ -130,10 +114,10 @@ describe("signed webhooks", () => {
 
   it("rotates the secret: the new one is shown once, and both sign during the grace period", async () => {
     const hook = at("rotated");
-    const created = await alice.client.call("createWebhook", {
+    const created = await given.alice.client.call("createWebhook", {
       body: { url: hook.url, events: ["transfer.initiated"] },
     });
-    const rotated = await alice.client.call("rotateWebhookSecret", {
+    const rotated = await given.alice.client.call("rotateWebhookSecret", {
       params: { webhook_id: created.webhook_id },
     });
     expect(rotated.webhook_id).toBe(created.webhook_id);
@@ -141,9 +125,11 @@ describe("signed webhooks", () => {
     expect(Date.parse(rotated.previous_secret_expires_at) - (Date.now() + offsetMs)).toBeGreaterThan(
       23 * 60 * 60_000,
     );
-    expect(JSON.stringify(await alice.client.call("listWebhooks"))).not.toContain(rotated.secret);
-    await alice.client.call("createTransfer", { body: { to: "@bob", amount: "1", confidential: false } });
-    const [delivery] = await until(
+    expect(JSON.stringify(await given.alice.client.call("listWebhooks"))).not.toContain(rotated.secret);
+    await given.alice.client.call("createTransfer", {
+      body: { to: "@bob", amount: "1", confidential: false },
+    });
+    const [delivery] = await eventually(
       () => hook.got(),
       (got) => got.length >= 1,
     );
@@ -167,7 +153,7 @@ describe("signed webhooks", () => {
       }),
     ).toEqual({ ok: true });
     const foreign = await refusalOf(
-      (await world.account("eve")).client.call("rotateWebhookSecret", {
+      (await given.world.account("eve")).client.call("rotateWebhookSecret", {
         params: { webhook_id: created.webhook_id },
       }),
     );
@@ -176,11 +162,13 @@ describe("signed webhooks", () => {
 
   it("retries a failing receiver with backoff, logging every attempt's status code, until it answers 2xx", async () => {
     const hook = at("flaky");
-    const created = await alice.client.call("createWebhook", {
+    const created = await given.alice.client.call("createWebhook", {
       body: { url: hook.url, events: ["transfer.initiated"] },
     });
     scripts.set("/hooks/flaky", [500, 503]);
-    await alice.client.call("createTransfer", { body: { to: "@bob", amount: "1", confidential: false } });
+    await given.alice.client.call("createTransfer", {
+      body: { to: "@bob", amount: "1", confidential: false },
+    });
     // The first attempt fails at once; each poll moves the clock an hour, so every retry is due
     // whenever the worker scheduled it (never waiting for real time).
     const log = await deliveriesAsClockMoves(created.webhook_id, 60 * 60_000, "delivered");
@@ -194,53 +182,59 @@ describe("signed webhooks", () => {
 
   it("stops retrying at once when the subscription is deleted mid-retry", async () => {
     const hook = at("deleted");
-    const created = await alice.client.call("createWebhook", {
+    const created = await given.alice.client.call("createWebhook", {
       body: { url: hook.url, events: ["transfer.initiated"] },
     });
     scripts.set("/hooks/deleted", [500, 500, 500]);
-    await alice.client.call("createTransfer", { body: { to: "@bob", amount: "1", confidential: false } });
-    await until(
+    await given.alice.client.call("createTransfer", {
+      body: { to: "@bob", amount: "1", confidential: false },
+    });
+    await eventually(
       () => hook.got().length,
       (n) => n >= 1,
     );
-    const deleted = await alice.client.call("deleteWebhook", { params: { webhook_id: created.webhook_id } });
+    const deleted = await given.alice.client.call("deleteWebhook", {
+      params: { webhook_id: created.webhook_id },
+    });
     expect(deleted).toEqual({ webhook_id: created.webhook_id, deleted: true, cancelled_deliveries: 1 });
     offsetMs += 2 * 60 * 60_000;
     await new Promise((resolve) => setTimeout(resolve, 400));
     expect(hook.got()).toHaveLength(1);
     const gone = await refusalOf(
-      alice.client.call("listDeliveries", { params: { webhook_id: created.webhook_id } }),
+      given.alice.client.call("listDeliveries", { params: { webhook_id: created.webhook_id } }),
     );
     expect([gone.status, gone.code]).toEqual([404, "webhook_not_found"]);
   });
 
   it("replays a delivered event on demand", async () => {
     const hook = at("replay");
-    const created = await alice.client.call("createWebhook", {
+    const created = await given.alice.client.call("createWebhook", {
       body: { url: hook.url, events: ["transfer.initiated"] },
     });
-    await alice.client.call("createTransfer", { body: { to: "@bob", amount: "1", confidential: false } });
-    const log = await until(
-      () => alice.client.call("listDeliveries", { params: { webhook_id: created.webhook_id } }),
+    await given.alice.client.call("createTransfer", {
+      body: { to: "@bob", amount: "1", confidential: false },
+    });
+    const log = await eventually(
+      () => given.alice.client.call("listDeliveries", { params: { webhook_id: created.webhook_id } }),
       (value) => value.deliveries[0]?.state === "delivered",
     );
     const eventId = log.deliveries[0]?.event_id as string;
-    const replayed = await alice.client.call("replayEvent", {
+    const replayed = await given.alice.client.call("replayEvent", {
       params: { webhook_id: created.webhook_id, event_id: eventId },
     });
     expect(replayed).toMatchObject({ event_id: eventId, state: "queued" });
-    await until(
+    await eventually(
       () => hook.got().length,
       (n) => n >= 2,
     );
     expect(hook.got().map((r) => r.headers["x-service-event-id"])).toEqual([eventId, eventId]);
-    const after = await until(
-      () => alice.client.call("listDeliveries", { params: { webhook_id: created.webhook_id } }),
+    const after = await eventually(
+      () => given.alice.client.call("listDeliveries", { params: { webhook_id: created.webhook_id } }),
       (value) => value.deliveries[0]?.attempts === 2,
     );
     expect(after.deliveries[0]?.state).toBe("delivered");
     const unknown = await refusalOf(
-      alice.client.call("replayEvent", {
+      given.alice.client.call("replayEvent", {
         params: { webhook_id: created.webhook_id, event_id: `evt_${"a".repeat(26)}` },
       }),
     );
@@ -249,11 +243,13 @@ describe("signed webhooks", () => {
 
   it("never follows a redirect: a 3xx is a failed attempt, logged and retried", async () => {
     const hook = at("redirect");
-    const created = await alice.client.call("createWebhook", {
+    const created = await given.alice.client.call("createWebhook", {
       body: { url: hook.url, events: ["transfer.initiated"] },
     });
     scripts.set("/hooks/redirect", [302]);
-    await alice.client.call("createTransfer", { body: { to: "@bob", amount: "1", confidential: false } });
+    await given.alice.client.call("createTransfer", {
+      body: { to: "@bob", amount: "1", confidential: false },
+    });
     // Each poll moves the clock an hour, so the retry is due whenever the worker scheduled it.
     const log = await deliveriesAsClockMoves(created.webhook_id, 60 * 60_000, "delivered");
     expect(log.deliveries[0]?.history.map((h) => h.status_code)).toEqual([302, 200]);
@@ -263,12 +259,14 @@ describe("signed webhooks", () => {
 
   it("given a receiver that always fails, retries until 24 h after the event, then marks the delivery failed", async () => {
     const hook = at("down");
-    const created = await alice.client.call("createWebhook", {
+    const created = await given.alice.client.call("createWebhook", {
       body: { url: hook.url, events: ["transfer.initiated"] },
     });
     scripts.set("/hooks/down", Array(500).fill(500));
     const eventAt = Date.now() + offsetMs;
-    await alice.client.call("createTransfer", { body: { to: "@bob", amount: "1", confidential: false } });
+    await given.alice.client.call("createTransfer", {
+      body: { to: "@bob", amount: "1", confidential: false },
+    });
     const log = await deliveriesAsClockMoves(created.webhook_id, 30 * 60_000, "failed");
     const [delivery] = log.deliveries;
     expect(delivery?.history.every((h) => h.status_code === 500)).toBe(true);
@@ -283,19 +281,19 @@ describe("signed webhooks", () => {
 
   it("refuses a URL that is not http(s), an unknown event type, and another account's subscription", async () => {
     const bad = await refusalOf(
-      alice.client.call("createWebhook", {
+      given.alice.client.call("createWebhook", {
         body: { url: "ftp://example.com/x", events: ["transfer.failed"] },
       }),
     );
     expect([bad.status, bad.code, bad.param]).toEqual([400, "invalid_webhook_url", "url"]);
     const unknown = await refusalOf(
-      alice.client.call("createWebhook", {
+      given.alice.client.call("createWebhook", {
         body: { url: at("x").url, events: ["transfer.exploded" as never] },
       }),
     );
     expect(unknown.status).toBe(400);
-    const mallory = await world.account("mallory");
-    const [first] = (await alice.client.call("listWebhooks")).webhooks;
+    const mallory = await given.world.account("mallory");
+    const [first] = (await given.alice.client.call("listWebhooks")).webhooks;
     const foreign = await refusalOf(
       mallory.client.call("deleteWebhook", { params: { webhook_id: first?.webhook_id as string } }),
     );

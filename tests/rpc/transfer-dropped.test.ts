@@ -10,31 +10,24 @@ import { randomBytes } from "node:crypto";
 import { insertSubmittingTransfer, markSubmitted } from "@cpay/ledger";
 import { newId } from "@cpay/ledger/ids";
 import { generateKeyPairSigner, getBase58Decoder } from "@solana/kit";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { eventsOf } from "../api/support/agents";
-import { type ApiWorld, startApiWorld, type WorldAccount } from "../support/api-world";
+import { apiSuite } from "../support/api-suite";
 
-let world: ApiWorld;
-let payer: WorldAccount;
-
-beforeAll(async () => {
-  world = await startApiWorld({ env: { TRANSFER_RECONCILE_AFTER_SECONDS: "10" } });
-  payer = await world.account("payer");
-});
-
-afterAll(async () => {
-  await world?.close();
+const given = apiSuite({
+  world: { env: { TRANSFER_RECONCILE_AFTER_SECONDS: "10" } },
+  accounts: ["payer"],
 });
 
 /** A `submitted` row written an hour ago with `signature` as its funds-moving transaction. */
 async function submittedRow(signature: string): Promise<string> {
   const id = newId("tr");
-  const { service } = world;
+  const { service } = given.world;
   await insertSubmittingTransfer(service.context, {
     id,
-    accountId: payer.account.id,
-    apiKeyId: payer.key.id,
-    fromHandle: payer.account.handle,
+    accountId: given.payer.account.id,
+    apiKeyId: given.payer.key.id,
+    fromHandle: given.payer.account.handle,
     to: "@nobody",
     recipientAddress: (await generateKeyPairSigner()).address,
     sealedDetails: null,
@@ -46,7 +39,7 @@ async function submittedRow(signature: string): Promise<string> {
   await markSubmitted(service.context, id, {
     signature,
     signatures: [signature],
-    usage: { apiKeyId: payer.key.id, increment: null },
+    usage: { apiKeyId: given.payer.key.id, increment: null },
   });
   return id;
 }
@@ -54,24 +47,24 @@ async function submittedRow(signature: string): Promise<string> {
 describe("a submitted transfer whose transaction was dropped", () => {
   it("Given a signature the cluster never knew and one it knows, When the job has watched past the threshold, Then the first is failed once (dropped) and the second untouched", async () => {
     const dropped = await submittedRow(getBase58Decoder().decode(randomBytes(64)));
-    const knownSignature = await world.chain.requestAirdrop(
+    const knownSignature = await given.world.chain.requestAirdrop(
       (await generateKeyPairSigner()).address,
       1_000_000n,
     );
     const known = await submittedRow(knownSignature);
 
     const deadline = Date.now() + 45_000;
-    while ((await world.transferRow(dropped)).status === "pending") {
+    while ((await given.world.transferRow(dropped)).status === "pending") {
       if (Date.now() > deadline) throw new Error("the dropped transfer stayed pending");
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
-    const row = await world.transferRow(dropped);
+    const row = await given.world.transferRow(dropped);
     expect(row).toMatchObject({ status: "failed", phase: "settled", failureCode: "dropped" });
-    expect(await eventsOf(world, "transfer.failed", dropped)).toHaveLength(1);
-    expect(await eventsOf(world, "transfer.initiated", dropped)).toHaveLength(1);
+    expect(await eventsOf(given.world, "transfer.failed", dropped)).toHaveLength(1);
+    expect(await eventsOf(given.world, "transfer.initiated", dropped)).toHaveLength(1);
 
-    expect(await world.transferRow(known)).toMatchObject({ status: "pending", phase: "submitted" });
-    const view = await world.fetch(`/v1/transfers/${dropped}`, { key: payer.key.value });
+    expect(await given.world.transferRow(known)).toMatchObject({ status: "pending", phase: "submitted" });
+    const view = await given.world.fetch(`/v1/transfers/${dropped}`, { key: given.payer.key.value });
     expect(((await view.json()) as { status: string }).status).toBe("failed");
   });
 });

@@ -3,6 +3,8 @@
  * asked, then whatever `setUp` adds) made before the suite's first test and closed after its last
  * (shared-set-up.ts). `given.world` is the world, `given.alice` the account made for "alice".
  */
+
+import { beforeAll } from "vitest";
 import { type ApiWorld, type ApiWorldOptions, startApiWorld, type WorldAccount } from "./api-world";
 import { perSuite } from "./shared-set-up";
 
@@ -21,14 +23,14 @@ export interface ApiSuiteOptions<Name extends string, Extra extends object> {
   readonly accounts?: readonly Name[] | { readonly [K in Name]: SuiteAccount };
   /** USDG base units minted to an account after all are made. */
   readonly funds?: { readonly [K in Name]?: Funds };
-  /** More the tests share (agents, receivers), made last and read as `given.<key>`. */
+  /** More the tests share (agents, receivers), made after the accounts and read as `given.<key>`. */
   readonly setUp?: (given: ApiSuite<Name>) => Promise<Extra>;
 }
 
 export function apiSuite<const Name extends string = never, Extra extends object = object>(
   options: ApiSuiteOptions<Name, Extra> = {},
 ): ApiSuite<Name> & Extra {
-  return perSuite(
+  const given = perSuite(
     async () => {
       const world = await startApiWorld(options.world);
       try {
@@ -39,16 +41,24 @@ export function apiSuite<const Name extends string = never, Extra extends object
           if (account === undefined) throw new Error(`no account ${name} to fund`);
           if (amounts !== undefined) await world.fund(account.account, amounts);
         }
-        const given = { world, ...Object.fromEntries(accounts) } as ApiSuite<Name>;
-        return { ...given, ...(await options.setUp?.(given)) } as ApiSuite<Name> & Extra;
+        return { world, ...Object.fromEntries(accounts) } as ApiSuite<Name> & Extra;
       } catch (error) {
         // A world whose accounts could not be made is closed again.
         await world.close();
         throw error;
       }
     },
-    (given) => given.world.close(),
+    (made) => made.world.close(),
   );
+  // A hook of its own, after the world's: `given` already holds the world and accounts, so the
+  // suite's own helpers that read them work inside `setUp` too.
+  const { setUp } = options;
+  if (setUp !== undefined) {
+    beforeAll(async () => {
+      Object.assign(given, await setUp(given));
+    });
+  }
+  return given;
 }
 
 /** The accounts by the names the suite reads them as, made together (each its own wallet and handle). */
