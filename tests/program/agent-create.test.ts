@@ -14,60 +14,50 @@ import {
   getHandleDecoder,
 } from "@cpay/sdk";
 import type { Address } from "@solana/kit";
-import { beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { eventNames } from "../support/cluster-send";
 import { accountBytes } from "../support/plant-account";
-import {
-  createPolicyWorld,
-  DEFAULT_POLICY,
-  type PolicyWorld,
-  usdg,
-  utc,
-  withAccount,
-} from "../support/policy-world";
+import { createPolicyWorld, DEFAULT_POLICY, usdg, utc, withAccount } from "../support/policy-world";
 import { expectRefusedUnchanged } from "../support/refused-unchanged";
+import { perTest } from "../support/shared-set-up";
 
 describe("agent_create", () => {
-  let world: PolicyWorld;
-
-  beforeEach(async () => {
-    world = await createPolicyWorld();
-  });
+  const given = perTest(async () => ({ world: await createPolicyWorld() }));
 
   const createHelper = (overrides: { name?: string; agentSigner?: Address } = {}) =>
     buildAgentCreateInstruction({
-      owner: world.alice.wallet,
+      owner: given.world.alice.wallet,
       ownerHandle: "alice",
       name: overrides.name ?? "helper",
-      agentSigner: overrides.agentSigner ?? world.stranger.address,
+      agentSigner: overrides.agentSigner ?? given.world.stranger.address,
       policy: { ...DEFAULT_POLICY, allowed_recipients: ["*.acme"], active_hours: "08:00-18:00" },
-      payer: world.feePayer,
-      assets: world.assets,
+      payer: given.world.feePayer,
+      assets: given.world.assets,
     });
 
   it("creates the agent, its policy and its handle", async () => {
-    world.at(utc(0, 9));
+    given.world.at(utc(0, 9));
     const created = await createHelper();
-    const outcome = await world.send([created.instruction]);
+    const outcome = await given.world.send([created.instruction]);
     expect(outcome.err, outcome.logs.join("\n")).toBeNull();
     expect(eventNames(outcome)).toEqual(["AgentCreated"]);
     expect(outcome.events[0]?.data).toMatchObject({
       agent: created.agent,
-      owner: world.alice.wallet.address,
-      agentSigner: world.stranger.address,
+      owner: given.world.alice.wallet.address,
+      agentSigner: given.world.stranger.address,
       policy: created.policy,
       handle: "alice/helper",
     });
-    const helper = { ...world.agent, address: created.agent, policy: created.policy };
-    expect(world.readAgent(helper)).toMatchObject({
-      owner: world.alice.wallet.address,
-      agentSigner: world.stranger.address,
+    const helper = { ...given.world.agent, address: created.agent, policy: created.policy };
+    expect(given.world.readAgent(helper)).toMatchObject({
+      owner: given.world.alice.wallet.address,
+      agentSigner: given.world.stranger.address,
       status: 1,
       nextHoldNonce: 0n,
       openHolds: 0,
       createdAt: utc(0, 9),
     });
-    expect(world.readPolicy(helper)).toMatchObject({
+    expect(given.world.readPolicy(helper)).toMatchObject({
       agent: created.agent,
       version: 1,
       perTransactionLimit: usdg(100),
@@ -82,50 +72,62 @@ describe("agent_create", () => {
       updatedAt: utc(0, 9),
     });
     const [handle] = await findHandlePda({ handle: "alice/helper" });
-    expect(getHandleDecoder().decode(accountBytes(world.cluster, handle))).toMatchObject({
+    expect(getHandleDecoder().decode(accountBytes(given.world.cluster, handle))).toMatchObject({
       wallet: created.agent,
       kind: 2,
     });
   });
 
   it("refuses the owner as the agent signer (AgentSignerIsOwner)", async () => {
-    const created = await createHelper({ agentSigner: world.alice.wallet.address });
-    await expectRefusedUnchanged(world, "AgentSignerIsOwner", () => world.send([created.instruction]), {
-      extra: [created.agent, created.policy],
-    });
+    const created = await createHelper({ agentSigner: given.world.alice.wallet.address });
+    await expectRefusedUnchanged(
+      given.world,
+      "AgentSignerIsOwner",
+      () => given.world.send([created.instruction]),
+      {
+        extra: [created.agent, created.policy],
+      },
+    );
   });
 
   it("refuses an owner who does not hold the owner handle (NotAgentOwner)", async () => {
     const created = await buildAgentCreateInstruction({
-      owner: world.recipients.bob.wallet,
+      owner: given.world.recipients.bob.wallet,
       ownerHandle: "alice",
       name: "helper",
-      agentSigner: world.stranger.address,
+      agentSigner: given.world.stranger.address,
       policy: DEFAULT_POLICY,
-      payer: world.feePayer,
-      assets: world.assets,
+      payer: given.world.feePayer,
+      assets: given.world.assets,
     });
-    await expectRefusedUnchanged(world, "NotAgentOwner", () => world.send([created.instruction]), {
-      extra: [created.agent, created.policy],
-    });
+    await expectRefusedUnchanged(
+      given.world,
+      "NotAgentOwner",
+      () => given.world.send([created.instruction]),
+      {
+        extra: [created.agent, created.policy],
+      },
+    );
   });
 
   it("refuses an agent's handle as the owner handle: agents cannot own agents", async () => {
     const created = await createHelper();
-    const underAgent = withAccount(created.instruction, 1, { address: world.agent.handleAccount });
-    await expectRefusedUnchanged(world, "HandleKindNotAllowed", () => world.send([underAgent]), {
+    const underAgent = withAccount(created.instruction, 1, { address: given.world.agent.handleAccount });
+    await expectRefusedUnchanged(given.world, "HandleKindNotAllowed", () => given.world.send([underAgent]), {
       extra: [created.agent, created.policy],
     });
   });
 
   it("refuses a name that is taken (AccountAlreadyInitialized)", async () => {
     const again = await createHelper({ name: "bot" });
-    await expectRefusedUnchanged(world, "AccountAlreadyInitialized", () => world.send([again.instruction]));
+    await expectRefusedUnchanged(given.world, "AccountAlreadyInitialized", () =>
+      given.world.send([again.instruction]),
+    );
   });
 
   it("refuses an agent handle over 64 bytes (InvalidHandle)", async () => {
     // Given a 32-byte owner handle: with a 32-byte name, "<owner>/<name>" is 65 bytes
-    const owner = await world.registerParty("o".repeat(32));
+    const owner = await given.world.registerParty("o".repeat(32));
     const [agent] = await findAgentPda({ agentHandle: `${"o".repeat(32)}/${"n".repeat(31)}` });
     const [policy] = await findPolicyPda({ agent });
     const raw = getAgentCreateInstruction({
@@ -134,33 +136,35 @@ describe("agent_create", () => {
       agent,
       policy,
       agentHandle: (await findHandlePda({ handle: "carol" }))[0],
-      payer: world.feePayer,
+      payer: given.world.feePayer,
       name: "n".repeat(32),
-      agentSigner: world.stranger.address,
-      policyArg: encodeSpendPolicy(DEFAULT_POLICY, { assets: world.assets }),
+      agentSigner: given.world.stranger.address,
+      policyArg: encodeSpendPolicy(DEFAULT_POLICY, { assets: given.world.assets }),
     });
-    await expectRefusedUnchanged(world, "InvalidHandle", () => world.send([raw]), { extra: [agent, policy] });
+    await expectRefusedUnchanged(given.world, "InvalidHandle", () => given.world.send([raw]), {
+      extra: [agent, policy],
+    });
   });
 
   it("refuses an invalid policy before creating anything (InvalidApprovalWindow)", async () => {
     const created = await createHelper();
     const policyArg = {
-      ...encodeSpendPolicy(DEFAULT_POLICY, { assets: world.assets }),
+      ...encodeSpendPolicy(DEFAULT_POLICY, { assets: given.world.assets }),
       approvalWindowSeconds: 0,
     };
     const accounts = created.instruction.accounts;
     const raw = getAgentCreateInstruction({
-      owner: world.alice.wallet,
+      owner: given.world.alice.wallet,
       ownerHandle: accounts[1].address,
       agent: created.agent,
       policy: created.policy,
       agentHandle: accounts[4].address,
-      payer: world.feePayer,
+      payer: given.world.feePayer,
       name: "helper",
-      agentSigner: world.stranger.address,
+      agentSigner: given.world.stranger.address,
       policyArg,
     });
-    await expectRefusedUnchanged(world, "InvalidApprovalWindow", () => world.send([raw]), {
+    await expectRefusedUnchanged(given.world, "InvalidApprovalWindow", () => given.world.send([raw]), {
       extra: [created.agent, created.policy, accounts[4].address],
     });
   });

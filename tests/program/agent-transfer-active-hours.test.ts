@@ -4,34 +4,34 @@
  * the cluster clock and spends one base unit, far from any limit, so the cases of one window share
  * a world without touching each other.
  */
-import { beforeAll, describe, expect, it } from "vitest";
-import { createPolicyWorld, type PolicyWorld, utc } from "../support/policy-world";
+import { describe, expect, it } from "vitest";
+import { createPolicyWorld, utc } from "../support/policy-world";
+import { perSuite } from "../support/shared-set-up";
 
 type Case = readonly [label: string, at: bigint, allowed: boolean];
 
 function describeWindow(window: string, cases: readonly Case[]) {
   describe(`agent_transfer: active hours ${window}`, () => {
-    let world: PolicyWorld;
-
-    beforeAll(async () => {
+    const given = perSuite(async () => {
       // Given alice/bot may only spend during `window` (UTC)
-      world = await createPolicyWorld();
+      const world = await createPolicyWorld();
       const updated = await world.updatePolicy({ active_hours: window });
       expect(updated.err, updated.logs.join("\n")).toBeNull();
+      return { world };
     });
 
     it.each(cases)("at %s: allowed = %s", async (_, at, allowed) => {
       // When the agent spends one base unit at that UTC time
-      world.at(at);
-      const before = world.snapshot();
-      const outcome = await world.transfer({ amount: 1n });
+      given.world.at(at);
+      const before = given.world.snapshot();
+      const outcome = await given.world.transfer({ amount: 1n });
       // Then it executes inside the window and is refused, changing nothing, outside it
       if (allowed) {
         expect(outcome.err, outcome.logs.join("\n")).toBeNull();
       } else {
         expect(outcome.error).toBe("OutsideActiveHours");
         expect(outcome.code).toBe(6028);
-        expect(world.changesSince(before, outcome)).toEqual([]);
+        expect(given.world.changesSince(before, outcome)).toEqual([]);
       }
     });
   });

@@ -4,45 +4,44 @@
  * `["pending", agent, next_hold_nonce]` for the owner, nothing moves, the day's total is untouched
  * and TransactionHeld is emitted.
  */
-import { beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { eventNames } from "../support/cluster-send";
 import {
   AccountRole,
   createPolicyWorld,
   HITL_THRESHOLD,
-  type PolicyWorld,
   transferId,
   usdg,
   utc,
   withAccount,
 } from "../support/policy-world";
 import { expectRefusedUnchanged } from "../support/refused-unchanged";
+import { perTest } from "../support/shared-set-up";
 
 describe("agent_transfer: HITL threshold", () => {
-  let world: PolicyWorld;
-
-  beforeEach(async () => {
-    // Given alice/bot's policy holds anything above 50 USDG for approval within 24 h
-    world = await createPolicyWorld();
-  });
+  // Given alice/bot's policy holds anything above 50 USDG for approval within 24 h
+  const given = perTest(async () => ({ world: await createPolicyWorld() }));
 
   it("executes an amount equal to the threshold", async () => {
     // When the agent sends exactly 50 USDG
-    const outcome = await world.transfer({ amount: HITL_THRESHOLD });
+    const outcome = await given.world.transfer({ amount: HITL_THRESHOLD });
     // Then it executes at once: no hold is created, no nonce taken
     expect(outcome.err, outcome.logs.join("\n")).toBeNull();
     expect(eventNames(outcome)).toEqual(["TransferExecuted"]);
-    expect(world.balance(world.recipients.bob.usdg)).toBe(HITL_THRESHOLD);
-    expect(world.readAgent().nextHoldNonce).toBe(0n);
-    expect(world.readPending(await world.pendingAddress(0n))).toBeNull();
+    expect(given.world.balance(given.world.recipients.bob.usdg)).toBe(HITL_THRESHOLD);
+    expect(given.world.readAgent().nextHoldNonce).toBe(0n);
+    expect(given.world.readPending(await given.world.pendingAddress(0n))).toBeNull();
   });
 
   it("holds threshold + 1 base unit: a PendingTransaction, no funds moved, TransactionHeld", async () => {
     const amount = HITL_THRESHOLD + 1n;
-    const pending = await world.pendingAddress(0n);
-    const balances = [world.balance(world.agent.usdg), world.balance(world.recipients.bob.usdg)];
+    const pending = await given.world.pendingAddress(0n);
+    const balances = [
+      given.world.balance(given.world.agent.usdg),
+      given.world.balance(given.world.recipients.bob.usdg),
+    ];
     // When the agent sends 50 USDG + 1 base unit to bob
-    const outcome = await world.transfer({ amount, to: "bob", transferId: transferId(77) });
+    const outcome = await given.world.transfer({ amount, to: "bob", transferId: transferId(77) });
     // Then the transaction succeeds by holding the spend
     expect(outcome.err, outcome.logs.join("\n")).toBeNull();
     expect(outcome.events).toEqual([
@@ -50,7 +49,7 @@ describe("agent_transfer: HITL threshold", () => {
         name: "TransactionHeld",
         instructionIndex: 0,
         data: {
-          agent: world.agent.address,
+          agent: given.world.agent.address,
           pending,
           nonce: 0n,
           transferId: transferId(77),
@@ -59,44 +58,48 @@ describe("agent_transfer: HITL threshold", () => {
       },
     ]);
     // And the hold pins the transfer's accounts, amount, payer and the recipient it proved
-    const hold = world.readPending(pending);
+    const hold = given.world.readPending(pending);
     expect(hold).toMatchObject({
-      agent: world.agent.address,
+      agent: given.world.agent.address,
       nonce: 0n,
-      source: world.agent.usdg,
-      destination: world.recipients.bob.usdg,
-      mint: world.usdgMint,
+      source: given.world.agent.usdg,
+      destination: given.world.recipients.bob.usdg,
+      mint: given.world.usdgMint,
       amount,
       requestedAt: utc(0, 12),
       expiresAt: utc(0, 12) + 86_400n,
-      rentPayer: world.feePayer.address,
+      rentPayer: given.world.feePayer.address,
       confidential: 0,
     });
     expect(Buffer.from(hold?.recipientHandle.slice(0, hold.recipientHandleLen) ?? []).toString()).toBe("bob");
     // And nothing moved, nothing counted today, the agent took nonce 0 and has one open hold
-    expect([world.balance(world.agent.usdg), world.balance(world.recipients.bob.usdg)]).toEqual(balances);
-    expect(world.readPolicy().spentToday).toBe(0n);
-    expect(world.readAgent()).toMatchObject({ nextHoldNonce: 1n, openHolds: 1 });
+    expect([
+      given.world.balance(given.world.agent.usdg),
+      given.world.balance(given.world.recipients.bob.usdg),
+    ]).toEqual(balances);
+    expect(given.world.readPolicy().spentToday).toBe(0n);
+    expect(given.world.readAgent()).toMatchObject({ nextHoldNonce: 1n, openHolds: 1 });
   });
 
   it("gives each hold the next nonce", async () => {
     // When two spends above the threshold are held one after the other
-    expect((await world.transfer({ amount: HITL_THRESHOLD + 1n })).err).toBeNull();
-    expect((await world.transfer({ amount: HITL_THRESHOLD + 2n })).err).toBeNull();
+    expect((await given.world.transfer({ amount: HITL_THRESHOLD + 1n })).err).toBeNull();
+    expect((await given.world.transfer({ amount: HITL_THRESHOLD + 2n })).err).toBeNull();
     // Then they sit at nonces 0 and 1
-    expect(world.readPending(await world.pendingAddress(0n))?.amount).toBe(HITL_THRESHOLD + 1n);
-    expect(world.readPending(await world.pendingAddress(1n))?.amount).toBe(HITL_THRESHOLD + 2n);
-    expect(world.readAgent()).toMatchObject({ nextHoldNonce: 2n, openHolds: 2 });
+    expect(given.world.readPending(await given.world.pendingAddress(0n))?.amount).toBe(HITL_THRESHOLD + 1n);
+    expect(given.world.readPending(await given.world.pendingAddress(1n))?.amount).toBe(HITL_THRESHOLD + 2n);
+    expect(given.world.readAgent()).toMatchObject({ nextHoldNonce: 2n, openHolds: 2 });
   });
 
   it("refuses, rather than holds, a spend above the threshold that breaks the daily limit", async () => {
     // Given 200 of the 250 USDG spent today (the HITL threshold raised so they execute)
-    expect((await world.updatePolicy({ hitl_threshold_usdg: "100" })).err).toBeNull();
-    for (const amount of [usdg(100), usdg(100)]) expect((await world.transfer({ amount })).err).toBeNull();
-    expect((await world.updatePolicy({ hitl_threshold_usdg: "50" })).err).toBeNull();
-    const pending = await world.pendingAddress(0n);
+    expect((await given.world.updatePolicy({ hitl_threshold_usdg: "100" })).err).toBeNull();
+    for (const amount of [usdg(100), usdg(100)])
+      expect((await given.world.transfer({ amount })).err).toBeNull();
+    expect((await given.world.updatePolicy({ hitl_threshold_usdg: "50" })).err).toBeNull();
+    const pending = await given.world.pendingAddress(0n);
     // When the agent asks for 60 USDG (above HITL, and 260 > 250 today)
-    const { outcome, changes } = await world.attempt(() => world.transfer({ amount: usdg(60) }), {
+    const { outcome, changes } = await given.world.attempt(() => given.world.transfer({ amount: usdg(60) }), {
       extra: [pending],
     });
     // Then it is refused outright: no hold the owner could not approve today anyway
@@ -105,20 +108,20 @@ describe("agent_transfer: HITL threshold", () => {
   });
 
   it("does not read pending, payer or system program when the spend executes (program id in their slots)", async () => {
-    let transfer = await world.transferInstruction({ amount: HITL_THRESHOLD });
+    let transfer = await given.world.transferInstruction({ amount: HITL_THRESHOLD });
     for (const slot of [7, 8, 10]) {
-      transfer = withAccount(transfer, slot, { address: world.programId, role: AccountRole.READONLY });
+      transfer = withAccount(transfer, slot, { address: given.world.programId, role: AccountRole.READONLY });
     }
-    const outcome = await world.send([transfer]);
+    const outcome = await given.world.send([transfer]);
     expect(outcome.err, outcome.logs.join("\n")).toBeNull();
-    expect(world.balance(world.recipients.bob.usdg)).toBe(HITL_THRESHOLD);
+    expect(given.world.balance(given.world.recipients.bob.usdg)).toBe(HITL_THRESHOLD);
   });
 
   it("needs them on the hold path: the program id as pending is refused, nothing held", async () => {
-    const transfer = withAccount(await world.transferInstruction({ amount: HITL_THRESHOLD + 1n }), 7, {
-      address: world.programId,
+    const transfer = withAccount(await given.world.transferInstruction({ amount: HITL_THRESHOLD + 1n }), 7, {
+      address: given.world.programId,
       role: AccountRole.READONLY,
     });
-    await expectRefusedUnchanged(world, "AccountNotWritable", () => world.send([transfer]));
+    await expectRefusedUnchanged(given.world, "AccountNotWritable", () => given.world.send([transfer]));
   });
 });

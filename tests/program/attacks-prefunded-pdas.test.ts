@@ -7,87 +7,81 @@
 import { buildAgentCreateInstruction, buildTransferRecordInstruction, findReceiptPda } from "@cpay/sdk";
 import { type Address, lamports } from "@solana/kit";
 import { getTransferSolInstruction } from "@solana-program/system";
-import { beforeEach, describe, expect, it } from "vitest";
-import {
-  createPolicyWorld,
-  DEFAULT_POLICY,
-  type PolicyWorld,
-  transferId,
-  usdg,
-} from "../support/policy-world";
+import { describe, expect, it } from "vitest";
+import { createPolicyWorld, DEFAULT_POLICY, transferId, usdg } from "../support/policy-world";
+import { perTest } from "../support/shared-set-up";
 
 const GRIEF = 1_234_567n;
 
 describe("attacks: pre-funded PDAs", () => {
-  let world: PolicyWorld;
-
-  beforeEach(async () => {
-    world = await createPolicyWorld();
-  });
+  const given = perTest(async () => ({ world: await createPolicyWorld() }));
 
   async function prefund(...targets: Address[]) {
-    const outcome = await world.send(
+    const outcome = await given.world.send(
       targets.map((destination) =>
-        getTransferSolInstruction({ source: world.stranger, destination, amount: lamports(GRIEF) }),
+        getTransferSolInstruction({ source: given.world.stranger, destination, amount: lamports(GRIEF) }),
       ),
-      { payer: world.stranger },
+      { payer: given.world.stranger },
     );
     expect(outcome.err, outcome.logs.join("\n")).toBeNull();
-    for (const target of targets) expect(world.lamports(target)).toBe(GRIEF);
+    for (const target of targets) expect(given.world.lamports(target)).toBe(GRIEF);
   }
 
   it("still holds a spend at a pre-funded pending address, and gives the griefer's lamports to the payer on close", async () => {
-    const pending = await world.pendingAddress(0n);
+    const pending = await given.world.pendingAddress(0n);
     await prefund(pending);
-    const held = await world.transfer({ amount: usdg(60) });
+    const held = await given.world.transfer({ amount: usdg(60) });
     expect(held.err, held.logs.join("\n")).toBeNull();
-    expect(world.readPending(pending)?.amount).toBe(usdg(60));
+    expect(given.world.readPending(pending)?.amount).toBe(usdg(60));
     // The payer only topped the griefer's lamports up to the rent-exempt minimum
-    const rent = world.cluster.minimumBalanceForRentExemption(416);
+    const rent = given.world.cluster.minimumBalanceForRentExemption(416);
     expect(GRIEF).toBeLessThan(rent);
-    expect(world.lamports(pending)).toBe(rent);
+    expect(given.world.lamports(pending)).toBe(rent);
     // And closing returns all of it, the griefer's part included, to the hold's payer
-    const payerBefore = world.lamports(world.feePayer.address);
-    const rejected = await world.reject(pending);
+    const payerBefore = given.world.lamports(given.world.feePayer.address);
+    const rejected = await given.world.reject(pending);
     expect(rejected.err).toBeNull();
-    expect(world.lamports(pending)).toBe(0n);
-    expect(world.lamports(world.feePayer.address)).toBe(payerBefore + rent - rejected.fee);
+    expect(given.world.lamports(pending)).toBe(0n);
+    expect(given.world.lamports(given.world.feePayer.address)).toBe(payerBefore + rent - rejected.fee);
   });
 
   it("still records a transfer at a pre-funded receipt address", async () => {
-    const [receipt] = await findReceiptPda({ sender: world.feePayer.address, transferId: transferId(3) });
+    const [receipt] = await findReceiptPda({
+      sender: given.world.feePayer.address,
+      transferId: transferId(3),
+    });
     await prefund(receipt);
     const record = await buildTransferRecordInstruction({
-      sender: world.feePayer,
-      payer: world.feePayer,
+      sender: given.world.feePayer,
+      payer: given.world.feePayer,
       transferId: transferId(3),
       confidential: false,
       memo: new Uint8Array(0),
-      source: world.alice.usdg,
-      destination: world.recipients.bob.usdg,
-      mint: world.usdgMint,
+      source: given.world.alice.usdg,
+      destination: given.world.recipients.bob.usdg,
+      mint: given.world.usdgMint,
     });
-    const outcome = await world.send([record]);
+    const outcome = await given.world.send([record]);
     expect(outcome.err, outcome.logs.join("\n")).toBeNull();
-    expect(world.cluster.getAccount(receipt)?.owner).toBe(world.programId);
+    expect(given.world.cluster.getAccount(receipt)?.owner).toBe(given.world.programId);
   });
 
   it("still creates an agent whose agent, policy and handle addresses were all pre-funded", async () => {
     const created = await buildAgentCreateInstruction({
-      owner: world.alice.wallet,
+      owner: given.world.alice.wallet,
       ownerHandle: "alice",
       name: "second",
-      agentSigner: world.stranger.address,
+      agentSigner: given.world.stranger.address,
       policy: DEFAULT_POLICY,
-      payer: world.feePayer,
-      assets: world.assets,
+      payer: given.world.feePayer,
+      assets: given.world.assets,
     });
     const agentHandle = created.instruction.accounts[4].address;
     await prefund(created.agent, created.policy, agentHandle);
-    const outcome = await world.send([created.instruction]);
+    const outcome = await given.world.send([created.instruction]);
     expect(outcome.err, outcome.logs.join("\n")).toBeNull();
     for (const account of [created.agent, created.policy, agentHandle]) {
-      expect(world.cluster.getAccount(account)?.owner).toBe(world.programId);
+      expect(given.world.cluster.getAccount(account)?.owner).toBe(given.world.programId);
     }
   });
 });

@@ -4,31 +4,30 @@
  * once. Refusals change nothing.
  */
 import { findHandlePda, getHandleDecoder, getHandleRegisterInstructionAsync } from "@cpay/sdk";
-import { beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { accountBytes } from "../support/plant-account";
-import { createPolicyWorld, type PolicyWorld, withAccount } from "../support/policy-world";
+import { createPolicyWorld, withAccount } from "../support/policy-world";
 import { expectRefusedUnchanged } from "../support/refused-unchanged";
+import { perTest } from "../support/shared-set-up";
 import { registerForStranger } from "../support/stranger-handle";
 
 describe("handle_register", () => {
-  let world: PolicyWorld;
-
-  beforeEach(async () => {
-    world = await createPolicyWorld();
-  });
+  const given = perTest(async () => ({ world: await createPolicyWorld() }));
 
   it("registers a normalised handle for a wallet and emits HandleRegistered", async () => {
     const [handle] = await findHandlePda({ handle: "carol" });
-    const outcome = await world.send([await registerForStranger(world, "@Carol", { kind: "business" })]);
+    const outcome = await given.world.send([
+      await registerForStranger(given.world, "@Carol", { kind: "business" }),
+    ]);
     expect(outcome.err, outcome.logs.join("\n")).toBeNull();
-    const stored = getHandleDecoder().decode(accountBytes(world.cluster, handle));
-    expect(stored).toMatchObject({ wallet: world.stranger.address, kind: 1, handleLen: 5 });
+    const stored = getHandleDecoder().decode(accountBytes(given.world.cluster, handle));
+    expect(stored).toMatchObject({ wallet: given.world.stranger.address, kind: 1, handleLen: 5 });
     expect(Buffer.from(stored.handle.slice(0, 5)).toString()).toBe("carol");
     expect(outcome.events).toEqual([
       {
         name: "HandleRegistered",
         instructionIndex: 0,
-        data: { handle: "carol", wallet: world.stranger.address, kind: 1 },
+        data: { handle: "carol", wallet: given.world.stranger.address, kind: 1 },
       },
     ]);
   });
@@ -36,16 +35,19 @@ describe("handle_register", () => {
   it("refuses anyone but the registrar (NotRegistrar)", async () => {
     const [handle] = await findHandlePda({ handle: "carol" });
     await expectRefusedUnchanged(
-      world,
+      given.world,
       "NotRegistrar",
-      async () => world.send([await registerForStranger(world, "carol", { registrar: world.stranger })]),
+      async () =>
+        given.world.send([
+          await registerForStranger(given.world, "carol", { registrar: given.world.stranger }),
+        ]),
       { extra: [handle] },
     );
   });
 
   it("refuses a handle that is taken (AccountAlreadyInitialized)", async () => {
-    await expectRefusedUnchanged(world, "AccountAlreadyInitialized", async () =>
-      world.send([await registerForStranger(world, "bob")]),
+    await expectRefusedUnchanged(given.world, "AccountAlreadyInitialized", async () =>
+      given.world.send([await registerForStranger(given.world, "bob")]),
     );
   });
 
@@ -57,19 +59,21 @@ describe("handle_register", () => {
   ] as const)("refuses %s", async (_, text, kind, error) => {
     const [handle] = await findHandlePda({ handle: text.toLowerCase() });
     const raw = await getHandleRegisterInstructionAsync({
-      registrar: world.registrar,
-      payer: world.feePayer,
+      registrar: given.world.registrar,
+      payer: given.world.feePayer,
       handle,
       handleArg: text,
       kind,
-      wallet: world.stranger.address,
+      wallet: given.world.stranger.address,
     });
-    await expectRefusedUnchanged(world, error, () => world.send([raw]), { extra: [handle] });
+    await expectRefusedUnchanged(given.world, error, () => given.world.send([raw]), { extra: [handle] });
   });
 
   it("refuses a handle account that is not the handle's PDA (WrongPda)", async () => {
     const [dave] = await findHandlePda({ handle: "dave" });
-    const register = withAccount(await registerForStranger(world, "carol"), 3, { address: dave });
-    await expectRefusedUnchanged(world, "WrongPda", () => world.send([register]), { extra: [dave] });
+    const register = withAccount(await registerForStranger(given.world, "carol"), 3, { address: dave });
+    await expectRefusedUnchanged(given.world, "WrongPda", () => given.world.send([register]), {
+      extra: [dave],
+    });
   });
 });

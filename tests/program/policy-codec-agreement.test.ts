@@ -17,8 +17,9 @@ import {
 } from "@cpay/sdk";
 import { isSome, type Option } from "@solana/kit";
 import fc from "fast-check";
-import { beforeAll, describe, expect, it } from "vitest";
-import { createPolicyWorld, type PolicyWorld } from "../support/policy-world";
+import { describe, expect, it } from "vitest";
+import { createPolicyWorld } from "../support/policy-world";
+import { perSuite } from "../support/shared-set-up";
 import { testKey } from "../support/test-keys";
 
 /** The System program's address: 32 zero bytes, and also a valid 32-character account handle. */
@@ -63,11 +64,7 @@ const update: fc.Arbitrary<SpendPolicyUpdateInput> = fc.record(
 );
 
 describe("SDK policy codec and program agree", () => {
-  let world: PolicyWorld;
-
-  beforeAll(async () => {
-    world = await createPolicyWorld();
-  });
+  const given = perSuite(async () => ({ world: await createPolicyWorld() }));
 
   it("every update the SDK encodes is accepted by the program and reads back as sent", async () => {
     await fc.assert(
@@ -75,18 +72,18 @@ describe("SDK policy codec and program agree", () => {
         let encoded: PolicyUpdateParams;
         try {
           // Through the generated codec, as it goes on the wire (and back to strict Options)
-          const args = encodeSpendPolicyUpdate(input, { assets: world.assets });
+          const args = encodeSpendPolicyUpdate(input, { assets: given.world.assets });
           encoded = getPolicyUpdateParamsDecoder().decode(getPolicyUpdateParamsEncoder().encode(args));
         } catch (error) {
           if (error instanceof PolicyValidationError) return; // refused before sending: fine
           throw error;
         }
-        const version = world.readPolicy().version;
+        const version = given.world.readPolicy().version;
         // When the owner sends what the SDK encoded
-        const outcome = await world.updatePolicy(input);
+        const outcome = await given.world.updatePolicy(input);
         // Then the program takes it (an empty update changes nothing but the version)
         expect(outcome.err, `${JSON.stringify(input)}\n${outcome.logs.join("\n")}`).toBeNull();
-        const policy = world.readPolicy();
+        const policy = given.world.readPolicy();
         expect(policy.version).toBe(version + 1);
         // And every field sent reads back exactly through the SDK
         const stored = policyParamsFromAccount(policy);
@@ -106,11 +103,11 @@ describe("SDK policy codec and program agree", () => {
     // When the SDK encodes it and the owner sends it
     let encodeError: unknown = null;
     try {
-      encodeSpendPolicyUpdate(input, { assets: world.assets });
+      encodeSpendPolicyUpdate(input, { assets: given.world.assets });
     } catch (error) {
       encodeError = error;
     }
-    const outcome = await world.updatePolicy(input).catch((error: unknown) => ({ err: String(error) }));
+    const outcome = await given.world.updatePolicy(input).catch((error: unknown) => ({ err: String(error) }));
     // Then the program refuses it (InvalidRecipientPattern: "address: non-zero") ...
     if ("error" in outcome) expect(outcome.error).toBe("InvalidRecipientPattern");
     // ... so the SDK, which promises to refuse whatever the program would, must refuse it first

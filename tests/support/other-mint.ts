@@ -3,7 +3,7 @@
  * allow (the policy allows USDG only): the agent holds 100 of it and bob has an empty account of it.
  */
 import type { Address } from "@solana/kit";
-import { type PolicyWorld, usdg } from "./policy-world";
+import { createPolicyWorld, type PolicyWorld, usdg } from "./policy-world";
 
 export interface OtherMint {
   readonly mint: Address;
@@ -20,4 +20,13 @@ export async function fundOtherMint(world: PolicyWorld): Promise<OtherMint> {
     agentAccount: await other.fund(world.agent.address, usdg(100)),
     bobAccount: await other.fund(world.recipients.bob.wallet.address, 0n),
   };
+}
+
+/** A fresh policy world (createPolicyWorld) in which alice/bot also holds 100 of another mint. */
+export async function policyWorldWithOtherMint(): Promise<{
+  readonly world: PolicyWorld;
+  readonly other: OtherMint;
+}> {
+  const world = await createPolicyWorld();
+  return { world, other: await fundOtherMint(world) };
 }
