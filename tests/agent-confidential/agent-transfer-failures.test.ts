@@ -8,17 +8,16 @@
 import { BPF_LOADER_UPGRADEABLE_ADDRESS } from "@cpay/localnet/cluster";
 import { transferAgentConfidential } from "@cpay/sdk/agent-confidential";
 import { type ConfidentialStep, isConfidentialError } from "@cpay/sdk/confidential";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { failingNthSubmission } from "../confidential/support";
-import { type AgentConfidentialWorld, createFundedAgentWorld } from "../support/agent-confidential-world";
+import { createFundedAgentWorld } from "../support/agent-confidential-world";
 import { transferId, usdg } from "../support/policy-world";
+import { perSuite } from "../support/shared-set-up";
 
-let world: AgentConfidentialWorld;
+const given = perSuite(async () => ({
+  world: await createFundedAgentWorld({ funds: usdg(300), recipient: "bob" }),
+}));
 let attempt = 1;
-
-beforeAll(async () => {
-  world = await createFundedAgentWorld({ funds: usdg(300), recipient: "bob" });
-});
 
 /** Fees of the transactions an attempt lands (and its clean-up) are far below any context's rent. */
 const FEES_ONLY = 100_000n;
@@ -36,21 +35,21 @@ describe("an agent confidential transfer failing at each step", () => {
   it.each(steps)(
     "Given submission %i fails, Then the %s step is named, nothing moved, contexts and buffer are closed, and a retry succeeds",
     async (failAt, step) => {
-      const bob = await world.confidentialRecipient("bob");
-      const availableBefore = world.agentAvailable();
-      const pendingBefore = await world.recipientPending();
-      const payerBefore = world.lamports(world.feePayer.address);
-      const loaderBefore = world.cluster.getProgramAccounts(BPF_LOADER_UPGRADEABLE_ADDRESS).length;
+      const bob = await given.world.confidentialRecipient("bob");
+      const availableBefore = given.world.agentAvailable();
+      const pendingBefore = await given.world.recipientPending();
+      const payerBefore = given.world.lamports(given.world.feePayer.address);
+      const loaderBefore = given.world.cluster.getProgramAccounts(BPF_LOADER_UPGRADEABLE_ADDRESS).length;
       const input = {
-        agentSigner: world.agent.signer,
-        agent: world.agent.address,
-        keys: world.agentKeys(),
-        mint: world.usdgMint,
+        agentSigner: given.world.agent.signer,
+        agent: given.world.agent.address,
+        keys: given.world.agentKeys(),
+        mint: given.world.usdgMint,
         recipient: bob.handle,
         amount: usdg(10),
-        payer: world.feePayer,
+        payer: given.world.feePayer,
       };
-      const error = await transferAgentConfidential(failingNthSubmission(world.chain, failAt), {
+      const error = await transferAgentConfidential(failingNthSubmission(given.world.chain, failAt), {
         ...input,
         transferId: transferId(attempt++),
       }).catch((caught: unknown) => caught);
@@ -59,19 +58,21 @@ describe("an agent confidential transfer failing at each step", () => {
       expect(error.contexts).toHaveLength(6);
       for (const context of error.contexts) {
         expect(context.outcome).not.toBe("orphaned");
-        expect(world.cluster.getAccount(context.address)).toBeNull();
+        expect(given.world.cluster.getAccount(context.address)).toBeNull();
       }
-      expect(world.cluster.getProgramAccounts(BPF_LOADER_UPGRADEABLE_ADDRESS)).toHaveLength(loaderBefore);
-      expect(world.agentAvailable()).toBe(availableBefore);
-      expect(await world.recipientPending()).toBe(pendingBefore);
-      expect(payerBefore - world.lamports(world.feePayer.address)).toBeLessThan(FEES_ONLY);
+      expect(given.world.cluster.getProgramAccounts(BPF_LOADER_UPGRADEABLE_ADDRESS)).toHaveLength(
+        loaderBefore,
+      );
+      expect(given.world.agentAvailable()).toBe(availableBefore);
+      expect(await given.world.recipientPending()).toBe(pendingBefore);
+      expect(payerBefore - given.world.lamports(given.world.feePayer.address)).toBeLessThan(FEES_ONLY);
 
-      const retry = await transferAgentConfidential(world.chain, {
+      const retry = await transferAgentConfidential(given.world.chain, {
         ...input,
         transferId: transferId(attempt++),
       });
       expect(retry.outcome).toBe("executed");
-      expect(world.agentAvailable()).toBe(availableBefore - usdg(10));
+      expect(given.world.agentAvailable()).toBe(availableBefore - usdg(10));
     },
   );
 });

@@ -18,20 +18,19 @@ import {
   ZK_ELGAMAL_PROOF_PROGRAM_ADDRESS,
   ZkElGamalProofInstruction,
 } from "@solana-program/zk-elgamal-proof";
-import { beforeAll, describe, expect, it } from "vitest";
-import { type AgentConfidentialWorld, createFundedAgentWorld } from "../support/agent-confidential-world";
+import { describe, expect, it } from "vitest";
+import { createFundedAgentWorld } from "../support/agent-confidential-world";
 import { usdg } from "../support/policy-world";
+import { perSuite } from "../support/shared-set-up";
 
 describe("closing orphaned agent contexts", () => {
-  let world: AgentConfidentialWorld;
-
-  beforeAll(async () => {
-    world = await createFundedAgentWorld({ funds: usdg(100), recipient: "bob" });
-  });
+  const given = perSuite(async () => ({
+    world: await createFundedAgentWorld({ funds: usdg(100), recipient: "bob" }),
+  }));
 
   /** A verified equality context with the agent PDA as authority, as a dead run leaves behind. */
   async function orphan(): Promise<Address> {
-    const keys = world.agentKeys();
+    const keys = given.world.agentKeys();
     const opening = new zk.PedersenOpening();
     const proof = new zk.CiphertextCommitmentEqualityProofData(
       keys.elgamal,
@@ -41,12 +40,12 @@ describe("closing orphaned agent contexts", () => {
       7n,
     ).toBytes();
     const account = await generateKeyPairSigner();
-    const landed = await world.send(
+    const landed = await given.world.send(
       [
         getCreateAccountInstruction({
-          payer: world.feePayer,
+          payer: given.world.feePayer,
           newAccount: account,
-          lamports: world.cluster.minimumBalanceForRentExemption(
+          lamports: given.world.cluster.minimumBalanceForRentExemption(
             CIPHERTEXT_COMMITMENT_EQUALITY_CONTEXT_ACCOUNT_SIZE,
           ),
           space: CIPHERTEXT_COMMITMENT_EQUALITY_CONTEXT_ACCOUNT_SIZE,
@@ -55,7 +54,7 @@ describe("closing orphaned agent contexts", () => {
         getVerifyProofInstruction({
           discriminator: ZkElGamalProofInstruction.VerifyCiphertextCommitmentEquality,
           contextState: account.address,
-          contextStateAuthority: world.agent.address,
+          contextStateAuthority: given.world.agent.address,
           proofData: proof,
         }),
       ],
@@ -65,27 +64,27 @@ describe("closing orphaned agent contexts", () => {
     return account.address;
   }
 
-  const close = (context: Address, authority = world.agent.signer) =>
-    closeAgentProofContexts(world.chain, {
+  const close = (context: Address, authority = given.world.agent.signer) =>
+    closeAgentProofContexts(given.world.chain, {
       authority,
-      agent: world.agent.address,
-      payer: world.feePayer,
+      agent: given.world.agent.address,
+      payer: given.world.feePayer,
       addresses: [context],
     });
 
   /** The program's answer to closing `context` with `authority` signing. */
-  const closeDirectly = async (context: Address, authority = world.agent.signer) =>
+  const closeDirectly = async (context: Address, authority = given.world.agent.signer) =>
     (
-      await world.send(
+      await given.world.send(
         [
           buildAgentConfidentialCloseContextsInstruction({
             authority,
-            agent: world.agent.address,
+            agent: given.world.agent.address,
             // Not the SDK's receiver: with the world's frozen blockhash an identical transaction
             // would be refused as a duplicate, not by the program.
-            rentReceiver: world.stranger.address,
+            rentReceiver: given.world.stranger.address,
             contexts: [context],
-            programAddress: address(world.cluster.programId),
+            programAddress: address(given.world.cluster.programId),
           }),
         ],
         { signers: [authority] },
@@ -94,27 +93,29 @@ describe("closing orphaned agent contexts", () => {
 
   it("Given a stranger, Then the program refuses to close the agent's context (NotAgentSigner)", async () => {
     const context = await orphan();
-    expect(await closeDirectly(context, world.stranger)).toBe("NotAgentSigner");
-    expect(world.cluster.getAccount(context)).not.toBeNull();
+    expect(await closeDirectly(context, given.world.stranger)).toBe("NotAgentSigner");
+    expect(given.world.cluster.getAccount(context)).not.toBeNull();
   });
 
   it("Given an open confidential hold, Then nothing is closed; once it is rejected, the agent signer closes the context and the payer gets its rent", async () => {
     const context = await orphan();
-    const held = await world.confidentialTransfer({ amount: usdg(60) });
+    const held = await given.world.confidentialTransfer({ amount: usdg(60) });
     expect(held.outcome).toBe("held");
     expect(await closeDirectly(context)).toBe("ConfidentialHoldOpen");
-    expect(world.cluster.getAccount(context)).not.toBeNull();
+    expect(given.world.cluster.getAccount(context)).not.toBeNull();
 
-    await rejectHold(world.chain, {
-      owner: world.agent.owner,
+    await rejectHold(given.world.chain, {
+      owner: given.world.agent.owner,
       pending: held.pending as Address,
-      payer: world.feePayer,
+      payer: given.world.feePayer,
     });
-    const rent = world.cluster.getAccount(context)?.lamports ?? 0n;
-    const before = world.lamports(world.feePayer.address);
+    const rent = given.world.cluster.getAccount(context)?.lamports ?? 0n;
+    const before = given.world.lamports(given.world.feePayer.address);
     expect(await close(context)).toEqual([]);
-    expect(world.cluster.getAccount(context)).toBeNull();
+    expect(given.world.cluster.getAccount(context)).toBeNull();
     // The payer paid one fee and got the context's rent back.
-    expect(world.lamports(world.feePayer.address)).toBeGreaterThan(before + BigInt(rent) - 20_000n);
+    expect(given.world.lamports(given.world.feePayer.address)).toBeGreaterThan(
+      before + BigInt(rent) - 20_000n,
+    );
   });
 });

@@ -18,77 +18,81 @@ import {
 } from "@cpay/sdk/agent-confidential";
 import { tokenAccountOf } from "@cpay/sdk/confidential";
 import { type Address, address, generateKeyPairSigner } from "@solana/kit";
-import { beforeAll, describe, expect, it } from "vitest";
-import { type AgentConfidentialWorld, createFundedAgentWorld } from "../support/agent-confidential-world";
+import { describe, expect, it } from "vitest";
+import { createFundedAgentWorld } from "../support/agent-confidential-world";
 import { SECONDS_PER_DAY, transferId, usdg, utc } from "../support/policy-world";
 import { worldChangesBy } from "../support/refused-by-program";
+import { perSuite } from "../support/shared-set-up";
 
 describe("a confidential hold freezes the agent's balance", () => {
-  let world: AgentConfidentialWorld;
+  const given = perSuite(async () => ({
+    world: await createFundedAgentWorld({ funds: usdg(300), recipient: "bob" }),
+  }));
   let publicHold: Address;
-
-  beforeAll(async () => {
-    world = await createFundedAgentWorld({ funds: usdg(300), recipient: "bob" });
-  });
 
   /** The agent account's available ciphertext and its AE copy: what the held proofs were made against. */
   const frozen = () => {
     // The suite's own synchronous read of the simulator.
     const state =
-      tokenAccountOf(world.agent.usdg, world.cluster.getAccount(world.agent.usdg))?.confidential ?? null;
+      tokenAccountOf(given.world.agent.usdg, given.world.cluster.getAccount(given.world.agent.usdg))
+        ?.confidential ?? null;
     if (state === null) throw new Error("not configured");
     return [state.availableBalance, state.decryptableAvailableBalance];
   };
 
   /** A confidential hold of `amount` (above the HITL threshold), listed with its pinned contexts. */
   const hold = async (amount: bigint): Promise<Hold> => {
-    const held = await world.confidentialTransfer({ amount });
+    const held = await given.world.confidentialTransfer({ amount });
     expect(held.outcome).toBe("held");
-    const listed = (await world.holds()).find((each) => each.address === held.pending);
+    const listed = (await given.world.holds()).find((each) => each.address === held.pending);
     if (listed === undefined) throw new Error("the hold is not listed");
     return listed;
   };
 
   const approve = (pending: Address) =>
-    approveConfidentialHold(world.chain, { owner: world.agent.owner, pending, payer: world.feePayer });
+    approveConfidentialHold(given.world.chain, {
+      owner: given.world.agent.owner,
+      pending,
+      payer: given.world.feePayer,
+    });
 
   let open: Hold;
 
   it("Given a held transfer, When apply, withdraw, another confidential transfer, a public transfer or the approval of a public hold is sent, Then the program refuses each (ConfidentialHoldOpen), nothing changes and the available balance is byte-identical", async () => {
     // A public hold from before the confidential one: approving it would move funds out too.
-    publicHold = await world.pendingAddress(world.readAgent().nextHoldNonce);
-    expect((await world.transfer({ amount: usdg(60) })).err).toBeNull();
-    expect(world.readPending(publicHold)?.amount).toBe(usdg(60));
+    publicHold = await given.world.pendingAddress(given.world.readAgent().nextHoldNonce);
+    expect((await given.world.transfer({ amount: usdg(60) })).err).toBeNull();
+    expect(given.world.readPending(publicHold)?.amount).toBe(usdg(60));
     open = await hold(usdg(60));
     // A deposit is allowed (public -> pending), so there is something to apply.
-    await depositAgentConfidential(world.chain, {
-      authority: world.agent.signer,
-      agent: world.agent.address,
-      mint: world.usdgMint,
+    await depositAgentConfidential(given.world.chain, {
+      authority: given.world.agent.signer,
+      agent: given.world.agent.address,
+      mint: given.world.usdgMint,
       amount: usdg(5),
-      payer: world.feePayer,
+      payer: given.world.feePayer,
     });
     const before = frozen();
-    const programAddress = address(world.cluster.programId);
-    const signer = world.agent.signer;
+    const programAddress = address(given.world.cluster.programId);
+    const signer = given.world.agent.signer;
     const dummy = (await generateKeyPairSigner()).address;
-    const bob = await world.confidentialRecipient("bob");
+    const bob = await given.world.confidentialRecipient("bob");
     const refusals: (string | null)[] = [];
 
-    const changes = await worldChangesBy(world, async () => {
+    const changes = await worldChangesBy(given.world, async () => {
       const apply = buildAgentConfidentialApplyInstruction({
         authority: signer,
-        agent: world.agent.address,
-        tokenAccount: world.agent.usdg,
+        agent: given.world.agent.address,
+        tokenAccount: given.world.agent.usdg,
         expectedPendingBalanceCreditCounter: 1n,
         newDecryptableAvailableBalance: new Uint8Array(36),
         programAddress,
       });
       const withdraw = buildAgentConfidentialWithdrawInstruction({
         authority: signer,
-        agent: world.agent.address,
-        tokenAccount: world.agent.usdg,
-        mint: world.usdgMint,
+        agent: given.world.agent.address,
+        tokenAccount: given.world.agent.usdg,
+        mint: given.world.usdgMint,
         equalityProof: dummy,
         rangeProof: dummy,
         amount: 1n,
@@ -97,10 +101,10 @@ describe("a confidential hold freezes the agent's balance", () => {
       });
       const transfer = await buildAgentConfidentialTransferInstruction({
         agentSigner: signer,
-        agent: world.agent.address,
-        nextHoldNonce: (await readAgentAccount(world.chain, world.agent.address)).nextHoldNonce,
-        source: world.agent.usdg,
-        mint: world.usdgMint,
+        agent: given.world.agent.address,
+        nextHoldNonce: (await readAgentAccount(given.world.chain, given.world.agent.address)).nextHoldNonce,
+        source: given.world.agent.usdg,
+        mint: given.world.usdgMint,
         destination: bob.usdg,
         contexts: {
           equalityProof: dummy,
@@ -110,8 +114,8 @@ describe("a confidential hold freezes the agent's balance", () => {
           limitEqualityDaily: dummy,
           limitRangeProof: dummy,
         },
-        contextRentReceiver: world.feePayer.address,
-        payer: world.feePayer,
+        contextRentReceiver: given.world.feePayer.address,
+        payer: given.world.feePayer,
         transferId: transferId(77),
         newSourceDecryptableAvailableBalance: new Uint8Array(36),
         spendDecryptable: new Uint8Array(36),
@@ -120,76 +124,86 @@ describe("a confidential hold freezes the agent's balance", () => {
         programAddress,
       });
       for (const instruction of [apply, withdraw, transfer.instruction]) {
-        refusals.push((await world.send([instruction], { signers: [signer] })).error);
+        refusals.push((await given.world.send([instruction], { signers: [signer] })).error);
       }
-      refusals.push((await world.transfer({ amount: usdg(1) })).error);
-      refusals.push((await world.approve(publicHold)).error);
+      refusals.push((await given.world.transfer({ amount: usdg(1) })).error);
+      refusals.push((await given.world.approve(publicHold)).error);
     });
     expect(refusals).toEqual(Array(5).fill("ConfidentialHoldOpen"));
     expect(changes).toEqual([]);
     expect(frozen()).toEqual(before);
-    expect((await readAgentAccount(world.chain, world.agent.address)).confidentialHold).toBe(open.address);
+    expect((await readAgentAccount(given.world.chain, given.world.agent.address)).confidentialHold).toBe(
+      open.address,
+    );
   });
 
   it("Given the hold, When the owner approves it, Then the pinned transfer executes: the recipient decrypts the amount, the hold and its contexts are gone", async () => {
-    const available = world.agentAvailable();
-    const pending = await world.recipientPending();
+    const available = given.world.agentAvailable();
+    const pending = await given.world.recipientPending();
     await approve(open.address);
-    expect(await world.recipientPending()).toBe(pending + usdg(60));
-    expect(world.agentAvailable()).toBe(available - usdg(60));
-    expect(world.proverState().confidentialSpentToday).toBe(usdg(60));
-    expect((await readAgentAccount(world.chain, world.agent.address)).confidentialHold).toBeNull();
-    expect(world.cluster.getAccount(open.address)).toBeNull();
+    expect(await given.world.recipientPending()).toBe(pending + usdg(60));
+    expect(given.world.agentAvailable()).toBe(available - usdg(60));
+    expect(given.world.proverState().confidentialSpentToday).toBe(usdg(60));
+    expect(
+      (await readAgentAccount(given.world.chain, given.world.agent.address)).confidentialHold,
+    ).toBeNull();
+    expect(given.world.cluster.getAccount(open.address)).toBeNull();
     for (const context of Object.values(open.contexts ?? {}))
-      expect(world.cluster.getAccount(context)).toBeNull();
+      expect(given.world.cluster.getAccount(context)).toBeNull();
     // Nothing is frozen any more: the agent decides the public hold itself (rejected, to keep the day clean).
-    await rejectHold(world.chain, { owner: world.agent.owner, pending: publicHold, payer: world.feePayer });
-    expect(world.readPending(publicHold)).toBeNull();
+    await rejectHold(given.world.chain, {
+      owner: given.world.agent.owner,
+      pending: publicHold,
+      payer: given.world.feePayer,
+    });
+    expect(given.world.readPending(publicHold)).toBeNull();
   });
 
   it("Given the owner lowered the per-transaction or the daily limit below what a hold proved, Then approval is refused (ConfidentialHoldPolicyTightened) with nothing changed, and rejecting still releases the hold", async () => {
     const tight = await hold(usdg(70));
     expect([tight.provenPerTransactionLimit, tight.provenDailyLimit]).toEqual([usdg(100), usdg(250)]);
-    const available = world.agentAvailable();
-    const pending = await world.recipientPending();
+    const available = given.world.agentAvailable();
+    const pending = await given.world.recipientPending();
     for (const update of [{ per_transaction_limit_usdg: "69.999999" }, { daily_limit_usdg: "249.999999" }]) {
-      expect((await world.updatePolicy(update)).err).toBeNull();
+      expect((await given.world.updatePolicy(update)).err).toBeNull();
       let refused: unknown = null;
-      const changes = await worldChangesBy(world, async () => {
+      const changes = await worldChangesBy(given.world, async () => {
         refused = await approve(tight.address).catch((caught: unknown) => caught);
       });
       expect(agentPolicyErrorOf(refused)?.name).toBe("ConfidentialHoldPolicyTightened");
       expect(changes).toEqual([]);
       expect(
-        (await world.updatePolicy({ per_transaction_limit_usdg: "100", daily_limit_usdg: "250" })).err,
+        (await given.world.updatePolicy({ per_transaction_limit_usdg: "100", daily_limit_usdg: "250" })).err,
       ).toBeNull();
     }
     // Tightened once more, then rejected: released, nothing moved.
-    expect((await world.updatePolicy({ per_transaction_limit_usdg: "69" })).err).toBeNull();
-    await rejectHold(world.chain, {
-      owner: world.agent.owner,
+    expect((await given.world.updatePolicy({ per_transaction_limit_usdg: "69" })).err).toBeNull();
+    await rejectHold(given.world.chain, {
+      owner: given.world.agent.owner,
       pending: tight.address,
-      payer: world.feePayer,
+      payer: given.world.feePayer,
     });
-    expect((await readAgentAccount(world.chain, world.agent.address)).confidentialHold).toBeNull();
-    expect(world.cluster.getAccount(tight.address)).toBeNull();
+    expect(
+      (await readAgentAccount(given.world.chain, given.world.agent.address)).confidentialHold,
+    ).toBeNull();
+    expect(given.world.cluster.getAccount(tight.address)).toBeNull();
     for (const context of Object.values(tight.contexts ?? {}))
-      expect(world.cluster.getAccount(context)).toBeNull();
-    expect(world.agentAvailable()).toBe(available);
-    expect(await world.recipientPending()).toBe(pending);
-    expect(world.proverState().confidentialSpentToday).toBe(usdg(60));
-    expect((await world.updatePolicy({ per_transaction_limit_usdg: "100" })).err).toBeNull();
+      expect(given.world.cluster.getAccount(context)).toBeNull();
+    expect(given.world.agentAvailable()).toBe(available);
+    expect(await given.world.recipientPending()).toBe(pending);
+    expect(given.world.proverState().confidentialSpentToday).toBe(usdg(60));
+    expect((await given.world.updatePolicy({ per_transaction_limit_usdg: "100" })).err).toBeNull();
   });
 
   it("Given a hold made on a day with 60 spent, When it is approved on the next UTC day, Then it executes and counts toward that day only (prover state total = the held amount)", async () => {
     const held = await hold(usdg(70));
     expect(held.holdDay).toBe(utc(0, 12) / SECONDS_PER_DAY);
-    const recipientBefore = await world.recipientPending();
-    world.at(utc(1, 9));
+    const recipientBefore = await given.world.recipientPending();
+    given.world.at(utc(1, 9));
     await approve(held.address);
-    expect(await world.recipientPending()).toBe(recipientBefore + usdg(70));
-    expect(world.readPolicy().dayIndex).toBe(utc(1, 9) / SECONDS_PER_DAY);
-    expect(world.proverState()).toMatchObject({
+    expect(await given.world.recipientPending()).toBe(recipientBefore + usdg(70));
+    expect(given.world.readPolicy().dayIndex).toBe(utc(1, 9) / SECONDS_PER_DAY);
+    expect(given.world.proverState()).toMatchObject({
       today: utc(1, 9) / SECONDS_PER_DAY,
       confidentialSpentToday: usdg(70),
       source: "decryptable",

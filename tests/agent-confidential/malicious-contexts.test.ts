@@ -21,13 +21,14 @@ import {
   ZK_ELGAMAL_PROOF_PROGRAM_ADDRESS,
   ZkElGamalProofInstruction,
 } from "@solana-program/zk-elgamal-proof";
-import { beforeAll, describe, expect, it } from "vitest";
-import { type AgentConfidentialWorld, createFundedAgentWorld } from "../support/agent-confidential-world";
+import { describe, expect, it } from "vitest";
+import { createFundedAgentWorld } from "../support/agent-confidential-world";
 import { type OwnLimitProofs, proveLimitsOutsideSdk } from "../support/limit-proofs";
 import { accountBytes, plantAccount } from "../support/plant-account";
 import { usdg, type WorldAgent } from "../support/policy-world";
 import { landedInstructions, verifiedPayloads, verifyContext } from "../support/proof-context";
 import { expectRefusedByProgram, worldChangesBy } from "../support/refused-by-program";
+import { perSuite } from "../support/shared-set-up";
 
 type Slot = keyof AgentTransferContexts;
 
@@ -48,17 +49,15 @@ type Substitution =
     };
 
 describe("a malicious client's context accounts", () => {
-  let world: AgentConfidentialWorld;
-
-  beforeAll(async () => {
-    world = await createFundedAgentWorld({ funds: usdg(300), recipient: "bob" });
-  });
+  const given = perSuite(async () => ({
+    world: await createFundedAgentWorld({ funds: usdg(300), recipient: "bob" }),
+  }));
 
   /** An honest transfer of AMOUNT by `agent` whose final instruction reads `substitutions` instead. */
-  function attempt(substitutions: readonly Substitution[], agent: WorldAgent = world.agent) {
+  function attempt(substitutions: readonly Substitution[], agent: WorldAgent = given.world.agent) {
     let honest: AgentTransferContexts | null = null;
     const fresh = new Map<Slot, KeyPairSigner>();
-    return world.confidentialTransfer({
+    return given.world.confidentialTransfer({
       agent,
       amount: AMOUNT,
       unsafeSubstituteContexts: async (contexts) => {
@@ -90,9 +89,9 @@ describe("a malicious client's context accounts", () => {
   const copyOf =
     (from: Slot, options: { owner?: Address; change?: (bytes: Uint8Array) => void } = {}) =>
     (account: KeyPairSigner, honest: AgentTransferContexts) => {
-      const bytes = accountBytes(world.cluster, honest[from]);
+      const bytes = accountBytes(given.world.cluster, honest[from]);
       options.change?.(bytes);
-      plantAccount(world.cluster, {
+      plantAccount(given.world.cluster, {
         address: account.address,
         owner: options.owner ?? ZK_ELGAMAL_PROOF_PROGRAM_ADDRESS,
         data: bytes,
@@ -107,12 +106,14 @@ describe("a malicious client's context accounts", () => {
   function ownLimitContexts(options: { readonly swapped: boolean }): Substitution[] {
     let made: OwnLimitProofs | null = null;
     const prove = (honest: AgentTransferContexts) => {
-      const validity = accountBytes(world.cluster, honest.ciphertextValidityProof).subarray(CONTEXT_HEADER);
+      const validity = accountBytes(given.world.cluster, honest.ciphertextValidityProof).subarray(
+        CONTEXT_HEADER,
+      );
       return proveLimitsOutsideSdk({
-        keypair: world.agentKeys().elgamal,
+        keypair: given.world.agentKeys().elgamal,
         amountCiphertext: transferAmountCiphertext(parseValidityProofContext(validity)),
         amount: AMOUNT,
-        prover: world.proverState(),
+        prover: given.world.proverState(),
         rangeOrder: options.swapped ? "daily-first" : "transaction-first",
       });
     };
@@ -121,7 +122,7 @@ describe("a malicious client's context accounts", () => {
       fill: async (account: KeyPairSigner, honest: AgentTransferContexts) => {
         made ??= prove(honest);
         const proof = made[slot];
-        await verifyContext(world, { account, proof, authority: world.agent.address });
+        await verifyContext(given.world, { account, proof, authority: given.world.agent.address });
         own.push(account.address);
       },
     }));
@@ -139,27 +140,27 @@ describe("a malicious client's context accounts", () => {
       openings,
     ).toBytes();
     const account = await generateKeyPairSigner();
-    await verifyContext(world, {
+    await verifyContext(given.world, {
       account,
       proof: { discriminator: ZkElGamalProofInstruction.VerifyBatchedRangeProofU64, proofData },
-      authority: world.agent.address,
+      authority: given.world.agent.address,
     });
     await expectRefusedByProgram(
-      world,
+      given.world,
       () => attempt([{ slot: "limitRangeProof", address: account.address }]),
       "LimitProofMismatch",
     );
     // Untouched by the refused transfer: the agent signer can still close it.
-    expect(world.cluster.getAccount(account.address)?.owner).toBe(ZK_ELGAMAL_PROOF_PROGRAM_ADDRESS);
+    expect(given.world.cluster.getAccount(account.address)?.owner).toBe(ZK_ELGAMAL_PROOF_PROGRAM_ADDRESS);
     own.push(account.address);
   });
 
   it("Given limit proofs made outside the SDK for the program's own X, Then they execute (control); with the range proof over [Z_day, Z_tx] instead, LimitProofMismatch", async () => {
-    const before = world.agentAvailable();
+    const before = given.world.agentAvailable();
     expect((await attempt(ownLimitContexts({ swapped: false }))).outcome).toBe("executed");
-    expect(world.agentAvailable()).toBe(before - AMOUNT);
+    expect(given.world.agentAvailable()).toBe(before - AMOUNT);
     await expectRefusedByProgram(
-      world,
+      given.world,
       () => attempt(ownLimitContexts({ swapped: true })),
       "LimitProofMismatch",
     );
@@ -167,7 +168,7 @@ describe("a malicious client's context accounts", () => {
 
   it("Given the limit equality contexts swapped, Then LimitProofMismatch", async () => {
     await expectRefusedByProgram(
-      world,
+      given.world,
       () =>
         attempt([
           { slot: "limitEqualityTransaction", fill: copyOf("limitEqualityDaily") },
@@ -179,7 +180,7 @@ describe("a malicious client's context accounts", () => {
 
   it("Given a context's exact bytes under another program (Token-2022, or the agent-policy program itself), Then WrongProofContext", async () => {
     const planted: Address[] = [];
-    const owners = [TOKEN_2022_PROGRAM_ADDRESS, world.programId];
+    const owners = [TOKEN_2022_PROGRAM_ADDRESS, given.world.programId];
     for (const [slot, owner] of [
       ["limitEqualityTransaction", owners[0]],
       ["limitRangeProof", owners[1]],
@@ -188,7 +189,7 @@ describe("a malicious client's context accounts", () => {
     ] as const) {
       const plant = copyOf(slot, { owner });
       await expectRefusedByProgram(
-        world,
+        given.world,
         () =>
           attempt([
             {
@@ -207,24 +208,24 @@ describe("a malicious client's context accounts", () => {
 
   it("Given a context of the wrong proof type in a slot, Then WrongProofContext", async () => {
     await expectRefusedByProgram(
-      world,
+      given.world,
       () => attempt([{ slot: "limitEqualityTransaction", fill: copyOf("limitRangeProof") }]),
       "WrongProofContext",
     );
     // The U64 limit-range context where Token-2022 needs its U128 one.
     await expectRefusedByProgram(
-      world,
+      given.world,
       () => attempt([{ slot: "rangeProof", fill: copyOf("limitRangeProof") }]),
       "WrongProofContext",
     );
   });
 
   it("Given a context whose authority is another agent's PDA, Then WrongProofContext", async () => {
-    const other = await world.createAgent({ owner: "carol", name: "bot" });
+    const other = await given.world.createAgent({ owner: "carol", name: "bot" });
     const change = (bytes: Uint8Array) => bytes.set(getAddressEncoder().encode(other.address), 0);
     for (const slot of ["limitEqualityDaily", "equalityProof"] as const) {
       await expectRefusedByProgram(
-        world,
+        given.world,
         () => attempt([{ slot, fill: copyOf(slot, { change }) }]),
         "WrongProofContext",
       );
@@ -232,11 +233,11 @@ describe("a malicious client's context accounts", () => {
   });
 
   it("Given another agent's live, verified contexts, When this agent's transfer names them, Then it is refused and the other agent's transfer still executes with them", async () => {
-    const other = await world.createAgent({ owner: "dave", name: "bot" });
-    await world.setupAgent(other);
-    await world.fundAgent(usdg(50), other);
+    const other = await given.world.createAgent({ owner: "dave", name: "bot" });
+    await given.world.setupAgent(other);
+    await given.world.fundAgent(usdg(50), other);
     let theirs: AgentTransferContexts | null = null;
-    const result = await world.confidentialTransfer({
+    const result = await given.world.confidentialTransfer({
       agent: other,
       amount: AMOUNT,
       unsafeSubstituteContexts: (contexts) => {
@@ -248,7 +249,7 @@ describe("a malicious client's context accounts", () => {
         if (contexts === null) throw new Error("no contexts were planned");
         for (const slots of [LIMIT_SLOTS, Object.keys(contexts) as Slot[]]) {
           await expectRefusedByProgram(
-            world,
+            given.world,
             () => attempt(slots.map((slot) => ({ slot, address: contexts[slot] }))),
             "WrongProofContext",
           );
@@ -256,13 +257,13 @@ describe("a malicious client's context accounts", () => {
       },
     });
     expect(result.outcome).toBe("executed");
-    expect(world.agentAvailable(other)).toBe(usdg(50) - AMOUNT);
+    expect(given.world.agentAvailable(other)).toBe(usdg(50) - AMOUNT);
   });
 
   /** An executed transfer of AMOUNT and the six contexts its final instruction read. */
   async function executedWithContexts() {
     let used: AgentTransferContexts | null = null;
-    const done = await world.confidentialTransfer({
+    const done = await given.world.confidentialTransfer({
       amount: AMOUNT,
       unsafeSubstituteContexts: (planned) => {
         used = planned;
@@ -277,25 +278,25 @@ describe("a malicious client's context accounts", () => {
 
   it("Given a successful transfer, When its final instruction is submitted again, Then the cluster drops the identical transaction and the program refuses a new one (its contexts are gone)", async () => {
     const { done, contexts } = await executedWithContexts();
-    for (const context of Object.values(contexts)) expect(world.cluster.getAccount(context)).toBeNull();
+    for (const context of Object.values(contexts)) expect(given.world.cluster.getAccount(context)).toBeNull();
 
     const finalSignature = done.signatures.at(-1) ?? "";
-    const wire = world.cluster.getTransaction(finalSignature)?.wire ?? new Uint8Array();
-    const resent = await worldChangesBy(world, async () => {
+    const wire = given.world.cluster.getTransaction(finalSignature)?.wire ?? new Uint8Array();
+    const resent = await worldChangesBy(given.world, async () => {
       const rejected = (() => {
         try {
-          world.cluster.sendTransaction(wire);
+          given.world.cluster.sendTransaction(wire);
           return null;
         } catch (error) {
           return error instanceof SubmissionRejected ? error.kind : error;
         }
       })();
       expect(rejected).toBe("already_processed");
-      const [transfer] = landedInstructions(world, finalSignature).filter(
-        (instruction) => instruction.programAddress === world.programId,
+      const [transfer] = landedInstructions(given.world, finalSignature).filter(
+        (instruction) => instruction.programAddress === given.world.programId,
       );
       if (transfer === undefined) throw new Error("no agent_confidential_transfer in the final transaction");
-      const outcome = await world.send([transfer], { signers: [world.agent.signer] });
+      const outcome = await given.world.send([transfer], { signers: [given.world.agent.signer] });
       expect(outcome.error).toBe("WrongProofContext");
     });
     expect(resent).toEqual([]);
@@ -304,7 +305,7 @@ describe("a malicious client's context accounts", () => {
   it("Given the limit proofs a successful transfer sent, When an attacker verifies the same proof data into fresh contexts for a later transfer, Then LimitProofMismatch", async () => {
     const { done, contexts } = await executedWithContexts();
     const payloads = verifiedPayloads(
-      world,
+      given.world,
       done.signatures,
       LIMIT_SLOTS.map((slot) => contexts[slot]),
     );
@@ -316,22 +317,22 @@ describe("a malicious client's context accounts", () => {
         const proof = payloads.get(contexts[slot]);
         if (proof === undefined) throw new Error(`no ${slot} payload`);
         // The ZK program accepts the old proof again: a proof is not bound to an account or a time.
-        await verifyContext(world, { account, proof, authority: world.agent.address });
+        await verifyContext(given.world, { account, proof, authority: given.world.agent.address });
         own.push(account.address);
       },
     }));
-    await expectRefusedByProgram(world, () => attempt(replayed), "LimitProofMismatch");
+    await expectRefusedByProgram(given.world, () => attempt(replayed), "LimitProofMismatch");
   });
 
   it("Given the contexts this suite verified for the agent and never consumed, Then the agent signer closes them all", async () => {
     // 1 (other commitments) + 3 (control, consumed) + 3 (swapped) + 3 (replayed).
     expect(own).toHaveLength(10);
-    const live = own.filter((context) => world.cluster.getAccount(context) !== null);
+    const live = own.filter((context) => given.world.cluster.getAccount(context) !== null);
     expect(live).toHaveLength(7);
-    const left = await closeAgentProofContexts(world.chain, {
-      authority: world.agent.signer,
-      agent: world.agent.address,
-      payer: world.feePayer,
+    const left = await closeAgentProofContexts(given.world.chain, {
+      authority: given.world.agent.signer,
+      agent: given.world.agent.address,
+      payer: given.world.feePayer,
       addresses: live,
     });
     expect(left).toEqual([]);

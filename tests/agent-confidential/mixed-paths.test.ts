@@ -7,43 +7,42 @@
  */
 import { isPolicyLimitExceeded } from "@cpay/sdk/agent-confidential";
 import type { Address } from "@solana/kit";
-import { beforeAll, describe, expect, it } from "vitest";
-import { type AgentConfidentialWorld, createFundedAgentWorld } from "../support/agent-confidential-world";
+import { describe, expect, it } from "vitest";
+import { createFundedAgentWorld } from "../support/agent-confidential-world";
 import { DAILY_LIMIT, usdg, utc } from "../support/policy-world";
 import { expectRefusedByProgram, worldChangesBy } from "../support/refused-by-program";
+import { perSuite } from "../support/shared-set-up";
 
 describe("public and confidential spends in one daily limit", () => {
-  let world: AgentConfidentialWorld;
+  const given = perSuite(async () => ({
+    world: await createFundedAgentWorld({ funds: usdg(400), recipient: "bob" }),
+  }));
   let publicHold: Address;
-
-  beforeAll(async () => {
-    world = await createFundedAgentWorld({ funds: usdg(400), recipient: "bob" });
-  });
 
   it("Given a confidential spend today, Then a public transfer and the approval of a public hold are refused (PublicSpendAfterConfidential) with nothing changed", async () => {
     // Held before the confidential spend (a hold is not a spend until it is approved).
-    publicHold = await world.pendingAddress(world.readAgent().nextHoldNonce);
-    expect((await world.transfer({ amount: usdg(60) })).err).toBeNull();
-    expect(world.readPending(publicHold)).not.toBeNull();
-    expect((await world.confidentialTransfer({ amount: usdg(10) })).outcome).toBe("executed");
+    publicHold = await given.world.pendingAddress(given.world.readAgent().nextHoldNonce);
+    expect((await given.world.transfer({ amount: usdg(60) })).err).toBeNull();
+    expect(given.world.readPending(publicHold)).not.toBeNull();
+    expect((await given.world.confidentialTransfer({ amount: usdg(10) })).outcome).toBe("executed");
 
     const refusals: (string | null)[] = [];
-    const changes = await worldChangesBy(world, async () => {
-      refusals.push((await world.transfer({ amount: 1n })).error);
-      refusals.push((await world.approve(publicHold)).error);
+    const changes = await worldChangesBy(given.world, async () => {
+      refusals.push((await given.world.transfer({ amount: 1n })).error);
+      refusals.push((await given.world.approve(publicHold)).error);
     });
     expect(refusals).toEqual(["PublicSpendAfterConfidential", "PublicSpendAfterConfidential"]);
     expect(changes).toEqual([]);
-    expect(world.readPolicy().spentToday).toBe(0n);
+    expect(given.world.readPolicy().spentToday).toBe(0n);
   });
 
   it("Given the next UTC day, Then public spends are allowed again: a transfer and the public hold's approval execute", async () => {
-    world.at(utc(1, 9));
-    const bobBefore = world.balance(world.recipients.bob.usdg);
-    expect((await world.transfer({ amount: usdg(30) })).err).toBeNull();
-    expect((await world.approve(publicHold)).err).toBeNull();
-    expect(world.balance(world.recipients.bob.usdg)).toBe(bobBefore + usdg(90));
-    expect(world.proverState()).toMatchObject({
+    given.world.at(utc(1, 9));
+    const bobBefore = given.world.balance(given.world.recipients.bob.usdg);
+    expect((await given.world.transfer({ amount: usdg(30) })).err).toBeNull();
+    expect((await given.world.approve(publicHold)).err).toBeNull();
+    expect(given.world.balance(given.world.recipients.bob.usdg)).toBe(bobBefore + usdg(90));
+    expect(given.world.proverState()).toMatchObject({
       publicSpentToday: usdg(90),
       confidentialSpentToday: 0n,
       // Yesterday's S was reset when the program wrote today's public spend.
@@ -55,39 +54,44 @@ describe("public and confidential spends in one daily limit", () => {
   it("Given 90 spent publicly today, Then the confidential allowance is 250 - 90 = 160: the program refuses proofs that leave P out or are one unit looser, and spends of exactly 160 execute", async () => {
     const allowance = DAILY_LIMIT - usdg(90);
     await expectRefusedByProgram(
-      world,
-      () => world.confidentialTransfer({ amount: usdg(10), unsafeForgedLimits: { publicSpentToday: 0n } }),
+      given.world,
+      () =>
+        given.world.confidentialTransfer({ amount: usdg(10), unsafeForgedLimits: { publicSpentToday: 0n } }),
       "LimitProofMismatch",
     );
     for (const amount of [usdg(50), usdg(50), usdg(50)]) {
-      expect((await world.confidentialTransfer({ amount })).outcome).toBe("executed");
+      expect((await given.world.confidentialTransfer({ amount })).outcome).toBe("executed");
     }
     const rest = allowance - usdg(150);
-    const tooMuch = await world
+    const tooMuch = await given.world
       .confidentialTransfer({ amount: rest + 1n })
       .catch((caught: unknown) => caught);
     expect(isPolicyLimitExceeded(tooMuch, "daily")).toBe(true);
     // P claimed one base unit lower: an allowance one unit looser.
     await expectRefusedByProgram(
-      world,
+      given.world,
       () =>
-        world.confidentialTransfer({
+        given.world.confidentialTransfer({
           amount: rest + 1n,
           unsafeForgedLimits: { publicSpentToday: usdg(90) - 1n },
         }),
       "LimitProofMismatch",
     );
-    expect((await world.confidentialTransfer({ amount: rest })).outcome).toBe("executed");
-    expect(world.proverState()).toMatchObject({
+    expect((await given.world.confidentialTransfer({ amount: rest })).outcome).toBe("executed");
+    expect(given.world.proverState()).toMatchObject({
       publicSpentToday: usdg(90),
       confidentialSpentToday: allowance,
     });
     await expectRefusedByProgram(
-      world,
-      () => world.confidentialTransfer({ amount: 1n, unsafeForgedLimits: { dailyLimit: DAILY_LIMIT + 1n } }),
+      given.world,
+      () =>
+        given.world.confidentialTransfer({
+          amount: 1n,
+          unsafeForgedLimits: { dailyLimit: DAILY_LIMIT + 1n },
+        }),
       "LimitProofMismatch",
     );
     // The confidential spends never touch the public counter.
-    expect(world.readPolicy().spentToday).toBe(usdg(90));
+    expect(given.world.readPolicy().spentToday).toBe(usdg(90));
   });
 });

@@ -48,10 +48,9 @@ import {
   ZkElGamalProofInstruction,
 } from "@solana-program/zk-elgamal-proof";
 import fc from "fast-check";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   type AgentConfidentialWorld,
-  type ConfidentialRecipient,
   createFundedAgentWorld,
   testConfidentialKeys,
 } from "../support/agent-confidential-world";
@@ -60,6 +59,7 @@ import { proveLimitsOutsideSdk } from "../support/limit-proofs";
 import { accountBytes, plantAccount } from "../support/plant-account";
 import { transferId, usdg, type WorldAgent } from "../support/policy-world";
 import { type ProofPayload, verifyContext } from "../support/proof-context";
+import { perSuite } from "../support/shared-set-up";
 import { testKey } from "../support/test-keys";
 
 /** Mutations per round (one honest transfer each). */
@@ -136,21 +136,18 @@ type Mutation =
 const UNNAMED = /panicked|Access violation|failed to complete|exceeded CUs|ComputationalBudgetExceeded/i;
 
 describe("mutations of an honest agent confidential transfer", () => {
-  let world: AgentConfidentialWorld;
-  let bob: ConfidentialRecipient;
-  let dave: WorldAgent;
   let nextTransferId = 77_000;
-  const loaderBuffers = () =>
-    world.cluster.getProgramAccounts(BPF_LOADER_UPGRADEABLE_ADDRESS).map((account) => account.address);
-
-  beforeAll(async () => {
-    world = await createFundedAgentWorld({ funds: usdg(300) });
-    bob = await world.confidentialRecipient("bob");
+  const given = perSuite(async () => {
+    const world = await createFundedAgentWorld({ funds: usdg(300) });
+    const bob = await world.confidentialRecipient("bob");
     await world.confidentialRecipient("acme");
-    dave = await world.createAgent({ owner: "dave", name: "bot" });
+    const dave = await world.createAgent({ owner: "dave", name: "bot" });
     await world.setupAgent(dave);
     await world.fundAgent(usdg(50), dave);
+    return { world, bob, dave };
   });
+  const loaderBuffers = () =>
+    given.world.cluster.getProgramAccounts(BPF_LOADER_UPGRADEABLE_ADDRESS).map((account) => account.address);
 
   /**
    * An honest transfer of AMOUNT by `agent`, prepared through the SDK up to its final transaction;
@@ -165,13 +162,13 @@ describe("mutations of an honest agent confidential transfer", () => {
     agent: WorldAgent,
     hook: (contexts: AgentTransferContexts, honest: Instruction) => Promise<void>,
   ): Promise<Outcome> {
-    const keys = world.agentKeys(agent);
-    const available = world.agentAvailable(agent);
-    const spentToday = world.proverState(agent).confidentialSpentToday;
+    const keys = given.world.agentKeys(agent);
+    const available = given.world.agentAvailable(agent);
+    const spentToday = given.world.proverState(agent).confidentialSpentToday;
     const buffersBefore = new Set(loaderBuffers());
     let live: AgentTransferContexts | null = null;
     let control: Outcome | null = null;
-    const ended = await world
+    const ended = await given.world
       .confidentialTransfer({
         agent,
         amount: AMOUNT,
@@ -184,12 +181,12 @@ describe("mutations of an honest agent confidential transfer", () => {
           if (contexts === null) throw new Error("no contexts were planned");
           const buffers = loaderBuffers().filter((buffer) => !buffersBefore.has(buffer));
           const staged = SLOT_NAMES.filter((slot) =>
-            accountBytes(world.cluster, contexts[slot])
+            accountBytes(given.world.cluster, contexts[slot])
               .subarray(0, PROOF_TYPE_OFFSET + 1)
               .every((byte) => byte === 0),
           );
           expect([buffers.length, staged]).toEqual([1, ["rangeProof"]]);
-          const verified = await world.send([
+          const verified = await given.world.send([
             getVerifyProofInstruction({
               discriminator: ZkElGamalProofInstruction.VerifyBatchedRangeProofU128,
               proofAccount: buffers[0] as Address,
@@ -202,23 +199,23 @@ describe("mutations of an honest agent confidential transfer", () => {
           const { instruction } = await buildAgentConfidentialTransferInstruction({
             agentSigner: agent.signer,
             agent: agent.address,
-            nextHoldNonce: world.readAgent(agent).nextHoldNonce,
+            nextHoldNonce: given.world.readAgent(agent).nextHoldNonce,
             source: agent.usdg,
-            mint: world.usdgMint,
-            destination: bob.usdg,
-            recipientHandle: bob.handle,
+            mint: given.world.usdgMint,
+            destination: given.bob.usdg,
+            recipientHandle: given.bob.handle,
             contexts,
-            contextRentReceiver: world.feePayer.address,
-            payer: world.feePayer,
+            contextRentReceiver: given.world.feePayer.address,
+            payer: given.world.feePayer,
             transferId: transferId(++nextTransferId),
             newSourceDecryptableAvailableBalance: keys.ae.encrypt(available - AMOUNT).toBytes(),
             spendDecryptable: keys.ae.encrypt(spentToday + AMOUNT).toBytes(),
             spendDecryptableNextDay: keys.ae.encrypt(AMOUNT).toBytes(),
             requestHold: false,
-            programAddress: world.programId,
+            programAddress: given.world.programId,
           });
           await hook(contexts, instruction as Instruction);
-          control = await world.send([instruction as Instruction]);
+          control = await given.world.send([instruction as Instruction]);
           throw new ControlSent();
         },
       })
@@ -245,10 +242,10 @@ describe("mutations of an honest agent confidential transfer", () => {
     foreign: boolean,
   ): Promise<Address[]> {
     const statement = parseValidityProofContext(
-      accountBytes(world.cluster, validity).subarray(PROOF_TYPE_OFFSET + 1),
+      accountBytes(given.world.cluster, validity).subarray(PROOF_TYPE_OFFSET + 1),
     );
     const amountCiphertext = transferAmountCiphertext(statement);
-    const today = world.proverState();
+    const today = given.world.proverState();
     // Today's spend S is under the agent's key: a foreign key proves as if nothing were spent yet
     // (the program then finds S under another key than the validity context's source key).
     const prover = foreign
@@ -262,7 +259,7 @@ describe("mutations of an honest agent confidential transfer", () => {
       proofs.limitRangeProof,
     ]) {
       const account = await generateKeyPairSigner();
-      await verifyContext(world, { account, proof, authority: world.agent.address });
+      await verifyContext(given.world, { account, proof, authority: given.world.agent.address });
       made.push(account.address);
     }
     return made;
@@ -273,13 +270,13 @@ describe("mutations of an honest agent confidential transfer", () => {
     const made = new Map<string, Address>();
     const verify = async (name: string, proof: ProofPayload) => {
       const account = await generateKeyPairSigner();
-      await verifyContext(world, { account, proof, authority: world.agent.address });
+      await verifyContext(given.world, { account, proof, authority: given.world.agent.address });
       made.set(name, account.address);
     };
     const intruder = testConfidentialKeys("mutation intruder");
     const keys = {
-      src: world.agentKeys().elgamal.pubkey(),
-      dst: zk.ElGamalPubkey.fromBytes(bob.keys.elgamalPubkey),
+      src: given.world.agentKeys().elgamal.pubkey(),
+      dst: zk.ElGamalPubkey.fromBytes(given.bob.keys.elgamalPubkey),
       aud: zk.ElGamalPubkey.fromBytes(new Uint8Array(32)),
       intruder: intruder.elgamal.pubkey(),
     };
@@ -338,32 +335,32 @@ describe("mutations of an honest agent confidential transfer", () => {
     });
     await verify("pubkey validity", {
       discriminator: ZkElGamalProofInstruction.VerifyPubkeyValidity,
-      proofData: new zk.PubkeyValidityProofData(world.agentKeys().elgamal).toBytes(),
+      proofData: new zk.PubkeyValidityProofData(given.world.agentKeys().elgamal).toBytes(),
     });
     return made;
   }
 
   it("no mutation moves funds, creates a hold or changes the daily total, and every refusal is named", async () => {
-    const availableBefore = world.agentAvailable();
-    const daveBefore = world.agentAvailable(dave);
+    const availableBefore = given.world.agentAvailable();
+    const daveBefore = given.world.agentAvailable(given.dave);
     const refusals = new Map<string, number>();
     const genuine = await genuineContexts();
-    const otherMint = await world.createMint("mutation other");
-    const otherMintAccount = await otherMint.fund(world.agent.address, usdg(1));
+    const otherMint = await given.world.createMint("mutation other");
+    const otherMintAccount = await otherMint.fund(given.world.agent.address, usdg(1));
     const controls: Outcome[] = [];
     // A round per pair of honest transfers (fresh contexts, another seed)
     for (let round = 0; round < ROUNDS; round += 1) {
-      const mainControl = await withLiveContexts(world.agent, async (honest, honestInstruction) => {
-        const daveControl = await withLiveContexts(dave, async (theirs) => {
+      const mainControl = await withLiveContexts(given.world.agent, async (honest, honestInstruction) => {
+        const daveControl = await withLiveContexts(given.dave, async (theirs) => {
           const honestList = SLOT_NAMES.map((slot) => honest[slot]);
           // Alternative validity statements with limit proofs to match: [name, validity, tx, daily, range]
           const intruderKeys = testConfidentialKeys("mutation intruder").elgamal;
           const coherent: { readonly name: string; readonly accounts: readonly Address[] }[] = [];
           for (const [name, keypair, foreign] of [
-            ["a fresh encryption of the amount", world.agentKeys().elgamal, false],
-            ["src/dst/intruder", world.agentKeys().elgamal, false],
-            ["src/dst/src", world.agentKeys().elgamal, false],
-            ["dst/src/aud", bob.keys.elgamal, true],
+            ["a fresh encryption of the amount", given.world.agentKeys().elgamal, false],
+            ["src/dst/intruder", given.world.agentKeys().elgamal, false],
+            ["src/dst/src", given.world.agentKeys().elgamal, false],
+            ["dst/src/aud", given.bob.keys.elgamal, true],
             ["intruder/dst/aud", intruderKeys, true],
           ] as const) {
             const validity = genuine.get(
@@ -384,7 +381,7 @@ describe("mutations of an honest agent confidential transfer", () => {
             { name: "the ZK program", address: ZK_ELGAMAL_PROOF_PROGRAM_ADDRESS },
             { name: "Token-2022", address: TOKEN_2022_PROGRAM_ADDRESS },
             { name: "the instructions sysvar", address: INSTRUCTIONS_SYSVAR },
-            { name: "the agent's source", address: world.agent.usdg },
+            { name: "the agent's source", address: given.world.agent.usdg },
           ];
           const planted = new Map<string, Address>();
           const lookalike = (from: number, variant: Lookalike): Address => {
@@ -392,7 +389,7 @@ describe("mutations of an honest agent confidential transfer", () => {
             const existing = planted.get(key);
             if (existing !== undefined) return existing;
             const original = honestList[from] as Address;
-            let bytes = accountBytes(world.cluster, original);
+            let bytes = accountBytes(given.world.cluster, original);
             let owner: Address = ZK_ELGAMAL_PROOF_PROGRAM_ADDRESS;
             const authority = (who: Address | null) => {
               bytes.set(who === null ? new Uint8Array(32) : getAddressEncoder().encode(who), 0);
@@ -420,13 +417,13 @@ describe("mutations of an honest agent confidential transfer", () => {
                 bytes[PROOF_TYPE_OFFSET] = 0;
                 break;
               case "authority: the agent signer":
-                authority(world.agent.signer.address);
+                authority(given.world.agent.signer.address);
                 break;
               case "authority: the owner":
-                authority(world.alice.wallet.address);
+                authority(given.world.alice.wallet.address);
                 break;
               case "authority: another agent":
-                authority(dave.address);
+                authority(given.dave.address);
                 break;
               case "authority: zero":
                 authority(null);
@@ -435,14 +432,14 @@ describe("mutations of an honest agent confidential transfer", () => {
                 owner = TOKEN_2022_PROGRAM_ADDRESS;
                 break;
               case "owner: agent-policy":
-                owner = world.programId;
+                owner = given.world.programId;
                 break;
               case "owner: system":
                 owner = SYSTEM_PROGRAM;
                 break;
             }
             const at = testKey(`mutation lookalike ${round} ${key}`).address;
-            plantAccount(world.cluster, { address: at, owner, data: bytes });
+            plantAccount(given.world.cluster, { address: at, owner, data: bytes });
             planted.set(key, at);
             return at;
           };
@@ -452,19 +449,19 @@ describe("mutations of an honest agent confidential transfer", () => {
             TOKEN_2022_PROGRAM_ADDRESS,
             INSTRUCTIONS_SYSVAR,
             SYSTEM_PROGRAM,
-            world.programId,
-            world.usdgMint,
+            given.world.programId,
+            given.world.usdgMint,
             otherMint.mint,
             otherMintAccount,
-            world.agent.usdg,
-            world.agent.address,
-            world.agent.policy,
-            dave.usdg,
-            dave.address,
-            bob.usdg,
-            bob.wallet.address,
-            world.recipients.acme.usdg,
-            world.alice.usdg,
+            given.world.agent.usdg,
+            given.world.agent.address,
+            given.world.agent.policy,
+            given.dave.usdg,
+            given.dave.address,
+            given.bob.usdg,
+            given.bob.wallet.address,
+            given.world.recipients.acme.usdg,
+            given.world.alice.usdg,
             honest.ciphertextValidityProof,
             testKey("mutation random").address,
           ];
@@ -517,7 +514,7 @@ describe("mutations of an honest agent confidential transfer", () => {
                   const old = accounts[at] as AccountMeta;
                   // The invoked program cannot be writable in a transaction
                   const role =
-                    pick === world.programId && old.role === AccountRole.WRITABLE
+                    pick === given.world.programId && old.role === AccountRole.WRITABLE
                       ? AccountRole.READONLY
                       : old.role;
                   replace(at, pick, role);
@@ -558,7 +555,7 @@ describe("mutations of an honest agent confidential transfer", () => {
             );
           };
 
-          const nextHold = await world.pendingAddress(world.readAgent().nextHoldNonce);
+          const nextHold = await given.world.pendingAddress(given.world.readAgent().nextHoldNonce);
           const watched = () => [
             ...contextPool.map((entry) => entry.address),
             ...coherent.flatMap((set) => set.accounts),
@@ -607,10 +604,10 @@ describe("mutations of an honest agent confidential transfer", () => {
               const ordered = [...mutations.filter((m) => !structural(m)), ...mutations.filter(structural)];
               const { instruction, label } = mutate(ordered);
               fc.pre(!sameAsHonest(instruction));
-              const before = world.snapshot(watched());
-              const outcome = await world.send([instruction]);
-              const changes = world.changesSince(before, outcome);
-              const name = refusalName(world, outcome);
+              const before = given.world.snapshot(watched());
+              const outcome = await given.world.send([instruction]);
+              const changes = given.world.changesSince(before, outcome);
+              const name = refusalName(given.world, outcome);
               const context = `${label.join("; ")}\n${name}\n${outcome.logs.join("\n")}`;
               // A mutation is refused, named, and changes nothing
               expect(outcome.err, context).not.toBeNull();
@@ -637,8 +634,8 @@ describe("mutations of an honest agent confidential transfer", () => {
     // Controls: each honest instruction the mutations started from executed afterwards, with the
     // very contexts they named, and moved exactly AMOUNT (its AE balance reads right, too).
     for (const control of controls) expect(control.err, control.logs.join("\n")).toBeNull();
-    expect(world.agentAvailable()).toBe(availableBefore - BigInt(ROUNDS) * AMOUNT);
-    expect(world.agentAvailable(dave)).toBe(daveBefore - BigInt(ROUNDS) * AMOUNT);
+    expect(given.world.agentAvailable()).toBe(availableBefore - BigInt(ROUNDS) * AMOUNT);
+    expect(given.world.agentAvailable(given.dave)).toBe(daveBefore - BigInt(ROUNDS) * AMOUNT);
     // The pass reaches past every check of ours into Token-2022's own (seeded: deterministic)
     expect(distribution.some(([name]) => name.startsWith("Token-2022: "))).toBe(true);
   }, 120_000);

@@ -13,7 +13,7 @@ import {
   getAgentCreateInstruction,
   getHandleDecoder,
 } from "@cpay/sdk";
-import type { Address } from "@solana/kit";
+import type { Address, Instruction } from "@solana/kit";
 import { describe, expect, it } from "vitest";
 import { eventNames } from "../support/cluster-send";
 import { accountBytes } from "../support/plant-account";
@@ -23,6 +23,9 @@ import { perTest } from "../support/shared-set-up";
 
 describe("agent_create", () => {
   const given = perTest(async () => ({ world: await createPolicyWorld() }));
+  /** Sends `instruction`: the program refuses it with `error` and nothing changes (nor `extra`). */
+  const expectSendRefused = (error: string, instruction: Instruction, extra: readonly Address[] = []) =>
+    expectRefusedUnchanged(given.world, error, () => given.world.send([instruction]), { extra });
 
   const createHelper = (overrides: { name?: string; agentSigner?: Address } = {}) =>
     buildAgentCreateInstruction({
@@ -80,14 +83,7 @@ describe("agent_create", () => {
 
   it("refuses the owner as the agent signer (AgentSignerIsOwner)", async () => {
     const created = await createHelper({ agentSigner: given.world.alice.wallet.address });
-    await expectRefusedUnchanged(
-      given.world,
-      "AgentSignerIsOwner",
-      () => given.world.send([created.instruction]),
-      {
-        extra: [created.agent, created.policy],
-      },
-    );
+    await expectSendRefused("AgentSignerIsOwner", created.instruction, [created.agent, created.policy]);
   });
 
   it("refuses an owner who does not hold the owner handle (NotAgentOwner)", async () => {
@@ -100,29 +96,18 @@ describe("agent_create", () => {
       payer: given.world.feePayer,
       assets: given.world.assets,
     });
-    await expectRefusedUnchanged(
-      given.world,
-      "NotAgentOwner",
-      () => given.world.send([created.instruction]),
-      {
-        extra: [created.agent, created.policy],
-      },
-    );
+    await expectSendRefused("NotAgentOwner", created.instruction, [created.agent, created.policy]);
   });
 
   it("refuses an agent's handle as the owner handle: agents cannot own agents", async () => {
     const created = await createHelper();
     const underAgent = withAccount(created.instruction, 1, { address: given.world.agent.handleAccount });
-    await expectRefusedUnchanged(given.world, "HandleKindNotAllowed", () => given.world.send([underAgent]), {
-      extra: [created.agent, created.policy],
-    });
+    await expectSendRefused("HandleKindNotAllowed", underAgent, [created.agent, created.policy]);
   });
 
   it("refuses a name that is taken (AccountAlreadyInitialized)", async () => {
     const again = await createHelper({ name: "bot" });
-    await expectRefusedUnchanged(given.world, "AccountAlreadyInitialized", () =>
-      given.world.send([again.instruction]),
-    );
+    await expectSendRefused("AccountAlreadyInitialized", again.instruction);
   });
 
   it("refuses an agent handle over 64 bytes (InvalidHandle)", async () => {
@@ -141,9 +126,7 @@ describe("agent_create", () => {
       agentSigner: given.world.stranger.address,
       policyArg: encodeSpendPolicy(DEFAULT_POLICY, { assets: given.world.assets }),
     });
-    await expectRefusedUnchanged(given.world, "InvalidHandle", () => given.world.send([raw]), {
-      extra: [agent, policy],
-    });
+    await expectSendRefused("InvalidHandle", raw, [agent, policy]);
   });
 
   it("refuses an invalid policy before creating anything (InvalidApprovalWindow)", async () => {
@@ -164,8 +147,10 @@ describe("agent_create", () => {
       agentSigner: given.world.stranger.address,
       policyArg,
     });
-    await expectRefusedUnchanged(given.world, "InvalidApprovalWindow", () => given.world.send([raw]), {
-      extra: [created.agent, created.policy, accounts[4].address],
-    });
+    await expectSendRefused("InvalidApprovalWindow", raw, [
+      created.agent,
+      created.policy,
+      accounts[4].address,
+    ]);
   });
 });
