@@ -14,12 +14,13 @@ import {
   getCreateAssociatedTokenIdempotentInstruction,
   TOKEN_2022_PROGRAM_ADDRESS,
 } from "@solana-program/token-2022";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type IndexerWorld, startIndexerWorld } from "../indexer/support/indexer-world";
-import { type ApiWorld, refusalOf, usdg, type WorldAccount } from "../support/api-world";
+import { describe, expect, it } from "vitest";
+import { indexerSuite } from "../indexer/support/indexer-suite";
+import { refusalOf, usdg } from "../support/api-world";
 import { eventually } from "../support/eventually";
-import { startWebhookEndpoint, type WebhookEndpoint } from "../support/webhook-endpoint";
-import { agentSigned, createSelfCustodyAgent, type SelfCustodyAgent } from "./support/self-custody";
+import { perSuite } from "../support/shared-set-up";
+import { startWebhookEndpoint } from "../support/webhook-endpoint";
+import { agentSigned, createSelfCustodyAgent } from "./support/self-custody";
 
 interface Delivery {
   readonly event: string;
@@ -28,52 +29,47 @@ interface Delivery {
 }
 
 describe("a relayed transfer record beside a held transfer", () => {
-  let world: IndexerWorld;
-  let api: ApiWorld;
-  let mallory: WorldAccount;
-  let merchant: WorldAccount;
-  let bot: SelfCustodyAgent;
-  let receiver: WebhookEndpoint;
   const delivered: Delivery[] = [];
-
-  beforeAll(async () => {
-    receiver = await startWebhookEndpoint({
-      onDelivery: ({ body }) => {
-        delivered.push(JSON.parse(body) as Delivery);
-      },
-    });
-    world = await startIndexerWorld({ env: { WEBHOOKS_ALLOW_LOCAL: "1" } });
-    api = world.api;
-    mallory = await api.account("mallory");
-    merchant = await api.account("merchant", { type: "business" });
-    bot = await createSelfCustodyAgent(api, mallory, "bot");
-    await api.fund(mallory.account, { public: usdg(10) });
-    await merchant.client.call("createWebhook", {
-      body: {
-        url: `${receiver.url}/merchant`,
-        events: ["transfer.confirmed"],
-      },
-    });
-  });
-
-  afterAll(async () => {
-    await world?.close();
-    await receiver?.close();
+  // The merchant's receiver starts before the world and stops after it (after-hooks run in reverse).
+  const endpoint = perSuite(
+    async () => ({
+      receiver: await startWebhookEndpoint({
+        onDelivery: ({ body }) => {
+          delivered.push(JSON.parse(body) as Delivery);
+        },
+      }),
+    }),
+    ({ receiver }) => receiver.close(),
+  );
+  const given = indexerSuite({
+    env: { WEBHOOKS_ALLOW_LOCAL: "1" },
+    accounts: { mallory: "mallory", merchant: { handle: "merchant", type: "business" } },
+    setUp: async ({ api, mallory, merchant }) => {
+      const bot = await createSelfCustodyAgent(api, mallory, "bot");
+      await api.fund(mallory.account, { public: usdg(10) });
+      await merchant.client.call("createWebhook", {
+        body: {
+          url: `${endpoint.receiver.url}/merchant`,
+          events: ["transfer.confirmed"],
+        },
+      });
+      return { bot };
+    },
   });
 
   /** The agent's `agent_transfer` of `amount` USDG to the merchant under `transferId`, with its ATA. */
   async function agentTransfer(transferId: Uint8Array, amount: bigint) {
-    const feePayer = createNoopSigner(api.service.context.feePayer.address);
-    const mint = address(api.chain.usdgMint);
-    const recipient = address(merchant.account.publicKey);
+    const feePayer = createNoopSigner(given.api.service.context.feePayer.address);
+    const mint = address(given.api.chain.usdgMint);
+    const recipient = address(given.merchant.account.publicKey);
     const [source, destination] = await Promise.all([
-      findTokenAccount(bot.pda, mint),
+      findTokenAccount(given.bot.pda, mint),
       findTokenAccount(recipient, mint),
     ]);
     const transfer = await buildAgentTransferInstruction({
-      agentSigner: bot.signer,
-      agent: bot.pda,
-      nextHoldNonce: (await readAgentAccount(api.chain, bot.pda)).nextHoldNonce,
+      agentSigner: given.bot.signer,
+      agent: given.bot.pda,
+      nextHoldNonce: (await readAgentAccount(given.api.chain, given.bot.pda)).nextHoldNonce,
       mint,
       source,
       destination,
@@ -81,7 +77,7 @@ describe("a relayed transfer record beside a held transfer", () => {
       transferId,
       payer: feePayer,
       recipientHandle: "merchant",
-      programAddress: address(api.chain.programId),
+      programAddress: address(given.api.chain.programId),
     });
     return { feePayer, mint, source, destination: destination as Address, transfer };
   }
@@ -94,7 +90,7 @@ describe("a relayed transfer record beside a held transfer", () => {
     const id = idFromBytes("tr", x);
     const held = await agentTransfer(x, usdg(60));
     const record = await buildTransferRecordInstruction({
-      sender: bot.signer,
+      sender: given.bot.signer,
       payer: held.feePayer,
       transferId: x,
       confidential: false,
@@ -102,44 +98,46 @@ describe("a relayed transfer record beside a held transfer", () => {
       source: held.source,
       destination: held.destination,
       mint: held.mint,
-      programAddress: address(api.chain.programId),
+      programAddress: address(given.api.chain.programId),
     });
     const ata = getCreateAssociatedTokenIdempotentInstruction({
       payer: held.feePayer,
       ata: held.destination,
-      owner: address(merchant.account.publicKey),
+      owner: address(given.merchant.account.publicKey),
       mint: held.mint,
       tokenProgram: TOKEN_2022_PROGRAM_ADDRESS,
     });
-    const tx0 = await agentSigned(api, [ata, record, held.transfer]);
-    const tx1 = await agentSigned(api, [
+    const tx0 = await agentSigned(given.api, [ata, record, held.transfer]);
+    const tx1 = await agentSigned(given.api, [
       (await agentTransfer(new Uint8Array(randomBytes(16)), usdg(150))).transfer,
     ]);
 
     const refused = await refusalOf(
-      api.clientFor(bot.key.value).call("relayTransactions", { body: { transactions: [tx0, tx1] } }),
+      given.api
+        .clientFor(given.bot.key.value)
+        .call("relayTransactions", { body: { transactions: [tx0, tx1] } }),
     );
     expect(refused.status).toBe(422);
 
-    await api.slots(2);
-    await world.catchUp();
-    const row = await api.transferRow(id);
+    await given.api.slots(2);
+    await given.world.catchUp();
+    const row = await given.api.transferRow(id);
     expect(row.status).not.toBe("confirmed");
     expect(row.phase).toBe("held");
-    const pending = await mallory.client.call("listPendingApprovals", {});
+    const pending = await given.mallory.client.call("listPendingApprovals", {});
     expect(row.holdId).not.toBeNull();
     expect(pending.pending.map((hold) => hold.transaction_id)).toContain(row.holdId);
-    const events = await world.events();
+    const events = await given.world.events();
     expect(events.filter((event) => event.type === "transfer.confirmed" && event.resourceId === id)).toEqual(
       [],
     );
 
     // A real payment to the merchant afterwards: its webhook arrives, X's never did.
-    const paid = await mallory.client.call("createTransfer", {
+    const paid = await given.mallory.client.call("createTransfer", {
       body: { to: "@merchant", amount: "1", confidential: false },
     });
-    await api.slots(2);
-    await world.catchUp();
+    await given.api.slots(2);
+    await given.world.catchUp();
     await until(
       () => delivered.filter((delivery) => delivery.transfer_id === paid.transfer_id).length,
       (count) => count >= 1,

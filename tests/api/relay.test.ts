@@ -12,9 +12,9 @@ import { deriveViewingKeys, importAccountSecret, openTransferDetails } from "@cp
 import { AccountRole, address, createNoopSigner, generateKeyPairSigner, type Instruction } from "@solana/kit";
 import { getTransferSolInstruction } from "@solana-program/system";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type IndexerWorld, startIndexerWorld } from "../indexer/support/indexer-world";
-import { type ApiWorld, refusalOf, usdg, type WorldAccount } from "../support/api-world";
+import { describe, expect, it } from "vitest";
+import { indexerSuite } from "../indexer/support/indexer-suite";
+import { type ApiWorld, refusalOf, usdg } from "../support/api-world";
 import { signerState } from "../support/chain-reads";
 import { confidentialStateOn } from "../support/confidential-state";
 import { agentKeysFromOwnerSecret } from "../support/holder-keys";
@@ -25,41 +25,28 @@ import {
   type SelfCustodyAgent,
 } from "./support/self-custody";
 
-let world: IndexerWorld;
-let api: ApiWorld;
-let alice: WorldAccount;
-let bob: WorldAccount;
-let solo: SelfCustodyAgent;
-let other: SelfCustodyAgent;
-
-beforeAll(async () => {
-  world = await startIndexerWorld();
-  api = world.api;
-  alice = await api.account("alice");
-  bob = await api.account("bob");
-  solo = await createSelfCustodyAgent(api, alice, "solo");
-  other = await createSelfCustodyAgent(api, alice, "other");
-  bobUsdg = await findTokenAccount(address(bob.account.publicKey), address(api.chain.usdgMint));
-  await api.fund(await api.accountRow(solo.created.account_id), {
-    public: usdg(500),
-    confidential: usdg(300),
-  });
+const given = indexerSuite({
+  accounts: ["alice", "bob"],
+  setUp: async ({ api, alice, bob }) => {
+    const solo = await createSelfCustodyAgent(api, alice, "solo");
+    const other = await createSelfCustodyAgent(api, alice, "other");
+    const bobUsdg = await findTokenAccount(address(bob.account.publicKey), address(api.chain.usdgMint));
+    await api.fund(await api.accountRow(solo.created.account_id), {
+      public: usdg(500),
+      confidential: usdg(300),
+    });
+    return { solo, other, bobUsdg };
+  },
 });
 
-afterAll(async () => {
-  await world?.close();
-});
-
-const feePayer = () => api.service.context.feePayer.address;
-const relayAs = (agent: SelfCustodyAgent) => api.clientFor(agent.key.value);
+const feePayer = () => given.api.service.context.feePayer.address;
+const relayAs = (agent: SelfCustodyAgent) => given.api.clientFor(agent.key.value);
 
 /** What the fee payer has signed so far, and its lamports: a refused request changes neither. */
-const reserveState = () => signerState(api.chain, feePayer());
+const reserveState = () => signerState(given.api.chain, feePayer());
 
-let bobUsdg: string;
-const bobUsdgAccount = () => bobUsdg;
 /** @alice/solo's confidential keys, as its owner derives them client-side. */
-const soloKeys = () => agentKeysFromOwnerSecret(alice.confidentialSecret, "alice/solo");
+const soloKeys = () => agentKeysFromOwnerSecret(given.alice.confidentialSecret, "alice/solo");
 
 /** What the agent's day has charged against its relay cap so far (`relay_fee_usage`). */
 async function spentToday(world: ApiWorld, agent: SelfCustodyAgent): Promise<bigint> {
@@ -70,7 +57,7 @@ async function spentToday(world: ApiWorld, agent: SelfCustodyAgent): Promise<big
 
 /** The agent key's usage (spec 5.6): its count and its encrypted total, decrypted with the agent's keys. */
 async function keyUsage(agent: SelfCustodyAgent) {
-  const { db } = api.service.context;
+  const { db } = given.api.service.context;
   const [key] = await db.read((q) =>
     q.select().from(db.tables.apiKeys).where(eq(db.tables.apiKeys.id, agent.key.id)),
   );
@@ -81,41 +68,43 @@ async function keyUsage(agent: SelfCustodyAgent) {
   };
 }
 
-function publicTransfer(amount: bigint, agent: SelfCustodyAgent = solo) {
-  return publicTransferInstructions(api, {
+function publicTransfer(amount: bigint, agent: SelfCustodyAgent = given.solo) {
+  return publicTransferInstructions(given.api, {
     agent: agent.pda,
     signer: agent.signer,
-    recipient: address(bob.account.publicKey),
+    recipient: address(given.bob.account.publicKey),
     amount,
   });
 }
 
 describe("self-custody agents", () => {
   it("Given an owner, When it creates a self-custody agent, Then the signer comes back once, the vault forgets it, and the custodial path refuses the agent", async () => {
-    expect(solo.created.custody).toBe("self");
-    expect(solo.signer.address).toBe((await api.accountRow(solo.created.account_id)).agentSigner);
-    const { vaultSecrets } = api.service.context.db.tables;
-    const kept = await api.service.context.db.read((db) =>
-      db.select().from(vaultSecrets).where(eq(vaultSecrets.accountId, solo.created.account_id)),
+    expect(given.solo.created.custody).toBe("self");
+    expect(given.solo.signer.address).toBe(
+      (await given.api.accountRow(given.solo.created.account_id)).agentSigner,
+    );
+    const { vaultSecrets } = given.api.service.context.db.tables;
+    const kept = await given.api.service.context.db.read((db) =>
+      db.select().from(vaultSecrets).where(eq(vaultSecrets.accountId, given.solo.created.account_id)),
     );
     expect(kept.map((row) => row.kind)).not.toContain("agent_signer_seed");
-    const listed = await alice.client.call("listAgents", {});
-    const listedSolo = listed.agents.find((agent) => agent.account_id === solo.created.account_id);
+    const listed = await given.alice.client.call("listAgents", {});
+    const listedSolo = listed.agents.find((agent) => agent.account_id === given.solo.created.account_id);
     expect(listedSolo).toMatchObject({ custody: "self" });
     expect(listedSolo).not.toHaveProperty("signer_secret");
 
     const refused = await refusalOf(
-      relayAs(solo).call("createTransfer", { body: { to: "@bob", amount: "1", confidential: false } }),
+      relayAs(given.solo).call("createTransfer", { body: { to: "@bob", amount: "1", confidential: false } }),
     );
     expect(refused.status).toBe(409);
     expect(refused.code).toBe("agent_self_custody");
   });
 
   it("Given an agent's key, When it asks the relay, Then it learns the fee payer; an owner's key is refused", async () => {
-    const info = await relayAs(solo).call("getRelayInfo", {});
+    const info = await relayAs(given.solo).call("getRelayInfo", {});
     expect(info.fee_payer).toBe(feePayer());
-    expect(info.program_id).toBe(api.chain.programId);
-    const refused = await refusalOf(alice.client.call("getRelayInfo", {}));
+    expect(info.program_id).toBe(given.api.chain.programId);
+    const refused = await refusalOf(given.alice.client.call("getRelayInfo", {}));
     expect(refused.status).toBe(403);
     expect(refused.code).toBe("agent_key_required");
   });
@@ -123,9 +112,9 @@ describe("self-custody agents", () => {
 
 describe("relayed transfers", () => {
   it("Given a public transfer the agent signed, When relayed, Then it lands paid by the reserve, the indexer confirms it, and the agent's signer holds no SOL", async () => {
-    const before = await api.chain.getAccount(bob.account.publicKey);
-    const answer = await relayAs(solo).call("relayTransactions", {
-      body: { transactions: [await agentSigned(api, await publicTransfer(usdg(5)))] },
+    const before = await given.api.chain.getAccount(given.bob.account.publicKey);
+    const answer = await relayAs(given.solo).call("relayTransactions", {
+      body: { transactions: [await agentSigned(given.api, await publicTransfer(usdg(5)))] },
     });
     expect(answer.signatures).toHaveLength(1);
     // The indexer runs beside the relay and may confirm before the relay answers; the spec lets
@@ -139,40 +128,40 @@ describe("relayed transfers", () => {
     expect(answer.transfer?.tx_signature).toBe(answer.signatures[0]);
     // The row exists the moment the relay answers, and the agent's key counts the transfer.
     const id = answer.transfer?.transfer_id ?? "";
-    expect((await relayAs(solo).call("getTransfer", { params: { transfer_id: id } })).from).toBe(
-      solo.created.handle,
+    expect((await relayAs(given.solo).call("getTransfer", { params: { transfer_id: id } })).from).toBe(
+      given.solo.created.handle,
     );
-    const { apiKeys } = api.service.context.db.tables;
-    const [key] = await api.service.context.db.read((db) =>
-      db.select().from(apiKeys).where(eq(apiKeys.id, solo.key.id)),
+    const { apiKeys } = given.api.service.context.db.tables;
+    const [key] = await given.api.service.context.db.read((db) =>
+      db.select().from(apiKeys).where(eq(apiKeys.id, given.solo.key.id)),
     );
     expect(key?.transferCount).toBe(1);
     expect(key?.transferredTotal).not.toBeNull();
 
-    await api.slots(2);
-    await world.catchUp();
-    const transfer = await relayAs(solo).call("getTransfer", {
+    await given.api.slots(2);
+    await given.world.catchUp();
+    const transfer = await relayAs(given.solo).call("getTransfer", {
       params: { transfer_id: answer.transfer?.transfer_id ?? "" },
     });
-    expect(transfer).toMatchObject({ status: "confirmed", from: solo.created.handle, to: "@bob" });
-    expect(await api.chain.getAccount(solo.signer.address)).toBeNull();
+    expect(transfer).toMatchObject({ status: "confirmed", from: given.solo.created.handle, to: "@bob" });
+    expect(await given.api.chain.getAccount(given.solo.signer.address)).toBeNull();
     expect(before).toBeDefined();
   });
 
   it("Given a transfer that has the reserve open an outside address's token account, When relayed, Then it is refused (the owner could close it and keep the rent) and nothing is charged to the agent's day", async () => {
-    const before = await spentToday(api, solo);
+    const before = await spentToday(given.api, given.solo);
     const reserveBefore = await reserveState();
     const newcomer = (await generateKeyPairSigner()).address;
 
     const refused = await refusalOf(
-      relayAs(solo).call("relayTransactions", {
+      relayAs(given.solo).call("relayTransactions", {
         body: {
           transactions: [
             await agentSigned(
-              api,
-              await publicTransferInstructions(api, {
-                agent: solo.pda,
-                signer: solo.signer,
+              given.api,
+              await publicTransferInstructions(given.api, {
+                agent: given.solo.pda,
+                signer: given.solo.signer,
                 recipient: newcomer,
                 amount: usdg(1),
               }),
@@ -189,28 +178,28 @@ describe("relayed transfers", () => {
     });
     expect(refused.message).toContain("external_account_opening");
     expect(await reserveState()).toEqual(reserveBefore);
-    expect(await spentToday(api, solo)).toBe(before);
+    expect(await spentToday(given.api, given.solo)).toBe(before);
   });
 
   it("Given an amount above the HITL threshold, When relayed, Then it is held with the approval the owner then approves through the API", async () => {
-    const answer = await relayAs(solo).call("relayTransactions", {
-      body: { transactions: [await agentSigned(api, await publicTransfer(usdg(60)))] },
+    const answer = await relayAs(given.solo).call("relayTransactions", {
+      body: { transactions: [await agentSigned(given.api, await publicTransfer(usdg(60)))] },
     });
     const approval = answer.transfer?.approval;
     expect(approval?.transaction_id).toMatch(/^tx_/);
 
-    await api.slots(2);
-    await world.catchUp();
-    const pending = await alice.client.call("listPendingApprovals", {});
+    await given.api.slots(2);
+    await given.world.catchUp();
+    const pending = await given.alice.client.call("listPendingApprovals", {});
     const item = pending.pending.find((held) => held.transaction_id === approval?.transaction_id);
     // A raw relay request stated no amount: there is nothing sealed for the owner
     expect(item).toMatchObject({ sealed_amount: null });
-    await alice.client.call("approveTransaction", {
+    await given.alice.client.call("approveTransaction", {
       params: { transaction_id: approval?.transaction_id ?? "" },
     });
-    await api.slots(2);
-    await world.catchUp();
-    const transfer = await relayAs(solo).call("getTransfer", {
+    await given.api.slots(2);
+    await given.world.catchUp();
+    const transfer = await relayAs(given.solo).call("getTransfer", {
       params: { transfer_id: answer.transfer?.transfer_id ?? "" },
     });
     expect(transfer.status).toBe("confirmed");
@@ -219,8 +208,8 @@ describe("relayed transfers", () => {
   it("Given an amount over the per-transaction limit, When relayed, Then the program refuses it (422 policy_violation) and nothing lands", async () => {
     const before = await reserveState();
     const refused = await refusalOf(
-      relayAs(solo).call("relayTransactions", {
-        body: { transactions: [await agentSigned(api, await publicTransfer(usdg(150)))] },
+      relayAs(given.solo).call("relayTransactions", {
+        body: { transactions: [await agentSigned(given.api, await publicTransfer(usdg(150)))] },
       }),
     );
     expect(refused.status).toBe(422);
@@ -233,46 +222,46 @@ describe("relayed transfers", () => {
 describe("the SDK agent client over the HTTP relay", () => {
   const clientOf = (agent: SelfCustodyAgent) =>
     createAgentClient({
-      chain: api.chain,
+      chain: given.api.chain,
       relay: createApiRelayTransport(relayAs(agent)),
       agentSigner: agent.signer,
       agent: agent.pda,
       keys: soloKeys(),
-      mint: address(api.chain.usdgMint),
+      mint: address(given.api.chain.usdgMint),
     });
 
   it("Given the agent's own client, When its public transfer is held, Then the owner opens the amount the agent sealed to it", async () => {
-    const answer = await clientOf(solo).transfer({
-      recipient: address(bob.account.publicKey),
+    const answer = await clientOf(given.solo).transfer({
+      recipient: address(given.bob.account.publicKey),
       amount: usdg(60),
       confidential: false,
     });
     const transactionId = (answer.transfer as { approval: { transaction_id: string } }).approval
       .transaction_id;
-    const held = await alice.client.call("getAgentTransaction", {
+    const held = await given.alice.client.call("getAgentTransaction", {
       params: { transaction_id: transactionId },
     });
     const opened = openTransferDetails({
       sealed: held.sealed_amount ?? "",
-      viewer: deriveViewingKeys(importAccountSecret(alice.confidentialSecret)),
+      viewer: deriveViewingKeys(importAccountSecret(given.alice.confidentialSecret)),
       boundTo: transactionId,
     });
     expect(opened).toEqual({ amount: usdg(60), memo: null, direction: "received" });
-    await alice.client.call("rejectTransaction", { params: { transaction_id: transactionId } });
+    await given.alice.client.call("rejectTransaction", { params: { transaction_id: transactionId } });
   });
 
   it("Given the agent's own client, When it pays confidentially, Then its transactions land through the relay, the indexer confirms the transfer, and the allowance drops by the amount", async () => {
-    const client = clientOf(solo);
+    const client = clientOf(given.solo);
     const before = await client.remainingToday();
-    const chargedBefore = await spentToday(api, solo);
-    const reserveBefore = (await api.chain.getAccount(feePayer()))?.lamports ?? 0n;
+    const chargedBefore = await spentToday(given.api, given.solo);
+    const reserveBefore = (await given.api.chain.getAccount(feePayer()))?.lamports ?? 0n;
     const bobsCredits = async () =>
-      (await confidentialStateOn(api.chain, bobUsdgAccount()))?.pendingBalanceCreditCounter ?? 0n;
+      (await confidentialStateOn(given.api.chain, given.bobUsdg))?.pendingBalanceCreditCounter ?? 0n;
     const creditsBefore = await bobsCredits();
-    const usageBefore = await keyUsage(solo);
+    const usageBefore = await keyUsage(given.solo);
 
     const confidential = await client.transfer({
-      recipient: address(bob.account.publicKey),
+      recipient: address(given.bob.account.publicKey),
       amount: usdg(7),
       confidential: true,
     });
@@ -282,21 +271,21 @@ describe("the SDK agent client over the HTTP relay", () => {
     expect(await bobsCredits()).toBe(creditsBefore + 1n);
     expect((await client.remainingToday()).daily).toBe(before.daily - usdg(7));
     // The key counts the transfer and its amount, which the service added without reading it.
-    expect(await keyUsage(solo)).toEqual({
+    expect(await keyUsage(given.solo)).toEqual({
       count: usageBefore.count + 1,
       total: usageBefore.total + usdg(7),
     });
     // The contexts' and the buffer's rent came back in the final transaction: the agent's day is
     // charged exactly what the reserve is out (its fees), not the deposits it got back.
-    const reserveOut = reserveBefore - ((await api.chain.getAccount(feePayer()))?.lamports ?? 0n);
-    expect((await spentToday(api, solo)) - chargedBefore).toBe(reserveOut);
-    await api.slots(2);
-    await world.catchUp();
+    const reserveOut = reserveBefore - ((await given.api.chain.getAccount(feePayer()))?.lamports ?? 0n);
+    expect((await spentToday(given.api, given.solo)) - chargedBefore).toBe(reserveOut);
+    await given.api.slots(2);
+    await given.world.catchUp();
     const id = (confidential.transfer as { transfer_id: string }).transfer_id;
-    expect((await relayAs(solo).call("getTransfer", { params: { transfer_id: id } })).status).toBe(
+    expect((await relayAs(given.solo).call("getTransfer", { params: { transfer_id: id } })).status).toBe(
       "confirmed",
     );
-    expect(await api.chain.getAccount(solo.signer.address)).toBeNull();
+    expect(await given.api.chain.getAccount(given.solo.signer.address)).toBeNull();
   });
 });
 
@@ -361,8 +350,8 @@ describe("transactions that would spend the reserve", () => {
     it(`Given ${what}, When relayed, Then it is refused naming the transaction and nothing is signed`, async () => {
       const before = await reserveState();
       const refused = await refusalOf(
-        relayAs(solo).call("relayTransactions", {
-          body: { transactions: [await agentSigned(api, await build())] },
+        relayAs(given.solo).call("relayTransactions", {
+          body: { transactions: [await agentSigned(given.api, await build())] },
         }),
       );
       expect(refused.status).toBe(422);
@@ -375,8 +364,8 @@ describe("transactions that would spend the reserve", () => {
   it("Given a transaction another agent signed, When relayed with this agent's key, Then it is refused", async () => {
     const before = await reserveState();
     const refused = await refusalOf(
-      relayAs(other).call("relayTransactions", {
-        body: { transactions: [await agentSigned(api, await publicTransfer(usdg(1)))] },
+      relayAs(given.other).call("relayTransactions", {
+        body: { transactions: [await agentSigned(given.api, await publicTransfer(usdg(1)))] },
       }),
     );
     expect(refused.code).toBe("relay_transaction_refused");
@@ -386,8 +375,8 @@ describe("transactions that would spend the reserve", () => {
 
   it("Given an owner's key, When it posts to the relay, Then 403 agent_key_required", async () => {
     const refused = await refusalOf(
-      alice.client.call("relayTransactions", {
-        body: { transactions: [await agentSigned(api, await publicTransfer(usdg(1)))] },
+      given.alice.client.call("relayTransactions", {
+        body: { transactions: [await agentSigned(given.api, await publicTransfer(usdg(1)))] },
       }),
     );
     expect(refused).toBeInstanceOf(ApiRequestError);
@@ -396,39 +385,31 @@ describe("transactions that would spend the reserve", () => {
 });
 
 describe("abuse limits", () => {
-  let limited: IndexerWorld;
-  let agent: SelfCustodyAgent;
-  let recipient: WorldAccount;
-
-  beforeAll(async () => {
+  const limited = indexerSuite({
     // A request reserves the most it can cost (2 signatures, the recipient's token account of 170
     // bytes and a hold of 416, rent (bytes + 128) * 6960 each: 5,870,320) and is charged what it did
     // cost (the fees: the recipient's account exists). The cap leaves room for that reservation on
     // top of one landed transfer's fees, so the second fits and the third does not; three requests a
     // minute.
-    limited = await startIndexerWorld({
-      env: { RELAY_DAILY_FEE_CAP_LAMPORTS: String(5_870_320 + 10_000), RELAY_RATE_LIMIT_PER_MINUTE: "3" },
-    });
-    const owner = await limited.api.account("carol");
-    recipient = await limited.api.account("dave");
-    agent = await createSelfCustodyAgent(limited.api, owner, "capped");
-    await limited.api.faucet.mintUsdgToOwner(agent.pda, usdg(100));
-  });
-
-  afterAll(async () => {
-    await limited?.close();
+    env: { RELAY_DAILY_FEE_CAP_LAMPORTS: String(5_870_320 + 10_000), RELAY_RATE_LIMIT_PER_MINUTE: "3" },
+    accounts: { owner: "carol", recipient: "dave" },
+    setUp: async ({ api, owner }) => {
+      const agent = await createSelfCustodyAgent(api, owner, "capped");
+      await api.faucet.mintUsdgToOwner(agent.pda, usdg(100));
+      return { agent };
+    },
   });
 
   const send = async () =>
-    limited.api.clientFor(agent.key.value).call("relayTransactions", {
+    limited.api.clientFor(limited.agent.key.value).call("relayTransactions", {
       body: {
         transactions: [
           await agentSigned(
             limited.api,
             await publicTransferInstructions(limited.api, {
-              agent: agent.pda,
-              signer: agent.signer,
-              recipient: address(recipient.account.publicKey),
+              agent: limited.agent.pda,
+              signer: limited.agent.signer,
+              recipient: address(limited.recipient.account.publicKey),
               amount: usdg(1),
             }),
           ),
@@ -440,9 +421,9 @@ describe("abuse limits", () => {
     const { context } = limited.api.service;
 
     await send();
-    expect(await spentToday(limited.api, agent)).toBe(10_000n);
+    expect(await spentToday(limited.api, limited.agent)).toBe(10_000n);
     await send();
-    expect(await spentToday(limited.api, agent)).toBe(20_000n);
+    expect(await spentToday(limited.api, limited.agent)).toBe(20_000n);
 
     const signedBefore = await signerState(limited.api.chain, context.feePayer.address);
     const capped = await refusalOf(send());

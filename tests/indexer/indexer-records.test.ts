@@ -20,17 +20,13 @@ import {
 } from "@cpay/sdk";
 import { address, generateKeyPairSigner } from "@solana/kit";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestAgent, type WorldAgent } from "../api/support/agents";
+import { describe, expect, it } from "vitest";
+import { createTestAgent } from "../api/support/agents";
 import { holdAgentTransfer } from "../api/support/held-transfer";
-import { type ApiWorld, usdg, type WorldAccount } from "../support/api-world";
+import { usdg, type WorldAccount } from "../support/api-world";
 import { landedTransaction, settled } from "../support/chain-reads";
-import {
-  type IndexerWorld,
-  type OutboxEvent,
-  sendAgentSignedTransfer,
-  startIndexerWorld,
-} from "./support/indexer-world";
+import { indexerSuite } from "./support/indexer-suite";
+import { type OutboxEvent, sendAgentSignedTransfer } from "./support/indexer-world";
 
 /** A transfer of the mix, and what the chain must have made of it. */
 interface SentTransfer {
@@ -43,37 +39,23 @@ interface SentTransfer {
 }
 
 describe("the indexer beside the API", () => {
-  let w: IndexerWorld;
-  let world: ApiWorld;
-  let alice: WorldAccount;
-  let bob: WorldAccount;
-  let merchant: WorldAccount;
-  let bot: WorldAgent;
-  let solo: WorldAgent;
   const mix: SentTransfer[] = [];
-
-  beforeAll(async () => {
-    w = await startIndexerWorld();
-    world = w.api;
-    [alice, bob, merchant] = await Promise.all([
-      world.account("alice"),
-      world.account("bob"),
-      world.account("merchant", { type: "business" }),
-    ]);
-    await world.fund(alice.account, { confidential: usdg(100), public: usdg(100) });
-    bot = await createTestAgent(world, alice, "bot");
-    solo = await createTestAgent(world, alice, "solo");
-    await world.fund(bot.row, { public: usdg(300) });
-    await world.fund(solo.row, { public: usdg(300) });
-  });
-  afterAll(async () => {
-    await w?.close();
+  const given = indexerSuite({
+    accounts: { alice: "alice", bob: "bob", merchant: { handle: "merchant", type: "business" } },
+    funds: { alice: { confidential: usdg(100), public: usdg(100) } },
+    setUp: async ({ api, alice }) => {
+      const bot = await createTestAgent(api, alice, "bot");
+      const solo = await createTestAgent(api, alice, "solo");
+      await api.fund(bot.row, { public: usdg(300) });
+      await api.fund(solo.row, { public: usdg(300) });
+      return { bot, solo };
+    },
   });
 
   const fromAlice = (recipient: WorldAccount | null, transferId: string): SentTransfer => ({
     transferId,
-    senderId: alice.account.id,
-    senderHandle: alice.account.handle,
+    senderId: given.alice.account.id,
+    senderHandle: given.alice.account.handle,
     recipient,
     outcome: "confirmed",
   });
@@ -83,8 +65,8 @@ describe("the indexer beside the API", () => {
     outcome: SentTransfer["outcome"] = "confirmed",
   ): SentTransfer => ({
     transferId,
-    senderId: bot.row.id,
-    senderHandle: bot.row.handle,
+    senderId: given.bot.row.id,
+    senderHandle: given.bot.row.handle,
     recipient,
     outcome,
   });
@@ -153,8 +135,8 @@ describe("the indexer beside the API", () => {
 
   /** Successful program transactions at `confirmed` or deeper, newest first. */
   async function programHistory() {
-    await settled(world.chain);
-    return await world.chain.getSignaturesForAddress(world.chain.programId, {
+    await settled(given.api.chain);
+    return await given.api.chain.getSignaturesForAddress(given.api.chain.programId, {
       limit: 1000,
       commitment: "confirmed",
     });
@@ -162,10 +144,10 @@ describe("the indexer beside the API", () => {
 
   /** The program's events of a landed transaction, keyed as `indexed_events` keys them. */
   async function loggedEvents(signature: string): Promise<string[]> {
-    const record = await landedTransaction(world.chain, signature);
+    const record = await landedTransaction(given.api.chain, signature);
     if (record === null) throw new Error(`no transaction ${signature}`);
     const { events } = parseAgentPolicyEvents(record.logs, {
-      programAddress: address(world.chain.programId),
+      programAddress: address(given.api.chain.programId),
     });
     const perInstruction = new Map<number, number>();
     return events.map((event) => {
@@ -176,65 +158,79 @@ describe("the indexer beside the API", () => {
   }
 
   async function indexedEventRows() {
-    const { db } = world.service.context;
+    const { db } = given.api.service.context;
     return db.read((q) => q.select().from(db.tables.indexedEvents));
   }
 
   async function holdOf(transferId: string): Promise<HoldRow | undefined> {
-    const { db } = world.service.context;
+    const { db } = given.api.service.context;
     const { holds } = db.tables;
     const [row] = await db.read((q) => q.select().from(holds).where(eq(holds.transferId, transferId)));
     return row;
   }
 
   async function keyTransferCount(keyId: string): Promise<number> {
-    const { db } = world.service.context;
+    const { db } = given.api.service.context;
     const { apiKeys } = db.tables;
     const [key] = await db.read((q) => q.select().from(apiKeys).where(eq(apiKeys.id, keyId)));
     return key?.transferCount ?? 0;
   }
 
   const settle = async () => {
-    await world.slots(3);
-    await w.catchUp();
+    await given.api.slots(3);
+    await given.world.catchUp();
   };
 
   it("Given the API and the indexer both observing a mix of transfers, holds, decisions and a policy change, Then each fact fires exactly once, and replaying history duplicates nothing", async () => {
     // When alice pays bob confidentially, the merchant and an outside wallet publicly
     const stranger = (await generateKeyPairSigner()).address;
-    const confidential = await alice.client.call("createTransfer", { body: { to: "@bob", amount: "5" } });
-    const toMerchant = await alice.client.call("createTransfer", {
+    const confidential = await given.alice.client.call("createTransfer", {
+      body: { to: "@bob", amount: "5" },
+    });
+    const toMerchant = await given.alice.client.call("createTransfer", {
       body: { to: "@merchant", amount: "3", confidential: false },
     });
-    const toStranger = await alice.client.call("createTransfer", {
+    const toStranger = await given.alice.client.call("createTransfer", {
       body: { to: stranger, amount: "1", confidential: false },
     });
     mix.push(
-      fromAlice(bob, confidential.transfer_id),
-      fromAlice(merchant, toMerchant.transfer_id),
+      fromAlice(given.bob, confidential.transfer_id),
+      fromAlice(given.merchant, toMerchant.transfer_id),
       fromAlice(null, toStranger.transfer_id),
     );
     // ... her agent pays the merchant under its HITL threshold with its own key
-    const direct = await world
-      .clientFor(bot.key.value)
+    const direct = await given.api
+      .clientFor(given.bot.key.value)
       .call("createTransfer", { body: { to: "@merchant", amount: "10", confidential: false } });
     expect(direct.approval).toBeNull();
-    mix.push(fromBot(merchant, direct.transfer_id));
+    mix.push(fromBot(given.merchant, direct.transfer_id));
     // ... two spends above it are held: alice approves one and rejects the other
-    const approved = await holdAgentTransfer(world, bot, { to: "@bob", amount: "60", confidential: false });
-    await alice.client.call("approveTransaction", { params: { transaction_id: approved.transactionId } });
-    const rejected = await holdAgentTransfer(world, bot, { to: "@bob", amount: "70", confidential: false });
-    await alice.client.call("rejectTransaction", { params: { transaction_id: rejected.transactionId } });
-    mix.push(fromBot(bob, approved.transferId), fromBot(bob, rejected.transferId, "rejected"));
+    const approved = await holdAgentTransfer(given.api, given.bot, {
+      to: "@bob",
+      amount: "60",
+      confidential: false,
+    });
+    await given.alice.client.call("approveTransaction", {
+      params: { transaction_id: approved.transactionId },
+    });
+    const rejected = await holdAgentTransfer(given.api, given.bot, {
+      to: "@bob",
+      amount: "70",
+      confidential: false,
+    });
+    await given.alice.client.call("rejectTransaction", {
+      params: { transaction_id: rejected.transactionId },
+    });
+    mix.push(fromBot(given.bob, approved.transferId), fromBot(given.bob, rejected.transferId, "rejected"));
     // ... and she changes the agent's spend policy
-    await alice.client.call("updateSpendPolicy", {
-      params: { account_id: bot.agent.account_id },
+    await given.alice.client.call("updateSpendPolicy", {
+      params: { account_id: given.bot.agent.account_id },
       body: { daily_limit_usdg: 240 },
     });
     await settle();
 
     // Then every transfer has each of its facts once; the recipient's only when it is ours
-    const events = await w.events();
+    const events = await given.world.events();
     for (const sent of mix) expectTransferFacts(events, sent);
     // ... each hold and decision once, to the owner
     for (const [transactionId, decision] of [
@@ -245,7 +241,10 @@ describe("the indexer beside the API", () => {
       const decided = about(events, `agent.transaction.${decision}`, transactionId);
       expect(pending).toHaveLength(1);
       expect(decided).toHaveLength(1);
-      expect([pending[0]?.accountId, decided[0]?.accountId]).toEqual([alice.account.id, alice.account.id]);
+      expect([pending[0]?.accountId, decided[0]?.accountId]).toEqual([
+        given.alice.account.id,
+        given.alice.account.id,
+      ]);
     }
     expect(about(events, "agent.transaction.rejected", approved.transactionId)).toEqual([]);
     expect(about(events, "agent.transaction.approved", rejected.transactionId)).toEqual([]);
@@ -260,33 +259,33 @@ describe("the indexer beside the API", () => {
     const policyEvents = events.filter((event) => event.type === "agent.policy.updated");
     expect(policyEvents).toHaveLength(1);
     expect(policyEvents[0]).toMatchObject({
-      accountId: alice.account.id,
-      resourceId: bot.agent.spend_policy_id,
+      accountId: given.alice.account.id,
+      resourceId: given.bot.agent.spend_policy_id,
       factKey: `agent.policy.updated:${policyChanges[0]?.signature}`,
     });
     // ... and no fact twice anywhere in the outbox, none with an amount
     expectEachFactOnce(events);
 
     // When the indexer catches up again, and a pass walks the whole history from no checkpoint
-    await w.catchUp();
-    expect(await w.events()).toEqual(events);
+    await given.world.catchUp();
+    expect(await given.world.events()).toEqual(events);
     const indexedBefore = await indexedEventRows();
-    await w.stopIndexer();
-    await w.resetCheckpoint();
-    expect(await w.checkpointSignature()).toBeNull();
-    const replay = await runIndexPass(w.passContext);
+    await given.world.stopIndexer();
+    await given.world.resetCheckpoint();
+    expect(await given.world.checkpointSignature()).toBeNull();
+    const replay = await runIndexPass(given.world.passContext);
     // Then every program transaction was applied again, and the outbox is exactly as it was
     expect(replay).toEqual({ indexed: (await programHistory()).length, incomplete: false, stalled: false });
-    expect(await w.events()).toEqual(events);
+    expect(await given.world.events()).toEqual(events);
     expect(await indexedEventRows()).toHaveLength(indexedBefore.length);
-    expect(await w.checkpointSignature()).toBe(await w.newestConfirmedProgramSignature());
-    await w.restartIndexer();
+    expect(await given.world.checkpointSignature()).toBe(await given.world.newestConfirmedProgramSignature());
+    await given.world.restartIndexer();
   });
 
   it("Given the mix, Then every transfer's state comes from the chain: confirmed by a transaction at confirmed commitment, the checkpoint at the newest transaction, every program event indexed once at its position", async () => {
     // Then every transfer that moved funds is confirmed, by a transaction the chain has at confirmed
     for (const sent of mix) {
-      const row = await world.transferRow(sent.transferId);
+      const row = await given.api.transferRow(sent.transferId);
       if (sent.outcome === "rejected") {
         expect(row).toMatchObject({ status: "failed", confirmedAt: null });
         continue;
@@ -294,13 +293,13 @@ describe("the indexer beside the API", () => {
       expect(row.status).toBe("confirmed");
       expect(row.confirmedAt).not.toBeNull();
       expect(Date.parse(row.confirmedAt ?? "")).toBeGreaterThanOrEqual(Date.parse(row.createdAt));
-      const status = await world.chain.getSignatureStatus(row.txSignature ?? "");
+      const status = await given.api.chain.getSignatureStatus(row.txSignature ?? "");
       expect(status?.err).toBeNull();
       expect(["confirmed", "finalized"]).toContain(status?.confirmationStatus);
     }
     // ... the checkpoint is the newest program transaction at confirmed commitment
-    await w.catchUp();
-    expect(await w.checkpointSignature()).toBe(await w.newestConfirmedProgramSignature());
+    await given.world.catchUp();
+    expect(await given.world.checkpointSignature()).toBe(await given.world.newestConfirmedProgramSignature());
     // ... and indexed_events holds exactly the events the program logged, at their positions
     const history = await programHistory();
     const logged: string[] = [];
@@ -314,8 +313,8 @@ describe("the indexer beside the API", () => {
     expect([...indexed].sort()).toEqual([...logged].sort());
 
     // When the slots of those transactions are finalized
-    await world.slots(33);
-    const finalizedSlot = Number(await world.chain.getSlot("finalized"));
+    await given.api.slots(33);
+    const finalizedSlot = Number(await given.api.chain.getSlot("finalized"));
     // Then the indexer marks their events finalized (its finality check runs every 2 s; the
     // deadline is a safety net for a busy machine)
     const deadline = Date.now() + 30_000;
@@ -327,15 +326,15 @@ describe("the indexer beside the API", () => {
       }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    expect((await w.indexer.status()).lastError).toBeNull();
+    expect((await given.world.indexer.status()).lastError).toBeNull();
   });
 
   it("Given an agent that signs through its PDA itself, When its transfers land, Then the indexer records them as if the API had made them, held ones included", async () => {
     /** The agent's own signed transfer of `amount` to bob, sent without the API, once it has settled. */
     const soloPaysBob = async (amount: bigint) => {
-      const sent = await sendAgentSignedTransfer(world, {
-        agentAccountId: solo.row.id,
-        to: bob.account,
+      const sent = await sendAgentSignedTransfer(given.api, {
+        agentAccountId: given.solo.row.id,
+        to: given.bob.account,
         amount,
       });
       await settle();
@@ -344,15 +343,15 @@ describe("the indexer beside the API", () => {
     // When the agent sends 20 USDG to bob, below its HITL threshold, without the API
     const { id: directId, ...direct } = await soloPaysBob(usdg(20));
     // Then the transfer is recorded, confirmed, with no key behind it
-    expect(await world.transferRow(directId)).toMatchObject({
+    expect(await given.api.transferRow(directId)).toMatchObject({
       id: directId,
-      accountId: solo.row.id,
+      accountId: given.solo.row.id,
       status: "confirmed",
       phase: "settled",
       apiKeyId: null,
-      fromHandle: solo.row.handle,
-      to: bob.account.handle,
-      recipientAddress: bob.account.publicKey,
+      fromHandle: given.solo.row.handle,
+      to: given.bob.account.handle,
+      recipientAddress: given.bob.account.publicKey,
       confidential: false,
       asset: "USDG",
       txSignature: direct.signature,
@@ -361,67 +360,71 @@ describe("the indexer beside the API", () => {
     // ... its facts fired once, to the agent; bob's once, to bob
     const soloSent: SentTransfer = {
       transferId: directId,
-      senderId: solo.row.id,
-      senderHandle: solo.row.handle,
-      recipient: bob,
+      senderId: given.solo.row.id,
+      senderHandle: given.solo.row.handle,
+      recipient: given.bob,
       outcome: "confirmed",
     };
-    expectTransferFacts(await w.events(), soloSent);
+    expectTransferFacts(await given.world.events(), soloSent);
     // ... and the agent's own key reads it like any of its transfers
-    const agentClient = world.clientFor(solo.key.value);
+    const agentClient = given.api.clientFor(given.solo.key.value);
     expect(await agentClient.call("getTransfer", { params: { transfer_id: directId } })).toMatchObject({
       transfer_id: directId,
       status: "confirmed",
-      from: solo.row.handle,
-      to: bob.account.handle,
+      from: given.solo.row.handle,
+      to: given.bob.account.handle,
       tx_signature: direct.signature,
     });
 
     // When it sends 60 USDG, above its threshold, the same way
     const { id: heldId, ...held } = await soloPaysBob(usdg(60));
     // Then the indexer recorded the hold for the owner: a pending transfer, its agent transaction
-    expect(await world.transferRow(heldId)).toMatchObject({
+    expect(await given.api.transferRow(heldId)).toMatchObject({
       status: "pending",
       phase: "held",
       apiKeyId: null,
-      to: bob.account.handle,
+      to: given.bob.account.handle,
       txSignature: held.signature,
     });
     const transaction = await holdOf(heldId);
     expect(transaction).toMatchObject({
-      agentAccountId: solo.row.id,
-      ownerAccountId: alice.account.id,
+      agentAccountId: given.solo.row.id,
+      ownerAccountId: given.alice.account.id,
       status: "pending_approval",
-      to: bob.account.handle,
+      to: given.bob.account.handle,
       confidential: false,
     });
     const transactionId = transaction?.id ?? "";
-    expect(await world.chain.getAccount(transaction?.holdAddress ?? "")).not.toBeNull();
-    const pendingEvents = about(await w.events(), "agent.transaction.pending_approval", transactionId);
+    expect(await given.api.chain.getAccount(transaction?.holdAddress ?? "")).not.toBeNull();
+    const pendingEvents = about(
+      await given.world.events(),
+      "agent.transaction.pending_approval",
+      transactionId,
+    );
     expect(pendingEvents).toHaveLength(1);
-    expect(pendingEvents[0]).toMatchObject({ accountId: alice.account.id });
+    expect(pendingEvents[0]).toMatchObject({ accountId: given.alice.account.id });
     expect(pendingEvents[0]?.payload).toMatchObject({
-      account: solo.row.handle,
-      counterparty: bob.account.handle,
+      account: given.solo.row.handle,
+      counterparty: given.bob.account.handle,
       transfer_id: heldId,
       tx_signature: held.signature,
     });
-    const { pending } = await alice.client.call("listPendingApprovals");
+    const { pending } = await given.alice.client.call("listPendingApprovals");
     expect(pending.map((item) => item.transaction_id)).toContain(transactionId);
 
     // When alice approves it through the API
-    const approval = await alice.client.call("approveTransaction", {
+    const approval = await given.alice.client.call("approveTransaction", {
       params: { transaction_id: transactionId },
     });
     expect(approval).toMatchObject({ status: "approved", transfer_id: heldId });
     await settle();
     // Then the transfer is confirmed, and each of its facts fired exactly once
-    expect(await world.transferRow(heldId)).toMatchObject({
+    expect(await given.api.transferRow(heldId)).toMatchObject({
       status: "confirmed",
       txSignature: approval.tx_signature,
       confirmedAt: expect.any(String),
     });
-    const events = await w.events();
+    const events = await given.world.events();
     expectTransferFacts(events, { ...soloSent, transferId: heldId });
     expect(about(events, "agent.transaction.pending_approval", transactionId)).toHaveLength(1);
     expect(about(events, "agent.transaction.approved", transactionId)).toHaveLength(1);
@@ -430,73 +433,82 @@ describe("the indexer beside the API", () => {
 
   it("Given a held transfer its owner approves on chain without the API, Then the indexer records the approval, confirms the transfer and tells the recipient, once each", async () => {
     // Given a hold of the agent's, recorded, and its key's usage
-    const held = await holdAgentTransfer(world, bot, { to: "@merchant", amount: "55", confidential: false });
+    const held = await holdAgentTransfer(given.api, given.bot, {
+      to: "@merchant",
+      amount: "55",
+      confidential: false,
+    });
     await settle();
-    const usageBefore = await keyTransferCount(bot.key.id);
+    const usageBefore = await keyTransferCount(given.bot.key.id);
     // When alice's wallet approves it on chain directly (the API never hears of it)
-    const svc = world.service.context;
-    const pending = address((await world.holdRow(held.transactionId)).holdAddress);
-    const account = await world.chain.getAccount(pending);
+    const svc = given.api.service.context;
+    const pending = address((await given.api.holdRow(held.transactionId)).holdAddress);
+    const account = await given.api.chain.getAccount(pending);
     if (account === null) throw new Error(`no hold at ${pending}`);
     const approve = await buildPendingApproveInstruction({
-      owner: await walletSignerOf(svc, alice.account.id),
+      owner: await walletSignerOf(svc, given.alice.account.id),
       pending,
       hold: getPendingTransactionDecoder().decode(account.data),
-      programAddress: address(world.chain.programId),
+      programAddress: address(given.api.chain.programId),
     });
     const { signature, wire } = await signTransactionToWire({
       feePayer: svc.feePayer,
       instructions: [approve],
-      blockhash: (await world.chain.getLatestBlockhash()).blockhash,
+      blockhash: (await given.api.chain.getLatestBlockhash()).blockhash,
     });
-    await world.chain.sendTransaction(wire, { preflight: true });
+    await given.api.chain.sendTransaction(wire, { preflight: true });
     await settle();
     // Then the agent transaction is approved by that transaction, the transfer confirmed by it
-    expect(await world.holdRow(held.transactionId)).toMatchObject({
+    expect(await given.api.holdRow(held.transactionId)).toMatchObject({
       status: "approved",
       txSignature: signature,
       decidedAt: expect.any(String),
     });
-    expect(await world.transferRow(held.transferId)).toMatchObject({
+    expect(await given.api.transferRow(held.transferId)).toMatchObject({
       status: "confirmed",
       phase: "settled",
       txSignature: signature,
       confirmedAt: expect.any(String),
     });
     // ... each fact fired once (the merchant's included), and the key counts the transfer once
-    const events = await w.events();
-    expectTransferFacts(events, fromBot(merchant, held.transferId));
+    const events = await given.world.events();
+    expectTransferFacts(events, fromBot(given.merchant, held.transferId));
     expect(about(events, "agent.transaction.approved", held.transactionId)).toHaveLength(1);
-    expect(await keyTransferCount(bot.key.id)).toBe(usageBefore + 1);
+    expect(await keyTransferCount(given.bot.key.id)).toBe(usageBefore + 1);
     expectEachFactOnce(events);
   });
 
   it("Given a stopped indexer, When transfers land meanwhile and a new indexer starts on the same database, Then it resumes at its checkpoint and adds exactly the new facts", async () => {
     // Given the outbox, and the indexer stopped
-    await w.catchUp();
-    const before = await w.events();
-    await w.stopIndexer();
+    await given.world.catchUp();
+    const before = await given.world.events();
+    await given.world.stopIndexer();
     // When alice pays bob and the merchant through the API meanwhile
-    const toBob = await alice.client.call("createTransfer", {
+    const toBob = await given.alice.client.call("createTransfer", {
       body: { to: "@bob", amount: "1", confidential: false },
     });
-    const toMerchant = await alice.client.call("createTransfer", {
+    const toMerchant = await given.alice.client.call("createTransfer", {
       body: { to: "@merchant", amount: "2", confidential: false },
     });
-    const added = [fromAlice(bob, toBob.transfer_id), fromAlice(merchant, toMerchant.transfer_id)];
-    await world.slots(3);
+    const added = [
+      fromAlice(given.bob, toBob.transfer_id),
+      fromAlice(given.merchant, toMerchant.transfer_id),
+    ];
+    await given.api.slots(3);
     // ... nobody has told the recipients yet (only the indexer does)
     for (const sent of added) {
-      expect(about(await w.events(), "transfer.confirmed", sent.transferId, "received")).toEqual([]);
+      expect(about(await given.world.events(), "transfer.confirmed", sent.transferId, "received")).toEqual(
+        [],
+      );
     }
     // ... and a new indexer starts and catches up
-    await w.restartIndexer();
-    await w.catchUp();
+    await given.world.restartIndexer();
+    await given.world.catchUp();
     // Then the checkpoint moved to the newest program transaction
-    expect(await w.checkpointSignature()).toBe(toMerchant.tx_signature);
-    expect(await w.checkpointSignature()).toBe(await w.newestConfirmedProgramSignature());
+    expect(await given.world.checkpointSignature()).toBe(toMerchant.tx_signature);
+    expect(await given.world.checkpointSignature()).toBe(await given.world.newestConfirmedProgramSignature());
     // ... the new transfers have all their facts, the recipients' included
-    const after = await w.events();
+    const after = await given.world.events();
     for (const sent of added) expectTransferFacts(after, sent);
     // ... and the outbox grew by exactly those facts: three per transfer, nothing earlier repeated
     expect(after).toHaveLength(before.length + 3 * added.length);
@@ -506,14 +518,14 @@ describe("the indexer beside the API", () => {
   });
 
   it("Given a running indexer, When GET /health, Then 200 with its leadership and checkpoint; an unknown route is 404", async () => {
-    const server = await startIndexerServer(w.indexer, { host: "127.0.0.1", port: 0 });
+    const server = await startIndexerServer(given.world.indexer, { host: "127.0.0.1", port: 0 });
     try {
       const health = await fetch(`${server.url}/health`);
       expect(health.status).toBe(200);
       expect(await health.json()).toMatchObject({
         status: "ok",
         leader: true,
-        checkpoint: { signature: await w.checkpointSignature(), slot: expect.any(Number) },
+        checkpoint: { signature: await given.world.checkpointSignature(), slot: expect.any(Number) },
         last_error: null,
       });
       const unknown = await fetch(`${server.url}/v1/transfers`);
