@@ -4,8 +4,6 @@
  * the typed `decryption_proof_invalid`.
  */
 
-import type { EmbeddedCluster } from "@cpay/localnet/cluster";
-import type { ChainPort } from "@cpay/sdk/chain";
 import {
   createBalanceProof,
   deriveConfidentialKeys,
@@ -14,38 +12,28 @@ import {
   transferConfidential,
   verifyBalanceProofOnChain,
 } from "@cpay/sdk/confidential";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { confidentialStateOf, fundConfidential, type Party, startWithTwoParties } from "./support";
+import { beforeAll, describe, expect, it } from "vitest";
+import { confidentialStateOf, fundConfidential, type Party, twoPartiesSuite } from "./support";
 
-let cluster: EmbeddedCluster;
-/** The SDK flows' way to the cluster (built once); assertions read `cluster` itself. */
-let chain: ChainPort;
-let holder: Party;
-let other: Party;
 const BALANCE = 73_000_019n;
+const given = twoPartiesSuite("holder", "other");
 
 beforeAll(async () => {
-  ({
-    cluster,
-    chain,
-    parties: [holder, other],
-  } = await startWithTwoParties());
-  await fundConfidential(cluster, holder, BALANCE);
-  await fundConfidential(cluster, other, 5n);
+  await fundConfidential(given.cluster, given.holder, BALANCE);
+  await fundConfidential(given.cluster, given.other, 5n);
 });
-afterAll(() => cluster.stop());
 
 const ciphertextOf = (party: Party) => {
-  const state = confidentialStateOf(cluster, party.tokenAccount);
+  const state = confidentialStateOf(given.cluster, party.tokenAccount);
   if (state === null) throw new Error("not configured");
   return state.availableBalance;
 };
 /** `party`'s proof, made by the SDK with its own keys, that its available balance is `amount`. */
 const proofOf = (party: Party, amount: bigint) =>
   createBalanceProof({ keys: party.keys, availableCiphertext: ciphertextOf(party), amount });
-const rejected = async (proof: string, account = holder.tokenAccount) => {
+const rejected = async (proof: string, account = given.holder.tokenAccount) => {
   try {
-    await verifyBalanceProofOnChain(chain, account, proof);
+    await verifyBalanceProofOnChain(given.chain, account, proof);
     return false;
   } catch (error) {
     return isConfidentialError(error, "decryption_proof_invalid");
@@ -59,19 +47,19 @@ const flip = (proof: string, index: number) => {
 
 describe("balance decryption proof", () => {
   it("Given the holder proves its balance, when the service verifies it against the chain, then it gets the amount", async () => {
-    const proof = proofOf(holder, BALANCE);
+    const proof = proofOf(given.holder, BALANCE);
     expect(Buffer.from(proof, "base64")).toHaveLength(201);
-    expect(await verifyBalanceProofOnChain(chain, holder.tokenAccount, proof)).toBe(BALANCE);
+    expect(await verifyBalanceProofOnChain(given.chain, given.holder.tokenAccount, proof)).toBe(BALANCE);
   });
 
   it("Given a wrong amount, then the holder cannot even make the proof", async () => {
-    expect(() => proofOf(holder, BALANCE + 1n)).toThrow(
+    expect(() => proofOf(given.holder, BALANCE + 1n)).toThrow(
       expect.objectContaining({ code: "decryption_proof_invalid" }),
     );
   });
 
   it("Given a correct proof whose stated amount was edited, then it is rejected", async () => {
-    const proof = proofOf(holder, BALANCE);
+    const proof = proofOf(given.holder, BALANCE);
     expect(await rejected(flip(proof, 1))).toBe(true);
   });
 
@@ -85,25 +73,25 @@ describe("balance decryption proof", () => {
     });
     expect(await rejected(proof)).toBe(true);
     const pasted = Buffer.from(proof, "base64");
-    pasted.set(holder.keys.elgamalPubkey, 9);
-    pasted.set(Buffer.from(proofOf(holder, BALANCE), "base64").subarray(41, 105), 41);
+    pasted.set(given.holder.keys.elgamalPubkey, 9);
+    pasted.set(Buffer.from(proofOf(given.holder, BALANCE), "base64").subarray(41, 105), 41);
     expect(await rejected(pasted.toString("base64"))).toBe(true);
   });
 
   it("Given a proof made for another account's ciphertext, then it is rejected for this account", async () => {
-    const proof = proofOf(other, 5n);
-    expect(await verifyBalanceProofOnChain(chain, other.tokenAccount, proof)).toBe(5n);
-    expect(await rejected(proof, holder.tokenAccount)).toBe(true);
+    const proof = proofOf(given.other, 5n);
+    expect(await verifyBalanceProofOnChain(given.chain, given.other.tokenAccount, proof)).toBe(5n);
+    expect(await rejected(proof, given.holder.tokenAccount)).toBe(true);
   });
 
   it("Given a proof whose zero-ciphertext proof bytes were altered, then it is rejected", async () => {
-    const proof = proofOf(holder, BALANCE);
+    const proof = proofOf(given.holder, BALANCE);
     expect(await rejected(flip(proof, 150))).toBe(true);
     expect(await rejected(flip(proof, 200))).toBe(true);
   });
 
   it("Given garbage, truncated, non-canonical or wrong-version input, then it is rejected", async () => {
-    const proof = proofOf(holder, BALANCE);
+    const proof = proofOf(given.holder, BALANCE);
     for (const garbage of [
       "",
       "not base64!",
@@ -118,16 +106,16 @@ describe("balance decryption proof", () => {
   });
 
   it("Given the balance changed after the proof was made, then the stale proof is rejected", async () => {
-    const proof = proofOf(holder, BALANCE);
-    await transferConfidential(chain, {
-      owner: holder.wallet,
-      keys: holder.keys,
-      mint: cluster.usdgMint,
-      recipient: other.wallet.address,
+    const proof = proofOf(given.holder, BALANCE);
+    await transferConfidential(given.chain, {
+      owner: given.holder.wallet,
+      keys: given.holder.keys,
+      mint: given.cluster.usdgMint,
+      recipient: given.other.wallet.address,
       amount: 1n,
     });
     expect(await rejected(proof)).toBe(true);
-    const fresh = proofOf(holder, BALANCE - 1n);
-    expect(await verifyBalanceProofOnChain(chain, holder.tokenAccount, fresh)).toBe(BALANCE - 1n);
+    const fresh = proofOf(given.holder, BALANCE - 1n);
+    expect(await verifyBalanceProofOnChain(given.chain, given.holder.tokenAccount, fresh)).toBe(BALANCE - 1n);
   });
 });

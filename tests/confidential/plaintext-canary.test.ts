@@ -5,29 +5,19 @@
  * control (the deposit, public by nature) proves the search finds what is there.
  */
 
-import type { EmbeddedCluster } from "@cpay/localnet/cluster";
-import type { ChainPort } from "@cpay/sdk/chain";
 import { applyPendingBalance, depositConfidential, transferConfidential } from "@cpay/sdk/confidential";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { available, type Party, startWithTwoParties } from "./support";
+import { beforeAll, describe, expect, it } from "vitest";
+import { available, twoPartiesSuite } from "./support";
 
 const DEPOSIT = 9_000_000_000_000n;
 const CANARY = 3_141_592_653_589n; // > 2^32, so both lo and hi halves carry data
 const REMAINDER = DEPOSIT - CANARY;
 
-let cluster: EmbeddedCluster;
-/** The SDK flows' way to the cluster (built once); assertions read `cluster` itself. */
-let chain: ChainPort;
-let alice: Party;
-let bob: Party;
 const returned: unknown[] = [];
+const given = twoPartiesSuite("alice", "bob");
 
 beforeAll(async () => {
-  ({
-    cluster,
-    chain,
-    parties: [alice, bob],
-  } = await startWithTwoParties());
+  const { cluster, chain, alice, bob } = given;
   await cluster.mintUsdgToOwner(alice.wallet.address, DEPOSIT);
   returned.push(
     await depositConfidential(chain, { owner: alice.wallet, mint: cluster.usdgMint, amount: DEPOSIT }),
@@ -48,7 +38,6 @@ beforeAll(async () => {
     await applyPendingBalance(chain, { owner: bob.wallet, mint: cluster.usdgMint, keys: bob.keys }),
   );
 });
-afterAll(() => cluster.stop());
 
 function u64le(value: bigint): Buffer {
   const bytes = Buffer.alloc(8);
@@ -58,21 +47,26 @@ function u64le(value: bigint): Buffer {
 
 /** Every byte blob and text the flow produced. */
 function everything(): { blobs: Buffer[]; texts: string[] } {
-  const addresses = [alice.wallet.address, bob.wallet.address, alice.tokenAccount, bob.tokenAccount];
+  const addresses = [
+    given.alice.wallet.address,
+    given.bob.wallet.address,
+    given.alice.tokenAccount,
+    given.bob.tokenAccount,
+  ];
   const signatures = new Set(
-    addresses.flatMap((address) => cluster.getSignaturesForAddress(address).map((s) => s.signature)),
+    addresses.flatMap((address) => given.cluster.getSignaturesForAddress(address).map((s) => s.signature)),
   );
   const blobs: Buffer[] = [];
   const texts: string[] = [];
   for (const signature of signatures) {
-    const record = cluster.getTransaction(signature);
+    const record = given.cluster.getTransaction(signature);
     if (record === null) throw new Error(`missing ${signature}`);
     blobs.push(Buffer.from(record.wire));
     if (record.returnData !== null) blobs.push(Buffer.from(record.returnData.data));
     texts.push(...record.logs);
   }
-  for (const address of [alice.tokenAccount, bob.tokenAccount]) {
-    blobs.push(Buffer.from(cluster.getAccount(address)?.data ?? []));
+  for (const address of [given.alice.tokenAccount, given.bob.tokenAccount]) {
+    blobs.push(Buffer.from(given.cluster.getAccount(address)?.data ?? []));
   }
   texts.push(
     JSON.stringify(returned, (_key, value) => (typeof value === "bigint" ? value.toString() : value)),
@@ -98,8 +92,8 @@ function leaks(value: bigint): string[] {
 
 describe("plaintext canary", () => {
   it("Given the flow ran, then both sides decrypt the distinctive amount", () => {
-    expect(available(cluster, bob)).toBe(CANARY);
-    expect(available(cluster, alice)).toBe(REMAINDER);
+    expect(available(given.cluster, given.bob)).toBe(CANARY);
+    expect(available(given.cluster, given.alice)).toBe(REMAINDER);
   });
 
   it("Given the public deposit (positive control), then the search finds its u64 bytes", () => {

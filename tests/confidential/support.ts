@@ -18,6 +18,7 @@ import {
 } from "@cpay/sdk/confidential";
 import { generateKeyPairSigner, type KeyPairSigner } from "@solana/kit";
 import { confidentialStateOf } from "../support/confidential-state";
+import { perSuite } from "../support/shared-set-up";
 
 export interface Party {
   readonly wallet: KeyPairSigner;
@@ -56,19 +57,37 @@ export async function confidentialParty(cluster: EmbeddedCluster): Promise<Party
   return { wallet, keys, tokenAccount };
 }
 
-/**
- * What most suites start from: a fresh cluster, its chain port (the SDK flows' way to it; the
- * suites' assertions read `cluster` itself) and two parties with configured accounts, unfunded.
- */
-export async function startWithTwoParties(): Promise<{
+export type TwoParties<Name extends string> = {
   readonly cluster: EmbeddedCluster;
   readonly chain: ChainPort;
-  readonly parties: readonly [Party, Party];
-}> {
-  const cluster = await startCluster();
-  const first = await confidentialParty(cluster);
-  const second = await confidentialParty(cluster);
-  return { cluster, chain: chainOf(cluster), parties: [first, second] };
+} & { readonly [K in Name]: Party };
+
+/**
+ * What most suites start from, shared by the suite's tests (perSuite): a fresh cluster, stopped
+ * after the last test; its chain port (the SDK flows' way to it; the suites' assertions read
+ * `cluster` itself); and two parties with configured accounts, unfunded, by the names the suite
+ * reads them as (`given.alice`).
+ */
+export function twoPartiesSuite<const First extends string, const Second extends string>(
+  first: First,
+  second: Second,
+): TwoParties<First | Second> {
+  return perSuite(
+    async () => {
+      const cluster = await startCluster();
+      try {
+        const parties = {
+          [first]: await confidentialParty(cluster),
+          [second]: await confidentialParty(cluster),
+        };
+        return { cluster, chain: chainOf(cluster), ...parties } as TwoParties<First | Second>;
+      } catch (error) {
+        cluster.stop();
+        throw error;
+      }
+    },
+    async ({ cluster }) => cluster.stop(),
+  );
 }
 
 /** Mints `amount` USDG to the party, deposits it and applies it: all of it becomes available. */
