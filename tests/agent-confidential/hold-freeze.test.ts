@@ -56,6 +56,16 @@ describe("a confidential hold freezes the agent's balance", () => {
       payer: given.world.feePayer,
     });
 
+  /** The hold is gone: the agent has no confidential hold, the hold's account and contexts are closed. */
+  const expectHoldGone = async (gone: Hold) => {
+    expect(
+      (await readAgentAccount(given.world.chain, given.world.agent.address)).confidentialHold,
+    ).toBeNull();
+    expect(given.world.cluster.getAccount(gone.address)).toBeNull();
+    for (const context of Object.values(gone.contexts ?? {}))
+      expect(given.world.cluster.getAccount(context)).toBeNull();
+  };
+
   let open: Hold;
 
   it("Given a held transfer, When apply, withdraw, another confidential transfer, a public transfer or the approval of a public hold is sent, Then the program refuses each (ConfidentialHoldOpen), nothing changes and the available balance is byte-identical", async () => {
@@ -144,12 +154,7 @@ describe("a confidential hold freezes the agent's balance", () => {
     expect(await given.world.recipientPending()).toBe(pending + usdg(60));
     expect(given.world.agentAvailable()).toBe(available - usdg(60));
     expect(given.world.proverState().confidentialSpentToday).toBe(usdg(60));
-    expect(
-      (await readAgentAccount(given.world.chain, given.world.agent.address)).confidentialHold,
-    ).toBeNull();
-    expect(given.world.cluster.getAccount(open.address)).toBeNull();
-    for (const context of Object.values(open.contexts ?? {}))
-      expect(given.world.cluster.getAccount(context)).toBeNull();
+    await expectHoldGone(open);
     // Nothing is frozen any more: the agent decides the public hold itself (rejected, to keep the day clean).
     await rejectHold(given.world.chain, {
       owner: given.world.agent.owner,
@@ -183,12 +188,7 @@ describe("a confidential hold freezes the agent's balance", () => {
       pending: tight.address,
       payer: given.world.feePayer,
     });
-    expect(
-      (await readAgentAccount(given.world.chain, given.world.agent.address)).confidentialHold,
-    ).toBeNull();
-    expect(given.world.cluster.getAccount(tight.address)).toBeNull();
-    for (const context of Object.values(tight.contexts ?? {}))
-      expect(given.world.cluster.getAccount(context)).toBeNull();
+    await expectHoldGone(tight);
     expect(given.world.agentAvailable()).toBe(available);
     expect(await given.world.recipientPending()).toBe(pending);
     expect(given.world.proverState().confidentialSpentToday).toBe(usdg(60));

@@ -49,6 +49,13 @@ describe("the account-opening fee", () => {
     const { db } = given.world.service.context;
     return (await db.read((q) => q.select().from(db.tables.transfers))).length;
   };
+  /** The transfers written and what the reserve signed: a refusal changes neither. */
+  const writtenAndSigned = async () => ({ rows: await transferCount(), reserve: await reserveState() });
+  /** A refusal opened no token account for `owner`. */
+  const expectNoTokenAccount = async (owner: Address) =>
+    expect(
+      await given.world.chain.getAccount(await findTokenAccount(owner, given.world.chain.usdgMint)),
+    ).toBeNull();
 
   describe("an account's own public transfer", () => {
     it("Given a fresh address, When alice pays it publicly, Then she pays the amount plus the fee, the fee lands in the service's fee account and the answer states it", async () => {
@@ -123,7 +130,7 @@ describe("the account-opening fee", () => {
     it("Given a balance that covers the amount but not the fee, When she pays a fresh address, Then 402 names the fee and nothing is written, signed or opened", async () => {
       const stranger = (await generateKeyPairSigner()).address;
       const balance = await usdgOf(given.alice.account.publicKey);
-      const [rows, reserve] = [await transferCount(), await reserveState()];
+      const before = await writtenAndSigned();
 
       const refused = await refusalOf(
         given.alice.client.call("createTransfer", {
@@ -133,11 +140,8 @@ describe("the account-opening fee", () => {
 
       expect(refused).toMatchObject({ status: 402, code: "insufficient_balance", param: "amount" });
       expect(refused.message).toContain("1 USDG account-opening fee");
-      expect(await transferCount()).toBe(rows);
-      expect(await reserveState()).toEqual(reserve);
-      expect(
-        await given.world.chain.getAccount(await findTokenAccount(stranger, given.world.chain.usdgMint)),
-      ).toBeNull();
+      expect(await writtenAndSigned()).toEqual(before);
+      await expectNoTokenAccount(stranger);
       expect(await usdgOf(given.alice.account.publicKey)).toBe(balance);
     });
   });
@@ -181,7 +185,7 @@ describe("the account-opening fee", () => {
 
     it("Given an owner whose public balance cannot cover the fee, When its agent pays a fresh address, Then 402 names the owner's fee and nothing is written, signed or opened", async () => {
       const stranger = (await generateKeyPairSigner()).address;
-      const [rows, reserve] = [await transferCount(), await reserveState()];
+      const before = await writtenAndSigned();
 
       const refused = await refusalOf(
         given.world.clientFor(broke.key.value).call("createTransfer", {
@@ -192,11 +196,8 @@ describe("the account-opening fee", () => {
       expect(refused).toMatchObject({ status: 402, code: "insufficient_balance" });
       expect(refused.message).toContain("owner");
       expect(refused.message).toContain("1 USDG account-opening fee");
-      expect(await transferCount()).toBe(rows);
-      expect(await reserveState()).toEqual(reserve);
-      expect(
-        await given.world.chain.getAccount(await findTokenAccount(stranger, given.world.chain.usdgMint)),
-      ).toBeNull();
+      expect(await writtenAndSigned()).toEqual(before);
+      await expectNoTokenAccount(stranger);
       expect(await usdgOf(broke.row.publicKey)).toBe(usdg(10));
     });
   });
@@ -221,7 +222,7 @@ describe("the account-opening fee", () => {
 
     it("Given a transaction in which the reserve opens an external address's account, When relayed, Then it is refused naming the rule and how to proceed, with nothing signed or written", async () => {
       const stranger = (await generateKeyPairSigner()).address;
-      const [rows, reserve] = [await transferCount(), await reserveState()];
+      const before = await writtenAndSigned();
 
       const refused = await refusalOf(
         relay([await agentSigned(given.world, await instructionsTo(stranger))]),
@@ -234,8 +235,7 @@ describe("the account-opening fee", () => {
       });
       expect(refused.message).toContain("external_account_opening");
       expect(refused.message).toContain("agent signer");
-      expect(await transferCount()).toBe(rows);
-      expect(await reserveState()).toEqual(reserve);
+      expect(await writtenAndSigned()).toEqual(before);
     });
 
     it("Given the agent signer paying the external account's rent itself, When relayed, Then it lands, and the SDK's next transfer there leaves the opening out and lands", async () => {

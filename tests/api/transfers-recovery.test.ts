@@ -35,6 +35,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { apiSuite } from "../support/api-suite";
 import { usdg } from "../support/api-world";
 import { confidentialStateOn } from "../support/confidential-state";
+import { eventually } from "../support/eventually";
 import { startIndexerBeside } from "../support/indexer-beside";
 import { jobPassRan } from "../support/job-passes";
 
@@ -54,29 +55,31 @@ describe("crash recovery of transfers left submitting", () => {
     funds: { alice: { confidential: usdg(50), public: usdg(5) } },
   });
 
-  /** Writes the row a dead process left: `submitting`, no signature. */
+  /**
+   * Writes the row a dead process left: `submitting`, no signature; by default alice's confidential
+   * transfer to bob, written five minutes ago.
+   */
   async function leaveSubmitting(
-    holder: { account: { id: string; handle: string }; keyId: string },
+    id: string,
     input: {
-      id: string;
-      to: string;
-      recipient: string;
-      confidential: boolean;
-      createdAt: string;
+      holder?: { account: { id: string; handle: string }; keyId: string };
+      confidential?: boolean;
+      createdAt?: string;
       usageIncrement?: string;
-    },
+    } = {},
   ): Promise<void> {
+    const holder = input.holder ?? { account: given.alice.account, keyId: given.alice.key.id };
     const { db } = given.world.service.context;
     const row: TransferRow = {
-      id: input.id,
+      id,
       accountId: holder.account.id,
       apiKeyId: holder.keyId,
       fromHandle: holder.account.handle,
-      to: input.to,
-      recipientAddress: input.recipient,
+      to: "@bob",
+      recipientAddress: given.bob.account.publicKey,
       sealedDetails: null,
       asset: "USDG",
-      confidential: input.confidential,
+      confidential: input.confidential ?? true,
       status: "pending",
       phase: "submitting",
       txSignature: null,
@@ -84,7 +87,7 @@ describe("crash recovery of transfers left submitting", () => {
       failureCode: null,
       usageIncrement: input.usageIncrement ?? null,
       holdId: null,
-      createdAt: input.createdAt,
+      createdAt: input.createdAt ?? FIVE_MINUTES_AGO(),
       confirmedAt: null,
     };
     await db.transaction((tx) =>
@@ -95,16 +98,14 @@ describe("crash recovery of transfers left submitting", () => {
     );
   }
 
-  /** Polls until the row left `phase`; the deadline is a safety net for a busy machine. */
-  async function whenLeft(id: string, phase: "submitting" | "submitted"): Promise<TransferRow> {
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      const current = await given.world.transferRow(id);
-      if (current.phase !== phase) return current;
-      if (Date.now() > deadline) throw new Error(`${id} did not leave ${phase} within 30 s`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
+  /** The row once it left `phase` (polled every 50 ms; the deadline is a safety net for a busy machine). */
+  const whenLeft = (id: string, phase: "submitting" | "submitted"): Promise<TransferRow> =>
+    eventually(
+      () => given.world.transferRow(id),
+      (row) => row.phase !== phase,
+      30_000,
+      50,
+    );
 
   /** An indexer started now (from its checkpoint) until the row is confirmed or failed. */
   async function confirmedByIndexer(id: string): Promise<TransferRow> {
@@ -161,28 +162,22 @@ describe("crash recovery of transfers left submitting", () => {
     // Given a process that wrote the row, sent the transfer (with its record) and died before noting it
     const { id, bytes } = freshTransferId();
     const service = given.world.service.context;
+    /** alice's confidential 7 USDG to bob, recorded under the transfer's id, as the process sent it. */
+    const sendIt = async () =>
+      transferConfidential(given.world.chain, {
+        owner: await walletSignerOf(service, given.alice.account.id),
+        keys: await confidentialKeysOf(service, given.alice.account),
+        mint: given.world.chain.usdgMint,
+        recipient: given.bob.account.publicKey,
+        amount: usdg(7),
+        payer: service.feePayer,
+        record: { transferId: bytes },
+      });
     const before = await bobPending();
     // (The chain part first: the background job runs every second and must never see the row
     // before what the dead process sent has landed.)
-    const sent = await transferConfidential(given.world.chain, {
-      owner: await walletSignerOf(service, given.alice.account.id),
-      keys: await confidentialKeysOf(service, given.alice.account),
-      mint: given.world.chain.usdgMint,
-      recipient: given.bob.account.publicKey,
-      amount: usdg(7),
-      payer: service.feePayer,
-      record: { transferId: bytes },
-    });
-    await leaveSubmitting(
-      { account: given.alice.account, keyId: given.alice.key.id },
-      {
-        id,
-        to: "@bob",
-        recipient: given.bob.account.publicKey,
-        confidential: true,
-        createdAt: FIVE_MINUTES_AGO(),
-      },
-    );
+    const sent = await sendIt();
+    await leaveSubmitting(id);
     // When the background job runs
     const submitted = await whenLeft(id, "submitting");
     // Then the transfer is submitted with the transaction that moved the funds (not confirmed: that
@@ -198,15 +193,7 @@ describe("crash recovery of transfers left submitting", () => {
     expect(await receivedByBob(id)).toBe(1);
     // ... the funds moved exactly once, and the id cannot move them again
     expect(await bobPending()).toBe(before + usdg(7));
-    const again = await transferConfidential(given.world.chain, {
-      owner: await walletSignerOf(service, given.alice.account.id),
-      keys: await confidentialKeysOf(service, given.alice.account),
-      mint: given.world.chain.usdgMint,
-      recipient: given.bob.account.publicKey,
-      amount: usdg(7),
-      payer: service.feePayer,
-      record: { transferId: bytes },
-    }).catch((error: unknown) => error);
+    const again = await sendIt().catch((error: unknown) => error);
     expect(isConfidentialError(again, "transfer_already_recorded")).toBe(true);
     expect(await bobPending()).toBe(before + usdg(7));
     // ... and the API shows it like any other transfer of alice's
@@ -220,16 +207,7 @@ describe("crash recovery of transfers left submitting", () => {
     // Given a process that wrote the row and died before sending anything
     const { id } = freshTransferId();
     const before = await bobPending();
-    await leaveSubmitting(
-      { account: given.alice.account, keyId: given.alice.key.id },
-      {
-        id,
-        to: "@bob",
-        recipient: given.bob.account.publicKey,
-        confidential: true,
-        createdAt: FIVE_MINUTES_AGO(),
-      },
-    );
+    await leaveSubmitting(id);
     // When the background job runs
     const settled = await whenLeft(id, "submitting");
     // Then the transfer failed, nothing moved, and the failure is announced once
@@ -310,17 +288,11 @@ describe("crash recovery of transfers left submitting", () => {
     const diedAfterSending = async (amount: bigint, usageIncrement?: string) => {
       const { id, bytes } = freshTransferId();
       const signature = await sendAsDeadProcess(bytes, amount);
-      await leaveSubmitting(
-        { account: agentRow, keyId },
-        {
-          id,
-          to: "@bob",
-          recipient: given.bob.account.publicKey,
-          confidential: false,
-          createdAt: FIVE_MINUTES_AGO(),
-          usageIncrement,
-        },
-      );
+      await leaveSubmitting(id, {
+        holder: { account: agentRow, keyId },
+        confidential: false,
+        usageIncrement,
+      });
       return { id, signature };
     };
 
@@ -384,16 +356,7 @@ describe("crash recovery of transfers left submitting", () => {
   it("leaves a recent submitting row alone: its request may still be running", async () => {
     // Given a row written just now
     const { id } = freshTransferId();
-    await leaveSubmitting(
-      { account: given.alice.account, keyId: given.alice.key.id },
-      {
-        id,
-        to: "@bob",
-        recipient: given.bob.account.publicKey,
-        confidential: true,
-        createdAt: new Date().toISOString(),
-      },
-    );
+    await leaveSubmitting(id, { createdAt: new Date().toISOString() });
     // When a whole pass of the job has run since (not a time it is assumed to take)
     await jobPassRan(given.world.service.context.db, "recover-submissions");
     // Then it is untouched

@@ -12,6 +12,7 @@ import { isConfidentialError } from "@cpay/sdk/confidential";
 import { expect } from "vitest";
 import { type Snapshot, snapshotAccounts, snapshotDifferences } from "./account-snapshot";
 import type { AgentConfidentialWorld } from "./agent-confidential-world";
+import { DAILY_LIMIT } from "./policy-world";
 
 /** Every account of the world but the fee payer (it pays the attempt's fees). */
 function worldState(world: AgentConfidentialWorld): Snapshot {
@@ -61,4 +62,16 @@ export async function expectRefusedByProgram(
     (change) => !planted.has(change.split(":")[0] ?? ""),
   );
   expect(changes).toEqual([]);
+}
+
+/**
+ * The forged daily limit: a confidential spend of `amount` proved against a daily limit one unit
+ * above the policy's, which the program refuses (LimitProofMismatch) with nothing changed.
+ */
+export function expectForgedDailyLimitRefused(world: AgentConfidentialWorld, amount: bigint): Promise<void> {
+  return expectRefusedByProgram(
+    world,
+    () => world.confidentialTransfer({ amount, unsafeForgedLimits: { dailyLimit: DAILY_LIMIT + 1n } }),
+    "LimitProofMismatch",
+  );
 }
