@@ -13,13 +13,12 @@ import {
 } from "@cpay/sdk/agent-confidential";
 import { isConfidentialError } from "@cpay/sdk/confidential";
 import { describe, expect, it } from "vitest";
-import { createFundedAgentWorld } from "../support/agent-confidential-world";
+import { fundedAgentSuite } from "../support/agent-confidential-world";
 import { accountBytes, plantAccount } from "../support/plant-account";
 import { usdg, utc } from "../support/policy-world";
-import { perSuite } from "../support/shared-set-up";
 
 describe("agent confidential transfers", () => {
-  const given = perSuite(async () => ({ world: await createFundedAgentWorld({ funds: usdg(300) }) }));
+  const given = fundedAgentSuite({ funds: usdg(300) });
 
   it("Given a configured and funded agent account, Then its confidential balance is available and the public rest stays", () => {
     expect(given.world.agentAvailable()).toBe(usdg(300));

@@ -10,13 +10,10 @@ import { transferAgentConfidential } from "@cpay/sdk/agent-confidential";
 import { type ConfidentialStep, isConfidentialError } from "@cpay/sdk/confidential";
 import { describe, expect, it } from "vitest";
 import { failingNthSubmission } from "../confidential/support";
-import { createFundedAgentWorld } from "../support/agent-confidential-world";
+import { fundedAgentSuite } from "../support/agent-confidential-world";
 import { transferId, usdg } from "../support/policy-world";
-import { perSuite } from "../support/shared-set-up";
 
-const given = perSuite(async () => ({
-  world: await createFundedAgentWorld({ funds: usdg(300), recipient: "bob" }),
-}));
+const given = fundedAgentSuite({ funds: usdg(300), recipient: "bob" });
 let attempt = 1;
 
 /** Fees of the transactions an attempt lands (and its clean-up) are far below any context's rent. */

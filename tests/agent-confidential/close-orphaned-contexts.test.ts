@@ -19,14 +19,11 @@ import {
   ZkElGamalProofInstruction,
 } from "@solana-program/zk-elgamal-proof";
 import { describe, expect, it } from "vitest";
-import { createFundedAgentWorld } from "../support/agent-confidential-world";
+import { fundedAgentSuite } from "../support/agent-confidential-world";
 import { usdg } from "../support/policy-world";
-import { perSuite } from "../support/shared-set-up";
 
 describe("closing orphaned agent contexts", () => {
-  const given = perSuite(async () => ({
-    world: await createFundedAgentWorld({ funds: usdg(100), recipient: "bob" }),
-  }));
+  const given = fundedAgentSuite({ funds: usdg(100), recipient: "bob" });
 
   /** A verified equality context with the agent PDA as authority, as a dead run leaves behind. */
   async function orphan(): Promise<Address> {

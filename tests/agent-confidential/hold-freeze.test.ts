@@ -19,15 +19,12 @@ import {
 import { tokenAccountOf } from "@cpay/sdk/confidential";
 import { type Address, address, generateKeyPairSigner } from "@solana/kit";
 import { describe, expect, it } from "vitest";
-import { createFundedAgentWorld } from "../support/agent-confidential-world";
+import { fundedAgentSuite } from "../support/agent-confidential-world";
 import { SECONDS_PER_DAY, transferId, usdg, utc } from "../support/policy-world";
 import { worldChangesBy } from "../support/refused-by-program";
-import { perSuite } from "../support/shared-set-up";
 
 describe("a confidential hold freezes the agent's balance", () => {
-  const given = perSuite(async () => ({
-    world: await createFundedAgentWorld({ funds: usdg(300), recipient: "bob" }),
-  }));
+  const given = fundedAgentSuite({ funds: usdg(300), recipient: "bob" });
   let publicHold: Address;
 
   /** The agent account's available ciphertext and its AE copy: what the held proofs were made against. */

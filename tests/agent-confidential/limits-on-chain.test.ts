@@ -6,7 +6,7 @@
 import { rejectHold } from "@cpay/sdk/agent-confidential";
 import type { Address } from "@solana/kit";
 import { describe, expect, it } from "vitest";
-import { createFundedAgentWorld } from "../support/agent-confidential-world";
+import { fundedAgentSuite } from "../support/agent-confidential-world";
 import {
   DAILY_LIMIT,
   HITL_THRESHOLD,
@@ -16,12 +16,9 @@ import {
   utc,
 } from "../support/policy-world";
 import { expectForgedDailyLimitRefused, expectRefusedByProgram } from "../support/refused-by-program";
-import { perSuite } from "../support/shared-set-up";
 
 describe("limits enforced by the program over encrypted amounts", () => {
-  const given = perSuite(async () => ({
-    world: await createFundedAgentWorld({ funds: usdg(600), recipient: "bob" }),
-  }));
+  const given = fundedAgentSuite({ funds: usdg(600), recipient: "bob" });
 
   it("Given the immediate bound min(per_tx, hitl) = 50, When a client proves 50 + 1 against 50 + 1, Then the program refuses it and exactly 50 executes", async () => {
     await expectRefusedByProgram(

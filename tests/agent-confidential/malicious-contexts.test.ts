@@ -22,13 +22,12 @@ import {
   ZkElGamalProofInstruction,
 } from "@solana-program/zk-elgamal-proof";
 import { describe, expect, it } from "vitest";
-import { createFundedAgentWorld } from "../support/agent-confidential-world";
+import { fundedAgentSuite } from "../support/agent-confidential-world";
 import { type OwnLimitProofs, proveLimitsOutsideSdk } from "../support/limit-proofs";
 import { accountBytes, plantAccount } from "../support/plant-account";
 import { usdg, type WorldAgent } from "../support/policy-world";
 import { landedInstructions, verifiedPayloads, verifyContext } from "../support/proof-context";
 import { expectRefusedByProgram, worldChangesBy } from "../support/refused-by-program";
-import { perSuite } from "../support/shared-set-up";
 
 type Slot = keyof AgentTransferContexts;
 
@@ -49,9 +48,7 @@ type Substitution =
     };
 
 describe("a malicious client's context accounts", () => {
-  const given = perSuite(async () => ({
-    world: await createFundedAgentWorld({ funds: usdg(300), recipient: "bob" }),
-  }));
+  const given = fundedAgentSuite({ funds: usdg(300), recipient: "bob" });
 
   /** An honest transfer of AMOUNT by `agent` whose final instruction reads `substitutions` instead. */
   function attempt(substitutions: readonly Substitution[], agent: WorldAgent = given.world.agent) {

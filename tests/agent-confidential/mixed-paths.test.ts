@@ -8,19 +8,16 @@
 import { isPolicyLimitExceeded } from "@cpay/sdk/agent-confidential";
 import type { Address } from "@solana/kit";
 import { describe, expect, it } from "vitest";
-import { createFundedAgentWorld } from "../support/agent-confidential-world";
+import { fundedAgentSuite } from "../support/agent-confidential-world";
 import { DAILY_LIMIT, usdg, utc } from "../support/policy-world";
 import {
   expectForgedDailyLimitRefused,
   expectRefusedByProgram,
   worldChangesBy,
 } from "../support/refused-by-program";
-import { perSuite } from "../support/shared-set-up";
 
 describe("public and confidential spends in one daily limit", () => {
-  const given = perSuite(async () => ({
-    world: await createFundedAgentWorld({ funds: usdg(400), recipient: "bob" }),
-  }));
+  const given = fundedAgentSuite({ funds: usdg(400), recipient: "bob" });
   let publicHold: Address;
 
   it("Given a confidential spend today, Then a public transfer and the approval of a public hold are refused (PublicSpendAfterConfidential) with nothing changed", async () => {

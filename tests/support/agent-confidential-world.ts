@@ -39,6 +39,7 @@ import {
   transferId,
   type WorldAgent,
 } from "./policy-world";
+import { perSuite } from "./shared-set-up";
 
 /** The deterministic 32-byte confidential secret of `label` (public seed: test use only). */
 export function testConfidentialSecret(label: string): Uint8Array {
@@ -205,4 +206,11 @@ export async function createFundedAgentWorld(input: {
   await world.fundAgent(input.funds);
   if (input.recipient !== undefined) await world.confidentialRecipient(input.recipient);
   return world;
+}
+
+/** That world (createFundedAgentWorld), made once for the suite's tests: `given.world`. */
+export function fundedAgentSuite(input: Parameters<typeof createFundedAgentWorld>[0]): {
+  readonly world: AgentConfidentialWorld;
+} {
+  return perSuite(async () => ({ world: await createFundedAgentWorld(input) }));
 }
