@@ -23,6 +23,7 @@ import {
 } from "../support/agent-confidential-world";
 import { accountBytes } from "../support/plant-account";
 import { DEFAULT_POLICY } from "../support/policy-world";
+import { usdgDecimal } from "../support/usdg-decimal";
 
 const PER_TRANSACTION_LIMIT = 3_000_000_000_000n;
 const DAILY_LIMIT = 5_000_000_000_000n;
@@ -161,10 +162,9 @@ function leaks(value: bigint): string[] {
   const found = needles
     .filter(([, needle]) => blobs.some((blob) => blob.includes(needle)))
     .map(([name]) => name);
-  const ui = `${value / 1_000_000n}.${(value % 1_000_000n).toString().padStart(6, "0")}`;
   const words: [string, string][] = [
     ["decimal", value.toString()],
-    ["ui amount", ui],
+    ["ui amount", usdgDecimal(value)],
     ["hex", value.toString(16)],
   ];
   if (hi >= 10_000n) words.push(["high half decimal", hi.toString()]);

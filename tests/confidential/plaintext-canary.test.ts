@@ -7,6 +7,7 @@
 
 import { applyPendingBalance, depositConfidential, transferConfidential } from "@cpay/sdk/confidential";
 import { beforeAll, describe, expect, it } from "vitest";
+import { usdgDecimal } from "../support/usdg-decimal";
 import { available, twoPartiesSuite } from "./support";
 
 const DEPOSIT = 9_000_000_000_000n;
@@ -79,10 +80,9 @@ function leaks(value: bigint): string[] {
   const found: string[] = [];
   if (blobs.some((blob) => blob.includes(u64le(value)))) found.push("u64 LE bytes");
   const decimal = value.toString();
-  const ui = `${value / 1_000_000n}.${(value % 1_000_000n).toString().padStart(6, "0")}`;
   for (const [name, needle] of [
     ["decimal", decimal],
-    ["ui amount", ui],
+    ["ui amount", usdgDecimal(value)],
     ["hex", value.toString(16)],
   ] as const) {
     if (texts.some((text) => text.includes(needle))) found.push(name);

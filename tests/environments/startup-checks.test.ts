@@ -24,6 +24,7 @@ import { getCreateAccountInstruction } from "@solana-program/system";
 import { getInitializeMint2Instruction, TOKEN_2022_PROGRAM_ADDRESS } from "@solana-program/token-2022";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeExecSigner } from "../support/exec-signer";
+import { localnetManifestOf } from "../support/localnet-chain";
 import { type LocalnetProcess, startLocalnetProcess } from "../support/localnet-process";
 import { sendAs } from "../support/send-as";
 
@@ -98,9 +99,7 @@ describe("start-up checks against a localnet process", () => {
     const { chain } = connection;
     await expect(checkConfidentialMint(chain, { where, mint: chain.usdgMint })).resolves.toBeUndefined();
     // The fee reserve's key behind a signing program: the payer of the plain mint below.
-    const manifest = JSON.parse(readFileSync(localnet.manifestPath, "utf8")) as {
-      keypairs: { feeReserve: string };
-    };
+    const manifest = localnetManifestOf(localnet);
     const keypairPath = join(localnet.dir, manifest.keypairs.feeReserve);
     const program = writeExecSigner(dir, { path: keypairPath, address: connection.feePayer.address });
     const payer = await loadSigner("LIVE_FEE_RESERVE_SIGNER", { provider: "exec", path: program });

@@ -12,7 +12,7 @@
  */
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { type KeyFileConnection, localnetConnection } from "@cpay/api";
@@ -24,6 +24,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiProcess, startApi } from "../support/api-process";
 import { writeExecSigner, writeKeypairFile } from "../support/exec-signer";
 import { indexerProcess } from "../support/indexer-process";
+import { localnetManifestOf } from "../support/localnet-chain";
 import { type LocalnetProcess, startLocalnetProcess } from "../support/localnet-process";
 import { sendAs } from "../support/send-as";
 import type { ServiceProcess } from "../support/service-process";
@@ -34,18 +35,8 @@ const ROOT = resolve(import.meta.dirname, "../..");
 const USDG = 1_000_000n;
 const ADMIN_TOKEN = randomBytes(32).toString("base64url");
 
-interface Manifest {
-  readonly genesisHash: string;
-  readonly programId: string;
-  readonly usdgMint: string;
-  readonly keypairs: { readonly feeReserve: string; readonly programUpgradeAuthority: string };
-}
-
 /** A JSON answer of `/v1` (a session view, an account, an error). */
 type Answer = { error?: { code: string; param?: string }; [field: string]: unknown };
-
-const manifestOf = (localnet: LocalnetProcess) =>
-  JSON.parse(readFileSync(localnet.manifestPath, "utf8")) as Manifest;
 
 describe("one service, a test environment on one cluster and a live one on another", () => {
   const dir = mkdtempSync(join(tmpdir(), "cpay-environments-"));
@@ -116,7 +107,7 @@ describe("one service, a test environment on one cluster and a live one on anoth
     ]);
     testChain = await localnetConnection(testnet.manifestPath);
     liveChain = await localnetConnection(mainnet.manifestPath);
-    const live = manifestOf(mainnet);
+    const live = localnetManifestOf(mainnet);
 
     // The live cluster set up as an operator would: its config names a registrar of its own, and
     // the service signs as the fee reserve only through a signing program.
@@ -197,7 +188,7 @@ describe("one service, a test environment on one cluster and a live one on anoth
   });
 
   it("runs the two environments on two different chains", () => {
-    expect(manifestOf(testnet).genesisHash).not.toBe(manifestOf(mainnet).genesisHash);
+    expect(localnetManifestOf(testnet).genesisHash).not.toBe(localnetManifestOf(mainnet).genesisHash);
     expect(testKey.startsWith("svc_test_")).toBe(true);
     expect(liveKey.startsWith("svc_live_")).toBe(true);
     expect(api.output()).toMatch(/live:\s+http:\/\/127\.0\.0\.1:\d+ \(genesis /);
@@ -404,7 +395,7 @@ describe("one service, a test environment on one cluster and a live one on anoth
     });
     // The test cluster's genesis: the live environment's cluster is another one.
     await expect(swapped.start()).rejects.toThrow(
-      `${testDb} (LIVE_DATABASE_URL) belongs to the chain with genesis ${manifestOf(testnet).genesisHash}`,
+      `${testDb} (LIVE_DATABASE_URL) belongs to the chain with genesis ${localnetManifestOf(testnet).genesisHash}`,
     );
   });
 });

@@ -15,12 +15,13 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type ChainPort, connectRpcChain } from "@cpay/sdk/chain";
+import type { ChainPort } from "@cpay/sdk/chain";
 import Sqlite from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { apiProcess, startApi } from "../support/api-process";
 import { keysFromSecret } from "../support/holder-keys";
 import { localnetIndexerProcess } from "../support/indexer-process";
+import { connectToLocalnet } from "../support/localnet-chain";
 import { type LocalnetProcess, startLocalnetProcess } from "../support/localnet-process";
 import { seeded } from "../support/seeded";
 import type { ServiceProcess } from "../support/service-process";
@@ -33,6 +34,7 @@ import {
   transferOf,
 } from "../support/transfer-answers";
 import { confidentialUsdgTotalOn, publicUsdgOn } from "../support/usdg-balances";
+import { usdgDecimal } from "../support/usdg-decimal";
 
 const USDG = 1_000_000n;
 /** What scripts/start.sh gives @demo (api/src/admin/demo-accounts.ts). */
@@ -69,7 +71,6 @@ const KILL_AFTER_ANSWERS = 2 + Math.floor(random() * 3);
  */
 const KILL_DELAY_MS = Math.floor(random() * 1_500);
 
-const toAmount = (units: bigint) => `${units / USDG}.${(units % USDG).toString().padStart(6, "0")}`;
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 describe("the start topology after the localnet and the API are SIGKILLed mid-stream", () => {
@@ -121,7 +122,7 @@ describe("the start topology after the localnet and the API are SIGKILLed mid-st
         apiUrl,
         apiKey,
         idempotencyKey: transfer.key,
-        body: { to: "@merchant", amount: toAmount(transfer.units), confidential: transfer.confidential },
+        body: { to: "@merchant", amount: usdgDecimal(transfer.units), confidential: transfer.confidential },
       });
     /** Every answer each key got, in order (a retry's answer must name the same transfer). */
     const answers = new Map<string, TransferAnswer[]>(PLAN.map((transfer) => [transfer.key, []]));
@@ -215,16 +216,7 @@ describe("the start topology after the localnet and the API are SIGKILLed mid-st
       expect(status, `${id}\n${api.output()}`).toMatch(/^(confirmed|failed)$/);
 
     // And the balances on chain are exactly the confirmed transfers
-    const manifest = JSON.parse(readFileSync(localnet.manifestPath, "utf8")) as {
-      usdgMint: string;
-      programId: string;
-    };
-    chain = await connectRpcChain({
-      rpcUrl: localnet.rpcUrl(),
-      wsUrl: localnet.wsUrl(),
-      programId: manifest.programId,
-      usdgMint: manifest.usdgMint,
-    });
+    chain = await connectToLocalnet(localnet);
     expect(chain.genesisHash).toBe(genesisBefore);
     expect(indexer.running(), indexer.output()).toBe(true);
     await api.stop();

@@ -1,24 +1,17 @@
-/**
- * The fault proxy itself (tests/support/fault-proxy.ts), against the in-process localnet: each
- * fault does what the suites rely on, and without faults it is a transparent pipe.
- */
-import { createEmbeddedCluster, type EmbeddedCluster } from "@cpay/localnet/cluster";
-import { type Localnet, startLocalnet } from "@cpay/localnet/rpc";
 import { signTransactionToWire } from "@cpay/sdk/chain";
 import { generateKeyPairSigner, lamports } from "@solana/kit";
 import { getTransferSolInstruction } from "@solana-program/system";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
-import { type FaultProxy, startFaultProxy } from "../support/fault-proxy";
+import { proxiedLocalnetSuite } from "../support/proxied-localnet";
 
-let cluster: EmbeddedCluster;
-let localnet: Localnet;
-let proxy: FaultProxy;
+// 50 ms slots: a blockhash lives 7.5 s, so one read valid a moment ago is still valid on a loaded machine.
+const given = proxiedLocalnetSuite(7);
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function call(method: string, params: unknown[] = []): Promise<Response> {
-  return fetch(proxy.rpcUrl, {
+  return fetch(given.proxy.rpcUrl, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
@@ -63,21 +56,6 @@ async function waitFor(done: () => Promise<boolean>, timeoutMs = 15_000): Promis
   }
 }
 
-beforeAll(async () => {
-  // 50 ms slots: a blockhash lives 7.5 s, so one read valid a moment ago is still valid on a loaded machine.
-  cluster = await createEmbeddedCluster({ slotMs: 50 });
-  localnet = await startLocalnet({ cluster, rpcPort: 0, wsPort: 0 });
-  proxy = await startFaultProxy(localnet, { seed: 7 });
-});
-
-afterAll(async () => {
-  await proxy?.close();
-  await localnet?.close();
-  cluster?.stop();
-});
-
-beforeEach(() => proxy.clear());
-
 describe("fault proxy", () => {
   it("Given no faults, When a transaction is sent, Then it lands as through the node itself", async () => {
     const sent = await signedTransfer();
@@ -86,32 +64,32 @@ describe("fault proxy", () => {
   });
 
   it("Given a 429 burst then a 5xx burst, When read, Then exactly that many answers fail, then reads pass", async () => {
-    proxy.set({ fail429: 2, fail5xx: 1 });
+    given.proxy.set({ fail429: 2, fail5xx: 1 });
     const statuses = [];
     for (let index = 0; index < 4; index++) statuses.push((await call("getSlot")).status);
     expect(statuses).toEqual([429, 429, 503, 200]);
   });
 
   it("Given dropped sends, When a transaction is sent, Then its signature is answered and it never lands", async () => {
-    proxy.set({ dropSends: 1 });
+    given.proxy.set({ dropSends: 1 });
     const sent = await signedTransfer();
     expect(await result("sendTransaction", [sent.wire, { encoding: "base64" }])).toBe(sent.signature);
-    expect(proxy.stats.dropped).toContain(sent.signature);
+    expect(given.proxy.stats.dropped).toContain(sent.signature);
     await sleep(300);
     expect(await status(sent.signature)).toBeNull();
-    proxy.clear();
+    given.proxy.clear();
     // The same bytes again reach the node: a re-send of a dropped transaction lands.
     await result("sendTransaction", [sent.wire, { encoding: "base64" }]);
     await waitFor(async () => (await status(sent.signature)) !== null);
   });
 
   it("Given a send held until expiry, When its blockhash is past its last valid height, Then it was forwarded and never landed", async () => {
-    proxy.set({ expireNextSends: 1 });
+    given.proxy.set({ expireNextSends: 1 });
     const sent = await signedTransfer();
     expect(await result("sendTransaction", [sent.wire, { encoding: "base64" }])).toBe(sent.signature);
-    expect(proxy.stats.expired).toEqual([sent.signature]);
+    expect(given.proxy.stats.expired).toEqual([sent.signature]);
     await waitFor(async () => (await result<number>("getBlockHeight")) > sent.lastValidBlockHeight, 30_000);
-    await waitFor(async () => (proxy.stats.forwarded.sendTransaction ?? 0) >= 2);
+    await waitFor(async () => (given.proxy.stats.forwarded.sendTransaction ?? 0) >= 2);
     expect(await status(sent.signature)).toBeNull();
   });
 
@@ -119,7 +97,7 @@ describe("fault proxy", () => {
     const fresh = await result<{ context: { slot: number }; value: { blockhash: string } }>(
       "getLatestBlockhash",
     );
-    proxy.set({ lagMs: 60_000 });
+    given.proxy.set({ lagMs: 60_000 });
     expect(await result<number>("getSlot")).toBeLessThan(fresh.context.slot);
     const validity = await result<{ value: boolean }>("isBlockhashValid", [fresh.value.blockhash]);
     expect(validity.value).toBe(false);
@@ -127,12 +105,12 @@ describe("fault proxy", () => {
       error: { code: number };
     };
     expect(refused.error.code).toBe(-32016);
-    proxy.clear();
+    given.proxy.clear();
     expect((await result<{ value: boolean }>("isBlockhashValid", [fresh.value.blockhash])).value).toBe(true);
   });
 
   it("Given a PubSub subscriber, When the proxy cuts PubSub, Then its socket closes; When down, Then new sockets are closed at once", async () => {
-    const socket = new WebSocket(proxy.wsUrl);
+    const socket = new WebSocket(given.proxy.wsUrl);
     const notified = new Promise<void>((resolve) => {
       socket.on("message", (data) => {
         if (String(data).includes("slotNotification")) resolve();
@@ -142,11 +120,11 @@ describe("fault proxy", () => {
     socket.send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "slotSubscribe" }));
     await notified;
     const closed = new Promise((resolve) => socket.once("close", resolve));
-    expect(proxy.cutPubSub()).toBe(1);
+    expect(given.proxy.cutPubSub()).toBe(1);
     await closed;
 
-    proxy.set({ down: true });
-    const refused = new WebSocket(proxy.wsUrl);
+    given.proxy.set({ down: true });
+    const refused = new WebSocket(given.proxy.wsUrl);
     refused.on("error", () => undefined);
     await new Promise((resolve) => refused.once("close", resolve));
     await expect(call("getSlot")).rejects.toThrow();

@@ -12,43 +12,44 @@
 import { randomUUID } from "node:crypto";
 import type { TransferRow } from "@cpay/api";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { FaultSettings } from "../support/fault-proxy";
-import { type FaultWorld, type FaultWorldAccount, startFaultWorld } from "../support/fault-world";
+import { type FaultWorldAccount, faultSuite } from "../support/fault-world";
 import { keysFromSecret } from "../support/holder-keys";
 import { transfersRecordedOnChain } from "../support/recorded-transfers";
 import { confidentialUsdgTotalOn, publicUsdgOn } from "../support/usdg-balances";
+import { usdgDecimal } from "../support/usdg-decimal";
 
 const UNITS = 1_000_000n;
 const PUBLIC_FUNDS = 100n * UNITS;
 const CONFIDENTIAL_FUNDS = 100n * UNITS;
 const SETTLE_TIMEOUT_MS = 90_000;
 
-let world: FaultWorld;
-let publicPayer: FaultWorldAccount;
-let confidentialPayer: FaultWorldAccount;
-let payee: FaultWorldAccount;
+const given = faultSuite({ seed: 17 }, async (world) => {
+  const [publicPayer, confidentialPayer, payee] = await Promise.all([
+    world.account("publicpayer", { public: PUBLIC_FUNDS }),
+    world.account("confpayer", { confidential: CONFIDENTIAL_FUNDS }),
+    world.account("payee"),
+  ]);
+  return { publicPayer, confidentialPayer, payee };
+});
 /** Every amount the suite asked for, by transfer id (the service keeps none). */
 const amounts = new Map<string, bigint>();
 let nextAmount = 10_000n;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function decimal(units: bigint): string {
-  return `${units / UNITS}.${(units % UNITS).toString().padStart(6, "0")}`;
-}
-
 async function post(from: FaultWorldAccount, confidential: boolean) {
   const amount = nextAmount;
   nextAmount += 1_000n;
-  const response = await fetch(`${world.service.url}/v1/transfers`, {
+  const response = await fetch(`${given.world.service.url}/v1/transfers`, {
     method: "POST",
     headers: {
       authorization: `Bearer ${from.key}`,
       "content-type": "application/json",
       "idempotency-key": randomUUID(),
     },
-    body: JSON.stringify({ to: "@payee", amount: decimal(amount), confidential }),
+    body: JSON.stringify({ to: "@payee", amount: usdgDecimal(amount), confidential }),
   });
   const body = (await response.json()) as { transfer_id?: string; error?: { code: string } };
   if (body.transfer_id !== undefined) amounts.set(body.transfer_id, amount);
@@ -60,12 +61,12 @@ async function stream() {
   const [publicAnswers, confidentialAnswers] = await Promise.all([
     (async () => {
       const answers = [];
-      for (let index = 0; index < 3; index++) answers.push(await post(publicPayer, false));
+      for (let index = 0; index < 3; index++) answers.push(await post(given.publicPayer, false));
       return answers;
     })(),
     (async () => {
       const answers = [];
-      for (let index = 0; index < 2; index++) answers.push(await post(confidentialPayer, true));
+      for (let index = 0; index < 2; index++) answers.push(await post(given.confidentialPayer, true));
       return answers;
     })(),
   ]);
@@ -74,18 +75,18 @@ async function stream() {
 
 /** Runs `stream` with `faults` on (re-armed every `rearmMs` when given), then clears them. */
 async function underFaults(faults: Partial<FaultSettings>, rearm?: { everyMs: number; run: () => void }) {
-  world.proxy.set(faults);
+  given.world.proxy.set(faults);
   const timer = rearm === undefined ? null : setInterval(rearm.run, rearm.everyMs);
   try {
     return await stream();
   } finally {
     if (timer !== null) clearInterval(timer);
-    world.proxy.clear();
+    given.world.proxy.clear();
   }
 }
 
 async function rows(): Promise<TransferRow[]> {
-  const { db } = world.service.context;
+  const { db } = given.world.service.context;
   return db.read((q) => q.select().from(db.tables.transfers));
 }
 
@@ -103,7 +104,7 @@ async function settleAll(): Promise<TransferRow[]> {
 
 /** The transfer's events, as `<type>@<sender|recipient>`, sorted. */
 async function eventsOf(row: TransferRow): Promise<string[]> {
-  const { db } = world.service.context;
+  const { db } = given.world.service.context;
   const { events } = db.tables;
   const found = await db.read((q) => q.select().from(events).where(eq(events.resourceId, row.id)));
   return found
@@ -111,18 +112,22 @@ async function eventsOf(row: TransferRow): Promise<string[]> {
     .sort();
 }
 
-const publicBalance = (owner: string) => publicUsdgOn(world.direct, owner);
+const publicBalance = (owner: string) => publicUsdgOn(given.world.direct, owner);
 
 /** Available + pending, decrypted with the holder's own keys. */
 const confidentialBalance = (holder: FaultWorldAccount) =>
-  confidentialUsdgTotalOn(world.direct, holder.account.publicKey, keysFromSecret(holder.confidentialSecret));
+  confidentialUsdgTotalOn(
+    given.world.direct,
+    holder.account.publicKey,
+    keysFromSecret(holder.confidentialSecret),
+  );
 
 /** Every invariant of the module doc, over every transfer made so far. */
 async function checkSettled(): Promise<TransferRow[]> {
   const all = await settleAll();
   const recorded = new Map([
-    ...(await transfersRecordedOnChain(world.direct, publicPayer.account.publicKey)),
-    ...(await transfersRecordedOnChain(world.direct, confidentialPayer.account.publicKey)),
+    ...(await transfersRecordedOnChain(given.world.direct, given.publicPayer.account.publicKey)),
+    ...(await transfersRecordedOnChain(given.world.direct, given.confidentialPayer.account.publicKey)),
   ]);
   let sentPublic = 0n;
   let sentConfidential = 0n;
@@ -153,10 +158,10 @@ async function checkSettled(): Promise<TransferRow[]> {
   }
   // Nothing recorded on chain that the service does not know.
   for (const id of recorded.keys()) expect(all.map((row) => row.id)).toContain(id);
-  expect(await publicBalance(publicPayer.account.publicKey)).toBe(PUBLIC_FUNDS - sentPublic);
-  expect(await publicBalance(payee.account.publicKey)).toBe(sentPublic);
-  expect(await confidentialBalance(confidentialPayer)).toBe(CONFIDENTIAL_FUNDS - sentConfidential);
-  expect(await confidentialBalance(payee)).toBe(sentConfidential);
+  expect(await publicBalance(given.publicPayer.account.publicKey)).toBe(PUBLIC_FUNDS - sentPublic);
+  expect(await publicBalance(given.payee.account.publicKey)).toBe(sentPublic);
+  expect(await confidentialBalance(given.confidentialPayer)).toBe(CONFIDENTIAL_FUNDS - sentConfidential);
+  expect(await confidentialBalance(given.payee)).toBe(sentConfidential);
   return all;
 }
 
@@ -170,23 +175,10 @@ async function expectAllConfirmed(answers: Awaited<ReturnType<typeof stream>>): 
   }
 }
 
-beforeAll(async () => {
-  world = await startFaultWorld({ seed: 17 });
-  [publicPayer, confidentialPayer, payee] = await Promise.all([
-    world.account("publicpayer", { public: PUBLIC_FUNDS }),
-    world.account("confpayer", { confidential: CONFIDENTIAL_FUNDS }),
-    world.account("payee"),
-  ]);
-});
-
-afterAll(async () => {
-  await world?.close();
-});
-
 describe("transfers through a misbehaving RPC", () => {
   it("Given 30% of sends dropped, Then every transfer confirms once", async () => {
     const answers = await underFaults({ dropSends: 0.3 });
-    expect(world.proxy.stats.dropped.length).toBeGreaterThan(0);
+    expect(given.world.proxy.stats.dropped.length).toBeGreaterThan(0);
     await expectAllConfirmed(answers);
   });
 
@@ -198,14 +190,14 @@ describe("transfers through a misbehaving RPC", () => {
     ["429", { fail429: 3 }, "http429"],
     ["5xx", { fail5xx: 3 }, "http5xx"],
   ] as const)("Given %s bursts, Then every transfer confirms once", async (_, burst, counted) => {
-    const before = world.proxy.stats[counted];
-    const answers = await underFaults(burst, { everyMs: 400, run: () => world.proxy.set(burst) });
-    expect(world.proxy.stats[counted]).toBeGreaterThan(before);
+    const before = given.world.proxy.stats[counted];
+    const answers = await underFaults(burst, { everyMs: 400, run: () => given.world.proxy.set(burst) });
+    expect(given.world.proxy.stats[counted]).toBeGreaterThan(before);
     await expectAllConfirmed(answers);
   });
 
   it("Given PubSub cut again and again, Then every transfer confirms once", async () => {
-    const answers = await underFaults({}, { everyMs: 300, run: () => world.proxy.cutPubSub() });
+    const answers = await underFaults({}, { everyMs: 300, run: () => given.world.proxy.cutPubSub() });
     await expectAllConfirmed(answers);
   });
 
@@ -218,26 +210,26 @@ describe("transfers through a misbehaving RPC", () => {
   });
 
   it("Given transactions held until their blockhash expired, Then the transfers are signed again and confirm once", async () => {
-    const before = world.proxy.stats.expired.length;
+    const before = given.world.proxy.stats.expired.length;
     const answers = await underFaults({ expireNextSends: 2 });
-    expect(world.proxy.stats.expired.length - before).toBe(2);
+    expect(given.world.proxy.stats.expired.length - before).toBe(2);
     await expectAllConfirmed(answers);
   });
 
   it("Given the RPC fully down, Then a transfer is 503 chain_unavailable and the reads of the service answer; When it is back, Then transfers go on by themselves", async () => {
     const before = (await rows()).length;
-    world.proxy.set({ down: true });
+    given.world.proxy.set({ down: true });
     try {
-      const refused = await post(publicPayer, false);
+      const refused = await post(given.publicPayer, false);
       expect(refused.status).toBe(503);
       expect(refused.body.error?.code).toBe("chain_unavailable");
-      const headers = { authorization: `Bearer ${publicPayer.key}` };
-      const list = await fetch(`${world.service.url}/v1/transfers`, { headers });
+      const headers = { authorization: `Bearer ${given.publicPayer.key}` };
+      const list = await fetch(`${given.world.service.url}/v1/transfers`, { headers });
       expect(list.status).toBe(200);
       expect(((await list.json()) as { total: number }).total).toBeGreaterThan(0);
-      expect((await fetch(`${world.service.url}/v1/accounts/me`, { headers })).status).toBe(200);
+      expect((await fetch(`${given.world.service.url}/v1/accounts/me`, { headers })).status).toBe(200);
     } finally {
-      world.proxy.clear();
+      given.world.proxy.clear();
     }
     expect((await rows()).length).toBe(before);
     await expectAllConfirmed(await stream());

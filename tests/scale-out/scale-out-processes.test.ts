@@ -17,16 +17,17 @@
  * Where the kill lands depends on timing; what must hold does not. SCALE_OUT_SEED explores others.
  */
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type ChainPort, connectRpcChain } from "@cpay/sdk/chain";
+import type { ChainPort } from "@cpay/sdk/chain";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { createPostgresDatabase, postgresServerUrl } from "../support/api-database";
 import { type ApiBanner, apiProcess, startApi } from "../support/api-process";
 import { keysFromSecret } from "../support/holder-keys";
 import { localnetIndexerProcess } from "../support/indexer-process";
+import { connectToLocalnet, localnetManifestOf } from "../support/localnet-chain";
 import { type LocalnetProcess, startLocalnetProcess } from "../support/localnet-process";
 import { transfersRecordedOnChain } from "../support/recorded-transfers";
 import { seeded } from "../support/seeded";
@@ -40,6 +41,7 @@ import {
   transferOf,
 } from "../support/transfer-answers";
 import { confidentialUsdgTotalOn, publicUsdgOn } from "../support/usdg-balances";
+import { usdgDecimal } from "../support/usdg-decimal";
 
 const USDG = 1_000_000n;
 const SEED = Number(process.env.SCALE_OUT_SEED ?? 11);
@@ -100,7 +102,6 @@ const KILL_AFTER_ANSWERS = 1 + Math.floor(random() * 3);
  */
 const KILL_DELAY_MS = Math.floor(random() * 1_500);
 
-const toAmount = (units: bigint) => `${units / USDG}.${(units % USDG).toString().padStart(6, "0")}`;
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 const sum = (values: readonly bigint[]) => values.reduce((total, value) => total + value, 0n);
 
@@ -155,10 +156,7 @@ describe("two API processes and the indexer on one PostgreSQL, one API SIGKILLed
     const database = await createPostgresDatabase(postgresServerUrl());
     dropDatabase = database.drop;
     localnet = await startLocalnetProcess({ dir: join(dir, "localnet"), slotMs: SLOT_MS });
-    const manifest = JSON.parse(readFileSync(localnet.manifestPath, "utf8")) as {
-      usdgMint: string;
-      programId: string;
-    };
+    const manifest = localnetManifestOf(localnet);
     const adminToken = randomBytes(32).toString("base64url");
     const env = {
       PORT: "0",
@@ -186,12 +184,7 @@ describe("two API processes and the indexer on one PostgreSQL, one API SIGKILLed
       PROGRAM_ID: manifest.programId,
       USDG_MINT: manifest.usdgMint,
     });
-    chain = await connectRpcChain({
-      rpcUrl: localnet.rpcUrl(),
-      wsUrl: localnet.wsUrl(),
-      programId: manifest.programId,
-      usdgMint: manifest.usdgMint,
-    });
+    chain = await connectToLocalnet(localnet);
     const outputs = () =>
       `--- api 1\n${first.output()}\n--- api 2\n${second.output()}\n--- indexer\n${indexer?.output()}`;
 
@@ -215,8 +208,8 @@ describe("two API processes and the indexer on one PostgreSQL, one API SIGKILLed
       })) as { account: { public_key: string }; confidential_secret: string };
       if (funded)
         await admin(one, `/accounts/${handle}/fund`, {
-          confidential: toAmount(FUNDING.confidential),
-          public: toAmount(FUNDING.public),
+          confidential: usdgDecimal(FUNDING.confidential),
+          public: usdgDecimal(FUNDING.public),
         });
       return { handle, publicKey: created.account.public_key, secret: created.confidential_secret };
     };
@@ -279,7 +272,7 @@ describe("two API processes and the indexer on one PostgreSQL, one API SIGKILLed
         apiUrl: api.url,
         apiKey: holders[transfer.from].key,
         idempotencyKey: transfer.key,
-        body: { to: carol.handle, amount: toAmount(transfer.units), confidential: transfer.confidential },
+        body: { to: carol.handle, amount: usdgDecimal(transfer.units), confidential: transfer.confidential },
       });
       answers.get(transfer.key)?.push(answer);
       return answer;

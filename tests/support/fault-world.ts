@@ -1,17 +1,13 @@
-/**
- * A service and its indexer that meet the localnet process only through the fault proxy
- * (fault-proxy.ts), as a deployment meets a provider's RPC: both connect to the proxy's URLs, so
- * every fault the suite switches on reaches both. Accounts are made and funded before any fault.
- */
-import { readFileSync } from "node:fs";
 import { type AccountRow, createAccount, fundTestAccount, issueApiKey, type RunningService } from "@cpay/api";
-import { type ChainPort, connectRpcChain, parseLocalnetManifest } from "@cpay/sdk/chain";
+import type { ChainPort } from "@cpay/sdk/chain";
 import { eq } from "drizzle-orm";
 import { TEST_POLICY } from "../api/support/agents";
 import { type FaultProxy, startFaultProxy } from "./fault-proxy";
 import { type IndexerBeside, startIndexerBeside } from "./indexer-beside";
+import { connectToLocalnet } from "./localnet-chain";
 import { type LocalnetProcess, startLocalnetProcess } from "./localnet-process";
 import { startLocalnetService } from "./localnet-service";
+import { perSuite } from "./shared-set-up";
 import { undoStack } from "./undo-stack";
 
 export interface FaultWorldAccount {
@@ -66,15 +62,8 @@ export async function startFaultWorld(
       { seed: options.seed ?? 1 },
     );
     cleanups.add(() => proxy.close());
-    const manifest = parseLocalnetManifest(JSON.parse(readFileSync(localnet.manifestPath, "utf8")));
     const portTo = (rpcUrl: string, wsUrl: string) =>
-      connectRpcChain({
-        rpcUrl,
-        wsUrl,
-        programId: manifest.programId,
-        usdgMint: manifest.usdgMint,
-        onWarning: () => undefined,
-      });
+      connectToLocalnet(localnet, { rpcUrl, wsUrl, onWarning: () => undefined });
     const direct = await portTo(localnet.rpcUrl(), localnet.wsUrl());
     cleanups.add(() => direct.close());
     const {
@@ -143,4 +132,26 @@ export async function startFaultWorld(
     await close();
     throw error;
   }
+}
+
+/**
+ * One fault world for the suite's tests (shared-set-up.ts), with what `setUp` makes in it; closed
+ * after the last test, or at once when `setUp` fails.
+ */
+export function faultSuite<Extra extends object>(
+  options: Parameters<typeof startFaultWorld>[0],
+  setUp: (world: FaultWorld) => Promise<Extra>,
+): { readonly world: FaultWorld } & Extra {
+  return perSuite(
+    async () => {
+      const world = await startFaultWorld(options);
+      try {
+        return { world, ...(await setUp(world)) };
+      } catch (error) {
+        await world.close();
+        throw error;
+      }
+    },
+    ({ world }) => world.close(),
+  );
 }

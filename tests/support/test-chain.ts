@@ -8,7 +8,6 @@
  * child behind.
  */
 
-import { readFileSync } from "node:fs";
 import { type KeyFileConnection, localnetConnection } from "@cpay/api";
 import {
   createEmbeddedCluster,
@@ -16,8 +15,9 @@ import {
   inProcessChain,
   type UsdgMintSettings,
 } from "@cpay/localnet/cluster";
-import { type ChainPort, connectRpcChain, parseLocalnetManifest } from "@cpay/sdk/chain";
+import type { ChainPort } from "@cpay/sdk/chain";
 import { inProcessConnection } from "./in-process-connection";
+import { connectToLocalnet } from "./localnet-chain";
 import { type LocalnetProcess, startLocalnetProcess } from "./localnet-process";
 import { type ClockPosition, type LocalnetTestClient, localnetTestClient } from "./localnet-test-client";
 import { startAtMidday } from "./midday";
@@ -77,15 +77,7 @@ async function startChain(
       cluster: null,
       localnet,
       testClock: localnetTestClient(localnet.rpcUrl),
-      async openChain() {
-        const manifest = parseLocalnetManifest(JSON.parse(readFileSync(localnet.manifestPath, "utf8")));
-        return connectRpcChain({
-          rpcUrl: localnet.rpcUrl(),
-          wsUrl: localnet.wsUrl(),
-          programId: manifest.programId,
-          usdgMint: manifest.usdgMint,
-        });
-      },
+      openChain: () => connectToLocalnet(localnet),
       stop: async () => {
         running.delete(localnet);
         await localnet.remove();
