@@ -23,7 +23,7 @@ import {
 } from "../support/agent-confidential-world";
 import { accountBytes } from "../support/plant-account";
 import { DEFAULT_POLICY } from "../support/policy-world";
-import { usdgDecimal } from "../support/usdg-decimal";
+import { usdgDecimal } from "../support/usdg-units";
 
 const PER_TRANSACTION_LIMIT = 3_000_000_000_000n;
 const DAILY_LIMIT = 5_000_000_000_000n;

@@ -7,6 +7,7 @@
 import { walletSignerOf } from "@cpay/api/vault";
 import { signTransactionToWire } from "@cpay/localnet/cluster";
 import { buildPolicyUpdateInstruction } from "@cpay/sdk";
+import type { TSpendPolicyUpdate } from "@cpay/sdk/api";
 import { address } from "@solana/kit";
 import { describe, expect, it } from "vitest";
 import { apiSuite } from "../support/api-suite";
@@ -21,6 +22,8 @@ describe("spend policies", () => {
 
   const getPolicy = (who: WorldAccount, accountId = given.bot.agent.account_id) =>
     who.client.call("getSpendPolicy", { params: { account_id: accountId } });
+  const patchPolicy = (who: WorldAccount, body: TSpendPolicyUpdate, accountId = given.bot.agent.account_id) =>
+    who.client.call("updateSpendPolicy", { params: { account_id: accountId }, body });
 
   it("Given a new agent, When its owner reads the policy, Then it is the requested one with limits as numbers", async () => {
     const policy = await getPolicy(given.alice);
@@ -43,9 +46,10 @@ describe("spend policies", () => {
   it("Given a partial update, When the owner PATCHes it, Then only those fields change on-chain and the answer is the new policy", async () => {
     const before = await getPolicy(given.alice);
     await given.world.testClock.warpTime(120);
-    const updated = await given.alice.client.call("updateSpendPolicy", {
-      params: { account_id: given.bot.agent.account_id },
-      body: { per_transaction_limit_usdg: 75.5, hitl_threshold_usdg: "20", allowed_recipients: ["*.acme"] },
+    const updated = await patchPolicy(given.alice, {
+      per_transaction_limit_usdg: 75.5,
+      hitl_threshold_usdg: "20",
+      allowed_recipients: ["*.acme"],
     });
     expect(updated).toEqual({
       ...before,
@@ -60,10 +64,7 @@ describe("spend policies", () => {
 
   it("Given a policy update, When it lands, Then exactly one agent.policy.updated event names the agent, without limits", async () => {
     const before = await eventsOf(given.world, "agent.policy.updated", given.bot.agent.spend_policy_id);
-    await given.alice.client.call("updateSpendPolicy", {
-      params: { account_id: given.bot.agent.account_id },
-      body: { active_hours: "22:00-06:00" },
-    });
+    await patchPolicy(given.alice, { active_hours: "22:00-06:00" });
     const after = await eventsOf(given.world, "agent.policy.updated", given.bot.agent.spend_policy_id);
     expect(after).toHaveLength(before.length + 1);
     const event = after.find(
@@ -129,12 +130,7 @@ describe("spend policies", () => {
   );
 
   it("Given an unknown field, When the owner PATCHes, Then 400 invalid_policy names it", async () => {
-    const failure = await refusalOf(
-      given.alice.client.call("updateSpendPolicy", {
-        params: { account_id: given.bot.agent.account_id },
-        body: { monthly_limit_usdg: 5 } as never,
-      }),
-    );
+    const failure = await refusalOf(patchPolicy(given.alice, { monthly_limit_usdg: 5 } as never));
     expect([failure.status, failure.code, failure.param]).toEqual([
       400,
       "invalid_policy",
@@ -146,12 +142,7 @@ describe("spend policies", () => {
     const before = await getPolicy(given.alice);
     const read = await refusalOf(getPolicy(given.mallory));
     expect([read.status, read.code]).toEqual([403, "not_agent_owner"]);
-    const write = await refusalOf(
-      given.mallory.client.call("updateSpendPolicy", {
-        params: { account_id: given.bot.agent.account_id },
-        body: { daily_limit_usdg: 1_000_000 },
-      }),
-    );
+    const write = await refusalOf(patchPolicy(given.mallory, { daily_limit_usdg: 1_000_000 }));
     expect([write.status, write.code]).toEqual([403, "not_agent_owner"]);
     expect(await getPolicy(given.alice)).toEqual(before);
   });
@@ -162,10 +153,7 @@ describe("spend policies", () => {
     const personal = await refusalOf(getPolicy(given.alice, given.alice.account.id));
     expect([personal.status, personal.code]).toEqual([404, "agent_not_found"]);
     const patch = await refusalOf(
-      given.alice.client.call("updateSpendPolicy", {
-        params: { account_id: given.mallory.account.id },
-        body: { daily_limit_usdg: 1 },
-      }),
+      patchPolicy(given.alice, { daily_limit_usdg: 1 }, given.mallory.account.id),
     );
     expect([patch.status, patch.code]).toEqual([404, "agent_not_found"]);
   });

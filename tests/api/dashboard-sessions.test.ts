@@ -8,10 +8,12 @@
  * client address, which never refuses a good passkey or session (last: it spends the address's
  * budget). One world.
  */
+
 import { execFile } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { join, resolve } from "node:path";
 import { issueEnrollmentLink } from "@cpay/api";
+import type { Database, Db } from "@cpay/ledger/database";
 import { newId } from "@cpay/ledger/ids";
 import type { TSessionView } from "@cpay/sdk/api";
 import { eq } from "drizzle-orm";
@@ -149,22 +151,15 @@ describe("dashboard sign-in and sessions", () => {
   const signIn = async (authenticator: SoftAuthenticator) =>
     sessionOf((await signInAnswer(authenticator)).answer);
 
-  const sessionRows = async () => {
+  /** Rows as stored, read by `select`. */
+  const rowsOf = <Row>(select: (q: Db, tables: Database["tables"]) => Promise<Row[]>) => {
     const { db } = given.world.service.context;
-    return db.read((q) => q.select().from(db.tables.sessions));
+    return db.read((q) => select(q, db.tables));
   };
-  const enrollmentRows = async () => {
-    const { db } = given.world.service.context;
-    return db.read((q) => q.select().from(db.tables.enrollmentTokens));
-  };
-  const challengeRows = async () => {
-    const { db } = given.world.service.context;
-    return db.read((q) => q.select().from(db.tables.webauthnChallenges));
-  };
-  const passkeyRows = async () => {
-    const { db } = given.world.service.context;
-    return db.read((q) => q.select().from(db.tables.passkeys));
-  };
+  const sessionRows = () => rowsOf((q, { sessions }) => q.select().from(sessions));
+  const enrollmentRows = () => rowsOf((q, { enrollmentTokens }) => q.select().from(enrollmentTokens));
+  const challengeRows = () => rowsOf((q, { webauthnChallenges }) => q.select().from(webauthnChallenges));
+  const passkeyRows = () => rowsOf((q, { passkeys }) => q.select().from(passkeys));
 
   it("refuses an expired enrollment link", async () => {
     const { link } = await issueEnrollmentLink(given.world.service.context, given.bob.account);

@@ -5,27 +5,18 @@
  * refuses outright is reported to the listener's onError once, and not retried.
  */
 import { createServer as createHttpServer, type Server } from "node:http";
-import { createServer as createNetServer } from "node:net";
 import { createEmbeddedCluster, type EmbeddedCluster } from "@cpay/localnet/cluster";
 import { type Localnet, startLocalnet, startPubSubServer } from "@cpay/localnet/rpc";
 import { ChainUnavailable, connectRpcChain, RpcResponseError, SubmissionRejected } from "@cpay/sdk/chain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocketServer } from "ws";
+import { closedPort } from "../support/closed-port";
 import { eventually } from "../support/eventually";
 
 let cluster: EmbeddedCluster;
 let localnet: Localnet;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** A loopback port nothing listens on (bound, then released). */
-async function closedPort(): Promise<number> {
-  const server = createNetServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** An HTTP server on a free loopback port answering every request with `answer`. */
 async function startHttp(answer: (respond: (status: number, body: string) => void) => void) {

@@ -7,7 +7,7 @@
 
 import { applyPendingBalance, depositConfidential, transferConfidential } from "@cpay/sdk/confidential";
 import { beforeAll, describe, expect, it } from "vitest";
-import { usdgDecimal } from "../support/usdg-decimal";
+import { usdgDecimal } from "../support/usdg-units";
 import { available, twoPartiesSuite } from "./support";
 
 const DEPOSIT = 9_000_000_000_000n;

@@ -6,7 +6,6 @@
  * bounds, bigints, a chunk too big for the node, another program's account — shows as a difference.
  */
 import { randomBytes } from "node:crypto";
-import { createServer } from "node:net";
 import { type IndexerChain, indexerChainOver } from "@cpay/indexer";
 import { createEmbeddedCluster, type EmbeddedCluster } from "@cpay/localnet/cluster";
 import { type Localnet, startLocalnet, startPubSubServer } from "@cpay/localnet/rpc";
@@ -14,6 +13,7 @@ import { buildConfigInitializeInstruction, buildHandleRegisterInstruction } from
 import { connectRpcChain } from "@cpay/sdk/chain";
 import { generateKeyPairSigner, getBase58Decoder, type KeyPairSigner } from "@solana/kit";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { closedPort } from "../support/closed-port";
 import { sendToCluster } from "../support/cluster-send";
 import { startCountingProxy } from "../support/counting-proxy";
 import { eventually } from "../support/eventually";
@@ -66,15 +66,6 @@ function clusterProgramHistory() {
     .getSignaturesForAddress(cluster.programId)
     .filter((info) => info.confirmationStatus !== "processed")
     .map((info) => ({ signature: info.signature, slot: info.slot, err: info.err }));
-}
-
-/** A loopback port nothing listens on (bound, then released). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 beforeAll(async () => {

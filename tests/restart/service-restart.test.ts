@@ -34,12 +34,11 @@ import {
   transferOf,
 } from "../support/transfer-answers";
 import { confidentialUsdgTotalOn, publicUsdgOn } from "../support/usdg-balances";
-import { usdgDecimal } from "../support/usdg-decimal";
+import { usdg, usdgDecimal } from "../support/usdg-units";
 
-const USDG = 1_000_000n;
 /** What scripts/start.sh gives @demo (api/src/admin/demo-accounts.ts). */
-const DEMO_CONFIDENTIAL = 1_000n * USDG;
-const DEMO_PUBLIC = 100n * USDG;
+const DEMO_CONFIDENTIAL = usdg(1_000);
+const DEMO_PUBLIC = usdg(100);
 /** RESTART_SEED explores other plans and kill points; CI runs the fixed one. */
 const SEED = Number(process.env.RESTART_SEED ?? 0x16_2026);
 const TRANSFERS = 12;
@@ -59,7 +58,7 @@ const PLAN: readonly PlannedTransfer[] = Array.from({ length: TRANSFERS }, (_, i
   const confidential = random() < 0.5;
   // Public amounts stay far below @demo's 100 public USDG so no request is refused for balance.
   const units = confidential
-    ? BigInt(1 + Math.floor(random() * 20)) * USDG
+    ? usdg(1 + Math.floor(random() * 20))
     : BigInt(1 + Math.floor(random() * 500)) * 10_000n;
   return { key: `restart-${SEED}-${index}`, confidential, units };
 });

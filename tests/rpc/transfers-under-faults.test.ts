@@ -18,7 +18,7 @@ import { type FaultWorldAccount, faultSuite } from "../support/fault-world";
 import { keysFromSecret } from "../support/holder-keys";
 import { transfersRecordedOnChain } from "../support/recorded-transfers";
 import { confidentialUsdgTotalOn, publicUsdgOn } from "../support/usdg-balances";
-import { usdgDecimal } from "../support/usdg-decimal";
+import { usdgDecimal } from "../support/usdg-units";
 
 const UNITS = 1_000_000n;
 const PUBLIC_FUNDS = 100n * UNITS;

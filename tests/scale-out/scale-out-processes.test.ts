@@ -41,12 +41,11 @@ import {
   transferOf,
 } from "../support/transfer-answers";
 import { confidentialUsdgTotalOn, publicUsdgOn } from "../support/usdg-balances";
-import { usdgDecimal } from "../support/usdg-decimal";
+import { usdg, usdgDecimal } from "../support/usdg-units";
 
-const USDG = 1_000_000n;
 const SEED = Number(process.env.SCALE_OUT_SEED ?? 11);
 const SENDERS = ["alice", "bob"] as const;
-const FUNDING = { confidential: 40n * USDG, public: 10n * USDG } as const;
+const FUNDING = { confidential: usdg(40), public: usdg(10) } as const;
 const TRANSFERS = 16;
 const IN_FLIGHT = 4;
 /** Small, so the burst below reaches it; the transfer and polling keys stay far below it. */
@@ -84,7 +83,7 @@ const PLAN: readonly PlannedTransfer[] = Array.from({ length: TRANSFERS }, (_, i
   const confidential = index < 4 || random() < 0.5;
   // Far below the funding, so no transfer is refused for its balance whatever the mix.
   const units = confidential
-    ? BigInt(1 + Math.floor(random() * 4)) * USDG
+    ? usdg(1 + Math.floor(random() * 4))
     : BigInt(1 + Math.floor(random() * 100)) * 10_000n;
   return {
     key: `scale-out-${SEED}-${index}`,

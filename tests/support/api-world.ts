@@ -29,6 +29,7 @@ import {
   type UsdgFaucet,
 } from "@cpay/api";
 import type { RunningIndexer } from "@cpay/indexer";
+import type { Database, Db } from "@cpay/ledger/database";
 import type { EmbeddedCluster } from "@cpay/localnet/cluster";
 import { type ApiClient, ApiRequestError, createApiClient } from "@cpay/sdk/api";
 import type { ChainPort } from "@cpay/sdk/chain";
@@ -39,6 +40,7 @@ import type { LocalnetProcess } from "./localnet-process";
 import type { LocalnetTestClient } from "./localnet-test-client";
 import { reserveSettled } from "./reserve-settled";
 import { startTestChain, type TestChainMode, type TestChainOptions, testChainMode } from "./test-chain";
+import { UNITS_PER_USDG, usdg } from "./usdg-units";
 
 export { type TestChainMode, testChainMode } from "./test-chain";
 
@@ -110,8 +112,7 @@ export async function refusalOf(promise: Promise<unknown>): Promise<ApiRequestEr
   return caught;
 }
 
-export const UNITS_PER_USDG = 1_000_000n;
-export const usdg = (whole: number | bigint): bigint => BigInt(whole) * UNITS_PER_USDG;
+export { UNITS_PER_USDG, usdg };
 
 /** How a world starts (every field optional: 50 ms slots, the indexer beside, CPAY_TEST_CHAIN's chain). */
 export interface ApiWorldOptions {
@@ -194,6 +195,15 @@ export async function startApiWorld(options: ApiWorldOptions = {}): Promise<ApiW
   const faucet = connection.testFaucet;
   if (faucet === null) throw new Error("the test chain has no USDG faucet");
   const clientFor = (apiKey: string) => createApiClient({ baseUrl: service.url, apiKey });
+  /** The one row `select` reads (by id); throws naming `what` when there is none. */
+  const theRow = async <Row>(
+    what: string,
+    select: (db: Db, tables: Database["tables"]) => Promise<Row[]>,
+  ): Promise<Row> => {
+    const [row] = await service.context.db.read((db) => select(db, service.context.db.tables));
+    if (row === undefined) throw new Error(`no ${what}`);
+    return row;
+  };
   return {
     service,
     mode,
@@ -232,30 +242,18 @@ export async function startApiWorld(options: ApiWorldOptions = {}): Promise<ApiW
         confidential: amounts.confidential ?? 0n,
         public: amounts.public ?? 0n,
       }),
-    async accountRow(accountId) {
-      const { accounts } = service.context.db.tables;
-      const [row] = await service.context.db.read((db) =>
+    accountRow: (accountId) =>
+      theRow(`account ${accountId}`, (db, { accounts }) =>
         db.select().from(accounts).where(eq(accounts.id, accountId)),
-      );
-      if (row === undefined) throw new Error(`no account ${accountId}`);
-      return row;
-    },
-    async transferRow(transferId) {
-      const { transfers } = service.context.db.tables;
-      const [row] = await service.context.db.read((db) =>
+      ),
+    transferRow: (transferId) =>
+      theRow(`transfer ${transferId}`, (db, { transfers }) =>
         db.select().from(transfers).where(eq(transfers.id, transferId)),
-      );
-      if (row === undefined) throw new Error(`no transfer ${transferId}`);
-      return row;
-    },
-    async holdRow(transactionId) {
-      const { holds } = service.context.db.tables;
-      const [row] = await service.context.db.read((db) =>
+      ),
+    holdRow: (transactionId) =>
+      theRow(`hold ${transactionId}`, (db, { holds }) =>
         db.select().from(holds).where(eq(holds.id, transactionId)),
-      );
-      if (row === undefined) throw new Error(`no hold ${transactionId}`);
-      return row;
-    },
+      ),
     async keyFor(accountId) {
       return (await issueApiKey(service.context, { accountId, name: "test", environment: "test" })).value;
     },

@@ -50,10 +50,10 @@ import { type Snapshot, snapshotAccounts, snapshotDifferences } from "./account-
 import { type Outcome, sendToCluster } from "./cluster-send";
 import { programTestSigners, testSigner } from "./test-keys";
 import { createToken2022Mint, fundedTokenAccount, tokenAmount } from "./token-2022";
+import { UNITS_PER_USDG, usdg } from "./usdg-units";
 
 /** USDG has 6 decimals: `usdg(100)` is 100 USDG in base units. */
-export const UNITS_PER_USDG = 1_000_000n;
-export const usdg = (whole: number | bigint): bigint => BigInt(whole) * UNITS_PER_USDG;
+export { UNITS_PER_USDG, usdg };
 
 /** 2026-03-10T00:00:00Z: day 0 of every world. */
 export const DAY_ZERO = BigInt(Date.UTC(2026, 2, 10) / 1000);

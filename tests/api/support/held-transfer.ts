@@ -74,15 +74,21 @@ export async function expectHoldReleased(
   },
 ): Promise<void> {
   expect(await confidentialUsdg(world, agent.agent.public_key, ended.agentKeys)).toEqual(ended.agentBefore);
-  expect(await world.transferRow(held.transferId)).toMatchObject({
-    status: "failed",
-    failureCode: ended.failureCode,
-  });
-  expect(await eventsOf(world, "transfer.failed", held.transferId)).toHaveLength(1);
+  await expectFailedOnce(world, held, { failureCode: ended.failureCode });
   const next = await world
     .clientFor(agent.key.value)
     .call("createTransfer", { body: { to: "@bob", amount: "5", confidential: true } });
   expect(next.approval).toBeNull();
+}
+
+/** The held transfer ended `failed` (with `ended`'s fields) and `transfer.failed` fired once for it. */
+export async function expectFailedOnce(
+  world: ApiWorld,
+  held: HeldTransfer,
+  ended: { readonly failureCode: string; readonly phase?: string },
+): Promise<void> {
+  expect(await world.transferRow(held.transferId)).toMatchObject({ status: "failed", ...ended });
+  expect(await eventsOf(world, "transfer.failed", held.transferId)).toHaveLength(1);
 }
 
 /** Polls until a condition holds (tests/support/eventually.ts), e.g. a background job's work. */
