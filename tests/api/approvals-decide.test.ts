@@ -5,11 +5,11 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { apiSuite } from "../support/api-suite";
 import { refusalOf, usdg, type WorldAccount } from "../support/api-world";
+import { eventually } from "../support/eventually";
 import { createHoldingBots, createTestAgent, eventsOf, TEST_POLICY, type WorldAgent } from "./support/agents";
 import {
   agentKeysOf,
   confidentialUsdg,
-  eventually,
   expectFailedOnce,
   expectHoldReleased,
   holdAgentTransfer,

@@ -6,11 +6,11 @@ import { address } from "@solana/kit";
 import { describe, expect, it } from "vitest";
 import { apiSuite } from "../support/api-suite";
 import { refusalOf, usdg } from "../support/api-world";
+import { eventually } from "../support/eventually";
 import { createHoldingBots, eventsOf, TEST_POLICY } from "./support/agents";
 import {
   agentKeysOf,
   confidentialUsdg,
-  eventually,
   expectFailedOnce,
   expectHoldReleased,
   holdAgentTransfer,

@@ -13,7 +13,7 @@ import { refusalOf, usdg, type WorldAccount } from "../support/api-world";
 import { signerState } from "../support/chain-reads";
 import { createTestAgent, rowCounts, TEST_POLICY } from "./support/agents";
 import { holdAgentTransfer, publicUsdg } from "./support/held-transfer";
-import { agentSigned, createSelfCustodyAgent, publicTransferInstructions } from "./support/self-custody";
+import { createSelfCustodyAgent, signedPublicTransfer } from "./support/self-custody";
 
 const given = apiSuite({ accounts: ["bob"] });
 
@@ -31,14 +31,11 @@ describe("KYC on every path that moves money", () => {
     const agent = await createSelfCustodyAgent(given.world, owner, "solo");
     await given.world.fund(await given.world.accountRow(agent.created.account_id), { public: usdg(50) });
     await setKyc(owner, "unverified");
-    const transaction = await agentSigned(
+    const transaction = await signedPublicTransfer(
       given.world,
-      await publicTransferInstructions(given.world, {
-        agent: agent.pda,
-        signer: agent.signer,
-        recipient: address(given.bob.account.publicKey),
-        amount: usdg(5),
-      }),
+      agent,
+      address(given.bob.account.publicKey),
+      usdg(5),
     );
     const bobBefore = await publicUsdg(given.world, given.bob.account.publicKey);
     const reserve = await reserveState();

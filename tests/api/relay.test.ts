@@ -23,6 +23,7 @@ import {
   createSelfCustodyAgent,
   publicTransferInstructions,
   type SelfCustodyAgent,
+  signedPublicTransfer,
 } from "./support/self-custody";
 
 const given = indexerSuite({
@@ -156,17 +157,7 @@ describe("relayed transfers", () => {
     const refused = await refusalOf(
       relayAs(given.solo).call("relayTransactions", {
         body: {
-          transactions: [
-            await agentSigned(
-              given.api,
-              await publicTransferInstructions(given.api, {
-                agent: given.solo.pda,
-                signer: given.solo.signer,
-                recipient: newcomer,
-                amount: usdg(1),
-              }),
-            ),
-          ],
+          transactions: [await signedPublicTransfer(given.api, given.solo, newcomer, usdg(1))],
         },
       }),
     );
@@ -404,14 +395,11 @@ describe("abuse limits", () => {
     limited.api.clientFor(limited.agent.key.value).call("relayTransactions", {
       body: {
         transactions: [
-          await agentSigned(
+          await signedPublicTransfer(
             limited.api,
-            await publicTransferInstructions(limited.api, {
-              agent: limited.agent.pda,
-              signer: limited.agent.signer,
-              recipient: address(limited.recipient.account.publicKey),
-              amount: usdg(1),
-            }),
+            limited.agent,
+            address(limited.recipient.account.publicKey),
+            usdg(1),
           ),
         ],
       },

@@ -52,6 +52,9 @@ describe("the indexer beside the API", () => {
     },
   });
 
+  /** A public transfer of alice's bot, held for her approval (above its HITL threshold). */
+  const holdBotTransfer = (to: string, amount: string) =>
+    holdAgentTransfer(given.api, given.bot, { to, amount, confidential: false });
   const fromAlice = (recipient: WorldAccount | null, transferId: string): SentTransfer => ({
     transferId,
     senderId: given.alice.account.id,
@@ -205,19 +208,11 @@ describe("the indexer beside the API", () => {
     expect(direct.approval).toBeNull();
     mix.push(fromBot(given.merchant, direct.transfer_id));
     // ... two spends above it are held: alice approves one and rejects the other
-    const approved = await holdAgentTransfer(given.api, given.bot, {
-      to: "@bob",
-      amount: "60",
-      confidential: false,
-    });
+    const approved = await holdBotTransfer("@bob", "60");
     await given.alice.client.call("approveTransaction", {
       params: { transaction_id: approved.transactionId },
     });
-    const rejected = await holdAgentTransfer(given.api, given.bot, {
-      to: "@bob",
-      amount: "70",
-      confidential: false,
-    });
+    const rejected = await holdBotTransfer("@bob", "70");
     await given.alice.client.call("rejectTransaction", {
       params: { transaction_id: rejected.transactionId },
     });
@@ -433,11 +428,7 @@ describe("the indexer beside the API", () => {
 
   it("Given a held transfer its owner approves on chain without the API, Then the indexer records the approval, confirms the transfer and tells the recipient, once each", async () => {
     // Given a hold of the agent's, recorded, and its key's usage
-    const held = await holdAgentTransfer(given.api, given.bot, {
-      to: "@merchant",
-      amount: "55",
-      confidential: false,
-    });
+    const held = await holdBotTransfer("@merchant", "55");
     await settle();
     const usageBefore = await keyTransferCount(given.bot.key.id);
     // When alice's wallet approves it on chain directly (the API never hears of it)

@@ -124,3 +124,16 @@ export async function agentSigned(world: ApiWorld, instructions: readonly Instru
   });
   return getBase64Decoder().decode(wire);
 }
+
+/** `agent`'s public transfer of `amount` to `recipient` (its token account created), as the agent signs it. */
+export async function signedPublicTransfer(
+  world: ApiWorld,
+  agent: SelfCustodyAgent,
+  recipient: Address,
+  amount: bigint,
+): Promise<string> {
+  return agentSigned(
+    world,
+    await publicTransferInstructions(world, { agent: agent.pda, signer: agent.signer, recipient, amount }),
+  );
+}
