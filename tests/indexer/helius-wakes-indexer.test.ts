@@ -9,27 +9,31 @@ import { type IndexerChain, indexerChainOver, startIndexer, startIndexerServer }
 import { createHeliusReceiver, withHeliusPushes } from "@cpay/indexer/helius";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ApiWorld, startAlicePaysBob, usdg, type WorldAccount } from "../support/api-world";
+import { apiSuite } from "../support/api-suite";
+import { usdg } from "../support/api-world";
 import { landedTransaction } from "../support/chain-reads";
 import { heliusRawPayload } from "../support/helius-payload";
 
 const AUTH = "Bearer helius-wakes-indexer";
 
-let world: ApiWorld;
-let alice: WorldAccount;
+// The indexer here is the suite's own (a Helius receiver beside it), started on the world below.
+const given = apiSuite({
+  world: { indexer: false },
+  accounts: ["alice", "bob"],
+  funds: { alice: { public: usdg(10) } },
+});
 let indexer: ReturnType<typeof startIndexer>;
 let server: Awaited<ReturnType<typeof startIndexerServer>>;
 /** Transactions the receiver handed to the engine, all deliveries together. */
 let pushed = 0;
 
 beforeAll(async () => {
-  ({ world, alice } = await startAlicePaysBob({ public: usdg(10) }, { indexer: false }));
-  const embedded = indexerChainOver(await world.openChain());
+  const embedded = indexerChainOver(await given.world.openChain());
   const silent: IndexerChain = { ...embedded, watch: () => () => {} };
   const pushes = withHeliusPushes(silent);
   indexer = startIndexer({
-    db: world.service.context.db,
-    databaseUrl: world.service.context.config.databaseUrl,
+    db: given.world.service.context.db,
+    databaseUrl: given.world.service.context.config.databaseUrl,
     chain: pushes.chain,
     logger: pino({ level: "silent" }),
     pollMs: 3_600_000,
@@ -56,16 +60,15 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   await indexer?.stop();
-  await world?.close();
 });
 
 /** A confirmed owner transfer; its signature and landed record. */
 async function confirmedTransfer() {
-  const transfer = await alice.client.call("createTransfer", {
+  const transfer = await given.alice.client.call("createTransfer", {
     body: { to: "@bob", amount: "1", confidential: false },
   });
-  await world.slots(2);
-  const record = await landedTransaction(world.chain, transfer.tx_signature ?? "");
+  await given.world.slots(2);
+  const record = await landedTransaction(given.world.chain, transfer.tx_signature ?? "");
   if (record === null) throw new Error("the transfer did not land");
   return record;
 }

@@ -281,23 +281,3 @@ export async function startApiWorld(options: ApiWorldOptions = {}): Promise<ApiW
     },
   };
 }
-
-/**
- * The start most transfer suites share: a world (with `options`) in which alice, funded with `funds`
- * (USDG base units), has bob to pay. A world whose accounts could not be made is closed again.
- */
-export async function startAlicePaysBob(
-  funds: { readonly confidential?: bigint; readonly public?: bigint },
-  options: ApiWorldOptions = {},
-): Promise<{ readonly world: ApiWorld; readonly alice: WorldAccount; readonly bob: WorldAccount }> {
-  const world = await startApiWorld(options);
-  try {
-    const alice = await world.account("alice");
-    const bob = await world.account("bob");
-    await world.fund(alice.account, funds);
-    return { world, alice, bob };
-  } catch (error) {
-    await world.close();
-    throw error;
-  }
-}
