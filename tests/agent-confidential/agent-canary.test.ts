@@ -14,13 +14,14 @@
  */
 
 import { BPF_LOADER_UPGRADEABLE_ADDRESS } from "@cpay/localnet/cluster";
-import { type AgentTransferContexts, approveConfidentialHold } from "@cpay/sdk/agent-confidential";
+import { approveConfidentialHold } from "@cpay/sdk/agent-confidential";
 import type { Address } from "@solana/kit";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   type AgentConfidentialWorld,
   createAgentConfidentialWorld,
 } from "../support/agent-confidential-world";
+import { beforeFinalWithPlanned } from "../support/planned-contexts";
 import { accountBytes } from "../support/plant-account";
 import { DEFAULT_POLICY } from "../support/policy-world";
 import { usdgDecimal } from "../support/usdg-units";
@@ -58,28 +59,15 @@ const searchedSignatures = new Set<string>();
 let eventPayloads = 0;
 
 /** Captures the contexts and any staging buffer just before the final transaction. */
-function capturing(): {
-  unsafeSubstituteContexts: (c: AgentTransferContexts) => AgentTransferContexts;
-  unsafeBeforeFinalSubmission: () => void;
-} {
-  let contexts: AgentTransferContexts | null = null;
-  return {
-    unsafeSubstituteContexts: (planned) => {
-      contexts = planned;
-      return planned;
-    },
-    unsafeBeforeFinalSubmission: () => {
-      const planned = contexts as AgentTransferContexts | null;
-      if (planned === null) throw new Error("no contexts");
-      // Every context exists by now (staged ones are allocated, verified in the final transaction).
-      for (const context of Object.values(planned))
-        blobs.push(Buffer.from(accountBytes(world.cluster, context)));
-      for (const buffer of world.cluster.getProgramAccounts(BPF_LOADER_UPGRADEABLE_ADDRESS)) {
-        blobs.push(Buffer.from(buffer.data));
-      }
-    },
-  };
-}
+const capturing = () =>
+  beforeFinalWithPlanned((planned) => {
+    // Every context exists by now (staged ones are allocated, verified in the final transaction).
+    for (const context of Object.values(planned))
+      blobs.push(Buffer.from(accountBytes(world.cluster, context)));
+    for (const buffer of world.cluster.getProgramAccounts(BPF_LOADER_UPGRADEABLE_ADDRESS)) {
+      blobs.push(Buffer.from(buffer.data));
+    }
+  });
 
 beforeAll(async () => {
   world = await createAgentConfidentialWorld({ policy: POLICY });

@@ -24,6 +24,7 @@ import {
 import { describe, expect, it } from "vitest";
 import { fundedAgentSuite } from "../support/agent-confidential-world";
 import { type OwnLimitProofs, proveLimitsOutsideSdk } from "../support/limit-proofs";
+import { beforeFinalWithPlanned } from "../support/planned-contexts";
 import { accountBytes, plantAccount } from "../support/plant-account";
 import { usdg, type WorldAgent } from "../support/policy-world";
 import { landedInstructions, verifiedPayloads, verifyContext } from "../support/proof-context";
@@ -233,17 +234,10 @@ describe("a malicious client's context accounts", () => {
     const other = await given.world.createAgent({ owner: "dave", name: "bot" });
     await given.world.setupAgent(other);
     await given.world.fundAgent(usdg(50), other);
-    let theirs: AgentTransferContexts | null = null;
     const result = await given.world.confidentialTransfer({
       agent: other,
       amount: AMOUNT,
-      unsafeSubstituteContexts: (contexts) => {
-        theirs = contexts;
-        return contexts;
-      },
-      unsafeBeforeFinalSubmission: async () => {
-        const contexts = theirs as AgentTransferContexts | null;
-        if (contexts === null) throw new Error("no contexts were planned");
+      ...beforeFinalWithPlanned(async (contexts) => {
         for (const slots of [LIMIT_SLOTS, Object.keys(contexts) as Slot[]]) {
           await expectRefusedByProgram(
             given.world,
@@ -251,7 +245,7 @@ describe("a malicious client's context accounts", () => {
             "WrongProofContext",
           );
         }
-      },
+      }),
     });
     expect(result.outcome).toBe("executed");
     expect(given.world.agentAvailable(other)).toBe(usdg(50) - AMOUNT);

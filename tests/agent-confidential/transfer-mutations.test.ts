@@ -56,6 +56,7 @@ import {
 } from "../support/agent-confidential-world";
 import type { Outcome } from "../support/cluster-send";
 import { proveLimitsOutsideSdk } from "../support/limit-proofs";
+import { beforeFinalWithPlanned } from "../support/planned-contexts";
 import { accountBytes, plantAccount } from "../support/plant-account";
 import { transferId, usdg, type WorldAgent } from "../support/policy-world";
 import { type ProofPayload, verifyContext } from "../support/proof-context";
@@ -166,19 +167,12 @@ describe("mutations of an honest agent confidential transfer", () => {
     const available = given.world.agentAvailable(agent);
     const spentToday = given.world.proverState(agent).confidentialSpentToday;
     const buffersBefore = new Set(loaderBuffers());
-    let live: AgentTransferContexts | null = null;
     let control: Outcome | null = null;
     const ended = await given.world
       .confidentialTransfer({
         agent,
         amount: AMOUNT,
-        unsafeSubstituteContexts: (contexts) => {
-          live = contexts;
-          return contexts;
-        },
-        unsafeBeforeFinalSubmission: async () => {
-          const contexts = live as AgentTransferContexts | null;
-          if (contexts === null) throw new Error("no contexts were planned");
+        ...beforeFinalWithPlanned(async (contexts) => {
           const buffers = loaderBuffers().filter((buffer) => !buffersBefore.has(buffer));
           const staged = SLOT_NAMES.filter((slot) =>
             accountBytes(given.world.cluster, contexts[slot])
@@ -217,7 +211,7 @@ describe("mutations of an honest agent confidential transfer", () => {
           await hook(contexts, instruction as Instruction);
           control = await given.world.send([instruction as Instruction]);
           throw new ControlSent();
-        },
+        }),
       })
       .then(
         () => new Error("the SDK's own final transaction was sent"),

@@ -99,6 +99,21 @@ describe("the dashboard against cross-site requests", () => {
     expect(answer.setCookies, what).toEqual([]);
   }
 
+  /**
+   * A page of another site posts the attacker's own good step `body` to `path` as text/plain: 415
+   * with no cookie and nothing changed, while the attacker's own browser still redeems it.
+   */
+  async function expectTextPlainRefused(attacker: DashboardBrowser, path: string, body: unknown) {
+    const before = await rows();
+    const answer = await victimOnEvilPage().call(path, {
+      rawBody: JSON.stringify(body),
+      headers: { "content-type": "text/plain", "sec-fetch-site": "cross-site" },
+    });
+    expectRefused(answer, 415, "unsupported_media_type");
+    expect(await rows()).toEqual(before);
+    expect((await attacker.call(path, { body })).status).toBe(201);
+  }
+
   beforeAll(async () => {
     alicePasskey = createSoftAuthenticator({ origin: ORIGIN });
     malloryPasskey = createSoftAuthenticator({ origin: ORIGIN });
@@ -116,17 +131,8 @@ describe("the dashboard against cross-site requests", () => {
   it("Given the attacker's own good assertion, When a page of another site posts it as text/plain (the review's request), Then no cookie is set and nothing changes", async () => {
     const attacker = honestBrowser();
     const { body } = await signInSteps(attacker, malloryPasskey);
-    const before = await rows();
-
-    const answer = await victimOnEvilPage().call("/v1/dashboard/sign-in", {
-      rawBody: JSON.stringify(body),
-      headers: { "content-type": "text/plain", "sec-fetch-site": "cross-site" },
-    });
-
-    expectRefused(answer, 415, "unsupported_media_type");
-    expect(await rows()).toEqual(before);
-    // The assertion was good: the attacker's own browser still redeems it.
-    expect((await attacker.call("/v1/dashboard/sign-in", { body })).status).toBe(201);
+    // (The assertion is good: the attacker's own browser still redeems it.)
+    await expectTextPlainRefused(attacker, "/v1/dashboard/sign-in", body);
   });
 
   it("Given the attacker's own good registration, When a page of another site posts it as text/plain to the enrollment step, Then no cookie is set and nothing changes", async () => {
@@ -136,16 +142,7 @@ describe("the dashboard against cross-site requests", () => {
       given.mallory,
       createSoftAuthenticator({ origin: ORIGIN }),
     );
-    const before = await rows();
-
-    const answer = await victimOnEvilPage().call("/v1/dashboard/enrollment", {
-      rawBody: JSON.stringify(body),
-      headers: { "content-type": "text/plain", "sec-fetch-site": "cross-site" },
-    });
-
-    expectRefused(answer, 415, "unsupported_media_type");
-    expect(await rows()).toEqual(before);
-    expect((await attacker.call("/v1/dashboard/enrollment", { body })).status).toBe(201);
+    await expectTextPlainRefused(attacker, "/v1/dashboard/enrollment", body);
   });
 
   it("refuses every sign-in and enrollment step as JSON from another site with 403 cross_site_request, setting no cookie and changing nothing", async () => {
