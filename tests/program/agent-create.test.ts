@@ -19,10 +19,10 @@ import { eventNames } from "../support/cluster-send";
 import { accountBytes } from "../support/plant-account";
 import { createPolicyWorld, DEFAULT_POLICY, usdg, utc, withAccount } from "../support/policy-world";
 import { expectRefusedUnchanged } from "../support/refused-unchanged";
-import { perTest } from "../support/shared-set-up";
+import { perTestCase } from "../support/shared-set-up";
 
 describe("agent_create", () => {
-  const given = perTest(async () => ({ world: await createPolicyWorld() }));
+  const given = perTestCase(async () => ({ world: await createPolicyWorld() }));
   /** Sends `instruction`: the program refuses it with `error` and nothing changes (nor `extra`). */
   const expectSendRefused = (error: string, instruction: Instruction, extra: readonly Address[] = []) =>
     expectRefusedUnchanged(given.world, error, () => given.world.send([instruction]), { extra });

@@ -6,11 +6,11 @@ import { buildPolicyUpdateInstruction } from "@cpay/sdk";
 import { describe, expect, it } from "vitest";
 import { policyWorldWithOtherMint } from "../support/other-mint";
 import { usdg } from "../support/policy-world";
-import { perTest } from "../support/shared-set-up";
+import { perTestCase } from "../support/shared-set-up";
 
 describe("agent_transfer: allowed mints", () => {
   // Given alice/bot allows USDG only, and holds 100 of another Token-2022 mint too
-  const given = perTest(policyWorldWithOtherMint);
+  const given = perTestCase(policyWorldWithOtherMint);
 
   it("refuses a mint that is not allowed with MintNotAllowed and moves nothing", async () => {
     const before = given.world.snapshot();

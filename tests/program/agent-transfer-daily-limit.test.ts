@@ -6,10 +6,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { createPolicyWorld, DAILY_LIMIT, usdg, utc } from "../support/policy-world";
-import { perTest } from "../support/shared-set-up";
+import { perTestCase } from "../support/shared-set-up";
 
 describe("agent_transfer: daily limit", () => {
-  const given = perTest(async () => {
+  const given = perTestCase(async () => {
     // Given alice/bot may spend 250 USDG a day, 100 per transaction, nothing held up to 100
     const world = await createPolicyWorld();
     expect((await world.updatePolicy({ hitl_threshold_usdg: "100" })).err).toBeNull();

@@ -16,11 +16,11 @@ import {
   withAccount,
 } from "../support/policy-world";
 import { expectRefusedUnchanged } from "../support/refused-unchanged";
-import { perTest } from "../support/shared-set-up";
+import { perTestCase } from "../support/shared-set-up";
 
 describe("agent_transfer: HITL threshold", () => {
   // Given alice/bot's policy holds anything above 50 USDG for approval within 24 h
-  const given = perTest(async () => ({ world: await createPolicyWorld() }));
+  const given = perTestCase(async () => ({ world: await createPolicyWorld() }));
 
   it("executes an amount equal to the threshold", async () => {
     // When the agent sends exactly 50 USDG

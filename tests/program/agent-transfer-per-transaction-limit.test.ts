@@ -6,10 +6,10 @@
 import { describe, expect, it } from "vitest";
 import { eventNames } from "../support/cluster-send";
 import { createPolicyWorld, PER_TRANSACTION_LIMIT } from "../support/policy-world";
-import { perTest } from "../support/shared-set-up";
+import { perTestCase } from "../support/shared-set-up";
 
 describe("agent_transfer: per-transaction limit", () => {
-  const given = perTest(async () => {
+  const given = perTestCase(async () => {
     // Given alice/bot may send 100 USDG per transaction, with nothing held at or below it
     const world = await createPolicyWorld();
     const raised = await world.updatePolicy({ hitl_threshold_usdg: "100" });

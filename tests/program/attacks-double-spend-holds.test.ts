@@ -2,10 +2,10 @@ import { describe, expect, it } from "vitest";
 import { holdSpend } from "../support/held-spend";
 import { createPolicyWorld, usdg, utc } from "../support/policy-world";
 import { expectRefusedUnchanged } from "../support/refused-unchanged";
-import { perTest } from "../support/shared-set-up";
+import { perTestCase } from "../support/shared-set-up";
 
 describe("attacks: executing a hold twice", () => {
-  const given = perTest(async () => {
+  const given = perTestCase(async () => {
     // Given a held 60 USDG spend to bob and alice's approval of it
     const world = await createPolicyWorld();
     const pending = await holdSpend(world);

@@ -15,13 +15,13 @@ import { describe, expect, it } from "vitest";
 import { accountBytes, plantAccount } from "../support/plant-account";
 import { createPolicyWorld, type PolicyWorld, usdg, withAccount } from "../support/policy-world";
 import { expectRefusedUnchanged } from "../support/refused-unchanged";
-import { perTest } from "../support/shared-set-up";
+import { perTestCase } from "../support/shared-set-up";
 import { testKey } from "../support/test-keys";
 
 const U64_MAX = 2n ** 64n - 1n;
 
 describe("attacks: look-alike accounts", () => {
-  const given = perTest(async () => ({ world: await createPolicyWorld() }));
+  const given = perTestCase(async () => ({ world: await createPolicyWorld() }));
   const attackerProgram = testKey("attacker program").address;
   const fake = testKey("look-alike").address;
 

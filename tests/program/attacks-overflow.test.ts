@@ -7,14 +7,14 @@
 import { describe, expect, it } from "vitest";
 import { createPolicyWorld } from "../support/policy-world";
 import { expectRefusedUnchanged } from "../support/refused-unchanged";
-import { perTest } from "../support/shared-set-up";
+import { perTestCase } from "../support/shared-set-up";
 
 const U64_MAX = 2n ** 64n - 1n;
 /** u64::MAX base units, as the API writes it (6 decimals). */
 const U64_MAX_USDG = "18446744073709.551615";
 
 describe("attacks: integer overflow in the limits", () => {
-  const given = perTest(async () => ({ world: await createPolicyWorld() }));
+  const given = perTestCase(async () => ({ world: await createPolicyWorld() }));
 
   it("refuses u64::MAX with u64::MAX limits once anything was spent today (no wrap)", async () => {
     // Given per-transaction, daily and HITL limits of u64::MAX, and 1 base unit spent today

@@ -17,13 +17,13 @@ import {
   withAccount,
 } from "../support/policy-world";
 import { expectRefusedUnchanged } from "../support/refused-unchanged";
-import { perTest } from "../support/shared-set-up";
+import { perTestCase } from "../support/shared-set-up";
 import { testSigner } from "../support/test-keys";
 
 const HELD = usdg(60);
 
 describe("attacks: wrong PDAs", () => {
-  const given = perTest(async () => ({ world: await createPolicyWorld() }));
+  const given = perTestCase(async () => ({ world: await createPolicyWorld() }));
 
   /** A 60 USDG transfer (held: above HITL) whose `pending` account is `pending`, signing if given. */
   async function heldTransferWithPending(pending: Address, signer?: KeyPairSigner) {

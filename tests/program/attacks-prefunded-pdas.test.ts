@@ -9,12 +9,12 @@ import { type Address, lamports } from "@solana/kit";
 import { getTransferSolInstruction } from "@solana-program/system";
 import { describe, expect, it } from "vitest";
 import { createPolicyWorld, DEFAULT_POLICY, transferId, usdg } from "../support/policy-world";
-import { perTest } from "../support/shared-set-up";
+import { perTestCase } from "../support/shared-set-up";
 
 const GRIEF = 1_234_567n;
 
 describe("attacks: pre-funded PDAs", () => {
-  const given = perTest(async () => ({ world: await createPolicyWorld() }));
+  const given = perTestCase(async () => ({ world: await createPolicyWorld() }));
 
   async function prefund(...targets: Address[]) {
     const outcome = await given.world.send(

@@ -12,10 +12,10 @@ import { describe, expect, it } from "vitest";
 import { eventNames } from "../support/cluster-send";
 import { createPolicyWorld, transferId, usdg } from "../support/policy-world";
 import { expectRefusedUnchanged } from "../support/refused-unchanged";
-import { perTest } from "../support/shared-set-up";
+import { perTestCase } from "../support/shared-set-up";
 
 describe("attacks: replaying a recorded transfer", () => {
-  const given = perTest(async () => {
+  const given = perTestCase(async () => {
     const world = await createPolicyWorld();
     world.cluster.requestAirdrop(world.alice.wallet.address, 1_000_000_000n);
     return { world, service: world.alice.wallet };

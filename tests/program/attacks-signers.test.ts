@@ -2,10 +2,10 @@ import { describe, expect, it } from "vitest";
 import { holdSpend } from "../support/held-spend";
 import { AccountRole, createPolicyWorld, withAccount } from "../support/policy-world";
 import { expectRefusedUnchanged } from "../support/refused-unchanged";
-import { perTest } from "../support/shared-set-up";
+import { perTestCase } from "../support/shared-set-up";
 
 describe("attacks: signers and owners", () => {
-  const given = perTest(async () => {
+  const given = perTestCase(async () => {
     // Given alice/bot has a 60 USDG spend held, and bob owns an agent of his own (bob/bot)
     const world = await createPolicyWorld();
     const pending = await holdSpend(world);

@@ -9,13 +9,13 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { policyWorldWithOtherMint } from "../support/other-mint";
 import { type PolicyWorld, usdg, withAccount } from "../support/policy-world";
 import { expectRefusedUnchanged } from "../support/refused-unchanged";
-import { perTest } from "../support/shared-set-up";
+import { perTestCase } from "../support/shared-set-up";
 
 const LEGACY_TOKEN_PROGRAM = address("TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA");
 
 describe("attacks: token accounts", () => {
   // Given alice/bot (USDG only) also holds 100 of another mint; bob has an account of it
-  const given = perTest(policyWorldWithOtherMint);
+  const given = perTestCase(policyWorldWithOtherMint);
 
   it("refuses a source owned by someone else: alice's own USDG (WrongTokenAccount)", async () => {
     await expectRefusedUnchanged(given.world, "WrongTokenAccount", () =>

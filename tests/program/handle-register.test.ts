@@ -8,11 +8,11 @@ import { describe, expect, it } from "vitest";
 import { accountBytes } from "../support/plant-account";
 import { createPolicyWorld, withAccount } from "../support/policy-world";
 import { expectRefusedUnchanged } from "../support/refused-unchanged";
-import { perTest } from "../support/shared-set-up";
+import { perTestCase } from "../support/shared-set-up";
 import { registerForStranger } from "../support/stranger-handle";
 
 describe("handle_register", () => {
-  const given = perTest(async () => ({ world: await createPolicyWorld() }));
+  const given = perTestCase(async () => ({ world: await createPolicyWorld() }));
 
   it("registers a normalised handle for a wallet and emits HandleRegistered", async () => {
     const [handle] = await findHandlePda({ handle: "carol" });

@@ -9,12 +9,12 @@ import { eventNames } from "../support/cluster-send";
 import { holdSpend } from "../support/held-spend";
 import { createPolicyWorld, transferId, usdg, utc } from "../support/policy-world";
 import { expectRefusedUnchanged } from "../support/refused-unchanged";
-import { perTest } from "../support/shared-set-up";
+import { perTestCase } from "../support/shared-set-up";
 import { testSigner } from "../support/test-keys";
 
 describe("pending_approve", () => {
   const held = usdg(60);
-  const given = perTest(async () => {
+  const given = perTestCase(async () => {
     // Given alice/bot's 60 USDG spend to bob was held (HITL 50), its rent paid by a hold payer
     const world = await createPolicyWorld();
     const holdPayer = await testSigner("hold payer");

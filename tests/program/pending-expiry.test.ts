@@ -2,11 +2,11 @@ import { describe, expect, it } from "vitest";
 import { eventNames } from "../support/cluster-send";
 import { holdSpend } from "../support/held-spend";
 import { createPolicyWorld, usdg, utc, withAccount } from "../support/policy-world";
-import { perTest } from "../support/shared-set-up";
+import { perTestCase } from "../support/shared-set-up";
 import { testSigner } from "../support/test-keys";
 
 describe("held spends after their approval window", () => {
-  const given = perTest(async () => {
+  const given = perTestCase(async () => {
     // Given a one-hour approval window and a 60 USDG spend held at 12:00:00, its rent paid by holdPayer
     const world = await createPolicyWorld();
     expect((await world.updatePolicy({ approval_window_seconds: 3_600 })).err).toBeNull();

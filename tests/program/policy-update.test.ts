@@ -7,7 +7,7 @@ import { getPolicyUpdateInstruction, type Policy } from "@cpay/sdk";
 import { none, some } from "@solana/kit";
 import { describe, expect, it } from "vitest";
 import { createPolicyWorld, usdg, utc } from "../support/policy-world";
-import { perTest } from "../support/shared-set-up";
+import { perTestCase } from "../support/shared-set-up";
 
 /** The owner-set fields and counters of a policy, without the ones an update moves. */
 function unchangedPart(policy: Policy) {
@@ -16,7 +16,7 @@ function unchangedPart(policy: Policy) {
 }
 
 describe("policy_update", () => {
-  const given = perTest(async () => ({ world: await createPolicyWorld() }));
+  const given = perTestCase(async () => ({ world: await createPolicyWorld() }));
 
   it("changes only the given field, bumps the version and emits PolicyUpdated", async () => {
     // Given some spend today and the policy as created (version 1)

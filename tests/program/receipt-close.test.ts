@@ -29,13 +29,13 @@ import { describe, expect, it } from "vitest";
 import { accountBytes, plantAccount } from "../support/plant-account";
 import { createPolicyWorld, transferId, withAccount } from "../support/policy-world";
 import { expectRefusedUnchanged } from "../support/refused-unchanged";
-import { perTest } from "../support/shared-set-up";
+import { perTestCase } from "../support/shared-set-up";
 
 /** Rent of a 112-byte account at the default rent: (112 + 128) x 6,960 lamports. */
 const RECEIPT_RENT = 1_670_400n;
 
 describe("receipt_close", () => {
-  const given = perTest(async () => {
+  const given = perTestCase(async () => {
     const world = await createPolicyWorld();
     return { world, reserve: world.feePayer, sender: world.alice.wallet };
   });

@@ -1,12 +1,12 @@
 /**
  * What a describe block (or a file) sets up for its tests, handed to them as one object: `perSuite`
- * makes it once before the first test (beforeAll) and `perTest` afresh before each (beforeEach).
+ * makes it once before the first test (beforeAll) and `perTestCase` afresh before each (beforeEach).
  * The object is filled in place, so a suite reads `given.world` in its tests instead of declaring a
  * `let` per value and assigning each in its hooks. Read it inside tests and hooks only: it is empty
  * until its set-up has run.
  *
  * `setUp` cleans up after itself when it fails part-way (nothing is torn down for it then);
- * `tearDown` runs after the last test (perSuite) or after each test (perTest).
+ * `tearDown` runs after the last test (perSuite) or after each test (perTestCase).
  */
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 
@@ -19,7 +19,7 @@ export function perSuite<T extends object>(
   return filledBy(beforeAll, afterAll, setUp, tearDown);
 }
 
-export function perTest<T extends object>(
+export function perTestCase<T extends object>(
   setUp: () => Promise<T>,
   tearDown?: (value: T) => Promise<void>,
 ): T {
