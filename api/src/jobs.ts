@@ -8,3 +8,4 @@ import "./approvals/expire-holds";
 import "./reserve/reconcile-reserve";
 import "./webhooks/deliver-webhooks";
 import "./reserve/reserve-balance-watch";
+import "./x402/recover-settlements";

@@ -31,6 +31,17 @@ export async function landedPayment(
   if (record === null) {
     throw new X402Refusal(X402_REASONS.notConfirmed, `transaction ${signature} is not known to the cluster`);
   }
+  return paymentLandedIn(record, requirements, shape, feePayer);
+}
+
+/** The paying transfer of the landed transaction `record`, or throws X402Refusal (it failed, or paid wrong). */
+export async function paymentLandedIn(
+  record: TransactionRecord,
+  requirements: TX402Requirements,
+  shape: PaymentShape,
+  feePayer: string,
+): Promise<LandedPayment> {
+  const { signature } = record;
   if (record.err !== null) {
     throw new X402Refusal(
       X402_REASONS.transactionFailed,

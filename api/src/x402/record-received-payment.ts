@@ -9,7 +9,9 @@
  *
  * The payer is no account of the service, so the row's `account_id` (the sender's) is the payer's
  * address: it names no account, so no account sees the row as sent. Its id is drawn from the
- * payment's message hash: recording one payment twice is refused by the primary key. A cpay
+ * payment's message hash: recording one payment twice is refused by the primary key, and a payment
+ * whose claim is no longer `sending` (recorded already, by the request or the recovery) is not
+ * recorded again. A cpay
  * agent's payment needs none of this: the indexer records the agent's own transfer, sent for the
  * agent and received for the merchant, as for any transfer an agent signs.
  */
@@ -39,6 +41,8 @@ export async function recordReceivedPayment(
   const now = new Date(service.clock()).toISOString();
   const mint = landed.transfer.mint as string;
   await service.db.transaction(async (tx) => {
+    // The claim is ended first, guarded: of the request and the recovery, one writes the record.
+    if (!(await finishSettlementIn(service, tx, messageHash, { status: "settled", transferId: id }))) return;
     const row = {
       ...submittingTransferRow({
         id,
@@ -61,7 +65,6 @@ export async function recordReceivedPayment(
     };
     await tx.insert(service.db.tables.transfers).values(row);
     await recordEvent(service, tx, receivedTransferFact(row, merchant));
-    await finishSettlementIn(service, tx, messageHash, { status: "settled", transferId: id });
   });
   return id;
 }

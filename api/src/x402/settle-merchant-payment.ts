@@ -11,14 +11,15 @@
  * 4. send, and wait for it to land: refused by the cluster, or expired unseen, gives the claim back
  *    (nothing landed, nothing was charged);
  * 5. read what landed at `confirmed` (landed-payment.ts) and record it: a wallet's payment becomes the
- *    merchant's received transfer and webhook (record-received-payment.ts); a cpay agent's is the
- *    agent's own transfer, which the indexer records (sent for the agent, received for the merchant).
+ *    merchant's received transfer and webhook; a cpay agent's is the agent's own transfer, which the
+ *    indexer records (sent for the agent, received for the merchant) (record-settled-payment.ts).
+ *
+ * A process that dies between sending and recording leaves the claim `sending`: the recovery
+ * (recover-settlements.ts) settles it from the chain as step 5 would have.
  *
  * The answer is x402's `SettleResponse`; a refusal is `success: false` with the reason.
  */
 import type { AccountRow } from "@cpay/ledger";
-import { idFromBytes } from "@cpay/ledger/ids";
-import { getAgentTransferInstructionDataDecoder } from "@cpay/sdk";
 import { awaitLanding, SubmissionRejected } from "@cpay/sdk/chain";
 import {
   assertIsTransactionPartialSigner,
@@ -31,7 +32,7 @@ import { reserveRefusalIn } from "../reserve/reserve-charges";
 import { reservePayer } from "../reserve/reserve-scope";
 import { type LandedPayment, landedPayment } from "./landed-payment";
 import { duplicateOf } from "./merchant-payment";
-import { recordReceivedPayment } from "./record-received-payment";
+import { recordSettledPayment } from "./record-settled-payment";
 import {
   claimSettlement,
   finishSettlementIn,
@@ -67,7 +68,13 @@ export async function settleMerchantPayment(
     const landed = await sendClaimed(service, verified, request.paymentRequirements, (sent) => {
       signature = sent;
     });
-    const transferId = await recordSettled(service, merchant, verified, landed);
+    const transferId = await recordSettledPayment(service, {
+      merchant,
+      messageHash,
+      shape: verified.shape.name,
+      transferData: verified.transaction.instructions[2]?.data ?? new Uint8Array(),
+      landed,
+    });
     service.logger.info(
       {
         account_id: merchant.id,
@@ -161,30 +168,4 @@ async function sendClaimed(
     }
     throw error;
   }
-}
-
-/**
- * Records what landed: a wallet's payment as the merchant's received transfer; an agent's as the
- * settlement of the agent's own transfer (its id is in the `agent_transfer` it signed), which the
- * indexer records. Returns the transfer id.
- */
-async function recordSettled(
-  service: ServiceContext,
-  merchant: AccountRow,
-  verified: VerifiedPayment,
-  landed: LandedPayment,
-): Promise<string> {
-  const { messageHash, instructions } = verified.transaction;
-  if (verified.shape.name === "transfer_checked") {
-    return recordReceivedPayment(service, { merchant, messageHash, landed });
-  }
-  const agentTransfer = instructions[2]?.data ?? new Uint8Array();
-  const transferId = idFromBytes(
-    "tr",
-    Uint8Array.from(getAgentTransferInstructionDataDecoder().decode(agentTransfer).transferId),
-  );
-  await service.db.transaction((tx) =>
-    finishSettlementIn(service, tx, messageHash, { status: "settled", transferId }),
-  );
-  return transferId;
 }

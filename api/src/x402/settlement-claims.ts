@@ -6,10 +6,11 @@
  * A claim is inserted BEFORE the reserve signs: the message hash is the key, so of two requests
  * presenting one payment at once exactly one inserts it and goes on. The claim is given back only
  * when nothing can have landed (the reserve refused to sign, the cluster refused the transaction, or
- * its blockhash expired unseen); otherwise it ends `settled` or `failed`, and stays.
+ * its blockhash expired unseen); otherwise it ends `settled` or `failed`, and stays. A claim its
+ * process left `sending` (it died mid-settle) is settled from the chain by recover-settlements.ts.
  */
 import type { Db } from "@cpay/ledger/database";
-import { and, eq } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import type { ServiceContext } from "../core/service-context";
 import type { PaymentShapeName } from "./payment-shapes";
 
@@ -67,16 +68,35 @@ export async function releaseSettlement(service: ServiceContext, messageHash: st
   );
 }
 
-/** Ends a claim `settled` (with the transfer it made) or `failed`, inside `tx`. */
+/**
+ * Ends a claim `settled` (with the transfer it made) or `failed`, inside `tx`, if it is still
+ * `sending`: false when another writer (the request, or the recovery in any process) ended it
+ * first, so the caller writes nothing more (guarded like the ledger's transfer transitions).
+ */
 export async function finishSettlementIn(
   service: ServiceContext,
   tx: Db,
   messageHash: string,
   outcome: { readonly status: Exclude<SettlementStatus, "sending">; readonly transferId: string | null },
-): Promise<void> {
+): Promise<boolean> {
   const { x402Settlements } = service.db.tables;
-  await tx
+  const ended = await tx
     .update(x402Settlements)
     .set({ ...outcome, settledAt: new Date(service.clock()).toISOString() })
-    .where(eq(x402Settlements.messageHash, messageHash));
+    .where(and(eq(x402Settlements.messageHash, messageHash), eq(x402Settlements.status, "sending")))
+    .returning({ messageHash: x402Settlements.messageHash });
+  return ended.length === 1;
+}
+
+/** Up to `limit` claims still `sending`, oldest first (recover-settlements.ts). */
+export function sendingSettlements(service: ServiceContext, limit: number) {
+  const { x402Settlements } = service.db.tables;
+  return service.db.read((db) =>
+    db
+      .select()
+      .from(x402Settlements)
+      .where(eq(x402Settlements.status, "sending"))
+      .orderBy(asc(x402Settlements.createdAt))
+      .limit(limit),
+  );
 }
