@@ -6,16 +6,14 @@
  * reserve signed anything, moves nothing, and may be presented again later (its claim given back).
  */
 
-import { solanaNetworkOf } from "@cpay/sdk/x402";
 import { generateKeyPairSigner, type KeyPairSigner } from "@solana/kit";
 import type { HTTPFacilitatorClient } from "@x402/core/server";
-import type { PaymentRequirements } from "@x402/core/types";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { publicUsdg } from "../api/support/held-transfer";
 import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../support/api-world";
 import { lamportsOf } from "../support/chain-reads";
-import { cpayFacilitator } from "./support/cpay-facilitator";
+import { cpayFacilitator, usdgRequirement } from "./support/cpay-facilitator";
 import { keypairPayment, memo } from "./support/keypair-payment";
 
 const PAYMENTS = 20;
@@ -44,17 +42,10 @@ afterAll(async () => {
 
 describe("settles charged to a merchant's reserve budget", () => {
   it("Given a budget with room for five payments' fees, When 20 good payments are settled at once, Then five settle and fifteen are refused reserve_budget_exhausted: the reserve loses at most the budget and only settled payments move", async () => {
-    const network = solanaNetworkOf(world.chain.genesisHash);
-    const supported = await facilitator.getSupported();
-    const requirements: PaymentRequirements = {
-      scheme: "exact",
-      network,
-      asset: world.chain.usdgMint,
-      amount: PRICE.toString(),
+    const requirements = await usdgRequirement(world, facilitator, {
       payTo: merchant.account.publicKey,
-      maxTimeoutSeconds: 60,
-      extra: { feePayer: supported.kinds.find((kind) => kind.network === network)?.extra?.feePayer },
-    };
+      amount: PRICE,
+    });
     const payments = await Promise.all(
       Array.from({ length: PAYMENTS }, (_, index) =>
         keypairPayment({

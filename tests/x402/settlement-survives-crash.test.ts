@@ -8,7 +8,6 @@
  */
 
 import type { TWebhookEventOf } from "@cpay/sdk/api";
-import { solanaNetworkOf } from "@cpay/sdk/x402";
 import { generateKeyPairSigner, type KeyPairSigner } from "@solana/kit";
 import type { HTTPFacilitatorClient } from "@x402/core/server";
 import type { PaymentRequirements } from "@x402/core/types";
@@ -19,7 +18,7 @@ import { type ApiWorld, startApiWorld, usdg, type WorldAccount } from "../suppor
 import { landedTransaction } from "../support/chain-reads";
 import { eventually } from "../support/eventually";
 import { startWebhookEndpoint, type WebhookEndpoint } from "../support/webhook-endpoint";
-import { cpayFacilitator } from "./support/cpay-facilitator";
+import { cpayFacilitator, usdgRequirement } from "./support/cpay-facilitator";
 import { crashedSettlement } from "./support/crashed-settlement";
 import { keypairPayment, memo } from "./support/keypair-payment";
 
@@ -51,17 +50,10 @@ beforeAll(async () => {
   wallet = await generateKeyPairSigner();
   await world.faucet.mintUsdgToOwner(wallet.address, usdg(10));
   facilitator = cpayFacilitator(world.url, merchant.key.value);
-  const network = solanaNetworkOf(world.chain.genesisHash);
-  const supported = await facilitator.getSupported();
-  requirements = {
-    scheme: "exact",
-    network,
-    asset: world.chain.usdgMint,
-    amount: PRICE.toString(),
+  requirements = await usdgRequirement(world, facilitator, {
     payTo: merchant.account.publicKey,
-    maxTimeoutSeconds: 60,
-    extra: { feePayer: supported.kinds.find((kind) => kind.network === network)?.extra?.feePayer },
-  };
+    amount: PRICE,
+  });
 }, 300_000);
 
 afterAll(async () => {
