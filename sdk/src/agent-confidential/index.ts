@@ -94,4 +94,8 @@ export {
   type SpendDecision,
   spentConfidentiallyToday,
 } from "./spend-decision";
-export { encryptedTotalOfTransfer, readTransferValidityContext } from "./transfer-usage";
+export {
+  encryptedTotalOfTransfer,
+  readTransferValidityContext,
+  verifiedValidityContextOf,
+} from "./transfer-usage";

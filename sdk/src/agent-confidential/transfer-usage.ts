@@ -49,12 +49,29 @@ export async function readTransferValidityContext(
   expected: { readonly authority: Address; readonly sourcePubkey: Uint8Array },
 ): Promise<ValidityProofContext | null> {
   const account = await chain.getAccount(contextAddress);
-  if (account === null || account.owner !== ZK_ELGAMAL_PROOF_PROGRAM_ADDRESS) return null;
-  const { data } = account;
+  const verified = account === null ? null : verifiedValidityContextOf(account);
+  if (verified === null) return null;
+  const authority = Uint8Array.from(getAddressEncoder().encode(expected.authority));
+  if (!sameBytes(verified.authority, authority)) return null;
+  const { context } = verified;
+  return sameBytes(context.sourcePubkey, expected.sourcePubkey) ? context : null;
+}
+
+/**
+ * A transfer's ciphertext-validity context out of a context account's owner and bytes, and the
+ * authority that may close it; null unless the ZK ElGamal Proof program owns it (it writes a
+ * context only for a proof it verified) and it is a 3-handles validity context of the exact length.
+ */
+export function verifiedValidityContextOf(account: {
+  readonly owner: string;
+  readonly data: Uint8Array;
+}): { readonly authority: Uint8Array; readonly context: ValidityProofContext } | null {
+  const { owner, data } = account;
+  if (owner !== ZK_ELGAMAL_PROOF_PROGRAM_ADDRESS) return null;
   if (data.length !== CONTEXT_HEADER_LENGTH + VALIDITY_PROOF_CONTEXT_LENGTH) return null;
   if (data[CONTEXT_HEADER_LENGTH - 1] !== GROUPED_3_HANDLES_VALIDITY) return null;
-  const authority = Uint8Array.from(getAddressEncoder().encode(expected.authority));
-  if (!sameBytes(data.subarray(0, 32), authority)) return null;
-  const context = parseValidityProofContext(data.subarray(CONTEXT_HEADER_LENGTH));
-  return sameBytes(context.sourcePubkey, expected.sourcePubkey) ? context : null;
+  return {
+    authority: data.slice(0, 32),
+    context: parseValidityProofContext(data.subarray(CONTEXT_HEADER_LENGTH)),
+  };
 }

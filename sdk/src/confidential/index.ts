@@ -95,7 +95,12 @@ export {
   TRANSFER_STEPS,
   transferConfidential,
 } from "./transfer";
-export { buildTransferProofs, type TransferProofInput, type TransferProofs } from "./transfer-proofs";
+export {
+  buildTransferProofs,
+  encryptTransferAmount,
+  type TransferProofInput,
+  type TransferProofs,
+} from "./transfer-proofs";
 export {
   TRANSFER_MEMO_AAD_DOMAIN,
   type TransferRecordFields,
