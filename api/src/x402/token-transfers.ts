@@ -5,15 +5,19 @@
  * authority) is what x402's `exact` scheme pays with; a plain Transfer (tag 3) carries no mint, so it
  * is read only to be counted (a payment makes exactly one transfer).
  */
-import type { InnerInstructionGroup } from "@cpay/sdk/chain";
+import {
+  type InnerInstructionGroup,
+  TOKEN_2022_PROGRAM_ID,
+  TOKEN_PROGRAM_ID,
+  TOKEN_PROGRAM_IDS,
+  TOKEN_TRANSFER_CHECKED_TAG,
+  TOKEN_TRANSFER_TAG,
+} from "@cpay/sdk/chain";
 import { type Address, getU64Decoder, type ReadonlyUint8Array } from "@solana/kit";
-import { findAssociatedTokenPda, TOKEN_2022_PROGRAM_ADDRESS } from "@solana-program/token-2022";
+import { findAssociatedTokenPda } from "@solana-program/token-2022";
 
-export const TOKEN_PROGRAM = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA";
-export const TOKEN_2022_PROGRAM: string = TOKEN_2022_PROGRAM_ADDRESS;
-const TOKEN_PROGRAMS: ReadonlySet<string> = new Set([TOKEN_PROGRAM, TOKEN_2022_PROGRAM]);
-const TRANSFER = 3;
-const TRANSFER_CHECKED = 12;
+export const TOKEN_PROGRAM = TOKEN_PROGRAM_ID;
+export const TOKEN_2022_PROGRAM = TOKEN_2022_PROGRAM_ID;
 
 /** An instruction with its program and accounts as addresses. */
 export interface ResolvedInstruction {
@@ -34,14 +38,14 @@ export interface TokenTransfer {
 
 /** Whether `ix` is a Token or Token-2022 TransferChecked. */
 export function isTransferChecked(ix: ResolvedInstruction): boolean {
-  return TOKEN_PROGRAMS.has(ix.program) && ix.data[0] === TRANSFER_CHECKED;
+  return TOKEN_PROGRAM_IDS.has(ix.program) && ix.data[0] === TOKEN_TRANSFER_CHECKED_TAG;
 }
 
 /** The transfer `ix` makes, or null when it is no token transfer (or a malformed one). */
 export function tokenTransferOf(ix: ResolvedInstruction): TokenTransfer | null {
-  if (!TOKEN_PROGRAMS.has(ix.program)) return null;
+  if (!TOKEN_PROGRAM_IDS.has(ix.program)) return null;
   const [source, second, third, fourth] = ix.accounts;
-  if (ix.data[0] === TRANSFER_CHECKED && ix.data.length >= 10 && fourth !== undefined) {
+  if (ix.data[0] === TOKEN_TRANSFER_CHECKED_TAG && ix.data.length >= 10 && fourth !== undefined) {
     return {
       program: ix.program,
       source: source as string,
@@ -51,7 +55,7 @@ export function tokenTransferOf(ix: ResolvedInstruction): TokenTransfer | null {
       amount: getU64Decoder().decode(ix.data, 1),
     };
   }
-  if (ix.data[0] === TRANSFER && ix.data.length >= 9 && third !== undefined) {
+  if (ix.data[0] === TOKEN_TRANSFER_TAG && ix.data.length >= 9 && third !== undefined) {
     return {
       program: ix.program,
       source: source as string,

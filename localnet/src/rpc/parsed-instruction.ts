@@ -4,16 +4,10 @@
  * payment verifiers such as x402 facilitators read), partially decoded (programId, accounts, base58
  * data) otherwise — as Agave falls back for a program it cannot parse or data that does not parse.
  */
+import { TOKEN_PROGRAM_NAMES, TOKEN_TRANSFER_CHECKED_TAG, TOKEN_TRANSFER_TAG } from "@cpay/sdk/chain";
 import { getBase58Decoder } from "@solana/kit";
 
 const base58 = getBase58Decoder();
-
-const TOKEN_PROGRAMS: Readonly<Record<string, string>> = {
-  TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA: "spl-token",
-  TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb: "spl-token-2022",
-};
-const TRANSFER = 3;
-const TRANSFER_CHECKED = 12;
 
 export interface RawInstruction {
   readonly programId: string;
@@ -23,7 +17,7 @@ export interface RawInstruction {
 }
 
 export function parsedInstruction(ix: RawInstruction): Record<string, unknown> {
-  const program = TOKEN_PROGRAMS[ix.programId];
+  const program = TOKEN_PROGRAM_NAMES[ix.programId];
   const parsed = program === undefined ? null : parseTokenInstruction(ix.accounts, ix.data);
   if (program === undefined || parsed === null) {
     return {
@@ -42,7 +36,7 @@ function parseTokenInstruction(
   data: Uint8Array,
 ): { type: string; info: Record<string, unknown> } | null {
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-  if (data[0] === TRANSFER && data.length === 9 && accounts.length >= 3) {
+  if (data[0] === TOKEN_TRANSFER_TAG && data.length === 9 && accounts.length >= 3) {
     const info = {
       source: accounts[0],
       destination: accounts[1],
@@ -51,7 +45,7 @@ function parseTokenInstruction(
     };
     return { type: "transfer", info };
   }
-  if (data[0] === TRANSFER_CHECKED && data.length === 10 && accounts.length >= 4) {
+  if (data[0] === TOKEN_TRANSFER_CHECKED_TAG && data.length === 10 && accounts.length >= 4) {
     const info = {
       source: accounts[0],
       mint: accounts[1],

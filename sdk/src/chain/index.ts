@@ -31,5 +31,6 @@ export {
   type SignTransactionInput,
   signTransactionToWire,
 } from "./sign-transaction";
+export * from "./token-programs";
 export * from "./transaction-fee";
 export * from "./wire-transaction";

@@ -13,13 +13,7 @@ import { getBase58Encoder, getCompiledTransactionMessageDecoder, getTransactionD
 import type { SimulatedCalls } from "./chain-port";
 import type { InnerInstructionGroup } from "./chain-types";
 import { objectAt, text, UnexpectedRpcAnswer, u64 } from "./rpc-normalize";
-
-const TOKEN_PROGRAMS: ReadonlySet<string> = new Set([
-  "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA",
-  "TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb",
-]);
-const TRANSFER = 3;
-const TRANSFER_CHECKED = 12;
+import { TOKEN_PROGRAM_IDS, TOKEN_TRANSFER_CHECKED_TAG, TOKEN_TRANSFER_TAG } from "./token-programs";
 
 type Json = Record<string, unknown>;
 type Instruction = InnerInstructionGroup["instructions"][number];
@@ -66,7 +60,7 @@ function instructionOf(ix: Json, indexOf: (address: string) => number): Instruct
       stackHeight,
     };
   }
-  const transfer = TOKEN_PROGRAMS.has(programId) ? tokenTransferOf(ix.parsed) : null;
+  const transfer = TOKEN_PROGRAM_IDS.has(programId) ? tokenTransferOf(ix.parsed) : null;
   if (transfer === null) return { programIdIndex, accounts: [], data: new Uint8Array(), stackHeight };
   return { programIdIndex, accounts: transfer.accounts.map(indexOf), data: transfer.data, stackHeight };
 }
@@ -85,7 +79,7 @@ function tokenTransferOf(parsed: unknown): { accounts: string[]; data: Uint8Arra
     : [];
   if (type === "transfer") {
     const data = new Uint8Array(9);
-    data[0] = TRANSFER;
+    data[0] = TOKEN_TRANSFER_TAG;
     new DataView(data.buffer).setBigUint64(1, baseUnits(fields.amount, "info.amount"), true);
     return {
       accounts: [
@@ -99,7 +93,7 @@ function tokenTransferOf(parsed: unknown): { accounts: string[]; data: Uint8Arra
   }
   const tokenAmount = objectAt(fields.tokenAmount, "info.tokenAmount");
   const data = new Uint8Array(10);
-  data[0] = TRANSFER_CHECKED;
+  data[0] = TOKEN_TRANSFER_CHECKED_TAG;
   new DataView(data.buffer).setBigUint64(1, baseUnits(tokenAmount.amount, "info.tokenAmount.amount"), true);
   data[9] = Number(u64(tokenAmount.decimals, "info.tokenAmount.decimals"));
   return {
